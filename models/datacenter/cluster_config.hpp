@@ -1,0 +1,31 @@
+#pragma once
+// Config of the foundation's cluster model: H100 nodes running a job list under a scheduler.
+// Plain data; the scenario layer (tools/scenario) fills it from JSON and models validate it
+// (ConfigError names the field, which the scenario layer maps back to a JSON pointer).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/hardware/node_spec.hpp"
+#include "models/workload/job_generator.hpp"
+#include "models/workload/job_spec.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::models::datacenter {
+
+struct ClusterConfig {
+  hardware::NodeSpec node;
+  int nodes = 1;
+  int nodes_per_rack = 1;
+  std::vector<workload::JobSpec> jobs;  // in any order; the model sorts by (arrival, index)
+  std::vector<workload::JobGeneratorConfig> generators;  // expanded at start, after `jobs`
+  std::uint64_t seed = 1;
+  std::string scheduler = "fifo";
+  // Simulated time limit; Time::max() = until every job has finished.
+  sim::Time duration = sim::Time::max();
+  // Sampling period of the telemetry series (power, running jobs); zero = record only changes.
+  sim::Time telemetry_interval = sim::Time::zero();
+};
+
+}  // namespace dcsim::models::datacenter

@@ -1,0 +1,62 @@
+#pragma once
+// Activity: anything that progresses at a rate — a network flow, a compute phase on a GPU whose
+// clock may throttle, a checkpoint write. It holds remaining work (model-defined units: bytes,
+// FLOPs, seconds at nominal speed) and a current rate (units per second).
+//
+// When a model changes the rate, the activity first advances its remaining work to now at the old
+// rate, then reschedules its completion event at now + ceil(remaining / rate) ns. Completion
+// times are rounded up to the next whole nanosecond, so an activity never finishes before its
+// work is done; at completion remaining() is exactly 0. A rate of 0 suspends it (no event).
+//
+// The completion callback runs as an event of priority kCompletion (or the one given). The
+// activity must outlive its pending completion; destroying it cancels the event.
+
+#include <functional>
+
+#include "sim/simulator.hpp"
+
+namespace dcsim::sim {
+
+class Activity {
+ public:
+  using OnComplete = std::function<void(Activity&)>;
+
+  // Starts at sim.now(). work >= 0, rate >= 0 (else InternalError).
+  Activity(Simulator& sim, double work, double rate, OnComplete on_complete,
+           Priority priority = Priority::kCompletion);
+  ~Activity();
+  Activity(const Activity&) = delete;
+  Activity& operator=(const Activity&) = delete;
+
+  void set_rate(double rate);
+  double rate() const { return rate_; }
+  double total_work() const { return total_work_; }
+  // Remaining work as of sim.now().
+  double remaining() const;
+  bool done() const { return done_; }
+  Time started_at() const { return started_at_; }
+  Time finished_at() const { return finished_at_; }
+  // Completion time at the current rate; Time::max() when suspended.
+  Time expected_finish() const;
+  // Stops the activity without completing it (no callback).
+  void cancel();
+
+ private:
+  void advance_to_now();
+  void schedule_completion();
+  void complete();
+
+  Simulator& sim_;
+  double total_work_;
+  double remaining_;
+  double rate_;
+  Time last_update_;
+  Time started_at_;
+  Time finished_at_ = Time::max();
+  bool done_ = false;
+  Priority priority_;
+  EventHandle completion_;
+  OnComplete on_complete_;
+};
+
+}  // namespace dcsim::sim

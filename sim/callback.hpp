@@ -1,0 +1,79 @@
+#pragma once
+// Callback: a move-only `void()` callable stored in place (no heap allocation), so that
+// scheduling an event never allocates. Captures up to kCallbackCapacity bytes (six pointers);
+// a larger capture is a compile error that says so — capture a pointer to a struct instead.
+
+#include <cstddef>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace dcsim::sim {
+
+inline constexpr std::size_t kCallbackCapacity = 48;
+
+class Callback {
+ public:
+  Callback() = default;
+
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Callback>>>
+  Callback(F&& f) {  // NOLINT(google-explicit-constructor): lambdas convert implicitly
+    using Fn = std::decay_t<F>;
+    static_assert(sizeof(Fn) <= kCallbackCapacity,
+                  "event callback captures too much: capture a pointer to your state instead");
+    static_assert(alignof(Fn) <= alignof(std::max_align_t), "over-aligned event callback");
+    static_assert(std::is_nothrow_move_constructible_v<Fn>, "callback must be nothrow-movable");
+    ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(f));
+    ops_ = &kOps<Fn>;
+  }
+
+  Callback(Callback&& o) noexcept { move_from(o); }
+  Callback& operator=(Callback&& o) noexcept {
+    if (this != &o) {
+      reset();
+      move_from(o);
+    }
+    return *this;
+  }
+  Callback(const Callback&) = delete;
+  Callback& operator=(const Callback&) = delete;
+  ~Callback() { reset(); }
+
+  explicit operator bool() const { return ops_ != nullptr; }
+  void operator()() { ops_->invoke(storage_); }
+
+  void reset() {
+    if (ops_ != nullptr) {
+      ops_->destroy(storage_);
+      ops_ = nullptr;
+    }
+  }
+
+ private:
+  struct Ops {
+    void (*invoke)(void*);
+    void (*move)(void* dst, void* src);  // move-constructs into dst and destroys src
+    void (*destroy)(void*);
+  };
+  template <class Fn>
+  static constexpr Ops kOps{
+      [](void* p) { (*static_cast<Fn*>(p))(); },
+      [](void* dst, void* src) {
+        ::new (dst) Fn(std::move(*static_cast<Fn*>(src)));
+        static_cast<Fn*>(src)->~Fn();
+      },
+      [](void* p) { static_cast<Fn*>(p)->~Fn(); }};
+
+  void move_from(Callback& o) noexcept {
+    if (o.ops_ != nullptr) {
+      o.ops_->move(storage_, o.storage_);
+      ops_ = o.ops_;
+      o.ops_ = nullptr;
+    }
+  }
+
+  alignas(std::max_align_t) unsigned char storage_[kCallbackCapacity];
+  const Ops* ops_ = nullptr;
+};
+
+}  // namespace dcsim::sim

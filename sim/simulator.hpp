@@ -1,0 +1,92 @@
+#pragma once
+// The discrete-event simulator: a clock, a pending-event set and the loop that runs it.
+//
+// Order: events run by (time, priority, insertion sequence). Equal keys are impossible (the
+// sequence is unique), so a run is a pure function of its inputs: no tie is left to the queue's
+// internals. Priorities are named so that models agree on what happens first at one instant.
+//
+// Complexity (see event_queue.hpp for the structure): schedule O(1) amortised, pop amortised
+// O(log(delta t)), cancel O(1) (lazy: the entry is dropped when it reaches the front),
+// reschedule = cancel + schedule. Scheduling never allocates once the pools have grown to the
+// run's peak number of pending events.
+//
+// Not thread-safe: one Simulator per thread (sweeps run one per scenario instance).
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "sim/callback.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::sim {
+
+// What runs first at one instant. Lower runs earlier.
+enum class Priority : std::uint8_t {
+  kFirst = 0,         // externally imposed state changes (faults, scripted events)
+  kRateChange = 64,   // models that change activity rates
+  kCompletion = 96,   // activity completions
+  kNormal = 128,      // default
+  kTelemetry = 224,   // sampling sees the settled state of an instant
+  kLast = 255,        // end-of-run bookkeeping
+};
+
+// Refers to one scheduled event. Stale handles (event ran or was cancelled) are detected by a
+// generation count, so cancelling twice or cancelling a finished event is safe and returns false.
+struct EventHandle {
+  std::uint32_t slot = UINT32_MAX;
+  std::uint32_t generation = 0;
+  bool valid() const { return slot != UINT32_MAX; }
+};
+
+class EventQueue;
+
+class Simulator {
+ public:
+  Simulator();
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  Time now() const { return now_; }
+  std::uint64_t events_executed() const { return executed_; }
+  std::size_t pending() const;
+  // Time of the earliest pending event, Time::max() when idle.
+  Time next_event_time();
+
+  // Schedules `cb` at absolute time `t` (t >= now(), else InternalError: the past is closed).
+  EventHandle at(Time t, Callback cb, Priority priority = Priority::kNormal);
+  EventHandle after(Time delay, Callback cb, Priority priority = Priority::kNormal) {
+    return at(now_ + delay, std::move(cb), priority);
+  }
+  // False when the handle is stale (already ran, already cancelled, or never valid).
+  bool cancel(EventHandle h);
+  // Moves a pending event to time t, keeping its callback and priority; it gets a new sequence
+  // number (it orders as if scheduled now). Returns false (and does nothing) for a stale handle.
+  bool reschedule(EventHandle& h, Time t);
+  bool is_pending(EventHandle h) const;
+
+  // Runs until no event is pending or stop() is called.
+  void run();
+  // Runs every event with time <= t, then advances the clock to t (unless stopped earlier).
+  void run_until(Time t);
+  // Makes run()/run_until() return after the current event. The simulator can be resumed.
+  void stop() { stop_requested_ = true; }
+  bool stop_requested() const { return stop_requested_; }
+
+  // Calls `observer` every `every_events` executed events (progress reporting); 0 disables.
+  void set_progress_observer(std::uint64_t every_events, std::function<void()> observer);
+
+ private:
+  bool step_until(Time limit);
+
+  Time now_ = Time::zero();
+  std::uint64_t executed_ = 0;
+  bool stop_requested_ = false;
+  std::uint64_t progress_every_ = 0;
+  std::uint64_t next_progress_ = UINT64_MAX;
+  std::function<void()> progress_;
+  std::unique_ptr<EventQueue> queue_;
+};
+
+}  // namespace dcsim::sim
