@@ -16,6 +16,9 @@ std::uint64_t splitmix64(std::uint64_t& x) {
   return z ^ (z >> 31);
 }
 
+// GCC/Clang extension; -Wpedantic would flag the plain spelling.
+__extension__ using Uint128 = unsigned __int128;
+
 std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 std::uint64_t fnv1a(std::uint64_t h, std::string_view text) {
@@ -63,12 +66,12 @@ double RandomStream::uniform(double low, double high) { return low + (high - low
 std::uint64_t RandomStream::uniform_int(std::uint64_t n) {
   if (n == 0) throw InternalError("uniform_int(0) (this is a bug)");
   // Lemire: multiply-shift with rejection of the biased low region.
-  unsigned __int128 m = static_cast<unsigned __int128>(next_u64()) * n;
+  Uint128 m = static_cast<Uint128>(next_u64()) * n;
   auto low = static_cast<std::uint64_t>(m);
   if (low < n) {
     const std::uint64_t threshold = (0 - n) % n;
     while (low < threshold) {
-      m = static_cast<unsigned __int128>(next_u64()) * n;
+      m = static_cast<Uint128>(next_u64()) * n;
       low = static_cast<std::uint64_t>(m);
     }
   }
