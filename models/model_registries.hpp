@@ -19,4 +19,11 @@ struct ModelRegistries {
 
 void register_builtin_models(ModelRegistries& registries);
 
+// Calls f(registry) for every registry, in a fixed order (`dcsim list`, the schema).
+template <class F>
+void for_each_registry(const ModelRegistries& registries, F&& f) {
+  f(registries.node_presets);
+  f(registries.schedulers);
+}
+
 }  // namespace dcsim::models

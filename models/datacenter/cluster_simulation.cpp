@@ -271,6 +271,12 @@ void ClusterSimulation::mark_dirty() {
 
 void ClusterSimulation::record_series() {
   flush_pending_ = false;
+  settle();
+  if (config_.telemetry_interval > sim::Time::zero()) return;  // the tick samples instead
+  append_samples();
+}
+
+void ClusterSimulation::settle() {
   // Sums recomputed in node order (not updated by deltas): no drift, same result on every run.
   cluster_power_w_ = 0.0;
   std::fill(rack_power_w_.begin(), rack_power_w_.end(), 0.0);
@@ -280,7 +286,9 @@ void ClusterSimulation::record_series() {
   }
   peak_power_w_ = std::max(peak_power_w_, cluster_power_w_);
   for (double p : rack_power_w_) peak_rack_power_w_ = std::max(peak_rack_power_w_, p);
-  if (config_.telemetry_interval > sim::Time::zero()) return;  // the tick samples instead
+}
+
+void ClusterSimulation::append_samples() {
   const sim::Time now = sim_.now();
   sink_.append(power_series_, now, cluster_power_w_);
   for (std::size_t r = 0; r < rack_series_.size(); ++r) sink_.append(rack_series_[r], now, rack_power_w_[r]);
@@ -290,12 +298,10 @@ void ClusterSimulation::record_series() {
 }
 
 void ClusterSimulation::on_telemetry_tick() {
+  // A change at this instant may still have its flush queued behind this tick: settle first.
+  settle();
+  append_samples();
   const sim::Time now = sim_.now();
-  sink_.append(power_series_, now, cluster_power_w_);
-  for (std::size_t r = 0; r < rack_series_.size(); ++r) sink_.append(rack_series_[r], now, rack_power_w_[r]);
-  sink_.append(running_series_, now, running_);
-  sink_.append(waiting_series_, now, static_cast<double>(waiting_.size()));
-  sink_.append(busy_series_, now, static_cast<double>(nodes_.size() - free_nodes_.size()));
   const bool bounded = !config_.duration.is_max();
   const sim::Time next = now + config_.telemetry_interval;
   // An open-ended run ends when the work does; ticks must not keep it alive.
@@ -359,12 +365,12 @@ void ClusterSimulation::finish() {
       "IT energy / simulated time");
   put("power/peak_w", peak_power_w_, "W", "highest settled cluster IT power");
   put("power/peak_rack_w", peak_rack_power_w_, "W", "highest settled rack IT power");
-  put_count("jobs/total", jobs_.size(), "jobs in the workload");
-  put_count("jobs/completed", finished_, "jobs finished within the run");
-  put_count("jobs/unfinished", jobs_.size() - finished_, "jobs waiting or running at the end");
-  put("jobs/mean_wait_s", started_count > 0 ? wait_sum_s / static_cast<double>(started_count) : 0.0,
+  put_count("workload/jobs_total", jobs_.size(), "jobs in the workload");
+  put_count("workload/jobs_completed", finished_, "jobs finished within the run");
+  put_count("workload/jobs_unfinished", jobs_.size() - finished_, "jobs waiting or running at the end");
+  put("workload/mean_wait_s", started_count > 0 ? wait_sum_s / static_cast<double>(started_count) : 0.0,
       "s", "mean start - arrival over started jobs");
-  put("jobs/mean_completion_s", finished_ > 0 ? completion_sum_s / static_cast<double>(finished_) : 0.0,
+  put("workload/mean_completion_s", finished_ > 0 ? completion_sum_s / static_cast<double>(finished_) : 0.0,
       "s", "mean finish - arrival over finished jobs");
   put("makespan_s", last_completion_.seconds(), "s", "time of the last job completion");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");

@@ -13,7 +13,7 @@
 //           — step functions: one point per instant at which the value changed, or one per
 //           telemetry tick when a telemetry interval is set;
 //   tables  jobs (one row per job, at its end or at the end of the run), summary/jobs;
-//   summary energy/it_kwh, power/mean_w, power/peak_w, power/peak_rack_w, jobs/*, makespan_s,
+//   summary energy/it_kwh, power/mean_w, power/peak_w, power/peak_rack_w, workload/*, makespan_s,
 //           simulated_s, utilization/node_busy_fraction.
 
 #include <memory>
@@ -68,6 +68,8 @@ class ClusterSimulation {
   void integrate_node(int node);
   void mark_dirty();
   void record_series();
+  void settle();
+  void append_samples();
   void on_telemetry_tick();
   void emit_job_row(const Job& job);
 

@@ -1,0 +1,138 @@
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "models/network/max_min_solver.hpp"
+#include "sim/random.hpp"
+
+using dcsim::models::network::MaxMinSolver;
+
+namespace {
+constexpr double kTol = 1e-9;
+using L = std::vector<MaxMinSolver::LinkId>;
+}  // namespace
+
+TEST_CASE("shared bottleneck splits equally", "[models][network][solver]") {
+  // Three flows cross one 90-unit link: by symmetry each gets 90 / 3 = 30.
+  MaxMinSolver s;
+  auto l = s.add_link(90);
+  auto a = s.add_flow(L{l});
+  auto b = s.add_flow(L{l});
+  auto c = s.add_flow(L{l});
+  s.solve();
+  CHECK(s.rate(a) == Approx(30).epsilon(kTol));
+  CHECK(s.rate(b) == Approx(30).epsilon(kTol));
+  CHECK(s.rate(c) == Approx(30).epsilon(kTol));
+  CHECK(s.changed_flows().size() == 3);
+  // One leaves: the other two take 45 each.
+  s.remove_flow(c);
+  s.solve();
+  CHECK(s.rate(a) == Approx(45).epsilon(kTol));
+  CHECK(s.rate(b) == Approx(45).epsilon(kTol));
+}
+
+TEST_CASE("parking lot", "[models][network][solver]") {
+  // Links l0, l1, l2 of capacity 1. The long flow crosses all three; one short flow per link.
+  // Each link has two flows, so the first link to saturate (all tie at 1/2) freezes everyone
+  // at 1/2: the long flow gets 1/2 and every short flow 1/2 (not 1 - 1/3 as proportional
+  // fairness would give).
+  MaxMinSolver s;
+  auto l0 = s.add_link(1), l1 = s.add_link(1), l2 = s.add_link(1);
+  auto lng = s.add_flow(L{l0, l1, l2});
+  auto s0 = s.add_flow(L{l0});
+  auto s1 = s.add_flow(L{l1});
+  auto s2 = s.add_flow(L{l2});
+  s.solve();
+  CHECK(s.rate(lng) == Approx(0.5).epsilon(kTol));
+  CHECK(s.rate(s0) == Approx(0.5).epsilon(kTol));
+  CHECK(s.rate(s1) == Approx(0.5).epsilon(kTol));
+  CHECK(s.rate(s2) == Approx(0.5).epsilon(kTol));
+  // Now a second short flow on l1: l1 carries three flows and saturates first at 1/3, which
+  // freezes the long flow at 1/3; l0 and l2 then give their short flows 1 - 1/3 = 2/3.
+  auto s1b = s.add_flow(L{l1});
+  s.solve();
+  CHECK(s.rate(lng) == Approx(1.0 / 3).epsilon(kTol));
+  CHECK(s.rate(s1) == Approx(1.0 / 3).epsilon(kTol));
+  CHECK(s.rate(s1b) == Approx(1.0 / 3).epsilon(kTol));
+  CHECK(s.rate(s0) == Approx(2.0 / 3).epsilon(kTol));
+  CHECK(s.rate(s2) == Approx(2.0 / 3).epsilon(kTol));
+}
+
+TEST_CASE("multi-path: unequal capacities cascade", "[models][network][solver]") {
+  // Link A (capacity 10) carries f1 and f2; link B (capacity 100) carries f2 and f3.
+  // A saturates first at 5 each (f1, f2 frozen at 5); B then gives f3 what is left: 100 - 5 = 95.
+  MaxMinSolver s;
+  auto a = s.add_link(10), b = s.add_link(100);
+  auto f1 = s.add_flow(L{a});
+  auto f2 = s.add_flow(L{a, b});
+  auto f3 = s.add_flow(L{b});
+  s.solve();
+  CHECK(s.rate(f1) == Approx(5).epsilon(kTol));
+  CHECK(s.rate(f2) == Approx(5).epsilon(kTol));
+  CHECK(s.rate(f3) == Approx(95).epsilon(kTol));
+  // Capacity of A grows to 1000: B becomes the bottleneck of f2 and f3 (50 each), f1 takes
+  // the rest of A: 1000 - 50 = 950.
+  s.set_capacity(a, 1000);
+  s.solve();
+  CHECK(s.rate(f1) == Approx(950).epsilon(kTol));
+  CHECK(s.rate(f2) == Approx(50).epsilon(kTol));
+  CHECK(s.rate(f3) == Approx(50).epsilon(kTol));
+}
+
+TEST_CASE("dead link gives zero", "[models][network][solver]") {
+  MaxMinSolver s;
+  auto a = s.add_link(0), b = s.add_link(10);
+  auto f1 = s.add_flow(L{a, b});
+  auto f2 = s.add_flow(L{b});
+  s.solve();
+  CHECK(s.rate(f1) == 0.0);
+  CHECK(s.rate(f2) == Approx(10).epsilon(kTol));
+}
+
+TEST_CASE("incremental solve equals from-scratch solve on random cases",
+          "[models][network][solver]") {
+  for (int trial = 0; trial < 30; ++trial) {
+    dcsim::sim::RandomStream rng(7, "solver_test", std::to_string(trial));
+    const int n_links = 5 + static_cast<int>(rng.uniform_int(60));
+    MaxMinSolver inc, ref;
+    for (int l = 0; l < n_links; ++l) {
+      double c = 1 + static_cast<double>(rng.uniform_int(4)) * 10;  // ties are common: hard case
+      inc.add_link(c);
+      ref.add_link(c);
+    }
+    std::vector<MaxMinSolver::FlowId> alive_inc, alive_ref;
+    for (int step = 0; step < 200; ++step) {
+      const auto op = rng.uniform_int(10);
+      if (op < 5 || alive_inc.empty()) {
+        // A random simple path of 1..5 distinct links.
+        L path;
+        const auto len = 1 + rng.uniform_int(5);
+        while (path.size() < len) {
+          auto l = static_cast<MaxMinSolver::LinkId>(rng.uniform_int(static_cast<std::uint64_t>(n_links)));
+          if (std::find(path.begin(), path.end(), l) == path.end()) path.push_back(l);
+        }
+        alive_inc.push_back(inc.add_flow(path));
+        alive_ref.push_back(ref.add_flow(path));
+      } else if (op < 9) {
+        const auto i = rng.uniform_int(alive_inc.size());
+        inc.remove_flow(alive_inc[i]);
+        ref.remove_flow(alive_ref[i]);
+        alive_inc.erase(alive_inc.begin() + static_cast<long>(i));
+        alive_ref.erase(alive_ref.begin() + static_cast<long>(i));
+      } else {
+        auto l = static_cast<MaxMinSolver::LinkId>(rng.uniform_int(static_cast<std::uint64_t>(n_links)));
+        double c = static_cast<double>(rng.uniform_int(5)) * 10;
+        inc.set_capacity(l, c);
+        ref.set_capacity(l, c);
+      }
+      // Several changes between solves, as at one simulated instant.
+      if (rng.uniform_int(3) == 0) continue;
+      inc.solve();
+      ref.solve_from_scratch();
+      for (std::size_t i = 0; i < alive_inc.size(); ++i) {
+        REQUIRE(inc.rate(alive_inc[i]) ==
+                Approx(ref.rate(alive_ref[i])).epsilon(1e-7).margin(1e-9));
+      }
+    }
+  }
+}
