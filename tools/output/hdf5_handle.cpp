@@ -1,0 +1,127 @@
+#include "tools/output/hdf5_handle.hpp"
+
+namespace dcsim::tools::output {
+
+void silence_hdf5_errors() {
+  // Per thread in a thread-safe HDF5 build; the flag saves the library call after the first.
+  thread_local bool silenced = false;
+  if (!silenced) {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    silenced = true;
+  }
+}
+
+std::string hdf5_error_detail() {
+  std::string detail;
+  // The walk goes from the innermost frame outwards (H5E_WALK_UPWARD): keep the first message,
+  // which names the actual cause ("unable to open file", "no space left on device").
+  auto visit = [](unsigned n, const H5E_error2_t* err, void* out) -> herr_t {
+    auto* text = static_cast<std::string*>(out);
+    if (n == 0 && err->desc != nullptr) *text = err->desc;
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, visit, &detail);
+  H5Eclear2(H5E_DEFAULT);
+  return detail;
+}
+
+void throw_hdf5_error(const std::string& what, const std::string& object) {
+  std::string message = what + " '" + object + "'";
+  const std::string detail = hdf5_error_detail();
+  if (!detail.empty()) message += ": " + detail;
+  throw Hdf5Error(message);
+}
+
+Handle::Handle(hid_t id, Closer closer, const char* what, const std::string& object)
+    : id_(id), closer_(closer) {
+  if (id < 0) throw_hdf5_error(what, object);
+}
+
+Handle& Handle::operator=(Handle&& other) noexcept {
+  if (this != &other) {
+    reset();
+    id_ = std::exchange(other.id_, -1);
+    closer_ = other.closer_;
+  }
+  return *this;
+}
+
+void Handle::reset() noexcept {
+  if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+  id_ = -1;
+}
+
+void Handle::close(const std::string& object) {
+  if (id_ < 0) return;
+  const hid_t id = std::exchange(id_, -1);
+  if (closer_(id) < 0) throw_hdf5_error("cannot close", object);
+}
+
+Handle utf8_string_type() {
+  Handle type = type_handle(H5Tcopy(H5T_C_S1), "string type");
+  check(H5Tset_size(type.get(), H5T_VARIABLE), "cannot set size of", "string type");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "cannot set character set of", "string type");
+  return type;
+}
+
+namespace {
+
+void write_attribute(hid_t obj, const std::string& object, const std::string& name, hid_t file_type,
+                     hid_t mem_type, hid_t space, const void* data) {
+  const std::string where = object + "@" + name;
+  // Overwrite semantics: a second write of the same attribute replaces the first.
+  if (H5Aexists(obj, name.c_str()) > 0) {
+    check(H5Adelete(obj, name.c_str()), "cannot replace attribute", where);
+  }
+  Handle attr = attr_handle(H5Acreate2(obj, name.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT),
+                            where);
+  check(H5Awrite(attr.get(), mem_type, data), "cannot write attribute", where);
+  attr.close(where);
+}
+
+}  // namespace
+
+void write_string_attribute(hid_t obj, const std::string& object, const std::string& name,
+                            const std::string& value) {
+  Handle type = utf8_string_type();
+  Handle space = space_handle(H5Screate(H5S_SCALAR), object);
+  const char* ptr = value.c_str();
+  write_attribute(obj, object, name, type.get(), type.get(), space.get(), &ptr);
+}
+
+void write_string_array_attribute(hid_t obj, const std::string& object, const std::string& name,
+                                  const std::vector<std::string>& values) {
+  Handle type = utf8_string_type();
+  const hsize_t n = values.size();
+  Handle space = space_handle(H5Screate_simple(1, &n, nullptr), object);
+  std::vector<const char*> ptrs;
+  ptrs.reserve(values.size());
+  for (const auto& v : values) ptrs.push_back(v.c_str());
+  write_attribute(obj, object, name, type.get(), type.get(), space.get(), ptrs.data());
+}
+
+void write_int64_attribute(hid_t obj, const std::string& object, const std::string& name,
+                           std::int64_t value) {
+  Handle space = space_handle(H5Screate(H5S_SCALAR), object);
+  write_attribute(obj, object, name, H5T_STD_I64LE, H5T_NATIVE_INT64, space.get(), &value);
+}
+
+void write_double_attribute(hid_t obj, const std::string& object, const std::string& name,
+                            double value) {
+  Handle space = space_handle(H5Screate(H5S_SCALAR), object);
+  write_attribute(obj, object, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, space.get(), &value);
+}
+
+std::string read_string_attribute(hid_t obj, const std::string& object, const std::string& name) {
+  const std::string where = object + "@" + name;
+  Handle attr = attr_handle(H5Aopen(obj, name.c_str(), H5P_DEFAULT), where);
+  Handle type = utf8_string_type();
+  Handle space = space_handle(H5Aget_space(attr.get()), where);
+  char* ptr = nullptr;
+  check(H5Aread(attr.get(), type.get(), &ptr), "cannot read attribute", where);
+  std::string value = ptr != nullptr ? ptr : "";
+  H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, &ptr);
+  return value;
+}
+
+}  // namespace dcsim::tools::output

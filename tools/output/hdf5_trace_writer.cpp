@@ -1,0 +1,455 @@
+#include "tools/output/hdf5_trace_writer.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <variant>
+
+#include "sim/error.hpp"
+#include "tools/output/hdf5_handle.hpp"
+
+namespace dcsim::tools::output {
+
+namespace {
+
+const std::string kSummaryPrefix = "summary/";
+
+// One growing 1-D dataset; `size` mirrors its extent so appends need not ask HDF5.
+struct Extensible {
+  Handle dataset;
+  std::string object;
+  hsize_t size = 0;
+};
+
+Extensible create_extensible(hid_t loc, const std::string& name, hid_t file_type, hid_t dcpl,
+                             hid_t dapl, const std::string& object) {
+  const hsize_t zero = 0;
+  const hsize_t unlimited = H5S_UNLIMITED;
+  Handle space = space_handle(H5Screate_simple(1, &zero, &unlimited), object);
+  Extensible out;
+  out.object = object;
+  out.dataset = dataset_handle(
+      H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl, dapl), object);
+  return out;
+}
+
+void append_to(Extensible& ds, hid_t mem_type, const void* data, std::size_t count) {
+  if (count == 0) return;
+  const hsize_t n = count;
+  const hsize_t start = ds.size;
+  const hsize_t new_size = start + n;
+  check(H5Dset_extent(ds.dataset.get(), &new_size), "cannot extend dataset", ds.object);
+  Handle file_space = space_handle(H5Dget_space(ds.dataset.get()), ds.object);
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr),
+        "cannot select in dataset", ds.object);
+  Handle mem_space = space_handle(H5Screate_simple(1, &n, nullptr), ds.object);
+  check(H5Dwrite(ds.dataset.get(), mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
+        "cannot write dataset", ds.object);
+  ds.size = new_size;
+}
+
+hid_t file_type_of(sim::ColumnType type, hid_t string_type) {
+  switch (type) {
+    case sim::ColumnType::kInt64: return H5T_STD_I64LE;
+    case sim::ColumnType::kFloat64: return H5T_IEEE_F64LE;
+    case sim::ColumnType::kString: return string_type;
+  }
+  throw sim::InternalError("unknown column type (this is a bug)");
+}
+
+struct SeriesState {
+  std::string path;
+  Handle group;
+  Extensible time_ns;
+  Extensible value;
+  std::vector<std::int64_t> time_buffer;
+  std::vector<double> value_buffer;
+  std::int64_t last_ns = std::numeric_limits<std::int64_t>::min();
+};
+
+using ColumnBuffer =
+    std::variant<std::vector<std::int64_t>, std::vector<double>, std::vector<std::string>>;
+
+struct TableState {
+  std::string path;    // as declared, e.g. "jobs" or "summary/jobs"
+  std::string object;  // e.g. "/events/jobs"
+  std::vector<sim::Column> columns;
+  Handle group;
+  std::vector<Extensible> datasets;
+  std::vector<ColumnBuffer> buffers;
+  std::size_t buffered_rows = 0;
+  std::size_t buffered_bytes = 0;
+  std::optional<std::size_t> summary_index;  // headline tables are also kept for summary.json
+};
+
+}  // namespace
+
+struct Hdf5TraceWriter::Impl {
+  std::filesystem::path file_path;
+  Hdf5Options options;
+  RunMeta meta;
+  SummaryRecorder summary;
+  PathSet series_paths;
+  PathSet event_paths;
+
+  // Declaration order is destruction order reversed: datasets and groups close before the file.
+  Handle file;
+  Handle string_type;
+  Handle lcpl;          // creates intermediate groups for nested paths
+  Handle numeric_dcpl;  // chunked, shuffle + deflate
+  Handle string_dcpl;   // chunked, deflate (shuffling heap references gains nothing)
+  Handle dapl;          // chunk cache off: we write whole chunks, and memory must stay bounded
+  std::vector<SeriesState> series;
+  std::vector<TableState> tables;
+  std::size_t buffered_bytes = 0;
+  bool open = false;
+
+  void require_open(const char* operation) const {
+    if (!open) {
+      throw sim::InternalError(std::string("trace writer: ") + operation + " after the file '" +
+                               file_path.string() + "' was closed (this is a bug)");
+    }
+  }
+
+  Handle make_dcpl(bool shuffle) const {
+    Handle dcpl = plist_handle(H5Pcreate(H5P_DATASET_CREATE), "dataset creation properties");
+    const hsize_t chunk = options.chunk_elements;
+    check(H5Pset_chunk(dcpl.get(), 1, &chunk), "cannot set chunk size", file_path.string());
+    if (options.deflate_level > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+      if (shuffle) check(H5Pset_shuffle(dcpl.get()), "cannot set shuffle", file_path.string());
+      check(H5Pset_deflate(dcpl.get(), static_cast<unsigned>(options.deflate_level)),
+            "cannot set deflate", file_path.string());
+    }
+    return dcpl;
+  }
+
+  void flush_series(SeriesState& s) {
+    const std::size_t n = s.time_buffer.size();
+    if (n == 0) return;
+    append_to(s.time_ns, H5T_NATIVE_INT64, s.time_buffer.data(), n);
+    append_to(s.value, H5T_NATIVE_DOUBLE, s.value_buffer.data(), n);
+    s.time_buffer.clear();
+    s.value_buffer.clear();
+    buffered_bytes -= n * (sizeof(std::int64_t) + sizeof(double));
+  }
+
+  void flush_table(TableState& t) {
+    if (t.buffered_rows == 0) return;
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      auto& ds = t.datasets[c];
+      std::visit(
+          [&](auto& buffer) {
+            using T = typename std::decay_t<decltype(buffer)>::value_type;
+            if constexpr (std::is_same_v<T, std::int64_t>) {
+              append_to(ds, H5T_NATIVE_INT64, buffer.data(), buffer.size());
+            } else if constexpr (std::is_same_v<T, double>) {
+              append_to(ds, H5T_NATIVE_DOUBLE, buffer.data(), buffer.size());
+            } else {
+              std::vector<const char*> ptrs;
+              ptrs.reserve(buffer.size());
+              for (const auto& str : buffer) ptrs.push_back(str.c_str());
+              append_to(ds, string_type.get(), ptrs.data(), ptrs.size());
+            }
+            buffer.clear();
+          },
+          t.buffers[c]);
+    }
+    buffered_bytes -= t.buffered_bytes;
+    t.buffered_bytes = 0;
+    t.buffered_rows = 0;
+  }
+
+  void flush_buffers() {
+    for (auto& s : series) flush_series(s);
+    for (auto& t : tables) flush_table(t);
+  }
+
+  void after_buffering() {
+    if (buffered_bytes > options.max_buffered_bytes) flush_buffers();
+  }
+
+  void write_summary_scalars() {
+    for (const auto& [path, value] : summary.scalars()) {
+      const std::string object = "/summary/" + path;
+      Handle space = space_handle(H5Screate(H5S_SCALAR), object);
+      hid_t file_type = H5T_IEEE_F64LE;
+      hid_t mem_type = H5T_NATIVE_DOUBLE;
+      const void* data = nullptr;
+      const char* text = nullptr;
+      if (const auto* d = std::get_if<double>(&value.value)) {
+        data = d;
+      } else if (const auto* i = std::get_if<std::int64_t>(&value.value)) {
+        file_type = H5T_STD_I64LE;
+        mem_type = H5T_NATIVE_INT64;
+        data = i;
+      } else {
+        file_type = mem_type = string_type.get();
+        text = std::get<std::string>(value.value).c_str();
+        data = &text;
+      }
+      Handle ds = dataset_handle(H5Dcreate2(file.get(), object.c_str(), file_type, space.get(),
+                                            lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+                                 object);
+      check(H5Dwrite(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+            "cannot write dataset", object);
+      write_string_attribute(ds.get(), object, "unit", value.unit);
+      write_string_attribute(ds.get(), object, "description", value.description);
+      ds.close(object);
+    }
+  }
+
+  void write_meta(double wall_time_s) {
+    const std::string object = "/meta";
+    Handle group = group_handle(H5Gopen2(file.get(), object.c_str(), H5P_DEFAULT), object);
+    write_string_attribute(group.get(), object, "scenario_name", meta.scenario_name);
+    write_string_attribute(group.get(), object, "scenario_given", meta.scenario_given);
+    write_string_attribute(group.get(), object, "scenario_resolved", meta.scenario_resolved);
+    write_string_attribute(group.get(), object, "dcsim_version", meta.dcsim_version);
+    write_int64_attribute(group.get(), object, "seed", meta.seed);
+    write_double_attribute(group.get(), object, "wall_time_s", wall_time_s);
+    write_string_attribute(group.get(), object, "started_at", meta.started_at);
+    write_string_attribute(group.get(), object, "source", meta.source);
+    group.close(object);
+  }
+
+  // Closes every id, checking each on the success path so a failed final write is reported.
+  void close_all(bool checked) {
+    open = false;
+    auto close = [checked](Handle& h, const std::string& object) {
+      if (checked) {
+        h.close(object);
+      } else {
+        h.reset();
+      }
+    };
+    for (auto& t : tables) {
+      for (auto& ds : t.datasets) close(ds.dataset, ds.object);
+      close(t.group, t.object);
+    }
+    for (auto& s : series) {
+      close(s.time_ns.dataset, s.time_ns.object);
+      close(s.value.dataset, s.value.object);
+      close(s.group, "/series/" + s.path);
+    }
+    string_type.reset();
+    lcpl.reset();
+    numeric_dcpl.reset();
+    string_dcpl.reset();
+    dapl.reset();
+    close(file, file_path.string());
+  }
+};
+
+Hdf5TraceWriter::Hdf5TraceWriter(std::filesystem::path file, Hdf5Options options)
+    : impl_(std::make_unique<Impl>()) {
+  silence_hdf5_errors();
+  auto& m = *impl_;
+  m.file_path = std::move(file);
+  m.options = options;
+  if (options.chunk_elements == 0) {
+    throw sim::InternalError("trace writer: chunk_elements must be positive (this is a bug)");
+  }
+  if (options.deflate_level < 0 || options.deflate_level > 9) {
+    throw sim::InternalError("trace writer: deflate_level must be 0-9 (this is a bug)");
+  }
+  const std::string name = m.file_path.string();
+  const hid_t fid = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (fid < 0) {
+    const std::string detail = hdf5_error_detail();
+    throw sim::InputError("cannot create the trace file '" + name + "'" +
+                          (detail.empty() ? "" : ": " + detail));
+  }
+  m.file = file_handle(fid, name);
+  m.open = true;
+  m.string_type = utf8_string_type();
+  m.lcpl = plist_handle(H5Pcreate(H5P_LINK_CREATE), "link creation properties");
+  check(H5Pset_create_intermediate_group(m.lcpl.get(), 1), "cannot set intermediate groups", name);
+  check(H5Pset_char_encoding(m.lcpl.get(), H5T_CSET_UTF8), "cannot set link encoding", name);
+  m.numeric_dcpl = m.make_dcpl(true);
+  m.string_dcpl = m.make_dcpl(false);
+  m.dapl = plist_handle(H5Pcreate(H5P_DATASET_ACCESS), "dataset access properties");
+  check(H5Pset_chunk_cache(m.dapl.get(), H5D_CHUNK_CACHE_NSLOTS_DEFAULT, 0,
+                           H5D_CHUNK_CACHE_W0_DEFAULT),
+        "cannot set chunk cache", name);
+
+  write_string_attribute(m.file.get(), "/", "format_version", kTraceFormatVersion);
+  for (const char* group : {"/meta", "/series", "/events", "/summary"}) {
+    group_handle(H5Gcreate2(m.file.get(), group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), group)
+        .close(group);
+  }
+}
+
+Hdf5TraceWriter::~Hdf5TraceWriter() {
+  if (impl_ && impl_->open) impl_->close_all(false);
+}
+
+sim::SeriesId Hdf5TraceWriter::declare_series(const std::string& path, const std::string& unit,
+                                              const std::string& description) {
+  silence_hdf5_errors();
+  auto& m = *impl_;
+  m.require_open("declare_series");
+  m.series_paths.claim(path, "series");
+  const std::string object = "/series/" + path;
+  SeriesState s;
+  s.path = path;
+  s.group = group_handle(
+      H5Gcreate2(m.file.get(), object.c_str(), m.lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), object);
+  write_string_attribute(s.group.get(), object, "unit", unit);
+  write_string_attribute(s.group.get(), object, "description", description);
+  s.time_ns = create_extensible(s.group.get(), "time_ns", H5T_STD_I64LE, m.numeric_dcpl.get(),
+                                m.dapl.get(), object + "/time_ns");
+  s.value = create_extensible(s.group.get(), "value", H5T_IEEE_F64LE, m.numeric_dcpl.get(),
+                              m.dapl.get(), object + "/value");
+  write_string_attribute(s.time_ns.dataset.get(), s.time_ns.object, "unit", "ns");
+  write_string_attribute(s.value.dataset.get(), s.value.object, "unit", unit);
+  m.series.push_back(std::move(s));
+  return static_cast<sim::SeriesId>(m.series.size() - 1);
+}
+
+void Hdf5TraceWriter::append(sim::SeriesId series, sim::Time t, double value) {
+  auto& m = *impl_;
+  m.require_open("append");
+  if (series >= m.series.size()) {
+    throw sim::InternalError("trace writer: unknown series id " + std::to_string(series) +
+                             " (this is a bug)");
+  }
+  auto& s = m.series[series];
+  if (t.ns() < s.last_ns) {
+    throw sim::InternalError("series '" + s.path + "': time went backwards (this is a bug)");
+  }
+  s.last_ns = t.ns();
+  s.time_buffer.push_back(t.ns());
+  s.value_buffer.push_back(value);
+  m.buffered_bytes += sizeof(std::int64_t) + sizeof(double);
+  if (s.time_buffer.size() >= m.options.chunk_elements) {
+    silence_hdf5_errors();
+    m.flush_series(s);
+  } else if (m.buffered_bytes > m.options.max_buffered_bytes) {
+    silence_hdf5_errors();
+    m.flush_buffers();
+  }
+}
+
+sim::TableId Hdf5TraceWriter::declare_table(const std::string& path,
+                                            std::vector<sim::Column> columns) {
+  silence_hdf5_errors();
+  auto& m = *impl_;
+  m.require_open("declare_table");
+  check_record_path(path, "table");
+  check_column_names(path, columns);
+  TableState t;
+  t.path = path;
+  if (path.rfind(kSummaryPrefix, 0) == 0) {
+    const std::string name = path.substr(kSummaryPrefix.size());
+    t.summary_index = m.summary.add_table(name, columns);
+    t.object = "/summary/" + name;
+  } else {
+    m.event_paths.claim(path, "table");
+    t.object = "/events/" + path;
+  }
+  t.group = group_handle(
+      H5Gcreate2(m.file.get(), t.object.c_str(), m.lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+      t.object);
+  std::vector<std::string> names;
+  for (const auto& c : columns) {
+    names.push_back(c.name);
+    const std::string object = t.object + "/" + c.name;
+    const bool is_string = c.type == sim::ColumnType::kString;
+    auto ds = create_extensible(t.group.get(), c.name, file_type_of(c.type, m.string_type.get()),
+                                is_string ? m.string_dcpl.get() : m.numeric_dcpl.get(),
+                                m.dapl.get(), object);
+    write_string_attribute(ds.dataset.get(), object, "unit", c.unit);
+    write_string_attribute(ds.dataset.get(), object, "description", c.description);
+    t.datasets.push_back(std::move(ds));
+    switch (c.type) {
+      case sim::ColumnType::kInt64: t.buffers.emplace_back(std::vector<std::int64_t>{}); break;
+      case sim::ColumnType::kFloat64: t.buffers.emplace_back(std::vector<double>{}); break;
+      case sim::ColumnType::kString: t.buffers.emplace_back(std::vector<std::string>{}); break;
+    }
+  }
+  write_string_array_attribute(t.group.get(), t.object, "columns", names);
+  t.columns = std::move(columns);
+  m.tables.push_back(std::move(t));
+  return static_cast<sim::TableId>(m.tables.size() - 1);
+}
+
+void Hdf5TraceWriter::append_row(sim::TableId table, std::vector<sim::Cell> row) {
+  auto& m = *impl_;
+  m.require_open("append_row");
+  if (table >= m.tables.size()) {
+    throw sim::InternalError("trace writer: unknown table id " + std::to_string(table) +
+                             " (this is a bug)");
+  }
+  auto& t = m.tables[table];
+  sim::check_row(t.path, t.columns, row);
+  if (t.summary_index) m.summary.append_row(*t.summary_index, row);
+  std::size_t bytes = 0;
+  for (std::size_t c = 0; c < row.size(); ++c) {
+    std::visit(
+        [&](auto& buffer) {
+          using T = typename std::decay_t<decltype(buffer)>::value_type;
+          T& cell = std::get<T>(row[c]);
+          if constexpr (std::is_same_v<T, std::string>) bytes += cell.size();
+          bytes += sizeof(T);
+          buffer.push_back(std::move(cell));
+        },
+        t.buffers[c]);
+  }
+  ++t.buffered_rows;
+  t.buffered_bytes += bytes;
+  m.buffered_bytes += bytes;
+  if (t.buffered_rows >= m.options.chunk_elements) {
+    silence_hdf5_errors();
+    m.flush_table(t);
+  } else if (m.buffered_bytes > m.options.max_buffered_bytes) {
+    silence_hdf5_errors();
+    m.flush_buffers();
+  }
+}
+
+void Hdf5TraceWriter::set_summary(const std::string& path, sim::SummaryValue value) {
+  impl_->require_open("set_summary");
+  impl_->summary.set_scalar(path, std::move(value));
+}
+
+void Hdf5TraceWriter::set_meta(const RunMeta& meta) {
+  impl_->require_open("set_meta");
+  impl_->meta = meta;
+}
+
+const RunMeta& Hdf5TraceWriter::meta() const { return impl_->meta; }
+
+void Hdf5TraceWriter::flush() {
+  silence_hdf5_errors();
+  auto& m = *impl_;
+  m.require_open("flush");
+  m.flush_buffers();
+  check(H5Fflush(m.file.get(), H5F_SCOPE_LOCAL), "cannot flush", m.file_path.string());
+}
+
+void Hdf5TraceWriter::finish(double wall_time_s) {
+  silence_hdf5_errors();
+  auto& m = *impl_;
+  m.require_open("finish");
+  m.flush_buffers();
+  m.write_summary_scalars();
+  m.write_meta(wall_time_s);
+  m.close_all(true);
+}
+
+void Hdf5TraceWriter::close() {
+  silence_hdf5_errors();
+  auto& m = *impl_;
+  if (!m.open) return;
+  m.flush_buffers();
+  m.close_all(true);
+}
+
+bool Hdf5TraceWriter::is_open() const { return impl_->open; }
+
+const SummaryRecorder& Hdf5TraceWriter::summary() const { return impl_->summary; }
+
+const std::filesystem::path& Hdf5TraceWriter::file() const { return impl_->file_path; }
+
+}  // namespace dcsim::tools::output

@@ -1,0 +1,115 @@
+#include "tools/output/output_directory.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "sim/error.hpp"
+
+namespace dcsim::tools::output {
+
+namespace {
+
+// Data first, then the name: without the fsync a crash right after rename can leave a complete-
+// looking name over an empty file on some filesystems. Best effort: failure to sync is not fatal.
+void sync_path(const std::filesystem::path& p, bool directory) {
+  const int fd = ::open(p.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace
+
+OutputDirectory::OutputDirectory(std::filesystem::path dir) : dir_(std::move(dir)) {
+  if (dir_.empty()) dir_ = ".";
+  std::error_code ec;
+  const auto status = std::filesystem::status(dir_, ec);
+  if (std::filesystem::exists(status)) {
+    if (!std::filesystem::is_directory(status)) {
+      throw sim::InputError("output directory '" + dir_.string() +
+                            "' exists and is not a directory");
+    }
+  } else {
+    std::filesystem::create_directories(dir_, ec);
+    if (ec) {
+      throw sim::InputError("cannot create output directory '" + dir_.string() +
+                            "': " + ec.message());
+    }
+  }
+  // access(W_OK) would answer for the real uid and ignore read-only mounts; creating a file
+  // answers the actual question.
+  const auto probe = dir_ / (".dcsim-write-test-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    throw sim::InputError("output directory '" + dir_.string() +
+                          "' is not writable: " + std::strerror(errno));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+OutputDirectory::~OutputDirectory() {
+  if (!committed_) abandon();
+}
+
+std::filesystem::path OutputDirectory::stage(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..") {
+    throw sim::InternalError("output file name '" + name + "' is not a plain name (this is a bug)");
+  }
+  for (const auto& [staged_name, temporary] : staged_) {
+    if (staged_name == name) {
+      throw sim::InternalError("output file '" + name + "' staged twice (this is a bug)");
+    }
+  }
+  if (committed_) {
+    throw sim::InternalError("output directory '" + dir_.string() +
+                             "': stage after commit (this is a bug)");
+  }
+  auto temporary = dir_ / ("." + name + ".tmp-" + std::to_string(::getpid()));
+  staged_.emplace_back(name, temporary);
+  return temporary;
+}
+
+void OutputDirectory::commit() {
+  if (committed_) return;
+  try {
+    for (const auto& [name, temporary] : staged_) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(temporary, ec)) {
+        throw sim::InputError("cannot complete output '" + final_path(name).string() +
+                              "': its temporary '" + temporary.string() + "' is missing");
+      }
+      sync_path(temporary, false);
+    }
+    for (const auto& [name, temporary] : staged_) {
+      std::error_code ec;
+      std::filesystem::remove(final_path(name), ec);  // absent is fine
+    }
+    for (const auto& [name, temporary] : staged_) {
+      std::error_code ec;
+      std::filesystem::rename(temporary, final_path(name), ec);
+      if (ec) {
+        throw sim::InputError("cannot rename '" + temporary.string() + "' to '" +
+                              final_path(name).string() + "': " + ec.message());
+      }
+    }
+  } catch (...) {
+    abandon();
+    throw;
+  }
+  sync_path(dir_, true);
+  committed_ = true;
+}
+
+void OutputDirectory::abandon() noexcept {
+  for (const auto& [name, temporary] : staged_) {
+    std::error_code ec;
+    std::filesystem::remove(temporary, ec);
+  }
+}
+
+}  // namespace dcsim::tools::output

@@ -1,0 +1,20 @@
+#include "tools/output/run_output.hpp"
+
+#include "tools/output/summary.hpp"
+
+namespace dcsim::tools::output {
+
+RunOutput::RunOutput(const std::filesystem::path& dir, Hdf5Options options)
+    : directory_(dir),
+      summary_temporary_(),
+      writer_(directory_.stage(kTraceFileName), options) {
+  summary_temporary_ = directory_.stage(kSummaryFileName);
+}
+
+void RunOutput::commit(double wall_time_s) {
+  writer_.finish(wall_time_s);
+  write_summary_json(summary_temporary_, writer_.summary(), writer_.meta());
+  directory_.commit();
+}
+
+}  // namespace dcsim::tools::output
