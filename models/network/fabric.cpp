@@ -1,0 +1,311 @@
+#include "models/network/fabric.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::network {
+
+Fabric::Fabric(Topology topology, FabricOptions options)
+    : topology_(std::move(topology)), options_(options), router_(topology_, options.routing) {
+  const RoceConfig& r = options_.roce;
+  if (r.enabled) {
+    if (r.mtu_bytes <= 0) throw sim::ConfigError("roce.mtu_bytes", "must be positive");
+    if (r.header_bytes < 0) throw sim::ConfigError("roce.header_bytes", "must not be negative");
+    if (r.pfc && (r.pfc_efficiency <= 0 || r.pfc_efficiency > 1)) {
+      throw sim::ConfigError("roce.pfc_efficiency", "must be in (0, 1]");
+    }
+    if (r.pfc && r.pfc_incast_fanin < 2) throw sim::ConfigError("roce.pfc_incast_fanin", "must be >= 2");
+    if (r.dcqcn && (r.dcqcn_loss_fraction < 0 || r.dcqcn_loss_fraction > 1)) {
+      throw sim::ConfigError("roce.dcqcn_loss_fraction", "must be in [0, 1]");
+    }
+    if (r.dcqcn && r.dcqcn_recovery_ns < 0) throw sim::ConfigError("roce.dcqcn_recovery_ns", "must not be negative");
+    goodput_ = static_cast<double>(r.mtu_bytes) / (r.mtu_bytes + r.header_bytes);
+  }
+  for (const LinkInfo& l : topology_.links()) solver_.add_link(l.bandwidth_bps);
+  pfc_on_.assign(topology_.link_count(), 0);
+  link_bytes_.assign(topology_.link_count(), 0.0);
+}
+
+std::uint32_t Fabric::new_sub() {
+  if (!free_subs_.empty()) {
+    const std::uint32_t s = free_subs_.back();
+    free_subs_.pop_back();
+    return s;
+  }
+  subs_.emplace_back();
+  return static_cast<std::uint32_t>(subs_.size() - 1);
+}
+
+void Fabric::push_event(std::int64_t t, std::uint32_t sub, EventKind kind) {
+  heap_.push_back(Event{t, sub, subs_[sub].version, kind});
+  std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+}
+
+std::int64_t Fabric::route_latency(const std::vector<LinkId>& route) const {
+  std::int64_t ns = 0;
+  for (LinkId l : route) ns += topology_.link(l).latency_ns;
+  return ns;
+}
+
+std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double bytes, std::uint64_t tag) {
+  if (src >= topology_.host_count()) throw sim::ConfigError("src", "unknown host " + std::to_string(src));
+  if (dst >= topology_.host_count()) throw sim::ConfigError("dst", "unknown host " + std::to_string(dst));
+  if (!(bytes >= 0)) throw sim::ConfigError("bytes", "must not be negative, got " + std::to_string(bytes));
+  std::uint32_t f;
+  if (!free_flows_.empty()) {
+    f = free_flows_.back();
+    free_flows_.pop_back();
+  } else {
+    f = static_cast<std::uint32_t>(flows_.size());
+    flows_.emplace_back();
+  }
+  Flow& flow = flows_[f];
+  flow.number = next_number_++;
+  flow.tag = tag;
+  flow.src = src;
+  flow.dst = dst;
+  flow.bytes = bytes;
+  flow.start_ns = now.ns();
+  flow.alive = true;
+  flow.subs.clear();
+  ++live_flows_;
+  bytes_started_ += bytes;
+  const int n = src == dst ? 1 : router_.subflow_count(src, dst);
+  flow.left = n;
+  for (int j = 0; j < n; ++j) {
+    const std::uint32_t s = new_sub();
+    Subflow& sub = subs_[s];
+    sub.flow = f;
+    sub.index = j;
+    sub.solver_id = UINT32_MAX;
+    sub.remaining_bytes = bytes / n;
+    sub.rate_bps = 0.0;
+    sub.last_ns = now.ns();
+    ++sub.version;
+    flows_[f].subs.push_back(s);
+    if (!router_.route(src, dst, flow.number, j, sub.route)) {
+      unrouted_.push_back(f);
+      return flow.number;
+    }
+    push_event(now.ns() + route_latency(sub.route), s, EventKind::kActivate);
+  }
+  return flow.number;
+}
+
+sim::Time Fabric::next_event_time() const {
+  if (!unrouted_.empty()) return sim::Time::from_ns(last_now_);
+  if (heap_.empty()) return sim::Time::max();
+  return sim::Time::from_ns(heap_.front().t);
+}
+
+void Fabric::settle(Subflow& s, std::int64_t now) {
+  if (now > s.last_ns && s.rate_bps > 0) {
+    const double moved = std::min(s.remaining_bytes, s.rate_bps * static_cast<double>(now - s.last_ns) * 1e-9 / 8.0);
+    s.remaining_bytes -= moved;
+    if (options_.track_link_bytes) {
+      for (LinkId l : s.route) link_bytes_[l] += moved;
+    }
+  }
+  s.last_ns = now;
+}
+
+void Fabric::update_pfc(LinkId l) {
+  if (!options_.roce.enabled || !options_.roce.pfc) return;
+  const bool on = solver_.flow_count_on(l) >= static_cast<std::size_t>(options_.roce.pfc_incast_fanin);
+  if (on == (pfc_on_[l] != 0)) return;
+  pfc_on_[l] = on ? 1 : 0;
+  if (router_.link_up(l)) {
+    const double cap = topology_.link(l).bandwidth_bps;
+    solver_.set_capacity(l, on ? cap * options_.roce.pfc_efficiency : cap);
+  }
+}
+
+void Fabric::activate(std::uint32_t si, std::int64_t now, std::vector<FinishedFlow>& finished) {
+  Subflow& s = subs_[si];
+  Flow& flow = flows_[s.flow];
+  // A link on the route may have failed while the first bit was in flight: route again.
+  bool stale = false;
+  for (LinkId l : s.route) stale = stale || !router_.link_up(l);
+  if (stale && !router_.route(flow.src, flow.dst, flow.number, s.index, s.route)) {
+    finish_flow(s.flow, now, true,
+                "no path from " + topology_.node_name(flow.src) + " to " + topology_.node_name(flow.dst), finished);
+    return;
+  }
+  s.last_ns = now;
+  if (s.route.empty() || s.remaining_bytes <= 0) {
+    complete_sub(si, now, finished);
+    return;
+  }
+  s.solver_id = solver_.add_flow(s.route);
+  if (solver_to_sub_.size() <= s.solver_id) solver_to_sub_.resize(s.solver_id + 1);
+  solver_to_sub_[s.solver_id] = si;
+  for (LinkId l : s.route) update_pfc(l);
+}
+
+void Fabric::complete_sub(std::uint32_t si, std::int64_t now, std::vector<FinishedFlow>& finished) {
+  Subflow& s = subs_[si];
+  settle(s, now);
+  if (s.solver_id != UINT32_MAX) {
+    solver_.remove_flow(s.solver_id);
+    for (LinkId l : s.route) update_pfc(l);
+    s.solver_id = UINT32_MAX;
+  }
+  s.remaining_bytes = 0;
+  ++s.version;
+  if (--flows_[s.flow].left == 0) finish_flow(s.flow, now, false, {}, finished);
+}
+
+void Fabric::finish_flow(std::uint32_t f, std::int64_t now, bool failed, std::string reason,
+                         std::vector<FinishedFlow>& finished) {
+  Flow& flow = flows_[f];
+  if (!flow.alive) return;
+  FinishedFlow out;
+  out.flow_number = flow.number;
+  out.tag = flow.tag;
+  out.src = flow.src;
+  out.dst = flow.dst;
+  out.bytes = flow.bytes;
+  out.start = sim::Time::from_ns(flow.start_ns);
+  out.finish = sim::Time::from_ns(now);
+  out.failed = failed;
+  out.reason = std::move(reason);
+  if (options_.record_routes) {
+    for (std::size_t j = 0; j < flow.subs.size(); ++j) {
+      if (j > 0) out.route += " | ";
+      const auto& r = subs_[flow.subs[j]].route;
+      for (std::size_t i = 0; i < r.size(); ++i) out.route += (i ? " " : "") + std::to_string(r[i]);
+    }
+  }
+  double delivered = 0.0;
+  for (std::uint32_t si : flow.subs) {
+    Subflow& s = subs_[si];
+    settle(s, now);
+    if (s.solver_id != UINT32_MAX) {
+      solver_.remove_flow(s.solver_id);
+      for (LinkId l : s.route) update_pfc(l);
+      s.solver_id = UINT32_MAX;
+    }
+    delivered += flow.bytes / static_cast<double>(flow.subs.size()) - std::max(0.0, s.remaining_bytes);
+    ++s.version;
+    free_subs_.push_back(si);
+  }
+  bytes_delivered_ += failed ? delivered : flow.bytes;
+  flow.alive = false;
+  free_flows_.push_back(f);
+  --live_flows_;
+  finished.push_back(std::move(out));
+}
+
+void Fabric::solve_and_reschedule(std::int64_t now) {
+  solver_.solve();
+  const RoceConfig& r = options_.roce;
+  const bool dcqcn = r.enabled && r.dcqcn;
+  for (MaxMinSolver::FlowId id : solver_.changed_flows()) {
+    const std::uint32_t si = solver_to_sub_[id];
+    Subflow& s = subs_[si];
+    settle(s, now);
+    const double old_rate = s.rate_bps;
+    s.rate_bps = solver_.rate(id) * goodput_;
+    if (dcqcn && (old_rate == 0.0 || s.rate_bps < old_rate)) {
+      s.remaining_bytes += s.rate_bps * static_cast<double>(r.dcqcn_recovery_ns) * 1e-9 / 8.0 * r.dcqcn_loss_fraction;
+    }
+    ++s.version;
+    if (s.rate_bps > 0) {
+      const double ns = std::ceil(s.remaining_bytes * 8.0 / s.rate_bps * 1e9);
+      push_event(now + static_cast<std::int64_t>(ns), si, EventKind::kComplete);
+    }
+  }
+}
+
+void Fabric::advance(sim::Time now_t, std::vector<FinishedFlow>& finished) {
+  const std::int64_t now = now_t.ns();
+  last_now_ = now;
+  for (std::uint32_t f : unrouted_) {
+    finish_flow(f, now, true,
+                "no path from " + topology_.node_name(flows_[f].src) + " to " + topology_.node_name(flows_[f].dst),
+                finished);
+  }
+  unrouted_.clear();
+  while (!heap_.empty() && heap_.front().t <= now) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    const Event e = heap_.back();
+    heap_.pop_back();
+    Subflow& s = subs_[e.sub];
+    if (e.version != s.version || !flows_[s.flow].alive) continue;
+    if (e.kind == EventKind::kActivate) {
+      activate(e.sub, now, finished);
+    } else {
+      complete_sub(e.sub, now, finished);
+    }
+  }
+  solve_and_reschedule(now);
+}
+
+void Fabric::reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlow>& finished) {
+  for (MaxMinSolver::FlowId id : solver_.flows_on(link)) {
+    if (!solver_.flow_alive(id)) continue;
+    const std::uint32_t si = solver_to_sub_[id];
+    Subflow& s = subs_[si];
+    Flow& flow = flows_[s.flow];
+    if (!flow.alive) continue;
+    settle(s, now);
+    solver_.remove_flow(s.solver_id);
+    for (LinkId l : s.route) update_pfc(l);
+    s.solver_id = UINT32_MAX;
+    s.rate_bps = 0.0;
+    ++s.version;
+    if (!router_.route(flow.src, flow.dst, flow.number, s.index, s.route)) {
+      finish_flow(s.flow, now, true,
+                  "no path from " + topology_.node_name(flow.src) + " to " + topology_.node_name(flow.dst) +
+                      " after link " + std::to_string(link) + " went down",
+                  finished);
+      continue;
+    }
+    s.solver_id = solver_.add_flow(s.route);
+    if (solver_to_sub_.size() <= s.solver_id) solver_to_sub_.resize(s.solver_id + 1);
+    solver_to_sub_[s.solver_id] = si;
+    for (LinkId l : s.route) update_pfc(l);
+  }
+}
+
+void Fabric::set_link_state(sim::Time now_t, LinkId link, bool up, std::vector<FinishedFlow>& finished) {
+  const std::int64_t now = now_t.ns();
+  last_now_ = now;
+  router_.set_link_up(link, up);
+  solver_.set_capacity(link, up ? topology_.link(link).bandwidth_bps : 0.0);
+  if (!up) reroute_link(now, link, finished);
+  solve_and_reschedule(now);
+}
+
+void Fabric::set_switch_state(sim::Time now_t, NodeId sw, bool up, std::vector<FinishedFlow>& finished) {
+  const std::int64_t now = now_t.ns();
+  last_now_ = now;
+  std::vector<LinkId> links(topology_.out_links(sw).begin(), topology_.out_links(sw).end());
+  links.insert(links.end(), topology_.in_links(sw).begin(), topology_.in_links(sw).end());
+  for (LinkId l : links) {
+    router_.set_link_up(l, up);
+    solver_.set_capacity(l, up ? topology_.link(l).bandwidth_bps : 0.0);
+  }
+  if (!up) {
+    for (LinkId l : links) reroute_link(now, l, finished);
+  }
+  solve_and_reschedule(now);
+}
+
+void Fabric::set_nic_port_state(sim::Time now, NodeId host, int port, bool up, std::vector<FinishedFlow>& finished) {
+  const auto out = topology_.out_links(host);
+  if (host >= topology_.host_count() || port < 0 || static_cast<std::size_t>(port) >= out.size()) {
+    throw sim::ConfigError("nic_port", "host " + std::to_string(host) + " has no port " + std::to_string(port));
+  }
+  const LinkId l = out[static_cast<std::size_t>(port)];
+  // Both directions of the port's cable fail together.
+  router_.set_link_up(topology_.link(l).reverse, up);
+  solver_.set_capacity(topology_.link(l).reverse, up ? topology_.link(l).bandwidth_bps : 0.0);
+  if (!up) reroute_link(now.ns(), topology_.link(l).reverse, finished);
+  set_link_state(now, l, up, finished);
+}
+
+}  // namespace dcsim::models::network

@@ -1,0 +1,173 @@
+#pragma once
+// Fabric: flows on a Topology, sharing bandwidth max-min fairly (MaxMinSolver), routed by a
+// Router, with RoCE v2 approximations and link/switch/NIC failures. Time is passed in (int64 ns):
+// the fabric is a continuous model with one seam, next_event_time() / advance(now), so one
+// engine event drives any number of flows (FabricSimulation), and the benchmark can drive it in
+// a plain loop. We keep flows in our own arrays instead of one sim::Activity each: an activity
+// per flow would cost an engine event per rate change, and a completion changes the rate of
+// every flow it shared a bottleneck with.
+//
+// Flow life: start_flow(now) -> the flow (each of its subflows) takes no bandwidth during its
+// route latency (sum of link latencies: cable 5 ns/m plus switch port-to-port), like SimGrid's
+// latency phase -> it drains at its max-min rate -> it finishes when its last subflow drains.
+// Finish times are whole nanoseconds, rounded up: finish = activation + ceil(bits / rate).
+// A flow between a host and itself finishes at once. Flows are numbered in start order
+// (flow_number), which also numbers their QPs for ECMP hashing.
+//
+// RoCE v2 (all off by default: pure max-min, comparable with SimGrid CM02 without latency
+// weighting). Documented approximations, each with a test showing it acts:
+//  - goodput: payload rate = link share x mtu / (mtu + header_bytes). Headers per packet: Ethernet
+//    14 + FCS 4 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62 B (IPv6: 82 B; add 20 B of preamble
+//    and inter-frame gap to count the wire exactly).
+//  - PFC incast: a link carrying >= pfc_incast_fanin flows is paused part of the time; its usable
+//    capacity becomes pfc_efficiency x capacity (lossless, so nothing is retransmitted, but
+//    pause/resume cycles waste time). Congestion spreading to upstream victims is not modelled.
+//  - DCQCN: each time a subflow starts or its rate drops (a collision), it pays
+//    dcqcn_recovery_ns x new rate x dcqcn_loss_fraction of extra transfer (the rate dips and
+//    recovers: the lost area of the rate curve, as a triangle-like fraction).
+//
+// Failures: a link (or every link of a switch, or a host NIC port) going down reroutes the
+// subflows crossing it (bond failover for a NIC: the host's other ports remain candidates); a
+// flow with no path left fails with a reason. Links coming back up serve new routes only.
+//
+// Complexity: start/finish O(path x log F) plus the incremental solve, which touches the flows
+// whose rates move (see max_min_solver.hpp). Memory O(concurrent flows): finished flows are
+// handed back and their slots reused.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/network/max_min_solver.hpp"
+#include "models/network/routing.hpp"
+#include "models/network/topology.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::models::network {
+
+struct RoceConfig {
+  bool enabled = false;
+  int mtu_bytes = 4096;
+  int header_bytes = 62;
+  bool pfc = false;
+  int pfc_incast_fanin = 8;
+  double pfc_efficiency = 0.9;
+  bool dcqcn = false;
+  std::int64_t dcqcn_recovery_ns = 20'000;
+  double dcqcn_loss_fraction = 0.5;
+};
+
+struct FabricOptions {
+  RoutingConfig routing;
+  RoceConfig roce;
+  bool record_routes = false;      // keep the link ids of each route for the trace
+  bool track_link_bytes = true;    // per-link carried bytes, for utilisation
+};
+
+struct FinishedFlow {
+  std::uint64_t flow_number = 0;
+  std::uint64_t tag = 0;
+  NodeId src = 0;
+  NodeId dst = 0;
+  double bytes = 0.0;
+  sim::Time start;
+  sim::Time finish;
+  bool failed = false;
+  std::string reason;  // why it failed
+  std::string route;   // link ids, space-separated; subflows separated by " | " (record_routes)
+};
+
+class Fabric {
+ public:
+  Fabric(Topology topology, FabricOptions options);
+
+  // Starts a flow at `now` (not before the last advance). bytes >= 0, hosts in range (else
+  // ConfigError). Returns its flow_number. A flow with no path fails at the next advance().
+  std::uint64_t start_flow(sim::Time now, NodeId src, NodeId dst, double bytes, std::uint64_t tag = 0);
+  // Earliest activation or completion; Time::max() when nothing is pending.
+  sim::Time next_event_time() const;
+  // Processes everything due at or before `now`, re-solves rates, appends the flows that
+  // finished or failed. Call with now = next_event_time() (or any later event's time).
+  void advance(sim::Time now, std::vector<FinishedFlow>& finished);
+
+  // State changes at `now`. Failed flows are appended to `finished`.
+  void set_link_state(sim::Time now, LinkId link, bool up, std::vector<FinishedFlow>& finished);
+  void set_switch_state(sim::Time now, NodeId sw, bool up, std::vector<FinishedFlow>& finished);
+  // NIC port `port` of a host = its port-th outgoing link (builder order: NIC 0 first).
+  void set_nic_port_state(sim::Time now, NodeId host, int port, bool up, std::vector<FinishedFlow>& finished);
+
+  const Topology& topology() const { return topology_; }
+  Router& router() { return router_; }
+  const MaxMinSolver& solver() const { return solver_; }
+  std::size_t active_flows() const { return live_flows_; }
+  // Payload bytes carried so far by each link (settled at the last rate change of each flow).
+  const std::vector<double>& link_bytes() const { return link_bytes_; }
+  double bytes_delivered() const { return bytes_delivered_; }
+  double bytes_started() const { return bytes_started_; }
+  double goodput_factor() const { return goodput_; }
+
+ private:
+  struct Subflow {
+    std::uint32_t flow = 0;
+    std::uint32_t solver_id = UINT32_MAX;  // in the solver while draining
+    int index = 0;
+    double remaining_bytes = 0.0;
+    double rate_bps = 0.0;  // payload rate
+    std::int64_t last_ns = 0;
+    std::uint32_t version = 0;
+    std::vector<LinkId> route;
+  };
+  struct Flow {
+    std::uint64_t number = 0;
+    std::uint64_t tag = 0;
+    NodeId src = 0, dst = 0;
+    double bytes = 0.0;
+    std::int64_t start_ns = 0;
+    int left = 0;
+    bool alive = false;
+    std::vector<std::uint32_t> subs;
+  };
+  enum class EventKind : std::uint8_t { kActivate, kComplete };
+  struct Event {
+    std::int64_t t;
+    std::uint32_t sub;
+    std::uint32_t version;
+    EventKind kind;
+    bool operator>(const Event& o) const { return t > o.t; }
+  };
+
+  std::uint32_t new_sub();
+  void push_event(std::int64_t t, std::uint32_t sub, EventKind kind);
+  void settle(Subflow& s, std::int64_t now);
+  void activate(std::uint32_t sub, std::int64_t now, std::vector<FinishedFlow>& finished);
+  void complete_sub(std::uint32_t sub, std::int64_t now, std::vector<FinishedFlow>& finished);
+  void finish_flow(std::uint32_t flow, std::int64_t now, bool failed, std::string reason,
+                   std::vector<FinishedFlow>& finished);
+  void update_pfc(LinkId l);
+  void solve_and_reschedule(std::int64_t now);
+  std::int64_t route_latency(const std::vector<LinkId>& route) const;
+  void reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlow>& finished);
+
+  Topology topology_;
+  FabricOptions options_;
+  Router router_;
+  MaxMinSolver solver_;
+  double goodput_ = 1.0;
+  std::vector<Flow> flows_;
+  std::vector<std::uint32_t> free_flows_;
+  std::vector<Subflow> subs_;
+  std::vector<std::uint32_t> free_subs_;
+  std::vector<std::uint32_t> solver_to_sub_;
+  std::vector<Event> heap_;
+  std::vector<std::uint8_t> pfc_on_;
+  std::vector<double> link_bytes_;
+  std::vector<LinkId> scratch_route_;
+  std::vector<std::uint32_t> unrouted_;  // flows with no path, failed at the next advance
+  std::uint64_t next_number_ = 0;
+  std::size_t live_flows_ = 0;
+  std::int64_t last_now_ = 0;
+  double bytes_delivered_ = 0.0;
+  double bytes_started_ = 0.0;
+};
+
+}  // namespace dcsim::models::network

@@ -1,0 +1,96 @@
+#include "models/network/fabric_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dcsim::models::network {
+
+FabricReport::FabricReport(sim::TraceSink* sink, std::string prefix, bool emit_flow_table)
+    : sink_(sink), prefix_(std::move(prefix)), table_(emit_flow_table && sink != nullptr) {
+  if (table_) {
+    using sim::ColumnType;
+    table_id_ = sink_->declare_table(
+        prefix_ + "/flows",
+        {{"flow", ColumnType::kInt64, "", "flow number, in start order"},
+         {"src", ColumnType::kInt64, "", "source host"},
+         {"dst", ColumnType::kInt64, "", "destination host"},
+         {"bytes", ColumnType::kFloat64, "B", "payload bytes"},
+         {"start_ns", ColumnType::kInt64, "ns", "start time"},
+         {"finish_ns", ColumnType::kInt64, "ns", "last byte delivered (or failure time)"},
+         {"fct_ns", ColumnType::kInt64, "ns", "flow completion time"},
+         {"status", ColumnType::kString, "", "ok, or failed: reason"},
+         {"route", ColumnType::kString, "", "link ids of the route; subflows separated by |"}});
+  }
+}
+
+void FabricReport::record(const FinishedFlow& f) {
+  const std::int64_t fct = (f.finish - f.start).ns();
+  makespan_ns_ = std::max(makespan_ns_, f.finish.ns());
+  if (f.failed) {
+    ++failed_;
+  } else {
+    fct_ns_.push_back(fct);
+  }
+  if (table_) {
+    sink_->append_row(table_id_, {static_cast<std::int64_t>(f.flow_number), static_cast<std::int64_t>(f.src),
+                                  static_cast<std::int64_t>(f.dst), f.bytes, f.start.ns(), f.finish.ns(), fct,
+                                  f.failed ? "failed: " + f.reason : std::string("ok"), f.route});
+  }
+}
+
+FabricSummary FabricReport::finish(const Fabric& fabric) {
+  FabricSummary s;
+  s.makespan = sim::Time::from_ns(makespan_ns_);
+  std::sort(fct_ns_.begin(), fct_ns_.end());
+  auto pct = [&](double p) {
+    if (fct_ns_.empty()) return sim::Time::zero();
+    auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(fct_ns_.size())));
+    return sim::Time::from_ns(fct_ns_[std::clamp<std::size_t>(rank, 1, fct_ns_.size()) - 1]);
+  };
+  s.fct_p50 = pct(0.5);
+  s.fct_p99 = pct(0.99);
+  s.fct_max = pct(1.0);
+  s.flows_completed = static_cast<std::int64_t>(fct_ns_.size());
+  s.flows_failed = failed_;
+  s.bytes_sent = fabric.bytes_started();
+  s.bytes_delivered = fabric.bytes_delivered();
+  const Topology& t = fabric.topology();
+  const double span_s = s.makespan.seconds();
+  std::vector<double> tier_sum(static_cast<std::size_t>(t.max_tier()) + 1, 0.0);
+  std::vector<double> tier_n(tier_sum.size(), 0.0);
+  double sum = 0.0;
+  for (LinkId l = 0; l < t.link_count(); ++l) {
+    const double u = span_s > 0 ? fabric.link_bytes()[l] * 8.0 / (t.link(l).bandwidth_bps * span_s) : 0.0;
+    sum += u;
+    s.link_utilisation_max = std::max(s.link_utilisation_max, u);
+    const auto tier = static_cast<std::size_t>(t.link(l).tier);
+    tier_sum[tier] += u;
+    tier_n[tier] += 1;
+  }
+  s.link_utilisation_mean = t.link_count() ? sum / static_cast<double>(t.link_count()) : 0.0;
+  for (std::size_t i = 0; i < tier_sum.size(); ++i) {
+    s.link_utilisation_tier_mean.push_back(tier_n[i] > 0 ? tier_sum[i] / tier_n[i] : 0.0);
+  }
+  if (sink_ != nullptr) {
+    auto put = [&](const std::string& k, auto v, const std::string& unit, const std::string& d) {
+      sink_->set_summary(prefix_ + "/" + k, sim::SummaryValue{v, unit, d});
+    };
+    put("makespan_s", s.makespan.seconds(), "s", "last flow finish");
+    put("fct_p50_s", s.fct_p50.seconds(), "s", "median flow completion time");
+    put("fct_p99_s", s.fct_p99.seconds(), "s", "99th percentile flow completion time");
+    put("fct_max_s", s.fct_max.seconds(), "s", "longest flow completion time");
+    put("flows_completed", s.flows_completed, "", "flows that delivered every byte");
+    put("flows_failed", s.flows_failed, "", "flows left without a path");
+    put("bytes_sent", s.bytes_sent, "B", "payload bytes of every started flow");
+    put("bytes_delivered", s.bytes_delivered, "B", "payload bytes delivered");
+    put("link_utilisation_mean", s.link_utilisation_mean, "", "mean over directed links, over the makespan");
+    put("link_utilisation_max", s.link_utilisation_max, "", "busiest directed link");
+    for (std::size_t i = 0; i < s.link_utilisation_tier_mean.size(); ++i) {
+      put("link_utilisation_tier" + std::to_string(i) + "_mean", s.link_utilisation_tier_mean[i], "",
+          "mean over the links of this tier (0: host links)");
+    }
+  }
+  return s;
+}
+
+}  // namespace dcsim::models::network

@@ -1,0 +1,48 @@
+#include "models/network/topology_builders.hpp"
+
+namespace dcsim::models::network {
+
+namespace {
+std::vector<sim::ParamSpec> attachment_params() {
+  return {
+      {"nics_per_node", "", "1", "x >= 1", "NICs per host (bonded: flows hash over them)"},
+      {"links_per_node", "", "1", "x >= 1", "cables per NIC (per neighbour in direct topologies)"},
+      {"bundle_parallel_links", "", "true", "", "aggregate parallel cables into one link (LAG)"},
+      {"link_bandwidth_bps", "data rate", "\"100 Gbps\"", "x > 0", "switch-to-switch (and direct) link rate"},
+      {"nic_bandwidth_bps", "data rate", "link rate", "x > 0", "host NIC port rate"},
+      {"host_cable_m", "length", "\"2 m\"", "x >= 0", "host cable length (5 ns/m)"},
+      {"switch_cable_m", "length", "\"20 m\"", "x >= 0", "switch-to-switch cable length (5 ns/m)"},
+      {"switch_latency_ns", "duration", "\"0 ns\"", "x >= 0", "switch port-to-port latency"},
+  };
+}
+std::vector<sim::ParamSpec> with(std::vector<sim::ParamSpec> own) {
+  auto common = attachment_params();
+  own.insert(own.end(), common.begin(), common.end());
+  return own;
+}
+}  // namespace
+
+void register_network_models(sim::Registry<TopologyFactory>& topologies) {
+  topologies.add({"fat_tree", "k-ary fat-tree, 2 or 3 tiers (k^2/2 or k^3/4 host ports), non-blocking",
+                  with({{"k", "", "4", "even, x >= 2", "switch radix"},
+                        {"tiers", "", "3", "2 or 3", "switch tiers"}}),
+                  build_fat_tree});
+  topologies.add({"leaf_spine", "two tiers: every leaf wired to every spine, spines sized by oversubscription",
+                  with({{"leaves", "", "4", "x >= 1", "leaf switches"},
+                        {"hosts_per_leaf", "", "4", "x >= 1", "hosts under each leaf"},
+                        {"oversubscription", "", "1", "x >= 1", "leaf downlink / uplink bandwidth"}}),
+                  build_leaf_spine});
+  topologies.add({"rail_optimized", "NIC r of every host on rail switch r; rails joined by spines",
+                  with({{"nodes", "", "8", "x >= 1", "hosts"},
+                        {"nodes_per_rail_group", "", "0", "divides nodes", "hosts per rail switch (0: all)"},
+                        {"oversubscription", "", "1", "x >= 1", "rail downlink / uplink bandwidth"}}),
+                  build_rail_optimized});
+  topologies.add({"mesh", "1-D to 3-D mesh of hosts that forward traffic, no wrap-around",
+                  with({{"dims", "", "[4, 4]", "each x >= 2", "hosts per dimension"}}), build_mesh});
+  topologies.add({"ring", "1-D ring of hosts that forward traffic",
+                  with({{"nodes", "", "8", "x >= 2", "hosts"}}), build_ring});
+  topologies.add({"torus", "2-D or 3-D torus of hosts that forward traffic (wrap-around)",
+                  with({{"dims", "", "[4, 4]", "2 or 3 dims, each x >= 2", "hosts per dimension"}}), build_torus});
+}
+
+}  // namespace dcsim::models::network

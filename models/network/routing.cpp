@@ -1,0 +1,142 @@
+#include "models/network/routing.hpp"
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::network {
+
+namespace {
+std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+Router::Router(const Topology& topology, RoutingConfig config)
+    : topology_(topology), config_(config), up_(topology.link_count(), 1),
+      cache_slot_(topology.node_count(), UINT32_MAX) {
+  if (config_.qps_per_flow < 1) throw sim::ConfigError("routing.qps_per_flow", "must be >= 1");
+  if (config_.max_spray_paths < 1) throw sim::ConfigError("routing.max_spray_paths", "must be >= 1");
+}
+
+void Router::set_link_up(LinkId link, bool up) {
+  if ((up_[link] != 0) == up) return;
+  up_[link] = up ? 1 : 0;
+  cache_.clear();
+  std::fill(cache_slot_.begin(), cache_slot_.end(), UINT32_MAX);
+}
+
+NodeId Router::anchor_of(NodeId dst) const {
+  if (topology_.hosts_are_routers() || topology_.node(dst).kind != NodeKind::kHost) return dst;
+  NodeId only = UINT32_MAX;
+  for (LinkId l : topology_.in_links(dst)) {
+    if (!up_[l]) continue;
+    const NodeId s = topology_.link(l).src;
+    if (only == UINT32_MAX) only = s;
+    else if (only != s) return dst;  // multi-homed: distances from the host itself
+  }
+  return only == UINT32_MAX ? dst : only;
+}
+
+const std::vector<std::uint16_t>& Router::distances(NodeId anchor) {
+  if (cache_slot_[anchor] != UINT32_MAX) return cache_[cache_slot_[anchor]];
+  std::vector<std::uint16_t> d(topology_.node_count(), kUnreached);
+  d[anchor] = 0;
+  queue_.clear();
+  queue_.push_back(anchor);
+  const bool routers = topology_.hosts_are_routers();
+  for (std::size_t head = 0; head < queue_.size(); ++head) {
+    const NodeId v = queue_[head];
+    if (v != anchor && !routers && topology_.node(v).kind == NodeKind::kHost) continue;  // hosts don't forward
+    for (LinkId l : topology_.in_links(v)) {
+      if (!up_[l]) continue;
+      const NodeId u = topology_.link(l).src;
+      if (d[u] == kUnreached) {
+        d[u] = static_cast<std::uint16_t>(d[v] + 1);
+        queue_.push_back(u);
+      }
+    }
+  }
+  cache_slot_[anchor] = static_cast<std::uint32_t>(cache_.size());
+  cache_.push_back(std::move(d));
+  return cache_.back();
+}
+
+bool Router::allowed_next(NodeId v, NodeId dst, NodeId anchor) const {
+  return v == dst || v == anchor || topology_.hosts_are_routers() || topology_.node(v).kind == NodeKind::kSwitch;
+}
+
+void Router::candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d) {
+  cand_.clear();
+  if (cur == anchor && anchor != dst) {
+    for (LinkId l : topology_.out_links(cur))
+      if (up_[l] && topology_.link(l).dst == dst) cand_.push_back(l);
+    return;
+  }
+  for (LinkId l : topology_.out_links(cur)) {
+    if (!up_[l]) continue;
+    const NodeId v = topology_.link(l).dst;
+    if (d[v] + 1 == d[cur] && allowed_next(v, dst, anchor)) cand_.push_back(l);
+  }
+}
+
+int Router::subflow_count(NodeId src, NodeId dst) {
+  if (config_.mode != RoutingMode::kSpray) return config_.qps_per_flow;
+  if (src == dst) return 1;
+  const NodeId anchor = anchor_of(dst);
+  const auto& d = distances(anchor);
+  if (d[src] == kUnreached) return 1;
+  std::uint64_t paths = 1;
+  NodeId cur = src;
+  while (cur != dst) {
+    candidates(cur, dst, anchor, d);
+    if (cand_.empty()) return 1;
+    paths *= cand_.size();
+    if (paths >= static_cast<std::uint64_t>(config_.max_spray_paths)) return config_.max_spray_paths;
+    cur = topology_.link(cand_.front()).dst;
+  }
+  return static_cast<int>(paths);
+}
+
+bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflow, std::vector<LinkId>& out) {
+  out.clear();
+  if (src == dst) return true;
+  const NodeId anchor = anchor_of(dst);
+  const auto& d = distances(anchor);
+  if (d[src] == kUnreached) return false;
+  std::uint64_t key = 0;
+  if (config_.mode == RoutingMode::kEcmp) {
+    const std::uint64_t qp = config_.key == EcmpKey::kQueuePair
+                                 ? flow_number * static_cast<std::uint64_t>(config_.qps_per_flow) + static_cast<std::uint64_t>(subflow)
+                                 : static_cast<std::uint64_t>(subflow);
+    key = mix64(config_.seed ^ mix64((static_cast<std::uint64_t>(src) << 32 | dst) ^ mix64(qp)));
+  }
+  std::uint64_t radix_rest = static_cast<std::uint64_t>(subflow);
+  std::uint64_t divisor = 1;
+  NodeId cur = src;
+  while (cur != dst) {
+    candidates(cur, dst, anchor, d);
+    if (cand_.empty()) return false;
+    const std::uint64_t n = cand_.size();
+    std::uint64_t pick = 0;
+    switch (config_.mode) {
+      case RoutingMode::kEcmp: pick = mix64(key ^ (static_cast<std::uint64_t>(cur) * 0xD6E8FEB86659FD93ULL)) % n; break;
+      case RoutingMode::kDestinationModK: pick = (dst / divisor) % n; divisor *= n; break;
+      case RoutingMode::kSpray: pick = radix_rest % n; radix_rest /= n; break;
+    }
+    out.push_back(cand_[pick]);
+    cur = topology_.link(cand_[pick]).dst;
+  }
+  return true;
+}
+
+int Router::hops(NodeId src, NodeId dst) {
+  if (src == dst) return 0;
+  const NodeId anchor = anchor_of(dst);
+  const auto& d = distances(anchor);
+  if (d[src] == kUnreached) return -1;
+  return d[src] + (anchor == dst ? 0 : 1);
+}
+
+}  // namespace dcsim::models::network
