@@ -22,7 +22,7 @@ void write_sample_run(const std::filesystem::path& dir) {
   dcsim::tools::output::RunOutput out(dir);
   auto& sink = out.sink();
   const auto power = sink.declare_series("power/cluster_w", "W", "cluster IT power");
-  const auto running = sink.declare_series("jobs/running", "", "jobs running");
+  const auto running = sink.declare_series("jobs/running", "jobs", "jobs holding nodes");
   double energy_j = 0;
   for (int step = 0; step <= 144; ++step) {
     const int jobs = step < 12 ? 1 : step < 60 ? 3 : step < 100 ? 2 : step < 130 ? 3 : 0;
@@ -38,9 +38,12 @@ void write_sample_run(const std::filesystem::path& dir) {
   sink.append_row(jobs, {std::string("bert-large"), std::int64_t{4}, 78000.0});
   sink.append_row(jobs, {std::string("gpt-small"), std::int64_t{2}, 28800.0});
   sink.append_row(jobs, {std::string("resnet"), std::int64_t{2}, 39600.0});
-  sink.set_summary("energy_kwh", SummaryValue{energy_j / 3.6e6, "kWh", "IT energy"});
-  sink.set_summary("jobs_completed", SummaryValue{std::int64_t{3}, "", "jobs finished"});
+  // The paths the cluster model reports (models/datacenter/cluster_simulation.hpp).
+  sink.set_summary("energy/it_kwh", SummaryValue{energy_j / 3.6e6, "kWh", "IT energy"});
+  sink.set_summary("power/mean_w", SummaryValue{energy_j / 86400, "W", "IT energy / time"});
   sink.set_summary("power/peak_w", SummaryValue{12000.0 + 3 * 4 * 5600.0, "W", "peak IT power"});
+  sink.set_summary("workload/jobs_completed", SummaryValue{std::int64_t{3}, "", "jobs finished"});
+  sink.set_summary("simulated_s", SummaryValue{86400.0, "s", "simulated time"});
   dcsim::tools::output::RunMeta meta;
   meta.scenario_name = "quickstart (sample)";
   meta.scenario_given = R"json({"name": "quickstart (sample)", "seed": 42})json";
