@@ -1,0 +1,99 @@
+// The dcsim executable as a user meets it: exit codes, messages, files.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+Result dcsim(const std::string& args) {
+  const std::string command = std::string(DCSIM_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), pipe) != nullptr) out += buf.data();
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+const std::string kSource = DCSIM_SOURCE_DIR;
+
+fs::path temp_path(const std::string& name) {
+  return fs::temp_directory_path() / ("dcsim-cli-" + name + "-" + std::to_string(::getpid()));
+}
+
+}  // namespace
+
+TEST_CASE("run writes trace.h5 and summary.json and prints the headline", "[cli]") {
+  const auto out = temp_path("run");
+  fs::remove_all(out);
+  const auto r = dcsim("run " + kSource + "/scenarios/quickstart.json -o " + out.string());
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("IT energy"));
+  CHECK(fs::exists(out / "trace.h5"));
+  CHECK(fs::exists(out / "summary.json"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("validate exits 2 and names the JSON pointer of a bad key", "[cli]") {
+  const auto file = temp_path("bad.json");
+  std::ofstream(file) << R"({"name": "x", "cluster": {"nodes": 2, "nodez": 3}})";
+  const auto r = dcsim("validate " + file.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(file.string() + ":/cluster/nodez: unknown key"));
+  fs::remove(file);
+}
+
+TEST_CASE("run with a bad scenario exits 2 and writes nothing", "[cli]") {
+  const auto out = temp_path("bad-run");
+  fs::remove_all(out);
+  const auto r = dcsim("run " + kSource + "/scenarios/quickstart.json -o " + out.string() +
+                       " --set cluster.nodes=-2");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("/cluster/nodes: expected a positive integer, got -2"));
+  CHECK(!fs::exists(out / "summary.json"));
+  CHECK(!fs::exists(out / "trace.h5"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("usage errors exit 2; --help and --version exit 0", "[cli]") {
+  CHECK(dcsim("").exit_code == 2);
+  CHECK(dcsim("frobnicate").exit_code == 2);
+  CHECK(dcsim("run").exit_code == 2);
+  CHECK(dcsim("run --help").exit_code == 0);
+  const auto v = dcsim("--version");
+  CHECK(v.exit_code == 0);
+  CHECK_THAT(v.output, Catch::StartsWith("dcsim "));
+  CHECK(dcsim("validate /nonexistent/scenario.json").exit_code == 2);
+}
+
+TEST_CASE("list shows every registry with descriptions; unknown kinds are errors", "[cli]") {
+  const auto r = dcsim("list");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("fifo") && Catch::Contains("hgx-h100"));
+  CHECK(dcsim("list scheduler --json").exit_code == 0);
+  const auto bad = dcsim("list gizmo");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("valid: node preset, scheduler"));
+}
+
+TEST_CASE("bench engine prints the documented JSON fields", "[cli]") {
+  const auto r = dcsim("bench engine --pending 1000 --events 20000 --json");
+  CHECK(r.exit_code == 0);
+  for (const char* key : {"\"pending\"", "\"events\"", "\"engine_events_per_s\"", "\"heap_events_per_s\"", "\"ratio\""}) {
+    CHECK_THAT(r.output, Catch::Contains(key));
+  }
+}

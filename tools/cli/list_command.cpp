@@ -1,0 +1,47 @@
+#include "tools/cli/list_command.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/error.hpp"
+
+namespace dcsim::tools::cli {
+
+std::string list_registries(const models::ModelRegistries& registries, const std::string& kind, bool json) {
+  nlohmann::json all = nlohmann::json::array();
+  std::string kinds;
+  models::for_each_registry(registries, [&](const auto& registry) {
+    kinds += (kinds.empty() ? "" : ", ") + registry.kind();
+    if (!kind.empty() && kind != registry.kind()) return;
+    nlohmann::json entries = nlohmann::json::array();
+    for (const auto& e : registry.entries()) {
+      nlohmann::json params = nlohmann::json::array();
+      for (const auto& p : e.params) {
+        params.push_back({{"name", p.name}, {"unit", p.unit}, {"default", p.default_value},
+                          {"valid_range", p.valid_range}, {"help", p.help}});
+      }
+      entries.push_back({{"name", e.name}, {"description", e.description}, {"params", params}});
+    }
+    all.push_back({{"kind", registry.kind()}, {"entries", entries}});
+  });
+  if (all.empty()) throw sim::InputError("unknown kind '" + kind + "'; valid: " + kinds);
+  if (json) return all.dump(2) + "\n";
+
+  std::string out;
+  for (const auto& group : all) {
+    out += fmt::format("{}:\n", group["kind"].get<std::string>());
+    for (const auto& e : group["entries"]) {
+      out += fmt::format("  {:<18} {}\n", e["name"].get<std::string>(), e["description"].get<std::string>());
+      for (const auto& p : e["params"]) {
+        out += fmt::format("      {:<16} {} (default {}{}{}) {}\n", p["name"].get<std::string>(),
+                           p["unit"].get<std::string>().empty() ? "-" : p["unit"].get<std::string>(),
+                           p["default"].get<std::string>(),
+                           p["valid_range"].get<std::string>().empty() ? "" : "; ",
+                           p["valid_range"].get<std::string>(), p["help"].get<std::string>());
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace dcsim::tools::cli

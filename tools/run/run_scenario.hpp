@@ -1,0 +1,44 @@
+#pragma once
+// Runs one loaded scenario: builds the engine and the models from the scenario's configs, drives
+// the simulation, and writes the outputs. The CLI's `run` is a thin wrapper around this.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "models/model_registries.hpp"
+#include "sim/trace_sink.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+
+namespace dcsim::tools::run {
+
+struct RunStats {
+  std::uint64_t events = 0;
+  double wall_s = 0.0;
+  double simulated_s = 0.0;
+};
+
+// Progress callback: (simulated time, fraction done, events executed so far).
+using ProgressFn = std::function<void(sim::Time, double, std::uint64_t)>;
+
+// Simulates into any sink (MemoryTraceSink in tests). Throws sim::InputError for configs a
+// model rejects, with the JSON pointer when the field maps to one.
+RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistries& registries,
+                  sim::TraceSink& sink, const ProgressFn& progress = {});
+
+struct RunOutputs {
+  RunStats stats;
+  nlohmann::json summary;  // what summary.json holds
+  std::filesystem::path trace_file;
+  std::filesystem::path summary_file;
+};
+
+// Simulates and writes trace.h5 and summary.json into `output_dir`, each complete or not at all.
+RunOutputs run_to_directory(const scenario::Scenario& scenario,
+                            const models::ModelRegistries& registries,
+                            const std::filesystem::path& output_dir,
+                            const ProgressFn& progress = {});
+
+}  // namespace dcsim::tools::run
