@@ -1,25 +1,8 @@
 #include "models/hardware/node_presets.hpp"
 
+#include "models/hardware/gpu_presets.hpp"
+
 namespace dcsim::models::hardware {
-
-namespace {
-
-GpuSpec h100_sxm5() {
-  GpuSpec gpu;
-  gpu.model = "H100 SXM5";
-  // Midpoint of the 75-93 W idle draw at 33-35 C and 345 MHz reported by nvidia-smi on a 700 W
-  // Hopper SXM (shared/reference/public-figures.md: liguodongiot/llm-action nvidia-smi.md; GKE A3).
-  gpu.idle_power_w = 84.0;
-  // Default (maximum) power limit of the SXM5 part (NVIDIA Hopper whitepaper via
-  // glennklockwood.com/garden/processors/h100).
-  gpu.max_power_w = 700.0;
-  gpu.peak_bf16_flops = 989.4e12;            // dense BF16 tensor, same source
-  gpu.hbm_bytes = 80e9;                      // HBM3, same source
-  gpu.hbm_bandwidth_bytes_per_s = 3.35e12;   // peak, same source
-  return gpu;
-}
-
-}  // namespace
 
 NodeSpec hgx_h100() {
   NodeSpec node;
@@ -36,24 +19,80 @@ NodeSpec hgx_h100() {
   node.other_idle_power_w = 1'000.0;
   node.compute_nics = 8;                     // 8 x ConnectX-7 400 Gb/s (mlcommons v4.0 eos headers)
   node.compute_nic_bandwidth_bps = 400e9;
+  // Front-end: 2 x 400G as in Meta's Grand Teton (glennklockwood.com/garden/systems/
+  // meta's-h100-clusters).
+  node.storage_nics = 2;
+  node.storage_nic_bandwidth_bps = 400e9;
+  // One NVLink domain per baseboard: 8 GPUs on four third-generation NVSwitches, which reduce
+  // in-switch (NVLS; NVIDIA/nccl-tests#212 measures it on 8 x H100).
+  node.nvlink_domain_gpus = 8;
+  node.nvswitch = true;
+  node.nvls = true;
+  node.cpu_sockets = 2;
+  node.cpu_model = "Xeon Platinum 8480C";    // mlcommons v4.0 eos headers
+  node.dram_bytes = 2e12;                    // same
+  node.nvme_bytes = 8 * 3.84e12;             // 8 x 3.84 TB U.2 (DGX H100 datasheet, not in the reference)
   return node;
 }
 
 NodeSpec dgx_h100() {
   NodeSpec node = hgx_h100();
   node.preset = "dgx-h100";
+  // Storage: 2 x 400G (mlcommons/training_results_v4.0 NVIDIA eos result headers).
+  node.storage_nics = 2;
+  node.storage_nic_bandwidth_bps = 400e9;
+  return node;
+}
+
+NodeSpec hgx_h200() {
+  NodeSpec node = hgx_h100();
+  node.preset = "hgx-h200";
+  node.gpu = h200_sxm();
+  // Same 700 W GPU limit and server chassis as hgx-h100, so the same non-GPU power figures.
+  return node;
+}
+
+NodeSpec dgx_a100() {
+  // Not in the reference file: NVIDIA DGX A100 datasheet (640 GB system).
+  NodeSpec node;
+  node.preset = "dgx-a100";
+  node.gpus = 8;
+  node.gpu = a100_sxm_80gb();
+  node.other_max_power_w = 6'500.0 - 8 * 400.0;  // 6.5 kW max system power less 8 x 400 W GPUs
+  // Not published: the hgx-h100 bottom-up idle estimate scaled to this smaller system (2 EPYC
+  // 7742, 2 TB DDR4, 10 ConnectX-6, 6 NVSwitch gen 2).
+  node.other_idle_power_w = 900.0;
+  node.compute_nics = 8;                          // 8 x single-port ConnectX-6 HDR 200 Gb/s
+  node.compute_nic_bandwidth_bps = 200e9;
+  node.storage_nics = 2;                          // 2 x dual-port ConnectX-6 (200 Gb/s each port)
+  node.storage_nic_bandwidth_bps = 200e9;
+  node.nvlink_domain_gpus = 8;
+  node.nvswitch = true;                           // six second-generation NVSwitches
+  node.nvls = false;                              // NVLink SHARP arrived with NVSwitch gen 3
+  node.cpu_sockets = 2;
+  node.cpu_model = "AMD EPYC 7742";
+  node.dram_bytes = 2e12;
+  node.nvme_bytes = 30e12;
   return node;
 }
 
 void register_node_presets(NodePresetRegistry& registry) {
   registry.add({"hgx-h100",
-                "HGX H100 8-GPU server: 8 x H100 SXM5 (700 W), 8 x 400G compute NICs, 10.2 kW max",
+                "HGX H100 8-GPU server: 8 x H100 SXM5 (700 W) on NVSwitch, 8 x 400G compute NICs, 10.2 kW max",
                 {},
                 &hgx_h100});
   registry.add({"dgx-h100",
                 "NVIDIA DGX H100: as hgx-h100, plus 2 x 400G storage NICs, 2 x Xeon 8480C, 2 TB RAM",
                 {},
                 &dgx_h100});
+  registry.add({"hgx-h200",
+                "HGX H200 8-GPU server: as hgx-h100 with 8 x H200 (141 GB HBM3e, 4.8 TB/s)",
+                {},
+                &hgx_h200});
+  registry.add({"dgx-a100",
+                "NVIDIA DGX A100 640GB: 8 x A100 80GB (400 W) on NVSwitch gen 2, 8 x 200G HDR NICs, 6.5 kW max",
+                {},
+                &dgx_a100});
 }
 
 }  // namespace dcsim::models::hardware

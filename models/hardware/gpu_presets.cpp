@@ -1,0 +1,81 @@
+#include "models/hardware/gpu_presets.hpp"
+
+namespace dcsim::models::hardware {
+
+GpuSpec h100_sxm5() {
+  GpuSpec gpu;
+  gpu.model = "H100 SXM5";
+  // Midpoint of the 75-93 W idle draw at 33-35 C and 345 MHz reported by nvidia-smi on a 700 W
+  // Hopper SXM (shared/reference/public-figures.md: liguodongiot/llm-action nvidia-smi.md; GKE A3).
+  gpu.idle_power_w = 84.0;
+  // Default (maximum) power limit 700 W, minimum settable limit 200 W (NVIDIA Hopper whitepaper
+  // via glennklockwood.com/garden/processors/h100; nvidia-smi -q of a 700 W Hopper SXM).
+  gpu.max_power_w = 700.0;
+  gpu.min_power_limit_w = 200.0;
+  // Dense tensor throughput (no 2:4 sparsity), same whitepaper source.
+  gpu.peak_bf16_flops = 989.4e12;
+  gpu.peak_fp8_flops = 1978.9e12;
+  gpu.peak_tf32_flops = 494.7e12;
+  gpu.hbm_bytes = 80e9;                       // HBM3, same source
+  gpu.hbm_bandwidth_bytes_per_s = 3.35e12;    // peak, same source
+  // NVLink 4: 18 links, 900 GB/s total = 450 GB/s per direction (same; NVIDIA/nccl-tests#212).
+  gpu.nvlink_bandwidth_bytes_per_s = 450e9;
+  gpu.nvlink_links = 18;
+  gpu.sms = 132;                              // same source
+  gpu.max_sm_clock_hz = 1.98e9;               // same source
+  return gpu;
+}
+
+GpuSpec h200_sxm() {
+  // Same GH100 die as the H100 SXM5 (same SMs, clocks, tensor throughput, NVLink 4), with
+  // 141 GB of HBM3e at 4.8 TB/s. Not in the reference file: NVIDIA H200 Tensor Core GPU
+  // datasheet (nvidia.com/en-us/data-center/h200): FP8 3,958 / BF16 1,979 / TF32 989 TFLOP/s
+  // *with sparsity* (halved here for dense), 141 GB, 4.8 TB/s, NVLink 900 GB/s, up to 700 W.
+  GpuSpec gpu = h100_sxm5();
+  gpu.model = "H200 SXM";
+  gpu.hbm_bytes = 141e9;
+  gpu.hbm_bandwidth_bytes_per_s = 4.8e12;
+  // Idle draw not published; the die and board power stage are the H100's, so keep its figure.
+  return gpu;
+}
+
+GpuSpec a100_sxm_80gb() {
+  // Not in the reference file: NVIDIA A100 Tensor Core GPU datasheet (nvidia.com/en-us/
+  // data-center/a100), SXM 80 GB column, and the NVIDIA Ampere GA100 whitepaper.
+  GpuSpec gpu;
+  gpu.model = "A100 SXM4 80GB";
+  gpu.peak_bf16_flops = 312e12;   // dense BF16 tensor (624 with sparsity)
+  gpu.peak_fp8_flops = 0.0;       // Ampere has no FP8 tensor cores
+  gpu.peak_tf32_flops = 156e12;   // dense TF32 tensor (312 with sparsity)
+  gpu.hbm_bytes = 80e9;           // HBM2e
+  gpu.hbm_bandwidth_bytes_per_s = 2.039e12;
+  // NVLink 3: 12 links, 600 GB/s total = 300 GB/s per direction.
+  gpu.nvlink_bandwidth_bytes_per_s = 300e9;
+  gpu.nvlink_links = 12;
+  gpu.max_power_w = 400.0;        // max TDP of the SXM part
+  gpu.sms = 108;                  // GA100 whitepaper (A100 configuration)
+  gpu.max_sm_clock_hz = 1.41e9;   // boost clock, same whitepaper
+  // Not published by NVIDIA: commonly reported nvidia-smi -q values for A100 SXM4 (idle about
+  // 50-60 W at P0 with nothing running, minimum power limit 100 W). Estimates; override when
+  // measured.
+  gpu.idle_power_w = 55.0;
+  gpu.min_power_limit_w = 100.0;
+  return gpu;
+}
+
+void register_gpu_presets(GpuPresetRegistry& registry) {
+  registry.add({"a100-sxm-80gb",
+                "A100 SXM4 80GB: 312 TFLOP/s BF16 dense, 2.04 TB/s HBM2e, NVLink 3 300 GB/s/dir, 400 W",
+                {},
+                &a100_sxm_80gb});
+  registry.add({"h100-sxm5",
+                "H100 SXM5: 989 TFLOP/s BF16 / 1979 FP8 dense, 80 GB 3.35 TB/s HBM3, NVLink 4 450 GB/s/dir, 700 W",
+                {},
+                &h100_sxm5});
+  registry.add({"h200-sxm",
+                "H200 SXM: H100 compute with 141 GB HBM3e at 4.8 TB/s, 700 W",
+                {},
+                &h200_sxm});
+}
+
+}  // namespace dcsim::models::hardware

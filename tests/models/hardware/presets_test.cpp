@@ -1,0 +1,57 @@
+#include <catch2/catch.hpp>
+
+#include "models/hardware/gpu_presets.hpp"
+#include "models/hardware/node_presets.hpp"
+
+using namespace dcsim::models::hardware;
+
+TEST_CASE("every node preset is a complete, self-consistent node", "[models][hardware]") {
+  NodePresetRegistry nodes{"node preset"};
+  register_node_presets(nodes);
+  REQUIRE(nodes.names() == std::vector<std::string>{"dgx-a100", "dgx-h100", "hgx-h100", "hgx-h200"});
+  for (const auto& e : nodes.entries()) {
+    INFO(e.name);
+    const NodeSpec n = e.factory();
+    CHECK(n.preset == e.name);
+    CHECK(n.gpus == 8);
+    CHECK(n.nvlink_domain_gpus == n.gpus);
+    CHECK(n.gpu.peak_bf16_flops > 0);
+    CHECK(n.gpu.hbm_bandwidth_bytes_per_s > 0);
+    CHECK(n.gpu.nvlink_bandwidth_bytes_per_s > 0);
+    CHECK(n.gpu.sms > 0);
+    CHECK(n.compute_nics > 0);
+    CHECK(n.gpu.max_power_w > n.gpu.idle_power_w);
+    CHECK(n.max_power_w() > n.idle_power_w());
+  }
+}
+
+TEST_CASE("hgx-h100 carries the reference figures", "[models][hardware]") {
+  const NodeSpec n = hgx_h100();
+  // shared/reference/public-figures.md, H100 SXM5 and DGX/HGX tables.
+  CHECK(n.gpu.peak_bf16_flops == Approx(989.4e12));
+  CHECK(n.gpu.peak_fp8_flops == Approx(1978.9e12));
+  CHECK(n.gpu.hbm_bandwidth_bytes_per_s == Approx(3.35e12));
+  CHECK(n.gpu.nvlink_bandwidth_bytes_per_s == Approx(450e9));
+  CHECK(n.compute_nics == 8);
+  CHECK(n.compute_nic_bandwidth_bytes_per_s() == Approx(50e9));
+  // 10.2 kW max system power (DGX H100 user guide).
+  CHECK(n.max_power_w() == Approx(10'200.0));
+  CHECK(n.nvls);
+}
+
+TEST_CASE("H200 differs from H100 only in memory; A100 has no FP8", "[models][hardware]") {
+  const GpuSpec h100 = h100_sxm5(), h200 = h200_sxm(), a100 = a100_sxm_80gb();
+  CHECK(h200.peak_bf16_flops == h100.peak_bf16_flops);
+  CHECK(h200.hbm_bytes == Approx(141e9));
+  CHECK(h200.hbm_bandwidth_bytes_per_s == Approx(4.8e12));
+  CHECK(a100.peak_fp8_flops == 0.0);
+  CHECK(a100.peak_bf16_flops == Approx(312e12));
+  CHECK_FALSE(dgx_a100().nvls);
+}
+
+TEST_CASE("a preset field can be overridden like any plain value", "[models][hardware]") {
+  NodeSpec n = hgx_h100();
+  n.compute_nics = 4;
+  n.gpu.max_power_w = 500.0;
+  CHECK(n.max_power_w() == Approx(8 * 500.0 + (10'200.0 - 8 * 700.0)));
+}
