@@ -110,13 +110,19 @@ TEST_CASE("energy of a hand-computed power profile is integrated exactly", "[mod
   // Per-job energy: A's node at 650 W for 1 h; B's two nodes at 250 W for 2 h.
   CHECK(run.column_of("A", "energy_kwh") == Approx(0.65).epsilon(kEnergyTol));
   CHECK(run.column_of("B", "energy_kwh") == Approx(1.0).epsilon(kEnergyTol));
-  // The series is a step function with one settled point per change.
+  // The series are step functions with one settled point per instant at which anything
+  // changed: 0 (A starts), 30 min (B queues), 1 h (A ends, B starts), 3 h (B ends).
   const auto& p = run.sink.series("power/cluster_w");
-  REQUIRE(p.time_ns.size() == 3);
+  const auto& waiting = run.sink.series("jobs/waiting");
+  REQUIRE(p.time_ns.size() == 4);
+  CHECK(p.time_ns[1] == Time::from_s(1800).ns());
   CHECK(p.value[0] == Approx(800));
-  CHECK(p.time_ns[1] == Time::from_s(3600).ns());
-  CHECK(p.value[1] == Approx(500));
-  CHECK(p.value[2] == Approx(300));
+  CHECK(p.value[1] == Approx(800));
+  CHECK(waiting.value[1] == 1);
+  CHECK(p.time_ns[2] == Time::from_s(3600).ns());
+  CHECK(p.value[2] == Approx(500));
+  CHECK(waiting.value[2] == 0);
+  CHECK(p.value[3] == Approx(300));
 }
 
 TEST_CASE("fifo blocks behind a job that does not fit; first_fit does not", "[models][scheduler]") {
