@@ -190,8 +190,10 @@ void MaxMinSolver::run(bool full) {
   pending_flows_.clear();
   pending_links_.clear();
 
+  last_solve_rounds_ = 0;
   for (;;) {
     fill_set();
+    ++last_solve_rounds_;
     if (full) break;
     joiners_.clear();
     const std::size_t n_links = set_links_.size();

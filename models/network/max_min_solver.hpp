@@ -73,6 +73,8 @@ class MaxMinSolver {
   std::size_t flow_count() const { return flows_.size() - free_flows_.size(); }
   // Flows visited by the last solve() (set S at its fixed point): a measure of incrementality.
   std::size_t last_solve_size() const { return last_solve_size_; }
+  // Fill rounds of the last solve() (1 when the seeds were enough).
+  std::size_t last_solve_rounds() const { return last_solve_rounds_; }
 
  private:
   struct Member {
@@ -125,6 +127,7 @@ class MaxMinSolver {
   std::vector<FlowId> joiners_;
   std::uint32_t epoch_ = 0;
   std::size_t last_solve_size_ = 0;
+  std::size_t last_solve_rounds_ = 0;
 };
 
 }  // namespace dcsim::models::network

@@ -1,0 +1,214 @@
+#include "tools/bench/fabric_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <random>
+
+#include "models/network/fabric.hpp"
+#include "models/network/topology_builders.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::tools::bench {
+
+namespace {
+
+namespace net = dcsim::models::network;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t kSeed = 42;  // sgbench's default
+
+double peak_rss_mb() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return 0.0;
+  char line[256];
+  double kb = 0.0;
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    if (std::strncmp(line, "VmHWM:", 6) == 0) kb = std::atof(line + 6);
+  }
+  std::fclose(f);
+  return kb / 1024.0;
+}
+
+net::Fabric make_fattree16() {
+  net::TopologyConfig c;
+  c.k = 16;
+  c.tiers = 3;
+  c.link_bandwidth_bps = 100e9;
+  c.link_latency_ns = 500;  // sgbench --lat default 5e-7 s per link
+  c.switch_latency_ns = 0;
+  net::FabricOptions o;
+  o.routing.mode = net::RoutingMode::kDestinationModK;  // SimGrid's fat-tree routing
+  return net::Fabric(net::build_fat_tree(c), o);
+}
+
+struct CaseResult {
+  std::size_t hosts = 0;
+  std::int64_t flows = 0;
+  double makespan_s = 0.0;
+};
+
+// Starts all flows at t = 0 and runs to completion.
+CaseResult run_static(net::Fabric& fabric, const std::vector<std::array<std::uint64_t, 3>>& flows) {
+  for (const auto& f : flows) {
+    fabric.start_flow(sim::Time::zero(), static_cast<net::NodeId>(f[0]), static_cast<net::NodeId>(f[1]),
+                      static_cast<double>(f[2]));
+  }
+  std::vector<net::FinishedFlow> done;
+  std::int64_t finished = 0, last = 0;
+  for (sim::Time t = fabric.next_event_time(); !t.is_max(); t = fabric.next_event_time()) {
+    done.clear();
+    fabric.advance(t, done);
+    finished += static_cast<std::int64_t>(done.size());
+    if (!done.empty()) last = t.ns();
+  }
+  return {fabric.topology().host_count(), finished, static_cast<double>(last) * 1e-9};
+}
+
+CaseResult permutation() {
+  net::Fabric fabric = make_fattree16();
+  const std::size_t h = fabric.topology().host_count();
+  std::mt19937_64 rng(kSeed);
+  std::vector<std::size_t> p(h);
+  std::iota(p.begin(), p.end(), 0);
+  bool ok;
+  do {  // random derangement, as sgbench
+    std::shuffle(p.begin(), p.end(), rng);
+    ok = true;
+    for (std::size_t i = 0; i < h; ++i) ok = ok && p[i] != i;
+  } while (!ok);
+  std::vector<std::array<std::uint64_t, 3>> flows;
+  for (std::size_t i = 0; i < h; ++i) flows.push_back({i, p[i], 1'000'000'000});
+  return run_static(fabric, flows);
+}
+
+CaseResult random_pairs(long n) {
+  net::Fabric fabric = make_fattree16();
+  const std::size_t h = fabric.topology().host_count();
+  const double size = 1e8;
+  std::mt19937_64 rng(kSeed);
+  std::uniform_int_distribution<std::size_t> hd(0, h - 1);
+  std::uniform_real_distribution<double> sd(size / 100, size);
+  std::vector<std::array<std::uint64_t, 3>> flows;
+  for (long f = 0; f < n; ++f) {
+    std::size_t s = hd(rng), d;
+    do d = hd(rng);
+    while (d == s);
+    flows.push_back({s, d, static_cast<std::uint64_t>(sd(rng))});
+  }
+  return run_static(fabric, flows);
+}
+
+// Ring all-reduce as sgbench runs it: in step s rank i sends a chunk to rank i+1 and receives
+// one from rank i-1, then waits for both. A transfer is a rendezvous: the flow i -> i+1 of
+// step s starts when both rank i and rank i+1 have entered step s.
+CaseResult ring_allreduce(int ranks) {
+  net::Fabric fabric = make_fattree16();
+  const int r = std::min<int>(ranks, static_cast<int>(fabric.topology().host_count()));
+  const double chunk = static_cast<double>(static_cast<std::uint64_t>(1e9 / r));
+  const int steps = 2 * (r - 1);
+  // step_[i]: the step rank i is in; send_done_/recv_done_: its two transfers of that step.
+  std::vector<int> step(r, 0);
+  std::vector<char> send_done(r, 0), recv_done(r, 0), send_started(r, 0);
+  std::int64_t finished = 0, last = 0;
+  auto try_start = [&](int i, sim::Time now) {  // flow i -> i+1 of rank i's current step
+    const int j = (i + 1) % r;
+    if (!send_started[i] && step[i] < steps && step[j] == step[i] && !recv_done[j]) {
+      send_started[i] = 1;
+      fabric.start_flow(now, static_cast<net::NodeId>(i), static_cast<net::NodeId>(j), chunk,
+                        static_cast<std::uint64_t>(i));
+    }
+  };
+  for (int i = 0; i < r; ++i) try_start(i, sim::Time::zero());
+  std::vector<net::FinishedFlow> done;
+  std::vector<int> advanced;
+  for (sim::Time t = fabric.next_event_time(); !t.is_max(); t = fabric.next_event_time()) {
+    done.clear();
+    fabric.advance(t, done);
+    advanced.clear();
+    for (const auto& f : done) {
+      const int i = static_cast<int>(f.tag), j = (i + 1) % r;
+      send_done[i] = 1;
+      recv_done[j] = 1;
+      advanced.push_back(i);
+      advanced.push_back(j);
+    }
+    finished += static_cast<std::int64_t>(done.size());
+    if (!done.empty()) last = t.ns();
+    for (int i : advanced) {
+      if (send_done[i] && recv_done[i]) {
+        send_done[i] = recv_done[i] = send_started[i] = 0;
+        ++step[i];
+      }
+    }
+    for (int i : advanced) {
+      try_start(i, t);                  // its own send of the new step
+      try_start((i + r - 1) % r, t);    // its predecessor may have been waiting for it
+    }
+  }
+  return {fabric.topology().host_count(), finished, static_cast<double>(last) * 1e-9};
+}
+
+struct Case {
+  std::string name;
+  bool default_set;
+  std::function<CaseResult()> run;
+};
+
+std::vector<Case> cases() {
+  return {
+      {"fattree16-permutation-1GB", true, permutation},
+      {"fattree16-ring-allreduce-1024", true, [] { return ring_allreduce(1024); }},
+      {"fattree16-random-1000", true, [] { return random_pairs(1000); }},
+      {"fattree16-random-10000", true, [] { return random_pairs(10000); }},
+      {"fattree16-random-3000", false, [] { return random_pairs(3000); }},
+      {"fattree16-random-30000", false, [] { return random_pairs(30000); }},
+      {"fattree16-random-100000", false, [] { return random_pairs(100000); }},
+  };
+}
+
+}  // namespace
+
+std::vector<std::string> fabric_bench_case_names() {
+  std::vector<std::string> out;
+  for (const auto& c : cases()) out.push_back(c.name);
+  return out;
+}
+
+nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names) {
+  const auto all = cases();
+  std::vector<const Case*> selected;
+  if (case_names.empty()) {
+    for (const auto& c : all)
+      if (c.default_set) selected.push_back(&c);
+  } else {
+    for (const auto& name : case_names) {
+      auto it = std::find_if(all.begin(), all.end(), [&](const Case& c) { return c.name == name; });
+      if (it == all.end()) {
+        std::string valid;
+        for (const auto& c : all) valid += (valid.empty() ? "" : ", ") + c.name;
+        throw sim::InputError("unknown fabric bench case '" + name + "'; valid: " + valid);
+      }
+      selected.push_back(&*it);
+    }
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (const Case* c : selected) {
+    const auto t0 = Clock::now();
+    const CaseResult r = c->run();
+    const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+    out.push_back({{"name", c->name},
+                   {"hosts", r.hosts},
+                   {"flows", r.flows},
+                   {"wall_s", wall},
+                   {"flows_per_s", wall > 0 ? static_cast<double>(r.flows) / wall : 0.0},
+                   {"peak_rss_mb", peak_rss_mb()},
+                   {"makespan_s", r.makespan_s}});
+  }
+  return out;
+}
+
+}  // namespace dcsim::tools::bench

@@ -1,0 +1,35 @@
+#pragma once
+// `dcsim bench fabric`: the fabric model against the SimGrid 3.32 CM02 baseline
+// (/work/shared/bench/simgrid/sgbench.cpp), on the same platform and workloads:
+// 3-tier k=16 fat-tree (1,024 hosts), every link 100 Gb/s and 500 ns, SimGrid's d-mod-k routes.
+//
+// Cases (names are stable; scripts select them):
+//   fattree16-permutation-1GB      every host sends 1 GB to a random derangement partner
+//   fattree16-ring-allreduce-1024  ring all-reduce of 1 GB over 1,024 ranks: 2 x 1024 x 1023
+//                                  flows of 1e9/1024 B, SimGrid's rendezvous semantics
+//   fattree16-random-1000          1,000 / 10,000 / 100,000 concurrent random-pair flows of
+//   fattree16-random-10000         U[1 MB, 100 MB] bytes, all at t=0, run to completion
+//   fattree16-random-100000        (optional: selected by name only, not in the default set)
+//   fattree16-random-3000, -30000  scaling points (selected by name only)
+// The workloads use std::mt19937_64(42) with libstdc++'s distributions, exactly as sgbench does,
+// so both simulators see the same hosts and sizes (a deliberate exception to "never std::
+// distributions": it exists to reproduce the baseline's draws; models never do this).
+//
+// Each result: {"name","hosts","flows","wall_s","flows_per_s","peak_rss_mb","makespan_s"}.
+// peak_rss_mb is the process's high-water mark (VmHWM) after the case.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dcsim::tools::bench {
+
+// Empty: the default set (every case except the optional large ones). Unknown names throw
+// sim::InputError listing the valid ones.
+nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names);
+
+// Every case name, default ones first.
+std::vector<std::string> fabric_bench_case_names();
+
+}  // namespace dcsim::tools::bench
