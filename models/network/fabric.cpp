@@ -242,6 +242,14 @@ void Fabric::advance(sim::Time now_t, std::vector<FinishedFlow>& finished) {
     }
   }
   solve_and_reschedule(now);
+  // Drop superseded entries at the front, so next_event_time() names a real event and the
+  // driver is not woken for nothing.
+  while (!heap_.empty()) {
+    const Event& top = heap_.front();
+    if (top.version == subs_[top.sub].version && flows_[subs_[top.sub].flow].alive) break;
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    heap_.pop_back();
+  }
 }
 
 void Fabric::reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlow>& finished) {

@@ -1,0 +1,74 @@
+#include "models/network/fabric_simulation.hpp"
+
+namespace dcsim::models::network {
+
+FabricSimulation::FabricSimulation(sim::Simulator& sim, Fabric& fabric, FabricReport* report)
+    : sim_(sim), fabric_(fabric), report_(report) {}
+
+std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish) {
+  std::uint64_t tag;
+  if (!free_tags_.empty()) {
+    tag = free_tags_.back();
+    free_tags_.pop_back();
+    callbacks_[tag] = std::move(on_finish);
+  } else {
+    tag = callbacks_.size();
+    callbacks_.push_back(std::move(on_finish));
+  }
+  const std::uint64_t number = fabric_.start_flow(sim_.now(), src, dst, bytes, tag);
+  reschedule();
+  return number;
+}
+
+void FabricSimulation::reschedule() {
+  if (in_tick_) return;  // tick() reschedules once at its end
+  const sim::Time next = fabric_.next_event_time();
+  if (next == scheduled_ && sim_.is_pending(event_)) return;
+  sim_.cancel(event_);
+  scheduled_ = next;
+  if (next.is_max()) return;
+  event_ = sim_.at(next, [this] { tick(); }, sim::Priority::kCompletion);
+}
+
+void FabricSimulation::deliver() {
+  std::vector<FinishedFlow> batch;
+  batch.swap(finished_);
+  for (const FinishedFlow& f : batch) {
+    if (report_ != nullptr) report_->record(f);
+    OnFinish cb = std::move(callbacks_[f.tag]);
+    callbacks_[f.tag] = nullptr;
+    free_tags_.push_back(f.tag);
+    if (cb) cb(f);
+  }
+}
+
+void FabricSimulation::tick() {
+  in_tick_ = true;
+  scheduled_ = sim::Time::max();
+  while (fabric_.next_event_time() <= sim_.now()) {
+    fabric_.advance(sim_.now(), finished_);
+    deliver();
+  }
+  in_tick_ = false;
+  reschedule();
+}
+
+void FabricSimulation::set_link_state(LinkId link, bool up) {
+  fabric_.set_link_state(sim_.now(), link, up, finished_);
+  deliver();
+  reschedule();
+}
+
+void FabricSimulation::set_switch_state(NodeId sw, bool up) {
+  fabric_.set_switch_state(sim_.now(), sw, up, finished_);
+  deliver();
+  reschedule();
+}
+
+void FabricSimulation::set_nic_port_state(NodeId host, int port, bool up) {
+  fabric_.set_nic_port_state(sim_.now(), host, port, up, finished_);
+  deliver();
+  reschedule();
+}
+
+}  // namespace dcsim::models::network

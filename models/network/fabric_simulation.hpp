@@ -1,0 +1,47 @@
+#pragma once
+// FabricSimulation: a Fabric inside the discrete-event engine with ONE pending engine event, at
+// the fabric's next activation or completion (priority kCompletion). Starting a flow or failing
+// a link moves that event; when it fires, the fabric advances, re-solves once for the instant,
+// reports finished flows to the report and to each flow's callback (which may start new flows:
+// they join the same solve when their latency is zero, else the next event).
+
+#include <functional>
+#include <vector>
+
+#include "models/network/fabric.hpp"
+#include "models/network/fabric_report.hpp"
+#include "sim/simulator.hpp"
+
+namespace dcsim::models::network {
+
+class FabricSimulation {
+ public:
+  using OnFinish = std::function<void(const FinishedFlow&)>;
+
+  // report may be null. Both must outlive this object.
+  FabricSimulation(sim::Simulator& sim, Fabric& fabric, FabricReport* report);
+  FabricSimulation(const FabricSimulation&) = delete;
+  FabricSimulation& operator=(const FabricSimulation&) = delete;
+
+  std::uint64_t start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish = {});
+  void set_link_state(LinkId link, bool up);
+  void set_switch_state(NodeId sw, bool up);
+  void set_nic_port_state(NodeId host, int port, bool up);
+
+ private:
+  void tick();
+  void reschedule();
+  void deliver();
+
+  sim::Simulator& sim_;
+  Fabric& fabric_;
+  FabricReport* report_;
+  sim::EventHandle event_;
+  sim::Time scheduled_ = sim::Time::max();
+  bool in_tick_ = false;
+  std::vector<OnFinish> callbacks_;  // indexed by tag
+  std::vector<std::uint64_t> free_tags_;
+  std::vector<FinishedFlow> finished_;
+};
+
+}  // namespace dcsim::models::network
