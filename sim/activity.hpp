@@ -8,8 +8,13 @@
 // times are rounded up to the next whole nanosecond, so an activity never finishes before its
 // work is done; at completion remaining() is exactly 0. A rate of 0 suspends it (no event).
 //
+// "Done by time T" is decided by the same arithmetic that advances the work (rate * ns / 1e9), so
+// the completion instant is the first nanosecond at which remaining() reaches 0, with no epsilon.
+// Work 0 completes at once (an event at now), whatever the rate.
+//
 // The completion callback runs as an event of priority kCompletion (or the one given). The
-// activity must outlive its pending completion; destroying it cancels the event.
+// activity must outlive its pending completion; destroying it cancels the event. The callback
+// may destroy the activity.
 
 #include <functional>
 
@@ -33,12 +38,15 @@ class Activity {
   double total_work() const { return total_work_; }
   // Remaining work as of sim.now().
   double remaining() const;
+  // True once the completion has run (not after cancel()).
   bool done() const { return done_; }
+  bool cancelled() const { return cancelled_; }
   Time started_at() const { return started_at_; }
   Time finished_at() const { return finished_at_; }
   // Completion time at the current rate; Time::max() when suspended.
   Time expected_finish() const;
-  // Stops the activity without completing it (no callback).
+  // Stops the activity without completing it (no callback); its remaining work is frozen and its
+  // rate becomes 0. set_rate() on a done or cancelled activity is an InternalError (a model bug).
   void cancel();
 
  private:
@@ -53,7 +61,9 @@ class Activity {
   Time last_update_;
   Time started_at_;
   Time finished_at_ = Time::max();
+  Time scheduled_finish_ = Time::max();  // of the pending completion event
   bool done_ = false;
+  bool cancelled_ = false;
   Priority priority_;
   EventHandle completion_;
   OnComplete on_complete_;

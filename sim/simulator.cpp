@@ -1,0 +1,78 @@
+#include "sim/simulator.hpp"
+
+#include <string>
+
+#include "sim/error.hpp"
+#include "sim/event_queue.hpp"
+
+namespace dcsim::sim {
+
+namespace {
+
+[[noreturn]] void past_time(const char* what, Time t, Time now) {
+  throw InternalError(std::string(what) + " at " + format_duration(t) + " (" +
+                      std::to_string(t.ns()) + " ns), before the current time " +
+                      format_duration(now) + " (" + std::to_string(now.ns()) +
+                      " ns): the past is closed (this is a bug)");
+}
+
+}  // namespace
+
+Simulator::Simulator() : queue_(std::make_unique<EventQueue>()) {}
+Simulator::~Simulator() = default;
+
+std::size_t Simulator::pending() const { return queue_->size(); }
+
+Time Simulator::next_event_time() { return queue_->peek_time(); }
+
+EventHandle Simulator::at(Time t, Callback cb, Priority priority) {
+  if (t < now_) past_time("event scheduled", t, now_);
+  return queue_->push(t, priority, std::move(cb));
+}
+
+bool Simulator::cancel(EventHandle h) { return queue_->cancel(h); }
+
+bool Simulator::reschedule(EventHandle& h, Time t) {
+  if (!queue_->is_pending(h)) return false;
+  if (t < now_) past_time("event rescheduled", t, now_);
+  return queue_->reschedule(h, t);
+}
+
+bool Simulator::is_pending(EventHandle h) const { return queue_->is_pending(h); }
+
+void Simulator::run() {
+  stop_requested_ = false;
+  while (!stop_requested_ && step_until(Time::max())) {
+  }
+}
+
+void Simulator::run_until(Time t) {
+  if (t < now_) past_time("run_until", t, now_);
+  stop_requested_ = false;
+  while (!stop_requested_ && step_until(t)) {
+  }
+  if (!stop_requested_) now_ = t;
+}
+
+bool Simulator::step_until(Time limit) {
+  EventQueue::Popped event;
+  if (!queue_->pop(limit, event)) return false;
+  now_ = event.time;
+  ++executed_;
+  queue_->invoke(event.slot);
+  if (executed_ == next_progress_) [[unlikely]] {
+    next_progress_ += progress_every_;
+    progress_();
+  }
+  return true;
+}
+
+void Simulator::set_progress_observer(std::uint64_t every_events, std::function<void()> observer) {
+  progress_ = std::move(observer);
+  progress_every_ = progress_ ? every_events : 0;
+  // Fire on multiples of every_events, counted from the start of the run.
+  next_progress_ = progress_every_ == 0 ? UINT64_MAX
+                                        : (executed_ / progress_every_ + 1) * progress_every_;
+}
+
+}  // namespace dcsim::sim
