@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""Validates scenario files against the committed scenarios/schema.json with python3-jsonschema,
+so the schema that editors and other tools use is checked by an implementation other than ours.
+
+- every scenarios/*.json and tests/data/scenarios/*.json must be valid;
+- every tests/data/bad_scenarios/*.json must be invalid, except the ones listed below whose
+  mistake is beyond JSON Schema (ranges on strings with units, checks across keys) or that are
+  not JSON at all; those must be *valid*, which shows the schema is not stricter than the loader.
+
+Usage: check_schema.py [SOURCE_DIR]   (default: the repository containing this file)
+"""
+
+import json
+import pathlib
+import sys
+
+import jsonschema
+
+# Bad scenarios that the schema cannot catch, and why. The loader (and its corpus test) does.
+NOT_SCHEMA_DETECTABLE = {
+    "duplicate_job_names": "uniqueness across array elements",
+    "generated_name_clash": "job names against generator names",
+    "generator_larger_than_cluster": "node counts against /cluster/nodes",
+    "idle_power_above_max": "compares two quantities",
+    "job_larger_than_cluster": "node counts against /cluster/nodes",
+    "uniform_low_above_high": "compares two quantities",
+    "zero_work": "range of a quantity string",
+}
+NOT_JSON = {"invalid_json", "empty_file"}
+
+
+def main() -> int:
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[3])
+    schema = json.loads((root / "scenarios/schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    failures = []
+
+    good = sorted(p for p in (root / "scenarios").glob("*.json") if p.name != "schema.json")
+    good += sorted((root / "tests/data/scenarios").glob("*.json"))
+    if not good:
+        failures.append("no good scenarios found")
+    for path in good:
+        errors = list(validator.iter_errors(json.loads(path.read_text(encoding="utf-8"))))
+        for e in errors:
+            failures.append(f"{path}: /{'/'.join(map(str, e.absolute_path))}: {e.message}")
+
+    bad = sorted((root / "tests/data/bad_scenarios").glob("*.json"))
+    if len(bad) < 15:
+        failures.append(f"only {len(bad)} bad scenarios found")
+    for path in bad:
+        name = path.stem
+        if name in NOT_JSON:
+            try:
+                json.loads(path.read_text(encoding="utf-8"))
+                failures.append(f"{path}: expected invalid JSON, but it parses")
+            except json.JSONDecodeError:
+                pass
+            continue
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        errors = list(validator.iter_errors(doc))
+        if name in NOT_SCHEMA_DETECTABLE and errors:
+            failures.append(f"{path}: the schema rejects it ({errors[0].message}); it should accept "
+                            f"it and leave the check to the loader ({NOT_SCHEMA_DETECTABLE[name]})")
+        if name not in NOT_SCHEMA_DETECTABLE and not errors:
+            failures.append(f"{path}: the schema accepts it, but it is invalid")
+
+    for f in failures:
+        print(f)
+    print(f"checked {len(good)} good and {len(bad)} bad scenarios: "
+          f"{'FAILED' if failures else 'ok'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+#pragma once
+// Shared by the scenario tests: registries, paths, files, and the golden-file update switch.
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "models/model_registries.hpp"
+#include "models/policy/scheduler.hpp"
+
+namespace dcsim::tools::scenario::testing {
+
+// The builtin registries, topped up with stand-ins for the two names the format defaults to, so
+// these tests do not depend on which models are registered yet.
+inline models::ModelRegistries make_registries() {
+  models::ModelRegistries r;
+  models::register_builtin_models(r);
+  if (!r.node_presets.contains("hgx-h100")) {
+    r.node_presets.add({"hgx-h100", "test stand-in", {}, [] {
+                          models::hardware::NodeSpec n;
+                          n.preset = "hgx-h100";
+                          n.gpus = 8;
+                          n.gpu.idle_power_w = 84.0;
+                          n.gpu.max_power_w = 700.0;
+                          n.other_idle_power_w = 1000.0;
+                          n.other_max_power_w = 4600.0;
+                          return n;
+                        }});
+  }
+  if (!r.schedulers.contains("fifo")) {
+    r.schedulers.add({"fifo", "test stand-in", {}, [] {
+                        return std::unique_ptr<models::policy::Scheduler>();
+                      }});
+  }
+  return r;
+}
+
+inline std::filesystem::path source_dir() { return DCSIM_SOURCE_DIR; }
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+inline void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+// DCSIM_UPDATE_GOLDEN=1 rewrites the committed golden files (schema, README table, expected
+// messages of the bad-scenario corpus) from the code instead of comparing; review the diff.
+inline bool update_golden() {
+  const char* v = std::getenv("DCSIM_UPDATE_GOLDEN");
+  return v != nullptr && std::string(v) == "1";
+}
+
+}  // namespace dcsim::tools::scenario::testing

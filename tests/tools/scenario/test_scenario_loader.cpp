@@ -1,0 +1,251 @@
+#include <catch2/catch.hpp>
+
+#include "scenario_test_support.hpp"
+#include "sim/error.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+
+using namespace dcsim;
+using namespace dcsim::tools::scenario;
+using namespace dcsim::tools::scenario::testing;
+using nlohmann::json;
+using sim::Distribution;
+using sim::Time;
+
+namespace {
+
+constexpr double kTol = 1e-12;
+
+Scenario load_fixture(const std::string& name, const std::vector<std::string>& sets = {},
+                      std::optional<std::uint64_t> seed = std::nullopt) {
+  const auto registries = make_registries();
+  return load_scenario_file((source_dir() / "tests/data/scenarios" / name).string(), sets, seed,
+                            registries);
+}
+
+std::vector<std::string> errors_of(const json& doc, const std::vector<std::string>& sets = {}) {
+  const auto registries = make_registries();
+  try {
+    load_scenario_json(doc, "t.json", sets, std::nullopt, registries);
+  } catch (const sim::InputErrors& e) {
+    return e.messages();
+  }
+  return {};
+}
+
+json minimal() {
+  return json::parse(R"({"name": "m", "cluster": {"nodes": 4},
+                         "workload": {"jobs": [{"name": "a", "work": "1 h"}]}})");
+}
+
+}  // namespace
+
+TEST_CASE("a scenario with every key maps to the config it states", "[tools][scenario]") {
+  const Scenario s = load_fixture("full.json");
+  CHECK(s.name == "full");
+  CHECK(s.description == "Every key of the format, with values unlike the defaults.");
+  CHECK(s.seed == 42);
+  const auto& c = s.cluster;
+  CHECK(c.seed == 42);
+  CHECK(c.duration == Time::from_s(7 * 86400));
+  CHECK(c.telemetry_interval == Time::from_s(10));
+  CHECK(c.scheduler == "fifo");
+
+  CHECK(c.node.preset == "hgx-h100");
+  CHECK(c.node.gpus == 4);
+  CHECK(c.node.gpu.idle_power_w == 90.0);
+  CHECK(c.node.gpu.max_power_w == 650.0);  // "0.65 kW", read as 0.65e3: exact
+  CHECK(c.node.other_idle_power_w == 1200.0);
+  CHECK(c.node.other_max_power_w == 4600.0);
+  CHECK(c.nodes == 16);
+  CHECK(c.nodes_per_rack == 2);
+
+  REQUIRE(c.jobs.size() == 2);
+  CHECK(c.jobs[0].name == "pretrain");
+  CHECK(c.jobs[0].arrival == Time::from_s(600));
+  CHECK(c.jobs[0].nodes == 8);
+  CHECK(c.jobs[0].work == Time::from_s(9000));  // "2 h 30 min"
+  CHECK(c.jobs[0].gpu_utilization == 0.9);
+  CHECK(c.jobs[1].name == "eval");
+  CHECK(c.jobs[1].arrival == Time::zero());
+  CHECK(c.jobs[1].nodes == 1);
+  CHECK(c.jobs[1].work == Time::from_ns(1500));  // exact through seconds and back
+  CHECK(c.jobs[1].gpu_utilization == 1.0);
+
+  REQUIRE(c.generators.size() == 3);
+  const auto& batch = c.generators[0];
+  CHECK(batch.name == "batch");
+  CHECK(batch.count == 100);
+  CHECK(batch.start == Time::from_s(3600));
+  CHECK(batch.interarrival_s.kind == Distribution::Kind::kExponential);
+  CHECK(batch.interarrival_s.a == 300.0);
+  CHECK(batch.work_s.kind == Distribution::Kind::kLognormal);
+  CHECK(batch.work_s.a == 1800.0);
+  CHECK(batch.work_s.b == 1.2);
+  CHECK(batch.node_choices == std::vector<int>{1, 2, 4});
+  CHECK(batch.gpu_utilization == 0.7);
+  const auto& sweep = c.generators[1];
+  CHECK(sweep.start == Time::zero());
+  CHECK(sweep.interarrival_s.kind == Distribution::Kind::kFixed);
+  CHECK(sweep.interarrival_s.a == 0.0);
+  CHECK(sweep.work_s.kind == Distribution::Kind::kUniform);
+  CHECK(sweep.work_s.a == 600.0);
+  CHECK(sweep.work_s.b == 1200.0);
+  CHECK(sweep.node_choices == std::vector<int>{1});
+  CHECK(sweep.gpu_utilization == 1.0);
+  const auto& lng = c.generators[2];
+  CHECK(lng.interarrival_s.kind == Distribution::Kind::kWeibull);
+  CHECK(lng.interarrival_s.a == 86400.0);
+  CHECK(lng.interarrival_s.b == 0.7);
+}
+
+TEST_CASE("a minimal scenario gets every default", "[tools][scenario]") {
+  const auto registries = make_registries();
+  const Scenario s = load_fixture("minimal.json");
+  const auto preset = registries.node_presets.get("hgx-h100").factory();
+  const auto& c = s.cluster;
+  CHECK(s.seed == 1);
+  CHECK(s.description.empty());
+  CHECK(c.duration == Time::max());  // no limit: run until every job has finished
+  CHECK(c.telemetry_interval == Time::zero());
+  CHECK(c.scheduler == "fifo");
+  CHECK(c.nodes == 4);
+  CHECK(c.nodes_per_rack == 4);
+  CHECK(c.node.preset == "hgx-h100");
+  CHECK(c.node.gpus == preset.gpus);
+  CHECK(c.node.gpu.max_power_w == preset.gpu.max_power_w);
+  CHECK(c.node.other_idle_power_w == preset.other_idle_power_w);
+  CHECK(c.node.compute_nics == preset.compute_nics);  // not in the format: kept from the preset
+  REQUIRE(c.jobs.size() == 1);
+  CHECK(c.jobs[0].arrival == Time::zero());
+  CHECK(c.jobs[0].nodes == 1);
+  CHECK(c.jobs[0].work == Time::from_s(3600));
+  CHECK(c.generators.empty());
+}
+
+TEST_CASE("the resolved document states the full scenario in SI numbers", "[tools][scenario]") {
+  const auto registries = make_registries();
+  const auto preset = registries.node_presets.get("hgx-h100").factory();
+  const Scenario s = load_fixture("minimal.json");
+  const json& r = s.resolved;
+  CHECK(r["seed"] == 1);
+  CHECK_FALSE(r.contains("duration"));
+  CHECK_FALSE(r.contains("description"));
+  CHECK(r["cluster"]["nodes_per_rack"] == 4);
+  CHECK(r["cluster"]["node"]["preset"] == "hgx-h100");
+  CHECK(r["cluster"]["node"]["gpus"] == preset.gpus);
+  CHECK(r["cluster"]["node"]["gpu_max_power"].get<double>() == preset.gpu.max_power_w);
+  CHECK(r["workload"]["jobs"][0]["work"].get<double>() == 3600.0);
+  CHECK(r["workload"]["jobs"][0]["arrival"].get<double>() == 0.0);
+  CHECK(r["workload"]["generators"] == json::array());
+  CHECK(r["policies"]["scheduler"] == "fifo");
+  CHECK(r["outputs"]["telemetry_interval"].get<double>() == 0.0);
+  // "given" is the document as read: no defaults added.
+  CHECK_FALSE(s.given.contains("seed"));
+  CHECK(s.given["workload"]["jobs"][0]["work"] == "1 h");
+
+  const Scenario f = load_fixture("full.json");
+  CHECK(f.resolved["duration"].get<double>() == 604800.0);
+  CHECK(f.resolved["workload"]["generators"][0]["work"] ==
+        json::parse(R"({"kind": "lognormal", "median": 1800.0, "sigma": 1.2})"));
+  CHECK(f.resolved["cluster"]["node"]["gpu_max_power"].get<double>() == 650.0);
+}
+
+TEST_CASE("the seed override replaces /seed", "[tools][scenario]") {
+  const Scenario s = load_fixture("full.json", {}, 7);
+  CHECK(s.seed == 7);
+  CHECK(s.cluster.seed == 7);
+  CHECK(s.given["seed"] == 7);
+  // --seed wins over --set seed=..., which comes earlier in the pipeline.
+  CHECK(load_fixture("full.json", {"seed=9"}, 11).seed == 11);
+  CHECK(load_fixture("full.json", {"seed=9"}).seed == 9);
+  // The largest seed survives: seeds are unsigned 64-bit.
+  CHECK(load_fixture("minimal.json", {}, UINT64_MAX).seed == UINT64_MAX);
+}
+
+TEST_CASE("files that cannot be read are input errors naming the path", "[tools][scenario]") {
+  const auto registries = make_registries();
+  CHECK_THROWS_WITH(load_scenario_file("no/such/file.json", {}, std::nullopt, registries),
+                    "no/such/file.json: cannot open scenario file");
+  const std::string dir = (source_dir() / "tests/data").string();
+  CHECK_THROWS_WITH(load_scenario_file(dir, {}, std::nullopt, registries),
+                    dir + ": is a directory, not a scenario file");
+  CHECK_THROWS_AS(load_scenario_file(dir, {}, std::nullopt, registries), sim::InputError);
+}
+
+TEST_CASE("invalid JSON text reports line and column", "[tools][scenario]") {
+  CHECK_THROWS_WITH(parse_json_text("{\n  \"a\": 1,\n  \"b\": }\n", "x.json"),
+                    Catch::StartsWith("x.json:3:8: invalid JSON: syntax error"));
+  CHECK_THROWS_WITH(parse_json_text("", "x.json"),
+                    Catch::StartsWith("x.json:1:1: invalid JSON: syntax error"));
+  CHECK_THROWS_AS(parse_json_text("[1,", "x.json"), sim::InputError);
+}
+
+TEST_CASE("all problems are reported at once, in document-walk order", "[tools][scenario]") {
+  json doc = minimal();
+  doc["cluster"]["nodes"] = -2;
+  doc["cluster"]["nodez"] = 1;
+  doc["policies"] = {{"scheduler", "lifo"}};
+  doc["workload"]["jobs"][0]["work"] = "1 parsec";
+  const auto registries = make_registries();
+  const auto errors = errors_of(doc);
+  REQUIRE(errors.size() == 4);
+  CHECK(errors[0] == "t.json:/cluster/nodez: unknown key; valid keys here: node, nodes, nodes_per_rack");
+  CHECK(errors[1] == "t.json:/cluster/nodes: expected a positive integer, got -2");
+  CHECK(errors[2] ==
+        "t.json:/workload/jobs/0/work: expected a positive duration such as \"10 s\" or \"1.5 h\", "
+        "got \"1 parsec\"");
+  CHECK(errors[3] == "t.json:/policies/scheduler: unknown scheduler 'lifo'; valid: " +
+                         registries.schedulers.names_joined());
+}
+
+TEST_CASE("integers written as floats are accepted when integral", "[tools][scenario]") {
+  json doc = minimal();
+  doc["cluster"]["nodes"] = 4.0;  // JSON Schema's "integer" accepts it too
+  CHECK(errors_of(doc).empty());
+  doc["cluster"]["nodes"] = 4.5;
+  CHECK(errors_of(doc) ==
+        std::vector<std::string>{"t.json:/cluster/nodes: expected a positive integer, got 4.5"});
+  doc["cluster"]["nodes"] = true;
+  CHECK(errors_of(doc) ==
+        std::vector<std::string>{"t.json:/cluster/nodes: expected a positive integer, got true"});
+}
+
+TEST_CASE("keys with '/' or '~' are escaped in pointers", "[tools][scenario]") {
+  json doc = minimal();
+  doc["cluster"]["a/b~c"] = 1;
+  CHECK(errors_of(doc) ==
+        std::vector<std::string>{
+            "t.json:/cluster/a~1b~0c: unknown key; valid keys here: node, nodes, nodes_per_rack"});
+}
+
+TEST_CASE("ConfigError fields map back to scenario keys", "[tools][scenario]") {
+  CHECK(config_field_pointer("jobs[2].nodes") == "/workload/jobs/2/nodes");
+  CHECK(config_field_pointer("jobs[0]") == "/workload/jobs/0");
+  CHECK(config_field_pointer("generators[1].work_s") == "/workload/generators/1/work");
+  CHECK(config_field_pointer("generators[1].node_choices") == "/workload/generators/1/nodes");
+  CHECK(config_field_pointer("node.gpu.max_power_w") == "/cluster/node/gpu_max_power");
+  CHECK(config_field_pointer("node.compute_nics") == "/cluster/node");
+  CHECK(config_field_pointer("nodes_per_rack") == "/cluster/nodes_per_rack");
+  CHECK(config_field_pointer("scheduler") == "/policies/scheduler");
+  CHECK(config_field_pointer("telemetry_interval") == "/outputs/telemetry_interval");
+  CHECK(config_field_pointer("something_else").empty());
+
+  const sim::ConfigError e("jobs[3].nodes", "must be at most 4");
+  CHECK(std::string(translate_config_error("r.json", e).what()) ==
+        "r.json:/workload/jobs/3/nodes: must be at most 4");
+  const sim::ConfigError f("mystery", "is wrong");
+  CHECK(std::string(translate_config_error("r.json", f).what()) == "r.json: mystery: is wrong");
+}
+
+TEST_CASE("a preset's figures are overridden one by one", "[tools][scenario]") {
+  const auto registries = make_registries();
+  const auto preset = registries.node_presets.get("hgx-h100").factory();
+  const Scenario s =
+      load_fixture("minimal.json", {"cluster.node.gpu_max_power=500 W", "cluster.node.gpus=2"});
+  CHECK(s.cluster.node.gpu.max_power_w == 500.0);
+  CHECK(s.cluster.node.gpus == 2);
+  CHECK(s.cluster.node.gpu.idle_power_w == preset.gpu.idle_power_w);
+  CHECK(s.cluster.node.gpu.peak_bf16_flops == preset.gpu.peak_bf16_flops);
+  CHECK(s.resolved["cluster"]["node"]["gpu_idle_power"].get<double>() ==
+        Approx(preset.gpu.idle_power_w).epsilon(kTol));
+}

@@ -1,0 +1,98 @@
+// --set PATH=VALUE: command-line edits of a scenario before validation.
+
+#include <string>
+#include <vector>
+
+#include "tools/scenario/scenario_loader.hpp"
+
+namespace dcsim::tools::scenario {
+
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : path) {
+    if (c == '.') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::optional<std::size_t> as_index(const std::string& s) {
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return static_cast<std::size_t>(std::stoul(s));
+}
+
+const char* type_word(const json& v) {
+  switch (v.type()) {
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "a number";
+    default: return "not an object";
+  }
+}
+
+}  // namespace
+
+void apply_override(nlohmann::json& doc, const std::string& assignment) {
+  const auto fail = [&assignment](const std::string& why) {
+    throw sim::InputError("--set " + assignment + ": " + why);
+  };
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos) fail("expected PATH=VALUE, e.g. --set cluster.nodes=8");
+  const std::string path = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  if (path.empty()) fail("expected PATH=VALUE, e.g. --set cluster.nodes=8; the path is empty");
+  const auto segments = split_path(path);
+  for (const auto& s : segments) {
+    if (s.empty()) fail("empty key in path '" + path + "'");
+  }
+
+  // JSON when it parses, so numbers, booleans, arrays and objects keep their type; anything else
+  // is the string itself, which spares shell quoting for "400 Gbps" and names.
+  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;
+
+  json* cur = &doc;
+  std::string walked;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const std::string& seg = segments[i];
+    const bool last = i + 1 == segments.size();
+    if (cur->is_array()) {
+      const auto index = as_index(seg);
+      // Equal to the size appends, so --set workload.jobs.2.name=x can add a third job.
+      if (!index || *index > cur->size()) {
+        std::string why = walked.empty() ? std::string("the document") : "'" + walked + "'";
+        why += " is an array of " + std::to_string(cur->size());
+        why += "; expected an index from 0 to " + std::to_string(cur->size());
+        why += ", got '" + seg + "'";
+        fail(why);
+      }
+      if (*index == cur->size()) cur->push_back(nullptr);
+      cur = &(*cur)[*index];
+    } else {
+      if (cur->is_null()) *cur = json::object();
+      if (!cur->is_object()) {
+        fail("cannot set '" + seg + "' inside '" + walked + "', which is " + type_word(*cur));
+      }
+      cur = &(*cur)[seg];
+    }
+    if (!walked.empty()) walked += '.';
+    walked += seg;
+    if (last) *cur = value;
+  }
+}
+
+}  // namespace dcsim::tools::scenario

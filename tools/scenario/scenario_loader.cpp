@@ -1,0 +1,370 @@
+#include "tools/scenario/scenario_loader.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+namespace dcsim::tools::scenario {
+
+using nlohmann::json;
+
+namespace {
+
+std::string located(const std::string& source, const std::string& pointer,
+                    const std::string& message) {
+  // The document root has the empty pointer; "file.json:: ..." would read like a typo.
+  return pointer.empty() ? source + ": " + message : source + ":" + pointer + ": " + message;
+}
+
+double si(const json& v) { return v.get<double>(); }
+sim::Time duration_of(const json& v) { return sim::Time::from_seconds(v.get<double>()); }
+
+std::string format_power(double w) {
+  std::ostringstream out;
+  out.precision(15);
+  out << w << " W";
+  return out.str();
+}
+
+// The node's figures not given in the scenario come from its preset, so that the resolved
+// document states the full node that runs.
+void fill_node_from_preset(json& node, const models::ModelRegistries& registries) {
+  if (!node.contains("preset")) return;
+  const auto* entry = registries.node_presets.find(node["preset"].get<std::string>());
+  if (entry == nullptr) return;
+  const models::hardware::NodeSpec spec = entry->factory();
+  const auto fill = [&node](const char* key, const json& value) {
+    if (!node.contains(key)) node[key] = value;
+  };
+  fill("gpus", spec.gpus);
+  fill("gpu_idle_power", spec.gpu.idle_power_w);
+  fill("gpu_max_power", spec.gpu.max_power_w);
+  fill("other_idle_power", spec.other_idle_power_w);
+  fill("other_max_power", spec.other_max_power_w);
+}
+
+// Checks that relate several keys, which the per-field walk cannot see. Runs on the resolved
+// document; parts that failed validation are absent or null there and are skipped.
+void check_cross_field(const json& given, const json& resolved, ErrorList& errors) {
+  const auto get = [](const json& doc, const char* pointer) -> const json* {
+    const json::json_pointer p(pointer);
+    return doc.contains(p) ? &doc.at(p) : nullptr;
+  };
+
+  if (const json* node = get(resolved, "/cluster/node")) {
+    for (const auto& [idle, max] : {std::pair{"gpu_idle_power", "gpu_max_power"},
+                                    std::pair{"other_idle_power", "other_max_power"}}) {
+      if (!node->contains(idle) || !node->contains(max)) continue;
+      if (si(node->at(idle)) > si(node->at(max))) {
+        const std::string ptr = std::string("/cluster/node/") + idle;
+        const json* g = get(given, ptr.c_str());
+        errors.add(ptr, std::string("expected at most ") + max + " (" +
+                            format_power(si(node->at(max))) + "), got " +
+                            render_value(g ? *g : node->at(idle)));
+      }
+    }
+  }
+
+  const json* nodes = get(resolved, "/cluster/nodes");
+  const std::int64_t cluster_nodes = nodes ? nodes->get<std::int64_t>() : -1;
+  const auto check_fits = [&](const json& n, const std::string& ptr) {
+    if (cluster_nodes < 0 || n.is_null()) return;
+    if (n.get<std::int64_t>() > cluster_nodes) {
+      errors.add(ptr, "expected at most " + std::to_string(cluster_nodes) +
+                          " nodes (the cluster's size, /cluster/nodes), got " + n.dump());
+    }
+  };
+
+  // Job names: explicit ones, and the NAME-i names that generators give their jobs.
+  std::map<std::string, std::string> job_names;  // name -> pointer of its first use
+  std::map<std::string, std::string> generator_names;
+  const json* jobs = get(resolved, "/workload/jobs");
+  const json* gens = get(resolved, "/workload/generators");
+  if (jobs && jobs->is_array()) {
+    for (std::size_t i = 0; i < jobs->size(); ++i) {
+      const json& job = (*jobs)[i];
+      if (!job.is_object()) continue;
+      const std::string base = "/workload/jobs/" + std::to_string(i);
+      if (job.contains("nodes")) check_fits(job["nodes"], base + "/nodes");
+      if (!job.contains("name")) continue;
+      const auto name = job["name"].get<std::string>();
+      const auto [it, fresh] = job_names.emplace(name, base + "/name");
+      if (!fresh) {
+        errors.add(base + "/name", "expected a unique job name, got " + job["name"].dump() +
+                                       " (also at " + it->second + ")");
+      }
+    }
+  }
+  if (gens && gens->is_array()) {
+    for (std::size_t i = 0; i < gens->size(); ++i) {
+      const json& gen = (*gens)[i];
+      if (!gen.is_object()) continue;
+      const std::string base = "/workload/generators/" + std::to_string(i);
+      if (gen.contains("nodes") && gen["nodes"].is_array()) {
+        for (std::size_t k = 0; k < gen["nodes"].size(); ++k) {
+          check_fits(gen["nodes"][k], base + "/nodes/" + std::to_string(k));
+        }
+      }
+      if (!gen.contains("name")) continue;
+      const auto name = gen["name"].get<std::string>();
+      const auto [it, fresh] = generator_names.emplace(name, base + "/name");
+      if (!fresh) {
+        errors.add(base + "/name", "expected a unique generator name, got " +
+                                       gen["name"].dump() + " (also at " + it->second + ")");
+        continue;
+      }
+      if (!gen.contains("count")) continue;
+      // A job named like a generated one ("burst-3") would make two jobs share a name.
+      const auto count = gen["count"].get<std::int64_t>();
+      for (const auto& [job_name, job_ptr] : job_names) {
+        if (job_name.size() <= name.size() + 1 || job_name.compare(0, name.size(), name) != 0 ||
+            job_name[name.size()] != '-') {
+          continue;
+        }
+        const std::string index = job_name.substr(name.size() + 1);
+        if (index.find_first_not_of("0123456789") != std::string::npos ||
+            (index.size() > 1 && index[0] == '0') || index.size() > 18 ||
+            std::stoll(index) >= count) {
+          continue;
+        }
+        errors.add(job_ptr, "expected a job name unlike those generated by " + base +
+                                " (" + name + "-0 .. " + name + "-" +
+                                std::to_string(count - 1) + "), got \"" + job_name + "\"");
+      }
+    }
+  }
+}
+
+sim::Distribution to_distribution(const json& d) {
+  sim::Distribution out;
+  const auto kind = d.at("kind").get<std::string>();
+  if (kind == "fixed") {
+    out.kind = sim::Distribution::Kind::kFixed;
+    out.a = si(d.at("value"));
+  } else if (kind == "uniform") {
+    out.kind = sim::Distribution::Kind::kUniform;
+    out.a = si(d.at("low"));
+    out.b = si(d.at("high"));
+  } else if (kind == "exponential") {
+    out.kind = sim::Distribution::Kind::kExponential;
+    out.a = si(d.at("mean"));
+  } else if (kind == "lognormal") {
+    out.kind = sim::Distribution::Kind::kLognormal;
+    out.a = si(d.at("median"));
+    out.b = si(d.at("sigma"));
+  } else if (kind == "weibull") {
+    out.kind = sim::Distribution::Kind::kWeibull;
+    out.a = si(d.at("scale"));
+    out.b = si(d.at("shape"));
+  } else {
+    throw sim::InternalError("unknown distribution kind '" + kind + "' after validation (this is a bug)");
+  }
+  return out;
+}
+
+// Resolved (and valid) document -> model configs. Anything missing here was validated away, so
+// a json exception from this function is a bug in the spec, not bad input.
+void map_to_config(const json& r, const models::ModelRegistries& registries, Scenario& out) {
+  out.name = r.at("name").get<std::string>();
+  out.description = r.value("description", std::string());
+  out.seed = r.at("seed").get<std::uint64_t>();
+
+  auto& c = out.cluster;
+  const json& cl = r.at("cluster");
+  const json& node = cl.at("node");
+  c.node = registries.node_presets.get(node.at("preset").get<std::string>()).factory();
+  c.node.gpus = node.at("gpus").get<int>();
+  c.node.gpu.idle_power_w = si(node.at("gpu_idle_power"));
+  c.node.gpu.max_power_w = si(node.at("gpu_max_power"));
+  c.node.other_idle_power_w = si(node.at("other_idle_power"));
+  c.node.other_max_power_w = si(node.at("other_max_power"));
+  c.nodes = cl.at("nodes").get<int>();
+  c.nodes_per_rack = cl.at("nodes_per_rack").get<int>();
+
+  const json& wl = r.at("workload");
+  for (const json& j : wl.at("jobs")) {
+    models::workload::JobSpec job;
+    job.name = j.at("name").get<std::string>();
+    job.arrival = duration_of(j.at("arrival"));
+    job.nodes = j.at("nodes").get<int>();
+    job.work = duration_of(j.at("work"));
+    job.gpu_utilization = j.at("gpu_utilization").get<double>();
+    c.jobs.push_back(std::move(job));
+  }
+  for (const json& g : wl.at("generators")) {
+    models::workload::JobGeneratorConfig gen;
+    gen.name = g.at("name").get<std::string>();
+    gen.count = g.at("count").get<int>();
+    gen.start = duration_of(g.at("start"));
+    gen.interarrival_s = to_distribution(g.at("interarrival"));
+    gen.work_s = to_distribution(g.at("work"));
+    gen.node_choices = g.at("nodes").get<std::vector<int>>();
+    gen.gpu_utilization = g.at("gpu_utilization").get<double>();
+    c.generators.push_back(std::move(gen));
+  }
+
+  c.seed = out.seed;
+  c.scheduler = r.at("policies").at("scheduler").get<std::string>();
+  c.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
+  c.telemetry_interval = duration_of(r.at("outputs").at("telemetry_interval"));
+}
+
+}  // namespace
+
+nlohmann::json parse_json_text(std::string_view text, const std::string& source) {
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    // e.byte is 1-based and points just past the offending character.
+    const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    std::size_t line = 1;
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        line_start = i + 1;
+      }
+    }
+    const std::size_t column = end - line_start + 1;
+    // Keep nlohmann's explanation, drop its "[json.exception...] parse error at ..." prefix.
+    std::string detail = e.what();
+    if (const auto pos = detail.find("syntax error"); pos != std::string::npos) {
+      detail = detail.substr(pos);
+    }
+    throw sim::InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                          ": invalid JSON: " + detail);
+  }
+}
+
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
+                            std::optional<std::uint64_t> seed_override,
+                            const models::ModelRegistries& registries) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw sim::InputError(path + ": is a directory, not a scenario file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw sim::InputError(path + ": cannot open scenario file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw sim::InputError(path + ": cannot read scenario file");
+  return load_scenario_json(parse_json_text(text.str(), path), path, set_overrides, seed_override,
+                            registries);
+}
+
+Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
+                            const std::vector<std::string>& set_overrides,
+                            std::optional<std::uint64_t> seed_override,
+                            const models::ModelRegistries& registries) {
+  for (const auto& s : set_overrides) apply_override(doc, s);
+  if (seed_override && doc.is_object()) doc["seed"] = *seed_override;
+
+  Scenario out;
+  out.source = source;
+  out.given = doc;
+
+  ErrorList errors;
+  const FieldSpec spec = scenario_spec(registries);
+  if (!doc.is_object()) {
+    errors.add("", "expected a scenario object {\"name\": ..., \"cluster\": ...}, got " +
+                       render_value(doc));
+  } else {
+    out.resolved = resolve_value(spec, doc, "", errors);
+    if (out.resolved.contains(json::json_pointer("/cluster/node"))) {
+      fill_node_from_preset(out.resolved["cluster"]["node"], registries);
+    }
+    check_cross_field(doc, out.resolved, errors);
+  }
+  if (!errors.empty()) {
+    std::vector<std::string> messages;
+    for (const auto& e : errors.errors()) messages.push_back(located(source, e.pointer, e.message));
+    throw sim::InputErrors(std::move(messages));
+  }
+
+  try {
+    map_to_config(out.resolved, registries, out);
+  } catch (const sim::ConfigError& e) {
+    throw translate_config_error(source, e);
+  }
+  return out;
+}
+
+nlohmann::json scenario_schema(const models::ModelRegistries& registries) {
+  json schema = field_schema(scenario_spec(registries));
+  json out = {
+      {"$schema", "https://json-schema.org/draft/2020-12/schema"},
+      {"$id", "https://dcsim.dev/schemas/scenario.json"},
+      {"title", "dcsim scenario"},
+  };
+  out.update(schema);
+  out["description"] =
+      "A dcsim scenario file. Generated from the scenario spec (tools/scenario/scenario_spec.cpp) "
+      "by `dcsim schema`; do not edit. Ranges on quantities (strings with units) and checks "
+      "across keys are enforced by `dcsim validate`, not by this schema.";
+  return out;
+}
+
+std::string scenario_reference_markdown(const models::ModelRegistries& registries) {
+  return reference_table_markdown(scenario_spec(registries));
+}
+
+std::string config_field_pointer(std::string_view field) {
+  // ClusterConfig's field names, and where each comes from in the scenario.
+  static const std::map<std::string, std::string, std::less<>> kTop{
+      {"seed", "/seed"},
+      {"duration", "/duration"},
+      {"scheduler", "/policies/scheduler"},
+      {"telemetry_interval", "/outputs/telemetry_interval"},
+      {"nodes", "/cluster/nodes"},
+      {"nodes_per_rack", "/cluster/nodes_per_rack"},
+      {"node", "/cluster/node"},
+      {"node.preset", "/cluster/node/preset"},
+      {"node.gpus", "/cluster/node/gpus"},
+      {"node.gpu.idle_power_w", "/cluster/node/gpu_idle_power"},
+      {"node.gpu.max_power_w", "/cluster/node/gpu_max_power"},
+      {"node.other_idle_power_w", "/cluster/node/other_idle_power"},
+      {"node.other_max_power_w", "/cluster/node/other_max_power"},
+      {"jobs", "/workload/jobs"},
+      {"generators", "/workload/generators"},
+  };
+  static const std::map<std::string, std::string, std::less<>> kJob{
+      {"name", "name"}, {"arrival", "arrival"}, {"nodes", "nodes"}, {"work", "work"},
+      {"gpu_utilization", "gpu_utilization"}};
+  static const std::map<std::string, std::string, std::less<>> kGenerator{
+      {"name", "name"},
+      {"count", "count"},
+      {"start", "start"},
+      {"interarrival_s", "interarrival"},
+      {"interarrival", "interarrival"},
+      {"work_s", "work"},
+      {"work", "work"},
+      {"node_choices", "nodes"},
+      {"nodes", "nodes"},
+      {"gpu_utilization", "gpu_utilization"}};
+
+  if (const auto it = kTop.find(field); it != kTop.end()) return it->second;
+  static const std::regex kIndexed(R"(^(jobs|generators)\[(\d+)\](?:\.(\w+))?)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (std::regex_search(field.begin(), field.end(), m, kIndexed)) {
+    const bool job = m[1] == "jobs";
+    std::string ptr = std::string(job ? "/workload/jobs/" : "/workload/generators/") + m[2].str();
+    if (m[3].matched) {
+      const auto& table = job ? kJob : kGenerator;
+      const auto it = table.find(m[3].str());
+      if (it != table.end()) ptr += "/" + it->second;
+    }
+    return ptr;
+  }
+  if (field.substr(0, 5) == "node.") return "/cluster/node";
+  return "";
+}
+
+sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error) {
+  const std::string ptr = config_field_pointer(error.field());
+  if (ptr.empty()) return sim::InputError(source + ": " + error.field() + ": " + error.detail());
+  return sim::InputError(source + ":" + ptr + ": " + error.detail());
+}
+
+}  // namespace dcsim::tools::scenario

@@ -1,0 +1,79 @@
+#pragma once
+// Scenario files: reading, --set overrides, validation, defaults, and mapping to model configs.
+//
+// The format is defined once, as a FieldSpec tree (scenario_spec.cpp); validation, the resolved
+// document, the JSON Schema (scenarios/schema.json) and the key reference (scenarios/README.md)
+// are all derived from it.
+//
+// Errors: every problem found is reported, not just the first, as sim::InputErrors whose
+// messages read `<source>:<JSON pointer>: <what is wrong>`, e.g.
+//   scenarios/rack.json:/cluster/nodes: expected a positive integer, got -2
+//   scenarios/rack.json:/cluster/nodez: unknown key; valid keys here: node, nodes, nodes_per_rack
+// Unreadable files, invalid JSON text (with line and column) and malformed --set arguments are
+// sim::InputError.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/datacenter/cluster_config.hpp"
+#include "models/model_registries.hpp"
+#include "sim/error.hpp"
+#include "tools/scenario/field_spec.hpp"
+
+namespace dcsim::tools::scenario {
+
+struct Scenario {
+  std::string source;       // file path or "<string>"
+  nlohmann::json given;     // as read, after --set overrides (and the --seed override)
+  // Defaults filled (node fields from the preset), quantities as SI numbers (durations in
+  // seconds, powers in W, ...), distributions as {"kind", parameters in SI}. Optional keys
+  // without a default ("duration", "description" ...) are absent when not given.
+  nlohmann::json resolved;
+  std::string name, description;
+  std::uint64_t seed = 1;
+  models::datacenter::ClusterConfig cluster;
+};
+
+// Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see
+// apply_override), applied in order; `seed_override` replaces /seed.
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
+                            std::optional<std::uint64_t> seed_override,
+                            const models::ModelRegistries& registries);
+Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
+                            const std::vector<std::string>& set_overrides,
+                            std::optional<std::uint64_t> seed_override,
+                            const models::ModelRegistries& registries);
+
+// Parses JSON text; InputError "<source>:<line>:<column>: invalid JSON: ..." when it is not.
+nlohmann::json parse_json_text(std::string_view text, const std::string& source);
+
+// Applies one --set argument "a.b.c=VALUE" to `doc`. Path segments are object keys, or array
+// indices where the value there is an array (an index equal to the size appends). VALUE is
+// parsed as JSON when it parses (8, true, [1,2], {"x":1}, "quoted"), else taken as a string
+// ("400 Gbps"). Missing objects on the path are created; whether the key is valid is left to
+// validation. InputError when the argument is malformed (no '=', empty path or segment), an
+// index is out of range, or the path goes through a scalar.
+void apply_override(nlohmann::json& doc, const std::string& assignment);
+
+// The scenario format's spec tree, with enum values taken from the registries.
+FieldSpec scenario_spec(const models::ModelRegistries& registries);
+
+// JSON Schema (draft 2020-12) of scenario files, as committed in scenarios/schema.json.
+nlohmann::json scenario_schema(const models::ModelRegistries& registries);
+// The Markdown table of every key (type, default, valid values, meaning), as in
+// scenarios/README.md between the "generated" markers.
+std::string scenario_reference_markdown(const models::ModelRegistries& registries);
+
+// Maps a ConfigError field of ClusterConfig ("jobs[2].nodes", "node.gpu.max_power_w") to the
+// JSON pointer of the scenario key it came from ("/workload/jobs/2/nodes"); "" when unknown.
+std::string config_field_pointer(std::string_view field);
+// "<source>:<pointer>: <detail>" for a ConfigError a model threw about a loaded scenario (e.g.
+// from ClusterSimulation's constructor), so it reads like the loader's own messages.
+sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error);
+
+}  // namespace dcsim::tools::scenario

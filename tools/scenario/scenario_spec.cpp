@@ -1,0 +1,141 @@
+// The dcsim scenario format. Adding a section means adding its FieldSpec here and its mapping in
+// scenario_loader.cpp; validation, the schema and the reference follow.
+
+#include <map>
+#include <set>
+
+#include "tools/scenario/scenario_loader.hpp"
+
+namespace dcsim::tools::scenario {
+
+namespace {
+
+using sim::QuantityKind;
+
+FieldSpec cluster_section(const models::ModelRegistries& registries) {
+  const auto from_preset = [](FieldSpec f) { return with_default_note(std::move(f), "from the preset"); };
+  return required(object_field(
+      "cluster", "The compute nodes and their racks.",
+      {
+          object_field(
+              "node", "The node type: a preset, optionally with some of its figures overridden.",
+              {
+                  with_default(enum_field("preset", "Named node preset (`dcsim list \"node preset\"` describes each).",
+                                          registries.node_presets.kind(),
+                                          registries.node_presets.names()),
+                               "hgx-h100"),
+                  from_preset(integer_field("gpus", "GPUs per node.", between(1, 64))),
+                  from_preset(quantity_field("gpu_idle_power",
+                                             "Power of one GPU at idle clock, no work.",
+                                             QuantityKind::kPower)),
+                  from_preset(quantity_field("gpu_max_power",
+                                             "Power of one GPU at full utilisation (its limit).",
+                                             QuantityKind::kPower)),
+                  from_preset(quantity_field(
+                      "other_idle_power",
+                      "Power of everything in the node but the GPUs (CPUs, DRAM, NICs, fans, PSU "
+                      "losses) at idle.",
+                      QuantityKind::kPower)),
+                  from_preset(quantity_field(
+                      "other_max_power",
+                      "Power of everything but the GPUs at full load; scales linearly with GPU "
+                      "utilisation in between.",
+                      QuantityKind::kPower)),
+              }),
+          required(integer_field("nodes", "Number of nodes in the cluster.", at_least(1))),
+          with_default(integer_field("nodes_per_rack", "Nodes per rack (for per-rack power).",
+                                     at_least(1)),
+                       4),
+      }));
+}
+
+FieldSpec workload_section() {
+  const auto utilization = [] {
+    return with_default(number_field("gpu_utilization",
+                                     "Mean utilisation of the job's GPUs while it runs.",
+                                     between(0, 1)),
+                        1.0);
+  };
+  return object_field(
+      "workload", "The jobs to run: an explicit list and/or synthetic generators.",
+      {
+          with_default(
+              object_array_field(
+                  "jobs", "Explicit jobs.",
+                  {
+                      required(non_empty(string_field("name", "Job name, unique in the scenario."))),
+                      with_default(quantity_field("arrival", "Arrival time, from the start of the run.",
+                                                  QuantityKind::kDuration, at_least(0)),
+                                   "0 s"),
+                      with_default(integer_field("nodes",
+                                                 "Whole nodes the job needs (at most /cluster/nodes).",
+                                                 at_least(1)),
+                                   1),
+                      required(quantity_field("work", "Run time at nominal GPU clock.",
+                                              QuantityKind::kDuration, above(0))),
+                      utilization(),
+                  }),
+              nlohmann::json::array()),
+          with_default(
+              object_array_field(
+                  "generators",
+                  "Synthetic job streams; generator NAME's jobs are named NAME-0, NAME-1, ...",
+                  {
+                      required(non_empty(string_field("name", "Generator name, unique in the scenario."))),
+                      required(integer_field("count", "Number of jobs to generate.", at_least(1))),
+                      with_default(quantity_field("start", "Arrival time of the first job.",
+                                                  QuantityKind::kDuration, at_least(0)),
+                                   "0 s"),
+                      required(distribution_field("interarrival", "Time between arrivals.",
+                                                  QuantityKind::kDuration, at_least(0))),
+                      required(distribution_field("work",
+                                                  "Run time of each job at nominal GPU clock.",
+                                                  QuantityKind::kDuration, above(0))),
+                      with_default(min_items(integer_array_field(
+                                                 "nodes",
+                                                 "Node counts, drawn uniformly for each job (each "
+                                                 "at most /cluster/nodes).",
+                                                 at_least(1)),
+                                             1),
+                                   nlohmann::json::array({1})),
+                      utilization(),
+                  }),
+              nlohmann::json::array()),
+      });
+}
+
+}  // namespace
+
+FieldSpec scenario_spec(const models::ModelRegistries& registries) {
+  FieldSpec root = object_field(
+      "", "A dcsim scenario.",
+      {
+          required(non_empty(string_field("name", "Scenario name, shown in outputs."))),
+          string_field("description", "Free text."),
+          with_default(integer_field("seed",
+                                     "Scenario seed; every random stream derives from it.",
+                                     at_least(0)),
+                       1),
+          with_default_note(quantity_field("duration", "Simulated time limit.",
+                                           QuantityKind::kDuration, above(0)),
+                            "run until every job has finished"),
+          cluster_section(registries),
+          workload_section(),
+          object_field("policies", "Policies, each chosen by name from its registry.",
+                       {with_default(enum_field("scheduler",
+                                                "Which waiting jobs start when nodes free up "
+                                                "(`dcsim list scheduler` describes each).",
+                                                registries.schedulers.kind(),
+                                                registries.schedulers.names()),
+                                     "fifo")}),
+          object_field("outputs", "What the run records.",
+                       {with_default(quantity_field("telemetry_interval",
+                                                    "Sampling period of the telemetry series; 0 "
+                                                    "records a point only when a value changes.",
+                                                    QuantityKind::kDuration, at_least(0)),
+                                     "0 s")}),
+      });
+  return root;
+}
+
+}  // namespace dcsim::tools::scenario
