@@ -60,6 +60,7 @@ struct ClusterSimulation::Job {
   std::vector<int> nodes;
   double energy_at_start_j = 0.0;
   double energy_j = 0.0;
+  bool named = false;  // listed in the scenario (not generated): gets a headline row
   std::unique_ptr<sim::Activity> work;
 };
 
@@ -70,6 +71,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   scheduler_ = registries.schedulers.get(config_.scheduler).factory();
 
   std::vector<workload::JobSpec> specs = config_.jobs;
+  const std::size_t named_count = specs.size();
   for (std::size_t g = 0; g < config_.generators.size(); ++g) {
     try {
       auto generated = workload::generate_jobs(config_.generators[g], config_.seed);
@@ -79,13 +81,14 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
     }
   }
   // Arrival order, ties broken by position in the list: deterministic.
-  std::stable_sort(specs.begin(), specs.end(),
-                   [](const auto& a, const auto& b) { return a.arrival < b.arrival; });
-  for (auto& s : specs) {
+  for (std::size_t i = 0; i < specs.size(); ++i) {
     auto job = std::make_unique<Job>();
-    job->spec = std::move(s);
+    job->spec = std::move(specs[i]);
+    job->named = i < named_count;
     jobs_.push_back(std::move(job));
   }
+  std::stable_sort(jobs_.begin(), jobs_.end(),
+                   [](const auto& a, const auto& b) { return a->spec.arrival < b->spec.arrival; });
 
   nodes_.resize(static_cast<std::size_t>(config_.nodes));
   for (auto& n : nodes_) {
@@ -143,40 +146,53 @@ double ClusterSimulation::progress_fraction() const {
 }
 
 void ClusterSimulation::on_arrival(std::size_t job_index) {
-  jobs_[job_index]->state = Job::State::kWaiting;
-  waiting_.push_back(job_index);
+  Job& job = *jobs_[job_index];
+  job.state = Job::State::kWaiting;
+  waiting_.push_back({job_index, job.spec.nodes, job.spec.arrival, job.spec.work});
   try_schedule();
   mark_dirty();
 }
 
 void ClusterSimulation::try_schedule() {
-  if (waiting_.empty() || free_nodes_.empty()) return;
-  std::vector<policy::WaitingJob> view;
-  view.reserve(waiting_.size());
-  for (std::size_t idx : waiting_) {
-    const auto& s = jobs_[idx]->spec;
-    view.push_back({idx, s.nodes, s.arrival, s.work});
-  }
+  if (waiting_head_ == waiting_.size() || free_nodes_.empty()) return;
+  const std::span<const policy::WaitingJob> view(waiting_.data() + waiting_head_,
+                                                 waiting_.size() - waiting_head_);
   const auto picked = scheduler_->pick(view, static_cast<int>(free_nodes_.size()), sim_.now());
+  if (picked.empty()) return;
+  // Validate the policy's answer: positions in range, no repeats, within the free nodes.
+  std::vector<std::size_t> sorted = picked;
+  std::sort(sorted.begin(), sorted.end());
   int needed = 0;
-  for (std::size_t p : picked) {
-    if (p >= view.size()) throw sim::InternalError("scheduler picked a job that is not waiting (this is a bug)");
-    needed += view[p].nodes;
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    if (sorted[k] >= view.size() || (k > 0 && sorted[k] == sorted[k - 1])) {
+      throw sim::InternalError("scheduler '" + config_.scheduler +
+                               "' picked a job that is not waiting (this is a bug)");
+    }
+    needed += view[sorted[k]].nodes;
   }
   if (needed > static_cast<int>(free_nodes_.size())) {
     throw sim::InternalError("scheduler '" + config_.scheduler + "' over-allocated nodes (this is a bug)");
   }
-  std::vector<bool> started(view.size(), false);
-  for (std::size_t p : picked) {
-    if (started[p]) throw sim::InternalError("scheduler picked a job twice (this is a bug)");
-    started[p] = true;
-    start_job(view[p].job_index);
+  for (std::size_t p : picked) start_job(view[p].job_index);
+  if (sorted.back() + 1 == sorted.size()) {
+    waiting_head_ += sorted.size();  // a prefix: fifo's case, O(1)
+  } else {
+    std::size_t out = waiting_head_;
+    std::size_t next_started = 0;
+    for (std::size_t i = 0; i < view.size(); ++i) {
+      if (next_started < sorted.size() && sorted[next_started] == i) {
+        ++next_started;
+      } else {
+        waiting_[out++] = waiting_[waiting_head_ + i];
+      }
+    }
+    waiting_.resize(out);
   }
-  std::vector<std::size_t> still_waiting;
-  for (std::size_t i = 0; i < view.size(); ++i) {
-    if (!started[i]) still_waiting.push_back(waiting_[i]);
+  // Compact once the dead prefix dominates: amortised O(1) per started job.
+  if (waiting_head_ > 1024 && waiting_head_ * 2 > waiting_.size()) {
+    waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_));
+    waiting_head_ = 0;
   }
-  waiting_ = std::move(still_waiting);
 }
 
 void ClusterSimulation::start_job(std::size_t job_index) {
@@ -293,7 +309,7 @@ void ClusterSimulation::append_samples() {
   sink_.append(power_series_, now, cluster_power_w_);
   for (std::size_t r = 0; r < rack_series_.size(); ++r) sink_.append(rack_series_[r], now, rack_power_w_[r]);
   sink_.append(running_series_, now, running_);
-  sink_.append(waiting_series_, now, static_cast<double>(waiting_.size()));
+  sink_.append(waiting_series_, now, static_cast<double>(waiting_jobs()));
   sink_.append(busy_series_, now, static_cast<double>(nodes_.size() - free_nodes_.size()));
 }
 
@@ -323,6 +339,7 @@ void ClusterSimulation::emit_job_row(const Job& job) {
   sink_.append_row(jobs_table_, {job.spec.name, std::int64_t{job.spec.nodes}, node_list, state,
                                  arrival, start, finish, started ? start - arrival : nan,
                                  done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh});
+  if (!job.named) return;  // generated streams are summarised by statistics, not listed
   sink_.append_row(summary_jobs_table_,
                    {job.spec.name, std::int64_t{job.spec.nodes}, state, arrival, start, finish,
                     started ? start - arrival : nan, done ? finish - arrival : nan,

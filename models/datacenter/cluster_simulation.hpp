@@ -12,7 +12,8 @@
 //   series  power/cluster_w, power/rack/<r>_w, jobs/running, jobs/waiting, nodes/busy
 //           — step functions: one point per instant at which the value changed, or one per
 //           telemetry tick when a telemetry interval is set;
-//   tables  jobs (one row per job, at its end or at the end of the run), summary/jobs;
+//   tables  jobs (one row per job, at its end or at the end of the run), summary/jobs (the
+//           same for the jobs the scenario names; generated streams can hold 1e5+ jobs);
 //   summary energy/it_kwh, power/mean_w, power/peak_w, power/peak_rack_w, workload/*, makespan_s,
 //           simulated_s, utilization/node_busy_fraction.
 
@@ -49,7 +50,7 @@ class ClusterSimulation {
   // Energy up to sim.now().
   double energy_j() const;
   int running_jobs() const { return running_; }
-  int waiting_jobs() const { return static_cast<int>(waiting_.size()); }
+  int waiting_jobs() const { return static_cast<int>(waiting_.size() - waiting_head_); }
   std::size_t total_jobs() const { return jobs_.size(); }
   std::size_t finished_jobs() const { return finished_; }
   // True while any job has not finished (not yet arrived, waiting or running).
@@ -79,7 +80,10 @@ class ClusterSimulation {
   std::unique_ptr<policy::Scheduler> scheduler_;
 
   std::vector<std::unique_ptr<Job>> jobs_;
-  std::vector<std::size_t> waiting_;  // job indices in arrival order
+  // Waiting jobs in arrival order, from waiting_head_ on: jobs started from the front (fifo's
+  // case) only advance the head, so a long queue costs nothing per event.
+  std::vector<policy::WaitingJob> waiting_;
+  std::size_t waiting_head_ = 0;
   std::vector<int> free_nodes_;       // sorted ascending: lowest-numbered nodes are used first
   int running_ = 0;
   std::size_t finished_ = 0;

@@ -2,7 +2,7 @@
 
 namespace dcsim::models::policy {
 
-std::vector<std::size_t> FifoScheduler::pick(const std::vector<WaitingJob>& waiting,
+std::vector<std::size_t> FifoScheduler::pick(std::span<const WaitingJob> waiting,
                                              int free_nodes, sim::Time /*now*/) {
   std::vector<std::size_t> start;
   for (std::size_t i = 0; i < waiting.size(); ++i) {

@@ -10,7 +10,7 @@ namespace dcsim::models::policy {
 
 class FirstFitScheduler : public Scheduler {
  public:
-  std::vector<std::size_t> pick(const std::vector<WaitingJob>& waiting, int free_nodes,
+  std::vector<std::size_t> pick(std::span<const WaitingJob> waiting, int free_nodes,
                                 sim::Time now) override;
 };
 

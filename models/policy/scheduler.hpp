@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "sim/time.hpp"
@@ -23,7 +24,9 @@ class Scheduler {
   virtual ~Scheduler() = default;
   // `waiting` is in arrival order. Returns positions in `waiting` of the jobs to start now, in
   // start order; their node counts must sum to at most `free_nodes`.
-  virtual std::vector<std::size_t> pick(const std::vector<WaitingJob>& waiting, int free_nodes,
+  // The cluster calls it only when a job arrived or nodes were freed. Cost should be O(jobs
+  // started) where the policy allows it (fifo), since queues of 1e5 jobs are routine in traces.
+  virtual std::vector<std::size_t> pick(std::span<const WaitingJob> waiting, int free_nodes,
                                         sim::Time now) = 0;
 };
 

@@ -11,6 +11,21 @@ namespace dcsim::tools::run {
 ProgressReporter::ProgressReporter(std::ostream& out, std::chrono::milliseconds min_interval)
     : out_(out), min_interval_(min_interval), start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
 
+namespace {
+
+// Two significant units ("3 d 4 h", "12 min 5 s"): the line is read at a glance, not parsed.
+std::string compact_duration(sim::Time t) {
+  const double s = t.seconds();
+  const auto whole = static_cast<long long>(s);
+  if (s >= 86400) return fmt::format("{} d {} h", whole / 86400, (whole % 86400) / 3600);
+  if (s >= 3600) return fmt::format("{} h {} min", whole / 3600, (whole % 3600) / 60);
+  if (s >= 60) return fmt::format("{} min {} s", whole / 60, whole % 60);
+  if (s >= 1) return fmt::format("{:.3f} s", s);
+  return sim::format_duration(t);
+}
+
+}  // namespace
+
 std::string ProgressReporter::format_line(sim::Time now, double fraction, double events_per_s, double eta_s) {
   std::string eta = "--";
   if (eta_s >= 0) {
@@ -18,7 +33,7 @@ std::string ProgressReporter::format_line(sim::Time now, double fraction, double
     eta = s >= 3600 ? fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60)
                     : fmt::format("{}m{:02}s", s / 60, s % 60);
   }
-  return fmt::format("sim {} | {:5.1f}% | {:.2f} M events/s | ETA {}", sim::format_duration(now),
+  return fmt::format("sim {} | {:5.1f}% | {:.2f} M events/s | ETA {}", compact_duration(now),
                      100.0 * std::clamp(fraction, 0.0, 1.0), events_per_s / 1e6, eta);
 }
 

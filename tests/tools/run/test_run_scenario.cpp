@@ -55,7 +55,7 @@ TEST_CASE("quickstart conserves energy: IT energy = job energy + idle-node energ
 
   CHECK(scalar(sink, "workload/jobs_unfinished") == 0);
   CHECK(scalar(sink, "workload/jobs_completed") == 42);
-  const auto& jobs = sink.table("summary/jobs");
+  const auto& jobs = sink.table("jobs");
   std::size_t energy_col = 0;
   while (jobs.columns[energy_col].name != "energy_kwh") ++energy_col;
   double job_energy_kwh = 0;
@@ -72,6 +72,9 @@ TEST_CASE("quickstart conserves energy: IT energy = job energy + idle-node energ
   CHECK(scalar(sink, "energy/it_kwh") > nodes * idle_node_w / 1e3 * hours);
   CHECK(scalar(sink, "energy/it_kwh") < nodes * scenario.cluster.node.max_power_w() / 1e3 * hours);
   CHECK(scalar(sink, "power/peak_rack_w") <= 4 * scenario.cluster.node.max_power_w());
+  // The headline table lists the scenario's named jobs only; the events table every job.
+  CHECK(sink.table("summary/jobs").rows.size() == 2);
+  CHECK(jobs.rows.size() == 42);
 }
 
 TEST_CASE("same scenario and seed give byte-identical summary.json; another seed differs",
