@@ -79,6 +79,8 @@ TEST_CASE("series, tables, summary and meta round-trip exactly", "[tools][output
     w.set_meta(sample_meta());
     w.finish(12.75);
     CHECK_FALSE(w.is_open());
+    // Every HDF5 id the writer opened is closed again (RAII), so the file is really closed.
+    CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
   }
 
   TraceReader r(file);
@@ -267,6 +269,11 @@ TEST_CASE("close() without finish() leaves a readable file without /meta attribu
     w.close();
     w.close();  // idempotent
   }
+  {
+    Hdf5TraceWriter abandoned(dir / "u.h5");
+    abandoned.declare_table("t", {Column{"s", ColumnType::kString, "", ""}});
+  }
+  CHECK(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL) == 0);
   TraceReader r(dir / "t.h5");
   CHECK(r.doubles("/series/x/value") == std::vector<double>{2});
   CHECK_FALSE(r.exists("/summary/never"));
