@@ -4,8 +4,12 @@
 
 #include <functional>
 
+#include "models/collective/collective_algorithm.hpp"
+#include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_spec.hpp"
+#include "models/network/topology_builders.hpp"
 #include "models/policy/scheduler.hpp"
+#include "models/workload/training_model.hpp"
 #include "sim/registry.hpp"
 
 namespace dcsim::models {
@@ -14,7 +18,11 @@ using NodePresetFactory = std::function<hardware::NodeSpec()>;
 
 struct ModelRegistries {
   sim::Registry<NodePresetFactory> node_presets{"node preset"};
+  sim::Registry<hardware::GpuPresetFactory> gpu_presets{"gpu preset"};
   sim::Registry<policy::SchedulerFactory> schedulers{"scheduler"};
+  sim::Registry<network::TopologyFactory> topologies{"topology"};
+  sim::Registry<collective::CollectiveAlgorithmFactory> collective_algorithms{"collective algorithm"};
+  sim::Registry<workload::TrainingModelFactory> training_models{"training model"};
 };
 
 void register_builtin_models(ModelRegistries& registries);
@@ -23,7 +31,11 @@ void register_builtin_models(ModelRegistries& registries);
 template <class F>
 void for_each_registry(const ModelRegistries& registries, F&& f) {
   f(registries.node_presets);
+  f(registries.gpu_presets);
   f(registries.schedulers);
+  f(registries.topologies);
+  f(registries.collective_algorithms);
+  f(registries.training_models);
 }
 
 }  // namespace dcsim::models

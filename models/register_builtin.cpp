@@ -1,14 +1,22 @@
+#include "models/collective/collective_algorithm.hpp"
+#include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/model_registries.hpp"
+#include "models/network/topology_builders.hpp"
 #include "models/policy/fifo_scheduler.hpp"
 #include "models/policy/first_fit_scheduler.hpp"
+#include "models/workload/training_model.hpp"
 
 namespace dcsim::models {
 
 void register_builtin_models(ModelRegistries& registries) {
   hardware::register_node_presets(registries.node_presets);
+  hardware::register_gpu_presets(registries.gpu_presets);
   policy::register_fifo_scheduler(registries.schedulers);
   policy::register_first_fit_scheduler(registries.schedulers);
+  network::register_network_models(registries.topologies);
+  collective::register_collective_algorithms(registries.collective_algorithms);
+  workload::register_training_models(registries.training_models);
 }
 
 }  // namespace dcsim::models

@@ -87,7 +87,7 @@ TEST_CASE("list shows every registry with descriptions; unknown kinds are errors
   CHECK(dcsim("list scheduler --json").exit_code == 0);
   const auto bad = dcsim("list gizmo");
   CHECK(bad.exit_code == 2);
-  CHECK_THAT(bad.output, Catch::Contains("valid: node preset, scheduler"));
+  CHECK_THAT(bad.output, Catch::Contains("valid: node preset, gpu preset, scheduler, topology, collective algorithm, training model"));
 }
 
 TEST_CASE("bench engine prints the documented JSON fields", "[cli]") {
