@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace dcsim::tools::scenario {
@@ -214,8 +215,55 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
 }  // namespace
 
 nlohmann::json parse_json_text(std::string_view text, const std::string& source) {
+  // JSON lets an object repeat a key and nlohmann keeps the last one, so a scenario with two
+  // "nodes" would silently lose one; the parser's events let us notice and say where.
+  struct Frame {
+    bool array = false;
+    std::string pointer;
+    std::string last_key;
+    std::size_t count = 0;  // elements seen, for arrays
+    std::set<std::string> keys;
+  };
+  std::vector<Frame> frames;
+  std::vector<std::string> duplicates;
+  const auto child_pointer = [&frames]() -> std::string {
+    if (frames.empty()) return "";
+    Frame& top = frames.back();
+    if (top.array) return pointer_append(top.pointer, std::to_string(top.count++));
+    return pointer_append(top.pointer, top.last_key);
+  };
+  const json::parser_callback_t on_event = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start: {
+        std::string ptr = child_pointer();
+        frames.push_back({event == json::parse_event_t::array_start, std::move(ptr), {}, 0, {}});
+        break;
+      }
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!frames.empty()) frames.pop_back();
+        break;
+      case json::parse_event_t::key:
+        if (!frames.empty() && parsed.is_string()) {
+          Frame& top = frames.back();
+          top.last_key = parsed.get<std::string>();
+          if (!top.keys.insert(top.last_key).second) {
+            duplicates.push_back(located(source, pointer_append(top.pointer, top.last_key),
+                                         "duplicate key; JSON keeps only the last of them"));
+          }
+        }
+        break;
+      case json::parse_event_t::value:
+        if (!frames.empty() && frames.back().array) ++frames.back().count;
+        break;
+    }
+    return true;
+  };
   try {
-    return json::parse(text.begin(), text.end());
+    json doc = json::parse(text.begin(), text.end(), on_event);
+    if (!duplicates.empty()) throw sim::InputErrors(std::move(duplicates));
+    return doc;
   } catch (const json::parse_error& e) {
     // e.byte is 1-based and points just past the offending character.
     const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());

@@ -249,3 +249,22 @@ TEST_CASE("a preset's figures are overridden one by one", "[tools][scenario]") {
   CHECK(s.resolved["cluster"]["node"]["gpu_idle_power"].get<double>() ==
         Approx(preset.gpu.idle_power_w).epsilon(kTol));
 }
+
+TEST_CASE("duplicate keys are reported where they are, not silently dropped", "[tools][scenario]") {
+  try {
+    parse_json_text(R"({"name": "a", "cluster": {"nodes": 4, "nodes": 8},
+                        "workload": {"jobs": [{"name": "x"}, {"name": "y", "work": "1 h", "name": "z"}]},
+                        "name": "b"})",
+                    "d.json");
+    FAIL("expected InputErrors");
+  } catch (const sim::InputErrors& e) {
+    CHECK(e.messages() ==
+          std::vector<std::string>{
+              "d.json:/cluster/nodes: duplicate key; JSON keeps only the last of them",
+              "d.json:/workload/jobs/1/name: duplicate key; JSON keeps only the last of them",
+              "d.json:/name: duplicate key; JSON keeps only the last of them"});
+  }
+  // The same key in different objects is fine, and so are nested arrays.
+  CHECK_NOTHROW(parse_json_text(R"({"a": {"n": 1}, "b": {"n": 2}, "c": [[1, {"n": 1}], {"n": 2}]})",
+                                "d.json"));
+}
