@@ -32,7 +32,8 @@ class Time {
   static constexpr Time max() { return Time(std::numeric_limits<std::int64_t>::max()); }
 
   constexpr std::int64_t ns() const { return ns_; }
-  constexpr double seconds() const { return static_cast<double>(ns_) * 1e-9; }
+  // Division, not * 1e-9: correctly rounded, so 250 ns gives exactly the double nearest 250e-9.
+  constexpr double seconds() const { return static_cast<double>(ns_) / 1e9; }
   constexpr bool is_max() const { return ns_ == std::numeric_limits<std::int64_t>::max(); }
 
   constexpr auto operator<=>(const Time&) const = default;

@@ -23,7 +23,7 @@ json applied(std::initializer_list<std::string> sets) {
 
 }  // namespace
 
-TEST_CASE("--set values are JSON when they parse, strings otherwise", "[tools][scenario][set]") {
+TEST_CASE("override (--set) values are JSON when they parse, strings otherwise", "[tools][scenario][set]") {
   CHECK(applied({"cluster.nodes=8"})["cluster"]["nodes"] == 8);
   CHECK(applied({"cluster.nodes=8.5"})["cluster"]["nodes"] == 8.5);
   CHECK(applied({"fabric.link=400 Gbps"})["fabric"]["link"] == "400 Gbps");
@@ -37,7 +37,7 @@ TEST_CASE("--set values are JSON when they parse, strings otherwise", "[tools][s
   CHECK(applied({"description=a=b"})["description"] == "a=b");  // the first '=' splits
 }
 
-TEST_CASE("--set paths walk objects and array indices", "[tools][scenario][set]") {
+TEST_CASE("override (--set) paths walk objects and array indices", "[tools][scenario][set]") {
   CHECK(applied({"workload.jobs.0.nodes=2"})["workload"]["jobs"][0]["nodes"] == 2);
   // Missing objects are created; validation decides whether the keys are known.
   CHECK(applied({"facility.cooling.rdhx=true"})["facility"]["cooling"]["rdhx"] == true);
@@ -72,7 +72,7 @@ TEST_CASE("malformed --set arguments are input errors", "[tools][scenario][set]"
   CHECK(doc == base());
 }
 
-TEST_CASE("--set overrides are validated like the file", "[tools][scenario][set]") {
+TEST_CASE("overrides (--set) are validated like the file", "[tools][scenario][set]") {
   const auto registries = testing::make_registries();
   const auto load = [&](std::vector<std::string> sets) {
     return load_scenario_json(base(), "t.json", sets, std::nullopt, registries);
