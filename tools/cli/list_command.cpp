@@ -1,9 +1,14 @@
 #include "tools/cli/list_command.hpp"
 
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/error.hpp"
+#include "tools/cli/command.hpp"
 
 namespace dcsim::tools::cli {
 
@@ -42,6 +47,21 @@ std::string list_registries(const models::ModelRegistries& registries, const std
     }
   }
   return out;
+}
+
+Command add_list_command(CLI::App& app, const CommandContext& context) {
+  struct Args {
+    std::string kind;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("list", "list registered models and policies with their parameters");
+  cmd->add_option("kind", args->kind, "only this kind (e.g. scheduler, topology, \"node preset\")");
+  cmd->add_flag("--json", args->json, "machine-readable output");
+  return {cmd, [args, &context] {
+            std::cout << list_registries(context.registries, args->kind, args->json);
+            return 0;
+          }};
 }
 
 }  // namespace dcsim::tools::cli

@@ -1,0 +1,68 @@
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/bench_engine.hpp"
+#include "tools/bench/fabric_bench.hpp"
+#include "tools/cli/command.hpp"
+
+namespace dcsim::tools::cli {
+
+Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
+  struct Args {
+    std::size_t pending = 100'000;
+    std::uint64_t events = 10'000'000;
+    std::vector<std::string> fabric_cases;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("bench", "benchmarks (wall-clock figures; run on a quiet machine)");
+  cmd->require_subcommand(1);
+  auto* engine = cmd->add_subcommand("engine", "hold model on the event engine vs a plain std::priority_queue baseline");
+  engine->add_option("--pending", args->pending, "events pending at all times")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
+  engine->add_option("--events", args->events, "events executed per timed repeat")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000'000ULL}));
+  engine->add_flag("--json", args->json, "print one JSON object");
+  auto* fabric = cmd->add_subcommand("fabric", "flow-level fabric cases (compare with ../shared/bench/simgrid)");
+  fabric->add_option("--case", args->fabric_cases, "only these cases (repeatable); default: the standard set");
+  fabric->add_flag("--json", args->json, "print a JSON array of cases");
+  return {cmd, [args, engine, fabric] {
+            if (*engine) {
+              const auto r = sim::run_engine_bench(args->pending, args->events);
+              if (args->json) {
+                std::cout << nlohmann::json{{"pending", r.pending}, {"events", r.events},
+                                            {"engine_events_per_s", r.engine_events_per_s},
+                                            {"heap_events_per_s", r.heap_events_per_s}, {"ratio", r.ratio}}
+                                 .dump()
+                          << '\n';
+              } else {
+                std::cout << fmt::format(
+                    "hold model, {} pending, {} events\n  engine      {:8.2f} M events/s\n"
+                    "  plain heap  {:8.2f} M events/s\n  ratio       {:8.2f}x\n",
+                    r.pending, r.events, r.engine_events_per_s / 1e6, r.heap_events_per_s / 1e6, r.ratio);
+              }
+            } else if (*fabric) {
+              const auto cases = bench::run_fabric_bench(args->fabric_cases);
+              if (args->json) {
+                std::cout << cases.dump(2) << '\n';
+              } else {
+                std::cout << fmt::format("{:<32} {:>7} {:>9} {:>10} {:>12} {:>9} {:>12}\n", "case", "hosts",
+                                         "flows", "wall_s", "flows/s", "rss_MB", "makespan_s");
+                for (const auto& c : cases) {
+                  std::cout << fmt::format("{:<32} {:>7} {:>9} {:>10.4f} {:>12.0f} {:>9.1f} {:>12.6f}\n",
+                                           c["name"].get<std::string>(), c["hosts"].get<long long>(),
+                                           c["flows"].get<long long>(), c["wall_s"].get<double>(),
+                                           c["flows_per_s"].get<double>(), c["peak_rss_mb"].get<double>(),
+                                           c["makespan_s"].get<double>());
+                }
+              }
+            }
+            return 0;
+          }};
+}
+
+}  // namespace dcsim::tools::cli

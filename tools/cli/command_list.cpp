@@ -1,0 +1,15 @@
+#include "tools/cli/command.hpp"
+
+namespace dcsim::tools::cli {
+
+std::vector<Command> add_all_commands(CLI::App& app, const CommandContext& context) {
+  return {
+      add_run_command(app, context),
+      add_validate_command(app, context),
+      add_list_command(app, context),
+      add_schema_command(app, context),
+      add_bench_command(app, context),
+  };
+}
+
+}  // namespace dcsim::tools::cli

@@ -1,0 +1,32 @@
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "tools/cli/command.hpp"
+#include "tools/cli/scenario_args.hpp"
+
+namespace dcsim::tools::cli {
+
+Command add_validate_command(CLI::App& app, const CommandContext& context) {
+  struct Args {
+    ScenarioArgs scenario;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("validate", "check a scenario; print every error with its JSON pointer");
+  args->scenario.add_to(*cmd);
+  cmd->add_flag("--json", args->json, "print the resolved scenario (defaults filled) as JSON");
+  return {cmd, [args, &context] {
+            const auto scenario = args->scenario.load(context.registries);
+            if (args->json) {
+              std::cout << scenario.resolved.dump(2) << '\n';
+            } else {
+              std::cout << fmt::format("{}: ok ({})\n", args->scenario.file, scenario.name);
+            }
+            return 0;
+          }};
+}
+
+}  // namespace dcsim::tools::cli
