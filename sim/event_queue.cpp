@@ -1,12 +1,25 @@
 #include "sim/event_queue.hpp"
 
+#include <cstdlib>
+#include <new>
+
 #include "sim/error.hpp"
 
 namespace dcsim::sim {
 
 EventQueue::EventQueue() : buckets_(std::make_unique<Bucket[]>(kLevels * kDigits)) {}
 
-EventQueue::~EventQueue() = default;
+EventQueue::~EventQueue() {
+  for (std::uint32_t slot = 0; slot < slots_; ++slot) cell(slot).~Cell();
+}
+
+void EventQueue::FreeBlock::operator()(void* p) const { std::free(p); }
+
+EventQueue::Block EventQueue::allocate_block() {
+  void* p = std::aligned_alloc(kBlockBytes, kBlockBytes);
+  if (p == nullptr) throw std::bad_alloc();
+  return Block(p);
+}
 
 void EventQueue::Bucket::grow() {
   const std::uint32_t capacity = capacity_ == 0 ? 16 : capacity_ * 2;
@@ -18,29 +31,39 @@ void EventQueue::Bucket::grow() {
 }
 
 bool EventQueue::advance() {
-  // The next exact time within the current 256 ns window.
-  if (const int digit = masks_[0].first(); digit >= 0) {
-    masks_[0].reset(digit);
-    base_ = static_cast<std::int64_t>((static_cast<std::uint64_t>(base_) & ~std::uint64_t{0xFF}) |
-                                      static_cast<std::uint64_t>(digit));
-    Bucket& cur = current();
-    if (cur.size() > 1) std::make_heap(cur.begin(), cur.end(), ByOrder{});
-    return true;
-  }
-  for (int level = 1; level < kLevels; ++level) {
+  while (levels_ != 0) {
+    const int level = std::countr_zero(levels_);
     const int digit = masks_[level].first();
-    if (digit < 0) continue;
+    if (digit < 0) {
+      levels_ &= levels_ - 1;
+      continue;
+    }
     masks_[level].reset(digit);
-    // The new base is the bucket's minimum: no entry lies before it, every entry of the bucket
-    // agrees with it above byte `level` (so each moves to a lower level), and every other bucket
-    // keeps its level and digit. The minimum itself lands in the current bucket at once.
-    Bucket& source = bucket(level, digit);
-    std::int64_t min_time = source.front().time_ns;
-    for (const Entry& e : source) min_time = std::min(min_time, e.time_ns);
-    base_ = min_time;
-    const bool prefetch_level1 = source.size() <= kPrefetchBatch;
-    for (const Entry& e : source) place(e, prefetch_level1);
-    source.clear();  // keeps its capacity: no allocation in steady state
+    if (level == 0) {
+      // The next exact time within the current 256 ns window.
+      base_ = static_cast<std::int64_t>(
+          (static_cast<std::uint64_t>(base_) & ~std::uint64_t{0xFF}) |
+          static_cast<std::uint64_t>(digit));
+    } else {
+      // The new base is the bucket's minimum: no entry lies before it, every entry of the
+      // bucket agrees with it above byte `level` (so each moves to a lower level), and every
+      // other bucket keeps its level and digit. The minimum lands in the current bucket.
+      Bucket& source = bucket(level, digit);
+      std::int64_t min_time = source.front().time_ns;
+      for (const Entry& e : source) min_time = std::min(min_time, e.time_ns);
+      base_ = min_time;
+      const bool small = source.size() <= kPrefetchBatch;
+      for (const Entry& e : source) place(e, small);
+      source.clear();  // keeps its capacity: no allocation in steady state
+      // The next bucket of this level runs right after the ones just filled: start loading its
+      // callbacks now, so that the first events after this batch do not wait either.
+      if (const int next = masks_[level].first(); next >= 0) {
+        Bucket& after = bucket(level, next);
+        if (after.size() <= kPrefetchBatch) {
+          for (const Entry& e : after) prefetch_slot(e.slot);
+        }
+      }
+    }
     Bucket& cur = current();
     if (cur.size() > 1) std::make_heap(cur.begin(), cur.end(), ByOrder{});
     return true;
@@ -49,16 +72,20 @@ bool EventQueue::advance() {
 }
 
 std::uint32_t EventQueue::grow() {
-  const std::size_t slot = meta_.size();
-  if (slot >= kNoSlot) throw InternalError("more than 4e9 pending events (this is a bug)");
-  if ((slot & kChunkMask) == 0) chunks_.push_back(std::make_unique<Cell[]>(kChunkMask + 1));
-  meta_.push_back(SlotMeta{});
-  return static_cast<std::uint32_t>(slot);
+  const std::uint32_t slot = slots_;
+  if (slot == kNoSlot - 1) throw InternalError("more than 4e9 pending events (this is a bug)");
+  if ((slot & kCellMask) == 0) cell_blocks_.push_back(allocate_block());
+  if ((slot & kMetaMask) == 0) meta_blocks_.push_back(allocate_block());
+  // Constructed as they are first needed: a small simulation touches little of its blocks.
+  ::new (static_cast<void*>(&cell(slot))) Cell();
+  ::new (static_cast<void*>(&meta(slot))) SlotMeta();
+  ++slots_;
+  return slot;
 }
 
 bool EventQueue::cancel(EventHandle h) {
   if (!is_pending(h)) return false;
-  ++meta_[h.slot].generation;  // even: not pending
+  ++meta(h.slot).generation;  // even: not pending
   --live_;
   ++stale_;
   // release() destroys the callback before the slot goes on the free list: a capture's
@@ -70,7 +97,7 @@ bool EventQueue::cancel(EventHandle h) {
 
 bool EventQueue::reschedule(EventHandle& h, Time t) {
   if (!is_pending(h)) return false;
-  SlotMeta& m = meta_[h.slot];
+  SlotMeta& m = meta(h.slot);
   m.generation += 2;  // still odd: pending; the old entry no longer matches
   h.generation = m.generation;
   insert(Entry{t.ns(), make_order(static_cast<Priority>(m.link)), h.slot, m.generation});
@@ -86,7 +113,7 @@ void EventQueue::compact() {
       Bucket& b = bucket(level, digit);
       if (b.empty()) continue;
       b.truncate(static_cast<std::size_t>(std::remove_if(b.begin(), b.end(), stale) - b.begin()));
-      if (b.empty()) masks_[level].reset(digit);
+      if (b.empty()) masks_[level].reset(digit);  // levels_ is cleared lazily by advance()
     }
   }
   Bucket& cur = current();
