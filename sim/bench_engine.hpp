@@ -11,7 +11,7 @@
 // Mean delay: pending x 1 us. Simulated time then advances about 1 us per event whatever the
 // queue size, so equal-time ties stay rare (as in a real run) instead of piling up at large N.
 // Each side first runs max(pending, events / 10) warm-up events (pools and buckets reach their
-// steady-state size, the pending times their steady-state spread), then three timed repeats of
+// steady-state size, the pending times their steady-state spread), then five timed repeats of
 // `events` events, alternating engine and heap; each side reports its best repeat.
 //
 // Used by `dcsim bench engine`; no timing is asserted in tests.

@@ -5,10 +5,10 @@
 // sequence is unique), so a run is a pure function of its inputs: no tie is left to the queue's
 // internals. Priorities are named so that models agree on what happens first at one instant.
 //
-// Complexity (see event_queue.hpp for the structure): schedule O(1) amortised, pop amortised
-// O(log(delta t)), cancel O(1) (lazy: the entry is dropped when it reaches the front),
-// reschedule = cancel + schedule. Scheduling never allocates once the pools have grown to the
-// run's peak number of pending events.
+// Complexity (see event_queue.hpp for the structure, a 256-ary radix heap): schedule O(1), pop
+// amortised O(log_256(span of pending times) + log(events at the front instant)), cancel O(1)
+// (lazy: the entry is dropped when it reaches the front), reschedule O(1). Scheduling never
+// allocates once the pools have grown to the run's peak number of pending events.
 //
 // Not thread-safe: one Simulator per thread (sweeps run one per scenario instance).
 
@@ -63,6 +63,8 @@ class Simulator {
   bool cancel(EventHandle h);
   // Moves a pending event to time t, keeping its callback and priority; it gets a new sequence
   // number (it orders as if scheduled now). Returns false (and does nothing) for a stale handle.
+  // `h` is updated in place; other copies of the old handle become stale. t < now() is an
+  // InternalError (checked only for a pending event).
   bool reschedule(EventHandle& h, Time t);
   bool is_pending(EventHandle h) const;
 
