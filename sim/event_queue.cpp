@@ -30,7 +30,7 @@ void EventQueue::Bucket::grow() {
   capacity_ = capacity;
 }
 
-bool EventQueue::advance() {
+bool EventQueue::advance(std::int64_t limit) {
   while (levels_ != 0) {
     const int level = std::countr_zero(levels_);
     const int digit = masks_[level].first();
@@ -38,20 +38,32 @@ bool EventQueue::advance() {
       levels_ &= levels_ - 1;
       continue;
     }
+    // The earliest time bucket (level, digit) can hold: base_'s bytes above `level`, `digit`,
+    // then zeros.
+    const int shift = level * 8;
+    const std::uint64_t keep_high =
+        shift + 8 >= 64 ? 0 : ~((std::uint64_t{1} << (shift + 8)) - 1);
+    const auto start = static_cast<std::int64_t>(
+        (static_cast<std::uint64_t>(base_) & keep_high) |
+        (static_cast<std::uint64_t>(digit) << shift));
+    if (start > limit) {
+      // Nothing is due by limit. Any base between the old one and `start` leaves every entry's
+      // level and digit unchanged (all lower levels and digits are empty), so the base may
+      // follow the caller's clock to limit at no cost.
+      if (limit > base_) base_ = limit;
+      return false;
+    }
     masks_[level].reset(digit);
     if (level == 0) {
-      // The next exact time within the current 256 ns window.
-      base_ = static_cast<std::int64_t>(
-          (static_cast<std::uint64_t>(base_) & ~std::uint64_t{0xFF}) |
-          static_cast<std::uint64_t>(digit));
+      base_ = start;  // the next exact time within the current 256 ns window
     } else {
-      // The new base is the bucket's minimum: no entry lies before it, every entry of the
-      // bucket agrees with it above byte `level` (so each moves to a lower level), and every
-      // other bucket keeps its level and digit. The minimum lands in the current bucket.
+      // The new base is the bucket's minimum (or limit, if that is earlier): no entry lies
+      // before it, every entry of the bucket agrees with it above byte `level` (so each moves
+      // to a lower level), and every other bucket keeps its level and digit.
       Bucket& source = bucket(level, digit);
       std::int64_t min_time = source.front().time_ns;
       for (const Entry& e : source) min_time = std::min(min_time, e.time_ns);
-      base_ = min_time;
+      base_ = std::min(min_time, limit);
       const bool small = source.size() <= kPrefetchBatch;
       for (const Entry& e : source) place(e, small);
       source.clear();  // keeps its capacity: no allocation in steady state

@@ -18,9 +18,10 @@
 // the lowest non-empty level, whose entries are then redistributed into levels below L.
 // Non-empty buckets are found through one 256-bit mask per level.
 //
-// An entry with t < base_ (possible after run_until() looked at a later event and a model then
-// scheduled one between its limit and that event) goes to a small binary heap `early_`, all of
-// whose entries precede every bucketed one, so any time is accepted and the order holds.
+// An entry with t < base_ goes to a small binary heap `early_`, all of whose entries precede
+// every bucketed one, so any time is accepted and the order holds. The simulator never needs it
+// (pop(limit) moves base_ no further than limit, and the clock is then at least limit) unless
+// next_event_time() looked ahead and a model then scheduled something before that event.
 //
 // Memory traffic is what costs at 1e5..1e6 pending, so: entries are 24 bytes (time,
 // priority|sequence, slot, generation) and move between buckets by sequential copies; callbacks
@@ -77,6 +78,8 @@ class EventQueue {
   bool empty() const { return live_ == 0; }
   // Entries kept for cancelled or rescheduled events, not yet dropped (for tests and tuning).
   std::size_t stale_entries() const { return stale_; }
+  // Entries in the overflow heap for times before the radix base (for tests and tuning).
+  std::size_t early_entries() const { return early_.size(); }
 
   EventHandle push(Time t, Priority priority, Callback cb) {
     const std::uint32_t slot = free_head_ != kNoSlot ? free_head_ : grow();
@@ -104,14 +107,14 @@ class EventQueue {
 
   // Time of the front event; Time::max() when empty.
   Time peek_time() {
-    const Entry* e = front();
+    const Entry* e = front(Time::max().ns());
     return e == nullptr ? Time::max() : Time::from_ns(e->time_ns);
   }
 
   // Takes the front event out when its time is <= limit. The event is no longer pending (its
   // handle is stale) but its slot stays reserved until invoke() or discard().
   bool pop(Time limit, Popped& out) {
-    const Entry* e = front();
+    const Entry* e = front(limit.ns());
     if (e == nullptr || e->time_ns > limit.ns()) return false;
     out.time = Time::from_ns(e->time_ns);
     out.priority = static_cast<Priority>(e->order >> kSequenceBits);
@@ -310,8 +313,9 @@ class EventQueue {
     levels_ |= 1u << level;
   }
 
-  // The earliest live entry (dropping stale ones on the way), or nullptr when empty.
-  const Entry* front() {
+  // The earliest live entry (dropping stale ones on the way); nullptr when empty, and possibly
+  // when nothing is due by `limit` (then the structure is left ready for times >= limit).
+  const Entry* front(std::int64_t limit) {
     for (;;) {
       if (!early_.empty()) [[unlikely]] {
         if (is_live(early_.front())) return &early_.front();
@@ -321,7 +325,7 @@ class EventQueue {
       }
       Bucket& cur = current();
       if (cur.empty()) {
-        if (!advance()) return nullptr;
+        if (!advance(limit)) return nullptr;
         continue;
       }
       if (is_live(cur.front())) return &cur.front();
@@ -348,8 +352,10 @@ class EventQueue {
   }
 
   // With the current bucket empty: moves base_ to the next non-empty bucket, redistributing it
-  // if it is above level 0. False when nothing is bucketed.
-  bool advance();
+  // if it is above level 0. False when nothing is bucketed, or when that bucket starts after
+  // `limit`: then base_ moves only up to limit, so that run_until(limit) followed by events
+  // scheduled between limit and the next event keeps them in the buckets (not in early_).
+  bool advance(std::int64_t limit);
   std::uint32_t grow();
   void maybe_compact() {
     if (stale_ > live_ && stale_ >= kCompactAtLeast) compact();

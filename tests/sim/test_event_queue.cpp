@@ -121,6 +121,29 @@ TEST_CASE("pop respects its limit and peek_time sees the front", "[sim][event_qu
   CHECK(log == std::vector<int>{2, 3, 1});
 }
 
+TEST_CASE("a pop that finds nothing due leaves room for events before the next one",
+          "[sim][event_queue]") {
+  // run_until(limit) then scheduling between limit and the next event is the common pattern:
+  // those events must stay in the radix buckets, not fall into the overflow heap.
+  EventQueue q;
+  std::vector<int> log;
+  q.push(ns(5'000'000'000), Priority::kNormal, record(log, 3));
+  EventQueue::Popped p;
+  // The last limit lies inside the radix bucket of the 5e9 event ([2^32, 2^40) relative to 0).
+  for (std::int64_t limit : {1'000LL, 1'000'000LL, 4'500'000'000LL, 4'999'999'000LL}) {
+    CHECK_FALSE(q.pop(ns(limit), p));
+    q.push(ns(limit + 7), Priority::kNormal, [] {});
+    CHECK(q.early_entries() == 0);
+    REQUIRE(q.pop(ns(limit + 7), p));
+    q.invoke(p.slot);
+  }
+  q.push(ns(4'999'999'500), Priority::kNormal, record(log, 1));
+  q.push(ns(4'999'999'500), Priority::kNormal, record(log, 2));
+  drain(q);
+  CHECK(q.early_entries() == 0);
+  CHECK(log == std::vector<int>{1, 2, 3});
+}
+
 TEST_CASE("cancel: true once, then stale; stale and default handles are harmless",
           "[sim][event_queue]") {
   EventQueue q;
@@ -310,6 +333,24 @@ TEST_CASE("differential: random schedule/cancel/reschedule/pop against a referen
         const EventHandle h = q.push(ns(t), Priority::kNormal, [&ran_id, id] { ran_id = id; });
         reference.emplace(key, id);
         live.emplace(id, Live{h, key});
+      }
+    } else if (kind < 80) {
+      // pop with a limit, as run_until(limit) does; when nothing is due the clock moves to the
+      // limit (later pushes are never earlier than it).
+      const std::int64_t limit = random_time();
+      const auto expected = reference.begin();
+      EventQueue::Popped p;
+      if (std::get<0>(expected->first) <= limit) {
+        REQUIRE(q.pop(ns(limit), p));
+        REQUIRE(p.time.ns() == std::get<0>(expected->first));
+        q.invoke(p.slot);
+        REQUIRE(ran_id == expected->second);
+        now = p.time.ns();
+        live.erase(ran_id);
+        reference.erase(expected);
+      } else {
+        REQUIRE_FALSE(q.pop(ns(limit), p));
+        now = limit;
       }
     } else {
       EventQueue::Popped p;
