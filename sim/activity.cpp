@@ -117,7 +117,8 @@ void Activity::schedule_completion() {
     // An unchanged finish keeps its event, and with it its place among same-instant events.
     if (finish != scheduled_finish_) sim_.reschedule(completion_, finish);
   } else {
-    completion_ = sim_.at(finish, [this] { complete(); }, priority_);
+    completion_ = sim_.at(
+        finish, [this] { complete(); }, priority_);
   }
   scheduled_finish_ = finish;
 }

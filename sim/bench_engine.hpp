@@ -23,10 +23,10 @@ namespace dcsim::sim {
 
 struct EngineBenchResult {
   std::size_t pending;
-  std::uint64_t events;                // per timed repeat
-  double engine_events_per_s;          // Simulator, best repeat
-  double heap_events_per_s;            // std::priority_queue baseline, best repeat
-  double ratio;                        // engine / heap
+  std::uint64_t events;        // per timed repeat
+  double engine_events_per_s;  // Simulator, best repeat
+  double heap_events_per_s;    // std::priority_queue baseline, best repeat
+  double ratio;                // engine / heap
 };
 
 // pending >= 1, events >= 1 (else InternalError).

@@ -65,7 +65,7 @@ class Callback {
   };
   template <class Fn>
   static constexpr bool kTrivial =
-      std::is_trivially_copyable_v<Fn> && std::is_trivially_destructible_v<Fn>;
+      std::conjunction_v<std::is_trivially_copyable<Fn>, std::is_trivially_destructible<Fn>>;
   template <class Fn>
   static constexpr Ops kOps{
       [](void* p) { (*static_cast<Fn*>(p))(); },

@@ -41,11 +41,9 @@ bool EventQueue::advance(std::int64_t limit) {
     // The earliest time bucket (level, digit) can hold: base_'s bytes above `level`, `digit`,
     // then zeros.
     const int shift = level * 8;
-    const std::uint64_t keep_high =
-        shift + 8 >= 64 ? 0 : ~((std::uint64_t{1} << (shift + 8)) - 1);
-    const auto start = static_cast<std::int64_t>(
-        (static_cast<std::uint64_t>(base_) & keep_high) |
-        (static_cast<std::uint64_t>(digit) << shift));
+    const std::uint64_t keep_high = shift + 8 >= 64 ? 0 : ~((std::uint64_t{1} << (shift + 8)) - 1);
+    const auto start = static_cast<std::int64_t>((static_cast<std::uint64_t>(base_) & keep_high) |
+                                                 (static_cast<std::uint64_t>(digit) << shift));
     if (start > limit) {
       // Nothing is due by limit. Any base between the old one and `start` leaves every entry's
       // level and digit unchanged (all lower levels and digits are empty), so the base may

@@ -94,8 +94,7 @@ class EventQueue {
   }
 
   bool is_pending(EventHandle h) const {
-    return h.slot < slots_ && meta(h.slot).generation == h.generation &&
-           (h.generation & 1) != 0;
+    return h.slot < slots_ && meta(h.slot).generation == h.generation && (h.generation & 1) != 0;
   }
 
   // False (and nothing happens) for a stale handle.
@@ -192,7 +191,8 @@ class EventQueue {
     Entry* end() { return data_.get() + size_; }
     const Entry& front() const { return data_[0]; }
     void push_back(const Entry& e) {
-      if (size_ == capacity_) [[unlikely]] grow();
+      if (size_ == capacity_) [[unlikely]]
+        grow();
       data_[size_++] = e;
     }
     // Appends and prefetches the line after the new end: a far-future bucket is appended to
@@ -255,16 +255,13 @@ class EventQueue {
     return (static_cast<std::uint64_t>(priority) << kSequenceBits) | (next_sequence_++);
   }
 
-  Callback& callback_at(std::uint32_t slot) {
-    return cell(slot).callback;
-  }
+  Callback& callback_at(std::uint32_t slot) { return cell(slot).callback; }
   Cell& cell(std::uint32_t slot) const {
     return static_cast<Cell*>(cell_blocks_[slot >> kCellBits].get())[slot & kCellMask];
   }
   SlotMeta& meta(std::uint32_t slot) const {
     return static_cast<SlotMeta*>(meta_blocks_[slot >> kMetaBits].get())[slot & kMetaMask];
   }
-
 
   void prefetch_slot(std::uint32_t slot) const {
     prefetch(&meta(slot));
@@ -286,7 +283,8 @@ class EventQueue {
       return;
     }
     const int level = (63 - std::countl_zero(x)) >> 3;
-    const int digit = static_cast<int>((static_cast<std::uint64_t>(e.time_ns) >> (level * 8)) & 0xFF);
+    const int digit =
+        static_cast<int>((static_cast<std::uint64_t>(e.time_ns) >> (level * 8)) & 0xFF);
     bucket(level, digit).push_back(e);
     masks_[level].set(digit);
     levels_ |= 1u << level;
@@ -307,7 +305,8 @@ class EventQueue {
       return;
     }
     const int level = (63 - std::countl_zero(x)) >> 3;
-    const int digit = static_cast<int>((static_cast<std::uint64_t>(e.time_ns) >> (level * 8)) & 0xFF);
+    const int digit =
+        static_cast<int>((static_cast<std::uint64_t>(e.time_ns) >> (level * 8)) & 0xFF);
     bucket(level, digit).push_back_ahead(e);
     masks_[level].set(digit);
     levels_ |= 1u << level;
@@ -362,7 +361,7 @@ class EventQueue {
   }
   void compact();
 
-  std::unique_ptr<Bucket[]> buckets_;  // kLevels * kDigits
+  std::unique_ptr<Bucket[]> buckets_;       // kLevels * kDigits
   std::array<DigitMask, kLevels> masks_{};  // non-empty buckets, the current one excluded
   std::uint32_t levels_ = 0;  // bit L set when masks_[L] may be non-zero (cleared lazily)
   std::int64_t base_ = 0;

@@ -71,8 +71,8 @@ void Simulator::set_progress_observer(std::uint64_t every_events, std::function<
   progress_ = std::move(observer);
   progress_every_ = progress_ ? every_events : 0;
   // Fire on multiples of every_events, counted from the start of the run.
-  next_progress_ = progress_every_ == 0 ? UINT64_MAX
-                                        : (executed_ / progress_every_ + 1) * progress_every_;
+  next_progress_ =
+      progress_every_ == 0 ? UINT64_MAX : (executed_ / progress_every_ + 1) * progress_every_;
 }
 
 }  // namespace dcsim::sim

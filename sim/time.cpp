@@ -254,9 +254,8 @@ std::string format_duration(Time t) {
   const std::int64_t ns = t.ns();
   if (ns == 0) return "0 s";
   // Magnitude as unsigned so that INT64_MIN formats too.
-  const std::uint64_t mag =
-      ns < 0 ? static_cast<std::uint64_t>(0) - static_cast<std::uint64_t>(ns)
-             : static_cast<std::uint64_t>(ns);
+  const std::uint64_t mag = ns < 0 ? static_cast<std::uint64_t>(0) - static_cast<std::uint64_t>(ns)
+                                   : static_cast<std::uint64_t>(ns);
   std::string out = ns < 0 ? "-" : "";
   constexpr std::uint64_t kMinute = 60'000'000'000;
   if (mag < kMinute) return out + format_sub_minute(mag);

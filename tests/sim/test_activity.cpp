@@ -1,7 +1,6 @@
 // Activity: completion exact to the nanosecond under rate changes, suspension, cancellation.
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -51,15 +50,21 @@ TEST_CASE("several rate changes: completion exact to the nanosecond", "[sim][act
   // 200 us..1 ms at 0.5 unit/ns: 4e5 done, 4e5 left (the finish had moved to 1.8 ms).
   // From 1 ms at 2 units/ns: 4e5 / 2 = 2e5 ns more, so it finishes at 1'200'000 ns.
   Activity a(sim, 1e6, 1e9, [&](Activity&) { finished = sim.now(); });
-  sim.at(ns(200'000), [&] {
-    a.set_rate(0.5e9);
-    CHECK(a.remaining() == Approx(8e5).epsilon(kWorkTol));
-    CHECK(a.expected_finish() == ns(1'800'000));
-  }, Priority::kRateChange);
-  sim.at(ns(1'000'000), [&] {
-    a.set_rate(2e9);
-    CHECK(a.remaining() == Approx(4e5).epsilon(kWorkTol));
-  }, Priority::kRateChange);
+  sim.at(
+      ns(200'000),
+      [&] {
+        a.set_rate(0.5e9);
+        CHECK(a.remaining() == Approx(8e5).epsilon(kWorkTol));
+        CHECK(a.expected_finish() == ns(1'800'000));
+      },
+      Priority::kRateChange);
+  sim.at(
+      ns(1'000'000),
+      [&] {
+        a.set_rate(2e9);
+        CHECK(a.remaining() == Approx(4e5).epsilon(kWorkTol));
+      },
+      Priority::kRateChange);
   sim.run();
   CHECK(finished == ns(1'200'000));
   CHECK(a.remaining() == 0.0);
@@ -76,8 +81,7 @@ TEST_CASE("a non-integral duration rounds up to the next nanosecond", "[sim][act
   CHECK(sim.now() == ns(3'333'333'334));
 }
 
-TEST_CASE("completion uses the engine's own arithmetic, not a naive ceiling",
-          "[sim][activity]") {
+TEST_CASE("completion uses the engine's own arithmetic, not a naive ceiling", "[sim][activity]") {
   SECTION("naive ceil would finish one ns early") {
     // work = 0.1 * 7 = 0.7000000000000001 (just above 0.7). At 0.1/s, 7 s of progress
     // computes as 0.1 * 7e9 / 1e9 = 0.7 < work, so 7 s is not enough: the first ns at which
@@ -197,11 +201,14 @@ TEST_CASE("a rate change at the finish instant runs before the completion", "[si
   // then, so the completion stays at 1000 ns.
   Activity a(sim, 1000.0, 1e9, [&](Activity&) { finished = sim.now(); });
   bool changed = false;
-  sim.at(ns(1000), [&] {
-    CHECK_FALSE(a.done());
-    a.set_rate(0.5e9);
-    changed = true;
-  }, Priority::kRateChange);
+  sim.at(
+      ns(1000),
+      [&] {
+        CHECK_FALSE(a.done());
+        a.set_rate(0.5e9);
+        changed = true;
+      },
+      Priority::kRateChange);
   sim.run();
   CHECK(changed);
   CHECK(finished == ns(1000));

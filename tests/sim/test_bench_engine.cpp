@@ -2,7 +2,6 @@
 // measured by `dcsim bench engine`, not by the test suite.
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "sim/bench_engine.hpp"

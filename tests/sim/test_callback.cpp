@@ -1,7 +1,6 @@
 // Callback: in-place storage, move semantics for trivial and non-trivial captures.
 
 #include <catch2/catch.hpp>
-
 #include <memory>
 #include <string>
 #include <utility>

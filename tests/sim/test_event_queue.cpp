@@ -3,7 +3,6 @@
 // implementation would have to meet).
 
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -42,8 +41,8 @@ TEST_CASE("events pop in time order across all radix levels", "[sim][event_queue
   std::vector<int> log;
   // Times chosen to land in different levels and digits relative to base 0: byte 0, byte 1,
   // byte 3, byte 5 and byte 7 differ.
-  const std::vector<std::int64_t> times{1'000'000'000'000'000'000, 70'000, 255, 3, 1LL << 40,
-                                        256,  0, 1LL << 24, 5'000'000'000, 4};
+  const std::vector<std::int64_t> times{
+      1'000'000'000'000'000'000, 70'000, 255, 3, 1LL << 40, 256, 0, 1LL << 24, 5'000'000'000, 4};
   for (std::size_t i = 0; i < times.size(); ++i) {
     q.push(ns(times[i]), Priority::kNormal, record(log, static_cast<int>(i)));
   }
@@ -284,16 +283,23 @@ TEST_CASE("differential: random schedule/cancel/reschedule/pop against a referen
   auto random_time = [&]() -> std::int64_t {
     // Delays across every radix level, with many exact ties and zero delays.
     switch (rng.uniform_int(6)) {
-      case 0: return now;
-      case 1: return now + static_cast<std::int64_t>(rng.uniform_int(4));
-      case 2: return now + static_cast<std::int64_t>(rng.uniform_int(1'000));
-      case 3: return now + static_cast<std::int64_t>(rng.uniform_int(10'000'000));
-      case 4: return now + static_cast<std::int64_t>(rng.uniform_int(1'000'000'000'000));
-      default: return now + static_cast<std::int64_t>(rng.uniform_int(std::uint64_t{1} << 61));
+      case 0:
+        return now;
+      case 1:
+        return now + static_cast<std::int64_t>(rng.uniform_int(4));
+      case 2:
+        return now + static_cast<std::int64_t>(rng.uniform_int(1'000));
+      case 3:
+        return now + static_cast<std::int64_t>(rng.uniform_int(10'000'000));
+      case 4:
+        return now + static_cast<std::int64_t>(rng.uniform_int(1'000'000'000'000));
+      default:
+        return now + static_cast<std::int64_t>(rng.uniform_int(std::uint64_t{1} << 61));
     }
   };
   auto pick_live = [&]() {
-    auto it = live.lower_bound(static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(next_id))));
+    auto it =
+        live.lower_bound(static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(next_id))));
     return it == live.end() ? live.begin() : it;
   };
 
@@ -326,8 +332,8 @@ TEST_CASE("differential: random schedule/cancel/reschedule/pop against a referen
       const Time front = q.peek_time();
       REQUIRE(front == Time::from_ns(std::get<0>(reference.begin()->first)));
       if (front.ns() > now) {
-        const std::int64_t t =
-            now + static_cast<std::int64_t>(rng.uniform_int(static_cast<std::uint64_t>(front.ns() - now)));
+        const std::int64_t t = now + static_cast<std::int64_t>(rng.uniform_int(
+                                         static_cast<std::uint64_t>(front.ns() - now)));
         const int id = next_id++;
         const Key key{t, static_cast<int>(Priority::kNormal), ++sequence};
         const EventHandle h = q.push(ns(t), Priority::kNormal, [&ran_id, id] { ran_id = id; });

@@ -7,7 +7,6 @@
 // numbers changed, not bad luck.
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -102,7 +101,8 @@ TEST_CASE("different seeds, paths or purposes give different streams", "[sim][ra
   CHECK(std::abs(agree / double(kPairs) - 0.5) < kSigmas * std::sqrt(0.25 / kPairs));
 }
 
-TEST_CASE("uniform01 lies in the half-open unit interval with mean 1/2 and variance 1/12", "[sim][random]") {
+TEST_CASE("uniform01 lies in the half-open unit interval with mean 1/2 and variance 1/12",
+          "[sim][random]") {
   RandomStream rng(11, "tests/random", "uniform01");
   bool in_range = true;
   const Moments m = moments([&] {

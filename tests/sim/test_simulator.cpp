@@ -1,7 +1,6 @@
 // Simulator: the clock, scheduling rules, run/run_until/stop semantics and progress reporting.
 
 #include <catch2/catch.hpp>
-
 #include <vector>
 
 #include "sim/error.hpp"
@@ -39,12 +38,17 @@ TEST_CASE("ties at one instant: priority first, then scheduling order", "[sim][s
   Simulator sim;
   std::vector<int> order;
   sim.at(ns(5), [&] { order.push_back(1); });
-  sim.at(ns(5), [&] { order.push_back(2); }, Priority::kTelemetry);
-  sim.at(ns(5), [&] {
-    order.push_back(3);
-    // Scheduled during the instant: kRateChange still runs before the pending kNormal 1.
-    sim.after(Time::zero(), [&] { order.push_back(5); }, Priority::kRateChange);
-  }, Priority::kFirst);
+  sim.at(
+      ns(5), [&] { order.push_back(2); }, Priority::kTelemetry);
+  sim.at(
+      ns(5),
+      [&] {
+        order.push_back(3);
+        // Scheduled during the instant: kRateChange still runs before the pending kNormal 1.
+        sim.after(
+            Time::zero(), [&] { order.push_back(5); }, Priority::kRateChange);
+      },
+      Priority::kFirst);
   sim.at(ns(5), [&] { order.push_back(4); });
   sim.run();
   CHECK(order == std::vector<int>{3, 5, 1, 4, 2});
@@ -132,8 +136,7 @@ TEST_CASE("after run_until, events between t and the next event still run first"
   CHECK(order == std::vector<int>{1, 2, 3});
 }
 
-TEST_CASE("stop ends the run after the current event and the run can resume",
-          "[sim][simulator]") {
+TEST_CASE("stop ends the run after the current event and the run can resume", "[sim][simulator]") {
   Simulator sim;
   std::vector<int> order;
   sim.at(ns(10), [&] { order.push_back(1); });

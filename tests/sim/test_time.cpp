@@ -1,9 +1,8 @@
 // Time: conversions from seconds, duration parsing (exact decimals, units, errors) and
 // formatting (round trip).
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -112,9 +111,10 @@ TEST_CASE("parse_duration: negatives only when allowed", "[sim][time]") {
 TEST_CASE("parse_duration: bad text names what was expected", "[sim][time]") {
   CHECK(parse_error("5 parsecs") ==
         "expected a duration such as \"1.5 us\" or \"10 min\", got \"5 parsecs\"");
-  for (const char* bad : {"", "   ", "5", "1.5", "s", "ms 5", "1e s", "1e", "--1 s", "inf s",
-                          "nan s", "1,5 s", "1 . 5 s", "1 s s", "5 S", "5 Ms", "5 secs",
-                          "0 s 0", "1 5 s", "1 h -3 min", "40 Gbps", "\xC2\xB5s"}) {
+  for (const char* bad :
+       {"",       "   ",   "5",     "1.5",        "s",       "ms 5",     "1e s", "1e",
+        "--1 s",  "inf s", "nan s", "1,5 s",      "1 . 5 s", "1 s s",    "5 S",  "5 Ms",
+        "5 secs", "0 s 0", "1 5 s", "1 h -3 min", "40 Gbps", "\xC2\xB5s"}) {
     INFO("text: \"" << bad << "\"");
     CHECK(parse_error(bad).rfind("expected a duration such as", 0) == 0);
   }
