@@ -7,7 +7,7 @@
 
 namespace dcsim::sim {
 
-EventQueue::EventQueue() : buckets_(std::make_unique<Bucket[]>(kLevels * kDigits)) {}
+EventQueue::EventQueue() : buckets_(std::make_unique<Bucket[]>(std::size_t{kLevels} * kDigits)) {}
 
 EventQueue::~EventQueue() {
   for (std::uint32_t slot = 0; slot < slots_; ++slot) cell(slot).~Cell();
