@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "models/collective/collective_algorithm.hpp"
+#include "models/facility/cooling_control.hpp"
 #include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "models/network/topology_builders.hpp"
@@ -23,6 +24,7 @@ struct ModelRegistries {
   sim::Registry<network::TopologyFactory> topologies{"topology"};
   sim::Registry<collective::CollectiveAlgorithmFactory> collective_algorithms{"collective algorithm"};
   sim::Registry<workload::TrainingModelFactory> training_models{"training model"};
+  sim::Registry<facility::CoolingControlFactory> cooling_controls{"cooling control"};
 };
 
 void register_builtin_models(ModelRegistries& registries);
@@ -36,6 +38,7 @@ void for_each_registry(const ModelRegistries& registries, F&& f) {
   f(registries.topologies);
   f(registries.collective_algorithms);
   f(registries.training_models);
+  f(registries.cooling_controls);
 }
 
 }  // namespace dcsim::models

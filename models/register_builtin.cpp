@@ -1,4 +1,5 @@
 #include "models/collective/collective_algorithm.hpp"
+#include "models/facility/cooling_control.hpp"
 #include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/model_registries.hpp"
@@ -17,6 +18,7 @@ void register_builtin_models(ModelRegistries& registries) {
   network::register_network_models(registries.topologies);
   collective::register_collective_algorithms(registries.collective_algorithms);
   workload::register_training_models(registries.training_models);
+  facility::register_cooling_controls(registries.cooling_controls);
 }
 
 }  // namespace dcsim::models

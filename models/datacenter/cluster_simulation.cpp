@@ -254,7 +254,33 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
   n.clock_factor = factor;
   if (n.job != SIZE_MAX) {
     Job& job = *jobs_[n.job];
-    job.work->set_rate(job_rate(job));
+    // A power source may set the clock while the job's nodes are being assigned, before the
+    // job's work exists: the work then starts at job_rate().
+    if (job.work) job.work->set_rate(job_rate(job));
+  }
+  if (power_source_) refresh_node_power(node);
+}
+
+void ClusterSimulation::set_power_source(NodePowerSource* source) {
+  power_source_ = source;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    integrate_node(static_cast<int>(i));
+    if (power_source_) {
+      power_source_->on_node_utilization(static_cast<int>(i), nodes_[i].utilization);
+      nodes_[i].power_w = power_source_->node_power_w(static_cast<int>(i));
+    }
+  }
+  mark_dirty();
+}
+
+void ClusterSimulation::refresh_node_power(int node) {
+  integrate_node(node);
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  const double p = power_source_ ? power_source_->node_power_w(node)
+                                 : power::node_power_w(config_.node, n.utilization);
+  if (p != n.power_w) {
+    n.power_w = p;
+    mark_dirty();
   }
 }
 
@@ -268,7 +294,12 @@ void ClusterSimulation::set_node_utilization(int node, double utilization) {
   integrate_node(node);
   auto& n = nodes_[static_cast<std::size_t>(node)];
   n.utilization = utilization;
-  n.power_w = power::node_power_w(config_.node, utilization);
+  if (power_source_) {
+    power_source_->on_node_utilization(node, utilization);
+    n.power_w = power_source_->node_power_w(node);
+  } else {
+    n.power_w = power::node_power_w(config_.node, utilization);
+  }
 }
 
 double ClusterSimulation::energy_j() const {

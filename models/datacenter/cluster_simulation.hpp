@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "models/datacenter/cluster_config.hpp"
+#include "models/datacenter/node_power_source.hpp"
 #include "models/model_registries.hpp"
 #include "sim/activity.hpp"
 #include "sim/simulator.hpp"
@@ -45,6 +46,10 @@ class ClusterSimulation {
   // Clock factor of one node's GPUs (1 = nominal, 0 < f <= 1): running jobs on it slow down
   // from now on. The hook through which thermal and power throttling act.
   void set_node_clock_factor(int node, double factor);
+  // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
+  void set_power_source(NodePowerSource* source);
+  // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
+  void refresh_node_power(int node);
 
   double cluster_power_w() const { return cluster_power_w_; }
   // Energy up to sim.now().
@@ -78,6 +83,7 @@ class ClusterSimulation {
   sim::Simulator& sim_;
   sim::TraceSink& sink_;
   std::unique_ptr<policy::Scheduler> scheduler_;
+  NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
 
   std::vector<std::unique_ptr<Job>> jobs_;
   // Waiting jobs in arrival order, from waiting_head_ on: jobs started from the front (fifo's

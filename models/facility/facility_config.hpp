@@ -1,0 +1,85 @@
+#pragma once
+// Config of the facility model (power delivery, cooling plant, zones, faults). Plain data; the
+// scenario layer fills it from the scenario's "facility" section, FacilitySimulation validates it
+// (ConfigError names the field, e.g. "cooling.d2c_capture").
+
+#include <string>
+#include <vector>
+
+#include "models/facility/cooling_control.hpp"
+#include "models/power/node_power_model.hpp"
+#include "models/thermal/cooling_plant.hpp"
+#include "models/thermal/outdoor_profile.hpp"
+#include "models/thermal/rc_path.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::models::facility {
+
+struct PlantFault {
+  enum class Kind { kCduPumpFailure, kRdhxFanFailure, kChilledWaterRise, kZoneCoolingLoss };
+  Kind kind = Kind::kCduPumpFailure;
+  sim::Time at = sim::Time::zero();
+  sim::Time duration = sim::Time::max();  // max: never repaired
+  int zone = 0;                           // -1: every zone (chilled-water rise is plant-wide)
+  double flow_fraction = 0.0;             // pump failure: secondary flow left (redundant pumps)
+  double delta_c = 5.0;                   // chilled-water rise
+};
+
+struct ZoneConfig {
+  std::string name;
+  std::vector<int> racks;
+};
+
+struct FacilityConfig {
+  sim::Time tick = sim::Time::from_s(10);  // thermal step and control period (also at load events)
+  power::NodePowerConfig node;
+  // Power delivery between utility and node inlets (PUE overhead). Double-conversion UPS ~95-97%
+  // and PDU/transformer ~98-99% (assumptions from vendor ranges).
+  double ups_efficiency = 0.96;
+  double pdu_efficiency = 0.985;
+  double rack_limit_w = 60'000.0;    // a crossing is logged in facility/events
+  double spike_fraction = 0.25;      // rack power rising by this fraction ...
+  sim::Time spike_window = sim::Time::from_s(1);  // ... within this window is logged as a spike
+
+  enum class Mode { kD2c, kAir };
+  Mode mode = Mode::kD2c;
+  double d2c_capture = 0.8;          // share of node heat into liquid (0.7-0.95, public-figures.md)
+  thermal::RcPathParams rc;
+  double tim_spread = 0.05;          // relative spread (std dev) of the die-to-plate resistance
+  // Secondary (CDU) loop: rated flow per rack, CDU heat-exchanger effectiveness, lumped water
+  // mass, pump power at rated flow. 1.5 L/min per kW of liquid heat is a common sizing rule
+  // (assumption): ~1 kg/s per 40 kW rack.
+  double secondary_flow_kg_per_s_per_rack = 1.0;
+  double cdu_effectiveness = 0.8;
+  double loop_capacity_j_per_k_per_rack = 4.18e5;  // ~100 L of water per rack (assumption)
+  double cdu_pump_power_w_per_rack = 400.0;        // at rated flow; affinity law ~ speed^3 (assumption)
+  // RDHx per rack: heat it can remove at the design air-to-water approach; active doors have fans.
+  bool rdhx = true;
+  bool rdhx_active = true;
+  double rdhx_capacity_w = 50'000.0;      // HPE/Motivair 35-55 kW family (public-figures.md)
+  double rdhx_passive_capacity_w = 20'000.0;  // passive door, or active door with fans failed
+  double rdhx_fan_power_w = 1'000.0;      // door fans 0.5-2 kW (public-figures.md)
+  double coil_approach_k = 10.0;          // design air-to-water temperature difference
+  // Room air handlers (CRAH) per zone, for heat the doors do not take: capacity and fan power per W.
+  double crah_capacity_w = 1e9;           // unlimited unless set
+  double crah_fan_w_per_w = 0.05;         // ~5% of heat moved (assumption, legacy CRAH)
+  double air_capacity_j_per_k_per_rack = 3e5;  // room air + structure per rack (assumption)
+  double node_fan_min_speed = 0.25;       // D2C nodes still move some air (assumption)
+
+  thermal::CoolingPlantConfig plant;
+  thermal::OutdoorProfile outdoor;
+  std::string control = "pi_target";
+  CoolingControlParams control_params;
+  // Throttling (H100 SXM nvidia-smi, public-figures.md): clocks fall from max operating to the
+  // slowdown temperature, hold at slowdown_clock above it, and the GPU shuts down at shutdown.
+  double max_operating_c = 87.0;
+  double slowdown_c = 89.0;
+  double shutdown_c = 92.0;
+  double slowdown_clock_factor = 0.5;   // HW slowdown halves the clock (assumption)
+  double restart_below_c = 80.0;        // a shut-down GPU returns once cooled (assumption)
+
+  std::vector<ZoneConfig> zones;         // empty: one zone with every rack
+  std::vector<PlantFault> faults;
+};
+
+}  // namespace dcsim::models::facility

@@ -1,0 +1,556 @@
+#include "models/facility/facility_simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "models/thermal/rc_path.hpp"
+#include "sim/error.hpp"
+#include "sim/random.hpp"
+
+namespace dcsim::models::facility {
+
+namespace {
+
+constexpr double kWaterCpJPerKgK = 4180.0;
+constexpr double kJoulesPerKwh = 3.6e6;
+// A shut-down GPU stalls its node's job; activities need a positive rate, so the job crawls at
+// this factor until the GPU restarts.
+constexpr double kShutdownClockFactor = 1e-3;
+
+void require(bool ok, const std::string& field, const std::string& message) {
+  if (!ok) throw sim::ConfigError(field, message);
+}
+
+enum Series : std::size_t {
+  kItW, kTotalW, kCoolingW, kPue, kOutdoorC, kSupplyC, kChillerW, kMaxGpuC, kBusyClock, kCount
+};
+
+}  // namespace
+
+struct FacilitySimulation::Gpu {
+  double die_c = 0.0, plate_c = 0.0;
+  double g_die_plate = 0.0;
+  double power_w = 0.0;
+  double thermal_factor = 1.0;
+  bool shutdown = false;
+};
+
+struct FacilitySimulation::Node {
+  double utilization = 0.0;
+  double cap_factor = 1.0;
+  double clock = 1.0;
+  double gpu_w = 0.0;
+  double ac_w = 0.0;
+  int zone = 0;
+  std::size_t rack = 0;
+  int thermal_state = 0;  // 0 nominal, 1 slowed, 2 a GPU shut down
+};
+
+struct FacilitySimulation::Zone {
+  std::string name;
+  std::vector<std::size_t> nodes;
+  int racks = 0;
+  double loop_c = 0.0, air_c = 0.0;
+  double speed = 1.0;
+  double flow_fraction = 1.0;  // pump faults
+  bool rdhx_fans_failed = false;
+  bool cooling_lost = false;
+  double max_gpu_c = 0.0;
+  double liquid_w = 0.0, air_w = 0.0, rdhx_w = 0.0, crah_w = 0.0;
+  std::unique_ptr<CoolingControl> control;
+  std::vector<sim::SeriesId> series;  // max_gpu_c, coolant_c, air_c, speed, liquid_w, air_w
+};
+
+FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nodes_per_rack,
+                                       std::uint64_t seed, const ModelRegistries& registries,
+                                       sim::Simulator& sim, sim::TraceSink& sink)
+    : config_(std::move(config)), sim_(sim), sink_(sink), nodes_per_rack_(nodes_per_rack) {
+  const auto& c = config_;
+  require(c.tick > sim::Time::zero(), "tick", "must be positive");
+  require(c.d2c_capture >= 0 && c.d2c_capture <= 1, "cooling.d2c_capture", "must be between 0 and 1");
+  require(c.secondary_flow_kg_per_s_per_rack > 0, "cooling.secondary_flow_kg_per_s_per_rack", "must be positive");
+  require(c.plant.water_flow_kg_per_s > 0, "plant.water_flow_kg_per_s", "must be positive");
+  require(c.ups_efficiency > 0 && c.ups_efficiency <= 1, "power.ups_efficiency", "must be in (0, 1]");
+  require(c.pdu_efficiency > 0 && c.pdu_efficiency <= 1, "power.pdu_efficiency", "must be in (0, 1]");
+  require(c.node.gpu.power_limit_w > 0, "power.gpu_power_limit", "must be positive");
+  require(c.cdu_effectiveness > 0 && c.cdu_effectiveness <= 1, "cooling.cdu_effectiveness", "must be in (0, 1]");
+  const int racks = (nodes + nodes_per_rack - 1) / nodes_per_rack;
+  {
+    std::vector<double> zero_gpu(static_cast<std::size_t>(c.node.gpus), c.node.gpu.idle_power_w);
+    const double idle_rack_w =
+        power::node_power(c.node, zero_gpu.data(), 0.0, c.node_fan_min_speed).ac_w;
+    require(c.rack_limit_w >= idle_rack_w, "power.rack_limit",
+            "must be at least one node's idle power (" + std::to_string(static_cast<int>(idle_rack_w)) + " W)");
+  }
+  std::vector<int> rack_zone(static_cast<std::size_t>(racks), -1);
+  if (config_.zones.empty()) {
+    ZoneConfig all{"all", {}};
+    for (int r = 0; r < racks; ++r) all.racks.push_back(r);
+    config_.zones.push_back(all);
+  }
+  zones_.resize(config_.zones.size());
+  for (std::size_t z = 0; z < config_.zones.size(); ++z) {
+    zones_[z].name = config_.zones[z].name;
+    for (std::size_t k = 0; k < config_.zones[z].racks.size(); ++k) {
+      const int r = config_.zones[z].racks[k];
+      const std::string at = "zones[" + std::to_string(z) + "].racks[" + std::to_string(k) + "]";
+      require(r >= 0 && r < racks, at, "must be a rack index below " + std::to_string(racks));
+      require(rack_zone[static_cast<std::size_t>(r)] < 0, at, "rack already belongs to a zone");
+      rack_zone[static_cast<std::size_t>(r)] = static_cast<int>(z);
+      ++zones_[z].racks;
+    }
+  }
+  for (int r = 0; r < racks; ++r) {
+    require(rack_zone[static_cast<std::size_t>(r)] >= 0, "zones", "rack " + std::to_string(r) + " is in no zone");
+  }
+  for (std::size_t f = 0; f < c.faults.size(); ++f) {
+    const auto& fault = c.faults[f];
+    require(fault.zone >= -1 && fault.zone < static_cast<int>(zones_.size()),
+            "faults[" + std::to_string(f) + "].zone", "must name a zone");
+  }
+  const auto& control = registries.cooling_controls.get(config_.control);
+
+  sim::RandomStream rng(seed, "facility/tim");
+  const double t0 = config_.plant.supply_c;
+  nodes_.resize(static_cast<std::size_t>(nodes));
+  gpus_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(c.node.gpus));
+  for (auto& g : gpus_) {
+    // Thermal-interface spread: assembly variation makes some GPUs hotter than others.
+    const double r = c.rc.die_to_plate_k_per_w * std::max(0.5, 1.0 + c.tim_spread * rng.normal(0.0, 1.0));
+    g.g_die_plate = 1.0 / r;
+    g.die_c = g.plate_c = t0;
+  }
+  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    nodes_[n].rack = n / static_cast<std::size_t>(nodes_per_rack);
+    nodes_[n].zone = rack_zone[nodes_[n].rack];
+    zones_[static_cast<std::size_t>(nodes_[n].zone)].nodes.push_back(n);
+  }
+  for (auto& z : zones_) {
+    z.loop_c = z.air_c = t0;
+    z.control = control.factory(c.control_params);
+    z.speed = c.control_params.min_speed;
+  }
+  rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
+  rack_over_limit_.assign(static_cast<std::size_t>(racks), false);
+  rack_history_.resize(static_cast<std::size_t>(racks));
+  rack_last_spike_.assign(static_cast<std::size_t>(racks), sim::Time::zero() - c.spike_window - c.spike_window);
+  for (std::size_t n = 0; n < nodes_.size(); ++n) recompute_node(n);
+  stored0_j_ = stored_energy_j();  // zero by construction; kept as the reference
+
+  events_ = sink_.declare_table(
+      "facility", {{"time_s", sim::ColumnType::kFloat64, "s", "simulated time"},
+                   {"kind", sim::ColumnType::kString, "", "event kind"},
+                   {"zone", sim::ColumnType::kInt64, "", "zone index (-1: none / all)"},
+                   {"rack", sim::ColumnType::kInt64, "", "rack index (-1: none)"},
+                   {"node", sim::ColumnType::kInt64, "", "node index (-1: none)"},
+                   {"value", sim::ColumnType::kFloat64, "", "power (W), temperature (C) or fraction"},
+                   {"detail", sim::ColumnType::kString, "", "why"}});
+  series_.resize(kCount);
+  series_[kItW] = sink_.declare_series("facility/it_w", "W", "IT (node AC) power");
+  series_[kTotalW] = sink_.declare_series("facility/total_w", "W", "facility power: IT + distribution losses + cooling");
+  series_[kCoolingW] = sink_.declare_series("facility/cooling_w", "W", "pumps, fans, chiller, dry cooler");
+  series_[kPue] = sink_.declare_series("facility/pue", "", "facility power / IT power at this tick");
+  series_[kOutdoorC] = sink_.declare_series("facility/outdoor_c", "C", "outdoor dry bulb");
+  series_[kSupplyC] = sink_.declare_series("facility/water_supply_c", "C", "facility water supply");
+  series_[kChillerW] = sink_.declare_series("facility/chiller_w", "W", "chiller compressor power (0: economiser)");
+  series_[kMaxGpuC] = sink_.declare_series("thermal/max_gpu_c", "C", "hottest GPU die");
+  series_[kBusyClock] = sink_.declare_series("thermal/busy_clock_factor", "",
+                                             "mean clock factor of nodes running jobs (1: no throttling)");
+  for (auto& z : zones_) {
+    const std::string p = "thermal/zone/" + z.name + "/";
+    z.series = {sink_.declare_series(p + "max_gpu_c", "C", "hottest GPU die in the zone"),
+                sink_.declare_series(p + "coolant_c", "C", "secondary coolant loop (lumped)"),
+                sink_.declare_series(p + "air_c", "C", "room air (lumped)"),
+                sink_.declare_series(p + "speed", "", "pump (D2C) or node fan (air) speed fraction"),
+                sink_.declare_series(p + "liquid_w", "W", "heat the CDU passes to facility water"),
+                sink_.declare_series(p + "air_w", "W", "heat the rear doors and air handlers remove")};
+  }
+}
+
+FacilitySimulation::~FacilitySimulation() = default;
+
+double FacilitySimulation::node_power_w(int node) const { return nodes_[static_cast<std::size_t>(node)].ac_w; }
+double FacilitySimulation::gpu_die_c(int gpu) const { return gpus_[static_cast<std::size_t>(gpu)].die_c; }
+int FacilitySimulation::zones() const { return static_cast<int>(zones_.size()); }
+double FacilitySimulation::zone_coolant_c(int zone) const { return zones_[static_cast<std::size_t>(zone)].loop_c; }
+
+void FacilitySimulation::attach(datacenter::ClusterSimulation& cluster, sim::Time duration) {
+  cluster_ = &cluster;
+  duration_ = duration;
+  cluster.set_power_source(this);
+}
+
+void FacilitySimulation::start() {
+  started_ = true;
+  last_ = sim_.now();
+  plant_ = thermal::plant_state(config_.plant, 0.0, config_.outdoor.temperature_c(sim_.now()), 0.0);
+  for (std::size_t f = 0; f < config_.faults.size(); ++f) {
+    const auto& fault = config_.faults[f];
+    sim_.at(std::max(fault.at, sim_.now()), [this, f] { apply_fault(f, true); }, sim::Priority::kFirst);
+    if (!fault.duration.is_max()) {
+      sim_.at(std::max(fault.at, sim_.now()) + fault.duration, [this, f] { apply_fault(f, false); },
+              sim::Priority::kFirst);
+    }
+  }
+  sim_.at(sim_.now(), [this] { on_tick(); }, sim::Priority::kRateChange);
+}
+
+void FacilitySimulation::on_node_utilization(int node, double utilization) {
+  advance();
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  n.utilization = utilization;
+  const double cap = power::power_cap_clock_factor(config_.node.gpu, utilization);
+  if ((cap < 1.0) != (n.cap_factor < 1.0) && utilization > 0.0) {
+    log_event(cap < 1.0 ? "power_cap" : "power_cap_end", n.zone, static_cast<int>(n.rack), node, cap,
+              "GPU power limit below demand: clock lowered (DVFS)");
+  }
+  n.cap_factor = cap;
+  recompute_node(static_cast<std::size_t>(node));
+  apply_node_clock(static_cast<std::size_t>(node));
+}
+
+void FacilitySimulation::recompute_node(std::size_t n) {
+  auto& node = nodes_[n];
+  const int per = config_.node.gpus;
+  double thermal = 1.0;
+  bool any_shutdown = false;
+  for (int g = 0; g < per; ++g) {
+    const auto& gpu = gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)];
+    thermal = std::min(thermal, gpu.thermal_factor);
+    any_shutdown = any_shutdown || gpu.shutdown;
+  }
+  // Synchronous data-parallel work: the node runs at its slowest GPU's clock.
+  node.clock = any_shutdown ? kShutdownClockFactor : std::min(node.cap_factor, thermal);
+  double gpu_w[64];
+  node.gpu_w = 0.0;
+  for (int g = 0; g < per; ++g) {
+    auto& gpu = gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)];
+    gpu.power_w = gpu.shutdown ? 0.0 : power::gpu_power_w(config_.node.gpu, node.utilization, node.clock);
+    gpu_w[g] = gpu.power_w;
+    node.gpu_w += gpu.power_w;
+  }
+  const auto& zone = zones_[static_cast<std::size_t>(node.zone)];
+  const double fan = config_.mode == FacilityConfig::Mode::kAir ? zone.speed : config_.node_fan_min_speed;
+  node.ac_w = power::node_power(config_.node, gpu_w, node.utilization, fan).ac_w;
+  peak_node_w_ = std::max(peak_node_w_, node.ac_w);
+  check_rack(node.rack);
+}
+
+void FacilitySimulation::apply_node_clock(std::size_t n) {
+  if (!cluster_) return;
+  // set_node_clock_factor re-reads node_power_w, so the cluster integrates the new power too.
+  cluster_->set_node_clock_factor(static_cast<int>(n), std::clamp(nodes_[n].clock, kShutdownClockFactor, 1.0));
+}
+
+void FacilitySimulation::check_rack(std::size_t rack) {
+  const std::size_t first = rack * static_cast<std::size_t>(nodes_per_rack_);
+  const std::size_t last = std::min(nodes_.size(), first + static_cast<std::size_t>(nodes_per_rack_));
+  double p = 0.0;
+  for (std::size_t n = first; n < last; ++n) p += nodes_[n].ac_w;
+  rack_power_w_[rack] = p;
+  if (!started_) return;  // building the racks up at construction is not an event
+  const int z = nodes_[first].zone;
+  if ((p > config_.rack_limit_w) != rack_over_limit_[rack]) {
+    rack_over_limit_[rack] = p > config_.rack_limit_w;
+    log_event(rack_over_limit_[rack] ? "rack_limit_exceeded" : "rack_limit_cleared", z,
+              static_cast<int>(rack), -1, p, "rack power vs the configured rack limit");
+  }
+  auto& h = rack_history_[rack];
+  const sim::Time now = sim_.now();
+  while (!h.empty() && h.front().first + config_.spike_window < now) h.pop_front();
+  double low = p;
+  for (const auto& [t, v] : h) low = std::min(low, v);
+  if (!h.empty() && h.back().first == now) h.back().second = p; else h.emplace_back(now, p);
+  if (p > (1.0 + config_.spike_fraction) * low && now - rack_last_spike_[rack] > config_.spike_window) {
+    rack_last_spike_[rack] = now;
+    log_event("power_spike", z, static_cast<int>(rack), -1, p,
+              "rack power rose by more than the spike fraction within the spike window");
+  }
+}
+
+void FacilitySimulation::advance() {
+  const sim::Time now = sim_.now();
+  const double dt = (now - last_).seconds();
+  if (dt <= 0.0) return;
+  last_ = now;
+  const auto& c = config_;
+  const bool d2c = c.mode == FacilityConfig::Mode::kD2c;
+  const double capture = d2c ? c.d2c_capture : 0.0;
+  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  const double t_fw = plant_.supply_c;
+  const int total_racks = static_cast<int>(rack_power_w_.size());
+  const double c_die = c.rc.die_capacity_j_per_k, c_plate = c.rc.plate_capacity_j_per_k;
+  double it_w = 0.0, cdu_pump_w = 0.0, rdhx_fan_w = 0.0, crah_fan_w = 0.0, liquid_w = 0.0, air_w = 0.0;
+  double max_c = -std::numeric_limits<double>::infinity();
+  scratch_.resize(2 * gpus_.size());
+  for (auto& z : zones_) {
+    const double flow = z.speed * z.flow_fraction;  // fraction of rated secondary flow
+    const double m_sec = flow * c.secondary_flow_kg_per_s_per_rack * z.racks;
+    const double m_fw = c.plant.water_flow_kg_per_s * z.racks / std::max(1, total_racks);
+    const double g_x = z.cooling_lost ? 0.0 : c.cdu_effectiveness * kWaterCpJPerKgK * std::min(m_sec, m_fw);
+    const double g_ps = d2c ? std::pow(std::max(flow, 0.0), 0.8) / c.rc.plate_to_coolant_k_per_w
+                            : std::pow(z.speed, 0.8) / c.rc.sink_to_air_k_per_w;
+    // Pass 1: each GPU's path as an affine function of its sink temperature.
+    double s0 = 0.0, s1 = 0.0, direct_liquid_w = 0.0, direct_air_w = 0.0, zone_it_w = 0.0;
+    for (std::size_t n : z.nodes) {
+      const auto& node = nodes_[n];
+      zone_it_w += node.ac_w;
+      direct_liquid_w += capture * (node.ac_w - node.gpu_w);
+      direct_air_w += d2c ? (1.0 - capture) * node.ac_w : node.ac_w - node.gpu_w;
+      for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+        auto& gpu = gpus_[g];
+        const double q = (d2c ? capture : 1.0) * gpu.power_w;
+        const auto a = thermal::rc_backward_euler(gpu.die_c, gpu.plate_c, q, gpu.g_die_plate, g_ps,
+                                                  c_die, c_plate, dt);
+        gpu.die_c = a.die0;
+        gpu.plate_c = a.plate0;
+        scratch_[2 * g] = a.die1;
+        scratch_[2 * g + 1] = a.plate1;
+        s0 += g_ps * a.plate0;
+        s1 += g_ps * (a.plate1 - 1.0);
+      }
+    }
+    // Coolant loop (D2C): C_l (T' - T)/dt = s0 + s1 T' + direct - G_x (T' - T_fw).
+    const double c_loop = c.loop_capacity_j_per_k_per_rack * z.racks;
+    double sink_loop = z.loop_c;
+    if (d2c) {
+      sink_loop = (c_loop / dt * z.loop_c + s0 + direct_liquid_w + g_x * t_fw) / (c_loop / dt - s1 + g_x);
+    }
+    // Room air, with the coils' capacity limits (piecewise linear: re-solve with capped coils).
+    const bool doors_full = c.rdhx_active && !z.rdhx_fans_failed;
+    const double door_cap = c.rdhx ? z.racks * (doors_full ? c.rdhx_capacity_w : c.rdhx_passive_capacity_w) : 0.0;
+    const double crah_cap = c.crah_capacity_w;
+    const double caps[2] = {z.cooling_lost ? 0.0 : door_cap, z.cooling_lost ? 0.0 : crah_cap};
+    bool capped[2] = {false, false};
+    const double c_air = c.air_capacity_j_per_k_per_rack * z.racks;
+    const double air_s0 = d2c ? 0.0 : s0, air_s1 = d2c ? 0.0 : s1;
+    double t_air = z.air_c;
+    for (int iter = 0; iter < 3; ++iter) {
+      double lhs = c_air / dt - air_s1, rhs = c_air / dt * z.air_c + direct_air_w + air_s0;
+      for (int k = 0; k < 2; ++k) {
+        const double g = caps[k] / c.coil_approach_k;
+        if (capped[k]) { rhs -= caps[k]; } else { lhs += g; rhs += g * t_fw; }
+      }
+      t_air = rhs / lhs;
+      bool changed = false;
+      for (int k = 0; k < 2; ++k) {
+        if (!capped[k] && caps[k] / c.coil_approach_k * (t_air - t_fw) > caps[k]) capped[k] = changed = true;
+      }
+      if (!changed) break;
+    }
+    const auto coil_w = [&](int k) {
+      return capped[k] ? caps[k] : caps[k] / c.coil_approach_k * (t_air - t_fw);
+    };
+    z.rdhx_w = coil_w(0);
+    z.crah_w = coil_w(1);
+    z.air_c = t_air;
+    z.loop_c = sink_loop;
+    const double sink = d2c ? sink_loop : t_air;
+    // Pass 2: resolve each GPU against its sink.
+    z.max_gpu_c = -std::numeric_limits<double>::infinity();
+    for (std::size_t n : z.nodes) {
+      for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+        auto& gpu = gpus_[g];
+        gpu.die_c += scratch_[2 * g] * sink;
+        gpu.plate_c += scratch_[2 * g + 1] * sink;
+        z.max_gpu_c = std::max(z.max_gpu_c, gpu.die_c);
+        if (gpu.shutdown || gpu.thermal_factor < 1.0) throttled_gpu_s_ += dt;
+      }
+      if (nodes_[n].cap_factor < 1.0 && nodes_[n].utilization > 0.0) capped_gpu_s_ += dt * static_cast<double>(per);
+    }
+    max_c = std::max(max_c, z.max_gpu_c);
+    z.liquid_w = d2c ? g_x * (sink_loop - t_fw) : 0.0;
+    z.air_w = z.rdhx_w + z.crah_w;
+    it_w += zone_it_w;
+    liquid_w += z.liquid_w;
+    air_w += z.air_w;
+    if (d2c) cdu_pump_w += c.cdu_pump_power_w_per_rack * z.racks * std::pow(flow, 3.0);
+    if (c.rdhx && doors_full && !z.cooling_lost) rdhx_fan_w += c.rdhx_fan_power_w * z.racks;
+    crah_fan_w += c.crah_fan_w_per_w * std::max(0.0, z.crah_w);
+  }
+  max_gpu_c_ = std::max(max_gpu_c_, max_c);
+  it_j_ += it_w * dt;
+  liquid_j_ += liquid_w * dt;
+  air_j_ += air_w * dt;
+  plant_ = thermal::plant_state(c.plant, liquid_w + air_w, c.outdoor.temperature_c(now), supply_offset_k_);
+  cdu_pump_j_ += cdu_pump_w * dt;
+  rdhx_fan_j_ += rdhx_fan_w * dt;
+  crah_fan_j_ += crah_fan_w * dt;
+  chiller_j_ += plant_.chiller_power_w * dt;
+  dry_cooler_j_ += plant_.dry_cooler_power_w * dt;
+  facility_pump_j_ += plant_.pump_power_w * dt;
+  const double distribution_w = it_w * (1.0 / (c.ups_efficiency * c.pdu_efficiency) - 1.0);
+  distribution_j_ += distribution_w * dt;
+  if (plant_.economiser) economiser_s_ += dt;
+  it_w_ = it_w;
+  cooling_w_ = cdu_pump_w + rdhx_fan_w + crah_fan_w + plant_.chiller_power_w + plant_.dry_cooler_power_w +
+               plant_.pump_power_w;
+  distribution_w_ = distribution_w;
+}
+
+void FacilitySimulation::on_tick() {
+  advance();
+  const auto& c = config_;
+  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    bool changed = false;
+    int state = 0;
+    double hottest = -1e9;
+    for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+      auto& gpu = gpus_[g];
+      hottest = std::max(hottest, gpu.die_c);
+      const bool was_shutdown = gpu.shutdown;
+      if (gpu.shutdown && gpu.die_c < c.restart_below_c) gpu.shutdown = false;
+      if (!gpu.shutdown && gpu.die_c >= c.shutdown_c) gpu.shutdown = true;
+      double f = 1.0;
+      if (gpu.die_c >= c.slowdown_c) {
+        f = c.slowdown_clock_factor;
+      } else if (gpu.die_c > c.max_operating_c) {
+        f = 1.0 - (1.0 - c.slowdown_clock_factor) * (gpu.die_c - c.max_operating_c) / (c.slowdown_c - c.max_operating_c);
+      }
+      changed = changed || f != gpu.thermal_factor || was_shutdown != gpu.shutdown;
+      gpu.thermal_factor = f;
+      state = std::max(state, gpu.shutdown ? 2 : (f < 1.0 ? 1 : 0));
+    }
+    auto& node = nodes_[n];
+    if (state != node.thermal_state) {
+      static const char* kKinds[] = {"thermal_nominal", "thermal_slowdown", "gpu_shutdown"};
+      static const char* kWhy[] = {"GPU dies back below the max operating temperature",
+                                   "a GPU die above the max operating temperature: clocks lowered",
+                                   "a GPU die reached the shutdown temperature: the node's job stalls"};
+      log_event(kKinds[state], node.zone, static_cast<int>(node.rack), static_cast<int>(n), hottest, kWhy[state]);
+      node.thermal_state = state;
+    }
+    if (changed) {
+      recompute_node(n);
+      apply_node_clock(n);
+    }
+  }
+  const double dt_s = c.tick.seconds();
+  for (auto& z : zones_) {
+    double zone_w = 0.0;
+    for (std::size_t n : z.nodes) zone_w += nodes_[n].ac_w;
+    std::vector<double> full(per, c.node.gpu.max_power_w);
+    const double rated_w = power::node_power(c.node, full.data(), 1.0, 1.0).ac_w * static_cast<double>(z.nodes.size());
+    const double speed = z.control->speed({z.max_gpu_c, zone_w / rated_w, dt_s});
+    if (speed != z.speed) {
+      z.speed = speed;
+      if (c.mode == FacilityConfig::Mode::kAir) {
+        for (std::size_t n : z.nodes) {
+          recompute_node(n);
+          if (cluster_) cluster_->refresh_node_power(static_cast<int>(n));
+        }
+      }
+    }
+  }
+  record();
+  const sim::Time next = sim_.now() + c.tick;
+  const bool bounded = !duration_.is_max();
+  if ((bounded && next <= duration_) || (!bounded && cluster_ && cluster_->has_work_left())) {
+    sim_.at(next, [this] { on_tick(); }, sim::Priority::kRateChange);
+  }
+}
+
+void FacilitySimulation::record() {
+  const sim::Time now = sim_.now();
+  const double total_w = it_w_ + distribution_w_ + cooling_w_;
+  sink_.append(series_[kItW], now, it_w_);
+  sink_.append(series_[kTotalW], now, total_w);
+  sink_.append(series_[kCoolingW], now, cooling_w_);
+  sink_.append(series_[kPue], now, it_w_ > 0 ? total_w / it_w_ : 0.0);
+  sink_.append(series_[kOutdoorC], now, config_.outdoor.temperature_c(now));
+  sink_.append(series_[kSupplyC], now, plant_.supply_c);
+  sink_.append(series_[kChillerW], now, plant_.chiller_power_w);
+  double hottest = -1e9, clock_sum = 0.0;
+  int busy = 0;
+  for (const auto& z : zones_) hottest = std::max(hottest, z.max_gpu_c);
+  for (const auto& n : nodes_) {
+    if (n.utilization > 0.0) { clock_sum += n.clock; ++busy; }
+  }
+  sink_.append(series_[kMaxGpuC], now, zones_.empty() ? 0.0 : hottest);
+  sink_.append(series_[kBusyClock], now, busy ? clock_sum / busy : 1.0);
+  for (const auto& z : zones_) {
+    const double v[6] = {z.max_gpu_c, z.loop_c, z.air_c, z.speed, z.liquid_w, z.air_w};
+    for (std::size_t k = 0; k < 6; ++k) sink_.append(z.series[k], now, std::isfinite(v[k]) ? v[k] : 0.0);
+  }
+}
+
+void FacilitySimulation::apply_fault(std::size_t index, bool begin) {
+  advance();
+  const auto& f = config_.faults[index];
+  static const char* kNames[] = {"cdu_pump_failure", "rdhx_fan_failure", "chilled_water_rise", "zone_cooling_loss"};
+  for (std::size_t z = 0; z < zones_.size(); ++z) {
+    if (f.zone >= 0 && static_cast<std::size_t>(f.zone) != z) continue;
+    auto& zone = zones_[z];
+    switch (f.kind) {
+      case PlantFault::Kind::kCduPumpFailure: zone.flow_fraction = begin ? f.flow_fraction : 1.0; break;
+      case PlantFault::Kind::kRdhxFanFailure: zone.rdhx_fans_failed = begin; break;
+      case PlantFault::Kind::kZoneCoolingLoss: zone.cooling_lost = begin; break;
+      case PlantFault::Kind::kChilledWaterRise: break;
+    }
+  }
+  if (f.kind == PlantFault::Kind::kChilledWaterRise) supply_offset_k_ += begin ? f.delta_c : -f.delta_c;
+  const double value = f.kind == PlantFault::Kind::kCduPumpFailure ? f.flow_fraction
+                       : f.kind == PlantFault::Kind::kChilledWaterRise ? f.delta_c : 0.0;
+  log_event(kNames[static_cast<int>(f.kind)], f.zone, -1, -1, value,
+            begin ? "plant fault begins (scripted)" : "plant fault repaired (scripted)");
+}
+
+void FacilitySimulation::log_event(const std::string& kind, int zone, int rack, int node, double value,
+                                   const std::string& detail) {
+  sink_.append_row(events_, {sim_.now().seconds(), kind, std::int64_t{zone}, std::int64_t{rack},
+                             std::int64_t{node}, value, detail});
+}
+
+double FacilitySimulation::stored_energy_j() const {
+  const double t0 = config_.plant.supply_c;
+  double e = 0.0;
+  for (const auto& g : gpus_) {
+    e += config_.rc.die_capacity_j_per_k * (g.die_c - t0) + config_.rc.plate_capacity_j_per_k * (g.plate_c - t0);
+  }
+  for (const auto& z : zones_) {
+    e += config_.loop_capacity_j_per_k_per_rack * z.racks * (z.loop_c - t0) +
+         config_.air_capacity_j_per_k_per_rack * z.racks * (z.air_c - t0);
+  }
+  return e - stored0_j_;
+}
+
+double FacilitySimulation::facility_energy_j() const {
+  return it_j_ + distribution_j_ + cdu_pump_j_ + rdhx_fan_j_ + crah_fan_j_ + chiller_j_ + dry_cooler_j_ +
+         facility_pump_j_;
+}
+
+void FacilitySimulation::finish() {
+  if (finished_) throw sim::InternalError("FacilitySimulation::finish called twice (this is a bug)");
+  finished_ = true;
+  advance();
+  auto put = [this](const std::string& path, double v, const std::string& unit, const std::string& what) {
+    sink_.set_summary(path, sim::SummaryValue{v, unit, what});
+  };
+  const double total = facility_energy_j();
+  put("facility/pue", it_j_ > 0 ? total / it_j_ : 0.0, "", "facility energy / IT energy (energy-weighted PUE)");
+  put("facility/it_energy_kwh", it_j_ / kJoulesPerKwh, "kWh", "IT (node AC) energy");
+  put("facility/total_energy_kwh", total / kJoulesPerKwh, "kWh", "IT + distribution losses + cooling");
+  put("facility/energy/distribution_kwh", distribution_j_ / kJoulesPerKwh, "kWh", "UPS and PDU losses");
+  put("facility/energy/cdu_pumps_kwh", cdu_pump_j_ / kJoulesPerKwh, "kWh", "CDU secondary pumps");
+  put("facility/energy/rdhx_fans_kwh", rdhx_fan_j_ / kJoulesPerKwh, "kWh", "rear-door fans");
+  put("facility/energy/crah_fans_kwh", crah_fan_j_ / kJoulesPerKwh, "kWh", "room air handler fans");
+  put("facility/energy/chiller_kwh", chiller_j_ / kJoulesPerKwh, "kWh", "chiller compressors");
+  put("facility/energy/dry_cooler_kwh", dry_cooler_j_ / kJoulesPerKwh, "kWh", "dry cooler fans");
+  put("facility/energy/facility_pumps_kwh", facility_pump_j_ / kJoulesPerKwh, "kWh", "facility water pumps");
+  put("facility/economiser_hours", economiser_s_ / 3600.0, "h", "hours with the chiller off (free cooling)");
+  put("power/peak_node_w", peak_node_w_, "W", "highest node AC power");
+  put("power/capped_gpu_s", capped_gpu_s_, "s", "GPU-seconds with the clock lowered by the power limit");
+  put("thermal/max_gpu_c", max_gpu_c_, "C", "hottest GPU die over the run");
+  put("thermal/throttled_gpu_s", throttled_gpu_s_, "s", "GPU-seconds thermally slowed or shut down");
+  const double balance = liquid_j_ + air_j_ + stored_energy_j();
+  put("thermal/energy_balance_error", it_j_ > 0 ? std::abs(balance - it_j_) / it_j_ : 0.0, "",
+      "|liquid + air + stored - IT| / IT energy");
+  put("thermal/liquid_fraction", it_j_ > 0 ? liquid_j_ / it_j_ : 0.0, "", "share of IT heat removed by liquid");
+  for (const auto& z : zones_) {
+    put("thermal/zone/" + z.name + "/final_coolant_c", z.loop_c, "C", "coolant loop at the end of the run");
+  }
+}
+
+}  // namespace dcsim::models::facility

@@ -1,0 +1,119 @@
+#pragma once
+// The facility: node power (bottom-up, power-capped), per-GPU thermal state, D2C/air zones with
+// their CDU loop, rear doors and room air, the facility water plant, throttling fed back into the
+// cluster's jobs, cooling control, plant faults, PUE and energy by component class.
+//
+// Coupling (node_power_source.hpp): the facility is the cluster's NodePowerSource, so there is one
+// IT power per run. It learns utilisation changes from the cluster and slows nodes through
+// ClusterSimulation::set_node_clock_factor (power cap, thermal slowdown, shutdown).
+//
+// Time: the continuous state (temperatures, energies) is advanced by backward Euler at every
+// power change and at every tick (config.tick), with the powers and plant settings held over the
+// step (they are piecewise constant); throttling, control and plant decisions happen at ticks.
+//
+// Zone heat balance per step (rc_path.hpp for the GPU path), D2C zone, capture c:
+//   GPU die g:        heat c P_g
+//   coolant loop:     C_l dT_l/dt = sum_g G_ps (T_p,g - T_l) + c (P_node - sum P_g) - G_x (T_l - T_fw)
+//                     G_x = eps * cp * min(m_secondary, m_facility)       (CDU effectiveness)
+//                     G_ps = G_ps,rated * (m / m_rated)^0.8               (Dittus-Boelter)
+//   room air:         C_a dT_a/dt = (1 - c) P_node - sum_coils min(G_coil (T_a - T_fw), capacity)
+// In an air zone the GPU heat sinks feed the room air instead (G_ps ~ fan speed^0.8) and c = 0.
+// Energy is conserved exactly by construction (every flux is evaluated at the end of the step):
+//   IT energy = liquid removed (CDU) + air removed (coils) + change of stored heat.
+//
+// Emits: series facility/*, power/it_ac_w, thermal/*, thermal/zone/<z>/*; table facility
+// (events: faults, throttling, rack limit, power spikes); summary facility/*, power/peak_node_w,
+// power/capped_gpu_s, thermal/max_gpu_c, thermal/throttled_gpu_s, thermal/energy_balance_error.
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/node_power_source.hpp"
+#include "models/facility/facility_config.hpp"
+#include "models/model_registries.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+namespace dcsim::models::facility {
+
+class FacilitySimulation final : public datacenter::NodePowerSource {
+ public:
+  // Validates (ConfigError fields: "cooling.d2c_capture", "power.rack_limit", ...).
+  FacilitySimulation(FacilityConfig config, int nodes, int nodes_per_rack, std::uint64_t seed,
+                     const ModelRegistries& registries, sim::Simulator& sim, sim::TraceSink& sink);
+  ~FacilitySimulation() override;
+  FacilitySimulation(const FacilitySimulation&) = delete;
+  FacilitySimulation& operator=(const FacilitySimulation&) = delete;
+
+  // Becomes the cluster's power source; `duration` bounds the ticks (max: while jobs remain).
+  void attach(datacenter::ClusterSimulation& cluster, sim::Time duration);
+  void start();
+  void finish();
+
+  void on_node_utilization(int node, double utilization) override;
+  double node_power_w(int node) const override;
+
+  // Inspection (tests, bench).
+  double max_gpu_c() const { return max_gpu_c_; }
+  double gpu_die_c(int gpu) const;
+  double it_energy_j() const { return it_j_; }
+  double facility_energy_j() const;
+  double liquid_energy_j() const { return liquid_j_; }
+  double air_energy_j() const { return air_j_; }
+  double stored_energy_j() const;   // relative to the start
+  double throttled_gpu_s() const { return throttled_gpu_s_; }
+  double zone_coolant_c(int zone) const;
+  int zones() const;
+
+ private:
+  struct Gpu;
+  struct Node;
+  struct Zone;
+  void advance();
+  void on_tick();
+  void recompute_node(std::size_t n);
+  void apply_node_clock(std::size_t n);
+  void check_rack(std::size_t rack);
+  void apply_fault(std::size_t index, bool begin);
+  void log_event(const std::string& kind, int zone, int rack, int node, double value,
+                 const std::string& detail);
+  void record();
+  double heat_to_water_w() const;
+
+  FacilityConfig config_;
+  sim::Simulator& sim_;
+  sim::TraceSink& sink_;
+  datacenter::ClusterSimulation* cluster_ = nullptr;
+  sim::Time duration_ = sim::Time::max();
+  int nodes_per_rack_ = 1;
+
+  std::vector<Gpu> gpus_;
+  std::vector<Node> nodes_;
+  std::vector<Zone> zones_;
+  std::vector<double> rack_power_w_;
+  std::vector<bool> rack_over_limit_;
+  std::vector<std::deque<std::pair<sim::Time, double>>> rack_history_;
+  std::vector<sim::Time> rack_last_spike_;
+  double supply_offset_k_ = 0.0;
+  thermal::PlantState plant_;
+  sim::Time last_;
+
+  // Energies (J) and counters.
+  double it_j_ = 0.0, liquid_j_ = 0.0, air_j_ = 0.0, stored0_j_ = 0.0;
+  double cdu_pump_j_ = 0.0, rdhx_fan_j_ = 0.0, crah_fan_j_ = 0.0, chiller_j_ = 0.0,
+         dry_cooler_j_ = 0.0, facility_pump_j_ = 0.0, distribution_j_ = 0.0;
+  double economiser_s_ = 0.0, throttled_gpu_s_ = 0.0, capped_gpu_s_ = 0.0;
+  double max_gpu_c_ = 0.0, peak_node_w_ = 0.0, peak_pue_ = 0.0;
+  double it_w_ = 0.0, cooling_w_ = 0.0, distribution_w_ = 0.0;  // over the last step
+  std::vector<double> scratch_;  // per GPU: the affine coefficients of the current step
+
+  sim::TableId events_ = 0;
+  std::vector<sim::SeriesId> series_;
+  bool started_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace dcsim::models::facility

@@ -1,0 +1,66 @@
+#pragma once
+// Bottom-up node power: GPUs (gpu_power.hpp), CPU packages, DRAM, NICs, NVMe, NVSwitches and
+// fans as DC loads, and the PSUs' load-dependent efficiency that turns them into AC input power
+// (the node's IT power, which is also the heat it releases).
+//
+//   P_dc  = sum_g P_gpu,g + sockets * (P_cpu_idle + (P_cpu_max - P_cpu_idle) * u)
+//           + P_dram(u) + nics * P_nic + nvme * P_nvme + P_switch(u) + P_fan_max * s^3
+//   P_ac  = P_dc / eta_psu(P_dc / psu_capacity)
+//
+// u is the GPU utilisation of the node's job (the host follows the GPUs: RAPL-style package power
+// linear in load); s is the node fan speed fraction (fan affinity law: power ~ speed^3).
+// eta_psu is piecewise linear through the 80 PLUS Titanium (230 V internal redundant) points:
+// 90% at 10% load, 94% at 20%, 96% at 50%, 91% at 100% (80 PLUS program requirements).
+
+#include <vector>
+
+#include "models/power/gpu_power.hpp"
+
+namespace dcsim::models::power {
+
+struct NodePowerConfig {
+  int gpus = 8;
+  GpuPowerConfig gpu;
+  // 2 x Xeon 8480C per DGX H100 (public-figures.md); 350 W TDP (Intel ARK), ~100 W idle package
+  // power (assumption: typical RAPL idle of a 56-core Sapphire Rapids).
+  int cpu_sockets = 2;
+  double cpu_idle_power_w = 100.0;
+  double cpu_max_power_w = 350.0;
+  // 2 TB DDR5 as 32 x 64 GB RDIMMs at ~3-8 W each (assumption from DIMM datasheet ranges).
+  double dram_idle_power_w = 100.0;
+  double dram_max_power_w = 250.0;
+  // 10 ConnectX-7 (8 compute + 2 storage, public-figures.md) at ~20 W each (assumption).
+  int nics = 10;
+  double nic_power_w = 20.0;
+  int nvme_drives = 8;
+  double nvme_power_w = 12.0;      // U.2 NVMe active power ~10-15 W (assumption)
+  // Four NVLink switch chips on the HGX board (assumption ~ 50-100 W each with NVLink load).
+  double switch_idle_power_w = 200.0;
+  double switch_max_power_w = 400.0;
+  // Chassis fans at full speed, air-cooled 8U HGX: ~1.5 kW (assumption; 10.2 kW system max less
+  // the parts above leaves about this much).
+  double fan_max_power_w = 1500.0;
+  // 6 x 3.3 kW PSUs sharing the load (DGX H100 user guide, public-figures.md).
+  double psu_capacity_w = 6 * 3300.0;
+  // (load fraction, efficiency) points, ascending; flat outside.
+  std::vector<std::pair<double, double>> psu_efficiency_curve = {
+      {0.10, 0.90}, {0.20, 0.94}, {0.50, 0.96}, {1.00, 0.91}};
+};
+
+struct NodePowerBreakdown {
+  double gpu_w = 0.0;
+  double cpu_w = 0.0;
+  double other_w = 0.0;   // DRAM, NICs, NVMe, switches
+  double fan_w = 0.0;
+  double dc_w = 0.0;
+  double psu_loss_w = 0.0;
+  double ac_w = 0.0;      // IT power at the node's inlet
+};
+
+double psu_efficiency(const NodePowerConfig& config, double load_fraction);
+
+// gpu_power_w: power of each GPU (size gpus); utilization of the node's job; fan_speed in [0,1].
+NodePowerBreakdown node_power(const NodePowerConfig& config, const double* gpu_power_w,
+                              double utilization, double fan_speed);
+
+}  // namespace dcsim::models::power

@@ -1,0 +1,199 @@
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "models/datacenter/cluster_simulation.hpp"
+#include "models/facility/facility_simulation.hpp"
+#include "models/model_registries.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+using namespace dcsim;
+using models::facility::FacilityConfig;
+
+namespace {
+
+constexpr double kConservationTol = 1e-3;  // issue 5: 0.1%
+
+struct Result {
+  double makespan_s, max_gpu_c, throttled_gpu_s, pue, it_kwh, total_kwh, cluster_kwh, balance_error,
+      liquid_fraction;
+  std::size_t events;
+  sim::MemoryTraceSink sink;
+};
+
+// 8 H100 nodes (2 racks of 4) each running a 2-hour job at full utilisation, 3 hours simulated.
+std::unique_ptr<Result> run(FacilityConfig f, double hours = 3.0, double work_h = 2.0) {
+  models::ModelRegistries reg;
+  models::register_builtin_models(reg);
+  models::datacenter::ClusterConfig c;
+  c.node = reg.node_presets.get("hgx-h100").factory();
+  c.nodes = 8;
+  c.nodes_per_rack = 4;
+  for (int i = 0; i < 8; ++i) {
+    c.jobs.push_back({});
+    c.jobs.back().name = "j" + std::to_string(i);
+    c.jobs.back().work = sim::Time::from_seconds(work_h * 3600);
+  }
+  c.duration = sim::Time::from_seconds(hours * 3600);
+  auto r = std::make_unique<Result>();
+  sim::Simulator s;
+  models::datacenter::ClusterSimulation cluster(c, reg, s, r->sink);
+  models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, reg, s, r->sink);
+  fac.attach(cluster, c.duration);
+  cluster.start();
+  fac.start();
+  s.run_until(c.duration);
+  cluster.finish();
+  fac.finish();
+  auto num = [&](const std::string& p) { return std::get<double>(r->sink.summary(p).value); };
+  r->makespan_s = num("makespan_s");
+  r->max_gpu_c = num("thermal/max_gpu_c");
+  r->throttled_gpu_s = num("thermal/throttled_gpu_s");
+  r->pue = num("facility/pue");
+  r->it_kwh = num("facility/it_energy_kwh");
+  r->total_kwh = num("facility/total_energy_kwh");
+  r->cluster_kwh = num("energy/it_kwh");
+  r->balance_error = num("thermal/energy_balance_error");
+  r->liquid_fraction = num("thermal/liquid_fraction");
+  r->events = r->sink.table("facility").rows.size();
+  return r;
+}
+
+bool has_event(const Result& r, const std::string& kind) {
+  for (const auto& row : r.sink.table("facility").rows) {
+    if (std::get<std::string>(row[1]) == kind) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("facility: energy is conserved and the cluster integrates the facility's IT power",
+          "[models][thermal][facility]") {
+  for (auto mode : {FacilityConfig::Mode::kD2c, FacilityConfig::Mode::kAir}) {
+    FacilityConfig f;
+    f.mode = mode;
+    const auto r = run(f);
+    CHECK(r->balance_error < kConservationTol);
+    CHECK(r->cluster_kwh == Approx(r->it_kwh).epsilon(1e-9));  // one IT power per run
+    CHECK(r->pue == Approx(r->total_kwh / r->it_kwh));           // PUE = facility / IT energy
+    CHECK(r->pue > 1.0);
+  }
+}
+
+TEST_CASE("facility: a 10-minute tick is stable and agrees with a 10 s tick", "[models][thermal][facility]") {
+  // The open-loop curve, so that only the integrator's step differs (a PI deciding every 10
+  // minutes is a slow controller, which is physics, not instability).
+  FacilityConfig fine;
+  fine.control = "fixed_curve";
+  FacilityConfig coarse = fine;
+  coarse.tick = sim::Time::from_s(600);
+  // Jobs still running at the end: both reach the same loaded steady state.
+  const auto a = run(fine, 2.0, 3.0);
+  const auto b = run(coarse, 2.0, 3.0);
+  CHECK(b->balance_error < kConservationTol);
+  CHECK(std::isfinite(b->max_gpu_c));
+  CHECK(b->max_gpu_c < 100.0);
+  CHECK(b->it_kwh == Approx(a->it_kwh).epsilon(0.02));
+  const auto coolant = [](const Result& r) {
+    return std::get<double>(r.sink.summary("thermal/zone/all/final_coolant_c").value);
+  };
+  CHECK(coolant(*b) == Approx(coolant(*a)).margin(0.5));
+}
+
+TEST_CASE("facility: a failed CDU pump heats the GPUs, throttles them and slows the jobs",
+          "[models][thermal][facility]") {
+  FacilityConfig ok;
+  FacilityConfig failed;
+  failed.faults.push_back({models::facility::PlantFault::Kind::kCduPumpFailure, sim::Time::from_s(1800),
+                           sim::Time::from_s(1800), 0, 0.05, 0.0});
+  const auto a = run(ok);
+  const auto b = run(failed);
+  CHECK(a->throttled_gpu_s == 0.0);
+  CHECK(b->max_gpu_c > a->max_gpu_c + 10.0);
+  CHECK(b->throttled_gpu_s > 0.0);
+  CHECK(b->makespan_s > a->makespan_s);  // throughput lost to throttling
+  CHECK(has_event(*b, "cdu_pump_failure"));
+  CHECK(has_event(*b, "thermal_slowdown"));
+  CHECK(b->balance_error < kConservationTol);
+}
+
+TEST_CASE("facility: the power limit caps GPU power and slows the jobs", "[models][thermal][facility]") {
+  FacilityConfig capped;
+  capped.node.gpu.power_limit_w = 450.0;
+  const auto a = run(FacilityConfig{});
+  const auto b = run(capped);
+  CHECK(b->it_kwh < a->it_kwh);
+  CHECK(b->makespan_s > a->makespan_s);
+  CHECK(has_event(*b, "power_cap"));
+  const double peak_node = std::get<double>(b->sink.summary("power/peak_node_w").value);
+  models::power::NodePowerConfig n;
+  n.gpu.power_limit_w = 450.0;
+  double gpu[8];
+  for (double& g : gpu) g = 450.0;
+  CHECK(peak_node <= models::power::node_power(n, gpu, 1.0, FacilityConfig{}.node_fan_min_speed).ac_w + 1e-6);
+}
+
+TEST_CASE("facility: each knob acts", "[models][thermal][facility]") {
+  const auto base = run(FacilityConfig{});
+  SECTION("capture fraction moves heat from air to liquid") {
+    FacilityConfig f;
+    f.d2c_capture = 0.95;
+    CHECK(run(f)->liquid_fraction > base->liquid_fraction + 0.1);
+  }
+  SECTION("warmer facility water gives hotter GPUs") {
+    FacilityConfig f;
+    f.plant.supply_c = 35.0;
+    CHECK(run(f)->max_gpu_c > base->max_gpu_c + 5.0);
+  }
+  SECTION("a hot day puts the chiller to work and raises PUE") {
+    FacilityConfig f;
+    f.outdoor.mean_c = 35.0;
+    CHECK(run(f)->pue > base->pue);
+  }
+  SECTION("a rack limit below the rack's load is logged") {
+    FacilityConfig f;
+    f.rack_limit_w = 30'000.0;
+    CHECK(has_event(*run(f), "rack_limit_exceeded"));
+  }
+  SECTION("job starts are logged as power spikes") { CHECK(has_event(*base, "power_spike")); }
+  SECTION("air cooling runs hotter GPUs and a higher PUE than D2C") {
+    FacilityConfig f;
+    f.mode = FacilityConfig::Mode::kAir;
+    f.rdhx = false;
+    f.plant.supply_c = 15.0;
+    const auto air = run(f);
+    CHECK(air->pue > base->pue);
+    CHECK(air->max_gpu_c > base->max_gpu_c);
+  }
+  SECTION("the closed loop holds the target; the fixed curve does not look") {
+    FacilityConfig f;
+    f.control_params.target_gpu_c = 60.0;
+    const auto pi60 = run(f);
+    f.control = "fixed_curve";
+    const auto fixed = run(f);
+    CHECK(pi60->max_gpu_c < base->max_gpu_c);
+    CHECK(fixed->max_gpu_c != Approx(pi60->max_gpu_c));
+  }
+}
+
+TEST_CASE("facility: bad configs name the field", "[models][thermal][facility]") {
+  models::ModelRegistries reg;
+  models::register_builtin_models(reg);
+  sim::Simulator s;
+  sim::MemoryTraceSink sink;
+  FacilityConfig f;
+  f.d2c_capture = 1.5;
+  CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, reg, s, sink),
+                    Catch::Contains("cooling.d2c_capture"));
+  f = {};
+  f.secondary_flow_kg_per_s_per_rack = 0.0;
+  CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, reg, s, sink),
+                    Catch::Contains("secondary_flow"));
+  f = {};
+  f.rack_limit_w = 500.0;
+  CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, reg, s, sink),
+                    Catch::Contains("power.rack_limit"));
+}
