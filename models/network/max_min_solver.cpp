@@ -126,6 +126,8 @@ void MaxMinSolver::fill_set() {
     Link& link = links_[e.link];
     if (e.version != link.version || link.unfrozen == 0) continue;  // stale entry
     const double share = e.share;
+    ++touch_stamp_;
+    touched_.clear();
     for (const auto& m : link.members) {
       Flow& f = flows_[m.flow];
       if (f.mark != epoch_ || f.frozen) continue;
@@ -135,10 +137,19 @@ void MaxMinSolver::fill_set() {
         Link& other = links_[l2];
         other.remaining -= share;
         --other.unfrozen;
-        if (l2 != e.link && other.unfrozen > 0) push(l2);
+        if (other.touched != touch_stamp_) {
+          other.touched = touch_stamp_;
+          touched_.push_back(l2);
+        }
       }
     }
+    // One heap entry per touched link and pop, not one per frozen flow crossing it: the heap
+    // stays near the number of set links instead of growing with set flows x path length.
+    for (LinkId l2 : touched_) {
+      if (l2 != e.link && links_[l2].unfrozen > 0) push(l2);
+    }
   }
+  moved_links_.clear();
   for (LinkId l : set_links_) {
     Link& link = links_[l];
     double load = 0.0;
@@ -148,6 +159,9 @@ void MaxMinSolver::fill_set() {
       load += r;
       max_rate = std::max(max_rate, r);
     }
+    // Exact comparison on purpose: any move, even rounding, re-checks the link's outside flows.
+    if (load != link.load || max_rate != link.max_rate || link.dirty == epoch_) moved_links_.push_back(l);
+    link.dirty = 0;
     link.load = load;
     link.max_rate = max_rate;
   }
@@ -179,11 +193,13 @@ void MaxMinSolver::run(bool full) {
       if (!flows_[id].alive) continue;
       add_to_set(id);
       for (LinkId l : flows_[id].links) {
+        links_[l].dirty = epoch_;
         for (const auto& m : links_[l].members) add_to_set(m.flow);
       }
     }
     for (LinkId l : pending_links_) {
       add_link_to_set(l);
+      links_[l].dirty = epoch_;
       for (const auto& m : links_[l].members) add_to_set(m.flow);
     }
   }
@@ -196,9 +212,10 @@ void MaxMinSolver::run(bool full) {
     ++last_solve_rounds_;
     if (full) break;
     joiners_.clear();
-    const std::size_t n_links = set_links_.size();
-    for (std::size_t i = 0; i < n_links; ++i) {
-      for (const auto& m : links_[set_links_[i]].members) {
+    // An outside flow keeps its bottleneck unless one of its links moved in this fill: before
+    // the fill, it had one (the previous solve's fixed point, or an earlier pass's check).
+    for (LinkId l : moved_links_) {
+      for (const auto& m : links_[l].members) {
         if (flows_[m.flow].mark != epoch_ && !has_bottleneck(m.flow)) joiners_.push_back(m.flow);
       }
     }
@@ -219,6 +236,16 @@ void MaxMinSolver::run(bool full) {
     }
     if (joiners_.empty()) break;
     for (FlowId id : joiners_) add_to_set(id);
+    // Above the percolation point of the bottleneck graph a change moves a large part of the
+    // fabric; one fill of everything then costs less than more rounds of re-filling the set.
+    if (set_.size() * kEscalateDenominator >= flow_count()) {
+      for (FlowId id = 0; id < flows_.size(); ++id) {
+        if (flows_[id].alive) add_to_set(id);
+      }
+      fill_set();
+      ++last_solve_rounds_;
+      break;
+    }
   }
 
   last_solve_size_ = set_.size();
