@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "sim/error.hpp"
 
@@ -12,6 +13,7 @@ MaxMinSolver::LinkId MaxMinSolver::add_link(double capacity) {
   if (!(capacity >= 0.0)) throw sim::InternalError("MaxMinSolver: negative link capacity (this is a bug)");
   links_.push_back(Link{});
   links_.back().capacity = capacity;
+  heap_pos_.push_back(kNotInHeap);
   return static_cast<LinkId>(links_.size() - 1);
 }
 
@@ -34,10 +36,10 @@ MaxMinSolver::FlowId MaxMinSolver::add_flow(std::span<const LinkId> links) {
   Flow& f = flows_[id];
   f.links.assign(links.begin(), links.end());
   f.slot.resize(links.size());
-  f.rate = 0.0;
+  if (hot_.size() < flows_.size()) hot_.resize(flows_.size());
+  hot_[id] = Hot{};
   f.old_rate = -1.0;  // never equal to a solved rate: a new flow is always reported as changed
   f.alive = true;
-  f.frozen = false;
   for (std::uint32_t i = 0; i < links.size(); ++i) {
     auto& members = links_[links[i]].members;
     f.slot[i] = static_cast<std::uint32_t>(members.size());
@@ -61,7 +63,7 @@ void MaxMinSolver::remove_flow(FlowId id) {
   f.links.clear();
   f.slot.clear();
   f.alive = false;
-  f.rate = 0.0;
+  hot_[id].rate = 0.0;
   free_flows_.push_back(id);
 }
 
@@ -73,7 +75,7 @@ std::vector<MaxMinSolver::FlowId> MaxMinSolver::flows_on(LinkId link) const {
 
 double MaxMinSolver::link_load(LinkId link) const {
   double load = 0.0;
-  for (const auto& m : links_[link].members) load += flows_[m.flow].rate;
+  for (const auto& m : links_[link].members) load += hot_[m.flow].rate;
   return load;
 }
 
@@ -86,11 +88,52 @@ void MaxMinSolver::add_link_to_set(LinkId l) {
 
 void MaxMinSolver::add_to_set(FlowId id) {
   Flow& f = flows_[id];
-  if (f.mark == epoch_) return;
-  f.mark = epoch_;
-  if (f.old_rate >= 0.0) f.old_rate = f.rate;
+  Hot& h = hot_[id];
+  if (h.mark == epoch_) return;
+  h.mark = epoch_;
+  if (f.old_rate >= 0.0) f.old_rate = h.rate;
   set_.push_back(id);
   for (LinkId l : f.links) add_link_to_set(l);
+}
+
+std::size_t MaxMinSolver::sift_down(std::size_t i) {
+  const std::size_t n = heap_.size();
+  const HeapEntry e = heap_[i];
+  for (;;) {
+    std::size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && heap_[c + 1].share < heap_[c].share) ++c;
+    if (!(heap_[c].share < e.share)) break;
+    heap_[i] = heap_[c];
+    heap_pos_[heap_[i].link] = static_cast<std::uint32_t>(i);
+    i = c;
+  }
+  heap_[i] = e;
+  heap_pos_[e.link] = static_cast<std::uint32_t>(i);
+  return i;
+}
+
+std::size_t MaxMinSolver::sift_up(std::size_t i) {
+  const HeapEntry e = heap_[i];
+  while (i > 0) {
+    const std::size_t p = (i - 1) / 2;
+    if (!(e.share < heap_[p].share)) break;
+    heap_[i] = heap_[p];
+    heap_pos_[heap_[i].link] = static_cast<std::uint32_t>(i);
+    i = p;
+  }
+  heap_[i] = e;
+  heap_pos_[e.link] = static_cast<std::uint32_t>(i);
+  return i;
+}
+
+void MaxMinSolver::heap_remove_top() {
+  heap_pos_[heap_.front().link] = kNotInHeap;
+  const HeapEntry last = heap_.back();
+  heap_.pop_back();
+  if (heap_.empty()) return;
+  heap_[0] = last;
+  sift_down(0);
 }
 
 void MaxMinSolver::fill_set() {
@@ -99,41 +142,40 @@ void MaxMinSolver::fill_set() {
     link.remaining = link.capacity;
     link.unfrozen = 0;
     for (const auto& m : link.members) {
-      const Flow& f = flows_[m.flow];
-      if (f.mark == epoch_) {
+      const Hot& h = hot_[m.flow];
+      if (h.mark == epoch_) {
         ++link.unfrozen;
       } else {
-        link.remaining -= f.rate;
+        link.remaining -= h.rate;
       }
     }
   }
-  for (FlowId id : set_) flows_[id].frozen = false;
+  ++fill_stamp_;  // every set flow unfrozen, without a pass over the set
 
+  // Indexed binary min-heap of set links keyed by fair share. Shares only grow as flows freeze,
+  // so a touched link is sifted down in place: no stale entries, the heap never exceeds the set
+  // links (a plain heap with lazy deletion grew with frozen flows x path length).
   heap_.clear();
-  auto push = [this](LinkId l) {
-    Link& link = links_[l];
-    ++link.version;
-    heap_.push_back(HeapEntry{std::max(0.0, link.remaining) / link.unfrozen, l, link.version});
-    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
-  };
   for (LinkId l : set_links_) {
-    if (links_[l].unfrozen > 0) push(l);
+    const Link& link = links_[l];
+    if (link.unfrozen > 0) heap_.push_back(HeapEntry{std::max(0.0, link.remaining) / link.unfrozen, l});
   }
+  for (std::size_t i = heap_.size() / 2; i-- > 0;) sift_down(i);
+  for (std::uint32_t i = 0; i < heap_.size(); ++i) heap_pos_[heap_[i].link] = i;
   while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    const HeapEntry e = heap_.back();
-    heap_.pop_back();
+    const HeapEntry e = heap_.front();
+    heap_remove_top();
     Link& link = links_[e.link];
-    if (e.version != link.version || link.unfrozen == 0) continue;  // stale entry
+    if (link.unfrozen == 0) continue;
     const double share = e.share;
     ++touch_stamp_;
     touched_.clear();
     for (const auto& m : link.members) {
-      Flow& f = flows_[m.flow];
-      if (f.mark != epoch_ || f.frozen) continue;
-      f.frozen = true;
-      f.rate = share;
-      for (LinkId l2 : f.links) {
+      Hot& h = hot_[m.flow];
+      if (h.mark != epoch_ || h.frozen == fill_stamp_) continue;
+      h.frozen = fill_stamp_;
+      h.rate = share;
+      for (LinkId l2 : flows_[m.flow].links) {
         Link& other = links_[l2];
         other.remaining -= share;
         --other.unfrozen;
@@ -143,10 +185,18 @@ void MaxMinSolver::fill_set() {
         }
       }
     }
-    // One heap entry per touched link and pop, not one per frozen flow crossing it: the heap
-    // stays near the number of set links instead of growing with set flows x path length.
     for (LinkId l2 : touched_) {
-      if (l2 != e.link && links_[l2].unfrozen > 0) push(l2);
+      if (l2 == e.link) continue;
+      const std::uint32_t pos = heap_pos_[l2];
+      if (pos == kNotInHeap) continue;  // no unfrozen flow left since the heap was built
+      const Link& other = links_[l2];
+      if (other.unfrozen == 0) {
+        heap_[pos].share = std::numeric_limits<double>::infinity();  // popped and skipped at the end
+      } else {
+        heap_[pos].share = std::max(0.0, other.remaining) / other.unfrozen;
+      }
+      // Keys normally grow (sift down); rounding may lower one by an ulp (sift up).
+      sift_up(sift_down(pos));
     }
   }
   moved_links_.clear();
@@ -155,7 +205,7 @@ void MaxMinSolver::fill_set() {
     double load = 0.0;
     double max_rate = 0.0;
     for (const auto& m : link.members) {
-      const double r = flows_[m.flow].rate;
+      const double r = hot_[m.flow].rate;
       load += r;
       max_rate = std::max(max_rate, r);
     }
@@ -168,10 +218,10 @@ void MaxMinSolver::fill_set() {
 }
 
 bool MaxMinSolver::has_bottleneck(FlowId id) const {
-  const Flow& f = flows_[id];
-  for (LinkId l : f.links) {
+  const double rate = hot_[id].rate;
+  for (LinkId l : flows_[id].links) {
     const Link& link = links_[l];
-    if (saturated(link) && f.rate >= link.max_rate * (1.0 - kRelTol)) return true;
+    if (saturated(link) && rate >= link.max_rate * (1.0 - kRelTol)) return true;
   }
   return false;
 }
@@ -216,7 +266,7 @@ void MaxMinSolver::run(bool full) {
     // the fill, it had one (the previous solve's fixed point, or an earlier pass's check).
     for (LinkId l : moved_links_) {
       for (const auto& m : links_[l].members) {
-        if (flows_[m.flow].mark != epoch_ && !has_bottleneck(m.flow)) joiners_.push_back(m.flow);
+        if (hot_[m.flow].mark != epoch_ && !has_bottleneck(m.flow)) joiners_.push_back(m.flow);
       }
     }
     for (FlowId id : set_) {
@@ -228,7 +278,7 @@ void MaxMinSolver::run(bool full) {
         const Link& link = links_[l];
         if (!saturated(link)) continue;
         for (const auto& m : link.members) {
-          if (flows_[m.flow].mark != epoch_ && flows_[m.flow].rate > f.rate * (1.0 + kRelTol)) {
+          if (hot_[m.flow].mark != epoch_ && hot_[m.flow].rate > hot_[id].rate * (1.0 + kRelTol)) {
             joiners_.push_back(m.flow);
           }
         }
@@ -251,10 +301,11 @@ void MaxMinSolver::run(bool full) {
   last_solve_size_ = set_.size();
   for (FlowId id : set_) {
     Flow& f = flows_[id];
-    if (f.old_rate < 0.0 || std::abs(f.rate - f.old_rate) > kRelTol * std::max(f.rate, f.old_rate)) {
+    const double rate = hot_[id].rate;
+    if (f.old_rate < 0.0 || std::abs(rate - f.old_rate) > kRelTol * std::max(rate, f.old_rate)) {
       changed_.push_back(id);
     }
-    f.old_rate = f.rate;
+    f.old_rate = rate;
   }
 }
 

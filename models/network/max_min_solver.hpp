@@ -63,7 +63,7 @@ class MaxMinSolver {
   // Reference implementation: progressive filling over every flow.
   void solve_from_scratch();
 
-  double rate(FlowId flow) const { return flows_[flow].rate; }
+  double rate(FlowId flow) const { return hot_[flow].rate; }
   std::span<const LinkId> flow_links(FlowId flow) const { return flows_[flow].links; }
   bool flow_alive(FlowId flow) const { return flow < flows_.size() && flows_[flow].alive; }
   std::span<const FlowId> changed_flows() const { return changed_; }
@@ -92,7 +92,6 @@ class MaxMinSolver {
     double load = 0.0;
     double max_rate = 0.0;
     std::uint32_t unfrozen = 0;
-    std::uint32_t version = 0;
     std::uint32_t mark = 0;
     std::uint32_t dirty = 0;
     std::uint32_t touched = 0;  // == touch_stamp_: already queued for a heap push  // == epoch_: membership or capacity changed before this solve
@@ -100,19 +99,25 @@ class MaxMinSolver {
   struct Flow {
     std::vector<LinkId> links;
     std::vector<std::uint32_t> slot;  // position of this flow in links[i].members
-    double rate = 0.0;
     double old_rate = 0.0;
-    std::uint32_t mark = 0;
-    bool frozen = false;
     bool alive = false;
+  };
+  // What the fill and the checks read for every member of a link, packed apart from the cold
+  // per-flow data (four flows per cache line): the fill is bound by these random reads.
+  struct Hot {
+    double rate = 0.0;
+    std::uint32_t mark = 0;    // == epoch_: in the set of this solve
+    std::uint32_t frozen = 0;  // == fill_stamp_: frozen in this fill
   };
   struct HeapEntry {
     double share;
     LinkId link;
-    std::uint32_t version;
-    bool operator>(const HeapEntry& o) const { return share > o.share; }
   };
+  static constexpr std::uint32_t kNotInHeap = UINT32_MAX;
 
+  std::size_t sift_down(std::size_t i);  // returns the final position
+  std::size_t sift_up(std::size_t i);
+  void heap_remove_top();
   void add_to_set(FlowId f);
   void add_link_to_set(LinkId l);
   void fill_set();
@@ -122,6 +127,8 @@ class MaxMinSolver {
 
   std::vector<Link> links_;
   std::vector<Flow> flows_;
+  std::vector<Hot> hot_;
+  std::uint32_t fill_stamp_ = 0;
   std::vector<FlowId> free_flows_;
   std::vector<FlowId> pending_flows_;  // added since the last solve
   std::vector<LinkId> pending_links_;  // touched since the last solve
@@ -129,6 +136,7 @@ class MaxMinSolver {
   std::vector<LinkId> set_links_;
   std::vector<FlowId> changed_;
   std::vector<HeapEntry> heap_;
+  std::vector<std::uint32_t> heap_pos_;  // per link: index in heap_, or kNotInHeap
   std::vector<FlowId> joiners_;
   std::vector<LinkId> moved_links_;
   std::vector<LinkId> touched_;
