@@ -7,6 +7,7 @@
 
 #include "sim/bench_engine.hpp"
 #include "tools/bench/fabric_bench.hpp"
+#include "tools/bench/facility_bench.hpp"
 #include "tools/cli/command.hpp"
 
 namespace dcsim::tools::cli {
@@ -17,6 +18,9 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
     std::uint64_t events = 10'000'000;
     std::vector<std::string> fabric_cases;
     bool json = false;
+    int facility_nodes = 128;
+    double facility_days = 30.0;
+    double facility_tick_s = 10.0;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("bench", "benchmarks (wall-clock figures; run on a quiet machine)");
@@ -30,7 +34,12 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
   auto* fabric = cmd->add_subcommand("fabric", "flow-level fabric cases (compare with ../shared/bench/simgrid)");
   fabric->add_option("--case", args->fabric_cases, "only these cases (repeatable); default: the standard set");
   fabric->add_flag("--json", args->json, "print a JSON array of cases");
-  return {cmd, [args, engine, fabric] {
+  auto* facility = cmd->add_subcommand("facility", "facility model: per-GPU thermal state, 30 days at a 10 s tick");
+  facility->add_option("--nodes", args->facility_nodes, "HGX H100 nodes (8 GPUs each)")->check(CLI::Range(1, 100'000));
+  facility->add_option("--days", args->facility_days, "simulated days")->check(CLI::Range(0.001, 3650.0));
+  facility->add_option("--tick", args->facility_tick_s, "thermal tick, seconds")->check(CLI::Range(0.1, 86400.0));
+  facility->add_flag("--json", args->json, "print one JSON object");
+  return {cmd, [args, engine, fabric, facility] {
             if (*engine) {
               const auto r = sim::run_engine_bench(args->pending, args->events);
               if (args->json) {
@@ -44,6 +53,18 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
                     "hold model, {} pending, {} events\n  engine      {:8.2f} M events/s\n"
                     "  plain heap  {:8.2f} M events/s\n  ratio       {:8.2f}x\n",
                     r.pending, r.events, r.engine_events_per_s / 1e6, r.heap_events_per_s / 1e6, r.ratio);
+              }
+            } else if (*facility) {
+              const auto r = bench::run_facility_bench(args->facility_nodes, args->facility_days, args->facility_tick_s);
+              if (args->json) {
+                std::cout << r.dump() << '\n';
+              } else {
+                std::cout << fmt::format(
+                    "facility: {} GPUs, {} days at {} s tick\n  wall     {:8.2f} s\n  peak RSS {:8.1f} MB\n"
+                    "  events   {}\n  PUE      {:.3f}\n",
+                    r["gpus"].get<int>(), r["simulated_days"].get<double>(), r["tick_s"].get<double>(),
+                    r["wall_s"].get<double>(), r["peak_rss_mb"].get<double>(), r["events"].get<std::uint64_t>(),
+                    r["pue"].get<double>());
               }
             } else if (*fabric) {
               const auto cases = bench::run_fabric_bench(args->fabric_cases);
