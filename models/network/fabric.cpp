@@ -27,6 +27,11 @@ Fabric::Fabric(Topology topology, FabricOptions options)
   for (const LinkInfo& l : topology_.links()) solver_.add_link(l.bandwidth_bps);
   pfc_on_.assign(topology_.link_count(), 0);
   link_bytes_.assign(topology_.link_count(), 0.0);
+  if (options_.link_series_interval_ns < 0) throw sim::ConfigError("link_series_interval_ns", "must not be negative");
+  if (options_.link_series_interval_ns > 0 && options_.link_series_max_buckets < 2) {
+    throw sim::ConfigError("link_series_max_buckets", "must be >= 2");
+  }
+  series_interval_ns_ = options_.track_link_bytes ? options_.link_series_interval_ns : 0;
 }
 
 std::uint32_t Fabric::new_sub() {
@@ -107,9 +112,35 @@ void Fabric::settle(Subflow& s, std::int64_t now) {
     s.remaining_bytes -= moved;
     if (options_.track_link_bytes) {
       for (LinkId l : s.route) link_bytes_[l] += moved;
+      if (series_interval_ns_ > 0) add_to_series(s.route, s.last_ns, now, moved);
     }
   }
   s.last_ns = now;
+}
+
+void Fabric::add_to_series(const std::vector<LinkId>& route, std::int64_t t0, std::int64_t t1, double bytes) {
+  // The rate was constant over [t0, t1): spread the bytes over the buckets by time overlap.
+  const std::size_t n_links = topology_.link_count();
+  const double per_ns = bytes / static_cast<double>(t1 - t0);
+  for (std::int64_t t = t0; t < t1;) {
+    auto bucket = static_cast<std::size_t>(t / series_interval_ns_);
+    while (bucket >= options_.link_series_max_buckets) {
+      // Coarsen: merge bucket pairs, double the interval (memory stays bounded).
+      const std::size_t rows = series_.size() / n_links;
+      std::vector<double> merged(((rows + 1) / 2) * n_links, 0.0);
+      for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t l = 0; l < n_links; ++l) merged[(r / 2) * n_links + l] += series_[r * n_links + l];
+      }
+      series_ = std::move(merged);
+      series_interval_ns_ *= 2;
+      bucket = static_cast<std::size_t>(t / series_interval_ns_);
+    }
+    if (series_.size() < (bucket + 1) * n_links) series_.resize((bucket + 1) * n_links, 0.0);
+    const std::int64_t end = std::min<std::int64_t>(t1, static_cast<std::int64_t>(bucket + 1) * series_interval_ns_);
+    const double part = per_ns * static_cast<double>(end - t);
+    for (LinkId l : route) series_[bucket * n_links + l] += part;
+    t = end;
+  }
 }
 
 void Fabric::update_pfc(LinkId l) {

@@ -62,6 +62,12 @@ struct FabricOptions {
   RoceConfig roce;
   bool record_routes = false;      // keep the link ids of each route for the trace
   bool track_link_bytes = true;    // per-link carried bytes, for utilisation
+  // Per-link utilisation series, off when 0: payload bytes each link carried in each interval
+  // of this length (needs track_link_bytes). Bounded for big fabrics: memory is links x
+  // link_series_max_buckets doubles; a run longer than that many intervals merges adjacent
+  // pairs and doubles the interval, so the series always spans the whole run.
+  std::int64_t link_series_interval_ns = 0;
+  std::size_t link_series_max_buckets = 256;
 };
 
 struct FinishedFlow {
@@ -105,6 +111,17 @@ class Fabric {
   double bytes_delivered() const { return bytes_delivered_; }
   double bytes_started() const { return bytes_started_; }
   double goodput_factor() const { return goodput_; }
+  // Utilisation series (FabricOptions::link_series_interval_ns). Bucket b spans
+  // [b x interval, (b + 1) x interval); bytes settle when a flow's rate changes or it ends, so
+  // the series is complete once no flow is active. Summed over buckets, a link's bytes equal
+  // link_bytes() (bytes conservation, tested).
+  std::int64_t link_series_interval_ns() const { return series_interval_ns_; }
+  std::size_t link_series_buckets() const {
+    return topology_.link_count() ? series_.size() / topology_.link_count() : 0;
+  }
+  double link_series_bytes(std::size_t bucket, LinkId link) const {
+    return series_[bucket * topology_.link_count() + link];
+  }
 
  private:
   struct Subflow {
@@ -146,6 +163,7 @@ class Fabric {
   void update_pfc(LinkId l);
   void solve_and_reschedule(std::int64_t now);
   std::int64_t route_latency(const std::vector<LinkId>& route) const;
+  void add_to_series(const std::vector<LinkId>& route, std::int64_t t0, std::int64_t t1, double bytes);
   void reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlow>& finished);
 
   Topology topology_;
@@ -161,6 +179,8 @@ class Fabric {
   std::vector<Event> heap_;
   std::vector<std::uint8_t> pfc_on_;
   std::vector<double> link_bytes_;
+  std::int64_t series_interval_ns_ = 0;
+  std::vector<double> series_;  // bucket-major: [bucket x link_count + link]
   std::vector<LinkId> scratch_route_;
   std::vector<std::uint32_t> unrouted_;  // flows with no path, failed at the next advance
   std::uint64_t next_number_ = 0;

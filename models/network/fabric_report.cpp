@@ -85,6 +85,28 @@ FabricSummary FabricReport::finish(const Fabric& fabric) {
     put("bytes_delivered", s.bytes_delivered, "B", "payload bytes delivered");
     put("link_utilisation_mean", s.link_utilisation_mean, "", "mean over directed links, over the makespan");
     put("link_utilisation_max", s.link_utilisation_max, "", "busiest directed link");
+    if (fabric.link_series_interval_ns() > 0) {
+      using sim::ColumnType;
+      const sim::TableId id = sink_->declare_table(
+          prefix_ + "/link_utilisation",
+          {{"link", ColumnType::kInt64, "", "directed link id (as dcsim topo lists them)"},
+           {"tier", ColumnType::kInt64, "", "link tier (0: host links)"},
+           {"start_ns", ColumnType::kInt64, "ns", "interval start"},
+           {"end_ns", ColumnType::kInt64, "ns", "interval end"},
+           {"bytes", ColumnType::kFloat64, "B", "payload bytes carried in the interval"},
+           {"utilisation", ColumnType::kFloat64, "", "bytes x 8 / (capacity x interval)"}});
+      const std::int64_t dt = fabric.link_series_interval_ns();
+      // Idle (link, interval) cells are left out: the table grows with traffic, not fabric size.
+      for (std::size_t b = 0; b < fabric.link_series_buckets(); ++b) {
+        for (LinkId l = 0; l < t.link_count(); ++l) {
+          const double bytes = fabric.link_series_bytes(b, l);
+          if (bytes <= 0) continue;
+          const auto start = static_cast<std::int64_t>(b) * dt;
+          sink_->append_row(id, {static_cast<std::int64_t>(l), static_cast<std::int64_t>(t.link(l).tier), start,
+                                 start + dt, bytes, bytes * 8.0 / (t.link(l).bandwidth_bps * static_cast<double>(dt) * 1e-9)});
+        }
+      }
+    }
     for (std::size_t i = 0; i < s.link_utilisation_tier_mean.size(); ++i) {
       put("link_utilisation_tier" + std::to_string(i) + "_mean", s.link_utilisation_tier_mean[i], "",
           "mean over the links of this tier (0: host links)");

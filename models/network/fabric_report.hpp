@@ -7,6 +7,8 @@
 //    flows_failed, bytes_sent, bytes_delivered, link_utilisation_mean / _max, and
 //    link_utilisation_tier<N>_mean per link tier. Utilisation = payload bits carried /
 //    (capacity x makespan), over every directed link.
+//  - table "<prefix>/link_utilisation" (only when FabricOptions::link_series_interval_ns > 0):
+//    link, tier, start_ns, end_ns, bytes, utilisation per busy (link, interval).
 // Percentiles are nearest-rank over completed flows.
 
 #include <cstdint>
