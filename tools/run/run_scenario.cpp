@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "models/datacenter/cluster_simulation.hpp"
+#include "models/facility/facility_simulation.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
 #include "tools/output/run_output.hpp"
@@ -29,6 +30,18 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
     throw scenario::translate_config_error(scenario.source, e);
   }
   const sim::Time duration = scenario.cluster.duration;
+  // The facility owns node power when the scenario has one (node_power_source.hpp).
+  std::unique_ptr<models::facility::FacilitySimulation> facility;
+  if (scenario.facility) {
+    try {
+      facility = std::make_unique<models::facility::FacilitySimulation>(
+          *scenario.facility, scenario.cluster.nodes, scenario.cluster.nodes_per_rack, scenario.seed, registries,
+          simulator, sink);
+    } catch (const sim::ConfigError& e) {
+      throw sim::InputError(scenario.source + ":/facility: " + e.field() + ": " + e.detail());
+    }
+    facility->attach(*cluster, duration);
+  }
   if (progress) {
     simulator.set_progress_observer(kProgressEveryEvents, [&] {
       const double fraction = duration.is_max()
@@ -38,12 +51,14 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
     });
   }
   cluster->start();
+  if (facility) facility->start();
   if (duration.is_max()) {
     simulator.run();
   } else {
     simulator.run_until(duration);
   }
   cluster->finish();
+  if (facility) facility->finish();
   RunStats stats;
   stats.events = simulator.events_executed();
   stats.simulated_s = simulator.now().seconds();

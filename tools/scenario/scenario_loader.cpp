@@ -1,4 +1,5 @@
 #include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/facility_mapping.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -336,6 +337,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   } catch (const sim::ConfigError& e) {
     throw translate_config_error(source, e);
   }
+  if (out.resolved.contains("facility")) out.facility = map_facility_section(out.resolved["facility"], source);
   return out;
 }
 

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/datacenter/cluster_config.hpp"
+#include "models/facility/facility_config.hpp"
 #include "models/model_registries.hpp"
 #include "sim/error.hpp"
 #include "tools/scenario/field_spec.hpp"
@@ -37,6 +38,7 @@ struct Scenario {
   std::string name, description;
   std::uint64_t seed = 1;
   models::datacenter::ClusterConfig cluster;
+  std::optional<models::facility::FacilityConfig> facility;  // /facility, when given
 };
 
 // Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "tools/scenario/facility_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
 namespace dcsim::tools::scenario {
@@ -121,6 +122,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
                             "run until every job has finished"),
           cluster_section(registries),
           workload_section(),
+          facility_section(registries),
           object_field("policies", "Policies, each chosen by name from its registry.",
                        {with_default(enum_field("scheduler",
                                                 "Which waiting jobs start when nodes free up "

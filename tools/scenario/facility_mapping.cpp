@@ -1,0 +1,112 @@
+#include "tools/scenario/facility_mapping.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "sim/error.hpp"
+
+namespace dcsim::tools::scenario {
+
+namespace {
+
+sim::Time seconds(const nlohmann::json& v) { return sim::Time::from_seconds(v.get<double>()); }
+
+}  // namespace
+
+std::vector<double> read_temperature_csv(const std::string& path, const std::string& display) {
+  std::ifstream in(path);
+  if (!in) throw sim::InputError(display + ": cannot read outdoor temperature file");
+  std::vector<double> out;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty() && line[0] == '#') continue;
+    if (line.empty()) {
+      throw sim::InputError(display + ":" + std::to_string(number) + ": empty line (a gap in the series)");
+    }
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+      v = std::stod(line, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != line.size() || !std::isfinite(v)) {
+      if (number == 1 && out.empty()) continue;  // a header
+      throw sim::InputError(display + ":" + std::to_string(number) + ": expected a temperature in C, got \"" + line + "\"");
+    }
+    out.push_back(v);
+  }
+  if (out.empty()) throw sim::InputError(display + ": no temperatures");
+  return out;
+}
+
+models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, const std::string& source) {
+  using models::facility::FacilityConfig;
+  using models::facility::PlantFault;
+  FacilityConfig c;
+  c.tick = seconds(f["tick"]);
+  c.node.gpu.power_limit_w = f["gpu_power_limit"].get<double>();
+  c.rack_limit_w = f["rack_limit"].get<double>();
+  const auto& cool = f["cooling"];
+  c.mode = cool["mode"] == "air" ? FacilityConfig::Mode::kAir : FacilityConfig::Mode::kD2c;
+  c.d2c_capture = cool["d2c_capture"].get<double>();
+  c.secondary_flow_kg_per_s_per_rack = cool["secondary_flow_kg_per_s_per_rack"].get<double>();
+  c.rdhx = cool["rdhx"].get<bool>();
+  c.rdhx_active = cool["rdhx_active"].get<bool>();
+  c.rdhx_capacity_w = cool["rdhx_capacity"].get<double>();
+  c.crah_capacity_w = cool["crah_capacity"].get<double>();
+  c.control = cool["control"].get<std::string>();
+  c.control_params.target_gpu_c = cool["target_gpu"].get<double>();
+  const auto& plant = f["plant"];
+  c.plant.supply_c = plant["supply"].get<double>();
+  c.plant.chiller = plant["chiller"].get<bool>();
+  c.plant.dry_cooler = plant["dry_cooler"].get<bool>();
+  const auto& out = f["outdoor"];
+  c.outdoor.mean_c = out["mean"].get<double>();
+  c.outdoor.amplitude_c = out["amplitude"].get<double>();
+  c.outdoor.series_interval = seconds(out["interval"]);
+  const std::string kind = out["kind"];
+  if (kind == "sinusoid") c.outdoor.kind = models::thermal::OutdoorProfile::Kind::kSinusoid;
+  if (kind == "csv") {
+    if (!out.contains("file")) {
+      throw sim::InputError(source + ":/facility/outdoor/file: missing required key for kind \"csv\"");
+    }
+    const std::string file = out["file"];
+    std::filesystem::path p(file);
+    if (p.is_relative()) p = std::filesystem::path(source).parent_path() / p;
+    c.outdoor.kind = models::thermal::OutdoorProfile::Kind::kSeries;
+    c.outdoor.series_c = read_temperature_csv(p.string(), file);
+  }
+  for (const auto& z : f["zones"]) c.zones.push_back({z["name"], z["racks"].get<std::vector<int>>()});
+  for (std::size_t i = 0; i < f["faults"].size(); ++i) {
+    const auto& j = f["faults"][i];
+    PlantFault fault;
+    const std::string k = j["kind"];
+    fault.kind = k == "cdu_pump_failure"     ? PlantFault::Kind::kCduPumpFailure
+                 : k == "rdhx_fan_failure"   ? PlantFault::Kind::kRdhxFanFailure
+                 : k == "chilled_water_rise" ? PlantFault::Kind::kChilledWaterRise
+                                             : PlantFault::Kind::kZoneCoolingLoss;
+    fault.at = seconds(j["at"]);
+    if (j.contains("duration")) fault.duration = seconds(j["duration"]);
+    fault.zone = j["zone"].get<int>();
+    fault.flow_fraction = j["flow_fraction"].get<double>();
+    fault.delta_c = j["delta"].get<double>();
+    c.faults.push_back(fault);
+  }
+  // A rack must at least hold one idle node.
+  std::vector<double> idle(static_cast<std::size_t>(c.node.gpus), c.node.gpu.idle_power_w);
+  const double idle_w = models::power::node_power(c.node, idle.data(), 0.0, c.node_fan_min_speed).ac_w;
+  if (c.rack_limit_w < idle_w) {
+    throw sim::InputError(source + ":/facility/rack_limit: must be at least one node's idle power (" +
+                          std::to_string(static_cast<int>(idle_w)) + " W), got " +
+                          std::to_string(static_cast<int>(c.rack_limit_w)) + " W");
+  }
+  return c;
+}
+
+}  // namespace dcsim::tools::scenario

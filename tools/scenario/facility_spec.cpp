@@ -1,0 +1,93 @@
+#include "tools/scenario/facility_spec.hpp"
+
+namespace dcsim::tools::scenario {
+
+using sim::QuantityKind;
+
+FieldSpec facility_section(const models::ModelRegistries& registries) {
+  return object_field(
+      "facility",
+      "Power delivery and cooling (models/facility): when present, the facility's bottom-up node "
+      "power replaces the cluster's linear model, GPUs carry thermal state and throttle, and PUE "
+      "is reported.",
+      {
+          with_default(quantity_field("tick", "Thermal step and control period (also stepped at every load change).",
+                                      QuantityKind::kDuration, above(0)),
+                       "10 s"),
+          with_default(quantity_field("gpu_power_limit", "GPU power cap; demand above it lowers the clock (DVFS).",
+                                      QuantityKind::kPower, between(100, 700)),
+                       "700 W"),
+          with_default(quantity_field("rack_limit", "Rack power limit; crossings are logged (events/facility).",
+                                      QuantityKind::kPower, above(0)),
+                       "60 kW"),
+          object_field(
+              "cooling", "How heat leaves the nodes.",
+              {
+                  with_default(enum_field("mode", "d2c: cold plates on GPUs/CPUs; air: heat sinks and node fans.",
+                                          "cooling mode", {"d2c", "air"}),
+                               "d2c"),
+                  with_default(number_field("d2c_capture", "Share of node heat captured by liquid (0.7-0.95 typical).",
+                                            between(0, 1)),
+                               0.8),
+                  with_default(number_field("secondary_flow_kg_per_s_per_rack",
+                                            "Rated CDU secondary coolant flow per rack.", above(0)),
+                               1.0),
+                  with_default(boolean_field("rdhx", "Rear-door heat exchangers on every rack."), true),
+                  with_default(boolean_field("rdhx_active", "Doors with fans (else passive)."), true),
+                  with_default(quantity_field("rdhx_capacity", "Heat one active door removes.",
+                                              QuantityKind::kPower, above(0)),
+                               "50 kW"),
+                  with_default(quantity_field("crah_capacity", "Room air handler capacity per zone.",
+                                              QuantityKind::kPower, at_least(0)),
+                               "1000 MW"),
+                  with_default(enum_field("control", "Cooling-control policy (`dcsim list \"cooling control\"`).",
+                                          registries.cooling_controls.kind(), registries.cooling_controls.names()),
+                               "pi_target"),
+                  with_default(quantity_field("target_gpu", "GPU die temperature the closed-loop control holds.",
+                                              QuantityKind::kTemperature),
+                               "65 C"),
+              }),
+          object_field("plant", "Facility water plant.",
+                       {
+                           with_default(quantity_field("supply", "Facility water supply set point.",
+                                                       QuantityKind::kTemperature),
+                                        "25 C"),
+                           with_default(boolean_field("chiller", "A chiller trims what the dry cooler cannot."), true),
+                           with_default(boolean_field("dry_cooler", "A dry cooler for free cooling (economiser)."), true),
+                       }),
+          object_field("outdoor", "Outdoor temperature profile.",
+                       {
+                           with_default(enum_field("kind", "constant, daily sinusoid, or a CSV series.",
+                                                   "outdoor profile", {"constant", "sinusoid", "csv"}),
+                                        "constant"),
+                           with_default(quantity_field("mean", "Mean (or constant) temperature.", QuantityKind::kTemperature),
+                                        "15 C"),
+                           with_default(quantity_field("amplitude", "Sinusoid half-swing (peak at 15:00).",
+                                                       QuantityKind::kTemperature, at_least(0)),
+                                        "0 C"),
+                           string_field("file", "CSV of temperatures in C, one per line (kind csv), relative to the scenario."),
+                           with_default(quantity_field("interval", "Time between CSV samples.",
+                                                       QuantityKind::kDuration, above(0)),
+                                        "1 h"),
+                       }),
+          with_default(object_array_field(
+                           "zones", "Groups of racks with their own CDU, doors and air (default: one zone, all racks).",
+                           {required(non_empty(string_field("name", "Zone name."))),
+                            required(min_items(integer_array_field("racks", "Rack indices.", at_least(0)), 1))}),
+                       nlohmann::json::array()),
+          with_default(object_array_field(
+                           "faults", "Scripted plant faults.",
+                           {required(enum_field("kind", "What fails.", "plant fault",
+                                                {"cdu_pump_failure", "rdhx_fan_failure", "chilled_water_rise",
+                                                 "zone_cooling_loss"})),
+                            required(quantity_field("at", "When.", QuantityKind::kDuration, at_least(0))),
+                            with_default_note(quantity_field("duration", "Until repaired.", QuantityKind::kDuration, above(0)),
+                                              "never repaired"),
+                            with_default(integer_field("zone", "Zone index (-1: all).", at_least(-1)), 0),
+                            with_default(number_field("flow_fraction", "Pump failure: secondary flow left.", between(0, 1)), 0.0),
+                            with_default(quantity_field("delta", "Chilled-water rise.", QuantityKind::kTemperature), "5 C")}),
+                       nlohmann::json::array()),
+      });
+}
+
+}  // namespace dcsim::tools::scenario
