@@ -10,6 +10,7 @@
 #include "models/hardware/node_spec.hpp"
 #include "models/workload/job_generator.hpp"
 #include "models/workload/job_spec.hpp"
+#include "models/workload/training_job.hpp"
 #include "sim/time.hpp"
 
 namespace dcsim::models::datacenter {
@@ -20,6 +21,9 @@ struct ClusterConfig {
   int nodes_per_rack = 1;
   std::vector<workload::JobSpec> jobs;  // in any order; the model sorts by (arrival, index)
   std::vector<workload::JobGeneratorConfig> generators;  // expanded at start, after `jobs`
+  // Training jobs (named, after `jobs`): planned by the analytic step model, then run as steps
+  // and checkpoints (training_job_run.hpp). ConfigError fields read "training[i].<field>".
+  std::vector<workload::TrainingJobSpec> training_jobs;
   std::uint64_t seed = 1;
   std::string scheduler = "fifo";
   // Simulated time limit; Time::max() = until every job has finished.

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "models/datacenter/training_job_run.hpp"
 #include "models/power/node_power.hpp"
 #include "sim/error.hpp"
 
@@ -62,15 +63,18 @@ struct ClusterSimulation::Job {
   double energy_j = 0.0;
   bool named = false;  // listed in the scenario (not generated): gets a headline row
   std::unique_ptr<sim::Activity> work;
+  std::unique_ptr<TrainingJobRun> training;  // training jobs instead of `work`
+  TrainingJobRun::Series training_series;
 };
 
 ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries& registries,
                                      sim::Simulator& sim, sim::TraceSink& sink)
-    : config_(std::move(config)), sim_(sim), sink_(sink) {
+    : config_(std::move(config)), sim_(sim), sink_(sink), registries_(registries) {
   validate(config_);
   scheduler_ = registries.schedulers.get(config_.scheduler).factory();
 
   std::vector<workload::JobSpec> specs = config_.jobs;
+  append_training_jobs(config_, registries_, specs);
   const std::size_t named_count = specs.size();
   for (std::size_t g = 0; g < config_.generators.size(); ++g) {
     try {
@@ -85,6 +89,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
     auto job = std::make_unique<Job>();
     job->spec = std::move(specs[i]);
     job->named = i < named_count;
+    if (job->spec.training) job->training_series = TrainingJobRun::declare_series(sink_, job->spec.name);
     jobs_.push_back(std::move(job));
   }
   std::stable_sort(jobs_.begin(), jobs_.end(),
@@ -110,7 +115,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   waiting_series_ = sink_.declare_series("jobs/waiting", "jobs", "jobs arrived and not started");
   busy_series_ = sink_.declare_series("nodes/busy", "nodes", "nodes held by a job");
 
-  const std::vector<sim::Column> job_columns = {
+  std::vector<sim::Column> job_columns = {
       {"name", sim::ColumnType::kString, "", "job name"},
       {"nodes", sim::ColumnType::kInt64, "nodes", "nodes held"},
       {"state", sim::ColumnType::kString, "", "done, running or waiting at the end of the run"},
@@ -121,6 +126,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
       {"completion_s", sim::ColumnType::kFloat64, "s", "finish - arrival (NaN if unfinished)"},
       {"energy_kwh", sim::ColumnType::kFloat64, "kWh", "energy of the job's nodes while it ran"},
   };
+  append_training_columns(job_columns);
   std::vector<sim::Column> event_columns = job_columns;
   event_columns.insert(event_columns.begin() + 2,
                        {"node_list", sim::ColumnType::kString, "", "node indices, space-separated"});
@@ -210,6 +216,12 @@ void ClusterSimulation::start_job(std::size_t job_index) {
     set_node_utilization(node, job.spec.gpu_utilization);
   }
   ++running_;
+  if (job.spec.training) {
+    job.training = std::make_unique<TrainingJobRun>(*job.spec.training, job.training_series,
+                                                    job_rate(job), sim_, sink_,
+                                                    [this, job_index] { on_completion(job_index); });
+    return;
+  }
   job.work = std::make_unique<sim::Activity>(
       sim_, job.spec.work.seconds(), job_rate(job),
       [this, job_index](sim::Activity&) { on_completion(job_index); });
@@ -256,7 +268,11 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
     Job& job = *jobs_[n.job];
     // A power source may set the clock while the job's nodes are being assigned, before the
     // job's work exists: the work then starts at job_rate().
-    if (job.work) job.work->set_rate(job_rate(job));
+    if (job.training) {
+      job.training->set_clock_factor(job_rate(job));
+    } else if (job.work) {
+      job.work->set_rate(job_rate(job));
+    }
   }
   if (power_source_) refresh_node_power(node);
 }
@@ -367,14 +383,14 @@ void ClusterSimulation::emit_job_row(const Job& job) {
   const double arrival = job.spec.arrival.seconds();
   const double start = started ? job.start.seconds() : nan;
   const double finish = done ? job.finish.seconds() : nan;
-  sink_.append_row(jobs_table_, {job.spec.name, std::int64_t{job.spec.nodes}, node_list, state,
+  std::vector<sim::Cell> row = {job.spec.name, std::int64_t{job.spec.nodes}, node_list, state,
                                  arrival, start, finish, started ? start - arrival : nan,
-                                 done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh});
+                                 done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh};
+  append_training_cells(job.spec.training.get(), job.training.get(), row);
+  sink_.append_row(jobs_table_, row);
   if (!job.named) return;  // generated streams are summarised by statistics, not listed
-  sink_.append_row(summary_jobs_table_,
-                   {job.spec.name, std::int64_t{job.spec.nodes}, state, arrival, start, finish,
-                    started ? start - arrival : nan, done ? finish - arrival : nan,
-                    job.energy_j / kJoulesPerKwh});
+  row.erase(row.begin() + 2);  // the headline table has no node list
+  sink_.append_row(summary_jobs_table_, row);
 }
 
 void ClusterSimulation::finish() {

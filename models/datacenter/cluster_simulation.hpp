@@ -84,6 +84,7 @@ class ClusterSimulation {
   sim::TraceSink& sink_;
   std::unique_ptr<policy::Scheduler> scheduler_;
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
+  const ModelRegistries& registries_;
 
   std::vector<std::unique_ptr<Job>> jobs_;
   // Waiting jobs in arrival order, from waiting_head_ on: jobs started from the front (fifo's

@@ -52,6 +52,8 @@ struct NodeSpec {
   std::string cpu_model;
   double dram_bytes = 0.0;
   double nvme_bytes = 0.0;
+  // Sustained sequential write of the node's local NVMe array (checkpoints to local disk).
+  double nvme_write_bandwidth_bytes_per_s = 0.0;
 
   double max_power_w() const { return gpus * gpu.max_power_w + other_max_power_w; }
   double idle_power_w() const { return gpus * gpu.idle_power_w + other_idle_power_w; }

@@ -3,11 +3,14 @@
 // time, and has a fixed amount of work expressed as its run time at nominal clock. Running on a
 // throttled GPU (clock factor < 1) stretches it: the work is an Activity whose rate is the clock.
 
+#include <memory>
 #include <string>
 
 #include "sim/time.hpp"
 
 namespace dcsim::models::workload {
+
+struct TrainingJobPlan;  // training_job.hpp
 
 struct JobSpec {
   std::string name;
@@ -15,6 +18,9 @@ struct JobSpec {
   int nodes = 1;
   sim::Time work = sim::Time::zero();  // run time at nominal clock
   double gpu_utilization = 1.0;        // mean utilisation of the job's GPUs while it runs, 0..1
+  // Set for a training job: it runs steps and checkpoints (models/datacenter/training_job_run)
+  // instead of one block of work; `work` is then its nominal duration.
+  std::shared_ptr<const TrainingJobPlan> training;
 };
 
 }  // namespace dcsim::models::workload

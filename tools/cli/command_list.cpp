@@ -9,6 +9,7 @@ std::vector<Command> add_all_commands(CLI::App& app, const CommandContext& conte
       add_list_command(app, context),
       add_schema_command(app, context),
       add_bench_command(app, context),
+      add_collective_command(app, context),
   };
 }
 

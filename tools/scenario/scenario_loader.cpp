@@ -1,4 +1,6 @@
 #include "tools/scenario/scenario_loader.hpp"
+
+#include "tools/scenario/training_spec.hpp"
 #include "tools/scenario/facility_mapping.hpp"
 
 #include <filesystem>
@@ -45,6 +47,7 @@ void fill_node_from_preset(json& node, const models::ModelRegistries& registries
   fill("gpu_max_power", spec.gpu.max_power_w);
   fill("other_idle_power", spec.other_idle_power_w);
   fill("other_max_power", spec.other_max_power_w);
+  fill_node_hardware_from_preset(node, spec);
 }
 
 // Checks that relate several keys, which the per-field walk cannot see. Runs on the resolved
@@ -182,6 +185,7 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   c.node.gpu.max_power_w = si(node.at("gpu_max_power"));
   c.node.other_idle_power_w = si(node.at("other_idle_power"));
   c.node.other_max_power_w = si(node.at("other_max_power"));
+  map_node_hardware(node, c.node);
   c.nodes = cl.at("nodes").get<int>();
   c.nodes_per_rack = cl.at("nodes_per_rack").get<int>();
 
@@ -211,6 +215,7 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   c.scheduler = r.at("policies").at("scheduler").get<std::string>();
   c.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
   c.telemetry_interval = duration_of(r.at("outputs").at("telemetry_interval"));
+  map_training_jobs(r, registries, c);
 }
 
 }  // namespace
@@ -325,6 +330,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
       fill_node_from_preset(out.resolved["cluster"]["node"], registries);
     }
     check_cross_field(doc, out.resolved, errors);
+    check_training_cross_field(out.resolved, errors);
   }
   if (!errors.empty()) {
     std::vector<std::string> messages;
@@ -395,6 +401,7 @@ std::string config_field_pointer(std::string_view field) {
       {"gpu_utilization", "gpu_utilization"}};
 
   if (const auto it = kTop.find(field); it != kTop.end()) return it->second;
+  if (auto training = training_field_pointer(field); !training.empty()) return training;
   static const std::regex kIndexed(R"(^(jobs|generators)\[(\d+)\](?:\.(\w+))?)");
   std::match_results<std::string_view::const_iterator> m;
   if (std::regex_search(field.begin(), field.end(), m, kIndexed)) {

@@ -6,6 +6,7 @@
 
 #include "tools/scenario/facility_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/training_spec.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -137,6 +138,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
                                                     QuantityKind::kDuration, at_least(0)),
                                      "0 s")}),
       });
+  add_training_fields(root, registries);
   return root;
 }
 

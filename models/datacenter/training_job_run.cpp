@@ -1,0 +1,167 @@
+#include "models/datacenter/training_job_run.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::datacenter {
+
+TrainingJobRun::Series TrainingJobRun::declare_series(sim::TraceSink& sink, const std::string& name) {
+  return {sink.declare_series("jobs/" + name + "/step_time_s", "s",
+                              "step time of training job " + name + " (NaN while checkpointing)"),
+          sink.declare_series("jobs/" + name + "/tokens_per_s", "tokens/s",
+                              "training throughput of job " + name + " (0 while checkpointing)")};
+}
+
+TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series,
+                               double clock_factor, sim::Simulator& sim, sim::TraceSink& sink,
+                               std::function<void()> on_done)
+    : plan_(plan), sim_(sim), sink_(sink), on_done_(std::move(on_done)),
+      clock_factor_(clock_factor), series_(series) {
+  start_segment();
+}
+
+TrainingJobRun::~TrainingJobRun() = default;
+
+void TrainingJobRun::record(double step_time_s, double tokens_per_s) {
+  sink_.append(series_.step_time, sim_.now(), step_time_s);
+  sink_.append(series_.tokens_per_s, sim_.now(), tokens_per_s);
+}
+
+void TrainingJobRun::start_segment() {
+  const int left = plan_.steps - steps_finished_;
+  const int steps = plan_.checkpoint_interval_steps > 0 ? std::min(left, plan_.checkpoint_interval_steps)
+                                                        : left;
+  const double step_s = plan_.step_time_s(clock_factor_);
+  segment_ = std::make_unique<sim::Activity>(sim_, static_cast<double>(steps), 1.0 / step_s,
+                                             [this](sim::Activity&) { on_segment_done(); });
+  record(step_s, plan_.step.tokens_per_step / step_s);
+}
+
+void TrainingJobRun::on_segment_done() {
+  steps_finished_ += static_cast<int>(segment_->total_work());
+  training_s_ += (sim_.now() - segment_->started_at()).seconds();
+  if (steps_finished_ >= plan_.steps) {
+    record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+    on_done_();
+    return;
+  }
+  // Only between segments, and there is a segment after this one: no checkpoint after the last
+  // step (the job's end leaves its final state to whatever saves it).
+  checkpoint_ = std::make_unique<sim::Activity>(sim_, plan_.checkpoint_bytes_per_node,
+                                                plan_.checkpoint_rate_bytes_per_s,
+                                                [this](sim::Activity&) { on_checkpoint_done(); });
+  record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+}
+
+void TrainingJobRun::on_checkpoint_done() {
+  ++checkpoints_written_;
+  checkpoint_s_ += (sim_.now() - checkpoint_->started_at()).seconds();
+  start_segment();
+}
+
+void TrainingJobRun::set_clock_factor(double factor) {
+  if (factor == clock_factor_) return;
+  clock_factor_ = factor;
+  if (segment_ && !segment_->done() && !segment_->cancelled()) {
+    const double step_s = plan_.step_time_s(clock_factor_);
+    segment_->set_rate(1.0 / step_s);
+    record(step_s, plan_.step.tokens_per_step / step_s);
+  }
+}
+
+double TrainingJobRun::steps_done() const {
+  double done = steps_finished_;
+  if (segment_ && !segment_->done()) done += segment_->total_work() - segment_->remaining();
+  return done;
+}
+
+double TrainingJobRun::training_s() const {
+  double t = training_s_;
+  if (segment_ && !segment_->done()) t += (sim_.now() - segment_->started_at()).seconds();
+  return t;
+}
+
+double TrainingJobRun::checkpoint_s() const {
+  double t = checkpoint_s_;
+  if (checkpoint_ && !checkpoint_->done()) t += (sim_.now() - checkpoint_->started_at()).seconds();
+  return t;
+}
+
+double TrainingJobRun::checkpoint_bytes_written() const {
+  double bytes = checkpoints_written_ * plan_.checkpoint_bytes;
+  if (checkpoint_ && !checkpoint_->done()) {
+    bytes += (checkpoint_->total_work() - checkpoint_->remaining()) *
+             (plan_.checkpoint_bytes / plan_.checkpoint_bytes_per_node);
+  }
+  return bytes;
+}
+
+void append_training_jobs(const ClusterConfig& config, const ModelRegistries& registries,
+                          std::vector<workload::JobSpec>& specs) {
+  for (std::size_t i = 0; i < config.training_jobs.size(); ++i) {
+    const workload::TrainingJobSpec& t = config.training_jobs[i];
+    std::shared_ptr<const workload::TrainingJobPlan> plan;
+    try {
+      if (t.job.nodes > config.nodes) {
+        throw sim::ConfigError("nodes", "must be between 1 and the cluster's " +
+                                            std::to_string(config.nodes) + " nodes");
+      }
+      plan = std::make_shared<const workload::TrainingJobPlan>(
+          workload::plan_training_job(t, config.node, registries.collective_algorithms));
+    } catch (const sim::ConfigError& e) {
+      throw sim::ConfigError("training[" + std::to_string(i) + "]." + e.field(), e.detail());
+    }
+    workload::JobSpec spec;
+    spec.name = t.job.name;
+    spec.arrival = t.arrival;
+    spec.nodes = t.job.nodes;
+    spec.work = sim::Time::from_seconds(plan->nominal_duration_s());
+    spec.gpu_utilization = 1.0;
+    spec.training = std::move(plan);
+    specs.push_back(std::move(spec));
+  }
+}
+
+void append_training_columns(std::vector<sim::Column>& columns) {
+  using sim::ColumnType;
+  const std::vector<sim::Column> extra = {
+      {"step_time_s", ColumnType::kFloat64, "s", "mean step time over the steps run (training jobs)"},
+      {"tokens_per_s", ColumnType::kFloat64, "tokens/s", "tokens per step / step_time_s"},
+      {"tflops_per_gpu", ColumnType::kFloat64, "TFLOP/s", "model FLOP/s per GPU (PaLM definition) / 1e12"},
+      {"mfu", ColumnType::kFloat64, "", "model FLOP/s / (GPUs x dense peak of the precision)"},
+      {"compute_s", ColumnType::kFloat64, "s", "compute part of one step, nominal clock"},
+      {"exposed_comm_s", ColumnType::kFloat64, "s", "communication not hidden behind compute, one step"},
+      {"bubble_s", ColumnType::kFloat64, "s", "pipeline bubble of one step (1F1B)"},
+      {"steps_done", ColumnType::kFloat64, "steps", "training steps completed"},
+      {"checkpoints", ColumnType::kFloat64, "", "checkpoints written"},
+      {"checkpoint_bytes", ColumnType::kFloat64, "B", "bytes of checkpoints written (all nodes)"},
+      {"checkpoint_s", ColumnType::kFloat64, "s", "time spent writing checkpoints"},
+  };
+  columns.insert(columns.end(), extra.begin(), extra.end());
+}
+
+void append_training_cells(const workload::TrainingJobPlan* plan, const TrainingJobRun* run,
+                           std::vector<sim::Cell>& row) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (plan == nullptr) {
+    row.insert(row.end(), 11, sim::Cell{nan});
+    return;
+  }
+  const auto& r = plan->step;
+  double step_s = r.step_time_s;
+  if (run != nullptr && run->steps_done() > 0.0) step_s = run->training_s() / run->steps_done();
+  const double scale = r.step_time_s / step_s;  // realised throughput relative to nominal
+  const double steps = run ? run->steps_done() : 0.0;
+  row.insert(row.end(), {sim::Cell{step_s}, sim::Cell{r.tokens_per_s * scale},
+                         sim::Cell{r.tflops_per_gpu * scale}, sim::Cell{r.mfu * scale},
+                         sim::Cell{r.compute_s}, sim::Cell{r.exposed_comm_s}, sim::Cell{r.bubble_s},
+                         sim::Cell{steps},
+                         sim::Cell{static_cast<double>(run ? run->checkpoints_written() : 0)},
+                         sim::Cell{run ? run->checkpoint_bytes_written() : 0.0},
+                         sim::Cell{run ? run->checkpoint_s() : 0.0}});
+}
+
+}  // namespace dcsim::models::datacenter

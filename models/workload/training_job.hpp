@@ -1,0 +1,75 @@
+#pragma once
+// A training job as the cluster model runs it: a TrainingJobConfig (shape, parallelism, batch)
+// plus how long it trains and how it checkpoints, and the plan derived from the analytic step
+// model (training_step.hpp).
+//
+// Clock scaling. The analytic step splits into compute, exposed communication and bubble. A GPU
+// clock factor f (thermal or power throttling) stretches what the SMs execute and nothing else:
+//   step(f) = S_clock / f + S_fixed
+//   S_clock = compute + bubble x (t_fwd + t_bwd) / slot   (the bubble is idle time waiting on
+//             other stages' compute, so it stretches with it in the compute part of a slot)
+//   S_fixed = the rest (exposed TP/PP/DP communication: links do not throttle with the SMs)
+// clock_fraction = S_clock / step at f = 1. This treats HBM-bound kernels as clock-bound too, an
+// upper bound on the slowdown (memory clocks do not throttle with the SM clock).
+//
+// Checkpoints (synchronous, as Megatron's default save): every `interval_steps` steps the job
+// stops and writes the model's parameters and optimizer state,
+//   bytes = parameters x (2 B BF16 weights + 12 B Adam fp32 master, m, v)   (ZeRO's 16 B minus
+//           the gradients, which a checkpoint does not keep)
+// spread evenly over the job's nodes (each DP replica writes its 1/nodes share, as
+// torch.distributed.checkpoint does), at a per-node rate of
+//   nvme    the node's NVMe write bandwidth
+//   remote  min(storage NICs x their line rate, remote_bandwidth / nodes); remote_bandwidth 0 =
+//           no limit beyond the NICs. The store and the frontend network are not simulated flows.
+
+#include <string>
+
+#include "models/collective/collective_algorithm.hpp"
+#include "models/collective/collective_estimator.hpp"
+#include "models/hardware/node_spec.hpp"
+#include "models/workload/training_step.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::models::workload {
+
+enum class CheckpointTarget { kNvme, kRemote };
+
+struct CheckpointConfig {
+  int interval_steps = 0;  // 0: no checkpoints
+  CheckpointTarget target = CheckpointTarget::kNvme;
+  double remote_bandwidth_bps = 0.0;  // aggregate of the remote store; 0: only the NICs limit
+};
+
+struct TrainingJobSpec {
+  TrainingJobConfig job;  // job.name, job.nodes, model, parallelism, batch, precision
+  sim::Time arrival = sim::Time::zero();
+  int steps = 1;
+  CheckpointConfig checkpoint;
+  collective::FabricParams fabric;
+};
+
+struct TrainingJobPlan {
+  TrainingStepResult step;            // at nominal clock
+  double clock_fraction = 1.0;        // share of step_time_s that scales with 1 / clock factor
+  int steps = 1;
+  int checkpoint_interval_steps = 0;  // 0: none
+  int checkpoints = 0;                // written during the run (not after the last step)
+  double checkpoint_bytes = 0.0;      // one checkpoint, whole job
+  double checkpoint_bytes_per_node = 0.0;
+  double checkpoint_rate_bytes_per_s = 0.0;  // per node
+  double checkpoint_s = 0.0;          // one checkpoint
+  // Run time at nominal clock: steps x step_time_s + checkpoints x checkpoint_s.
+  double nominal_duration_s() const;
+  // Step time at clock factor f (0 < f <= 1).
+  double step_time_s(double clock_factor) const;
+};
+
+// Bytes of one checkpoint of `model` (see the header comment).
+double checkpoint_bytes(const TransformerModel& model);
+
+// Runs the step model and sizes the checkpoints. Throws sim::ConfigError naming the field
+// ("parallelism", "steps", "checkpoint.interval_steps", ...).
+TrainingJobPlan plan_training_job(const TrainingJobSpec& spec, const hardware::NodeSpec& node,
+                                  const collective::CollectiveRegistry& collectives);
+
+}  // namespace dcsim::models::workload

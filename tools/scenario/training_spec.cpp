@@ -1,0 +1,312 @@
+#include "tools/scenario/training_spec.hpp"
+
+#include <map>
+#include <regex>
+
+#include "models/workload/training_job.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::tools::scenario {
+
+using nlohmann::json;
+using sim::QuantityKind;
+
+namespace {
+
+FieldSpec* find_child(FieldSpec& parent, const std::string& key) {
+  for (auto& c : parent.children) {
+    if (c.key == key) return &c;
+  }
+  return nullptr;
+}
+
+std::vector<FieldSpec> node_hardware_fields() {
+  const auto from_preset = [](FieldSpec f) { return with_default_note(std::move(f), "from the preset"); };
+  return {
+      from_preset(quantity_field("gpu_hbm", "HBM capacity of one GPU.", QuantityKind::kDataSize, above(0))),
+      from_preset(quantity_field("gpu_hbm_bandwidth", "Peak HBM bandwidth of one GPU.",
+                                 QuantityKind::kDataRate, above(0))),
+      from_preset(number_field("gpu_bf16_tflops", "Dense BF16 tensor peak of one GPU, TFLOP/s.", above(0))),
+      from_preset(number_field("gpu_fp8_tflops",
+                               "Dense FP8 tensor peak of one GPU, TFLOP/s (0: no FP8 tensor cores).",
+                               at_least(0))),
+      from_preset(quantity_field("nvlink_bandwidth",
+                                 "NVLink bandwidth of one GPU, per direction, all links together.",
+                                 QuantityKind::kDataRate, above(0))),
+      from_preset(boolean_field("nvls", "The NVSwitch reduces in-network (NVLink SHARP, NVLS).")),
+      from_preset(integer_field("compute_nics",
+                                "Back-end (compute fabric) NICs per node, i.e. fabric links per node.",
+                                at_least(0))),
+      from_preset(quantity_field("compute_nic_bandwidth", "Line rate of one compute NIC.",
+                                 QuantityKind::kDataRate, above(0))),
+      from_preset(integer_field("storage_nics", "Front-end / storage NICs per node (remote checkpoints).",
+                                at_least(0))),
+      from_preset(quantity_field("storage_nic_bandwidth", "Line rate of one storage NIC.",
+                                 QuantityKind::kDataRate, above(0))),
+      from_preset(quantity_field("nvme_write_bandwidth",
+                                 "Sustained write bandwidth of the node's local NVMe (checkpoints).",
+                                 QuantityKind::kDataRate, at_least(0))),
+  };
+}
+
+FieldSpec training_array(const models::ModelRegistries& registries) {
+  const auto from_preset = [](FieldSpec f) { return with_default_note(std::move(f), "from the preset"); };
+  return with_default(
+      object_array_field(
+          "training",
+          "Training jobs: each holds whole nodes and runs `steps` steps of the analytic step model "
+          "(compute, exposed communication, pipeline bubble), with checkpoints.",
+          {
+              required(non_empty(string_field("name", "Job name, unique among all jobs."))),
+              required(enum_field("model",
+                                  "Transformer preset (`dcsim list \"training model\"` describes each).",
+                                  registries.training_models.kind(), registries.training_models.names())),
+              object_field("shape", "Overrides of the preset's shape.",
+                           {
+                               from_preset(integer_field("layers", "Transformer layers.", at_least(1))),
+                               from_preset(integer_field("hidden", "Hidden size.", at_least(1))),
+                               from_preset(integer_field("heads", "Attention heads.", at_least(1))),
+                               from_preset(integer_field("kv_heads", "Key/value heads (GQA).", at_least(1))),
+                               from_preset(integer_field("ffn_hidden", "MLP inner size.", at_least(1))),
+                               from_preset(integer_field("vocab", "Vocabulary size.", at_least(1))),
+                           }),
+              with_default_note(integer_field("sequence_length", "Training sequence length, tokens.",
+                                              at_least(1)),
+                                "from the preset"),
+              with_default(integer_field("nodes", "Whole nodes the job holds (at most /cluster/nodes).",
+                                         at_least(1)),
+                           1),
+              object_field("parallelism", "How the job's GPUs split the model and the batch.",
+                           {
+                               with_default(integer_field("tp", "Tensor parallelism (inside one NVLink domain).",
+                                                          at_least(1)),
+                                            1),
+                               with_default(integer_field("pp", "Pipeline stages (1F1B schedule).", at_least(1)),
+                                            1),
+                               with_default_note(integer_field("dp", "Data-parallel replicas.", at_least(1)),
+                                                 "GPUs / (tp x pp)"),
+                               with_default(integer_field("zero_stage",
+                                                          "ZeRO sharding of optimizer (1), + gradients (2), "
+                                                          "+ weights (3, FSDP) over dp.",
+                                                          between(0, 3)),
+                                            0),
+                           }),
+              with_default(integer_field("micro_batch_size", "Sequences per micro-batch.", at_least(1)), 1),
+              with_default_note(integer_field("global_batch",
+                                              "Sequences per step, a multiple of micro_batch_size x dp.",
+                                              at_least(1)),
+                                "4 x pp micro-batches per replica (1 without pipeline)"),
+              with_default(enum_field("precision", "Precision of the GEMMs (attention stays BF16).",
+                                      "precision", {"bf16", "fp8"}),
+                           "bf16"),
+              with_default(enum_field("recompute", "Activation recomputation.", "recompute mode",
+                                      {"selective", "full"}),
+                           "selective"),
+              with_default(integer_field("steps", "Training steps to run.", at_least(1)), 100),
+              with_default(quantity_field("arrival", "Arrival time, from the start of the run.",
+                                          QuantityKind::kDuration, at_least(0)),
+                           "0 s"),
+              object_field("checkpoint",
+                           "Synchronous checkpoints of weights and optimizer state (14 B per parameter).",
+                           {
+                               with_default(integer_field("interval", "Steps between checkpoints; 0: none.",
+                                                          at_least(0)),
+                                            0),
+                               with_default(enum_field("target",
+                                                       "Where they go: node NVMe, or a remote store "
+                                                       "over the storage NICs.",
+                                                       "checkpoint target", {"nvme", "remote"}),
+                                            "nvme"),
+                               with_default_note(quantity_field("remote_bandwidth",
+                                                                "Aggregate write bandwidth of the remote store.",
+                                                                QuantityKind::kDataRate, above(0)),
+                                                 "only the storage NICs limit"),
+                           }),
+          }),
+      json::array());
+}
+
+double si(const json& v) { return v.get<double>(); }
+
+}  // namespace
+
+void add_training_fields(FieldSpec& root, const models::ModelRegistries& registries) {
+  if (FieldSpec* cluster = find_child(root, "cluster")) {
+    if (FieldSpec* node = find_child(*cluster, "node")) {
+      for (auto& f : node_hardware_fields()) node->children.push_back(std::move(f));
+    }
+  }
+  if (FieldSpec* workload = find_child(root, "workload")) {
+    workload->children.push_back(training_array(registries));
+  }
+}
+
+void fill_node_hardware_from_preset(json& node, const models::hardware::NodeSpec& spec) {
+  const auto fill = [&node](const char* key, const json& value) {
+    if (!node.contains(key)) node[key] = value;
+  };
+  fill("gpu_hbm", spec.gpu.hbm_bytes);
+  fill("gpu_hbm_bandwidth", spec.gpu.hbm_bandwidth_bytes_per_s * 8.0);
+  fill("gpu_bf16_tflops", spec.gpu.peak_bf16_flops / 1e12);
+  fill("gpu_fp8_tflops", spec.gpu.peak_fp8_flops / 1e12);
+  fill("nvlink_bandwidth", spec.gpu.nvlink_bandwidth_bytes_per_s * 8.0);
+  fill("nvls", spec.nvls);
+  fill("compute_nics", spec.compute_nics);
+  fill("compute_nic_bandwidth", spec.compute_nic_bandwidth_bps);
+  fill("storage_nics", spec.storage_nics);
+  fill("storage_nic_bandwidth", spec.storage_nic_bandwidth_bps);
+  fill("nvme_write_bandwidth", spec.nvme_write_bandwidth_bytes_per_s * 8.0);
+}
+
+void map_node_hardware(const json& n, models::hardware::NodeSpec& node) {
+  node.gpu.hbm_bytes = si(n.at("gpu_hbm"));
+  node.gpu.hbm_bandwidth_bytes_per_s = si(n.at("gpu_hbm_bandwidth")) / 8.0;
+  node.gpu.peak_bf16_flops = si(n.at("gpu_bf16_tflops")) * 1e12;
+  node.gpu.peak_fp8_flops = si(n.at("gpu_fp8_tflops")) * 1e12;
+  node.gpu.nvlink_bandwidth_bytes_per_s = si(n.at("nvlink_bandwidth")) / 8.0;
+  node.nvls = n.at("nvls").get<bool>();
+  node.compute_nics = n.at("compute_nics").get<int>();
+  node.compute_nic_bandwidth_bps = si(n.at("compute_nic_bandwidth"));
+  node.storage_nics = n.at("storage_nics").get<int>();
+  node.storage_nic_bandwidth_bps = si(n.at("storage_nic_bandwidth"));
+  node.nvme_write_bandwidth_bytes_per_s = si(n.at("nvme_write_bandwidth")) / 8.0;
+}
+
+void check_training_cross_field(const json& resolved, ErrorList& errors) {
+  const json::json_pointer list_ptr("/workload/training");
+  if (!resolved.contains(list_ptr) || !resolved.at(list_ptr).is_array()) return;
+  const json& list = resolved.at(list_ptr);
+  const json::json_pointer nodes_ptr("/cluster/nodes");
+  const std::int64_t cluster_nodes =
+      resolved.contains(nodes_ptr) && resolved.at(nodes_ptr).is_number_integer()
+          ? resolved.at(nodes_ptr).get<std::int64_t>()
+          : -1;
+  std::map<std::string, std::string> names;
+  const json::json_pointer jobs_ptr("/workload/jobs");
+  if (resolved.contains(jobs_ptr) && resolved.at(jobs_ptr).is_array()) {
+    const json& jobs = resolved.at(jobs_ptr);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      if (jobs[i].is_object() && jobs[i].contains("name") && jobs[i]["name"].is_string()) {
+        names.emplace(jobs[i]["name"].get<std::string>(), "/workload/jobs/" + std::to_string(i) + "/name");
+      }
+    }
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& t = list[i];
+    if (!t.is_object()) continue;
+    const std::string base = "/workload/training/" + std::to_string(i);
+    if (cluster_nodes >= 0 && t.contains("nodes") && t["nodes"].is_number_integer() &&
+        t["nodes"].get<std::int64_t>() > cluster_nodes) {
+      errors.add(base + "/nodes", "expected at most " + std::to_string(cluster_nodes) +
+                                      " nodes (the cluster's size, /cluster/nodes), got " +
+                                      t["nodes"].dump());
+    }
+    if (t.contains("name") && t["name"].is_string()) {
+      const auto [it, fresh] = names.emplace(t["name"].get<std::string>(), base + "/name");
+      if (!fresh) {
+        errors.add(base + "/name", "expected a unique job name, got " + t["name"].dump() +
+                                       " (also at " + it->second + ")");
+      }
+    }
+  }
+}
+
+models::collective::FabricParams collective_fabric_params(const models::hardware::NodeSpec& node) {
+  models::collective::FabricParams f;
+  f.nics_per_node = node.compute_nics;
+  f.nic_bandwidth_bps = node.compute_nic_bandwidth_bps;
+  return f;
+}
+
+void map_training_jobs(const json& r, const models::ModelRegistries& registries,
+                       models::datacenter::ClusterConfig& config) {
+  namespace mw = models::workload;
+  const json::json_pointer ptr("/workload/training");
+  if (!r.contains(ptr)) return;
+  const json& list = r.at(ptr);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& t = list[i];
+    mw::TrainingJobSpec spec;
+    mw::TrainingJobConfig& job = spec.job;
+    job.name = t.at("name").get<std::string>();
+    job.model = registries.training_models.get(t.at("model").get<std::string>()).factory();
+    const json& shape = t.at("shape");
+    const auto set_int = [](const json& obj, const char* key, int& out) {
+      if (obj.contains(key)) out = obj.at(key).get<int>();
+    };
+    set_int(shape, "layers", job.model.layers);
+    set_int(shape, "hidden", job.model.hidden);
+    set_int(shape, "heads", job.model.heads);
+    set_int(shape, "kv_heads", job.model.kv_heads);
+    set_int(shape, "ffn_hidden", job.model.ffn_hidden);
+    set_int(shape, "vocab", job.model.vocab);
+    set_int(t, "sequence_length", job.model.seq_len);
+    if (!shape.empty()) job.model.published_params = 0.0;  // no longer the published model
+    job.nodes = t.at("nodes").get<int>();
+    const json& p = t.at("parallelism");
+    job.parallelism.tp = p.at("tp").get<int>();
+    job.parallelism.pp = p.at("pp").get<int>();
+    job.parallelism.dp = p.value("dp", 0);
+    job.parallelism.zero_stage = p.at("zero_stage").get<int>();
+    job.micro_batch_size = t.at("micro_batch_size").get<int>();
+    job.global_batch_sequences = t.value("global_batch", 0);
+    job.precision = t.at("precision").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
+                                                                  : models::compute::Precision::kBf16;
+    job.recompute = t.at("recompute").get<std::string>() == "full" ? mw::Recompute::kFull
+                                                                   : mw::Recompute::kSelective;
+    spec.steps = t.at("steps").get<int>();
+    spec.arrival = sim::Time::from_seconds(t.at("arrival").get<double>());
+    const json& ck = t.at("checkpoint");
+    spec.checkpoint.interval_steps = ck.at("interval").get<int>();
+    spec.checkpoint.target =
+        ck.at("target").get<std::string>() == "remote" ? mw::CheckpointTarget::kRemote : mw::CheckpointTarget::kNvme;
+    spec.checkpoint.remote_bandwidth_bps = ck.value("remote_bandwidth", 0.0);
+    spec.fabric = collective_fabric_params(config.node);
+    try {
+      (void)mw::plan_training_job(spec, config.node, registries.collective_algorithms);
+    } catch (const sim::ConfigError& e) {
+      throw sim::ConfigError("training[" + std::to_string(i) + "]." + e.field(), e.detail());
+    }
+    config.training_jobs.push_back(std::move(spec));
+  }
+}
+
+std::string training_field_pointer(std::string_view field) {
+  static const std::regex kIndexed(R"(^training\[(\d+)\](?:\.(.+))?$)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_match(field.begin(), field.end(), m, kIndexed)) return "";
+  const std::string base = "/workload/training/" + m[1].str();
+  if (!m[2].matched) return base;
+  const std::string rest = m[2].str();
+  // The step model's field names -> the scenario's keys.
+  static const std::map<std::string, std::string, std::less<>> kFields{
+      {"parallelism", "/parallelism"},
+      {"parallelism.tp", "/parallelism/tp"},
+      {"parallelism.pp", "/parallelism/pp"},
+      {"parallelism.dp", "/parallelism/dp"},
+      {"parallelism.zero_stage", "/parallelism/zero_stage"},
+      {"micro_batch_size", "/micro_batch_size"},
+      {"global_batch_sequences", "/global_batch"},
+      {"nodes", "/nodes"},
+      {"steps", "/steps"},
+      {"checkpoint.interval_steps", "/checkpoint/interval"},
+      {"model.layers", "/shape/layers"},
+      {"model.hidden", "/shape/hidden"},
+      {"model.heads", "/shape/heads"},
+      {"model.kv_heads", "/shape/kv_heads"},
+      {"model.ffn_hidden", "/shape/ffn_hidden"},
+      {"model.vocab", "/shape/vocab"},
+      {"model.seq_len", "/sequence_length"},
+  };
+  if (const auto it = kFields.find(rest); it != kFields.end()) return base + it->second;
+  // Hardware the job needs: the node's keys.
+  static const std::map<std::string, std::string, std::less<>> kNode{
+      {"fabric.nics_per_node", "/cluster/node/compute_nics"},
+      {"node.storage_nics", "/cluster/node/storage_nics"},
+      {"node.nvme_write_bandwidth_bytes_per_s", "/cluster/node/nvme_write_bandwidth"},
+  };
+  if (const auto it = kNode.find(rest); it != kNode.end()) return it->second;
+  return base;
+}
+
+}  // namespace dcsim::tools::scenario
