@@ -10,6 +10,7 @@ std::vector<Command> add_all_commands(CLI::App& app, const CommandContext& conte
       add_schema_command(app, context),
       add_bench_command(app, context),
       add_collective_command(app, context),
+      add_topo_command(app, context),
   };
 }
 

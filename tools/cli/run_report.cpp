@@ -15,23 +15,49 @@ std::string hours(double seconds) {
   return seconds >= 3600 ? fmt::format("{:.2f} h", seconds / 3600) : fmt::format("{:.1f} min", seconds / 60);
 }
 
+// Flow times are micro- to milliseconds: print them in the unit that keeps 3 significant digits.
+std::string short_time(double seconds) {
+  if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
+  return fmt::format("{:.3f} us", seconds * 1e6);
+}
+
+std::string fabric_lines(const nlohmann::json& s) {
+  std::string out;
+  out += fmt::format("  network     {:.0f} flows completed, {:.0f} failed; makespan {}\n",
+                     number_at(s, "/network/flows_completed"), number_at(s, "/network/flows_failed"),
+                     short_time(number_at(s, "/network/makespan_s")));
+  out += fmt::format("  flow times  p50 {}, p99 {}, max {}\n", short_time(number_at(s, "/network/fct_p50_s")),
+                     short_time(number_at(s, "/network/fct_p99_s")), short_time(number_at(s, "/network/fct_max_s")));
+  out += fmt::format("  links       utilisation mean {:.1f}%, max {:.1f}%\n",
+                     100 * number_at(s, "/network/link_utilisation_mean"),
+                     100 * number_at(s, "/network/link_utilisation_max"));
+  out += fmt::format("  bytes       {:.3f} GB sent, {:.3f} GB delivered\n", number_at(s, "/network/bytes_sent") / 1e9,
+                     number_at(s, "/network/bytes_delivered") / 1e9);
+  return out;
+}
+
 }  // namespace
 
 std::string headline_report(const scenario::Scenario& scenario, const run::RunOutputs& outputs) {
   const auto& s = outputs.summary;
   std::string out = fmt::format("{} (seed {})\n", scenario.name, scenario.seed);
   out += fmt::format("  simulated   {} in {:.3f} s of wall time ({} events)\n",
-                     hours(outputs.stats.simulated_s), outputs.stats.wall_s, outputs.stats.events);
-  out += fmt::format("  IT energy   {:.1f} kWh\n", number_at(s, "/energy/it_kwh"));
-  out += fmt::format("  IT power    mean {:.1f} kW, peak {:.1f} kW, peak rack {:.1f} kW\n",
-                     number_at(s, "/power/mean_w") / 1e3, number_at(s, "/power/peak_w") / 1e3,
-                     number_at(s, "/power/peak_rack_w") / 1e3);
-  out += fmt::format("  jobs        {:.0f} of {:.0f} completed; mean wait {}; mean completion {}\n",
-                     number_at(s, "/workload/jobs_completed"), number_at(s, "/workload/jobs_total"),
-                     hours(number_at(s, "/workload/mean_wait_s")),
-                     hours(number_at(s, "/workload/mean_completion_s")));
-  out += fmt::format("  nodes busy  {:.1f}% of node-time; makespan {}\n",
-                     100 * number_at(s, "/utilization/node_busy_fraction"), hours(number_at(s, "/makespan_s")));
+                     outputs.stats.simulated_s >= 60 ? hours(outputs.stats.simulated_s) : short_time(outputs.stats.simulated_s),
+                     outputs.stats.wall_s, outputs.stats.events);
+  if (scenario.has_cluster) {
+    out += fmt::format("  IT energy   {:.1f} kWh\n", number_at(s, "/energy/it_kwh"));
+    out += fmt::format("  IT power    mean {:.1f} kW, peak {:.1f} kW, peak rack {:.1f} kW\n",
+                       number_at(s, "/power/mean_w") / 1e3, number_at(s, "/power/peak_w") / 1e3,
+                       number_at(s, "/power/peak_rack_w") / 1e3);
+    out += fmt::format("  jobs        {:.0f} of {:.0f} completed; mean wait {}; mean completion {}\n",
+                       number_at(s, "/workload/jobs_completed"), number_at(s, "/workload/jobs_total"),
+                       hours(number_at(s, "/workload/mean_wait_s")),
+                       hours(number_at(s, "/workload/mean_completion_s")));
+    out += fmt::format("  nodes busy  {:.1f}% of node-time; makespan {}\n",
+                       100 * number_at(s, "/utilization/node_busy_fraction"), hours(number_at(s, "/makespan_s")));
+  }
+  if (scenario.fabric) out += fabric_lines(s);
   out += fmt::format("  outputs     {}, {}\n", outputs.trace_file.string(), outputs.summary_file.string());
   return out;
 }

@@ -6,6 +6,7 @@
 #include "models/facility/facility_simulation.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
+#include "tools/run/fabric_run.hpp"
 #include "tools/output/run_output.hpp"
 #include "tools/version.hpp"
 
@@ -24,15 +25,21 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   sim::Simulator simulator;
   std::unique_ptr<models::datacenter::ClusterSimulation> cluster;
   try {
-    cluster = std::make_unique<models::datacenter::ClusterSimulation>(scenario.cluster, registries,
-                                                                      simulator, sink);
+    if (scenario.has_cluster) {
+      cluster = std::make_unique<models::datacenter::ClusterSimulation>(scenario.cluster, registries,
+                                                                        simulator, sink);
+    }
   } catch (const sim::ConfigError& e) {
     throw scenario::translate_config_error(scenario.source, e);
   }
-  const sim::Time duration = scenario.cluster.duration;
+  // The fabric shares the engine and the sink; it runs beside the cluster (jobs do not put
+  // traffic on it yet).
+  std::unique_ptr<FabricRun> fabric;
+  if (scenario.fabric) fabric = std::make_unique<FabricRun>(scenario, registries, simulator, sink);
+  const sim::Time duration = scenario.duration;
   // The facility owns node power when the scenario has one (node_power_source.hpp).
   std::unique_ptr<models::facility::FacilitySimulation> facility;
-  if (scenario.facility) {
+  if (scenario.facility && cluster) {
     try {
       facility = std::make_unique<models::facility::FacilitySimulation>(
           *scenario.facility, scenario.cluster.nodes, scenario.cluster.nodes_per_rack, scenario.seed, registries,
@@ -44,21 +51,24 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   }
   if (progress) {
     simulator.set_progress_observer(kProgressEveryEvents, [&] {
-      const double fraction = duration.is_max()
-                                  ? cluster->progress_fraction()
-                                  : simulator.now().seconds() / duration.seconds();
+      const double fraction = !duration.is_max() ? simulator.now().seconds() / duration.seconds()
+                              : cluster          ? cluster->progress_fraction()
+                              : fabric           ? fabric->progress_fraction()
+                                                 : 1.0;
       progress(simulator.now(), fraction, simulator.events_executed());
     });
   }
-  cluster->start();
+  if (cluster) cluster->start();
   if (facility) facility->start();
+  if (fabric) fabric->start();
   if (duration.is_max()) {
     simulator.run();
   } else {
     simulator.run_until(duration);
   }
-  cluster->finish();
+  if (cluster) cluster->finish();
   if (facility) facility->finish();
+  if (fabric) fabric->finish();
   RunStats stats;
   stats.events = simulator.events_executed();
   stats.simulated_s = simulator.now().seconds();

@@ -254,7 +254,7 @@ json resolve_members(const std::vector<FieldSpec>& children, const json& given,
       r = resolve_value(child, *child.default_value, child_ptr, errors);
     } else if (child.required) {
       errors.add(child_ptr, "missing required key; expected " + expectation(child));
-    } else if (child.type == FieldType::kObject) {
+    } else if (child.type == FieldType::kObject && !child.absent_when_missing) {
       // An optional section left out is the section with all its defaults.
       r = resolve_value(child, json::object(), child_ptr, errors);
     }
@@ -353,6 +353,12 @@ FieldSpec distribution_field(std::string key, std::string description, sim::Quan
                              Range range) {
   FieldSpec f = quantity_field(std::move(key), std::move(description), kind, range);
   f.type = FieldType::kDistribution;
+  return f;
+}
+
+FieldSpec optional_section(FieldSpec f, std::string note) {
+  f.absent_when_missing = true;
+  f.default_note = std::move(note);
   return f;
 }
 

@@ -68,6 +68,9 @@ struct FieldSpec {
   std::vector<std::string> enum_values;
   std::string enum_noun;
   bool non_empty = false;            // kString
+  // kObject: left out, the section stays absent (instead of being filled with its defaults), so
+  // a scenario can leave out a whole subsystem (no fabric, no cluster).
+  bool absent_when_missing = false;
   std::vector<FieldSpec> children;   // kObject, kObjectArray
 
   const FieldSpec* child(const std::string& name) const;
@@ -96,6 +99,8 @@ FieldSpec with_default(FieldSpec f, nlohmann::json value);
 FieldSpec with_default_note(FieldSpec f, std::string note);
 FieldSpec non_empty(FieldSpec f);
 FieldSpec min_items(FieldSpec f, std::size_t n);
+// An optional section that stays absent when left out; `note` says what its absence means.
+FieldSpec optional_section(FieldSpec f, std::string note);
 
 // Ranges: at_least(1) is x >= 1, above(0) is x > 0, between(0, 1) is 0 <= x <= 1.
 Range at_least(double v);

@@ -1,7 +1,8 @@
 #include "tools/scenario/scenario_loader.hpp"
 
-#include "tools/scenario/training_spec.hpp"
+#include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
+#include "tools/scenario/training_spec.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -68,6 +69,19 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
         errors.add(ptr, std::string("expected at most ") + max + " (" +
                             format_power(si(node->at(max))) + "), got " +
                             render_value(g ? *g : node->at(idle)));
+      }
+    }
+  }
+
+  if (!given.contains("cluster")) {
+    if (!given.contains("fabric")) {
+      errors.add("/cluster", "missing required key; a scenario needs /cluster (compute nodes) or /fabric "
+                             "(a network), got neither");
+    }
+    for (const char* list : {"/workload/jobs", "/workload/generators", "/workload/training"}) {
+      const json* l = get(resolved, list);
+      if (l && l->is_array() && !l->empty()) {
+        errors.add(list, "expected no jobs without a /cluster to run them, got " + std::to_string(l->size()));
       }
     }
   }
@@ -177,6 +191,9 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   out.seed = r.at("seed").get<std::uint64_t>();
 
   auto& c = out.cluster;
+  out.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
+  out.has_cluster = r.contains("cluster");
+  if (!out.has_cluster) return;  // fabric-only: check_cross_field made sure there are no jobs
   const json& cl = r.at("cluster");
   const json& node = cl.at("node");
   c.node = registries.node_presets.get(node.at("preset").get<std::string>()).factory();
@@ -343,6 +360,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   } catch (const sim::ConfigError& e) {
     throw translate_config_error(source, e);
   }
+  map_fabric_sections(out.resolved, registries, out);
   if (out.resolved.contains("facility")) out.facility = map_facility_section(out.resolved["facility"], source);
   return out;
 }

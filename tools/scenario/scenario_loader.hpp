@@ -24,6 +24,7 @@
 #include "models/facility/facility_config.hpp"
 #include "models/model_registries.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/fabric_config.hpp"
 #include "tools/scenario/field_spec.hpp"
 
 namespace dcsim::tools::scenario {
@@ -38,6 +39,11 @@ struct Scenario {
   std::string name, description;
   std::uint64_t seed = 1;
   models::datacenter::ClusterConfig cluster;
+  // A fabric-only scenario leaves /cluster out: no compute nodes are simulated.
+  bool has_cluster = true;
+  sim::Time duration = sim::Time::max();  // /duration; max() runs until nothing is left to do
+  std::optional<FabricScenario> fabric;   // /fabric, when given
+  std::optional<TrafficScenario> traffic; // /traffic, when given (needs /fabric)
   std::optional<models::facility::FacilityConfig> facility;  // /facility, when given
 };
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "tools/scenario/fabric_spec.hpp"
 #include "tools/scenario/facility_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 #include "tools/scenario/training_spec.hpp"
@@ -16,7 +17,7 @@ using sim::QuantityKind;
 
 FieldSpec cluster_section(const models::ModelRegistries& registries) {
   const auto from_preset = [](FieldSpec f) { return with_default_note(std::move(f), "from the preset"); };
-  return required(object_field(
+  return optional_section(object_field(
       "cluster", "The compute nodes and their racks.",
       {
           object_field(
@@ -48,7 +49,7 @@ FieldSpec cluster_section(const models::ModelRegistries& registries) {
           with_default(integer_field("nodes_per_rack", "Nodes per rack (for per-rack power).",
                                      at_least(1)),
                        4),
-      }));
+      }), "(absent: no compute nodes; a scenario needs /cluster or /fabric)");
 }
 
 FieldSpec workload_section() {
@@ -123,6 +124,8 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
                             "run until every job has finished"),
           cluster_section(registries),
           workload_section(),
+          fabric_section(registries),
+          traffic_section(),
           facility_section(registries),
           object_field("policies", "Policies, each chosen by name from its registry.",
                        {with_default(enum_field("scheduler",

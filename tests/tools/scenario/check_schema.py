@@ -25,6 +25,13 @@ NOT_SCHEMA_DETECTABLE = {
     "job_larger_than_cluster": "node counts against /cluster/nodes",
     "uniform_low_above_high": "compares two quantities",
     "zero_work": "range of a quantity string",
+    "facility_rack_limit_below_idle": "a power against the node model's idle power",
+    "fabric_odd_k": "evenness, judged by the topology builder",
+    "fabric_nics_cannot_wire": "NICs against the switch radix, judged by the topology builder",
+    "fabric_fault_unknown_link": "link ids and switch names of the built topology",
+    "traffic_without_fabric": "one section requiring another",
+    "traffic_incast_target_missing": "host ids of the built topology",
+    "neither_cluster_nor_fabric": "one of two sections required",
 }
 NOT_JSON = {"invalid_json", "empty_file"}
 # Valid JSON to Python too (which keeps the last of repeated keys), but the loader rejects it.

@@ -1,0 +1,64 @@
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/error.hpp"
+#include "tools/cli/command.hpp"
+#include "tools/cli/scenario_args.hpp"
+#include "tools/scenario/fabric_mapping.hpp"
+#include "tools/topo/topology_export.hpp"
+
+namespace dcsim::tools::cli {
+
+Command add_topo_command(CLI::App& app, const CommandContext& context) {
+  struct Args {
+    ScenarioArgs scenario;
+    std::string format = "dot";
+    std::string output;
+    bool links = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("topo", "export a scenario's fabric: Graphviz dot, GraphML, or its link table");
+  args->scenario.add_to(*cmd);
+  cmd->add_option("--format", args->format, "dot (default), graphml, or links (CSV: link,src,dst,bandwidth_bps,...)")
+      ->check(CLI::IsMember({"dot", "graphml", "links"}));
+  cmd->add_flag("--links", args->links, "same as --format links: the link ids the flows table's routes use");
+  cmd->add_option("-o,--output", args->output, "write to FILE instead of stdout");
+  return {cmd, [args, &context] {
+            const auto scenario = args->scenario.load(context.registries);
+            if (!scenario.fabric) {
+              throw sim::InputError(scenario.source + ": has no /fabric section to export");
+            }
+            const auto topology = scenario::build_topology(*scenario.fabric, context.registries, scenario.source);
+            const std::string format = args->links ? "links" : args->format;
+            const auto write = [&](std::ostream& out) {
+              if (format == "graphml") {
+                topo::write_graphml(topology, out);
+              } else if (format == "links") {
+                topo::write_link_table(topology, out);
+              } else {
+                topo::write_dot(topology, out);
+              }
+            };
+            if (args->output.empty()) {
+              write(std::cout);
+              return 0;
+            }
+            // Written under a temporary name, so a failed export leaves no file that looks complete.
+            const std::string tmp = args->output + ".tmp";
+            {
+              std::ofstream out(tmp, std::ios::binary);
+              if (!out) throw sim::InputError(args->output + ": cannot write");
+              write(out);
+              if (!out) throw sim::InputError(args->output + ": cannot write");
+            }
+            if (std::rename(tmp.c_str(), args->output.c_str()) != 0) {
+              throw sim::InputError(args->output + ": cannot write");
+            }
+            return 0;
+          }};
+}
+
+}  // namespace dcsim::tools::cli

@@ -1,0 +1,43 @@
+#pragma once
+// What a scenario's `fabric` and `traffic` sections become once loaded: the network model's
+// plain configs (models/network), plus the scripted faults and the flows of a replayed trace,
+// already checked against the topology the fabric builds (so `dcsim validate` catches a fault on
+// a link that does not exist or a trace naming a missing host, and a run writes nothing for them).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/network/fabric.hpp"
+#include "models/network/topology.hpp"
+#include "models/network/traffic.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::tools::scenario {
+
+struct FabricFault {
+  enum class Kind { kLink, kSwitch, kNicPort };
+  sim::Time at;
+  Kind kind = Kind::kLink;
+  bool up = false;
+  models::network::LinkId link = 0;  // kLink
+  models::network::NodeId node = 0;  // kSwitch: the switch; kNicPort: the host
+  int port = 0;                      // kNicPort
+};
+
+struct FabricScenario {
+  std::string topology;  // a name in ModelRegistries::topologies
+  models::network::TopologyConfig topology_config;
+  models::network::FabricOptions options;
+  std::vector<FabricFault> faults;  // in time order
+};
+
+struct TrafficScenario {
+  // Replay of a flow trace (records read from `file`) or a generated pattern (`config`).
+  bool replay = false;
+  std::string file;  // as resolved against the scenario's directory
+  models::network::TrafficConfig config;
+  std::vector<models::network::FlowRecord> records;  // replay only
+};
+
+}  // namespace dcsim::tools::scenario

@@ -1,0 +1,306 @@
+#include "tools/scenario/fabric_mapping.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "models/network/traffic.hpp"
+#include "tools/scenario/flow_csv.hpp"
+
+namespace dcsim::tools::scenario {
+
+using nlohmann::json;
+namespace net = models::network;
+
+namespace {
+
+sim::Time duration_of(const json& v) { return sim::Time::from_seconds(v.get<double>()); }
+
+std::string located(const std::string& source, const std::string& pointer, const std::string& message) {
+  return source + ":" + pointer + ": " + message;
+}
+
+// Relative data files are found beside the scenario, as users keep them together.
+std::string beside(const std::string& source, const std::string& file) {
+  const std::filesystem::path p(file);
+  if (p.is_absolute()) return file;
+  return (std::filesystem::path(source).parent_path() / p).string();
+}
+
+FabricScenario map_fabric(const json& f, std::uint64_t scenario_seed, const std::string& source,
+                          std::vector<std::string>& errors) {
+  FabricScenario out;
+  out.topology = f.at("topology").get<std::string>();
+  net::TopologyConfig& c = out.topology_config;
+  const auto integer = [&f](const char* key, int& field) {
+    if (f.contains(key)) field = f.at(key).get<int>();
+  };
+  const auto number = [&f](const char* key, double& field) {
+    if (f.contains(key)) field = f.at(key).get<double>();
+  };
+  integer("k", c.k);
+  integer("tiers", c.tiers);
+  integer("leaves", c.leaves);
+  integer("hosts_per_leaf", c.hosts_per_leaf);
+  number("oversubscription", c.oversubscription);
+  integer("nodes", c.nodes);
+  integer("nodes_per_rail_group", c.nodes_per_rail_group);
+  if (f.contains("dims")) c.dims = f.at("dims").get<std::vector<int>>();
+  integer("nics_per_node", c.nics_per_node);
+  integer("links_per_node", c.links_per_node);
+  if (f.contains("bundle_parallel_links")) c.bundle_parallel_links = f.at("bundle_parallel_links").get<bool>();
+  number("link_bandwidth_bps", c.link_bandwidth_bps);
+  number("nic_bandwidth_bps", c.nic_bandwidth_bps);
+  number("host_cable_m", c.host_cable_m);
+  number("switch_cable_m", c.switch_cable_m);
+  if (f.contains("switch_latency_ns")) c.switch_latency_ns = duration_of(f.at("switch_latency_ns")).ns();
+
+  const json& r = f.at("routing");
+  net::RoutingConfig& routing = out.options.routing;
+  const auto mode = r.at("mode").get<std::string>();
+  routing.mode = mode == "spray"     ? net::RoutingMode::kSpray
+                 : mode == "d_mod_k" ? net::RoutingMode::kDestinationModK
+                                     : net::RoutingMode::kEcmp;
+  routing.key = r.at("ecmp_key").get<std::string>() == "connection" ? net::EcmpKey::kConnection
+                                                                    : net::EcmpKey::kQueuePair;
+  routing.qps_per_flow = r.at("qps_per_connection").get<int>();
+  routing.max_spray_paths = r.at("max_spray_paths").get<int>();
+  routing.seed = r.contains("hash_seed") ? r.at("hash_seed").get<std::uint64_t>() : scenario_seed;
+
+  const json& q = f.at("roce");
+  net::RoceConfig& roce = out.options.roce;
+  roce.pfc = q.at("pfc").get<bool>();
+  roce.dcqcn = q.at("dcqcn").get<bool>();
+  // PFC and DCQCN are RoCE effects: asking for one means RoCE is on.
+  roce.enabled = q.at("enabled").get<bool>() || roce.pfc || roce.dcqcn;
+  const double mtu = q.at("mtu").get<double>();
+  const double header = q.at("header").get<double>();
+  if (mtu != std::floor(mtu) || mtu > 1e6) {
+    errors.push_back(located(source, "/fabric/roce/mtu", "expected a whole number of bytes up to 1 MB, got " +
+                                                             q.at("mtu").dump() + " B"));
+  }
+  if (header != std::floor(header) || header > 1e6) {
+    errors.push_back(located(source, "/fabric/roce/header",
+                             "expected a whole number of bytes up to 1 MB, got " + q.at("header").dump() + " B"));
+  }
+  roce.mtu_bytes = static_cast<int>(std::min(mtu, 1e6));
+  roce.header_bytes = static_cast<int>(std::min(header, 1e6));
+  roce.pfc_incast_fanin = q.at("pfc_incast_fanin").get<int>();
+  roce.pfc_efficiency = q.at("pfc_efficiency").get<double>();
+  roce.dcqcn_recovery_ns = duration_of(q.at("dcqcn_recovery")).ns();
+  roce.dcqcn_loss_fraction = q.at("dcqcn_loss_fraction").get<double>();
+  // The flows table holds every route, so a run can be checked against another simulator.
+  out.options.record_routes = true;
+
+  const json& faults = f.at("faults");
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    const json& x = faults[i];
+    const std::string base = "/fabric/faults/" + std::to_string(i);
+    FabricFault fault;
+    fault.at = duration_of(x.at("at"));
+    fault.up = x.at("state").get<std::string>() == "up";
+    const auto kind = x.at("kind").get<std::string>();
+    const auto need = [&](const char* key) {
+      if (x.contains(key)) return true;
+      errors.push_back(located(source, base + "/" + key, "missing required key for a " + kind + " fault"));
+      return false;
+    };
+    if (kind == "link") {
+      fault.kind = FabricFault::Kind::kLink;
+      if (need("link")) fault.link = x.at("link").get<net::LinkId>();
+    } else if (kind == "switch") {
+      fault.kind = FabricFault::Kind::kSwitch;
+      if (need("switch")) fault.node = 0;  // resolved against the topology in check_faults
+    } else {
+      fault.kind = FabricFault::Kind::kNicPort;
+      if (need("host")) fault.node = x.at("host").get<net::NodeId>();
+      fault.port = x.at("port").get<int>();
+    }
+    out.faults.push_back(fault);
+  }
+  return out;
+}
+
+// Faults name links, switches and host ports by what `dcsim topo` prints; check they exist.
+void check_faults(const json& faults, const net::Topology& t, const std::string& source, FabricScenario& fabric,
+                  std::vector<std::string>& errors) {
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    const json& x = faults[i];
+    const std::string base = "/fabric/faults/" + std::to_string(i);
+    FabricFault& fault = fabric.faults[i];
+    if (fault.kind == FabricFault::Kind::kLink && x.contains("link") && fault.link >= t.link_count()) {
+      errors.push_back(located(source, base + "/link",
+                               "expected a link id below " + std::to_string(t.link_count()) +
+                                   " (`dcsim topo --links` lists them), got " + x.at("link").dump()));
+    } else if (fault.kind == FabricFault::Kind::kSwitch && x.contains("switch")) {
+      const auto name = x.at("switch").get<std::string>();
+      bool found = false;
+      for (std::size_t n = t.host_count(); n < t.node_count() && !found; ++n) {
+        if (t.node_name(static_cast<net::NodeId>(n)) == name) {
+          fault.node = static_cast<net::NodeId>(n);
+          found = true;
+        }
+      }
+      if (!found) {
+        errors.push_back(located(source, base + "/switch",
+                                 "expected a switch name of this fabric such as \"" +
+                                     (t.node_count() > t.host_count()
+                                          ? t.node_name(static_cast<net::NodeId>(t.host_count()))
+                                          : std::string("s1.0")) +
+                                     "\" (`dcsim topo --links` lists them), got \"" + name + "\""));
+      }
+    } else if (fault.kind == FabricFault::Kind::kNicPort && x.contains("host")) {
+      if (fault.node >= t.host_count()) {
+        errors.push_back(located(source, base + "/host",
+                                 "expected a host index below " + std::to_string(t.host_count()) + ", got " +
+                                     x.at("host").dump()));
+      } else if (static_cast<std::size_t>(fault.port) >= t.out_links(fault.node).size()) {
+        errors.push_back(located(source, base + "/port",
+                                 "expected a port below " + std::to_string(t.out_links(fault.node).size()) +
+                                     " (the ports of host " + std::to_string(fault.node) + "), got " +
+                                     x.at("port").dump()));
+      }
+    }
+  }
+  std::stable_sort(fabric.faults.begin(), fabric.faults.end(),
+                   [](const FabricFault& a, const FabricFault& b) { return a.at < b.at; });
+}
+
+TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const std::string& source,
+                            std::size_t hosts, std::vector<std::string>& errors) {
+  TrafficScenario out;
+  const auto pattern = tr.at("pattern").get<std::string>();
+  net::TrafficConfig& c = out.config;
+  c.seed = tr.contains("seed") ? tr.at("seed").get<std::uint64_t>() : scenario_seed;
+  c.start = duration_of(tr.at("start"));
+  c.incast_senders = tr.at("incast_senders").get<int>();
+  c.incast_target = tr.at("incast_target").get<net::NodeId>();
+  c.flows = tr.at("flows").get<std::int64_t>();
+  c.arrival_rate_per_s = tr.at("arrival_rate_per_s").get<double>();
+
+  if (pattern == "replay") {
+    out.replay = true;
+    if (!tr.contains("file")) {
+      errors.push_back(located(source, "/traffic/file", "missing required key for pattern replay; expected a CSV file"));
+      return out;
+    }
+    out.file = beside(source, tr.at("file").get<std::string>());
+    out.records = read_flow_csv(out.file, out.file, hosts);
+    return out;
+  }
+  static const std::map<std::string, net::TrafficPattern> kPatterns{
+      {"permutation", net::TrafficPattern::kPermutation}, {"all_to_all", net::TrafficPattern::kAllToAll},
+      {"incast", net::TrafficPattern::kIncast},           {"ring", net::TrafficPattern::kRing},
+      {"random_pairs", net::TrafficPattern::kRandomPairs}};
+  c.pattern = kPatterns.at(pattern);
+  if (tr.contains("size") == tr.contains("size_file")) {
+    errors.push_back(located(source, "/traffic/size",
+                             tr.contains("size") ? "expected either size or size_file, got both"
+                                                 : "missing required key; expected a size distribution "
+                                                   "{\"kind\": \"fixed\", \"value\": \"1 MB\"} or a size_file"));
+    return out;
+  }
+  if (tr.contains("size")) {
+    const json& d = tr.at("size");
+    const auto kind = d.at("kind").get<std::string>();
+    if (kind == "fixed") {
+      c.size.kind = net::SizeDistribution::Kind::kFixed;
+      c.size.bytes = d.at("value").get<double>();
+    } else if (kind == "lognormal") {
+      c.size.kind = net::SizeDistribution::Kind::kLognormal;
+      c.size.bytes = d.at("median").get<double>();
+      c.size.sigma = d.at("sigma").get<double>();
+    } else {
+      errors.push_back(located(source, "/traffic/size/kind",
+                               "expected a flow size kind, one of: fixed, lognormal, got \"" + kind + "\""));
+      return out;
+    }
+  } else {
+    const std::string file = beside(source, tr.at("size_file").get<std::string>());
+    c.size.kind = net::SizeDistribution::Kind::kList;
+    c.size.list = read_size_csv(file, file);
+  }
+  try {
+    out.records = net::generate_traffic(c, hosts);
+  } catch (const sim::ConfigError& e) {
+    const std::string ptr = traffic_field_pointer(e.field());
+    errors.push_back(ptr.empty() ? source + ":/traffic: " + e.field() + ": " + e.detail()
+                                 : located(source, ptr, e.detail()));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string fabric_field_pointer(std::string_view field) {
+  static const std::map<std::string, std::string, std::less<>> kFields{
+      {"roce.mtu_bytes", "/fabric/roce/mtu"},
+      {"roce.header_bytes", "/fabric/roce/header"},
+      {"roce.pfc_efficiency", "/fabric/roce/pfc_efficiency"},
+      {"roce.pfc_incast_fanin", "/fabric/roce/pfc_incast_fanin"},
+      {"roce.dcqcn_loss_fraction", "/fabric/roce/dcqcn_loss_fraction"},
+      {"roce.dcqcn_recovery_ns", "/fabric/roce/dcqcn_recovery"},
+      {"routing.qps_per_flow", "/fabric/routing/qps_per_connection"},
+      {"routing.max_spray_paths", "/fabric/routing/max_spray_paths"},
+      {"nic_port", "/fabric/faults"},
+  };
+  if (const auto it = kFields.find(field); it != kFields.end()) return it->second;
+  // TopologyConfig's fields are the scenario's keys (the registry's ParamSpec names).
+  static const std::regex kIndexed(R"(^(\w+)\[(\d+)\]$)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (std::regex_match(field.begin(), field.end(), m, kIndexed)) return "/fabric/" + m[1].str() + "/" + m[2].str();
+  static const std::regex kKey(R"(^\w+$)");
+  if (std::regex_match(field.begin(), field.end(), kKey)) return "/fabric/" + std::string(field);
+  return "";
+}
+
+std::string traffic_field_pointer(std::string_view field) {
+  static const std::map<std::string, std::string, std::less<>> kFields{
+      {"size.bytes", "/traffic/size"},          {"size.sigma", "/traffic/size/sigma"},
+      {"size.list", "/traffic/size_file"},      {"hosts", "/traffic/pattern"},
+      {"incast_target", "/traffic/incast_target"}, {"incast_senders", "/traffic/incast_senders"},
+      {"flows", "/traffic/flows"},              {"arrival_rate_per_s", "/traffic/arrival_rate_per_s"},
+  };
+  if (const auto it = kFields.find(field); it != kFields.end()) return it->second;
+  if (field.substr(0, 10) == "size.list[") return "/traffic/size_file";
+  return "";
+}
+
+net::Topology build_topology(const FabricScenario& fabric, const models::ModelRegistries& registries,
+                             const std::string& source) {
+  try {
+    return registries.topologies.get(fabric.topology).factory(fabric.topology_config);
+  } catch (const sim::ConfigError& e) {
+    const std::string ptr = fabric_field_pointer(e.field());
+    if (ptr.empty()) throw sim::InputError(source + ":/fabric: " + e.field() + ": " + e.detail());
+    throw sim::InputError(located(source, ptr, e.detail()));
+  }
+}
+
+void map_fabric_sections(const json& resolved, const models::ModelRegistries& registries, Scenario& out) {
+  std::vector<std::string> errors;
+  if (resolved.contains("traffic") && !resolved.contains("fabric")) {
+    throw sim::InputError(out.source + ":/traffic: expected a /fabric section to carry the traffic, got none");
+  }
+  if (!resolved.contains("fabric")) return;
+  FabricScenario fabric = map_fabric(resolved.at("fabric"), out.seed, out.source, errors);
+  if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  const net::Topology topology = build_topology(fabric, registries, out.source);
+  check_faults(resolved.at("fabric").at("faults"), topology, out.source, fabric, errors);
+  // The model's own checks of the RoCE knobs and routing, with pointers.
+  try {
+    net::Fabric probe(net::Topology(topology), fabric.options);
+  } catch (const sim::ConfigError& e) {
+    const std::string ptr = fabric_field_pointer(e.field());
+    errors.push_back(ptr.empty() ? out.source + ":/fabric: " + e.field() + ": " + e.detail()
+                                 : located(out.source, ptr, e.detail()));
+  }
+  if (resolved.contains("traffic")) {
+    out.traffic = map_traffic(resolved.at("traffic"), out.seed, out.source, topology.host_count(), errors);
+  }
+  if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  out.fabric = std::move(fabric);
+}
+
+}  // namespace dcsim::tools::scenario

@@ -1,0 +1,37 @@
+#pragma once
+// Resolved `fabric` / `traffic` sections -> network model configs (FabricScenario,
+// TrafficScenario), and the network model's ConfigError fields -> scenario JSON pointers.
+//
+// The topology is built once while loading, so what only the builder can judge (an odd k, NICs
+// an edge switch cannot wire, a fault on a link that does not exist, a trace naming a host the
+// fabric lacks) is reported by `dcsim validate`, before a run writes anything.
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "models/model_registries.hpp"
+#include "models/network/topology.hpp"
+#include "sim/error.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+
+namespace dcsim::tools::scenario {
+
+// Fills out.fabric and out.traffic from the resolved document when it has those sections.
+// Throws sim::InputError / InputErrors located at the JSON pointer (or CSV file and line).
+void map_fabric_sections(const nlohmann::json& resolved, const models::ModelRegistries& registries,
+                         Scenario& out);
+
+// "k" -> "/fabric/k", "dims[1]" -> "/fabric/dims/1", "roce.mtu_bytes" -> "/fabric/roce/mtu",
+// "routing.qps_per_flow" -> "/fabric/routing/qps_per_connection"; "" when unknown.
+std::string fabric_field_pointer(std::string_view field);
+// The same for TrafficConfig's fields ("incast_target" -> "/traffic/incast_target").
+std::string traffic_field_pointer(std::string_view field);
+
+// Builds the fabric's topology with the registered builder; a ConfigError becomes an InputError
+// "<source>:/fabric/<key>: <detail>".
+models::network::Topology build_topology(const FabricScenario& fabric, const models::ModelRegistries& registries,
+                                         const std::string& source);
+
+}  // namespace dcsim::tools::scenario

@@ -1,0 +1,202 @@
+#include "tools/scenario/fabric_spec.hpp"
+
+#include <map>
+
+namespace dcsim::tools::scenario {
+
+namespace {
+
+using sim::QuantityKind;
+
+struct RegistryParam {
+  std::string default_value;
+  std::string help;
+  std::string topologies;  // "fat_tree, leaf_spine"
+};
+
+// Name -> what the registry says about it, merged over every topology that takes it.
+std::map<std::string, RegistryParam> registry_params(const models::ModelRegistries& registries) {
+  std::map<std::string, RegistryParam> out;
+  for (const auto& entry : registries.topologies.entries()) {
+    for (const auto& p : entry.params) {
+      auto [it, fresh] = out.emplace(p.name, RegistryParam{p.default_value, p.help, entry.name});
+      if (!fresh) it->second.topologies += ", " + entry.name;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+FieldSpec fabric_section(const models::ModelRegistries& registries) {
+  const auto params = registry_params(registries);
+  // A topology key is absent unless given: the builder's own default applies, and keys the chosen
+  // topology does not read are ignored, so `--set fabric.topology=torus` can switch a fat-tree
+  // scenario that also states `dims`.
+  const auto param = [&params](FieldSpec f) {
+    if (const auto it = params.find(f.key); it != params.end()) {
+      f.description = it->second.help + " (" + it->second.topologies + ").";
+      f.default_note = "`" + it->second.default_value + "`";
+    }
+    return f;
+  };
+  return optional_section(
+      object_field(
+          "fabric",
+          "The RoCE v2 network: topology, routing, RoCE effects and scripted faults. Keys a "
+          "topology does not use are ignored (`dcsim list topology`).",
+          {
+              required(enum_field("topology", "Topology builder (`dcsim list topology` describes each).",
+                                  registries.topologies.kind(), registries.topologies.names())),
+              param(integer_field("k", "Switch radix.", at_least(2))),
+              param(integer_field("tiers", "Switch tiers.", between(2, 3))),
+              param(integer_field("leaves", "Leaf switches.", at_least(1))),
+              param(integer_field("hosts_per_leaf", "Hosts under each leaf.", at_least(1))),
+              param(number_field("oversubscription", "Leaf downlink / uplink bandwidth.", at_least(1))),
+              param(integer_field("nodes", "Hosts.", at_least(1))),
+              param(integer_field("nodes_per_rail_group", "Hosts per rail switch (0: all).", at_least(0))),
+              param(min_items(integer_array_field("dims", "Hosts per dimension.", at_least(2)), 1)),
+              param(integer_field("nics_per_node", "NICs per host.", at_least(1))),
+              param(integer_field("links_per_node", "Cables per NIC.", at_least(1))),
+              param(boolean_field("bundle_parallel_links", "Aggregate parallel cables into one link.")),
+              param(quantity_field("link_bandwidth_bps", "Switch-to-switch link rate.",
+                                   QuantityKind::kDataRate, above(0))),
+              param(quantity_field("nic_bandwidth_bps", "Host NIC port rate.", QuantityKind::kDataRate,
+                                   above(0))),
+              param(quantity_field("host_cable_m", "Host cable length.", QuantityKind::kLength, at_least(0))),
+              param(quantity_field("switch_cable_m", "Switch cable length.", QuantityKind::kLength,
+                                   at_least(0))),
+              param(quantity_field("switch_latency_ns", "Switch port-to-port latency.",
+                                   QuantityKind::kDuration, at_least(0))),
+              object_field(
+                  "routing", "How flows pick among equal-cost paths.",
+                  {
+                      with_default(enum_field("mode",
+                                              "`ecmp`: per-switch hash of (src, dst, QP); `d_mod_k`: "
+                                              "destination-based (SimGrid's fat-tree routing); `spray`: "
+                                              "ideal packet spraying over every minimal path (upper bound).",
+                                              "routing mode", {"ecmp", "d_mod_k", "spray"}),
+                                   "ecmp"),
+                      with_default(enum_field("ecmp_key",
+                                              "`queue_pair`: every flow has its own QPs; `connection`: "
+                                              "QPs numbered per host pair, so a pair's flows share paths.",
+                                              "ECMP key", {"queue_pair", "connection"}),
+                                   "queue_pair"),
+                      with_default(integer_field("qps_per_connection",
+                                                 "Queue pairs per flow; each is hashed on its own.",
+                                                 at_least(1)),
+                                   1),
+                      with_default(integer_field("max_spray_paths", "Paths a sprayed flow uses at most.",
+                                                 at_least(1)),
+                                   64),
+                      with_default_note(integer_field("hash_seed", "Seed of the switches' ECMP hash.",
+                                                      at_least(0)),
+                                        "the scenario seed"),
+                  }),
+              object_field(
+                  "roce", "RoCE v2 effects; all off by default (pure max-min sharing).",
+                  {
+                      with_default(boolean_field("enabled",
+                                                 "Payload rate = link share x mtu / (mtu + header). "
+                                                 "Switched on by `pfc` or `dcqcn` too."),
+                                   false),
+                      with_default(quantity_field("mtu", "RoCE MTU (payload per packet).",
+                                                  QuantityKind::kDataSize, above(0)),
+                                   "4096 B"),
+                      with_default(quantity_field("header", "Headers per packet (Ethernet, IP, UDP, BTH, ICRC).",
+                                                  QuantityKind::kDataSize, at_least(0)),
+                                   "62 B"),
+                      with_default(boolean_field("pfc", "PFC pauses: a link carrying at least "
+                                                        "`pfc_incast_fanin` flows keeps `pfc_efficiency` of "
+                                                        "its capacity."),
+                                   false),
+                      with_default(integer_field("pfc_incast_fanin", "Flows on a link that trigger PFC pauses.",
+                                                 at_least(2)),
+                                   8),
+                      with_default(number_field("pfc_efficiency", "Usable fraction of a pausing link.",
+                                                Range{0.0, 1.0, true, false}),
+                                   0.9),
+                      with_default(boolean_field("dcqcn", "DCQCN rate recovery cost when a flow starts or "
+                                                          "its rate drops."),
+                                   false),
+                      with_default(quantity_field("dcqcn_recovery", "DCQCN rate recovery time.",
+                                                  QuantityKind::kDuration, at_least(0)),
+                                   "20 us"),
+                      with_default(number_field("dcqcn_loss_fraction",
+                                                "Fraction of recovery time x rate lost per collision.",
+                                                between(0, 1)),
+                                   0.5),
+                  }),
+              with_default(
+                  object_array_field(
+                      "faults",
+                      "Scripted failures and repairs. Link ids and switch names are those `dcsim topo "
+                      "SCENARIO --links` prints.",
+                      {
+                          required(quantity_field("at", "When, from the start of the run.",
+                                                  QuantityKind::kDuration, at_least(0))),
+                          required(enum_field("kind", "What fails: one link (one direction), every link of "
+                                                      "a switch, or one NIC port of a host (bond failover).",
+                                              "fault kind", {"link", "switch", "nic_port"})),
+                          with_default(enum_field("state", "Goes down, or comes back up.", "fault state",
+                                                  {"down", "up"}),
+                                       "down"),
+                          integer_field("link", "Link id (kind `link`).", at_least(0)),
+                          string_field("switch", "Switch name such as \"s2.5\" (kind `switch`)."),
+                          integer_field("host", "Host index (kind `nic_port`).", at_least(0)),
+                          with_default(integer_field("port", "NIC port of the host, NIC 0's first (kind "
+                                                             "`nic_port`).",
+                                                     at_least(0)),
+                                       0),
+                      }),
+                  nlohmann::json::array()),
+          }),
+      "(absent: no network)");
+}
+
+FieldSpec traffic_section() {
+  return optional_section(
+      object_field(
+          "traffic",
+          "Flows on the fabric, for fabric-only studies: a pattern over all hosts, random pairs, or "
+          "the replay of a flow trace. Needs /fabric.",
+          {
+              required(enum_field("pattern",
+                                  "`permutation` (a random derangement), `all_to_all`, `incast`, `ring` "
+                                  "(host i to i+1), `random_pairs`, or `replay` of `file`.",
+                                  "traffic pattern",
+                                  {"permutation", "all_to_all", "incast", "ring", "random_pairs", "replay"})),
+              with_default_note(integer_field("seed", "Seed of the pattern's draws.", at_least(0)),
+                                "the scenario seed"),
+              with_default(quantity_field("start", "When the pattern's flows start (random pairs: the "
+                                                   "first arrival).",
+                                          QuantityKind::kDuration, at_least(0)),
+                           "0 s"),
+              with_default_note(distribution_field("size",
+                                                   "Flow size: kind `fixed` or `lognormal` (median, "
+                                                   "sigma). Not with `size_file` or `replay`.",
+                                                   QuantityKind::kDataSize, at_least(0)),
+                                "required unless size_file is given or pattern is replay"),
+              string_field("size_file",
+                           "CSV of flow sizes in bytes (one per line, header `bytes` optional), drawn "
+                           "uniformly; relative to the scenario's folder."),
+              with_default(integer_field("incast_senders", "Senders of an incast (the lowest host ids "
+                                                           "other than the target).",
+                                         at_least(1)),
+                           8),
+              with_default(integer_field("incast_target", "Receiving host of an incast.", at_least(0)), 0),
+              with_default(integer_field("flows", "Flows of `random_pairs`.", at_least(0)), 1000),
+              with_default(number_field("arrival_rate_per_s",
+                                        "Poisson arrival rate of `random_pairs` flows (per second); 0 "
+                                        "starts them all at `start`.",
+                                        at_least(0)),
+                           0.0),
+              string_field("file",
+                           "Flow trace for `replay`: CSV with header `src,dst,bytes,start_s` (hosts as "
+                           "`h12` or `12`, bytes >= 0, start in seconds); relative to the scenario's "
+                           "folder."),
+          }),
+      "(absent: no fabric traffic)");
+}
+
+}  // namespace dcsim::tools::scenario
