@@ -1,0 +1,70 @@
+// /workload/training and the node hardware keys: mapping to model configs and error pointers.
+#include <catch2/catch.hpp>
+
+#include "models/workload/training_job.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/training_spec.hpp"
+#include "scenario_test_support.hpp"
+
+using namespace dcsim::tools::scenario;
+using nlohmann::json;
+namespace mw = dcsim::models::workload;
+
+TEST_CASE("training jobs and node hardware overrides map to the model configs", "[tools][scenario][training]") {
+  const auto registries = dcsim::tools::scenario::testing::make_registries();
+  const json doc = json::parse(R"({
+    "name": "t",
+    "cluster": { "node": { "preset": "hgx-h100", "compute_nics": 2, "nvme_write_bandwidth": "8 GB/s",
+                           "gpu_hbm": "141 GB" }, "nodes": 4 },
+    "workload": { "training": [ {
+      "name": "llama", "model": "llama3-8b", "nodes": 4, "shape": { "layers": 16 },
+      "sequence_length": 4096, "parallelism": { "tp": 2, "pp": 2, "zero_stage": 1 },
+      "micro_batch_size": 2, "global_batch": 64, "precision": "fp8", "recompute": "full",
+      "steps": 10, "arrival": "1 min",
+      "checkpoint": { "interval": 5, "target": "remote", "remote_bandwidth": "100 Gbps" } } ] }
+  })");
+  const Scenario s = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+  const auto& node = s.cluster.node;
+  CHECK(node.compute_nics == 2);
+  CHECK(node.nvme_write_bandwidth_bytes_per_s == Approx(8e9));
+  CHECK(node.gpu.hbm_bytes == Approx(141e9));
+  CHECK(node.compute_nic_bandwidth_bps == Approx(400e9));  // from the preset
+  CHECK(s.resolved["cluster"]["node"]["nvlink_bandwidth"].get<double>() == Approx(450e9 * 8));
+  REQUIRE(s.cluster.training_jobs.size() == 1);
+  const mw::TrainingJobSpec& t = s.cluster.training_jobs[0];
+  CHECK(t.job.name == "llama");
+  CHECK(t.job.model.layers == 16);
+  CHECK(t.job.model.hidden == 4096);  // the preset's
+  CHECK(t.job.model.seq_len == 4096);
+  CHECK(t.job.nodes == 4);
+  CHECK(t.job.parallelism.tp == 2);
+  CHECK(t.job.parallelism.pp == 2);
+  CHECK(t.job.parallelism.dp == 0);  // derived: 32 / (2 x 2)
+  CHECK(t.job.parallelism.zero_stage == 1);
+  CHECK(t.job.micro_batch_size == 2);
+  CHECK(t.job.global_batch_sequences == 64);
+  CHECK(t.job.precision == dcsim::models::compute::Precision::kFp8);
+  CHECK(t.job.recompute == mw::Recompute::kFull);
+  CHECK(t.steps == 10);
+  CHECK(t.arrival == dcsim::sim::Time::from_seconds(60));
+  CHECK(t.checkpoint.interval_steps == 5);
+  CHECK(t.checkpoint.target == mw::CheckpointTarget::kRemote);
+  CHECK(t.checkpoint.remote_bandwidth_bps == Approx(100e9));
+  CHECK(t.fabric.nics_per_node == 2);
+}
+
+TEST_CASE("training model errors point at the scenario keys", "[tools][scenario][training]") {
+  CHECK(training_field_pointer("training[2].parallelism") == "/workload/training/2/parallelism");
+  CHECK(training_field_pointer("training[0].global_batch_sequences") == "/workload/training/0/global_batch");
+  CHECK(training_field_pointer("training[1].model.heads") == "/workload/training/1/shape/heads");
+  CHECK(training_field_pointer("training[0].fabric.nics_per_node") == "/cluster/node/compute_nics");
+  CHECK(training_field_pointer("jobs[0].nodes") == "");
+  CHECK(config_field_pointer("training[3].micro_batch_size") == "/workload/training/3/micro_batch_size");
+
+  const auto registries = dcsim::tools::scenario::testing::make_registries();
+  const json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 1},
+    "workload": {"training": [{"name": "b", "model": "bert-large", "micro_batch_size": 4, "global_batch": 36}]}})");
+  CHECK_THROWS_WITH(load_scenario_json(doc, "t.json", {}, std::nullopt, registries),
+                    "t.json:/workload/training/0/global_batch: 36 is not a multiple of "
+                    "micro_batch_size x dp = 32");
+}
