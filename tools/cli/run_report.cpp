@@ -22,6 +22,12 @@ std::string short_time(double seconds) {
   return fmt::format("{:.3f} us", seconds * 1e6);
 }
 
+std::string short_bytes(double bytes) {
+  if (bytes >= 1e9) return fmt::format("{:.3f} GB", bytes / 1e9);
+  if (bytes >= 1e6) return fmt::format("{:.3f} MB", bytes / 1e6);
+  return fmt::format("{:.0f} B", bytes);
+}
+
 std::string fabric_lines(const nlohmann::json& s) {
   std::string out;
   out += fmt::format("  network     {:.0f} flows completed, {:.0f} failed; makespan {}\n",
@@ -32,8 +38,8 @@ std::string fabric_lines(const nlohmann::json& s) {
   out += fmt::format("  links       utilisation mean {:.1f}%, max {:.1f}%\n",
                      100 * number_at(s, "/network/link_utilisation_mean"),
                      100 * number_at(s, "/network/link_utilisation_max"));
-  out += fmt::format("  bytes       {:.3f} GB sent, {:.3f} GB delivered\n", number_at(s, "/network/bytes_sent") / 1e9,
-                     number_at(s, "/network/bytes_delivered") / 1e9);
+  out += fmt::format("  bytes       {} sent, {} delivered\n", short_bytes(number_at(s, "/network/bytes_sent")),
+                     short_bytes(number_at(s, "/network/bytes_delivered")));
   return out;
 }
 

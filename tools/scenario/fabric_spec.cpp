@@ -68,6 +68,12 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
                                    at_least(0))),
               param(quantity_field("switch_latency_ns", "Switch port-to-port latency.",
                                    QuantityKind::kDuration, at_least(0))),
+              with_default(quantity_field("link_utilisation_interval",
+                                          "Period of the per-link utilisation table "
+                                          "(`network/link_utilisation`); 0 records none. Long runs "
+                                          "merge adjacent intervals, so the table stays bounded.",
+                                          QuantityKind::kDuration, at_least(0)),
+                           "0 s"),
               object_field(
                   "routing", "How flows pick among equal-cost paths.",
                   {
