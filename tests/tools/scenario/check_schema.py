@@ -33,6 +33,9 @@ NOT_SCHEMA_DETECTABLE = {
     "traffic_without_fabric": "one section requiring another",
     "traffic_incast_target_missing": "host ids of the built topology",
     "neither_cluster_nor_fabric": "one of two sections required",
+    "training_plan_does_not_divide": "tp x pp against the job's GPUs, judged by the step model",
+    "training_does_not_fit": "memory per GPU, judged by the step model",
+    "training_larger_than_cluster": "node counts against /cluster/nodes; names across two arrays",
 }
 NOT_JSON = {"invalid_json", "empty_file"}
 # Valid JSON to Python too (which keeps the last of repeated keys), but the loader rejects it.
