@@ -73,7 +73,7 @@ TEST_CASE("a fabric scenario resolves without a cluster, and the resolved docume
   CHECK_FALSE(q.fabric);
 }
 
-TEST_CASE("--set switches the topology of a scenario that states both topologies' keys",
+TEST_CASE("an override switches the topology of a scenario that states both topologies' keys",
           "[tools][fabric][scenario]") {
   const std::string text = R"({"name": "x", "fabric": {"topology": "fat_tree", "k": 4, "dims": [4, 4]},
                                "traffic": {"pattern": "ring", "size": {"kind": "fixed", "value": "1 MB"}}})";
