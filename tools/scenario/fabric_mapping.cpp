@@ -232,6 +232,34 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
   return out;
 }
 
+// The resolved document states the whole fabric that runs: the chosen topology's parameters the
+// scenario left out are filled with the builder's defaults, in the resolved (SI) units.
+void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistries& registries, json& fabric) {
+  const net::TopologyConfig& c = f.topology_config;
+  const std::map<std::string, json> values{
+      {"k", c.k},
+      {"tiers", c.tiers},
+      {"leaves", c.leaves},
+      {"hosts_per_leaf", c.hosts_per_leaf},
+      {"oversubscription", c.oversubscription},
+      {"nodes", c.nodes},
+      {"nodes_per_rail_group", c.nodes_per_rail_group},
+      {"dims", c.dims},
+      {"nics_per_node", c.nics_per_node},
+      {"links_per_node", c.links_per_node},
+      {"bundle_parallel_links", c.bundle_parallel_links},
+      {"link_bandwidth_bps", c.link_bandwidth_bps},
+      {"nic_bandwidth_bps", c.nic_bandwidth_bps > 0 ? c.nic_bandwidth_bps : c.link_bandwidth_bps},
+      {"host_cable_m", c.host_cable_m},
+      {"switch_cable_m", c.switch_cable_m},
+      {"switch_latency_ns", static_cast<double>(c.switch_latency_ns) * 1e-9},
+  };
+  for (const auto& p : registries.topologies.get(f.topology).params) {
+    const auto it = values.find(p.name);
+    if (it != values.end() && !fabric.contains(p.name)) fabric[p.name] = it->second;
+  }
+}
+
 }  // namespace
 
 std::string fabric_field_pointer(std::string_view field) {
@@ -301,6 +329,7 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
     out.traffic = map_traffic(resolved.at("traffic"), out.seed, out.source, topology.host_count(), errors);
   }
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  fill_topology_defaults(fabric, registries, out.resolved["fabric"]);
   out.fabric = std::move(fabric);
 }
 

@@ -66,6 +66,12 @@ TEST_CASE("a fabric scenario resolves without a cluster, and the resolved docume
   CHECK_FALSE(s.resolved.contains("traffic"));
   CHECK(s.resolved["fabric"]["roce"]["mtu"] == 4096.0);
   CHECK(s.resolved["fabric"]["routing"]["mode"] == "ecmp");
+  // The torus's own parameters are filled from the builder's defaults, in SI units; a fat-tree's
+  // k is not one of them.
+  CHECK(s.resolved["fabric"]["links_per_node"] == 1);
+  CHECK(s.resolved["fabric"]["link_bandwidth_bps"] == 100e9);
+  CHECK(s.resolved["fabric"]["switch_latency_ns"] == 0.0);
+  CHECK_FALSE(s.resolved["fabric"].contains("k"));
   // The quickstart's shape is untouched: no fabric appears in a cluster scenario.
   const auto q = load(R"({"name": "c", "cluster": {"nodes": 2}})");
   CHECK(q.has_cluster);

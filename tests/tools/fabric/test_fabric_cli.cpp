@@ -1,0 +1,71 @@
+// The dcsim binary on fabric scenarios: `topo` exports, and bad input exits 2 writing nothing.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <sys/wait.h>
+
+#include "fabric_test_support.hpp"
+
+using dcsim::tools::fabric_testing::TempDir;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;
+};
+
+// Runs the dcsim binary with `args` (shell words), stdout captured, stderr folded in.
+Result run_dcsim(const std::string& args) {
+  Result r;
+  FILE* pipe = ::popen((std::string(DCSIM_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buf{};
+  while (const std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) r.out.append(buf.data(), n);
+  const int status = ::pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kScenarios = std::string(DCSIM_SOURCE_DIR) + "/scenarios/";
+
+}  // namespace
+
+TEST_CASE("dcsim topo --links lists every directed link", "[tools][fabric][cli]") {
+  const auto r = run_dcsim("topo " + kScenarios + "link-failure.json --links");
+  REQUIRE(r.code == 0);
+  // Header + 96 links of the k=4 fat-tree; link 32 is the edge s1.0 -> aggregation s2.8 uplink
+  // that the scenario fails.
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 97);
+  CHECK(r.out.find("\n32,s1.0,s2.8,400000000000,") != std::string::npos);
+}
+
+TEST_CASE("dcsim topo -o writes dot, and refuses a scenario without a fabric", "[tools][fabric][cli]") {
+  TempDir dir("topo");
+  const auto file = (dir.path / "ft.dot").string();
+  REQUIRE(run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --set fabric.topology=torus -o " + file).code == 0);
+  const std::string dot = run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --set fabric.topology=torus").out;
+  std::size_t edges = 0;
+  for (auto pos = dot.find("--"); pos != std::string::npos; pos = dot.find("--", pos + 2)) ++edges;
+  CHECK(edges == 32);  // 4x4 torus: 16 hosts x 4 neighbours / 2
+  CHECK(std::filesystem::file_size(file) == dot.size());
+  const auto none = run_dcsim("topo " + kScenarios + "quickstart.json");
+  CHECK(none.code == 2);
+  CHECK(none.out.find("has no /fabric section") != std::string::npos);
+}
+
+TEST_CASE("a flow trace naming a missing host exits 2 and writes nothing", "[tools][fabric][cli]") {
+  TempDir dir("cli");
+  dir.write("flows.csv", "src,dst,bytes,start_s\nh0,h1,100,0\nh0,h99,5,0\n");
+  const auto scenario = dir.write(
+      "s.json", R"({"name": "r", "fabric": {"topology": "fat_tree", "k": 4},
+                    "traffic": {"pattern": "replay", "file": "flows.csv"}})");
+  const auto r = run_dcsim("run " + scenario + " -o " + (dir.path / "out").string());
+  CHECK(r.code == 2);
+  CHECK(r.out.find((dir.path / "flows.csv").string() + ":3: unknown host 'h99'") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.path / "out"));
+}
