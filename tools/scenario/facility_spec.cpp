@@ -5,7 +5,7 @@ namespace dcsim::tools::scenario {
 using sim::QuantityKind;
 
 FieldSpec facility_section(const models::ModelRegistries& registries) {
-  return object_field(
+  return optional_section(object_field(
       "facility",
       "Power delivery and cooling (models/facility): when present, the facility's bottom-up node "
       "power replaces the cluster's linear model, GPUs carry thermal state and throttle, and PUE "
@@ -87,7 +87,8 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                             with_default(number_field("flow_fraction", "Pump failure: secondary flow left.", between(0, 1)), 0.0),
                             with_default(quantity_field("delta", "Chilled-water rise.", QuantityKind::kTemperature), "5 C")}),
                        nlohmann::json::array()),
-      });
+      }),
+      "no facility model: node power follows the cluster's linear model, no thermal state, no PUE");
 }
 
 }  // namespace dcsim::tools::scenario

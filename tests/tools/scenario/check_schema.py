@@ -26,7 +26,6 @@ NOT_SCHEMA_DETECTABLE = {
     "uniform_low_above_high": "compares two quantities",
     "zero_work": "range of a quantity string",
     "facility_rack_limit_below_idle": "a power against the node model's idle power",
-    "facility_rack_limit_below_idle": "a power against the node model's idle power",
     "fabric_odd_k": "evenness, judged by the topology builder",
     "fabric_nics_cannot_wire": "NICs against the switch radix, judged by the topology builder",
     "fabric_fault_unknown_link": "link ids and switch names of the built topology",
