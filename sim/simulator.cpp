@@ -59,6 +59,7 @@ bool Simulator::step_until(Time limit) {
   if (!queue_->pop(limit, event)) return false;
   now_ = event.time;
   ++executed_;
+  fingerprint_ = (fingerprint_ ^ static_cast<std::uint64_t>(now_.ns())) * 0x100000001B3ULL;
   queue_->invoke(event.slot);
   if (executed_ == next_progress_) [[unlikely]] {
     next_progress_ += progress_every_;

@@ -50,6 +50,9 @@ class Simulator {
 
   Time now() const { return now_; }
   std::uint64_t events_executed() const { return executed_; }
+  // Hash of the times of every executed event, in order (OMNeT++'s fingerprint): two runs with
+  // the same fingerprint executed the same event sequence, so golden tests catch silent drift.
+  std::uint64_t fingerprint() const { return fingerprint_; }
   std::size_t pending() const;
   // Time of the earliest pending event, Time::max() when idle.
   Time next_event_time();
@@ -84,6 +87,7 @@ class Simulator {
 
   Time now_ = Time::zero();
   std::uint64_t executed_ = 0;
+  std::uint64_t fingerprint_ = 0xCBF29CE484222325ULL;
   bool stop_requested_ = false;
   std::uint64_t progress_every_ = 0;
   std::uint64_t next_progress_ = UINT64_MAX;

@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include <fmt/format.h>
+
 #include "models/datacenter/cluster_simulation.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "sim/error.hpp"
@@ -69,6 +71,12 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   if (cluster) cluster->finish();
   if (facility) facility->finish();
   if (fabric) fabric->finish();
+  // Deterministic, so they belong in summary.json: a changed count or fingerprint means the
+  // event sequence changed (OMNeT++-style fingerprint for golden tests).
+  sink.set_summary("engine/events", sim::SummaryValue{static_cast<std::int64_t>(simulator.events_executed()), "",
+                                                      "events executed"});
+  sink.set_summary("engine/fingerprint", sim::SummaryValue{fmt::format("{:016x}", simulator.fingerprint()), "",
+                                                           "hash of the executed event times, in order"});
   RunStats stats;
   stats.events = simulator.events_executed();
   stats.simulated_s = simulator.now().seconds();
