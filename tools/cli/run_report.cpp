@@ -30,6 +30,10 @@ std::string short_bytes(double bytes) {
 
 std::string fabric_lines(const nlohmann::json& s) {
   std::string out;
+  // The bill of materials in one line: what the fabric costs next to what it delivered.
+  out += fmt::format("  fabric      {:.0f} switches, {:.0f} cables ({:.0f} transceivers), {:.0f} NIC ports\n",
+                     number_at(s, "/network/switches"), number_at(s, "/network/cables"),
+                     number_at(s, "/network/transceivers"), number_at(s, "/network/nic_ports"));
   out += fmt::format("  network     {:.0f} flows completed, {:.0f} failed; makespan {}\n",
                      number_at(s, "/network/flows_completed"), number_at(s, "/network/flows_failed"),
                      short_time(number_at(s, "/network/makespan_s")));

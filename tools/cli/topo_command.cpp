@@ -4,10 +4,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "models/network/bill_of_materials.hpp"
 #include "sim/error.hpp"
 #include "tools/cli/command.hpp"
 #include "tools/cli/scenario_args.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
+#include "tools/topo/bom_export.hpp"
 #include "tools/topo/topology_export.hpp"
 
 namespace dcsim::tools::cli {
@@ -18,13 +20,18 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
     std::string format = "dot";
     std::string output;
     bool links = false;
+    bool bom = false;
+    bool json = false;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("topo", "export a scenario's fabric: Graphviz dot, GraphML, or its link table");
+  auto* cmd = app.add_subcommand("topo", "export a scenario's fabric: Graphviz dot, GraphML, its link table or its bill of materials");
   args->scenario.add_to(*cmd);
   cmd->add_option("--format", args->format, "dot (default), graphml, or links (CSV: link,src,dst,bandwidth_bps,...)")
       ->check(CLI::IsMember({"dot", "graphml", "links"}));
   cmd->add_flag("--links", args->links, "same as --format links: the link ids the flows table's routes use");
+  auto* bom = cmd->add_flag("--bom", args->bom,
+                            "the bill of materials: switches by radix, cables by speed and media, NIC ports");
+  cmd->add_flag("--json", args->json, "with --bom: print it as JSON")->needs(bom);
   cmd->add_option("-o,--output", args->output, "write to FILE instead of stdout");
   return {cmd, [args, &context] {
             const auto scenario = args->scenario.load(context.registries);
@@ -32,9 +39,16 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
               throw sim::InputError(scenario.source + ": has no /fabric section to export");
             }
             const auto topology = scenario::build_topology(*scenario.fabric, context.registries, scenario.source);
-            const std::string format = args->links ? "links" : args->format;
+            const std::string format = args->bom ? "bom" : args->links ? "links" : args->format;
             const auto write = [&](std::ostream& out) {
-              if (format == "graphml") {
+              if (format == "bom") {
+                const auto bom = models::network::bill_of_materials(topology);
+                if (args->json) {
+                  out << topo::bom_json(bom).dump(2) << "\n";
+                } else {
+                  topo::write_bom_table(bom, out);
+                }
+              } else if (format == "graphml") {
                 topo::write_graphml(topology, out);
               } else if (format == "links") {
                 topo::write_link_table(topology, out);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "models/network/bill_of_materials.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 
 namespace dcsim::tools::run {
@@ -17,6 +18,10 @@ FabricRun::FabricRun(const scenario::Scenario& scenario, const models::ModelRegi
   fabric_ = std::make_unique<net::Fabric>(scenario::build_topology(f, registries, scenario.source), f.options);
   report_ = std::make_unique<net::FabricReport>(&sink, "network", true);
   driver_ = std::make_unique<net::FabricSimulation>(sim, *fabric_, report_.get());
+  // The bill of materials is a property of the built fabric, not of the traffic or the faults:
+  // emitted once, up front, so every fabric run (even one that fails mid-way) carries what the
+  // economics model prices.
+  net::emit_bill_of_materials(net::bill_of_materials(fabric_->topology()), sink, "network");
   if (scenario.traffic) {
     records_ = &scenario.traffic->records;
     order_.resize(records_->size());

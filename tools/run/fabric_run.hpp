@@ -2,7 +2,8 @@
 // The network part of a run: the scenario's fabric (topology from the registry, routing, RoCE),
 // driven on the run's engine by a FabricSimulation, fed by the traffic section's flows and the
 // scripted faults, reporting into the run's sink (`network/flows`, `network/faults`, summary
-// `network/...`, see models/network/fabric_report.hpp).
+// `network/...`, see models/network/fabric_report.hpp) and the fabric's bill of materials
+// (`network/bom`, summary `network/switches`, `/cables`, ..., see bill_of_materials.hpp).
 //
 // Arrivals are chained: one engine event pending for the next start time, so a million-flow
 // trace does not hold a million events.

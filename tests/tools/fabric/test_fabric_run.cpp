@@ -69,6 +69,29 @@ TEST_CASE("run_to_directory writes the network summary into summary.json", "[too
   CHECK(std::filesystem::exists(out.trace_file));
 }
 
+TEST_CASE("a fabric run carries the bill of materials of its fabric", "[tools][fabric][run][bom]") {
+  MemoryTraceSink sink;
+  run::simulate(shipped("fat-tree-vs-mesh.json"), registries(), sink);
+  // k=4, 3 tiers, counted by hand: k^3/4 = 16 hosts; k^2/2 = 8 edge + 8 aggregation + k^2/4 = 4
+  // core switches = 20; 16 host cables + 16 edge-aggregation + 16 aggregation-core = 48 cables;
+  // one single-port 400 Gb/s NIC per host = 16 NIC ports. Table rows: 3 switch tiers, 3 cable
+  // groups (tier 0 DAC, tiers 1-2 AOC at the default 20 m), 1 NIC speed = 7.
+  CHECK(summary_number(sink, "network/switches") == 20);
+  CHECK(summary_number(sink, "network/cables") == 48);
+  CHECK(summary_number(sink, "network/nic_ports") == 16);
+  CHECK(summary_number(sink, "network/transceivers") == 0);  // no cable beyond AOC reach (30 m)
+  CHECK(summary_number(sink, "network/switch_ports_used") == 80);  // 20 x radix 4, all wired
+  CHECK(sink.table("network/bom").rows.size() == 7);
+
+  // The torus of the same scenario: no switches; 16 hosts x 4 neighbours / 2 = 32 cables, and
+  // every cable end is a host port: 64 NIC ports.
+  MemoryTraceSink torus;
+  run::simulate(shipped("fat-tree-vs-mesh.json", {"fabric.topology=torus"}), registries(), torus);
+  CHECK(summary_number(torus, "network/switches") == 0);
+  CHECK(summary_number(torus, "network/cables") == 32);
+  CHECK(summary_number(torus, "network/nic_ports") == 64);
+}
+
 // Golden values of the shipped scenarios. Flow-level max-min with integer-ns completions makes
 // them deterministic for a given seed; the tolerance (1e-6 relative) only absorbs a change in the
 // order of floating-point sums, while a change in routing, sharing or traffic moves them by far

@@ -1,0 +1,69 @@
+#include "tools/topo/bom_export.hpp"
+
+#include <ostream>
+
+#include <fmt/format.h>
+
+namespace dcsim::tools::topo {
+
+namespace net = models::network;
+
+namespace {
+
+std::string gbps(double bps) { return fmt::format("{:g} Gb/s", bps / 1e9); }
+
+}  // namespace
+
+void write_bom_table(const net::BillOfMaterials& bom, std::ostream& out) {
+  // Fixed-width columns: the table is read by eye, and diffed between two topologies.
+  const auto row = [&](const std::string& item, const std::string& tier, const std::string& radix,
+                       const std::string& speed, const std::string& media, std::int64_t count,
+                       const std::string& ports, const std::string& length) {
+    out << fmt::format("{:<9} {:>4} {:>5} {:>10} {:<6} {:>7} {:>13} {:>10}\n", item, tier, radix, speed, media,
+                       count, ports, length);
+  };
+  out << fmt::format("{:<9} {:>4} {:>5} {:>10} {:<6} {:>7} {:>13} {:>10}\n", "item", "tier", "radix", "speed",
+                     "media", "count", "ports used", "length");
+  for (const auto& s : bom.switches) {
+    row("switch", std::to_string(s.tier), std::to_string(s.radix), "-", "-", s.count,
+        fmt::format("{}/{}", s.ports_used, s.ports_total), "-");
+  }
+  for (const auto& c : bom.cables) {
+    row("cable", std::to_string(c.tier), "-", gbps(c.speed_bps), c.media, c.count, "-",
+        fmt::format("{:g} m", c.total_length_m));
+  }
+  for (const auto& n : bom.nics) row("nic_port", "-", "-", gbps(n.speed_bps), "-", n.ports, "-", "-");
+  out << fmt::format(
+      "total: {} hosts, {} switches ({}/{} ports used), {} cables ({:g} m), {} transceivers, {} NIC ports\n",
+      bom.hosts, bom.switch_count, bom.switch_ports_used, bom.switch_ports_total, bom.cable_count, bom.cable_length_m,
+      bom.transceiver_count, bom.nic_ports);
+}
+
+nlohmann::json bom_json(const net::BillOfMaterials& bom) {
+  nlohmann::json lines = nlohmann::json::array();
+  for (const auto& s : bom.switches) {
+    lines.push_back({{"item", "switch"}, {"tier", s.tier}, {"radix", s.radix}, {"speed_bps", 0.0}, {"media", ""},
+                     {"count", s.count}, {"ports_used", s.ports_used}, {"ports_total", s.ports_total},
+                     {"length_m", 0.0}});
+  }
+  for (const auto& c : bom.cables) {
+    lines.push_back({{"item", "cable"}, {"tier", c.tier}, {"radix", 0}, {"speed_bps", c.speed_bps},
+                     {"media", c.media}, {"count", c.count}, {"ports_used", 0}, {"ports_total", 0},
+                     {"length_m", c.total_length_m}});
+  }
+  for (const auto& n : bom.nics) {
+    lines.push_back({{"item", "nic_port"}, {"tier", -1}, {"radix", 0}, {"speed_bps", n.speed_bps}, {"media", ""},
+                     {"count", n.ports}, {"ports_used", 0}, {"ports_total", 0}, {"length_m", 0.0}});
+  }
+  return {{"hosts", bom.hosts},
+          {"switches", bom.switch_count},
+          {"switch_ports_used", bom.switch_ports_used},
+          {"switch_ports_total", bom.switch_ports_total},
+          {"cables", bom.cable_count},
+          {"transceivers", bom.transceiver_count},
+          {"nic_ports", bom.nic_ports},
+          {"cable_length_m", bom.cable_length_m},
+          {"lines", std::move(lines)}};
+}
+
+}  // namespace dcsim::tools::topo

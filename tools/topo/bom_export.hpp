@@ -1,0 +1,22 @@
+#pragma once
+// `dcsim topo --bom`: the fabric's bill of materials (models/network/bill_of_materials.hpp) for
+// people (a text table, one line per switch / cable / NIC-port group, then the totals) and for
+// scripts (JSON with the same lines and totals; the economics model and notebooks read it).
+
+#include <iosfwd>
+
+#include <nlohmann/json.hpp>
+
+#include "models/network/bill_of_materials.hpp"
+
+namespace dcsim::tools::topo {
+
+void write_bom_table(const models::network::BillOfMaterials& bom, std::ostream& out);
+
+// {"hosts", "switches", "switch_ports_used", "switch_ports_total", "cables", "transceivers",
+//  "nic_ports", "cable_length_m", "lines": [{"item", "tier", "radix", "speed_bps", "media",
+//  "count", "ports_used", "ports_total", "length_m"}, ...]}: the keys of /events/network/bom and
+//  /summary/network/*, so a run's output and `topo --bom --json` can be compared field by field.
+nlohmann::json bom_json(const models::network::BillOfMaterials& bom);
+
+}  // namespace dcsim::tools::topo
