@@ -12,7 +12,7 @@ std::vector<sim::ParamSpec> attachment_params() {
       {"nic_bandwidth_bps", "data rate", "link rate", "x > 0", "host NIC port rate"},
       {"host_cable_m", "length", "\"2 m\"", "x >= 0", "host cable length (5 ns/m)"},
       {"switch_cable_m", "length", "\"20 m\"", "x >= 0", "switch-to-switch cable length (5 ns/m)"},
-      {"switch_latency_ns", "duration", "\"0 ns\"", "x >= 0", "switch port-to-port latency"},
+      {"switch_latency", "duration", "\"0 ns\"", "x >= 0", "switch port-to-port latency"},
   };
 }
 std::vector<sim::ParamSpec> with(std::vector<sim::ParamSpec> own) {

@@ -54,7 +54,7 @@ FabricScenario map_fabric(const json& f, std::uint64_t scenario_seed, const std:
   number("nic_bandwidth_bps", c.nic_bandwidth_bps);
   number("host_cable_m", c.host_cable_m);
   number("switch_cable_m", c.switch_cable_m);
-  if (f.contains("switch_latency_ns")) c.switch_latency_ns = duration_of(f.at("switch_latency_ns")).ns();
+  if (f.contains("switch_latency")) c.switch_latency_ns = duration_of(f.at("switch_latency")).ns();
 
   const json& r = f.at("routing");
   net::RoutingConfig& routing = out.options.routing;
@@ -252,7 +252,7 @@ void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistri
       {"nic_bandwidth_bps", c.nic_bandwidth_bps > 0 ? c.nic_bandwidth_bps : c.link_bandwidth_bps},
       {"host_cable_m", c.host_cable_m},
       {"switch_cable_m", c.switch_cable_m},
-      {"switch_latency_ns", static_cast<double>(c.switch_latency_ns) * 1e-9},
+      {"switch_latency", static_cast<double>(c.switch_latency_ns) * 1e-9},
   };
   for (const auto& p : registries.topologies.get(f.topology).params) {
     const auto it = values.find(p.name);
@@ -273,6 +273,9 @@ std::string fabric_field_pointer(std::string_view field) {
       {"routing.qps_per_flow", "/fabric/routing/qps_per_connection"},
       {"routing.max_spray_paths", "/fabric/routing/max_spray_paths"},
       {"nic_port", "/fabric/faults"},
+      // The one TopologyConfig field whose name is not its key: the struct holds integer ns, the
+      // scenario a duration (resolved in seconds, like every other duration).
+      {"switch_latency_ns", "/fabric/switch_latency"},
   };
   if (const auto it = kFields.find(field); it != kFields.end()) return it->second;
   // TopologyConfig's fields are the scenario's keys (the registry's ParamSpec names).

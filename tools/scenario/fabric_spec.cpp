@@ -66,7 +66,7 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
               param(quantity_field("host_cable_m", "Host cable length.", QuantityKind::kLength, at_least(0))),
               param(quantity_field("switch_cable_m", "Switch cable length.", QuantityKind::kLength,
                                    at_least(0))),
-              param(quantity_field("switch_latency_ns", "Switch port-to-port latency.",
+              param(quantity_field("switch_latency", "Switch port-to-port latency.",
                                    QuantityKind::kDuration, at_least(0))),
               with_default(quantity_field("link_utilisation_interval",
                                           "Period of the per-link utilisation table "

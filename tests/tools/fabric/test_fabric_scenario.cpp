@@ -15,7 +15,7 @@ TEST_CASE("fabric and traffic sections map onto the network configs", "[tools][f
     "name": "m", "seed": 11,
     "fabric": { "topology": "fat_tree", "k": 4, "tiers": 2, "nics_per_node": 2,
                 "link_bandwidth_bps": "400 Gbps", "nic_bandwidth_bps": "200 Gbps",
-                "host_cable_m": "3 m", "switch_latency_ns": "0.5 us",
+                "host_cable_m": "3 m", "switch_latency": "0.5 us",
                 "routing": { "mode": "spray", "qps_per_connection": 4 },
                 "roce": { "pfc": true, "mtu": "1 KiB" },
                 "faults": [ { "at": "2 ms", "kind": "link", "link": 3, "state": "up" },
@@ -70,7 +70,11 @@ TEST_CASE("a fabric scenario resolves without a cluster, and the resolved docume
   // k is not one of them.
   CHECK(s.resolved["fabric"]["links_per_node"] == 1);
   CHECK(s.resolved["fabric"]["link_bandwidth_bps"] == 100e9);
-  CHECK(s.resolved["fabric"]["switch_latency_ns"] == 0.0);
+  CHECK(s.resolved["fabric"]["switch_latency"] == 0.0);
+  // A duration resolves in seconds, so its key carries no unit: the former `switch_latency_ns`
+  // (which resolved to seconds despite its name) is an unknown key now, not silently ignored.
+  CHECK(load_errors(R"({"name": "t", "fabric": {"topology": "torus", "switch_latency_ns": "1 ns"}})")
+            .find("/fabric/switch_latency_ns: unknown key") != std::string::npos);
   CHECK_FALSE(s.resolved["fabric"].contains("k"));
   // The quickstart's shape is untouched: no fabric appears in a cluster scenario.
   const auto q = load(R"({"name": "c", "cluster": {"nodes": 2}})");
