@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "models/datacenter/training_fabric.hpp"
 #include "models/datacenter/training_job_run.hpp"
 #include "models/power/node_power.hpp"
 #include "sim/error.hpp"
@@ -65,6 +66,7 @@ struct ClusterSimulation::Job {
   std::unique_ptr<sim::Activity> work;
   std::unique_ptr<TrainingJobRun> training;  // training jobs instead of `work`
   TrainingJobRun::Series training_series;
+  std::size_t fabric_handle = SIZE_MAX;  // TrainingFabric::attach
 };
 
 ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries& registries,
@@ -220,6 +222,9 @@ void ClusterSimulation::start_job(std::size_t job_index) {
     job.training = std::make_unique<TrainingJobRun>(*job.spec.training, job.training_series,
                                                     job_rate(job), sim_, sink_,
                                                     [this, job_index] { on_completion(job_index); });
+    if (training_fabric_ && TrainingFabric::crosses_nodes(job.spec.training->step)) {
+      job.fabric_handle = training_fabric_->attach(*job.training, job.spec.training->step, job.nodes);
+    }
     return;
   }
   job.work = std::make_unique<sim::Activity>(
@@ -237,6 +242,7 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.state = Job::State::kDone;
   job.finish = sim_.now();
+  if (job.fabric_handle != SIZE_MAX) training_fabric_->detach(job.fabric_handle);
   double energy_now = 0.0;
   for (int node : job.nodes) {
     integrate_node(node);

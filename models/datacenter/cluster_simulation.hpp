@@ -29,6 +29,8 @@
 
 namespace dcsim::models::datacenter {
 
+class TrainingFabric;
+
 class ClusterSimulation {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
@@ -46,6 +48,9 @@ class ClusterSimulation {
   // Clock factor of one node's GPUs (1 = nominal, 0 < f <= 1): running jobs on it slow down
   // from now on. The hook through which thermal and power throttling act.
   void set_node_clock_factor(int node, double factor);
+  // Puts training jobs' inter-node DP communication on a shared fabric (flow mode,
+  // training_fabric.hpp); call before start(). Not owned.
+  void set_training_fabric(TrainingFabric* fabric) { training_fabric_ = fabric; }
   // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
   void set_power_source(NodePowerSource* source);
   // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
@@ -84,6 +89,7 @@ class ClusterSimulation {
   sim::TraceSink& sink_;
   std::unique_ptr<policy::Scheduler> scheduler_;
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
+  TrainingFabric* training_fabric_ = nullptr;  // flow-mode DP communication, when set
   const ModelRegistries& registries_;
 
   std::vector<std::unique_ptr<Job>> jobs_;

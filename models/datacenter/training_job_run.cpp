@@ -34,7 +34,7 @@ void TrainingJobRun::start_segment() {
   const int left = plan_.steps - steps_finished_;
   const int steps = plan_.checkpoint_interval_steps > 0 ? std::min(left, plan_.checkpoint_interval_steps)
                                                         : left;
-  const double step_s = plan_.step_time_s(clock_factor_);
+  const double step_s = current_step_time_s();
   segment_ = std::make_unique<sim::Activity>(sim_, static_cast<double>(steps), 1.0 / step_s,
                                              [this](sim::Activity&) { on_segment_done(); });
   record(step_s, plan_.step.tokens_per_step / step_s);
@@ -62,11 +62,22 @@ void TrainingJobRun::on_checkpoint_done() {
   start_segment();
 }
 
+void TrainingJobRun::set_dp_scale(double scale) {
+  const double extra = workload::dp_exposed_at_scale(plan_.step, scale) - plan_.step.dp_exposed_s;
+  if (extra == extra_exposed_s_) return;
+  extra_exposed_s_ = extra;
+  if (segment_ && !segment_->done() && !segment_->cancelled()) {
+    const double step_s = current_step_time_s();
+    segment_->set_rate(1.0 / step_s);
+    record(step_s, plan_.step.tokens_per_step / step_s);
+  }
+}
+
 void TrainingJobRun::set_clock_factor(double factor) {
   if (factor == clock_factor_) return;
   clock_factor_ = factor;
   if (segment_ && !segment_->done() && !segment_->cancelled()) {
-    const double step_s = plan_.step_time_s(clock_factor_);
+    const double step_s = current_step_time_s();
     segment_->set_rate(1.0 / step_s);
     record(step_s, plan_.step.tokens_per_step / step_s);
   }
@@ -157,7 +168,9 @@ void append_training_cells(const workload::TrainingJobPlan* plan, const Training
   const double steps = run ? run->steps_done() : 0.0;
   row.insert(row.end(), {sim::Cell{step_s}, sim::Cell{r.tokens_per_s * scale},
                          sim::Cell{r.tflops_per_gpu * scale}, sim::Cell{r.mfu * scale},
-                         sim::Cell{r.compute_s}, sim::Cell{r.exposed_comm_s}, sim::Cell{r.bubble_s},
+                         sim::Cell{r.compute_s},
+                         sim::Cell{r.exposed_comm_s + (run ? run->extra_exposed_s() : 0.0)},
+                         sim::Cell{r.bubble_s},
                          sim::Cell{steps},
                          sim::Cell{static_cast<double>(run ? run->checkpoints_written() : 0)},
                          sim::Cell{run ? run->checkpoint_bytes_written() : 0.0},

@@ -7,6 +7,9 @@
 // (TrainingJobPlan::step_time_s: only the compute share stretches with 1/f). So a throttle in
 // flight slows exactly the steps that remain.
 //
+// With a shared fabric, the exposed DP communication of a step follows the last flow-mode
+// measurement (set_dp_scale), and changes the segment's rate in flight like a clock change.
+//
 // Emits (step functions, a point whenever the value changes):
 //   jobs/<name>/step_time_s   current step time (NaN while checkpointing)
 //   jobs/<name>/tokens_per_s  current training throughput (0 while checkpointing)
@@ -43,6 +46,13 @@ class TrainingJobRun {
   TrainingJobRun& operator=(const TrainingJobRun&) = delete;
 
   void set_clock_factor(double factor);
+  // Flow mode (training_fabric.hpp): the job's DP collectives take `scale` times their analytic
+  // time from now on; the step's exposed DP communication is re-derived (dp_exposed_at_scale).
+  void set_dp_scale(double scale);
+  // Step time at the current clock factor and DP scale.
+  double current_step_time_s() const { return plan_.step_time_s(clock_factor_) + extra_exposed_s_; }
+  // Exposed communication added to the analytic step by the fabric (may be negative).
+  double extra_exposed_s() const { return extra_exposed_s_; }
 
   // Steps finished up to now (fractional while a segment runs).
   double steps_done() const;
@@ -63,6 +73,7 @@ class TrainingJobRun {
   sim::TraceSink& sink_;
   std::function<void()> on_done_;
   double clock_factor_ = 1.0;
+  double extra_exposed_s_ = 0.0;  // set_dp_scale
   int steps_finished_ = 0;  // in completed segments
   int checkpoints_written_ = 0;
   double training_s_ = 0.0;    // of completed segments
@@ -81,6 +92,8 @@ void append_training_jobs(const ClusterConfig& config, const ModelRegistries& re
 //   step_time_s, tokens_per_s, tflops_per_gpu, mfu   realised means over the steps run (they
 //                                                    include throttling; nominal if none ran)
 //   compute_s, exposed_comm_s, bubble_s              one step's breakdown at nominal clock
+//                                                    (exposed_comm_s: with the fabric's last
+//                                                    DP measurement, in flow mode)
 //   steps_done, checkpoints, checkpoint_bytes, checkpoint_s   totals up to the row's time
 void append_training_columns(std::vector<sim::Column>& columns);
 void append_training_cells(const workload::TrainingJobPlan* plan, const TrainingJobRun* run,

@@ -33,6 +33,10 @@ class FabricRun {
   models::network::FabricSummary finish();
   // Flows started / flows the traffic has, for the progress line.
   double progress_fraction() const;
+  // The engine driver and the fabric: training jobs put their DP collectives on them
+  // (models/datacenter/training_fabric.hpp).
+  models::network::FabricSimulation& driver() { return *driver_; }
+  const models::network::Fabric& fabric() const { return *fabric_; }
 
  private:
   void start_due();

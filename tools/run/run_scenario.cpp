@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/training_fabric.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
@@ -34,10 +35,24 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   } catch (const sim::ConfigError& e) {
     throw scenario::translate_config_error(scenario.source, e);
   }
-  // The fabric shares the engine and the sink; it runs beside the cluster (jobs do not put
-  // traffic on it yet).
+  // The fabric shares the engine and the sink. Training jobs put their inter-node DP
+  // collectives on it (flow mode, training_fabric.hpp): cluster node i is fabric host i.
   std::unique_ptr<FabricRun> fabric;
   if (scenario.fabric) fabric = std::make_unique<FabricRun>(scenario, registries, simulator, sink);
+  std::unique_ptr<models::datacenter::TrainingFabric> training_fabric;
+  if (fabric && cluster && !scenario.cluster.training_jobs.empty()) {
+    const std::size_t hosts = fabric->fabric().topology().host_count();
+    if (hosts < static_cast<std::size_t>(scenario.cluster.nodes)) {
+      throw sim::InputError(scenario.source + ":/fabric: the fabric has " + std::to_string(hosts) +
+                            " hosts but the cluster has " + std::to_string(scenario.cluster.nodes) +
+                            " nodes (training jobs map node i to host i)");
+    }
+    std::vector<models::network::NodeId> node_hosts(static_cast<std::size_t>(scenario.cluster.nodes));
+    for (std::size_t i = 0; i < node_hosts.size(); ++i) node_hosts[i] = static_cast<models::network::NodeId>(i);
+    training_fabric = std::make_unique<models::datacenter::TrainingFabric>(
+        simulator, fabric->driver(), std::move(node_hosts), registries.collective_algorithms);
+    cluster->set_training_fabric(training_fabric.get());
+  }
   const sim::Time duration = scenario.duration;
   // The facility owns node power when the scenario has one (node_power_source.hpp).
   std::unique_ptr<models::facility::FacilitySimulation> facility;
