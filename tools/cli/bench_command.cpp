@@ -8,6 +8,7 @@
 #include "sim/bench_engine.hpp"
 #include "tools/bench/fabric_bench.hpp"
 #include "tools/bench/facility_bench.hpp"
+#include "tools/bench/training_bench.hpp"
 #include "tools/cli/command.hpp"
 
 namespace dcsim::tools::cli {
@@ -39,7 +40,10 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
   facility->add_option("--days", args->facility_days, "simulated days")->check(CLI::Range(0.001, 3650.0));
   facility->add_option("--tick", args->facility_tick_s, "thermal tick, seconds")->check(CLI::Range(0.1, 86400.0));
   facility->add_flag("--json", args->json, "print one JSON object");
-  return {cmd, [args, engine, fabric, facility] {
+  auto* training = cmd->add_subcommand(
+      "training", "training jobs: 1,024 GPUs x 1,000 steps in flow mode, 16,384 GPUs x 1 day analytic");
+  training->add_flag("--json", args->json, "print a JSON array of cases");
+  return {cmd, [args, engine, fabric, facility, training] {
             if (*engine) {
               const auto r = sim::run_engine_bench(args->pending, args->events);
               if (args->json) {
@@ -65,6 +69,20 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
                     r["gpus"].get<int>(), r["simulated_days"].get<double>(), r["tick_s"].get<double>(),
                     r["wall_s"].get<double>(), r["peak_rss_mb"].get<double>(), r["events"].get<std::uint64_t>(),
                     r["pue"].get<double>());
+              }
+            } else if (*training) {
+              const auto cases = bench::run_training_bench();
+              if (args->json) {
+                std::cout << cases.dump(2) << '\n';
+              } else {
+                std::cout << fmt::format("{:<34} {:>7} {:>9} {:>9} {:>10} {:>12}\n", "case", "gpus", "steps",
+                                         "wall_s", "events", "events/s");
+                for (const auto& c : cases) {
+                  std::cout << fmt::format("{:<34} {:>7} {:>9.0f} {:>9.3f} {:>10} {:>12.0f}\n",
+                                           c["name"].get<std::string>(), c["gpus"].get<int>(),
+                                           c["steps"].get<double>(), c["wall_s"].get<double>(),
+                                           c["events"].get<std::uint64_t>(), c["events_per_s"].get<double>());
+                }
               }
             } else if (*fabric) {
               const auto cases = bench::run_fabric_bench(args->fabric_cases);
