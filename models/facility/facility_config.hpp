@@ -3,11 +3,13 @@
 // scenario layer fills it from the scenario's "facility" section, FacilitySimulation validates it
 // (ConfigError names the field, e.g. "cooling.d2c_capture").
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/facility/cooling_control.hpp"
 #include "models/power/node_power_model.hpp"
+#include "models/power/switch_power.hpp"
 #include "models/thermal/cooling_plant.hpp"
 #include "models/thermal/outdoor_profile.hpp"
 #include "models/thermal/rc_path.hpp"
@@ -25,9 +27,18 @@ struct PlantFault {
   double delta_c = 5.0;                   // chilled-water rise
 };
 
+// A zone is a group of racks with its own CDU, doors and air handling. Unset overrides take the
+// facility-wide value (FacilityConfig); set ones make a weaker or stronger zone (an older row with
+// passive-class doors, a CDU with less flow, a lower capture retrofit).
 struct ZoneConfig {
   std::string name;
   std::vector<int> racks;
+  std::optional<double> d2c_capture;                       // share of node heat into liquid
+  std::optional<double> rdhx_capacity_w;                   // per active door
+  // Rated secondary flow per rack. The cold plates' conductance is rated at the facility-wide
+  // flow, so a zone with less flow per rack also has warmer plates (Dittus-Boelter, flow^0.8).
+  std::optional<double> secondary_flow_kg_per_s_per_rack;
+  std::optional<double> target_gpu_c;                      // closed-loop control target
 };
 
 struct FacilityConfig {
@@ -77,6 +88,14 @@ struct FacilityConfig {
   double shutdown_c = 92.0;
   double slowdown_clock_factor = 0.5;   // HW slowdown halves the clock (assumption)
   double restart_below_c = 80.0;        // a shut-down GPU returns once cooled (assumption)
+
+  // Network switches (switch_power.hpp): an IT load beside the nodes, air-cooled, its heat
+  // shared by the zones' room air in proportion to their racks. The scenario layer fills these
+  // from the fabric section's topology, or from /facility/network when there is no fabric.
+  power::SwitchPowerConfig switch_power;
+  int network_switches = 0;
+  int network_active_ports = 0;
+  double network_power_w = 0.0;
 
   std::vector<ZoneConfig> zones;         // empty: one zone with every rack
   std::vector<PlantFault> faults;

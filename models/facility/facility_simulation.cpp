@@ -17,6 +17,10 @@ constexpr double kJoulesPerKwh = 3.6e6;
 // A shut-down GPU stalls its node's job; activities need a positive rate, so the job crawls at
 // this factor until the GPU restarts.
 constexpr double kShutdownClockFactor = 1e-3;
+// Shortest step between threshold checks (see the header): bounds the overshoot past a threshold
+// to about rate x this (a die heating at 2 K/s crosses by at most 0.2 K) and the number of extra
+// steps per crossing.
+constexpr double kMinSubstepS = 0.1;
 
 void require(bool ok, const std::string& field, const std::string& message) {
   if (!ok) throw sim::ConfigError(field, message);
@@ -57,7 +61,11 @@ struct FacilitySimulation::Zone {
   bool rdhx_fans_failed = false;
   bool cooling_lost = false;
   double max_gpu_c = 0.0;
+  double run_max_gpu_c = -std::numeric_limits<double>::infinity();  // over the run
   double liquid_w = 0.0, air_w = 0.0, rdhx_w = 0.0, crah_w = 0.0;
+  // The zone's cooling (ZoneConfig overrides, else the facility-wide values).
+  double capture = 0.0, rdhx_capacity_w = 0.0, secondary_flow_kg_per_s_per_rack = 0.0;
+  double plate_flow_scale = 1.0;  // rated zone flow / facility-wide rated flow
   std::unique_ptr<CoolingControl> control;
   std::vector<sim::SeriesId> series;  // max_gpu_c, coolant_c, air_c, speed, liquid_w, air_w
 };
@@ -74,6 +82,7 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   require(c.ups_efficiency > 0 && c.ups_efficiency <= 1, "power.ups_efficiency", "must be in (0, 1]");
   require(c.pdu_efficiency > 0 && c.pdu_efficiency <= 1, "power.pdu_efficiency", "must be in (0, 1]");
   require(c.node.gpu.power_limit_w > 0, "power.gpu_power_limit", "must be positive");
+  require(c.network_power_w >= 0, "network", "switch power must not be negative");
   require(c.cdu_effectiveness > 0 && c.cdu_effectiveness <= 1, "cooling.cdu_effectiveness", "must be in (0, 1]");
   const int racks = (nodes + nodes_per_rack - 1) / nodes_per_rack;
   {
@@ -126,10 +135,22 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
     nodes_[n].zone = rack_zone[nodes_[n].rack];
     zones_[static_cast<std::size_t>(nodes_[n].zone)].nodes.push_back(n);
   }
-  for (auto& z : zones_) {
+  for (std::size_t zi = 0; zi < zones_.size(); ++zi) {
+    auto& z = zones_[zi];
+    const auto& zc = config_.zones[zi];
+    const std::string at = "zones[" + std::to_string(zi) + "].";
+    z.capture = zc.d2c_capture.value_or(c.d2c_capture);
+    z.rdhx_capacity_w = zc.rdhx_capacity_w.value_or(c.rdhx_capacity_w);
+    z.secondary_flow_kg_per_s_per_rack = zc.secondary_flow_kg_per_s_per_rack.value_or(c.secondary_flow_kg_per_s_per_rack);
+    require(z.capture >= 0 && z.capture <= 1, at + "d2c_capture", "must be between 0 and 1");
+    require(z.rdhx_capacity_w >= 0, at + "rdhx_capacity", "must not be negative");
+    require(z.secondary_flow_kg_per_s_per_rack > 0, at + "secondary_flow_kg_per_s_per_rack", "must be positive");
+    z.plate_flow_scale = z.secondary_flow_kg_per_s_per_rack / c.secondary_flow_kg_per_s_per_rack;
+    CoolingControlParams params = c.control_params;
+    if (zc.target_gpu_c) params.target_gpu_c = *zc.target_gpu_c;
     z.loop_c = z.air_c = t0;
-    z.control = control.factory(c.control_params);
-    z.speed = c.control_params.min_speed;
+    z.control = control.factory(params);
+    z.speed = params.min_speed;
   }
   rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
   rack_over_limit_.assign(static_cast<std::size_t>(racks), false);
@@ -147,7 +168,7 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
                    {"value", sim::ColumnType::kFloat64, "", "power (W), temperature (C) or fraction"},
                    {"detail", sim::ColumnType::kString, "", "why"}});
   series_.resize(kCount);
-  series_[kItW] = sink_.declare_series("facility/it_w", "W", "IT (node AC) power");
+  series_[kItW] = sink_.declare_series("facility/it_w", "W", "IT power: node AC + network switches");
   series_[kTotalW] = sink_.declare_series("facility/total_w", "W", "facility power: IT + distribution losses + cooling");
   series_[kCoolingW] = sink_.declare_series("facility/cooling_w", "W", "pumps, fans, chiller, dry cooler");
   series_[kPue] = sink_.declare_series("facility/pue", "", "facility power / IT power at this tick");
@@ -208,6 +229,7 @@ void FacilitySimulation::on_node_utilization(int node, double utilization) {
   n.cap_factor = cap;
   recompute_node(static_cast<std::size_t>(node));
   apply_node_clock(static_cast<std::size_t>(node));
+  schedule_threshold_check();
 }
 
 void FacilitySimulation::recompute_node(std::size_t n) {
@@ -246,10 +268,13 @@ void FacilitySimulation::apply_node_clock(std::size_t n) {
 void FacilitySimulation::check_rack(std::size_t rack) {
   const std::size_t first = rack * static_cast<std::size_t>(nodes_per_rack_);
   const std::size_t last = std::min(nodes_.size(), first + static_cast<std::size_t>(nodes_per_rack_));
-  double p = 0.0;
+  // The rack's nodes and its share of the network switches (a top-of-rack switch per rack when
+  // /facility/network counts one per rack).
+  double p = config_.network_power_w / static_cast<double>(std::max<std::size_t>(1, rack_power_w_.size()));
   for (std::size_t n = first; n < last; ++n) p += nodes_[n].ac_w;
   rack_power_w_[rack] = p;
   if (!started_) return;  // building the racks up at construction is not an event
+  peak_rack_w_ = std::max(peak_rack_w_, p);
   const int z = nodes_[first].zone;
   if ((p > config_.rack_limit_w) != rack_over_limit_[rack]) {
     rack_over_limit_[rack] = p > config_.rack_limit_w;
@@ -276,7 +301,6 @@ void FacilitySimulation::advance() {
   last_ = now;
   const auto& c = config_;
   const bool d2c = c.mode == FacilityConfig::Mode::kD2c;
-  const double capture = d2c ? c.d2c_capture : 0.0;
   const std::size_t per = static_cast<std::size_t>(c.node.gpus);
   const double t_fw = plant_.supply_c;
   const int total_racks = static_cast<int>(rack_power_w_.size());
@@ -286,13 +310,15 @@ void FacilitySimulation::advance() {
   scratch_.resize(2 * gpus_.size());
   for (auto& z : zones_) {
     const double flow = z.speed * z.flow_fraction;  // fraction of rated secondary flow
-    const double m_sec = flow * c.secondary_flow_kg_per_s_per_rack * z.racks;
+    const double capture = d2c ? z.capture : 0.0;
+    const double m_sec = flow * z.secondary_flow_kg_per_s_per_rack * z.racks;
     const double m_fw = c.plant.water_flow_kg_per_s * z.racks / std::max(1, total_racks);
     const double g_x = z.cooling_lost ? 0.0 : c.cdu_effectiveness * kWaterCpJPerKgK * std::min(m_sec, m_fw);
-    const double g_ps = d2c ? std::pow(std::max(flow, 0.0), 0.8) / c.rc.plate_to_coolant_k_per_w
-                            : std::pow(z.speed, 0.8) / c.rc.sink_to_air_k_per_w;
+    const double g_ps = plate_conductance(z);
     // Pass 1: each GPU's path as an affine function of its sink temperature.
-    double s0 = 0.0, s1 = 0.0, direct_liquid_w = 0.0, direct_air_w = 0.0, zone_it_w = 0.0;
+    // The zone's share of the network switches: IT power whose heat goes to the room air.
+    const double zone_network_w = c.network_power_w * z.racks / std::max(1, total_racks);
+    double s0 = 0.0, s1 = 0.0, direct_liquid_w = 0.0, direct_air_w = zone_network_w, zone_it_w = zone_network_w;
     for (std::size_t n : z.nodes) {
       const auto& node = nodes_[n];
       zone_it_w += node.ac_w;
@@ -319,7 +345,7 @@ void FacilitySimulation::advance() {
     }
     // Room air, with the coils' capacity limits (piecewise linear: re-solve with capped coils).
     const bool doors_full = c.rdhx_active && !z.rdhx_fans_failed;
-    const double door_cap = c.rdhx ? z.racks * (doors_full ? c.rdhx_capacity_w : c.rdhx_passive_capacity_w) : 0.0;
+    const double door_cap = c.rdhx ? z.racks * (doors_full ? z.rdhx_capacity_w : c.rdhx_passive_capacity_w) : 0.0;
     const double crah_cap = c.crah_capacity_w;
     const double caps[2] = {z.cooling_lost ? 0.0 : door_cap, z.cooling_lost ? 0.0 : crah_cap};
     bool capped[2] = {false, false};
@@ -360,6 +386,7 @@ void FacilitySimulation::advance() {
       if (nodes_[n].cap_factor < 1.0 && nodes_[n].utilization > 0.0) capped_gpu_s_ += dt * static_cast<double>(per);
     }
     max_c = std::max(max_c, z.max_gpu_c);
+    z.run_max_gpu_c = std::max(z.run_max_gpu_c, z.max_gpu_c);
     z.liquid_w = d2c ? g_x * (sink_loop - t_fw) : 0.0;
     z.air_w = z.rdhx_w + z.crah_w;
     it_w += zone_it_w;
@@ -371,6 +398,7 @@ void FacilitySimulation::advance() {
   }
   max_gpu_c_ = std::max(max_gpu_c_, max_c);
   it_j_ += it_w * dt;
+  network_j_ += c.network_power_w * dt;
   liquid_j_ += liquid_w * dt;
   air_j_ += air_w * dt;
   plant_ = thermal::plant_state(c.plant, liquid_w + air_w, c.outdoor.temperature_c(now), supply_offset_k_);
@@ -389,8 +417,60 @@ void FacilitySimulation::advance() {
   distribution_w_ = distribution_w;
 }
 
+double FacilitySimulation::plate_conductance(const Zone& z) const {
+  // Dittus-Boelter: the plate-to-coolant (or sink-to-air) conductance scales with flow^0.8.
+  if (config_.mode == FacilityConfig::Mode::kD2c) {
+    return std::pow(std::max(z.speed * z.flow_fraction * z.plate_flow_scale, 0.0), 0.8) /
+           config_.rc.plate_to_coolant_k_per_w;
+  }
+  return std::pow(z.speed, 0.8) / config_.rc.sink_to_air_k_per_w;
+}
+
+void FacilitySimulation::schedule_threshold_check() {
+  if (!started_ || finished_) return;
+  const auto& c = config_;
+  const bool d2c = c.mode == FacilityConfig::Mode::kD2c;
+  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  double soonest_s = std::numeric_limits<double>::infinity();
+  for (const auto& z : zones_) {
+    const double g_ps = plate_conductance(z);
+    const double share = d2c ? z.capture : 1.0;
+    const double sink = d2c ? z.loop_c : z.air_c;
+    for (std::size_t n : z.nodes) {
+      for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+        const auto& gpu = gpus_[g];
+        if (gpu.shutdown || gpu.die_c >= c.shutdown_c) continue;
+        const double threshold = gpu.die_c < c.max_operating_c ? c.max_operating_c
+                                 : gpu.die_c < c.slowdown_c    ? c.slowdown_c
+                                                               : c.shutdown_c;
+        const double die_plate_w = gpu.g_die_plate * (gpu.die_c - gpu.plate_c);
+        const double die_rate = (share * gpu.power_w - die_plate_w) / c.rc.die_capacity_j_per_k;
+        const double plate_rate = (die_plate_w - g_ps * (gpu.plate_c - sink)) / c.rc.plate_capacity_j_per_k;
+        const double rate = std::max(die_rate, plate_rate);
+        if (rate > 0.0) soonest_s = std::min(soonest_s, (threshold - gpu.die_c) / rate);
+      }
+    }
+  }
+  sim_.cancel(threshold_event_);
+  const sim::Time horizon = std::min(next_tick_, duration_);
+  if (horizon.is_max() || !(soonest_s < (horizon - sim_.now()).seconds())) return;  // the tick decides
+  const sim::Time at = sim_.now() + sim::Time::from_seconds(std::max(soonest_s, kMinSubstepS));
+  if (at >= horizon) return;
+  threshold_event_ = sim_.at(at, [this] {
+    ++threshold_checks_;
+    advance();
+    update_throttling();
+    schedule_threshold_check();
+  }, sim::Priority::kRateChange);
+}
+
 void FacilitySimulation::on_tick() {
   advance();
+  update_throttling();
+  control_and_record();
+}
+
+void FacilitySimulation::update_throttling() {
   const auto& c = config_;
   const std::size_t per = static_cast<std::size_t>(c.node.gpus);
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
@@ -427,6 +507,11 @@ void FacilitySimulation::on_tick() {
       apply_node_clock(n);
     }
   }
+}
+
+void FacilitySimulation::control_and_record() {
+  const auto& c = config_;
+  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
   const double dt_s = c.tick.seconds();
   for (auto& z : zones_) {
     double zone_w = 0.0;
@@ -447,9 +532,12 @@ void FacilitySimulation::on_tick() {
   record();
   const sim::Time next = sim_.now() + c.tick;
   const bool bounded = !duration_.is_max();
+  next_tick_ = sim::Time::max();
   if ((bounded && next <= duration_) || (!bounded && cluster_ && cluster_->has_work_left())) {
+    next_tick_ = next;
     sim_.at(next, [this] { on_tick(); }, sim::Priority::kRateChange);
   }
+  schedule_threshold_check();
 }
 
 void FacilitySimulation::record() {
@@ -495,6 +583,7 @@ void FacilitySimulation::apply_fault(std::size_t index, bool begin) {
                        : f.kind == PlantFault::Kind::kChilledWaterRise ? f.delta_c : 0.0;
   log_event(kNames[static_cast<int>(f.kind)], f.zone, -1, -1, value,
             begin ? "plant fault begins (scripted)" : "plant fault repaired (scripted)");
+  schedule_threshold_check();
 }
 
 void FacilitySimulation::log_event(const std::string& kind, int zone, int rack, int node, double value,
@@ -524,13 +613,14 @@ double FacilitySimulation::facility_energy_j() const {
 void FacilitySimulation::finish() {
   if (finished_) throw sim::InternalError("FacilitySimulation::finish called twice (this is a bug)");
   finished_ = true;
+  sim_.cancel(threshold_event_);
   advance();
   auto put = [this](const std::string& path, double v, const std::string& unit, const std::string& what) {
     sink_.set_summary(path, sim::SummaryValue{v, unit, what});
   };
   const double total = facility_energy_j();
   put("facility/pue", it_j_ > 0 ? total / it_j_ : 0.0, "", "facility energy / IT energy (energy-weighted PUE)");
-  put("facility/it_energy_kwh", it_j_ / kJoulesPerKwh, "kWh", "IT (node AC) energy");
+  put("facility/it_energy_kwh", it_j_ / kJoulesPerKwh, "kWh", "IT energy: node AC + network switches");
   put("facility/total_energy_kwh", total / kJoulesPerKwh, "kWh", "IT + distribution losses + cooling");
   put("facility/energy/distribution_kwh", distribution_j_ / kJoulesPerKwh, "kWh", "UPS and PDU losses");
   put("facility/energy/cdu_pumps_kwh", cdu_pump_j_ / kJoulesPerKwh, "kWh", "CDU secondary pumps");
@@ -539,8 +629,13 @@ void FacilitySimulation::finish() {
   put("facility/energy/chiller_kwh", chiller_j_ / kJoulesPerKwh, "kWh", "chiller compressors");
   put("facility/energy/dry_cooler_kwh", dry_cooler_j_ / kJoulesPerKwh, "kWh", "dry cooler fans");
   put("facility/energy/facility_pumps_kwh", facility_pump_j_ / kJoulesPerKwh, "kWh", "facility water pumps");
+  put("facility/energy/network_kwh", network_j_ / kJoulesPerKwh, "kWh", "network switches (part of the IT energy)");
+  put("facility/network_switches", static_cast<double>(config_.network_switches), "",
+      "switches counted in the IT power (fabric section or /facility/network)");
   put("facility/economiser_hours", economiser_s_ / 3600.0, "h", "hours with the chiller off (free cooling)");
   put("power/peak_node_w", peak_node_w_, "W", "highest node AC power");
+  put("facility/peak_rack_w", peak_rack_w_, "W",
+      "highest rack power: its nodes plus its share of the network switches (vs the rack limit)");
   put("power/capped_gpu_s", capped_gpu_s_, "s", "GPU-seconds with the clock lowered by the power limit");
   put("thermal/max_gpu_c", max_gpu_c_, "C", "hottest GPU die over the run");
   put("thermal/throttled_gpu_s", throttled_gpu_s_, "s", "GPU-seconds thermally slowed or shut down");
@@ -550,6 +645,8 @@ void FacilitySimulation::finish() {
   put("thermal/liquid_fraction", it_j_ > 0 ? liquid_j_ / it_j_ : 0.0, "", "share of IT heat removed by liquid");
   for (const auto& z : zones_) {
     put("thermal/zone/" + z.name + "/final_coolant_c", z.loop_c, "C", "coolant loop at the end of the run");
+    put("thermal/zone/" + z.name + "/max_gpu_c", std::isfinite(z.run_max_gpu_c) ? z.run_max_gpu_c : z.max_gpu_c,
+        "C", "hottest GPU die in the zone over the run");
   }
 }
 

@@ -9,7 +9,8 @@
 //
 // Time: the continuous state (temperatures, energies) is advanced by backward Euler at every
 // power change and at every tick (config.tick), with the powers and plant settings held over the
-// step (they are piecewise constant); throttling, control and plant decisions happen at ticks.
+// step (they are piecewise constant); control and plant decisions happen at ticks. Throttling
+// decisions also happen between ticks, when a die reaches a threshold (threshold crossings below).
 //
 // Zone heat balance per step (rc_path.hpp for the GPU path), D2C zone, capture c:
 //   GPU die g:        heat c P_g
@@ -21,9 +22,24 @@
 // Energy is conserved exactly by construction (every flux is evaluated at the end of the step):
 //   IT energy = liquid removed (CDU) + air removed (coils) + change of stored heat.
 //
-// Emits: series facility/*, power/it_ac_w, thermal/*, thermal/zone/<z>/*; table facility
+// Threshold crossings: after every state change each running GPU's die is extrapolated linearly
+// along its current heating rate, the larger of the die's and the cold plate's (the plate drives
+// the die once the die's ~1 s time constant has passed; right after a flow loss only the plate
+// rate is up), to the next threshold (max operating 87 C, slowdown 89 C, shutdown 92 C); when
+// that comes before the next tick an extra step is scheduled there and the throttling decision
+// made on the state reached. On a concave (saturating) rise the linear estimate is early, so the
+// checks close in on the crossing from below and a die crosses a threshold by at most its rate x
+// kMinSubstepS; a convex rise (the coolant loop heating up behind the plate) can overshoot by
+// half its curvature x step^2. Tested: the die stays within 0.5 C of shutdown with a 10 s tick.
+//
+// IT power is the nodes' AC power plus the network switches' (a constant load, switch_power.hpp);
+// the cluster's own power series count the nodes only.
+//
+// Emits: series facility/*, thermal/*, thermal/zone/<z>/* (the cluster's power/* series carry
+// the facility's node power); table facility
 // (events: faults, throttling, rack limit, power spikes); summary facility/*, power/peak_node_w,
-// power/capped_gpu_s, thermal/max_gpu_c, thermal/throttled_gpu_s, thermal/energy_balance_error.
+// power/capped_gpu_s, thermal/max_gpu_c, thermal/throttled_gpu_s, thermal/energy_balance_error,
+// thermal/zone/<z>/* (tools/output/LAYOUT.md lists them all).
 
 #include <deque>
 #include <memory>
@@ -65,6 +81,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource {
   double air_energy_j() const { return air_j_; }
   double stored_energy_j() const;   // relative to the start
   double throttled_gpu_s() const { return throttled_gpu_s_; }
+  std::size_t threshold_checks() const { return threshold_checks_; }  // events between ticks
   double zone_coolant_c(int zone) const;
   int zones() const;
 
@@ -74,6 +91,10 @@ class FacilitySimulation final : public datacenter::NodePowerSource {
   struct Zone;
   void advance();
   void on_tick();
+  void update_throttling();
+  void control_and_record();
+  void schedule_threshold_check();
+  double plate_conductance(const Zone& zone) const;
   void recompute_node(std::size_t n);
   void apply_node_clock(std::size_t n);
   void check_rack(std::size_t rack);
@@ -100,13 +121,16 @@ class FacilitySimulation final : public datacenter::NodePowerSource {
   double supply_offset_k_ = 0.0;
   thermal::PlantState plant_;
   sim::Time last_;
+  sim::Time next_tick_ = sim::Time::max();
+  sim::EventHandle threshold_event_;
+  std::size_t threshold_checks_ = 0;
 
   // Energies (J) and counters.
-  double it_j_ = 0.0, liquid_j_ = 0.0, air_j_ = 0.0, stored0_j_ = 0.0;
+  double it_j_ = 0.0, network_j_ = 0.0, liquid_j_ = 0.0, air_j_ = 0.0, stored0_j_ = 0.0;
   double cdu_pump_j_ = 0.0, rdhx_fan_j_ = 0.0, crah_fan_j_ = 0.0, chiller_j_ = 0.0,
          dry_cooler_j_ = 0.0, facility_pump_j_ = 0.0, distribution_j_ = 0.0;
   double economiser_s_ = 0.0, throttled_gpu_s_ = 0.0, capped_gpu_s_ = 0.0;
-  double max_gpu_c_ = 0.0, peak_node_w_ = 0.0, peak_pue_ = 0.0;
+  double max_gpu_c_ = 0.0, peak_node_w_ = 0.0, peak_rack_w_ = 0.0, peak_pue_ = 0.0;
   double it_w_ = 0.0, cooling_w_ = 0.0, distribution_w_ = 0.0;  // over the last step
   std::vector<double> scratch_;  // per GPU: the affine coefficients of the current step
 

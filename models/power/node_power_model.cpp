@@ -26,7 +26,8 @@ NodePowerBreakdown node_power(const NodePowerConfig& config, const double* gpu_p
   for (int g = 0; g < config.gpus; ++g) b.gpu_w += gpu_power_w[g];
   b.cpu_w = config.cpu_sockets * (config.cpu_idle_power_w + (config.cpu_max_power_w - config.cpu_idle_power_w) * u);
   b.other_w = config.dram_idle_power_w + (config.dram_max_power_w - config.dram_idle_power_w) * u +
-              config.nics * config.nic_power_w + config.nvme_drives * config.nvme_power_w +
+              config.nics * (config.nic_power_w + config.nic_optic_power_w) +
+              config.pcie_switches * config.pcie_switch_power_w + config.nvme_drives * config.nvme_power_w +
               config.switch_idle_power_w + (config.switch_max_power_w - config.switch_idle_power_w) * u;
   b.fan_w = config.fan_max_power_w * s * s * s;
   b.dc_w = b.gpu_w + b.cpu_w + b.other_w + b.fan_w;

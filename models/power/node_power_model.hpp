@@ -4,7 +4,8 @@
 // (the node's IT power, which is also the heat it releases).
 //
 //   P_dc  = sum_g P_gpu,g + sockets * (P_cpu_idle + (P_cpu_max - P_cpu_idle) * u)
-//           + P_dram(u) + nics * P_nic + nvme * P_nvme + P_switch(u) + P_fan_max * s^3
+//           + P_dram(u) + nics * (P_nic + P_optic) + pcie_switches * P_pcie + nvme * P_nvme
+//           + P_switch(u) + P_fan_max * s^3
 //   P_ac  = P_dc / eta_psu(P_dc / psu_capacity)
 //
 // u is the GPU utilisation of the node's job (the host follows the GPUs: RAPL-style package power
@@ -32,6 +33,14 @@ struct NodePowerConfig {
   // 10 ConnectX-7 (8 compute + 2 storage, public-figures.md) at ~20 W each (assumption).
   int nics = 10;
   double nic_power_w = 20.0;
+  // The pluggable optic in each NIC cage: 8 W typical (9 W max) for a 400G OSFP transceiver
+  // (NVIDIA MMA4Z00-NS400 / MMS4X00-NS400 product specifications, docs.nvidia.com/networking).
+  double nic_optic_power_w = 8.0;
+  // PCIe Gen5 switches between CPUs, GPUs and NICs: 4 per 8-GPU board (Grand Teton: 8 NICs behind
+  // 4 PCIe Gen5 switches, public-figures.md). Derived: the 96-lane Gen4 PEX88096 dissipates 36 W
+  // typical (Linley Group, 2019); a 144-lane Gen5 PEX89144 at the same power per lane, 54 W.
+  int pcie_switches = 4;
+  double pcie_switch_power_w = 54.0;
   int nvme_drives = 8;
   double nvme_power_w = 12.0;      // U.2 NVMe active power ~10-15 W (assumption)
   // Four NVLink switch chips on the HGX board (assumption ~ 50-100 W each with NVLink load).
@@ -50,7 +59,7 @@ struct NodePowerConfig {
 struct NodePowerBreakdown {
   double gpu_w = 0.0;
   double cpu_w = 0.0;
-  double other_w = 0.0;   // DRAM, NICs, NVMe, switches
+  double other_w = 0.0;   // DRAM, NICs and optics, PCIe switches, NVMe, NVSwitches
   double fan_w = 0.0;
   double dc_w = 0.0;
   double psu_loss_w = 0.0;

@@ -3,9 +3,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
+#include "models/power/switch_power.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/fabric_mapping.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -82,7 +85,26 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
     c.outdoor.kind = models::thermal::OutdoorProfile::Kind::kSeries;
     c.outdoor.series_c = read_temperature_csv(p.string(), file);
   }
-  for (const auto& z : f["zones"]) c.zones.push_back({z["name"], z["racks"].get<std::vector<int>>()});
+  const auto& net = f["network"];
+  c.switch_power.base_w = net["base_power"].get<double>();
+  c.switch_power.port_400g_w = net["port_power"].get<double>();
+  c.network_switches = net["switches"].get<int>();
+  c.network_active_ports = c.network_switches * net["active_ports"].get<int>();
+  c.network_power_w = c.network_switches * models::power::switch_power_w(c.switch_power, net["active_ports"].get<int>(),
+                                                                         net["port_speed"].get<double>());
+  for (const auto& z : f["zones"]) {
+    models::facility::ZoneConfig zone;
+    zone.name = z["name"];
+    zone.racks = z["racks"].get<std::vector<int>>();
+    const auto opt = [&z](const char* key) {
+      return z.contains(key) ? std::optional<double>(z[key].get<double>()) : std::nullopt;
+    };
+    zone.d2c_capture = opt("d2c_capture");
+    zone.rdhx_capacity_w = opt("rdhx_capacity");
+    zone.secondary_flow_kg_per_s_per_rack = opt("secondary_flow_kg_per_s_per_rack");
+    zone.target_gpu_c = opt("target_gpu");
+    c.zones.push_back(zone);
+  }
   for (std::size_t i = 0; i < f["faults"].size(); ++i) {
     const auto& j = f["faults"][i];
     PlantFault fault;
@@ -107,6 +129,23 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
                           std::to_string(static_cast<int>(c.rack_limit_w)) + " W");
   }
   return c;
+}
+
+}  // namespace dcsim::tools::scenario
+
+namespace dcsim::tools::scenario {
+
+void count_fabric_switches(models::facility::FacilityConfig& facility, const FabricScenario& fabric,
+                           const models::ModelRegistries& registries, const std::string& source) {
+  if (facility.network_switches > 0) {
+    throw sim::InputError(source + ":/facility/network/switches: the scenario has a fabric section; its "
+                          "switches and cabled ports are counted from the topology (leave switches at 0)");
+  }
+  const auto topology = build_topology(fabric, registries, source);
+  const auto net = models::power::fabric_switch_power(facility.switch_power, topology);
+  facility.network_switches = net.switches;
+  facility.network_active_ports = net.active_ports;
+  facility.network_power_w = net.power_w;
 }
 
 }  // namespace dcsim::tools::scenario

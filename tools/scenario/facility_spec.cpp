@@ -47,6 +47,28 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                                               QuantityKind::kTemperature),
                                "65 C"),
               }),
+          object_field(
+              "network",
+              "Network switches as IT load (models/power/switch_power.hpp): base power plus power per active port by "
+              "speed. With a fabric section its topology's switches and cabled ports are counted and `switches` must "
+              "stay 0; without one, `switches` switches with `active_ports` ports each.",
+              {
+                  with_default(integer_field("switches", "Switches in the facility when there is no fabric section.",
+                                             at_least(0)),
+                               0),
+                  with_default(integer_field("active_ports", "Cabled ports per switch (no fabric section).", at_least(0)),
+                               64),
+                  with_default(quantity_field("port_speed", "Speed of those ports (no fabric section).",
+                                              QuantityKind::kDataRate, above(0)),
+                               "400 Gb/s"),
+                  with_default(quantity_field("base_power", "Per switch: ASIC core, CPU, fans, PSU losses (estimate).",
+                                              QuantityKind::kPower, at_least(0)),
+                               "400 W"),
+                  with_default(quantity_field("port_power", "Per active 400G port: optic (8 W typical, NVIDIA OSFP spec) "
+                                              "+ SerDes (estimate); scales with port speed.",
+                                              QuantityKind::kPower, at_least(0)),
+                               "11 W"),
+              }),
           object_field("plant", "Facility water plant.",
                        {
                            with_default(quantity_field("supply", "Facility water supply set point.",
@@ -73,7 +95,16 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
           with_default(object_array_field(
                            "zones", "Groups of racks with their own CDU, doors and air (default: one zone, all racks).",
                            {required(non_empty(string_field("name", "Zone name."))),
-                            required(min_items(integer_array_field("racks", "Rack indices.", at_least(0)), 1))}),
+                            required(min_items(integer_array_field("racks", "Rack indices.", at_least(0)), 1)),
+                            number_field("d2c_capture", "This zone's capture fraction (default: /facility/cooling/d2c_capture).",
+                                         between(0, 1)),
+                            quantity_field("rdhx_capacity", "This zone's active-door capacity (default: /facility/cooling/rdhx_capacity).",
+                                           QuantityKind::kPower, at_least(0)),
+                            number_field("secondary_flow_kg_per_s_per_rack",
+                                         "This zone's rated CDU flow per rack; cold plates rated at the facility-wide flow (default: /facility/cooling).",
+                                         above(0)),
+                            quantity_field("target_gpu", "This zone's control target (default: /facility/cooling/target_gpu).",
+                                           QuantityKind::kTemperature)}),
                        nlohmann::json::array()),
           with_default(object_array_field(
                            "faults", "Scripted plant faults.",
