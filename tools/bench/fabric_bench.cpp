@@ -51,6 +51,16 @@ struct CaseResult {
   std::int64_t flows = 0;
   double makespan_s = 0.0;
   double wall_s = 0.0;  // the simulation only, as sgbench's wall_run_s (platform built before)
+  // Why the cost per completion grows with concurrency: over the events that finished a flow,
+  // the mean number of flows then active and the mean number whose max-min rate the re-solve
+  // changed (MaxMinSolver::changed_flows()). 0 where not measured (the ring case).
+  double active_per_completion = 0.0;
+  double changed_per_completion = 0.0;
+  // The cost driver: flows the incremental re-solve visited (MaxMinSolver::last_solve_size(),
+  // its set S at the fixed point), and the share of completions whose re-solve escalated to
+  // every flow (S grew past 1/kEscalateDenominator of them).
+  double solved_per_completion = 0.0;
+  double full_solve_share = 0.0;
 };
 
 // Starts all flows at t = 0 and runs to completion.
@@ -61,15 +71,31 @@ CaseResult run_static(net::Fabric& fabric, const std::vector<std::array<std::uin
                       static_cast<double>(f[2]));
   }
   std::vector<net::FinishedFlow> done;
-  std::int64_t finished = 0, last = 0;
+  std::int64_t finished = 0, last = 0, completion_events = 0;
+  double active_sum = 0.0, changed_sum = 0.0, solved_sum = 0.0, full_solves = 0.0;
   for (sim::Time t = fabric.next_event_time(); !t.is_max(); t = fabric.next_event_time()) {
     done.clear();
+    const std::size_t active = fabric.active_flows();
     fabric.advance(t, done);
     finished += static_cast<std::int64_t>(done.size());
-    if (!done.empty()) last = t.ns();
+    if (!done.empty()) {
+      last = t.ns();
+      ++completion_events;
+      active_sum += static_cast<double>(active);
+      changed_sum += static_cast<double>(fabric.solver().changed_flows().size());
+      solved_sum += static_cast<double>(fabric.solver().last_solve_size());
+      if (fabric.solver().last_solve_size() >= fabric.solver().flow_count()) ++full_solves;
+    }
   }
-  return {fabric.topology().host_count(), finished, static_cast<double>(last) * 1e-9,
-          std::chrono::duration<double>(Clock::now() - t0).count()};
+  CaseResult r{fabric.topology().host_count(), finished, static_cast<double>(last) * 1e-9,
+               std::chrono::duration<double>(Clock::now() - t0).count()};
+  if (completion_events > 0) {
+    r.active_per_completion = active_sum / static_cast<double>(completion_events);
+    r.changed_per_completion = changed_sum / static_cast<double>(completion_events);
+    r.solved_per_completion = solved_sum / static_cast<double>(completion_events);
+    r.full_solve_share = full_solves / static_cast<double>(completion_events);
+  }
+  return r;
 }
 
 CaseResult permutation() {
@@ -211,7 +237,11 @@ nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names) {
                    {"wall_s", wall},
                    {"flows_per_s", wall > 0 ? static_cast<double>(r.flows) / wall : 0.0},
                    {"peak_rss_mb", peak_rss_mb()},
-                   {"makespan_s", r.makespan_s}});
+                   {"makespan_s", r.makespan_s},
+                   {"active_flows_per_completion", r.active_per_completion},
+                   {"rate_changes_per_completion", r.changed_per_completion},
+                   {"solved_flows_per_completion", r.solved_per_completion},
+                   {"full_solve_share", r.full_solve_share}});
   }
   return out;
 }

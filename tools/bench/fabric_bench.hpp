@@ -15,8 +15,13 @@
 // so both simulators see the same hosts and sizes (a deliberate exception to "never std::
 // distributions": it exists to reproduce the baseline's draws; models never do this).
 //
-// Each result: {"name","hosts","flows","wall_s","flows_per_s","peak_rss_mb","makespan_s"}.
-// peak_rss_mb is the process's high-water mark (VmHWM) after the case.
+// Each result: {"name","hosts","flows","wall_s","flows_per_s","peak_rss_mb","makespan_s",
+// "active_flows_per_completion","rate_changes_per_completion","solved_flows_per_completion",
+// "full_solve_share"}. peak_rss_mb is the process's high-water mark (VmHWM) after the case (run
+// one case per process for a per-case figure). The last four explain the cost: at an event that
+// finished a flow, the mean number of flows active, of flows whose max-min rate moved, of flows
+// the incremental re-solve visited, and the share of such events whose re-solve escalated to
+// every flow (0 for the ring case, not measured there).
 
 #include <string>
 #include <vector>
