@@ -11,8 +11,6 @@ namespace dcsim::tools::scenario {
 
 using nlohmann::json;
 
-namespace {
-
 std::string format_number(double v) {
   if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) {
     return std::to_string(static_cast<long long>(v));
@@ -22,6 +20,8 @@ std::string format_number(double v) {
   out << v;
   return out.str();
 }
+
+namespace {
 
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
   std::string out;

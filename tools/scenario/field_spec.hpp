@@ -102,6 +102,9 @@ FieldSpec min_items(FieldSpec f, std::size_t n);
 // An optional section that stays absent when left out; `note` says what its absence means.
 FieldSpec optional_section(FieldSpec f, std::string note);
 
+// A number as error messages and the schema write it: integers without a decimal point.
+std::string format_number(double v);
+
 // Ranges: at_least(1) is x >= 1, above(0) is x > 0, between(0, 1) is 0 <= x <= 1.
 Range at_least(double v);
 Range above(double v);

@@ -42,16 +42,6 @@ bool allows_negative(sim::QuantityKind kind) {
   return kind == sim::QuantityKind::kTemperature || kind == sim::QuantityKind::kMoney;
 }
 
-std::string format_number(double v) {
-  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) {
-    return std::to_string(static_cast<long long>(v));
-  }
-  std::ostringstream out;
-  out.precision(15);
-  out << v;
-  return out.str();
-}
-
 void add_range(json& s, const Range& r) {
   if (r.minimum) s[r.exclusive_minimum ? "exclusiveMinimum" : "minimum"] = *r.minimum;
   if (r.maximum) s[r.exclusive_maximum ? "exclusiveMaximum" : "maximum"] = *r.maximum;
