@@ -50,8 +50,6 @@ CableGraph cable_graph(const net::Topology& t) {
   return g;
 }
 
-std::string gbps(double bps) { return fmt::format("{:g} Gb/s", bps / 1e9); }
-
 }  // namespace
 
 void write_dot(const net::Topology& t, std::ostream& out) {

@@ -217,7 +217,7 @@ TEST_CASE("each RoCE knob changes results", "[models][network][fabric][roce]") {
     Fabric fabric(build_leaf_spine(c), o);
     std::vector<FlowRecord> r;
     for (NodeId s = 4; s < 14; ++s) r.push_back({s, 0, 1e7, Time::zero()});
-    return run(fabric, r).makespan.ns();
+    return static_cast<double>(run(fabric, r).makespan.ns());
   };
   const auto pure = incast({});
   CHECK(pure == 8'000'000);  // 10 x 1e7 B at 100 Gb/s

@@ -46,7 +46,7 @@ TEST_CASE("link utilisation series conserves bytes", "[models][network][series]"
   // doubled until the run fits in 8 buckets.
   CHECK(fabric.link_series_buckets() <= 8);
   CHECK(fabric.link_series_interval_ns() >= 10'000);
-  CHECK(static_cast<double>(fabric.link_series_buckets() * fabric.link_series_interval_ns()) >= s.makespan.ns());
+  CHECK(static_cast<double>(fabric.link_series_buckets() * fabric.link_series_interval_ns()) >= static_cast<double>(s.makespan.ns()));
   double total = 0;
   for (LinkId l = 0; l < fabric.topology().link_count(); ++l) {
     double sum = 0;
