@@ -67,6 +67,13 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
     out += fmt::format("  nodes busy  {:.1f}% of node-time; makespan {}\n",
                        100 * number_at(s, "/utilization/node_busy_fraction"), hours(number_at(s, "/makespan_s")));
   }
+  if (scenario.facility) {
+    out += fmt::format("  facility    PUE {:.3f} (energy-weighted); {:.1f} kWh total for {:.1f} kWh IT\n",
+                       number_at(s, "/facility/pue"), number_at(s, "/facility/total_energy_kwh"),
+                       number_at(s, "/facility/it_energy_kwh"));
+    out += fmt::format("  thermal     hottest GPU {:.1f} C; {:.0f} GPU-seconds throttled\n",
+                       number_at(s, "/thermal/max_gpu_c"), number_at(s, "/thermal/throttled_gpu_s"));
+  }
   if (scenario.fabric) out += fabric_lines(s);
   out += fmt::format("  outputs     {}, {}\n", outputs.trace_file.string(), outputs.summary_file.string());
   return out;
