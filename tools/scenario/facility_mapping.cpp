@@ -48,10 +48,20 @@ std::vector<double> read_temperature_csv(const std::string& path, const std::str
   return out;
 }
 
-models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, const std::string& source) {
+void apply_node_spec(models::power::NodePowerConfig& config, const models::hardware::NodeSpec& node) {
+  config.gpus = node.gpus;
+  config.gpu.idle_power_w = node.gpu.idle_power_w;
+  config.gpu.max_power_w = node.gpu.max_power_w;
+  config.cpu_sockets = node.cpu_sockets;
+  config.nics = node.compute_nics + node.storage_nics;
+}
+
+models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, const std::string& source,
+                                                      const models::hardware::NodeSpec* node) {
   using models::facility::FacilityConfig;
   using models::facility::PlantFault;
   FacilityConfig c;
+  if (node) apply_node_spec(c.node, *node);
   c.tick = seconds(f["tick"]);
   c.node.gpu.power_limit_w = f["gpu_power_limit"].get<double>();
   c.rack_limit_w = f["rack_limit"].get<double>();

@@ -8,12 +8,22 @@
 #include <nlohmann/json.hpp>
 
 #include "models/facility/facility_config.hpp"
+#include "models/hardware/node_spec.hpp"
 #include "models/model_registries.hpp"
 #include "tools/scenario/fabric_config.hpp"
 
 namespace dcsim::tools::scenario {
 
-models::facility::FacilityConfig map_facility_section(const nlohmann::json& facility, const std::string& source);
+// node: the cluster's resolved NodeSpec (preset plus /cluster/node overrides); the facility's
+// bottom-up node power takes from it what it describes: GPU count, GPU idle and full-load power,
+// CPU sockets and NIC count (compute + storage, one optic each). The parts the NodeSpec does not
+// describe (per-socket CPU power, DRAM, PCIe and NVLink switches, NVMe, fans, PSUs) keep the
+// NodePowerConfig defaults. Null (no cluster): the defaults throughout.
+models::facility::FacilityConfig map_facility_section(const nlohmann::json& facility, const std::string& source,
+                                                      const models::hardware::NodeSpec* node = nullptr);
+
+// The facility's NodePowerConfig for a NodeSpec (what map_facility_section applies).
+void apply_node_spec(models::power::NodePowerConfig& config, const models::hardware::NodeSpec& node);
 
 // With a fabric section: the network switch power from its topology (every switch, its cabled
 // ports at their speeds) replaces /facility/network's count, which must then be 0.

@@ -361,7 +361,10 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
     throw translate_config_error(source, e);
   }
   map_fabric_sections(out.resolved, registries, out);
-  if (out.resolved.contains("facility")) out.facility = map_facility_section(out.resolved["facility"], source);
+  if (out.resolved.contains("facility")) {
+    out.facility = map_facility_section(out.resolved["facility"], source,
+                                        out.has_cluster ? &out.cluster.node : nullptr);
+  }
   if (out.facility && out.fabric) count_fabric_switches(*out.facility, *out.fabric, registries, source);
   return out;
 }

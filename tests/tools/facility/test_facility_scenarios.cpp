@@ -2,6 +2,7 @@
 
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "models/model_registries.hpp"
 #include "sim/trace_sink.hpp"
@@ -82,4 +83,40 @@ TEST_CASE("golden: air-baseline.json", "[tools][facility][golden]") {
   CHECK(f.max_gpu_c < 87.0);
   CHECK(f.throttled_gpu_s == 0.0);
   CHECK(f.balance_error < 1e-3);
+}
+
+namespace {
+
+// Peak node power (AC, at the node inlet) of d2c-rdhx-50kw.json, one hour at full GPU load, with
+// the given --set overrides.
+double peak_node_w(std::vector<std::string> overrides) {
+  overrides.push_back("duration=1 h");
+  const auto scenario = tools::scenario::load_scenario_file(
+      std::string(DCSIM_SOURCE_DIR) + "/scenarios/d2c-rdhx-50kw.json", overrides, std::nullopt, registries());
+  sim::MemoryTraceSink sink;
+  tools::run::simulate(scenario, registries(), sink);
+  CHECK(std::get<double>(sink.summary("thermal/throttled_gpu_s").value) == 0.0);  // no clock effect
+  return std::get<double>(sink.summary("power/peak_node_w").value);
+}
+
+}  // namespace
+
+TEST_CASE("facility node power follows the cluster's node preset and overrides", "[tools][facility]") {
+  const double h100 = peak_node_w({"cluster.node.preset=hgx-h100"});
+  const double a100 = peak_node_w({"cluster.node.preset=dgx-a100"});
+  const double h200 = peak_node_w({"cluster.node.preset=hgx-h200"});
+  // 7.95 kW: the bottom-up H100 node with D2C (fans at their floor), as in the golden above.
+  CHECK(h100 == Approx(7'950.0).epsilon(0.02));
+  // 8 x 400 W instead of 8 x 700 W: 2.4 kW less DC power, ~2.5 kW at the inlet through PSUs at
+  // ~96% (the A100's lower idle power, 55 vs 84 W, is not drawn at full load). The other parts
+  // keep the bottom-up defaults, so the GPUs are the whole difference.
+  CHECK(h100 - a100 == Approx(2'400.0 / 0.96).epsilon(0.05));
+  // Same 700 W GPU and chassis: same power.
+  CHECK(h200 == Approx(h100).epsilon(1e-6));
+  // A /cluster/node/gpu_max_power override reaches the facility: 8 x 100 W less.
+  const double h100_600 = peak_node_w({"cluster.node.preset=hgx-h100", "cluster.node.gpu_max_power=600 W"});
+  CHECK(h100 - h100_600 == Approx(800.0 / 0.96).epsilon(0.05));
+  // As does the GPU count: 4 GPUs draw about half the GPU power.
+  const double h100_4 = peak_node_w({"cluster.node.preset=hgx-h100", "cluster.node.gpus=4"});
+  CHECK(h100 - h100_4 == Approx(4 * 700.0 / 0.96).epsilon(0.05));
 }
