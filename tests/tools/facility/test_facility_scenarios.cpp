@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <algorithm>
+#include <fstream>
+#include <limits>
 #include <variant>
 #include <vector>
 
@@ -119,4 +122,63 @@ TEST_CASE("facility node power follows the cluster's node preset and overrides",
   // As does the GPU count: 4 GPUs draw about half the GPU power.
   const double h100_4 = peak_node_w({"cluster.node.preset=hgx-h100", "cluster.node.gpus=4"});
   CHECK(h100 - h100_4 == Approx(4 * 700.0 / 0.96).epsilon(0.05));
+}
+
+namespace {
+
+struct TrainingRun {
+  double tokens_per_s;       // summary/jobs: realised, tokens per step x steps / training time
+  double min_series_tps;     // lowest non-zero point of jobs/<name>/tokens_per_s
+  double throttled_gpu_s;
+  double max_gpu_c;
+};
+
+// cooling-failure.json with its jobs replaced by one training job on all 10 nodes (llama3-8b,
+// TP 2 x DP 40, no checkpoints) that runs through the whole 4 h; with_fault false drops the
+// pump failure (1 h to 1 h 20 min at 10% flow).
+TrainingRun train_through_pump_failure(bool with_fault) {
+  auto doc = nlohmann::json::parse(
+      std::ifstream(std::string(DCSIM_SOURCE_DIR) + "/scenarios/cooling-failure.json"));
+  doc["workload"] = nlohmann::json::parse(R"({
+    "training": [ { "name": "llama", "model": "llama3-8b", "nodes": 10,
+                    "parallelism": { "tp": 2, "pp": 1, "zero_stage": 1 },
+                    "micro_batch_size": 1, "global_batch": 640, "steps": 100000 } ] })");
+  if (!with_fault) doc["facility"]["faults"] = nlohmann::json::array();
+  const auto scenario = tools::scenario::load_scenario_json(doc, "cooling-failure-training.json", {}, std::nullopt, registries());
+  sim::MemoryTraceSink sink;
+  tools::run::simulate(scenario, registries(), sink);
+  TrainingRun out{};
+  const auto& table = sink.table("summary/jobs");
+  REQUIRE(table.rows.size() == 1);
+  for (std::size_t i = 0; i < table.columns.size(); ++i) {
+    if (table.columns[i].name == "tokens_per_s") out.tokens_per_s = std::get<double>(table.rows[0][i]);
+  }
+  out.min_series_tps = std::numeric_limits<double>::infinity();
+  for (double v : sink.series("jobs/llama/tokens_per_s").value) {
+    if (v > 0.0) out.min_series_tps = std::min(out.min_series_tps, v);
+  }
+  out.throttled_gpu_s = std::get<double>(sink.summary("thermal/throttled_gpu_s").value);
+  out.max_gpu_c = std::get<double>(sink.summary("thermal/max_gpu_c").value);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a failed CDU pump throttles the GPUs and lowers a training job's tokens/s", "[tools][facility]") {
+  const TrainingRun healthy = train_through_pump_failure(false);
+  const TrainingRun failed = train_through_pump_failure(true);
+  // Without the fault the PI control holds the dies far below slowdown: no throttling, and the
+  // series never drops below the job's throughput (one value while it runs).
+  CHECK(healthy.throttled_gpu_s == 0.0);
+  CHECK(healthy.max_gpu_c < 80.0);
+  CHECK(healthy.min_series_tps == Approx(healthy.tokens_per_s).epsilon(1e-6));
+  // With it the dies reach the 89 C slowdown and throttle ...
+  CHECK(failed.throttled_gpu_s > 0.0);
+  CHECK(failed.max_gpu_c >= 88.0);
+  // ... the series shows the slowed steps while it lasts ...
+  CHECK(failed.min_series_tps < 0.8 * healthy.tokens_per_s);
+  // ... and the job's realised throughput over the 4 h is lower: 3.3% (measured 734,875 vs
+  // 759,795 tokens/s; the slowest node sets the step, ~half speed for most of the 20 min).
+  CHECK(failed.tokens_per_s < healthy.tokens_per_s);
+  CHECK(failed.tokens_per_s / healthy.tokens_per_s == Approx(0.967).margin(0.01));
 }
