@@ -63,7 +63,12 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
   FacilityConfig c;
   if (node) apply_node_spec(c.node, *node);
   c.tick = seconds(f["tick"]);
-  c.node.gpu.power_limit_w = f["gpu_power_limit"].get<double>();
+  // Unset, the cap is the part's own limit (700 W H100, 400 W A100): nvidia-smi's default.
+  if (f.contains("gpu_power_limit")) {
+    c.node.gpu.power_limit_w = f["gpu_power_limit"].get<double>();
+  } else if (node != nullptr) {
+    c.node.gpu.power_limit_w = node->gpu.max_power_w;
+  }
   c.rack_limit_w = f["rack_limit"].get<double>();
   const auto& cool = f["cooling"];
   c.mode = cool["mode"] == "air" ? FacilityConfig::Mode::kAir : FacilityConfig::Mode::kD2c;
