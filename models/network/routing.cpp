@@ -23,6 +23,7 @@ Router::Router(const Topology& topology, RoutingConfig config)
 void Router::set_link_up(LinkId link, bool up) {
   if ((up_[link] != 0) == up) return;
   up_[link] = up ? 1 : 0;
+  adjacency_stale_ = true;
   cache_.clear();
   std::fill(cache_slot_.begin(), cache_slot_.end(), UINT32_MAX);
 }
@@ -39,21 +40,37 @@ NodeId Router::anchor_of(NodeId dst) const {
   return only == UINT32_MAX ? dst : only;
 }
 
+void Router::build_adjacency() {
+  const std::size_t n = topology_.node_count();
+  const bool routers = topology_.hosts_are_routers();
+  in_start_.assign(n + 1, 0);
+  in_src_.clear();
+  forwards_.assign(n, 0);
+  for (NodeId v = 0; v < n; ++v) {
+    forwards_[v] = routers || topology_.node(v).kind != NodeKind::kHost ? 1 : 0;
+    in_start_[v] = static_cast<std::uint32_t>(in_src_.size());
+    for (LinkId l : topology_.in_links(v))
+      if (up_[l]) in_src_.push_back(topology_.link(l).src);
+  }
+  in_start_[n] = static_cast<std::uint32_t>(in_src_.size());
+  adjacency_stale_ = false;
+}
+
 const std::vector<std::uint16_t>& Router::distances(NodeId anchor) {
   if (cache_slot_[anchor] != UINT32_MAX) return cache_[cache_slot_[anchor]];
+  if (adjacency_stale_) build_adjacency();
   std::vector<std::uint16_t> d(topology_.node_count(), kUnreached);
   d[anchor] = 0;
   queue_.clear();
   queue_.push_back(anchor);
-  const bool routers = topology_.hosts_are_routers();
   for (std::size_t head = 0; head < queue_.size(); ++head) {
     const NodeId v = queue_[head];
-    if (v != anchor && !routers && topology_.node(v).kind == NodeKind::kHost) continue;  // hosts don't forward
-    for (LinkId l : topology_.in_links(v)) {
-      if (!up_[l]) continue;
-      const NodeId u = topology_.link(l).src;
+    if (v != anchor && !forwards_[v]) continue;  // hosts don't forward
+    const std::uint16_t dv = static_cast<std::uint16_t>(d[v] + 1);
+    for (std::uint32_t i = in_start_[v], e = in_start_[v + 1]; i < e; ++i) {
+      const NodeId u = in_src_[i];
       if (d[u] == kUnreached) {
-        d[u] = static_cast<std::uint16_t>(d[v] + 1);
+        d[u] = dv;
         queue_.push_back(u);
       }
     }

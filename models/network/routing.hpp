@@ -68,6 +68,13 @@ class Router {
   std::vector<std::vector<std::uint16_t>> cache_;
   std::vector<NodeId> queue_;
   std::vector<LinkId> cand_;
+  // Compact reverse adjacency for the distance searches (sources of the up in-links of each
+  // node, CSR), and whether a node forwards; rebuilt lazily after a link changes state.
+  void build_adjacency();
+  bool adjacency_stale_ = true;
+  std::vector<std::uint32_t> in_start_;
+  std::vector<NodeId> in_src_;
+  std::vector<std::uint8_t> forwards_;
 };
 
 }  // namespace dcsim::models::network
