@@ -2,67 +2,208 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "models/collective/collective_algorithm.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::collective {
 
-FlowRunResult ring_all_reduce_on_fabric(network::Fabric& fabric,
-                                        const std::vector<network::NodeId>& hosts, double bytes,
-                                        const CollectiveSystem& s, const CollectiveTuning& t,
-                                        int channels, sim::Time start) {
+namespace {
+
+struct Edge {
+  network::NodeId src;
+  network::NodeId dst;
+  double bytes;  // wire bytes of one flow
+};
+
+// Starts every edge as a concurrent fabric flow at `now` and drives the fabric until the last one
+// finishes; returns that time (`now` when there are no edges). Flows of others on the fabric
+// keep running and share links.
+sim::Time run_flows(network::Fabric& fabric, sim::Time now, const std::vector<Edge>& edges,
+                    std::uint64_t tag, FlowRunResult& r) {
+  if (edges.empty()) return now;
+  for (const auto& e : edges) fabric.start_flow(now, e.src, e.dst, e.bytes, tag);
+  std::size_t pending = edges.size();
+  r.flows += pending;
+  sim::Time last = now;
+  std::vector<network::FinishedFlow> finished;
+  while (pending > 0) {
+    const sim::Time next = fabric.next_event_time();
+    if (next.is_max()) throw sim::InternalError("fabric idle with collective flows pending (this is a bug)");
+    finished.clear();
+    fabric.advance(next, finished);
+    for (const auto& f : finished) {
+      if (f.tag != tag) continue;  // someone else's flow
+      --pending;
+      r.failed = r.failed || f.failed;
+      last = std::max(last, f.finish);
+    }
+  }
+  return last;
+}
+
+// Tags distinguish this collective's flows from others on the fabric: a high base, one per step.
+constexpr std::uint64_t kTagBase = 0xC011EC7100000000ull;
+
+void check_args(const std::vector<network::NodeId>& hosts, double bytes, const CollectiveSystem& s,
+                int channels) {
   if (static_cast<int>(hosts.size()) != s.nodes) {
     throw sim::ConfigError("hosts", "need one fabric host per node");
   }
   if (channels < 1) throw sim::ConfigError("channels", "must be a positive integer");
   if (!(bytes > 0.0)) throw sim::ConfigError("bytes", "message size must be positive");
+}
+
+// The ring's protocol latency (Simple), as the analytic model adds it, without the fabric's
+// path latency (the fabric adds that to every flow itself).
+double ring_latency_s(const CollectiveTuning& t, double steps, double inter_steps) {
+  const int pi = static_cast<int>(Protocol::kSimple);
+  return (t.ring_base_latency_us[pi] + (steps - inter_steps) * t.ring_nvlink_step_us[pi] +
+          inter_steps * t.ring_net_step_us[pi]) *
+         1e-6;
+}
+
+// `steps` lock-step steps; in each every node sends `node_bytes` (payload) to its successor as
+// `channels` fabric flows, while the NVLink edges take `nvlink_s`. Returns the end time.
+sim::Time lockstep_ring(network::Fabric& fabric, const std::vector<network::NodeId>& hosts,
+                        int steps, double node_bytes, double nvlink_s, const CollectiveTuning& t,
+                        int channels, sim::Time start, std::uint64_t tag0, FlowRunResult& r,
+                        bool skip_last_edge = false) {
+  const int nodes = static_cast<int>(hosts.size());
+  const double wire = node_bytes / channels / t.network_efficiency;
+  sim::Time now = start;
+  std::vector<Edge> edges;
+  for (int step = 0; step < steps; ++step) {
+    sim::Time step_end = now + sim::Time::ceil_from_seconds(nvlink_s);
+    edges.clear();
+    if (nodes > 1) {
+      // A pipelined broadcast never sends back into the root node.
+      const int senders = skip_last_edge ? nodes - 1 : nodes;
+      for (int node = 0; node < senders; ++node) {
+        for (int c = 0; c < channels; ++c) {
+          edges.push_back({hosts[static_cast<std::size_t>(node)],
+                           hosts[static_cast<std::size_t>((node + 1) % nodes)], wire});
+        }
+      }
+    }
+    step_end = std::max(step_end, run_flows(fabric, now, edges, tag0 + static_cast<std::uint64_t>(step), r));
+    now = step_end;
+  }
+  return now;
+}
+
+}  // namespace
+
+bool flow_mode_supports(CollectiveOp op, std::string_view algorithm) {
+  if (algorithm == "ring") {
+    return op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
+           op == CollectiveOp::kReduceScatter || op == CollectiveOp::kBroadcast ||
+           op == CollectiveOp::kAllToAll;
+  }
+  if (algorithm == "hierarchical") {
+    return op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllToAll;
+  }
+  return false;
+}
+
+FlowRunResult collective_on_fabric(network::Fabric& fabric,
+                                   const std::vector<network::NodeId>& hosts, CollectiveOp op,
+                                   double bytes, const CollectiveSystem& s,
+                                   const CollectiveTuning& t, std::string_view algorithm,
+                                   int channels, sim::Time start) {
+  check_args(hosts, bytes, s, channels);
+  if (!flow_mode_supports(op, algorithm)) {
+    throw sim::ConfigError("algorithm", "flow mode does not run " + std::string(op_name(op)) +
+                                            " with '" + std::string(algorithm) +
+                                            "' (flow mode: ring all_reduce, all_gather, "
+                                            "reduce_scatter, broadcast, all_to_all; hierarchical "
+                                            "all_reduce, all_to_all)");
+  }
   FlowRunResult r;
   const int n = s.ranks();
   if (n <= 1) return r;
+  const double g = s.gpus_per_node;
+  const double nodes = s.nodes;
+  const double nvl = nvlink_bandwidth(s, t);
   const int pi = static_cast<int>(Protocol::kSimple);
-  const double chunk = bytes / n;
-  const double nvlink_s = s.gpus_per_node > 1 ? chunk / nvlink_bandwidth(s, t) : 0.0;
-  const double wire = chunk / channels / t.network_efficiency;
-  r.steps = 2 * (n - 1);
-  sim::Time now = start;
-  std::vector<network::FinishedFlow> finished;
-  for (int step = 0; step < r.steps; ++step) {
-    sim::Time step_end = now + sim::Time::ceil_from_seconds(nvlink_s);
-    if (s.nodes > 1) {
-      std::size_t pending = 0;
-      const auto tag = static_cast<std::uint64_t>(step) + 1;
-      for (int node = 0; node < s.nodes; ++node) {
-        for (int c = 0; c < channels; ++c) {
-          fabric.start_flow(now, hosts[node], hosts[(node + 1) % s.nodes], wire, tag);
-          ++pending;
+
+  if (op == CollectiveOp::kAllToAll) {
+    // One step: every rank sends S/n to every other rank at once. Inside a node over NVLink
+    // ((g-1) S/n per GPU), between nodes one fabric flow per (source rank, destination rank).
+    const double intra_s = s.gpus_per_node > 1 ? (g - 1.0) / n * bytes / nvl : 0.0;
+    std::vector<Edge> edges;
+    const double wire = bytes / n / t.network_efficiency;
+    for (int a = 0; a < s.nodes; ++a) {
+      for (int b = 0; b < s.nodes; ++b) {
+        if (a == b) continue;
+        for (int k = 0; k < s.gpus_per_node * s.gpus_per_node; ++k) {
+          edges.push_back({hosts[static_cast<std::size_t>(a)], hosts[static_cast<std::size_t>(b)], wire});
         }
       }
-      r.flows += pending;
-      sim::Time last = now;
-      while (pending > 0) {
-        const sim::Time next = fabric.next_event_time();
-        if (next.is_max()) throw sim::InternalError("fabric idle with collective flows pending (this is a bug)");
-        finished.clear();
-        fabric.advance(next, finished);
-        for (const auto& f : finished) {
-          if (f.tag != tag) continue;  // someone else's flow
-          --pending;
-          r.failed = r.failed || f.failed;
-          last = std::max(last, f.finish);
-        }
-      }
-      step_end = std::max(step_end, last);
     }
-    now = step_end;
+    r.steps = 1;
+    const sim::Time end = std::max(start + sim::Time::ceil_from_seconds(intra_s),
+                                   run_flows(fabric, start, edges, kTagBase, r));
+    r.bandwidth_s = (end - start).seconds();
+    r.latency_s = (t.ring_base_latency_us[pi] +
+                   (s.nodes > 1 ? t.ring_net_step_us[pi] : t.ring_nvlink_step_us[pi])) *
+                  1e-6;
+    r.time_s = r.bandwidth_s + r.latency_s;
+    return r;
   }
-  r.bandwidth_s = (now - start).seconds();
-  const double inter = 2.0 * (s.nodes - 1);
-  r.latency_s = (t.ring_base_latency_us[pi] + (r.steps - inter) * t.ring_nvlink_step_us[pi] +
-                 inter * t.ring_net_step_us[pi]) *
-                1e-6;
+
+  if (algorithm == "hierarchical") {
+    // all_reduce: NVLink reduce_scatter in every node (analytic), then per rail a ring
+    // all_reduce of S/g across the nodes as flows (2(N-1) lock-step steps, S/(g N) per rail per
+    // step: S/N per node boundary, over `channels` flows), then an NVLink all_gather (analytic).
+    const double intra_s = (g - 1.0) / g * bytes / nvl;
+    const int inter_steps = 2 * (s.nodes - 1);
+    sim::Time now = start + sim::Time::ceil_from_seconds(intra_s);
+    now = lockstep_ring(fabric, hosts, inter_steps, bytes / nodes, 0.0, t, channels, now, kTagBase, r);
+    now = now + sim::Time::ceil_from_seconds(intra_s);
+    r.steps = inter_steps + 2 * (s.gpus_per_node - 1);
+    r.bandwidth_s = (now - start).seconds();
+    r.latency_s = ring_latency_s(t, r.steps, inter_steps);
+    r.time_s = r.bandwidth_s + r.latency_s;
+    return r;
+  }
+
+  // Ring. nccl-tests sizes: all_reduce and broadcast S per rank, all_gather / reduce_scatter S
+  // in total; every step moves S/n per rank.
+  const double chunk = bytes / n;
+  double inter = 0.0;
+  if (op == CollectiveOp::kBroadcast) {
+    // Pipelined ring broadcast: in steady state every edge of the chain root -> ... -> last rank
+    // streams the whole message at once, so it runs as one step in which each node boundary
+    // (but the one back into the root's node) carries S over `channels` flows while the NVLink
+    // edges carry S. The pipeline's fill (n-2 chunk times) is left out, as in the closed form.
+    r.steps = n - 1;
+    inter = nodes - 1.0;
+    const double nvlink_s = s.gpus_per_node > 1 ? bytes / nvl : 0.0;
+    const sim::Time end = lockstep_ring(fabric, hosts, 1, bytes, nvlink_s, t, channels, start,
+                                        kTagBase, r, /*skip_last_edge=*/true);
+    r.bandwidth_s = (end - start).seconds();
+  } else {
+    const bool twice = op == CollectiveOp::kAllReduce;
+    r.steps = (twice ? 2 : 1) * (n - 1);
+    inter = (twice ? 2.0 : 1.0) * (nodes - 1.0);
+    const double nvlink_s = s.gpus_per_node > 1 ? chunk / nvl : 0.0;
+    const sim::Time end = lockstep_ring(fabric, hosts, r.steps, chunk, nvlink_s, t, channels,
+                                        start, kTagBase, r);
+    r.bandwidth_s = (end - start).seconds();
+  }
+  r.latency_s = ring_latency_s(t, r.steps, inter);
   r.time_s = r.bandwidth_s + r.latency_s;
   return r;
+}
+
+FlowRunResult ring_all_reduce_on_fabric(network::Fabric& fabric,
+                                        const std::vector<network::NodeId>& hosts, double bytes,
+                                        const CollectiveSystem& s, const CollectiveTuning& t,
+                                        int channels, sim::Time start) {
+  return collective_on_fabric(fabric, hosts, CollectiveOp::kAllReduce, bytes, s, t, "ring",
+                              channels, start);
 }
 
 }  // namespace dcsim::models::collective

@@ -1,14 +1,21 @@
 // `dcsim collective SCENARIO --op all_reduce --sizes 1K:8G [--algo NAME] [--gpus N] [--json]`:
 // an nccl-tests-style sweep of the analytic collective model (models/collective) on the
-// scenario's node type, node count and compute NICs.
+// scenario's node type, node count and compute NICs. `--mode flow` runs every size as flows on
+// the scenario's /fabric instead (models/collective/flow_collective.hpp; cluster node i is
+// fabric host i, one channel per compute NIC, Simple protocol, a fresh fabric per size).
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "models/collective/collective_estimator.hpp"
+#include "models/collective/flow_collective.hpp"
+#include "models/network/fabric.hpp"
+#include "tools/scenario/fabric_mapping.hpp"
 #include "sim/error.hpp"
 #include "tools/cli/command.hpp"
 #include "tools/cli/scenario_args.hpp"
@@ -26,6 +33,7 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
     std::string op = "all_reduce";
     std::string sizes = "8:128M";
     std::string algo = "auto";
+    std::string mode = "analytic";
     int gpus = 0;
     bool json = false;
   };
@@ -42,6 +50,10 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--algo", args->algo,
                   "ring, tree, nvls, hierarchical, or auto (what NCCL would pick)")
+      ->capture_default_str();
+  cmd->add_option("--mode", args->mode,
+                  "analytic (closed forms) or flow (flows on the scenario's /fabric; ring or "
+                  "hierarchical, auto = ring)")
       ->capture_default_str();
   cmd->add_option("--gpus", args->gpus,
                   "ranks in the communicator (default: every GPU of the cluster; more than one "
@@ -63,15 +75,73 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
               throw sim::InputError("--algo: unknown collective algorithm '" + args->algo +
                                     "'; valid: auto" + valid);
             }
+            if (args->mode != "analytic" && args->mode != "flow") {
+              throw sim::InputError("--mode: unknown mode '" + args->mode +
+                                    "'; valid: analytic, flow");
+            }
+            const bool flow = args->mode == "flow";
+            if (flow && !scenario.fabric) {
+              throw sim::InputError(args->scenario.file +
+                                    ": --mode flow needs the scenario's /fabric section (the "
+                                    "network the collective's flows run on); use --mode analytic "
+                                    "or add /fabric");
+            }
+            const std::string flow_algo = args->algo == "auto" ? "ring" : args->algo;
+            if (flow && !mc::flow_mode_supports(op, flow_algo)) {
+              throw sim::InputError("--algo: flow mode does not run " + std::string(mc::op_name(op)) +
+                                    " with '" + flow_algo +
+                                    "'; flow mode runs ring (all_reduce, all_gather, "
+                                    "reduce_scatter, broadcast, all_to_all) and hierarchical "
+                                    "(all_reduce, all_to_all)");
+            }
             const auto& node = scenario.cluster.node;
             const int nodes = scenario.cluster.nodes;
             mc::CollectiveSweep sweep;
             try {
               const auto system = mc::make_collective_system(
                   node, nodes, scenario::collective_fabric_params(node), args->gpus);
-              sweep = mc::collective_sweep(context.registries.collective_algorithms, op,
-                                           mc::size_sweep(range.min_bytes, range.max_bytes, 2.0),
-                                           system, {}, args->algo);
+              const auto sizes = mc::size_sweep(range.min_bytes, range.max_bytes, 2.0);
+              if (flow) {
+                const auto topology =
+                    scenario::build_topology(*scenario.fabric, context.registries, scenario.source);
+                if (topology.host_count() < static_cast<std::size_t>(system.nodes)) {
+                  throw sim::InputError(args->scenario.file + ":/fabric: the fabric has " +
+                                        std::to_string(topology.host_count()) +
+                                        " hosts but the communicator spans " +
+                                        std::to_string(system.nodes) +
+                                        " nodes (node i runs on host i)");
+                }
+                std::vector<models::network::NodeId> hosts(static_cast<std::size_t>(system.nodes));
+                for (int i = 0; i < system.nodes; ++i) {
+                  hosts[static_cast<std::size_t>(i)] = static_cast<models::network::NodeId>(i);
+                }
+                mc::CollectiveTuning tuning;
+                for (int p = 0; p < 2; ++p) tuning.enable_protocol[p] = false;  // Simple
+                sweep.op = op;
+                sweep.ranks = system.ranks();
+                const double factor = mc::bus_bandwidth_factor(op, system.ranks());
+                for (double bytes : sizes) {
+                  models::network::Fabric fabric(topology, scenario.fabric->options);
+                  const auto r = mc::collective_on_fabric(fabric, hosts, op, bytes, system, tuning,
+                                                          flow_algo, std::max(1, system.nics_per_node));
+                  if (r.failed) {
+                    throw sim::InputError(args->scenario.file +
+                                          ":/fabric: a collective flow found no path between "
+                                          "the communicator's hosts");
+                  }
+                  mc::CollectiveRow row;
+                  row.bytes = bytes;
+                  row.time_s = r.time_s;
+                  row.algbw_GBps = r.time_s > 0.0 ? bytes / r.time_s * 1e-9 : 0.0;
+                  row.busbw_GBps = row.algbw_GBps * factor;
+                  row.algorithm = flow_algo;
+                  row.protocol = mc::Protocol::kSimple;
+                  sweep.rows.push_back(std::move(row));
+                }
+              } else {
+                sweep = mc::collective_sweep(context.registries.collective_algorithms, op, sizes,
+                                             system, {}, args->algo);
+              }
               if (args->json) {
                 std::cout << collective::collective_rows_json(sweep).dump(2) << '\n';
               } else {

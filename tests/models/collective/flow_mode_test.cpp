@@ -3,6 +3,7 @@
 #include "models/collective/collective_estimator.hpp"
 #include "models/collective/flow_collective.hpp"
 #include "models/network/topology_builders.hpp"
+#include "sim/error.hpp"
 
 using namespace dcsim::models;
 
@@ -84,4 +85,79 @@ TEST_CASE("ECMP collisions slow the flow-mode ring; spraying does not", "[models
   // 8 channel flows hashed onto 16 spine links collide (balls into bins): some link carries two
   // or more, so the crossing edges of the ring run at half rate or less.
   CHECK(b.time_s > 1.2 * a.time_s);
+}
+
+namespace {
+collective::CollectiveSystem four_hgx_nodes() {
+  collective::CollectiveSystem s;
+  s.nodes = 4;
+  s.gpus_per_node = 8;
+  s.nics_per_node = 8;
+  s.nic_bandwidth_bps = 400e9;
+  s.nvls = false;
+  return s;
+}
+
+collective::CollectiveTuning simple_only() {
+  collective::CollectiveTuning t;
+  for (int p = 0; p < 2; ++p) t.enable_protocol[p] = false;  // Simple, as flow mode
+  return t;
+}
+
+struct FlowCase {
+  collective::CollectiveOp op;
+  const char* algorithm;
+};
+
+const FlowCase kFlowCases[] = {
+    {collective::CollectiveOp::kAllGather, "ring"},
+    {collective::CollectiveOp::kReduceScatter, "ring"},
+    {collective::CollectiveOp::kBroadcast, "ring"},
+    {collective::CollectiveOp::kAllToAll, "ring"},
+    {collective::CollectiveOp::kAllReduce, "hierarchical"},
+    {collective::CollectiveOp::kAllToAll, "hierarchical"},
+};
+}  // namespace
+
+TEST_CASE("flow mode agrees with the closed form for every flow-mode collective on a sprayed "
+          "non-blocking fabric, and slows under 4:1 oversubscription",
+          "[models][collective][flow]") {
+  collective::CollectiveRegistry reg{"collective algorithm"};
+  collective::register_collective_algorithms(reg);
+  const auto s = four_hgx_nodes();
+  const auto tuning = simple_only();
+  const std::vector<network::NodeId> hosts{0, 1, 2, 3};
+  network::FabricOptions spray;
+  spray.routing.mode = network::RoutingMode::kSpray;
+  const double bytes = 1e9;
+  for (const auto& c : kFlowCases) {
+    INFO(collective::op_name(c.op) << " / " << c.algorithm);
+    REQUIRE(collective::flow_mode_supports(c.op, c.algorithm));
+    network::Fabric ideal(leaf_spine(4, 8, 1.0), spray);
+    network::Fabric over(leaf_spine(4, 8, 4.0), spray);
+    const auto flow = collective::collective_on_fabric(ideal, hosts, c.op, bytes, s, tuning,
+                                                       c.algorithm, s.nics_per_node);
+    const auto slow = collective::collective_on_fabric(over, hosts, c.op, bytes, s, tuning,
+                                                       c.algorithm, s.nics_per_node);
+    const auto analytic = collective::estimate_collective(reg, c.op, bytes, s, tuning, c.algorithm);
+    INFO("flow " << flow.time_s << " s, analytic " << analytic.time_s << " s, oversubscribed "
+                 << slow.time_s << " s");
+    REQUIRE_FALSE(flow.failed);
+    REQUIRE_FALSE(slow.failed);
+    CHECK(flow.time_s == Approx(analytic.time_s).epsilon(kAgreeTol));
+    CHECK(slow.time_s > 1.3 * flow.time_s);
+  }
+}
+
+TEST_CASE("flow mode refuses what it does not model", "[models][collective][flow]") {
+  CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "tree"));
+  CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "nvls"));
+  CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kBroadcast, "hierarchical"));
+  network::FabricOptions spray;
+  spray.routing.mode = network::RoutingMode::kSpray;
+  network::Fabric fabric(leaf_spine(4, 8, 1.0), spray);
+  CHECK_THROWS_AS(collective::collective_on_fabric(fabric, {0, 1, 2, 3},
+                                                   collective::CollectiveOp::kAllReduce, 1e9,
+                                                   four_hgx_nodes(), {}, "tree", 8),
+                  dcsim::sim::ConfigError);
 }

@@ -162,3 +162,58 @@ TEST_CASE("golden: llama3-8b on 16 nodes", "[golden][cli]") {
   CHECK(j["mfu"].get<double>() == Approx(0.5559).epsilon(kGoldenTol));
   CHECK(j["checkpoints"].get<double>() == 1.0);
 }
+
+namespace {
+// 4 HGX H100 nodes on a two-leaf fabric: each node's 8 x 400G NICs as one sprayed bundle.
+std::string write_fabric_scenario(double oversubscription) {
+  const auto path = fs::temp_directory_path() /
+                    ("dcsim-ct-flow-" + std::to_string(::getpid()) + "-" +
+                     std::to_string(static_cast<int>(oversubscription)) + ".json");
+  json doc = {{"name", "4 HGX H100 nodes, leaf-spine"},
+              {"cluster", {{"node", {{"preset", "hgx-h100"}}}, {"nodes", 4}}},
+              {"fabric",
+               {{"topology", "leaf_spine"}, {"leaves", 2}, {"hosts_per_leaf", 2},
+                {"nics_per_node", 1}, {"links_per_node", 8}, {"bundle_parallel_links", true},
+                {"link_bandwidth_bps", "400 Gbps"}, {"nic_bandwidth_bps", "400 Gbps"},
+                {"oversubscription", oversubscription}, {"routing", {{"mode", "spray"}}}}}};
+  FILE* f = std::fopen(path.c_str(), "w");
+  REQUIRE(f != nullptr);
+  const std::string text = doc.dump(2);
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  return path.string();
+}
+}  // namespace
+
+TEST_CASE("dcsim collective --mode flow runs on the scenario's fabric and agrees with analytic",
+          "[cli][collective][flow]") {
+  const std::string ideal = write_fabric_scenario(1.0);
+  const std::string over = write_fabric_scenario(4.0);
+  for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "all_to_all"}) {
+    INFO(op);
+    const std::string common = std::string(" --op ") + op + " --sizes 1G --algo ring";
+    const auto a = rows(ideal + common + " --mode analytic");
+    const auto f = rows(ideal + common + " --mode flow");
+    const auto o = rows(over + common + " --mode flow");
+    REQUIRE(a.size() == 1);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0]["time_s"].get<double>() == Approx(a[0]["time_s"].get<double>()).epsilon(0.02));
+    CHECK(o[0]["time_s"].get<double>() > 1.3 * f[0]["time_s"].get<double>());
+  }
+  const auto h = rows(ideal + " --op all_reduce --sizes 1G --algo hierarchical --mode flow");
+  const auto ha = rows(ideal + " --op all_reduce --sizes 1G --algo hierarchical");
+  CHECK(h[0]["time_s"].get<double>() == Approx(ha[0]["time_s"].get<double>()).epsilon(0.02));
+
+  // Flow mode needs /fabric; an unsupported algorithm and an unknown mode are input errors.
+  const auto nofabric = run_dcsim("collective " + kScenarios + "hgx-h100-node.json --mode flow");
+  CHECK(nofabric.exit_code == 2);
+  CHECK(nofabric.all.find("--mode flow needs the scenario's /fabric section") != std::string::npos);
+  const auto nvls = run_dcsim("collective " + ideal + " --algo nvls --mode flow");
+  CHECK(nvls.exit_code == 2);
+  CHECK(nvls.all.find("--algo: flow mode does not run") != std::string::npos);
+  const auto bad = run_dcsim("collective " + ideal + " --mode packet");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.all.find("--mode: unknown mode 'packet'") != std::string::npos);
+  fs::remove(ideal);
+  fs::remove(over);
+}
