@@ -5,6 +5,10 @@
 #include <string>
 
 #include "models/collective/collective_algorithm.hpp"
+#include "models/collective/nvls_algorithm.hpp"
+#include "models/collective/ring_algorithm.hpp"
+#include "models/collective/tree_algorithm.hpp"
+#include "models/collective/hierarchical_algorithm.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::collective {
@@ -96,15 +100,55 @@ sim::Time lockstep_ring(network::Fabric& fabric, const std::vector<network::Node
 }  // namespace
 
 bool flow_mode_supports(CollectiveOp op, std::string_view algorithm) {
-  if (algorithm == "ring") {
-    return op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
-           op == CollectiveOp::kReduceScatter || op == CollectiveOp::kBroadcast ||
-           op == CollectiveOp::kAllToAll;
-  }
-  if (algorithm == "hierarchical") {
-    return op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllToAll;
-  }
+  if (algorithm == "ring") return true;
+  if (algorithm == "tree" || algorithm == "nvls") return op == CollectiveOp::kAllReduce;
+  if (algorithm == "hierarchical") return op != CollectiveOp::kBroadcast;
   return false;
+}
+
+bool flow_mode_supports(CollectiveOp op, std::string_view algorithm, const CollectiveSystem& s) {
+  if (!flow_mode_supports(op, algorithm)) return false;
+  // The closed forms' own limits (NVLS: one NVSwitch domain with NVLS hardware).
+  if (algorithm == "nvls") return NvlsAlgorithm{}.supports(op, s);
+  if (algorithm == "tree") return TreeAlgorithm{}.supports(op, s);
+  if (algorithm == "hierarchical") return HierarchicalAlgorithm{}.supports(op, s);
+  return RingAlgorithm{}.supports(op, s);
+}
+
+std::string flow_mode_algorithms() {
+  return "ring (all_reduce, all_gather, reduce_scatter, broadcast, all_to_all, point_to_point), "
+         "tree (all_reduce), nvls (all_reduce inside one node with NVLS), hierarchical "
+         "(all_reduce, all_gather, reduce_scatter, all_to_all, point_to_point)";
+}
+
+DoubleBinaryTree double_binary_tree(int ranks) {
+  if (ranks < 1) throw sim::ConfigError("nodes", "a tree needs at least one rank");
+  DoubleBinaryTree t;
+  // Tree 0 (NCCL ncclGetBtree): clear the lowest set bit b of r and set bit 2b; if that leaves
+  // the range, only clear it. Rank 0 is the root.
+  auto btree_parent = [ranks](int r) {
+    if (r == 0) return -1;
+    const int bit = r & -r;
+    const int up = (r ^ bit) | (bit << 1);
+    return up < ranks ? up : (r ^ bit);
+  };
+  t.parent[0].resize(static_cast<std::size_t>(ranks));
+  t.parent[1].resize(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    t.parent[0][static_cast<std::size_t>(r)] = btree_parent(r);
+    int p1 = -1;
+    if (ranks % 2 == 1) {
+      // Shift by one: r sits where r - 1 sits in tree 0.
+      const int u = btree_parent((r - 1 + ranks) % ranks);
+      p1 = u < 0 ? -1 : (u + 1) % ranks;
+    } else {
+      const int u = btree_parent(ranks - 1 - r);  // mirror
+      p1 = u < 0 ? -1 : ranks - 1 - u;
+    }
+    t.parent[1][static_cast<std::size_t>(r)] = p1;
+  }
+  t.depth = ranks > 1 ? static_cast<int>(std::ceil(std::log2(static_cast<double>(ranks)))) : 0;
+  return t;
 }
 
 FlowRunResult collective_on_fabric(network::Fabric& fabric,
@@ -116,9 +160,17 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
   if (!flow_mode_supports(op, algorithm)) {
     throw sim::ConfigError("algorithm", "flow mode does not run " + std::string(op_name(op)) +
                                             " with '" + std::string(algorithm) +
-                                            "' (flow mode: ring all_reduce, all_gather, "
-                                            "reduce_scatter, broadcast, all_to_all; hierarchical "
-                                            "all_reduce, all_to_all)");
+                                            "'; flow mode runs " + flow_mode_algorithms());
+  }
+  if (!flow_mode_supports(op, algorithm, s)) {
+    std::string why = std::string(algorithm) + " cannot run " + std::string(op_name(op)) + " on " +
+                      std::to_string(s.nodes) + " node(s) x " + std::to_string(s.gpus_per_node) +
+                      " GPUs";
+    if (algorithm == "nvls") {
+      why += ": NVLS reduces inside one NVSwitch domain (one node with NVLS hardware, 2 or more "
+             "GPUs); across nodes use tree, ring or hierarchical";
+    }
+    throw sim::ConfigError("algorithm", why);
   }
   FlowRunResult r;
   const int n = s.ranks();
@@ -127,6 +179,75 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
   const double nodes = s.nodes;
   const double nvl = nvlink_bandwidth(s, t);
   const int pi = static_cast<int>(Protocol::kSimple);
+
+  if (algorithm == "nvls") {
+    // In-switch reduction: no byte crosses the fabric; the closed form is the mechanism.
+    const auto e = NvlsAlgorithm{}.estimate(op, bytes, s, t, Protocol::kSimple);
+    if (!e) throw sim::ConfigError("algorithm", "nvls needs the Simple protocol enabled");
+    r.steps = 2;
+    r.bandwidth_s = e->bandwidth_s;
+    r.latency_s = e->latency_s;
+    r.time_s = e->time_s;
+    return r;
+  }
+
+  if (algorithm == "tree") {
+    // Double binary tree all_reduce: one steady-state step in which every edge of both trees
+    // streams S/2 up (reduce) and S/2 down (broadcast) as `channels` flows each, while the
+    // NVLink chain inside every node moves 2 S at the tree's bandwidth factor.
+    const double factor = t.tree_bw_factor * t.tree_protocol_bw_factor[pi];
+    const double chain_s = s.gpus_per_node > 1 ? 2.0 * bytes / (nvl * factor) : 0.0;
+    const DoubleBinaryTree tree = double_binary_tree(s.nodes);
+    const double wire = bytes / 2.0 / channels / (t.network_efficiency * factor);
+    std::vector<Edge> edges;
+    for (const auto& parent : tree.parent) {
+      for (int v = 0; v < s.nodes; ++v) {
+        const int p = parent[static_cast<std::size_t>(v)];
+        if (p < 0) continue;
+        const auto child = hosts[static_cast<std::size_t>(v)];
+        const auto up = hosts[static_cast<std::size_t>(p)];
+        for (int c = 0; c < channels; ++c) {
+          edges.push_back({child, up, wire});  // reduce
+          edges.push_back({up, child, wire});  // broadcast
+        }
+      }
+    }
+    const sim::Time end = std::max(start + sim::Time::ceil_from_seconds(chain_s),
+                                   run_flows(fabric, start, edges, kTagBase, r));
+    r.steps = 2 * (s.gpus_per_node - 1 + tree.depth);
+    r.bandwidth_s = (end - start).seconds();
+    r.latency_s = (t.tree_base_latency_us[pi] +
+                   2.0 * ((g - 1.0) * t.tree_nvlink_step_us[pi] + tree.depth * t.tree_net_step_us[pi])) *
+                  1e-6;
+    r.time_s = r.bandwidth_s + r.latency_s;
+    return r;
+  }
+
+  if (op == CollectiveOp::kPointToPoint) {
+    // Rank 0 -> rank n-1 (nodes 0 and N-1). Across nodes: `channels` flows, and the sender's own
+    // injection limit (its share of the node's NICs, at least one NIC), which the fabric does not
+    // model, as a floor; the fabric can only make it slower.
+    const double factor = t.ring_protocol_bw_factor[pi];
+    const bool multi = s.nodes > 1;
+    double floor_s = bytes / (nvl * factor);
+    std::vector<Edge> edges;
+    if (multi) {
+      const double net = node_network_bandwidth(s, t) * factor;
+      const double one_nic = s.nic_bandwidth_bps / 8.0 * t.network_efficiency * factor;
+      floor_s = bytes / std::min(nvl * factor, std::max(net / g, one_nic));
+      const double wire = bytes / channels / t.network_efficiency;
+      for (int c = 0; c < channels; ++c) edges.push_back({hosts.front(), hosts.back(), wire});
+    }
+    const sim::Time end = std::max(start + sim::Time::ceil_from_seconds(floor_s),
+                                   run_flows(fabric, start, edges, kTagBase, r));
+    r.steps = 1;
+    r.bandwidth_s = (end - start).seconds();
+    r.latency_s = (t.ring_base_latency_us[pi] +
+                   (multi ? t.ring_net_step_us[pi] : t.ring_nvlink_step_us[pi])) *
+                  1e-6;
+    r.time_s = r.bandwidth_s + r.latency_s;
+    return r;
+  }
 
   if (op == CollectiveOp::kAllToAll) {
     // One step: every rank sends S/n to every other rank at once. Inside a node over NVLink
@@ -154,15 +275,21 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
   }
 
   if (algorithm == "hierarchical") {
-    // all_reduce: NVLink reduce_scatter in every node (analytic), then per rail a ring
-    // all_reduce of S/g across the nodes as flows (2(N-1) lock-step steps, S/(g N) per rail per
-    // step: S/N per node boundary, over `channels` flows), then an NVLink all_gather (analytic).
+    // NVLink phases inside every node are analytic ((g-1)/g S / B_nvlink each); between them
+    // every rail runs a ring across the nodes as flows, S/(g N) per rail per step: S/N per node
+    // boundary, over `channels` flows.
+    //  all_reduce:     NVLink reduce_scatter, rail all_reduce (2(N-1) steps), NVLink all_gather
+    //  all_gather:     rail all_gather (N-1 steps), then NVLink all_gather
+    //  reduce_scatter: NVLink reduce_scatter, then rail reduce_scatter (N-1 steps)
     const double intra_s = (g - 1.0) / g * bytes / nvl;
-    const int inter_steps = 2 * (s.nodes - 1);
-    sim::Time now = start + sim::Time::ceil_from_seconds(intra_s);
+    const bool all_reduce = op == CollectiveOp::kAllReduce;
+    const int inter_steps = (all_reduce ? 2 : 1) * (s.nodes - 1);
+    const int intra_phases = all_reduce ? 2 : 1;
+    sim::Time now = start;
+    if (op != CollectiveOp::kAllGather) now = now + sim::Time::ceil_from_seconds(intra_s);
     now = lockstep_ring(fabric, hosts, inter_steps, bytes / nodes, 0.0, t, channels, now, kTagBase, r);
-    now = now + sim::Time::ceil_from_seconds(intra_s);
-    r.steps = inter_steps + 2 * (s.gpus_per_node - 1);
+    if (op != CollectiveOp::kReduceScatter) now = now + sim::Time::ceil_from_seconds(intra_s);
+    r.steps = inter_steps + intra_phases * (s.gpus_per_node - 1);
     r.bandwidth_s = (now - start).seconds();
     r.latency_s = ring_latency_s(t, r.steps, inter_steps);
     r.time_s = r.bandwidth_s + r.latency_s;

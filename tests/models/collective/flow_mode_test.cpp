@@ -115,7 +115,10 @@ const FlowCase kFlowCases[] = {
     {collective::CollectiveOp::kBroadcast, "ring"},
     {collective::CollectiveOp::kAllToAll, "ring"},
     {collective::CollectiveOp::kAllReduce, "hierarchical"},
+    {collective::CollectiveOp::kAllGather, "hierarchical"},
+    {collective::CollectiveOp::kReduceScatter, "hierarchical"},
     {collective::CollectiveOp::kAllToAll, "hierarchical"},
+    {collective::CollectiveOp::kAllReduce, "tree"},
 };
 }  // namespace
 
@@ -149,15 +152,32 @@ TEST_CASE("flow mode agrees with the closed form for every flow-mode collective 
   }
 }
 
-TEST_CASE("flow mode refuses what it does not model", "[models][collective][flow]") {
-  CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "tree"));
-  CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "nvls"));
+TEST_CASE("flow mode refuses what the closed forms do not run, naming what it runs",
+          "[models][collective][flow]") {
+  CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kBroadcast, "tree"));
+  CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kAllGather, "nvls"));
   CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kBroadcast, "hierarchical"));
+  CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "butterfly"));
+  // NVLS needs one NVSwitch domain: not 4 nodes, not a node without NVLS.
+  auto nodes4 = four_hgx_nodes();
+  nodes4.nvls = true;
+  CHECK(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "nvls"));
+  CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "nvls", nodes4));
   network::FabricOptions spray;
   spray.routing.mode = network::RoutingMode::kSpray;
   network::Fabric fabric(leaf_spine(4, 8, 1.0), spray);
+  CHECK_THROWS_WITH(collective::collective_on_fabric(fabric, {0, 1, 2, 3},
+                                                     collective::CollectiveOp::kBroadcast, 1e9,
+                                                     four_hgx_nodes(), {}, "tree", 8),
+                    Catch::Contains("flow mode does not run broadcast with 'tree'; flow mode runs "
+                                    "ring (all_reduce, all_gather, reduce_scatter, broadcast, "
+                                    "all_to_all, point_to_point), tree (all_reduce)"));
   CHECK_THROWS_AS(collective::collective_on_fabric(fabric, {0, 1, 2, 3},
                                                    collective::CollectiveOp::kAllReduce, 1e9,
-                                                   four_hgx_nodes(), {}, "tree", 8),
+                                                   nodes4, {}, "nvls", 8),
                   dcsim::sim::ConfigError);
+  CHECK_THROWS_WITH(collective::collective_on_fabric(fabric, {0, 1, 2, 3},
+                                                     collective::CollectiveOp::kAllReduce, 1e9,
+                                                     nodes4, {}, "nvls", 8),
+                    Catch::Contains("one NVSwitch domain"));
 }
