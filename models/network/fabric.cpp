@@ -18,6 +18,9 @@ Fabric::Fabric(Topology topology, FabricOptions options)
       throw sim::ConfigError("roce.pfc_efficiency", "must be in (0, 1]");
     }
     if (r.pfc && r.pfc_incast_fanin < 2) throw sim::ConfigError("roce.pfc_incast_fanin", "must be >= 2");
+    if (r.pfc && r.pfc_spreading && r.pfc_spreading_hops < 1) {
+      throw sim::ConfigError("roce.pfc_spreading_hops", "must be >= 1");
+    }
     if (r.dcqcn && (r.dcqcn_loss_fraction < 0 || r.dcqcn_loss_fraction > 1)) {
       throw sim::ConfigError("roce.dcqcn_loss_fraction", "must be in [0, 1]");
     }
@@ -26,6 +29,7 @@ Fabric::Fabric(Topology topology, FabricOptions options)
   }
   for (const LinkInfo& l : topology_.links()) solver_.add_link(l.bandwidth_bps);
   pfc_on_.assign(topology_.link_count(), 0);
+  link_stamp_.assign(topology_.link_count(), 0);
   link_bytes_.assign(topology_.link_count(), 0.0);
   if (options_.link_series_interval_ns < 0) throw sim::ConfigError("link_series_interval_ns", "must not be negative");
   if (options_.link_series_interval_ns > 0 && options_.link_series_max_buckets < 2) {
@@ -75,13 +79,22 @@ std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double b
   flow.bytes = bytes;
   flow.start_ns = now.ns();
   flow.alive = true;
-  flow.subs.clear();
+  flow.first_sub = UINT32_MAX;
   ++live_flows_;
   bytes_started_ += bytes;
+  const std::uint64_t number = flow.number;
   const int n = src == dst ? 1 : router_.subflow_count(src, dst);
   flow.left = n;
+  flow.n_subs = n;
+  std::uint32_t prev = UINT32_MAX;
   for (int j = 0; j < n; ++j) {
-    const std::uint32_t s = new_sub();
+    const std::uint32_t s = new_sub();  // may grow subs_: no Subflow reference across it
+    if (prev == UINT32_MAX) {
+      flows_[f].first_sub = s;
+    } else {
+      subs_[prev].next = s;
+    }
+    prev = s;
     Subflow& sub = subs_[s];
     sub.flow = f;
     sub.index = j;
@@ -89,15 +102,17 @@ std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double b
     sub.remaining_bytes = bytes / n;
     sub.rate_bps = 0.0;
     sub.last_ns = now.ns();
+    sub.next = UINT32_MAX;
+    sub.pfc_factor = 1.0;
+    sub.pfc_new = 1.0;
     ++sub.version;
-    flows_[f].subs.push_back(s);
-    if (!router_.route(src, dst, flow.number, j, sub.route)) {
+    if (!router_.route(src, dst, number, j, sub.route)) {
       unrouted_.push_back(f);
-      return flow.number;
+      return number;
     }
     push_event(now.ns() + route_latency(sub.route), s, EventKind::kActivate);
   }
-  return flow.number;
+  return number;
 }
 
 sim::Time Fabric::next_event_time() const {
@@ -148,10 +163,22 @@ void Fabric::update_pfc(LinkId l) {
   const bool on = solver_.flow_count_on(l) >= static_cast<std::size_t>(options_.roce.pfc_incast_fanin);
   if (on == (pfc_on_[l] != 0)) return;
   pfc_on_[l] = on ? 1 : 0;
-  if (router_.link_up(l)) {
-    const double cap = topology_.link(l).bandwidth_bps;
-    solver_.set_capacity(l, on ? cap * options_.roce.pfc_efficiency : cap);
-  }
+  if (on) pfc_links_.push_back(l);  // removed lazily by apply_pfc_spreading
+  if (router_.link_up(l)) solver_.set_capacity(l, usable_capacity(l));
+}
+
+double Fabric::usable_capacity(LinkId l) const {
+  if (!router_.link_up(l)) return 0.0;
+  const double cap = topology_.link(l).bandwidth_bps;
+  return pfc_on_[l] != 0 ? cap * options_.roce.pfc_efficiency : cap;
+}
+
+void Fabric::attach(std::uint32_t si) {
+  Subflow& s = subs_[si];
+  s.solver_id = solver_.add_flow(s.route);
+  if (solver_to_sub_.size() <= s.solver_id) solver_to_sub_.resize(s.solver_id + 1);
+  solver_to_sub_[s.solver_id] = si;
+  for (LinkId l : s.route) update_pfc(l);
 }
 
 void Fabric::activate(std::uint32_t si, std::int64_t now, std::vector<FinishedFlow>& finished) {
@@ -170,10 +197,7 @@ void Fabric::activate(std::uint32_t si, std::int64_t now, std::vector<FinishedFl
     complete_sub(si, now, finished);
     return;
   }
-  s.solver_id = solver_.add_flow(s.route);
-  if (solver_to_sub_.size() <= s.solver_id) solver_to_sub_.resize(s.solver_id + 1);
-  solver_to_sub_[s.solver_id] = si;
-  for (LinkId l : s.route) update_pfc(l);
+  attach(si);
 }
 
 void Fabric::complete_sub(std::uint32_t si, std::int64_t now, std::vector<FinishedFlow>& finished) {
@@ -204,14 +228,14 @@ void Fabric::finish_flow(std::uint32_t f, std::int64_t now, bool failed, std::st
   out.failed = failed;
   out.reason = std::move(reason);
   if (options_.record_routes) {
-    for (std::size_t j = 0; j < flow.subs.size(); ++j) {
-      if (j > 0) out.route += " | ";
-      const auto& r = subs_[flow.subs[j]].route;
+    for (std::uint32_t si = flow.first_sub; si != UINT32_MAX; si = subs_[si].next) {
+      if (si != flow.first_sub) out.route += " | ";
+      const auto& r = subs_[si].route;
       for (std::size_t i = 0; i < r.size(); ++i) out.route += (i ? " " : "") + std::to_string(r[i]);
     }
   }
   double delivered = 0.0;
-  for (std::uint32_t si : flow.subs) {
+  for (std::uint32_t si = flow.first_sub; si != UINT32_MAX; si = subs_[si].next) {
     Subflow& s = subs_[si];
     settle(s, now);
     if (s.solver_id != UINT32_MAX) {
@@ -219,7 +243,7 @@ void Fabric::finish_flow(std::uint32_t f, std::int64_t now, bool failed, std::st
       for (LinkId l : s.route) update_pfc(l);
       s.solver_id = UINT32_MAX;
     }
-    delivered += flow.bytes / static_cast<double>(flow.subs.size()) - std::max(0.0, s.remaining_bytes);
+    delivered += flow.bytes / static_cast<double>(flow.n_subs) - std::max(0.0, s.remaining_bytes);
     ++s.version;
     free_subs_.push_back(si);
   }
@@ -239,7 +263,7 @@ void Fabric::solve_and_reschedule(std::int64_t now) {
     Subflow& s = subs_[si];
     settle(s, now);
     const double old_rate = s.rate_bps;
-    s.rate_bps = solver_.rate(id) * goodput_;
+    s.rate_bps = solver_.rate(id) * goodput_ * s.pfc_factor;
     if (dcqcn && (old_rate == 0.0 || s.rate_bps < old_rate)) {
       s.remaining_bytes += s.rate_bps * static_cast<double>(r.dcqcn_recovery_ns) * 1e-9 / 8.0 * r.dcqcn_loss_fraction;
     }
@@ -249,6 +273,7 @@ void Fabric::solve_and_reschedule(std::int64_t now) {
       push_event(now + static_cast<std::int64_t>(ns), si, EventKind::kComplete);
     }
   }
+  if (r.enabled && r.pfc && r.pfc_spreading) apply_pfc_spreading(now);
 }
 
 void Fabric::advance(sim::Time now_t, std::vector<FinishedFlow>& finished) {
@@ -303,10 +328,8 @@ void Fabric::reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlo
                   finished);
       continue;
     }
-    s.solver_id = solver_.add_flow(s.route);
-    if (solver_to_sub_.size() <= s.solver_id) solver_to_sub_.resize(s.solver_id + 1);
-    solver_to_sub_[s.solver_id] = si;
-    for (LinkId l : s.route) update_pfc(l);
+    attach(si);
+    ++rerouted_;
   }
 }
 
@@ -314,8 +337,9 @@ void Fabric::set_link_state(sim::Time now_t, LinkId link, bool up, std::vector<F
   const std::int64_t now = now_t.ns();
   last_now_ = now;
   router_.set_link_up(link, up);
-  solver_.set_capacity(link, up ? topology_.link(link).bandwidth_bps : 0.0);
+  solver_.set_capacity(link, usable_capacity(link));
   if (!up) reroute_link(now, link, finished);
+  if (up) rebalance(now);
   solve_and_reschedule(now);
 }
 
@@ -326,10 +350,12 @@ void Fabric::set_switch_state(sim::Time now_t, NodeId sw, bool up, std::vector<F
   links.insert(links.end(), topology_.in_links(sw).begin(), topology_.in_links(sw).end());
   for (LinkId l : links) {
     router_.set_link_up(l, up);
-    solver_.set_capacity(l, up ? topology_.link(l).bandwidth_bps : 0.0);
+    solver_.set_capacity(l, usable_capacity(l));
   }
   if (!up) {
     for (LinkId l : links) reroute_link(now, l, finished);
+  } else {
+    rebalance(now);
   }
   solve_and_reschedule(now);
 }
@@ -342,9 +368,137 @@ void Fabric::set_nic_port_state(sim::Time now, NodeId host, int port, bool up, s
   const LinkId l = out[static_cast<std::size_t>(port)];
   // Both directions of the port's cable fail together.
   router_.set_link_up(topology_.link(l).reverse, up);
-  solver_.set_capacity(topology_.link(l).reverse, up ? topology_.link(l).bandwidth_bps : 0.0);
+  solver_.set_capacity(topology_.link(l).reverse, usable_capacity(topology_.link(l).reverse));
   if (!up) reroute_link(now.ns(), topology_.link(l).reverse, finished);
   set_link_state(now, l, up, finished);
+}
+
+void Fabric::move_subflow(std::uint32_t si, std::int64_t now) {
+  Subflow& s = subs_[si];
+  settle(s, now);
+  solver_.remove_flow(s.solver_id);
+  for (LinkId l : s.route) update_pfc(l);
+  s.route.swap(scratch_route_);
+  s.rate_bps = 0.0;  // until the solve that follows
+  ++s.version;
+  attach(si);
+  ++rerouted_;
+}
+
+void Fabric::rebalance(std::int64_t now) {
+  // Standard ECMP after a next hop comes back: the switches recompute their hash buckets, so a
+  // subflow goes wherever the same hash now sends it. O(live subflows x path): link-up events
+  // are rare.
+  if (router_.config().resilient_hashing) return;
+  for (Flow& flow : flows_) {
+    if (!flow.alive) continue;
+    for (std::uint32_t si = flow.first_sub; si != UINT32_MAX; si = subs_[si].next) {
+      Subflow& s = subs_[si];
+      const bool draining = s.solver_id != UINT32_MAX;
+      const bool in_latency = !draining && s.remaining_bytes > 0 && !s.route.empty();
+      if (!draining && !in_latency) continue;
+      if (!router_.route(flow.src, flow.dst, flow.number, s.index, scratch_route_)) continue;
+      if (scratch_route_ == s.route) continue;
+      if (draining) {
+        move_subflow(si, now);
+      } else {
+        s.route.swap(scratch_route_);  // first bit still in flight: keep the activation time
+        ++rerouted_;
+      }
+    }
+  }
+}
+
+void Fabric::apply_pfc_spreading(std::int64_t now) {
+  const int hops = options_.roce.pfc_spreading_hops;
+  pfc_next_.clear();
+  std::size_t kept = 0;
+  for (LinkId c : pfc_links_) {
+    if (pfc_on_[c] == 0) continue;
+    pfc_links_[kept++] = c;
+    // An egress port of a forwarding node, saturated: its queue builds and pauses upstream.
+    const NodeId sw = topology_.link(c).src;
+    if (!topology_.hosts_are_routers() && topology_.node(sw).kind != NodeKind::kSwitch) continue;
+    if (solver_.capacity(c) <= 0 || solver_.link_load(c) < solver_.capacity(c) * (1.0 - 1e-9)) continue;
+    // The links up to `hops` upstream of c along its flows.
+    ++stamp_;
+    upstream_.clear();
+    for (MaxMinSolver::FlowId id : solver_.flows_on(c)) {
+      const auto& route = subs_[solver_to_sub_[id]].route;
+      const auto at = static_cast<int>(std::find(route.begin(), route.end(), c) - route.begin());
+      for (int d = 1; d <= hops && at - d >= 0; ++d) {
+        const LinkId u = route[static_cast<std::size_t>(at - d)];
+        if (link_stamp_[u] != stamp_) {
+          link_stamp_[u] = stamp_;
+          upstream_.push_back(u);
+        }
+      }
+    }
+    for (LinkId u : upstream_) {
+      // Flows on u that reach c after it are the incast; the others on u are victims.
+      const std::vector<MaxMinSolver::FlowId> on_u = solver_.flows_on(u);
+      auto feeds_c = [&](MaxMinSolver::FlowId id) {
+        const auto& route = subs_[solver_to_sub_[id]].route;
+        const auto pu = std::find(route.begin(), route.end(), u);
+        return std::find(pu, route.end(), c) != route.end();
+      };
+      double incast_rate = 0.0;
+      std::size_t incast = 0;
+      for (MaxMinSolver::FlowId id : on_u) {
+        if (feeds_c(id)) {
+          incast_rate += solver_.rate(id);
+          ++incast;
+        }
+      }
+      if (incast == 0 || incast == on_u.size()) continue;  // no victim on u
+      // Unpaused, u would give the incast flows an equal share of its line rate.
+      const double unpaused = topology_.link(u).bandwidth_bps * static_cast<double>(incast) /
+                              static_cast<double>(on_u.size());
+      const double paused = std::max(0.0, 1.0 - incast_rate / unpaused);
+      if (paused <= 0.0) continue;
+      for (MaxMinSolver::FlowId id : on_u) {
+        if (feeds_c(id)) continue;
+        Subflow& v = subs_[solver_to_sub_[id]];
+        if (v.pfc_new == 1.0) pfc_next_.push_back(solver_to_sub_[id]);
+        v.pfc_new *= 1.0 - paused;
+      }
+    }
+  }
+  pfc_links_.resize(kept);
+  // Apply: subflows whose factor moved (new victims, old victims released) change rate now.
+  for (std::uint32_t si : pfc_touched_) {
+    if (subs_[si].pfc_new == 1.0) pfc_next_.push_back(si);  // may be released
+  }
+  pfc_touched_.clear();
+  for (std::uint32_t si : pfc_next_) {
+    Subflow& s = subs_[si];
+    const double factor = s.pfc_new;
+    s.pfc_new = 1.0;
+    if (s.solver_id == UINT32_MAX) {  // finished or re-routed away since: nothing to apply
+      s.pfc_factor = 1.0;
+      continue;
+    }
+    if (factor != 1.0) pfc_touched_.push_back(si);
+    if (factor == s.pfc_factor) continue;
+    settle(s, now);
+    s.pfc_factor = factor;
+    s.rate_bps = solver_.rate(s.solver_id) * goodput_ * factor;
+    ++s.version;
+    if (s.rate_bps > 0) {
+      const double ns = std::ceil(s.remaining_bytes * 8.0 / s.rate_bps * 1e9);
+      push_event(now + static_cast<std::int64_t>(ns), si, EventKind::kComplete);
+    }
+  }
+}
+
+double Fabric::flow_rate_bps(std::uint64_t flow_number) const {
+  for (const Flow& flow : flows_) {
+    if (!flow.alive || flow.number != flow_number) continue;
+    double rate = 0.0;
+    for (std::uint32_t si = flow.first_sub; si != UINT32_MAX; si = subs_[si].next) rate += subs_[si].rate_bps;
+    return rate;
+  }
+  return 0.0;
 }
 
 }  // namespace dcsim::models::network

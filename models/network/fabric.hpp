@@ -21,14 +21,31 @@
 //    and inter-frame gap to count the wire exactly).
 //  - PFC incast: a link carrying >= pfc_incast_fanin flows is paused part of the time; its usable
 //    capacity becomes pfc_efficiency x capacity (lossless, so nothing is retransmitted, but
-//    pause/resume cycles waste time). Congestion spreading to upstream victims is not modelled.
+//    pause/resume cycles waste time).
+//  - PFC congestion spreading (pfc_spreading): a switch egress link L in incast (>= fan-in
+//    flows) that is saturated fills the ingress queues feeding it, so the switch pauses the
+//    upstream links U that carry L's flows. Flow-level approximation, recomputed after every
+//    solve: U is paused a fraction p_U = max(0, 1 - r_I / (c_U x n_I / n_U)) of the time, where
+//    r_I is the sum of the max-min rates L gives its n_I flows that cross U, and c_U x n_I / n_U
+//    is what U would give them unpaused (an equal share of U's capacity, n_U flows on U). A flow
+//    on U that does not go to L (a victim: head-of-line blocked in the shared ingress queue of
+//    the same priority) moves only while U is not paused: its rate is its max-min rate x
+//    (1 - p_U) (x the product over every link where it is a victim). The bandwidth victims lose
+//    is not given to other flows (pauses idle the link). pfc_spreading_hops = h applies the same
+//    rule h links upstream of L along L's flows (1: the links into L's switch only). The
+//    incast flows themselves keep their rate (they are limited by L).
 //  - DCQCN: each time a subflow starts or its rate drops (a collision), it pays
 //    dcqcn_recovery_ns x new rate x dcqcn_loss_fraction of extra transfer (the rate dips and
 //    recovers: the lost area of the rate curve, as a triangle-like fraction).
 //
 // Failures: a link (or every link of a switch, or a host NIC port) going down reroutes the
 // subflows crossing it (bond failover for a NIC: the host's other ports remain candidates); a
-// flow with no path left fails with a reason. Links coming back up serve new routes only.
+// flow with no path left fails with a reason. A link, switch or port coming back up: with
+// standard ECMP (RoutingConfig::resilient_hashing false) the switches recompute their hash
+// buckets, so every active subflow whose route() now differs moves to the new route with its
+// remaining bytes (flows in their latency phase take the new route at once, keeping their
+// activation time); with resilient hashing flows stay and the restored link serves new flows.
+// rerouted_subflows() counts the moves of both kinds.
 //
 // Complexity: start/finish O(path x log F) plus the incremental solve, which touches the flows
 // whose rates move (see max_min_solver.hpp). Memory O(concurrent flows): finished flows are
@@ -52,6 +69,8 @@ struct RoceConfig {
   bool pfc = false;
   int pfc_incast_fanin = 8;
   double pfc_efficiency = 0.9;
+  bool pfc_spreading = false;     // pauses spread to upstream links and block victims (needs pfc)
+  int pfc_spreading_hops = 1;     // how many links upstream of the congested port, >= 1
   bool dcqcn = false;
   std::int64_t dcqcn_recovery_ns = 20'000;
   double dcqcn_loss_fraction = 0.5;
@@ -111,6 +130,11 @@ class Fabric {
   double bytes_delivered() const { return bytes_delivered_; }
   double bytes_started() const { return bytes_started_; }
   double goodput_factor() const { return goodput_; }
+  // Subflows moved to another route while active (a link down, or rebalancing on link up).
+  std::uint64_t rerouted_subflows() const { return rerouted_; }
+  // Current payload rate of a live flow (sum over its subflows; 0 when finished or not yet
+  // active). O(live flows): for tests and reports, not for inner loops.
+  double flow_rate_bps(std::uint64_t flow_number) const;
   // Utilisation series (FabricOptions::link_series_interval_ns). Bucket b spans
   // [b x interval, (b + 1) x interval); bytes settle when a flow's rate changes or it ends, so
   // the series is complete once no flow is active. Summed over buckets, a link's bytes equal
@@ -132,6 +156,9 @@ class Fabric {
     double rate_bps = 0.0;  // payload rate
     std::int64_t last_ns = 0;
     std::uint32_t version = 0;
+    std::uint32_t next = UINT32_MAX;  // next subflow of the same flow
+    double pfc_factor = 1.0;          // share of time not blocked by upstream PFC pauses
+    double pfc_new = 1.0;             // scratch while recomputing pfc_factor
     std::vector<LinkId> route;
   };
   struct Flow {
@@ -141,8 +168,9 @@ class Fabric {
     double bytes = 0.0;
     std::int64_t start_ns = 0;
     int left = 0;
+    int n_subs = 0;
     bool alive = false;
-    std::vector<std::uint32_t> subs;
+    std::uint32_t first_sub = UINT32_MAX;  // subflows chained by Subflow::next, in index order
   };
   enum class EventKind : std::uint8_t { kActivate, kComplete };
   struct Event {
@@ -161,10 +189,15 @@ class Fabric {
   void finish_flow(std::uint32_t flow, std::int64_t now, bool failed, std::string reason,
                    std::vector<FinishedFlow>& finished);
   void update_pfc(LinkId l);
+  double usable_capacity(LinkId l) const;
   void solve_and_reschedule(std::int64_t now);
   std::int64_t route_latency(const std::vector<LinkId>& route) const;
   void add_to_series(const std::vector<LinkId>& route, std::int64_t t0, std::int64_t t1, double bytes);
   void reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlow>& finished);
+  void rebalance(std::int64_t now);
+  void move_subflow(std::uint32_t si, std::int64_t now);
+  void apply_pfc_spreading(std::int64_t now);
+  void attach(std::uint32_t si);
 
   Topology topology_;
   FabricOptions options_;
@@ -183,6 +216,15 @@ class Fabric {
   std::vector<double> series_;  // bucket-major: [bucket x link_count + link]
   std::vector<LinkId> scratch_route_;
   std::vector<std::uint32_t> unrouted_;  // flows with no path, failed at the next advance
+  // PFC spreading scratch: links with PFC on (lazily compacted), subflows whose pfc_factor is
+  // not 1, per-link stamps for the upstream links of one congested link.
+  std::vector<LinkId> pfc_links_;
+  std::vector<std::uint32_t> pfc_touched_;
+  std::vector<std::uint32_t> pfc_next_;
+  std::vector<std::uint32_t> link_stamp_;
+  std::uint32_t stamp_ = 0;
+  std::vector<LinkId> upstream_;
+  std::uint64_t rerouted_ = 0;
   std::uint64_t next_number_ = 0;
   std::size_t live_flows_ = 0;
   std::int64_t last_now_ = 0;

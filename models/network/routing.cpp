@@ -1,5 +1,7 @@
 #include "models/network/routing.hpp"
 
+#include <algorithm>
+
 #include "sim/error.hpp"
 
 namespace dcsim::models::network {
@@ -18,6 +20,17 @@ Router::Router(const Topology& topology, RoutingConfig config)
       cache_slot_(topology.node_count(), UINT32_MAX) {
   if (config_.qps_per_flow < 1) throw sim::ConfigError("routing.qps_per_flow", "must be >= 1");
   if (config_.max_spray_paths < 1) throw sim::ConfigError("routing.max_spray_paths", "must be >= 1");
+  precompute();
+}
+
+void Router::precompute() {
+  std::vector<NodeId> anchors;
+  for (NodeId h = 0; h < topology_.host_count(); ++h) anchors.push_back(anchor_of(h));
+  std::sort(anchors.begin(), anchors.end());
+  anchors.erase(std::unique(anchors.begin(), anchors.end()), anchors.end());
+  if (anchors.size() * topology_.node_count() > kPrecomputeEntries) return;
+  cache_.reserve(anchors.size());
+  for (NodeId a : anchors) distances(a);
 }
 
 void Router::set_link_up(LinkId link, bool up) {
@@ -28,7 +41,13 @@ void Router::set_link_up(LinkId link, bool up) {
   std::fill(cache_slot_.begin(), cache_slot_.end(), UINT32_MAX);
 }
 
-NodeId Router::anchor_of(NodeId dst) const {
+NodeId Router::anchor_of(NodeId dst) {
+  if (dst >= topology_.host_count()) return dst;
+  if (adjacency_stale_) build_adjacency();
+  return host_anchor_[dst];
+}
+
+NodeId Router::find_anchor(NodeId dst) const {
   if (topology_.hosts_are_routers() || topology_.node(dst).kind != NodeKind::kHost) return dst;
   NodeId only = UINT32_MAX;
   for (LinkId l : topology_.in_links(dst)) {
@@ -45,15 +64,27 @@ void Router::build_adjacency() {
   const bool routers = topology_.hosts_are_routers();
   in_start_.assign(n + 1, 0);
   in_src_.clear();
+  out_start_.assign(n + 1, 0);
+  out_link_.clear();
+  out_dst_.clear();
   forwards_.assign(n, 0);
   for (NodeId v = 0; v < n; ++v) {
     forwards_[v] = routers || topology_.node(v).kind != NodeKind::kHost ? 1 : 0;
     in_start_[v] = static_cast<std::uint32_t>(in_src_.size());
     for (LinkId l : topology_.in_links(v))
       if (up_[l]) in_src_.push_back(topology_.link(l).src);
+    out_start_[v] = static_cast<std::uint32_t>(out_link_.size());
+    for (LinkId l : topology_.out_links(v)) {
+      if (!up_[l]) continue;
+      out_link_.push_back(l);
+      out_dst_.push_back(topology_.link(l).dst);
+    }
   }
   in_start_[n] = static_cast<std::uint32_t>(in_src_.size());
+  out_start_[n] = static_cast<std::uint32_t>(out_link_.size());
   adjacency_stale_ = false;
+  host_anchor_.resize(topology_.host_count());
+  for (NodeId h = 0; h < topology_.host_count(); ++h) host_anchor_[h] = find_anchor(h);
 }
 
 const std::vector<std::uint16_t>& Router::distances(NodeId anchor) {
@@ -81,20 +112,23 @@ const std::vector<std::uint16_t>& Router::distances(NodeId anchor) {
 }
 
 bool Router::allowed_next(NodeId v, NodeId dst, NodeId anchor) const {
-  return v == dst || v == anchor || topology_.hosts_are_routers() || topology_.node(v).kind == NodeKind::kSwitch;
+  return v == dst || v == anchor || forwards_[v] != 0;
 }
 
 void Router::candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d) {
+  if (adjacency_stale_) build_adjacency();
   cand_.clear();
+  const std::uint32_t begin = out_start_[cur], end = out_start_[cur + 1];
   if (cur == anchor && anchor != dst) {
-    for (LinkId l : topology_.out_links(cur))
-      if (up_[l] && topology_.link(l).dst == dst) cand_.push_back(l);
+    for (std::uint32_t i = begin; i < end; ++i)
+      if (out_dst_[i] == dst) cand_.push_back(out_link_[i]);
     return;
   }
-  for (LinkId l : topology_.out_links(cur)) {
-    if (!up_[l]) continue;
-    const NodeId v = topology_.link(l).dst;
-    if (d[v] + 1 == d[cur] && allowed_next(v, dst, anchor)) cand_.push_back(l);
+  // cur is on a shortest path and is not the anchor: d[cur] >= 1.
+  const std::uint16_t closer = static_cast<std::uint16_t>(d[cur] - 1);
+  for (std::uint32_t i = begin; i < end; ++i) {
+    const NodeId v = out_dst_[i];
+    if (d[v] == closer && allowed_next(v, dst, anchor)) cand_.push_back(out_link_[i]);
   }
 }
 
@@ -122,6 +156,7 @@ bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflo
   const NodeId anchor = anchor_of(dst);
   const auto& d = distances(anchor);
   if (d[src] == kUnreached) return false;
+  out.reserve(static_cast<std::size_t>(d[src]) + 1);  // the path length: one allocation at most
   std::uint64_t key = 0;
   if (config_.mode == RoutingMode::kEcmp) {
     const std::uint64_t qp = config_.key == EcmpKey::kQueuePair

@@ -18,7 +18,16 @@
 //
 // Distances come from a BFS (over reversed up links) per destination anchor, cached: a
 // single-homed host's anchor is its switch, so a fat-tree of any size needs one BFS per edge
-// switch. Any link state change drops the cache. route() is O(path length x node degree).
+// switch. Like a switch's forwarding table, the distances to every anchor are computed when the
+// Router is built, if they fit kPrecomputeEntries (a k=32 fat-tree's 512 edge switches do;
+// a 10,000-node torus, one anchor per node, does not and is searched lazily). Any link state
+// change drops the cache; searches are then lazy. route() is O(path length x node degree) over
+// compact adjacency arrays (up links only).
+//
+// Resilient hashing (resilient_hashing): switches keep a flow on its next hop while that hop is
+// up, so a restored link takes new flows only. Standard ECMP (the default) recomputes the hash
+// buckets when a next hop comes back: the flows whose hash now picks it move (Fabric re-routes
+// every flow whose route() changed).
 
 #include <cstdint>
 #include <vector>
@@ -36,6 +45,9 @@ struct RoutingConfig {
   int qps_per_flow = 1;         // > 1 splits a flow into QP subflows, hashed separately
   int max_spray_paths = 64;
   std::uint64_t seed = 1;       // switch hash seed
+  // true: flows stay on their paths when a link comes back up (resilient ECMP, e.g. Broadcom
+  // "resilient hashing"); false: buckets are recomputed and flows move back.
+  bool resilient_hashing = false;
 };
 
 class Router {
@@ -53,10 +65,13 @@ class Router {
   bool route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflow, std::vector<LinkId>& out);
   // Minimal hop count (links), or -1 when unreachable.
   int hops(NodeId src, NodeId dst);
+  // Distance tables computed at construction are capped at this many entries (2 B each).
+  static constexpr std::size_t kPrecomputeEntries = std::size_t{8} << 20;
 
  private:
   static constexpr std::uint16_t kUnreached = UINT16_MAX;
-  NodeId anchor_of(NodeId dst) const;
+  NodeId anchor_of(NodeId dst);
+  NodeId find_anchor(NodeId dst) const;
   const std::vector<std::uint16_t>& distances(NodeId anchor);
   bool allowed_next(NodeId v, NodeId dst, NodeId anchor) const;
   void candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d);
@@ -68,13 +83,19 @@ class Router {
   std::vector<std::vector<std::uint16_t>> cache_;
   std::vector<NodeId> queue_;
   std::vector<LinkId> cand_;
-  // Compact reverse adjacency for the distance searches (sources of the up in-links of each
-  // node, CSR), and whether a node forwards; rebuilt lazily after a link changes state.
+  // Compact adjacency of the up links, CSR: sources of each node's in-links (distance
+  // searches), ids and far ends of its out-links (next hops); whether a node forwards. Rebuilt
+  // lazily after a link changes state.
   void build_adjacency();
+  void precompute();
   bool adjacency_stale_ = true;
   std::vector<std::uint32_t> in_start_;
   std::vector<NodeId> in_src_;
+  std::vector<std::uint32_t> out_start_;
+  std::vector<LinkId> out_link_;
+  std::vector<NodeId> out_dst_;
   std::vector<std::uint8_t> forwards_;
+  std::vector<NodeId> host_anchor_;  // anchor_of() per host, rebuilt with the adjacency
 };
 
 }  // namespace dcsim::models::network

@@ -33,7 +33,10 @@ FabricRun::FabricRun(const scenario::Scenario& scenario, const models::ModelRegi
       "network/faults", {{"time_ns", sim::ColumnType::kInt64, "ns", "when the fault was applied"},
                          {"kind", sim::ColumnType::kString, "", "link, switch or nic_port"},
                          {"target", sim::ColumnType::kString, "", "link id, switch name, or host:port"},
-                         {"state", sim::ColumnType::kString, "", "down or up"}});
+                         {"state", sim::ColumnType::kString, "", "down or up"},
+                         {"subflows_rerouted", sim::ColumnType::kInt64, "",
+                          "active subflows moved to another route by this fault (down: off the failed "
+                          "part; up: back, unless routing.resilient_hashing)"}});
 }
 
 void FabricRun::start() {
@@ -57,6 +60,7 @@ void FabricRun::start_due() {
 void FabricRun::apply_fault(std::size_t index) {
   const FabricFault& f = scenario_.fabric->faults[index];
   std::string kind, target;
+  const std::uint64_t rerouted_before = fabric_->rerouted_subflows();
   switch (f.kind) {
     case FabricFault::Kind::kLink:
       driver_->set_link_state(f.link, f.up);
@@ -74,7 +78,8 @@ void FabricRun::apply_fault(std::size_t index) {
       target = fabric_->topology().node_name(f.node) + ":" + std::to_string(f.port);
       break;
   }
-  sink_.append_row(faults_table_, {sim_.now().ns(), kind, target, std::string(f.up ? "up" : "down")});
+  sink_.append_row(faults_table_, {sim_.now().ns(), kind, target, std::string(f.up ? "up" : "down"),
+                                   static_cast<std::int64_t>(fabric_->rerouted_subflows() - rerouted_before)});
 }
 
 net::FabricSummary FabricRun::finish() { return report_->finish(*fabric_); }

@@ -67,10 +67,12 @@ FabricScenario map_fabric(const json& f, std::uint64_t scenario_seed, const std:
   routing.qps_per_flow = r.at("qps_per_connection").get<int>();
   routing.max_spray_paths = r.at("max_spray_paths").get<int>();
   routing.seed = r.contains("hash_seed") ? r.at("hash_seed").get<std::uint64_t>() : scenario_seed;
+  routing.resilient_hashing = r.at("resilient_hashing").get<bool>();
 
   const json& q = f.at("roce");
   net::RoceConfig& roce = out.options.roce;
-  roce.pfc = q.at("pfc").get<bool>();
+  // Spreading is a PFC effect: asking for it switches PFC on.
+  roce.pfc = q.at("pfc").get<bool>() || q.at("pfc_spreading").get<bool>();
   roce.dcqcn = q.at("dcqcn").get<bool>();
   // PFC and DCQCN are RoCE effects: asking for one means RoCE is on.
   roce.enabled = q.at("enabled").get<bool>() || roce.pfc || roce.dcqcn;
@@ -88,6 +90,8 @@ FabricScenario map_fabric(const json& f, std::uint64_t scenario_seed, const std:
   roce.header_bytes = static_cast<int>(std::min(header, 1e6));
   roce.pfc_incast_fanin = q.at("pfc_incast_fanin").get<int>();
   roce.pfc_efficiency = q.at("pfc_efficiency").get<double>();
+  roce.pfc_spreading = q.at("pfc_spreading").get<bool>();
+  roce.pfc_spreading_hops = q.at("pfc_spreading_hops").get<int>();
   roce.dcqcn_recovery_ns = duration_of(q.at("dcqcn_recovery")).ns();
   roce.dcqcn_loss_fraction = q.at("dcqcn_loss_fraction").get<double>();
   out.options.link_series_interval_ns = duration_of(f.at("link_utilisation_interval")).ns();
@@ -268,6 +272,7 @@ std::string fabric_field_pointer(std::string_view field) {
       {"roce.header_bytes", "/fabric/roce/header"},
       {"roce.pfc_efficiency", "/fabric/roce/pfc_efficiency"},
       {"roce.pfc_incast_fanin", "/fabric/roce/pfc_incast_fanin"},
+      {"roce.pfc_spreading_hops", "/fabric/roce/pfc_spreading_hops"},
       {"roce.dcqcn_loss_fraction", "/fabric/roce/dcqcn_loss_fraction"},
       {"roce.dcqcn_recovery_ns", "/fabric/roce/dcqcn_recovery"},
       {"routing.qps_per_flow", "/fabric/routing/qps_per_connection"},

@@ -98,6 +98,12 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
                       with_default_note(integer_field("hash_seed", "Seed of the switches' ECMP hash.",
                                                       at_least(0)),
                                         "the scenario seed"),
+                      with_default(boolean_field("resilient_hashing",
+                                                 "When a link comes back up, flows stay on their paths "
+                                                 "(resilient ECMP). Off: the switches recompute their hash "
+                                                 "buckets and every flow whose hash now picks another path "
+                                                 "moves to it with its remaining bytes."),
+                                   false),
                   }),
               object_field(
                   "roce", "RoCE v2 effects; all off by default (pure max-min sharing).",
@@ -122,6 +128,18 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
                       with_default(number_field("pfc_efficiency", "Usable fraction of a pausing link.",
                                                 Range{0.0, 1.0, true, false}),
                                    0.9),
+                      with_default(boolean_field("pfc_spreading",
+                                                 "Congestion spreading (switches `pfc` on): a saturated switch port "
+                                                 "in incast pauses the upstream links carrying its flows, "
+                                                 "paused a fraction p = 1 - (incast rate) / (their equal share "
+                                                 "of the link); other flows on those links (victims) keep "
+                                                 "1 - p of their max-min rate."),
+                                   false),
+                      with_default(integer_field("pfc_spreading_hops",
+                                                 "Links upstream of the congested port that pauses reach "
+                                                 "(1: the links into its switch).",
+                                                 at_least(1)),
+                                   1),
                       with_default(boolean_field("dcqcn", "DCQCN rate recovery cost when a flow starts or "
                                                           "its rate drops."),
                                    false),
