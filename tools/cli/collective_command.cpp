@@ -2,7 +2,8 @@
 // an nccl-tests-style sweep of the analytic collective model (models/collective) on the
 // scenario's node type, node count and compute NICs. `--mode flow` runs every size as flows on
 // the scenario's /fabric instead (models/collective/flow_collective.hpp; cluster node i is
-// fabric host i, one channel per compute NIC, Simple protocol, a fresh fabric per size).
+// fabric host i, one channel per compute NIC, Simple protocol, a fresh fabric per size; `auto`
+// runs what the analytic model picks with the Simple protocol, size by size).
 
 #include <algorithm>
 #include <iostream>
@@ -40,7 +41,8 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
       "collective",
-      "nccl-tests-style table of a collective on the scenario's cluster (analytic model)");
+      "nccl-tests-style table of a collective on the scenario's cluster (analytic closed forms, or "
+      "flows on its /fabric with --mode flow)");
   args->scenario.add_to(*cmd);
   cmd->add_option("--op", args->op,
                   "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast or point_to_point")
@@ -52,8 +54,8 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
                   "ring, tree, nvls, hierarchical, or auto (what NCCL would pick)")
       ->capture_default_str();
   cmd->add_option("--mode", args->mode,
-                  "analytic (closed forms) or flow (flows on the scenario's /fabric; ring or "
-                  "hierarchical, auto = ring)")
+                  "analytic (closed forms) or flow (flows on the scenario's /fabric, Simple "
+                  "protocol; every algorithm the closed forms run, auto = the analytic pick)")
       ->capture_default_str();
   cmd->add_option("--gpus", args->gpus,
                   "ranks in the communicator (default: every GPU of the cluster; more than one "
@@ -86,13 +88,10 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
                                     "network the collective's flows run on); use --mode analytic "
                                     "or add /fabric");
             }
-            const std::string flow_algo = args->algo == "auto" ? "ring" : args->algo;
-            if (flow && !mc::flow_mode_supports(op, flow_algo)) {
+            if (flow && args->algo != "auto" && !mc::flow_mode_supports(op, args->algo)) {
               throw sim::InputError("--algo: flow mode does not run " + std::string(mc::op_name(op)) +
-                                    " with '" + flow_algo +
-                                    "'; flow mode runs ring (all_reduce, all_gather, "
-                                    "reduce_scatter, broadcast, all_to_all) and hierarchical "
-                                    "(all_reduce, all_to_all)");
+                                    " with '" + args->algo + "'; flow mode runs " +
+                                    mc::flow_mode_algorithms());
             }
             const auto& node = scenario.cluster.node;
             const int nodes = scenario.cluster.nodes;
@@ -121,6 +120,11 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
                 sweep.ranks = system.ranks();
                 const double factor = mc::bus_bandwidth_factor(op, system.ranks());
                 for (double bytes : sizes) {
+                  // What NCCL would run at this size (Simple: the protocol flow mode models).
+                  const std::string flow_algo =
+                      args->algo != "auto"
+                          ? args->algo
+                          : mc::estimate_collective(algorithms, op, bytes, system, tuning, "auto").algorithm;
                   models::network::Fabric fabric(topology, scenario.fabric->options);
                   const auto r = mc::collective_on_fabric(fabric, hosts, op, bytes, system, tuning,
                                                           flow_algo, std::max(1, system.nics_per_node));
@@ -147,6 +151,7 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
               } else {
                 collective::ReportContext report{args->scenario.file, args->algo,
                                                  system.nodes, system.gpus_per_node};
+                if (flow) report.model = "flow mode on the scenario's /fabric";
                 std::cout << collective::format_collective_table(sweep, report);
               }
             } catch (const sim::ConfigError& e) {

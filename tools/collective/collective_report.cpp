@@ -21,8 +21,8 @@ int root(mc::CollectiveOp op) { return op == mc::CollectiveOp::kBroadcast ? 0 : 
 std::string format_collective_table(const mc::CollectiveSweep& sweep,
                                     const ReportContext& context) {
   std::string out;
-  out += fmt::format("# dcsim collective: {} ({}), analytic model\n", mc::op_name(sweep.op),
-                     context.title);
+  out += fmt::format("# dcsim collective: {} ({}), {}\n", mc::op_name(sweep.op), context.title,
+                     context.model);
   out += fmt::format("# ranks {} = {} node(s) x {} GPUs, algorithm {}\n", sweep.ranks,
                      context.nodes, context.gpus_per_node, context.algorithm);
   out += "#\n";

@@ -20,6 +20,7 @@ struct ReportContext {
   std::string algorithm;  // as requested: "auto" or a name
   int nodes = 1;
   int gpus_per_node = 1;
+  std::string model = "analytic model";  // or "flow mode on the scenario's /fabric"
 };
 
 // nccl-tests layout: size (B), count (float elements), type, redop, root, time (us), algbw and
