@@ -34,15 +34,22 @@ MaxMinSolver::FlowId MaxMinSolver::add_flow(std::span<const LinkId> links) {
     flows_.emplace_back();
   }
   Flow& f = flows_[id];
-  f.links.assign(links.begin(), links.end());
-  f.slot.resize(links.size());
+  const auto len = static_cast<std::uint32_t>(links.size());
+  if (len > f.cap) {
+    f.off = static_cast<std::uint32_t>(link_pool_.size());
+    f.cap = len;
+    link_pool_.resize(link_pool_.size() + len);
+    slot_pool_.resize(link_pool_.size());
+  }
+  f.len = len;
+  std::copy(links.begin(), links.end(), link_pool_.begin() + f.off);
   if (hot_.size() < flows_.size()) hot_.resize(flows_.size());
   hot_[id] = Hot{};
   f.old_rate = -1.0;  // never equal to a solved rate: a new flow is always reported as changed
   f.alive = true;
-  for (std::uint32_t i = 0; i < links.size(); ++i) {
+  for (std::uint32_t i = 0; i < len; ++i) {
     auto& members = links_[links[i]].members;
-    f.slot[i] = static_cast<std::uint32_t>(members.size());
+    slot_pool_[f.off + i] = static_cast<std::uint32_t>(members.size());
     members.push_back(Member{id, i});
   }
   pending_flows_.push_back(id);
@@ -52,16 +59,16 @@ MaxMinSolver::FlowId MaxMinSolver::add_flow(std::span<const LinkId> links) {
 void MaxMinSolver::remove_flow(FlowId id) {
   Flow& f = flows_[id];
   if (!f.alive) throw sim::InternalError("MaxMinSolver: removing a dead flow (this is a bug)");
-  for (std::uint32_t i = 0; i < f.links.size(); ++i) {
-    auto& members = links_[f.links[i]].members;
-    const std::uint32_t s = f.slot[i];
+  for (std::uint32_t i = 0; i < f.len; ++i) {
+    const LinkId l = link_pool_[f.off + i];
+    auto& members = links_[l].members;
+    const std::uint32_t s = slot_pool_[f.off + i];
     members[s] = members.back();
     members.pop_back();
-    if (s < members.size()) flows_[members[s].flow].slot[members[s].hop] = s;
-    pending_links_.push_back(f.links[i]);
+    if (s < members.size()) slot_pool_[flows_[members[s].flow].off + members[s].hop] = s;
+    pending_links_.push_back(l);
   }
-  f.links.clear();
-  f.slot.clear();
+  f.len = 0;
   f.alive = false;
   hot_[id].rate = 0.0;
   free_flows_.push_back(id);
@@ -93,7 +100,7 @@ void MaxMinSolver::add_to_set(FlowId id) {
   h.mark = epoch_;
   if (f.old_rate >= 0.0) f.old_rate = h.rate;
   set_.push_back(id);
-  for (LinkId l : f.links) add_link_to_set(l);
+  for (LinkId l : links_of(id)) add_link_to_set(l);
 }
 
 std::size_t MaxMinSolver::sift_down(std::size_t i) {
@@ -175,7 +182,8 @@ void MaxMinSolver::fill_set() {
       if (h.mark != epoch_ || h.frozen == fill_stamp_) continue;
       h.frozen = fill_stamp_;
       h.rate = share;
-      for (LinkId l2 : flows_[m.flow].links) {
+      h.bneck = e.link;
+      for (LinkId l2 : links_of(m.flow)) {
         Link& other = links_[l2];
         other.remaining -= share;
         --other.unfrozen;
@@ -217,11 +225,17 @@ void MaxMinSolver::fill_set() {
   }
 }
 
-bool MaxMinSolver::has_bottleneck(FlowId id) const {
-  const double rate = hot_[id].rate;
-  for (LinkId l : flows_[id].links) {
-    const Link& link = links_[l];
-    if (saturated(link) && rate >= link.max_rate * (1.0 - kRelTol)) return true;
+bool MaxMinSolver::bottleneck_on(FlowId id, LinkId l) const {
+  const Link& link = links_[l];
+  return saturated(link) && hot_[id].rate >= link.max_rate * (1.0 - kRelTol);
+}
+
+bool MaxMinSolver::find_bottleneck(FlowId id) {
+  for (LinkId l : links_of(id)) {
+    if (bottleneck_on(id, l)) {
+      hot_[id].bneck = l;
+      return true;
+    }
   }
   return false;
 }
@@ -242,7 +256,7 @@ void MaxMinSolver::run(bool full) {
     for (FlowId id : pending_flows_) {
       if (!flows_[id].alive) continue;
       add_to_set(id);
-      for (LinkId l : flows_[id].links) {
+      for (LinkId l : links_of(id)) {
         links_[l].dirty = epoch_;
         for (const auto& m : links_[l].members) add_to_set(m.flow);
       }
@@ -264,17 +278,19 @@ void MaxMinSolver::run(bool full) {
     joiners_.clear();
     // An outside flow keeps its bottleneck unless one of its links moved in this fill: before
     // the fill, it had one (the previous solve's fixed point, or an earlier pass's check).
+    // Its remembered bottleneck is still valid unless that very link moved.
     for (LinkId l : moved_links_) {
       for (const auto& m : links_[l].members) {
-        if (hot_[m.flow].mark != epoch_ && !has_bottleneck(m.flow)) joiners_.push_back(m.flow);
+        const Hot& h = hot_[m.flow];
+        if (h.mark != epoch_ && h.bneck == l && !find_bottleneck(m.flow)) joiners_.push_back(m.flow);
       }
     }
     for (FlowId id : set_) {
-      if (has_bottleneck(id)) continue;
-      const Flow& f = flows_[id];
+      // Usually the link it froze on is its bottleneck; otherwise look at all its links.
+      if (bottleneck_on(id, hot_[id].bneck) || find_bottleneck(id)) continue;
       // f is held back on a saturated link by outside flows taking more than it: they must
       // give some up, so they join the set.
-      for (LinkId l : f.links) {
+      for (LinkId l : links_of(id)) {
         const Link& link = links_[l];
         if (!saturated(link)) continue;
         for (const auto& m : link.members) {

@@ -64,7 +64,7 @@ class MaxMinSolver {
   void solve_from_scratch();
 
   double rate(FlowId flow) const { return hot_[flow].rate; }
-  std::span<const LinkId> flow_links(FlowId flow) const { return flows_[flow].links; }
+  std::span<const LinkId> flow_links(FlowId flow) const { return links_of(flow); }
   bool flow_alive(FlowId flow) const { return flow < flows_.size() && flows_[flow].alive; }
   std::span<const FlowId> changed_flows() const { return changed_; }
   // Flows currently on a link (order unspecified).
@@ -96,18 +96,27 @@ class MaxMinSolver {
     std::uint32_t dirty = 0;
     std::uint32_t touched = 0;  // == touch_stamp_: already queued for a heap push  // == epoch_: membership or capacity changed before this solve
   };
+  // A flow's links live in one shared pool (no allocation per flow): links at
+  // link_pool_[off, off + len), its position in each link's member list at slot_pool_[same].
+  // A recycled id reuses its chunk when the new path fits (cap), else takes a new one.
   struct Flow {
-    std::vector<LinkId> links;
-    std::vector<std::uint32_t> slot;  // position of this flow in links[i].members
     double old_rate = 0.0;
+    std::uint32_t off = 0;
+    std::uint32_t len = 0;
+    std::uint32_t cap = 0;
     bool alive = false;
   };
+  std::span<const LinkId> links_of(FlowId f) const { return {link_pool_.data() + flows_[f].off, flows_[f].len}; }
   // What the fill and the checks read for every member of a link, packed apart from the cold
   // per-flow data (four flows per cache line): the fill is bound by these random reads.
   struct Hot {
     double rate = 0.0;
     std::uint32_t mark = 0;    // == epoch_: in the set of this solve
     std::uint32_t frozen = 0;  // == fill_stamp_: frozen in this fill
+    // A link on which the flow satisfied (B) when last checked or frozen. It stays valid until
+    // that link's load or max rate moves, so an outside flow is re-checked only when its own
+    // bottleneck moved, not whenever any of its links did.
+    LinkId bneck = 0;
   };
   struct HeapEntry {
     double share;
@@ -121,12 +130,16 @@ class MaxMinSolver {
   void add_to_set(FlowId f);
   void add_link_to_set(LinkId l);
   void fill_set();
-  bool has_bottleneck(FlowId f) const;
+  bool bottleneck_on(FlowId f, LinkId l) const;
+  // Looks for a link satisfying (B) for f; remembers it in hot_[f].bneck.
+  bool find_bottleneck(FlowId f);
   bool saturated(const Link& l) const { return l.load >= l.capacity * (1.0 - kRelTol) - 1e-300; }
   void run(bool full);
 
   std::vector<Link> links_;
   std::vector<Flow> flows_;
+  std::vector<LinkId> link_pool_;
+  std::vector<std::uint32_t> slot_pool_;
   std::vector<Hot> hot_;
   std::uint32_t fill_stamp_ = 0;
   std::vector<FlowId> free_flows_;
