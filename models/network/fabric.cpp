@@ -161,16 +161,19 @@ void Fabric::add_to_series(const std::vector<LinkId>& route, std::int64_t t0, st
 void Fabric::update_pfc(LinkId l) {
   if (!options_.roce.enabled || !options_.roce.pfc) return;
   const bool on = solver_.flow_count_on(l) >= static_cast<std::size_t>(options_.roce.pfc_incast_fanin);
-  if (on == (pfc_on_[l] != 0)) return;
-  pfc_on_[l] = on ? 1 : 0;
-  if (on) pfc_links_.push_back(l);  // removed lazily by apply_pfc_spreading
+  if (on == ((pfc_on_[l] & kPfcOn) != 0)) return;
+  pfc_on_[l] = static_cast<std::uint8_t>(on ? pfc_on_[l] | kPfcOn : pfc_on_[l] & ~kPfcOn);
+  if (on && !(pfc_on_[l] & kPfcListed)) {  // dropped from the list lazily by apply_pfc_spreading
+    pfc_on_[l] |= kPfcListed;
+    pfc_links_.push_back(l);
+  }
   if (router_.link_up(l)) solver_.set_capacity(l, usable_capacity(l));
 }
 
 double Fabric::usable_capacity(LinkId l) const {
   if (!router_.link_up(l)) return 0.0;
   const double cap = topology_.link(l).bandwidth_bps;
-  return pfc_on_[l] != 0 ? cap * options_.roce.pfc_efficiency : cap;
+  return (pfc_on_[l] & kPfcOn) != 0 ? cap * options_.roce.pfc_efficiency : cap;
 }
 
 void Fabric::attach(std::uint32_t si) {
@@ -414,7 +417,10 @@ void Fabric::apply_pfc_spreading(std::int64_t now) {
   pfc_next_.clear();
   std::size_t kept = 0;
   for (LinkId c : pfc_links_) {
-    if (pfc_on_[c] == 0) continue;
+    if (!(pfc_on_[c] & kPfcOn)) {
+      pfc_on_[c] = 0;  // off: leaves the list
+      continue;
+    }
     pfc_links_[kept++] = c;
     // An egress port of a forwarding node, saturated: its queue builds and pauses upstream.
     const NodeId sw = topology_.link(c).src;

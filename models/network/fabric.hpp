@@ -210,6 +210,8 @@ class Fabric {
   std::vector<std::uint32_t> free_subs_;
   std::vector<std::uint32_t> solver_to_sub_;
   std::vector<Event> heap_;
+  static constexpr std::uint8_t kPfcOn = 1;      // pausing: capacity x pfc_efficiency
+  static constexpr std::uint8_t kPfcListed = 2;  // in pfc_links_
   std::vector<std::uint8_t> pfc_on_;
   std::vector<double> link_bytes_;
   std::int64_t series_interval_ns_ = 0;

@@ -184,6 +184,12 @@ TEST_CASE("PFC spreading slows a victim on a paused upstream link by the paused 
   CHECK(on.bystander_rate == Approx(off.bystander_rate));
   CHECK(on.bystander_finish == off.bystander_finish);
   CHECK(on.victim_finish > off.victim_finish);
+  // The incast flows finish together at t1 (1e8 B at 22.5 Gb/s x g); the pauses stop and the
+  // victim sends what is left alone, at 100 Gb/s x g.
+  const auto t1_ns = static_cast<std::int64_t>(std::ceil(1e8 * 8 / (22.5e9 * g) * 1e9));
+  const double left_bytes = 1e8 - 77.5e9 * g * (1 - p) * static_cast<double>(t1_ns) * 1e-9 / 8;
+  const auto finish_ns = t1_ns + static_cast<std::int64_t>(std::ceil(left_bytes * 8 / (100e9 * g) * 1e9));
+  CHECK(std::llabs(on.victim_finish - finish_ns) <= 2);
   // Bytes are conserved: every byte started is delivered and left through one host uplink.
   CHECK(on.delivered == Approx(on.started).epsilon(1e-12));
   CHECK(on.uplink_bytes == Approx(on.started).epsilon(1e-9));
