@@ -48,9 +48,62 @@ std::uint32_t Fabric::new_sub() {
   return static_cast<std::uint32_t>(subs_.size() - 1);
 }
 
+namespace {
+bool event_before(std::int64_t ta, std::uint32_t sa, std::int64_t tb, std::uint32_t sb) {
+  return ta < tb || (ta == tb && sa < sb);
+}
+}  // namespace
+
+void Fabric::event_sift_up(std::size_t i) {
+  const Event e = heap_[i];
+  while (i > 0) {
+    const std::size_t p = (i - 1) / 2;
+    if (!event_before(e.t, e.sub, heap_[p].t, heap_[p].sub)) break;
+    heap_[i] = heap_[p];
+    event_pos_[heap_[i].sub] = static_cast<std::uint32_t>(i);
+    i = p;
+  }
+  heap_[i] = e;
+  event_pos_[e.sub] = static_cast<std::uint32_t>(i);
+}
+
+void Fabric::event_sift_down(std::size_t i) {
+  const std::size_t n = heap_.size();
+  const Event e = heap_[i];
+  for (;;) {
+    std::size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && event_before(heap_[c + 1].t, heap_[c + 1].sub, heap_[c].t, heap_[c].sub)) ++c;
+    if (!event_before(heap_[c].t, heap_[c].sub, e.t, e.sub)) break;
+    heap_[i] = heap_[c];
+    event_pos_[heap_[i].sub] = static_cast<std::uint32_t>(i);
+    i = c;
+  }
+  heap_[i] = e;
+  event_pos_[e.sub] = static_cast<std::uint32_t>(i);
+}
+
+void Fabric::event_pop() {
+  event_pos_[heap_.front().sub] = UINT32_MAX;
+  const Event last = heap_.back();
+  heap_.pop_back();
+  if (heap_.empty()) return;
+  heap_[0] = last;
+  event_sift_down(0);
+}
+
 void Fabric::push_event(std::int64_t t, std::uint32_t sub, EventKind kind) {
-  heap_.push_back(Event{t, sub, subs_[sub].version, kind});
-  std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+  if (event_pos_.size() <= sub) event_pos_.resize(subs_.size(), UINT32_MAX);
+  const Event e{t, sub, subs_[sub].version, kind};
+  const std::uint32_t pos = event_pos_[sub];
+  if (pos == UINT32_MAX) {
+    heap_.push_back(e);
+    event_sift_up(heap_.size() - 1);
+    return;
+  }
+  heap_[pos] = e;  // the subflow's earlier entry is superseded: move it
+  event_sift_up(pos);
+  event_sift_down(event_pos_[sub]);
 }
 
 std::int64_t Fabric::route_latency(const std::vector<LinkId>& route) const {
@@ -289,9 +342,8 @@ void Fabric::advance(sim::Time now_t, std::vector<FinishedFlow>& finished) {
   }
   unrouted_.clear();
   while (!heap_.empty() && heap_.front().t <= now) {
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    const Event e = heap_.back();
-    heap_.pop_back();
+    const Event e = heap_.front();
+    event_pop();
     Subflow& s = subs_[e.sub];
     if (e.version != s.version || !flows_[s.flow].alive) continue;
     if (e.kind == EventKind::kActivate) {
@@ -306,8 +358,7 @@ void Fabric::advance(sim::Time now_t, std::vector<FinishedFlow>& finished) {
   while (!heap_.empty()) {
     const Event& top = heap_.front();
     if (top.version == subs_[top.sub].version && flows_[subs_[top.sub].flow].alive) break;
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    heap_.pop_back();
+    event_pop();
   }
 }
 
