@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "models/datacenter/step_executor.hpp"
 #include "models/datacenter/training_fabric.hpp"
 #include "models/datacenter/training_job_run.hpp"
 #include "models/power/node_power.hpp"
@@ -64,9 +65,9 @@ struct ClusterSimulation::Job {
   double energy_j = 0.0;
   bool named = false;  // listed in the scenario (not generated): gets a headline row
   std::unique_ptr<sim::Activity> work;
+  std::unique_ptr<workload::StepGraph> step_graph;  // flow mode (before `training`: it outlives it)
   std::unique_ptr<TrainingJobRun> training;  // training jobs instead of `work`
   TrainingJobRun::Series training_series;
-  std::size_t fabric_handle = SIZE_MAX;  // TrainingFabric::attach
 };
 
 ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries& registries,
@@ -219,12 +220,18 @@ void ClusterSimulation::start_job(std::size_t job_index) {
   }
   ++running_;
   if (job.spec.training) {
-    job.training = std::make_unique<TrainingJobRun>(*job.spec.training, job.training_series,
-                                                    job_rate(job), sim_, sink_,
-                                                    [this, job_index] { on_completion(job_index); });
-    if (training_fabric_ && TrainingFabric::crosses_nodes(job.spec.training->step)) {
-      job.fabric_handle = training_fabric_->attach(*job.training, job.spec.training->step, job.nodes);
+    const workload::TrainingJobPlan& plan = *job.spec.training;
+    std::unique_ptr<StepExecutor> executor;
+    if (training_fabric_) {
+      // Flow mode: every step as its graph, on the jobs' shared fabric.
+      job.step_graph = std::make_unique<workload::StepGraph>(workload::build_step_graph(
+          plan.job, plan.step, config_.node, plan.fabric, registries_.collective_algorithms,
+          plan.graph_options));
+      executor = std::make_unique<StepExecutor>(*job.step_graph, *training_fabric_, job.nodes, job_rate(job));
     }
+    job.training = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_,
+                                                    [this, job_index] { on_completion(job_index); },
+                                                    std::move(executor));
     return;
   }
   job.work = std::make_unique<sim::Activity>(
@@ -242,7 +249,6 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.state = Job::State::kDone;
   job.finish = sim_.now();
-  if (job.fabric_handle != SIZE_MAX) training_fabric_->detach(job.fabric_handle);
   double energy_now = 0.0;
   for (int node : job.nodes) {
     integrate_node(node);

@@ -48,8 +48,9 @@ class ClusterSimulation {
   // Clock factor of one node's GPUs (1 = nominal, 0 < f <= 1): running jobs on it slow down
   // from now on. The hook through which thermal and power throttling act.
   void set_node_clock_factor(int node, double factor);
-  // Puts training jobs' inter-node DP communication on a shared fabric (flow mode,
-  // training_fabric.hpp); call before start(). Not owned.
+  // Flow mode: training jobs run every step as their step graph, with PP and DP traffic as flows
+  // on this shared fabric (training_fabric.hpp, step_executor.hpp); call before start(). Not
+  // owned. Without it, training jobs run the analytic step model in segments.
   void set_training_fabric(TrainingFabric* fabric) { training_fabric_ = fabric; }
   // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
   void set_power_source(NodePowerSource* source);
@@ -89,7 +90,7 @@ class ClusterSimulation {
   sim::TraceSink& sink_;
   std::unique_ptr<policy::Scheduler> scheduler_;
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
-  TrainingFabric* training_fabric_ = nullptr;  // flow-mode DP communication, when set
+  TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
   const ModelRegistries& registries_;
 
   std::vector<std::unique_ptr<Job>> jobs_;

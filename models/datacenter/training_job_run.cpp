@@ -17,10 +17,15 @@ TrainingJobRun::Series TrainingJobRun::declare_series(sim::TraceSink& sink, cons
 
 TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series,
                                double clock_factor, sim::Simulator& sim, sim::TraceSink& sink,
-                               std::function<void()> on_done)
+                               std::function<void()> on_done, std::unique_ptr<StepExecutor> executor)
     : plan_(plan), sim_(sim), sink_(sink), on_done_(std::move(on_done)),
-      clock_factor_(clock_factor), series_(series) {
-  start_segment();
+      clock_factor_(clock_factor), executor_(std::move(executor)), series_(series) {
+  if (executor_) {
+    executor_->set_clock_factor(clock_factor_);
+    next_step();
+  } else {
+    start_segment();
+  }
 }
 
 TrainingJobRun::~TrainingJobRun() = default;
@@ -40,6 +45,42 @@ void TrainingJobRun::start_segment() {
   record(step_s, plan_.step.tokens_per_step / step_s);
 }
 
+void TrainingJobRun::next_step() {
+  executor_->run_step([this](const StepMeasurement& m) { on_step(m); });
+}
+
+void TrainingJobRun::on_step(const StepMeasurement& m) {
+  ++steps_finished_;
+  training_s_ += m.step_s;
+  measured_.step_s += m.step_s;
+  measured_.compute_s += m.compute_s;
+  measured_.exposed_comm_s += m.exposed_comm_s;
+  measured_.bubble_s += m.bubble_s;
+  if (steps_finished_ >= plan_.steps) {
+    record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+    on_done_();
+    return;
+  }
+  if (plan_.checkpoint_interval_steps > 0 && steps_finished_ % plan_.checkpoint_interval_steps == 0) {
+    start_checkpoint();
+    last_recorded_step_s_ = -1.0;
+    return;
+  }
+  // A point per change, not per step: a quiet fabric repeats the same step time.
+  if (m.step_s != last_recorded_step_s_) {
+    record(m.step_s, plan_.step.tokens_per_step / m.step_s);
+    last_recorded_step_s_ = m.step_s;
+  }
+  next_step();
+}
+
+void TrainingJobRun::start_checkpoint() {
+  checkpoint_ = std::make_unique<sim::Activity>(sim_, plan_.checkpoint_bytes_per_node,
+                                                plan_.checkpoint_rate_bytes_per_s,
+                                                [this](sim::Activity&) { on_checkpoint_done(); });
+  record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+}
+
 void TrainingJobRun::on_segment_done() {
   steps_finished_ += static_cast<int>(segment_->total_work());
   training_s_ += (sim_.now() - segment_->started_at()).seconds();
@@ -50,32 +91,26 @@ void TrainingJobRun::on_segment_done() {
   }
   // Only between segments, and there is a segment after this one: no checkpoint after the last
   // step (the job's end leaves its final state to whatever saves it).
-  checkpoint_ = std::make_unique<sim::Activity>(sim_, plan_.checkpoint_bytes_per_node,
-                                                plan_.checkpoint_rate_bytes_per_s,
-                                                [this](sim::Activity&) { on_checkpoint_done(); });
-  record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+  start_checkpoint();
 }
 
 void TrainingJobRun::on_checkpoint_done() {
   ++checkpoints_written_;
   checkpoint_s_ += (sim_.now() - checkpoint_->started_at()).seconds();
-  start_segment();
-}
-
-void TrainingJobRun::set_dp_scale(double scale) {
-  const double extra = workload::dp_exposed_at_scale(plan_.step, scale) - plan_.step.dp_exposed_s;
-  if (extra == extra_exposed_s_) return;
-  extra_exposed_s_ = extra;
-  if (segment_ && !segment_->done() && !segment_->cancelled()) {
-    const double step_s = current_step_time_s();
-    segment_->set_rate(1.0 / step_s);
-    record(step_s, plan_.step.tokens_per_step / step_s);
+  if (executor_) {
+    next_step();
+  } else {
+    start_segment();
   }
 }
 
 void TrainingJobRun::set_clock_factor(double factor) {
   if (factor == clock_factor_) return;
   clock_factor_ = factor;
+  if (executor_) {
+    executor_->set_clock_factor(factor);
+    return;
+  }
   if (segment_ && !segment_->done() && !segment_->cancelled()) {
     const double step_s = current_step_time_s();
     segment_->set_rate(1.0 / step_s);
@@ -85,12 +120,14 @@ void TrainingJobRun::set_clock_factor(double factor) {
 
 double TrainingJobRun::steps_done() const {
   double done = steps_finished_;
+  if (executor_) return done;
   if (segment_ && !segment_->done()) done += segment_->total_work() - segment_->remaining();
   return done;
 }
 
 double TrainingJobRun::training_s() const {
   double t = training_s_;
+  if (executor_ && executor_->running()) t += (sim_.now() - executor_->step_start()).seconds();
   if (segment_ && !segment_->done()) t += (sim_.now() - segment_->started_at()).seconds();
   return t;
 }
@@ -143,9 +180,9 @@ void append_training_columns(std::vector<sim::Column>& columns) {
       {"tokens_per_s", ColumnType::kFloat64, "tokens/s", "tokens per step / step_time_s"},
       {"tflops_per_gpu", ColumnType::kFloat64, "TFLOP/s", "model FLOP/s per GPU (PaLM definition) / 1e12"},
       {"mfu", ColumnType::kFloat64, "", "model FLOP/s / (GPUs x dense peak of the precision)"},
-      {"compute_s", ColumnType::kFloat64, "s", "compute part of one step, nominal clock"},
-      {"exposed_comm_s", ColumnType::kFloat64, "s", "communication not hidden behind compute, one step"},
-      {"bubble_s", ColumnType::kFloat64, "s", "pipeline bubble of one step (1F1B)"},
+      {"compute_s", ColumnType::kFloat64, "s", "compute part of one step (nominal clock; flow mode: realised mean)"},
+      {"exposed_comm_s", ColumnType::kFloat64, "s", "communication not hidden behind compute, one step (flow mode: realised mean)"},
+      {"bubble_s", ColumnType::kFloat64, "s", "pipeline bubble of one step, 1F1B (flow mode: realised mean)"},
       {"steps_done", ColumnType::kFloat64, "steps", "training steps completed"},
       {"checkpoints", ColumnType::kFloat64, "", "checkpoints written"},
       {"checkpoint_bytes", ColumnType::kFloat64, "B", "bytes of checkpoints written (all nodes)"},
@@ -163,14 +200,25 @@ void append_training_cells(const workload::TrainingJobPlan* plan, const Training
   }
   const auto& r = plan->step;
   double step_s = r.step_time_s;
-  if (run != nullptr && run->steps_done() > 0.0) step_s = run->training_s() / run->steps_done();
+  double compute_s = r.compute_s, exposed_s = r.exposed_comm_s, bubble_s = r.bubble_s;
+  if (run != nullptr && run->flow_mode()) {
+    // Realised means over the completed steps (a step in flight at the end is left out).
+    const int n = run->steps_completed();
+    if (n > 0) {
+      const StepMeasurement& m = run->measured();
+      step_s = m.step_s / n;
+      compute_s = m.compute_s / n;
+      exposed_s = m.exposed_comm_s / n;
+      bubble_s = m.bubble_s / n;
+    }
+  } else if (run != nullptr && run->steps_done() > 0.0) {
+    step_s = run->training_s() / run->steps_done();
+  }
   const double scale = r.step_time_s / step_s;  // realised throughput relative to nominal
   const double steps = run ? run->steps_done() : 0.0;
   row.insert(row.end(), {sim::Cell{step_s}, sim::Cell{r.tokens_per_s * scale},
                          sim::Cell{r.tflops_per_gpu * scale}, sim::Cell{r.mfu * scale},
-                         sim::Cell{r.compute_s},
-                         sim::Cell{r.exposed_comm_s + (run ? run->extra_exposed_s() : 0.0)},
-                         sim::Cell{r.bubble_s},
+                         sim::Cell{compute_s}, sim::Cell{exposed_s}, sim::Cell{bubble_s},
                          sim::Cell{steps},
                          sim::Cell{static_cast<double>(run ? run->checkpoints_written() : 0)},
                          sim::Cell{run ? run->checkpoint_bytes_written() : 0.0},

@@ -7,11 +7,14 @@
 // (TrainingJobPlan::step_time_s: only the compute share stretches with 1/f). So a throttle in
 // flight slows exactly the steps that remain.
 //
-// With a shared fabric, the exposed DP communication of a step follows the last flow-mode
-// measurement (set_dp_scale), and changes the segment's rate in flight like a clock change.
+// Flow mode (a StepExecutor is given: the run has a fabric): every step runs as the job's step
+// graph (step_graph.hpp, step_executor.hpp), its compute at the clock factor and its PP and DP
+// traffic as flows on the shared fabric; the step time and its breakdown are what each step
+// measured. Checkpoints sit between steps in both modes.
 //
 // Emits (step functions, a point whenever the value changes):
-//   jobs/<name>/step_time_s   current step time (NaN while checkpointing)
+//   jobs/<name>/step_time_s   current step time (NaN while checkpointing; flow mode: the last
+//                             step's, a point whenever it changes)
 //   jobs/<name>/tokens_per_s  current training throughput (0 while checkpointing)
 
 #include <functional>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "models/datacenter/cluster_config.hpp"
+#include "models/datacenter/step_executor.hpp"
 #include "models/model_registries.hpp"
 #include "models/workload/job_spec.hpp"
 #include "models/workload/training_job.hpp"
@@ -39,20 +43,21 @@ class TrainingJobRun {
   static Series declare_series(sim::TraceSink& sink, const std::string& name);
 
   // Starts at sim.now() at `clock_factor`; calls on_done once the last step has finished.
+  // With `executor` (flow mode) every step runs as its graph; without, in analytic segments.
   TrainingJobRun(const workload::TrainingJobPlan& plan, Series series, double clock_factor,
-                 sim::Simulator& sim, sim::TraceSink& sink, std::function<void()> on_done);
+                 sim::Simulator& sim, sim::TraceSink& sink, std::function<void()> on_done,
+                 std::unique_ptr<StepExecutor> executor = nullptr);
   ~TrainingJobRun();
   TrainingJobRun(const TrainingJobRun&) = delete;
   TrainingJobRun& operator=(const TrainingJobRun&) = delete;
 
   void set_clock_factor(double factor);
-  // Flow mode (training_fabric.hpp): the job's DP collectives take `scale` times their analytic
-  // time from now on; the step's exposed DP communication is re-derived (dp_exposed_at_scale).
-  void set_dp_scale(double scale);
-  // Step time at the current clock factor and DP scale.
-  double current_step_time_s() const { return plan_.step_time_s(clock_factor_) + extra_exposed_s_; }
-  // Exposed communication added to the analytic step by the fabric (may be negative).
-  double extra_exposed_s() const { return extra_exposed_s_; }
+  // Analytic mode: the step time at the current clock factor.
+  double current_step_time_s() const { return plan_.step_time_s(clock_factor_); }
+  bool flow_mode() const { return executor_ != nullptr; }
+  // Flow mode: sums over the steps completed (StepExecutor's breakdown).
+  const StepMeasurement& measured() const { return measured_; }
+  int steps_completed() const { return steps_finished_; }
 
   // Steps finished up to now (fractional while a segment runs).
   double steps_done() const;
@@ -65,6 +70,9 @@ class TrainingJobRun {
  private:
   void start_segment();
   void on_segment_done();
+  void next_step();
+  void on_step(const StepMeasurement& m);
+  void start_checkpoint();
   void on_checkpoint_done();
   void record(double step_time_s, double tokens_per_s);
 
@@ -73,7 +81,9 @@ class TrainingJobRun {
   sim::TraceSink& sink_;
   std::function<void()> on_done_;
   double clock_factor_ = 1.0;
-  double extra_exposed_s_ = 0.0;  // set_dp_scale
+  std::unique_ptr<StepExecutor> executor_;  // flow mode
+  StepMeasurement measured_;                // flow mode: sums over completed steps
+  double last_recorded_step_s_ = -1.0;
   int steps_finished_ = 0;  // in completed segments
   int checkpoints_written_ = 0;
   double training_s_ = 0.0;    // of completed segments
@@ -91,9 +101,9 @@ void append_training_jobs(const ClusterConfig& config, const ModelRegistries& re
 // The job tables' training columns (NaN for jobs that are not training jobs):
 //   step_time_s, tokens_per_s, tflops_per_gpu, mfu   realised means over the steps run (they
 //                                                    include throttling; nominal if none ran)
-//   compute_s, exposed_comm_s, bubble_s              one step's breakdown at nominal clock
-//                                                    (exposed_comm_s: with the fabric's last
-//                                                    DP measurement, in flow mode)
+//   compute_s, exposed_comm_s, bubble_s              one step's breakdown at nominal clock;
+//                                                    flow mode: realised means over the steps
+//                                                    completed (StepExecutor's attribution)
 //   steps_done, checkpoints, checkpoint_bytes, checkpoint_s   totals up to the row's time
 void append_training_columns(std::vector<sim::Column>& columns);
 void append_training_cells(const workload::TrainingJobPlan* plan, const TrainingJobRun* run,

@@ -30,7 +30,13 @@ TrainingJobPlan plan_training_job(const TrainingJobSpec& spec, const hardware::N
   if (spec.checkpoint.interval_steps < 0) {
     throw sim::ConfigError("checkpoint.interval_steps", "must not be negative");
   }
+  if (spec.graph.max_dp_chunks < 1) {
+    throw sim::ConfigError("max_dp_chunks", "must be a positive integer");
+  }
   TrainingJobPlan plan;
+  plan.job = spec.job;
+  plan.fabric = spec.fabric;
+  plan.graph_options = spec.graph;
   plan.step = estimate_training_step(spec.job, node, spec.fabric, collectives);
   const TrainingStepResult& r = plan.step;
   const double m = std::max(1, r.micro_batches);

@@ -3,7 +3,12 @@
 // plus how long it trains and how it checkpoints, and the plan derived from the analytic step
 // model (training_step.hpp).
 //
-// Clock scaling. The analytic step splits into compute, exposed communication and bubble. A GPU
+// Two ways to run the steps (models/datacenter): analytic segments, below, when the run has no
+// fabric; flow mode, with a fabric, where every step runs as its step graph (step_graph.hpp,
+// built from `job`, `fabric` and `graph_options` kept in the plan) and clock scaling is the
+// compute tasks' own rate.
+//
+// Clock scaling (analytic mode). The analytic step splits into compute, exposed communication and bubble. A GPU
 // clock factor f (thermal or power throttling) stretches what the SMs execute and nothing else:
 //   step(f) = S_clock / f + S_fixed
 //   S_clock = compute + bubble x (t_fwd + t_bwd) / slot   (the bubble is idle time waiting on
@@ -27,6 +32,7 @@
 #include "models/collective/collective_algorithm.hpp"
 #include "models/collective/collective_estimator.hpp"
 #include "models/hardware/node_spec.hpp"
+#include "models/workload/step_graph.hpp"
 #include "models/workload/training_step.hpp"
 #include "sim/time.hpp"
 
@@ -46,9 +52,14 @@ struct TrainingJobSpec {
   int steps = 1;
   CheckpointConfig checkpoint;
   collective::FabricParams fabric;
+  StepGraphOptions graph;  // flow mode: the step graph's granularity
 };
 
 struct TrainingJobPlan {
+  // What the step graph is built from in flow mode (step_graph.hpp).
+  TrainingJobConfig job;
+  collective::FabricParams fabric;
+  StepGraphOptions graph_options;
   TrainingStepResult step;            // at nominal clock
   double clock_fraction = 1.0;        // share of step_time_s that scales with 1 / clock factor
   int steps = 1;

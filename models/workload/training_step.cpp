@@ -332,11 +332,4 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
   return r;
 }
 
-double dp_exposed_at_scale(const TrainingStepResult& r, double scale) {
-  const double g = scale * r.dp_grad_s, g_last = scale * r.dp_grad_last_s;
-  const double a = scale * r.dp_ag_s, a_last = scale * r.dp_ag_last_s;
-  return std::min(g, std::max(g_last, g - r.backward_s)) +
-         r.dp_ag_passes * std::min(a, std::max(a_last, a - r.forward_s));
-}
-
 }  // namespace dcsim::models::workload

@@ -100,16 +100,17 @@ struct TrainingStepResult {
   double dp_comm_s = 0.0;   // total collective time, before overlap
   double dp_exposed_s = 0.0;
   double bubble_fraction = 0.0;
-  // What re-exposes DP communication stretched by a shared fabric (dp_exposed_at_scale): the
-  // gradient collective (all buckets, last bucket) against its backward window, and the
-  // parameter all_gather (passes of it) against the forward; zero without DP.
+  // The overlap rule's inputs: the gradient collective (all buckets, last bucket) against its
+  // backward window, and the parameter all_gather (passes of it) against the forward; zero
+  // without DP.
   double dp_grad_s = 0.0;
   double dp_grad_last_s = 0.0;
   double dp_ag_s = 0.0;
   double dp_ag_last_s = 0.0;
   double dp_ag_passes = 0.0;
   double dp_grad_bytes = 0.0;  // per DP group and step
-  // One DP group: dp_system.nodes consecutive nodes of a stage, dp_system.gpus_per_node of its
+  // One DP group (the step graph, step_graph.hpp, puts its collectives on the fabric):
+  // dp_system.nodes consecutive nodes of a stage, dp_system.gpus_per_node of its
   // ranks on each, with a 1/dp_groups_per_node share of the node's NICs.
   collective::CollectiveSystem dp_system;
   int dp_groups_per_node = 0;
@@ -132,10 +133,5 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
                                           const collective::CollectiveRegistry& collectives,
                                           const compute::ComputeModelConfig& compute_config = {},
                                           const collective::CollectiveTuning& tuning = {});
-
-// Exposed DP communication (dp_exposed_s) when every DP collective takes `scale` times its
-// analytic time (a shared or congested fabric, flow mode): the same overlap rule on stretched
-// times. dp_exposed_at_scale(r, 1) == r.dp_exposed_s.
-double dp_exposed_at_scale(const TrainingStepResult& r, double scale);
 
 }  // namespace dcsim::models::workload

@@ -2,14 +2,17 @@
 // `dcsim bench training` (issue 4's performance targets), two cases on HGX H100 nodes, models
 // built directly (no scenario files), into a sink that counts points:
 //   dp-1024-gpus-flow        BERT-Large data parallel on 128 nodes (1,024 GPUs), 1,000 steps in
-//                            flow mode: a non-blocking leaf-spine (16 leaves x 8 hosts, 8 x 400G
-//                            per host, spraying) and a measurement round of the DP all_reduce
-//                            as 1,024 flows every 10 steps (remeasure_steps 10; at every step
-//                            it takes about 37 s). Target < 10 s.
+//                            flow mode, EVERY step executed as its step graph (no sampling):
+//                            gradient chunks as ring flows (one per NIC per node boundary) on a
+//                            non-blocking leaf-spine (16 leaves x 8 hosts, 8 x 400G bonded per
+//                            host, 64 spines, ECMP per flow: hash collisions on the uplinks
+//                            are real; spraying would split every flow into 64 subflows, an
+//                            upper bound and about that much slower). Target < 10 s.
 //   llama3-70b-16384-gpus-analytic  Llama 3 70B, TP 8 x PP 4 x DP 512, ZeRO-1, on 2,048 nodes,
 //                            analytic steps for one simulated day with a checkpoint every 50
 //                            steps to NVMe. Target < 5 s.
-// Each case: {name, gpus, steps, wall_s, events, events_per_s}. Wall time covers building the
+// Each case: {name, gpus, steps, wall_s, events, events_per_s} (+ flow case: fabric_flows,
+// graph_steps, step_time_s realised, analytic_step_time_s). Wall time covers building the
 // model (step planning included) and running it.
 
 #include <nlohmann/json.hpp>

@@ -35,8 +35,9 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   } catch (const sim::ConfigError& e) {
     throw scenario::translate_config_error(scenario.source, e);
   }
-  // The fabric shares the engine and the sink. Training jobs put their inter-node DP
-  // collectives on it (flow mode, training_fabric.hpp): cluster node i is fabric host i.
+  // The fabric shares the engine and the sink. Training jobs then run every step as their step
+  // graph with PP and DP traffic as flows on it (flow mode, training_fabric.hpp): cluster node
+  // i is fabric host i.
   std::unique_ptr<FabricRun> fabric;
   if (scenario.fabric) fabric = std::make_unique<FabricRun>(scenario, registries, simulator, sink);
   std::unique_ptr<models::datacenter::TrainingFabric> training_fabric;
@@ -49,8 +50,8 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
     }
     std::vector<models::network::NodeId> node_hosts(static_cast<std::size_t>(scenario.cluster.nodes));
     for (std::size_t i = 0; i < node_hosts.size(); ++i) node_hosts[i] = static_cast<models::network::NodeId>(i);
-    training_fabric = std::make_unique<models::datacenter::TrainingFabric>(
-        simulator, fabric->driver(), std::move(node_hosts), registries.collective_algorithms);
+    training_fabric = std::make_unique<models::datacenter::TrainingFabric>(simulator, fabric->driver(),
+                                                                           std::move(node_hosts));
     cluster->set_training_fabric(training_fabric.get());
   }
   const sim::Time duration = scenario.duration;

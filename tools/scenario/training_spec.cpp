@@ -103,6 +103,12 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                       {"selective", "full"}),
                            "selective"),
               with_default(integer_field("steps", "Training steps to run.", at_least(1)), 100),
+              with_default(integer_field("max_dp_chunks",
+                                         "Flow mode (with /fabric): gradient buckets are coalesced into at "
+                                         "most this many collectives per stage and step (simulation "
+                                         "granularity; fewer is faster, the tail stays one bucket).",
+                                         at_least(1)),
+                           8),
               with_default(quantity_field("arrival", "Arrival time, from the start of the run.",
                                           QuantityKind::kDuration, at_least(0)),
                            "0 s"),
@@ -255,6 +261,7 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
     job.recompute = t.at("recompute").get<std::string>() == "full" ? mw::Recompute::kFull
                                                                    : mw::Recompute::kSelective;
     spec.steps = t.at("steps").get<int>();
+    spec.graph.max_dp_chunks = t.at("max_dp_chunks").get<int>();
     spec.arrival = sim::Time::from_seconds(t.at("arrival").get<double>());
     const json& ck = t.at("checkpoint");
     spec.checkpoint.interval_steps = ck.at("interval").get<int>();
@@ -289,6 +296,7 @@ std::string training_field_pointer(std::string_view field) {
       {"global_batch_sequences", "/global_batch"},
       {"nodes", "/nodes"},
       {"steps", "/steps"},
+      {"max_dp_chunks", "/max_dp_chunks"},
       {"checkpoint.interval_steps", "/checkpoint/interval"},
       {"model.layers", "/shape/layers"},
       {"model.hidden", "/shape/hidden"},

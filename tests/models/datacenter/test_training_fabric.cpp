@@ -1,5 +1,6 @@
 // Training jobs on a shared simulated fabric (flow mode, models/datacenter/training_fabric.hpp):
-// the DP gradient all_reduce of each step runs as flows, so jobs sharing links slow each other.
+// every step runs as its step graph with PP and DP traffic as flows, so jobs sharing links slow
+// each other.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -84,7 +85,7 @@ Result run(const ModelRegistries& reg, double oversubscription, int jobs) {
   net::Fabric fabric(leaf_spine(oversubscription), spray);
   net::FabricSimulation driver(sim, fabric, nullptr);
   ClusterSimulation cluster(c, reg, sim, sink);
-  TrainingFabric training(sim, driver, {0, 1, 2, 3, 4, 5}, reg.collective_algorithms);
+  TrainingFabric training(sim, driver, {0, 1, 2, 3, 4, 5});
   cluster.set_training_fabric(&training);
   cluster.start();
   sim.run();

@@ -1,0 +1,414 @@
+#include "models/workload/step_graph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::workload {
+
+namespace {
+
+namespace mc = collective;
+
+constexpr std::uint32_t kNone = UINT32_MAX;
+
+struct Builder {
+  StepGraph& g;
+
+  std::uint32_t add(StepTask t) {
+    g.tasks.push_back(std::move(t));
+    return static_cast<std::uint32_t>(g.tasks.size() - 1);
+  }
+  void dep(std::uint32_t task, std::uint32_t on) {
+    if (task != kNone && on != kNone) g.tasks[task].deps.push_back(on);
+  }
+};
+
+// One DP chunk: its bytes, the parameter fraction it covers and its buckets' sizes.
+struct Chunk {
+  double bytes = 0.0;
+  double fraction = 0.0;
+  std::vector<double> buckets;
+};
+
+std::vector<Chunk> make_chunks(double total, double bucket, int max_chunks, bool symmetric) {
+  std::vector<double> buckets;
+  const double full = std::floor(total / bucket);
+  for (double i = 0; i < full; ++i) buckets.push_back(bucket);
+  const double rest = total - full * bucket;
+  if (rest > 0.0) buckets.push_back(rest);
+  const int nb = static_cast<int>(buckets.size());
+  std::vector<Chunk> chunks;
+  auto take = [&](int from, int to) {
+    Chunk c;
+    for (int b = from; b < to; ++b) {
+      c.bytes += buckets[static_cast<std::size_t>(b)];
+      c.buckets.push_back(buckets[static_cast<std::size_t>(b)]);
+    }
+    c.fraction = c.bytes / total;
+    chunks.push_back(std::move(c));
+  };
+  if (nb <= max_chunks) {
+    for (int b = 0; b < nb; ++b) take(b, b + 1);
+    return chunks;
+  }
+  // Fine at the tail, coarse at the head: from the last bucket back, chunks of 1, 1, 2, 4, ...
+  // buckets, the first chunk taking what is left. A chunk's collective then overlaps the
+  // backward of the chunks after it, which hold as many buckets (when a bucket's collective is
+  // shorter than its backward, it hides as it would bucket by bucket), and what is left after
+  // the last backward piece is one bucket's collective, as in the step model's overlap rule.
+  // ZeRO 3 gathers parameters for the backward too, in backward order: then the head is fine
+  // as well (1, 2, 4, ... from the first bucket, alternating with the tail).
+  std::vector<int> tail, head;
+  int left = nb, tail_size = 1, head_size = 1;
+  while (static_cast<int>(tail.size() + head.size()) < max_chunks - 1) {
+    const bool at_head = symmetric && head.size() < tail.size();
+    int& size = at_head ? head_size : tail_size;
+    if (left <= size) break;
+    (at_head ? head : tail).push_back(size);
+    left -= size;
+    if (at_head || tail.size() >= 2) size *= 2;
+  }
+  int from = 0;
+  for (int h : head) {
+    take(from, from + h);
+    from += h;
+  }
+  take(from, from + left);
+  from += left;
+  for (auto it = tail.rbegin(); it != tail.rend(); ++it) {
+    take(from, from + *it);
+    from += *it;
+  }
+  return chunks;
+}
+
+}  // namespace
+
+StepGraph build_step_graph(const TrainingJobConfig& job, const TrainingStepResult& r,
+                           const hardware::NodeSpec& node, const mc::FabricParams& fabric,
+                           const mc::CollectiveRegistry& collectives,
+                           const StepGraphOptions& options, const mc::CollectiveTuning& tuning) {
+  if (options.max_dp_chunks < 1) {
+    throw sim::ConfigError("max_dp_chunks", "must be a positive integer");
+  }
+  if (options.flows_per_node_pair < 0) {
+    throw sim::ConfigError("flows_per_node_pair", "must not be negative");
+  }
+  StepGraph g;
+  Builder b{g};
+  const int p = job.parallelism.pp;
+  const int tp = job.parallelism.tp;
+  const int m = std::max(1, r.micro_batches);
+  const int dp = r.dp;
+  const int gpus = node.gpus;
+  const int z = job.parallelism.zero_stage;
+  g.stages = p;
+  g.micro_batches = m;
+  g.nodes = job.nodes;
+  const int nics = fabric.nics_per_node > 0 ? fabric.nics_per_node : node.compute_nics;
+  const double nic_bps =
+      fabric.nic_bandwidth_bps > 0.0 ? fabric.nic_bandwidth_bps : node.compute_nic_bandwidth_bps;
+  const int per_pair = options.flows_per_node_pair > 0 ? options.flows_per_node_pair : std::max(1, nics);
+  // Line rate of one flow when a node's flows of a transfer spread evenly over its NICs.
+  const double flow_bytes_per_s = nics * nic_bps / 8.0 / per_pair;
+  const double eff = tuning.network_efficiency;
+  const int stage_ranks = tp * dp;
+
+  // Per-micro-batch TP time: 2 all-reduces per layer in the forward, 2 (4 with full
+  // recomputation, which repeats the forward's) in the backward.
+  const double tp_micro = r.tp_comm_s / m;
+  const double tp_fwd_share = job.recompute == Recompute::kFull ? 2.0 / 6.0 : 0.5;
+  const double tp_fwd = tp_micro * tp_fwd_share, tp_bwd = tp_micro - tp_fwd;
+  const double p2p_s = r.pp_comm_s / (2.0 * m);
+
+  // DP chunks (parameter fractions) and the collectives on them.
+  const bool has_dp = dp > 1 && r.dp_grad_bytes > 0.0;
+  const bool gather = has_dp && z >= 1;
+  const mc::CollectiveSystem& dps = r.dp_system;
+  std::vector<Chunk> chunks;
+  if (has_dp) chunks = make_chunks(r.dp_grad_bytes, job.bucket_bytes, options.max_dp_chunks, z >= 3);
+  const int c = static_cast<int>(chunks.size());
+  const double param_bytes = has_dp ? r.dp_grad_bytes / job.grad_bytes_per_param * 2.0 : 0.0;
+
+  auto analytic = [&](mc::CollectiveOp op, const std::vector<double>& sizes) {
+    double t = 0.0;
+    for (double s : sizes) {
+      t += mc::estimate_collective(collectives, op, s, dps, tuning,
+                                   op == mc::CollectiveOp::kAllGather ? "auto" : job.dp_algorithm)
+               .time_s;
+    }
+    return t;
+  };
+  // Sizes of the buckets of `bytes` split by bucket_bytes (the all_gather's own buckets).
+  auto buckets_of = [&](double bytes) {
+    std::vector<double> out;
+    const double full = std::floor(bytes / job.bucket_bytes);
+    for (double i = 0; i < full; ++i) out.push_back(job.bucket_bytes);
+    if (bytes - full * job.bucket_bytes > 0.0) out.push_back(bytes - full * job.bucket_bytes);
+    return out;
+  };
+  // Node of the first rank of stage s (Megatron tp-dp-pp order: stages are rank blocks).
+  auto stage_first_node = [&](int s) { return s * stage_ranks / gpus; };
+
+  auto dp_collective = [&](int s, mc::CollectiveOp op, double bytes, double closed_s) {
+    StepTask t;
+    t.role = op == mc::CollectiveOp::kAllGather ? StepTaskRole::kDpGather : StepTaskRole::kDpGrad;
+    t.stage = s;
+    const int n = dps.ranks();
+    const int ring = dps.nodes;
+    if (ring <= 1) {
+      t.kind = StepTaskKind::kNvlink;
+      t.work_s = closed_s;
+      t.ideal_s = closed_s;
+      return b.add(std::move(t));
+    }
+    const int steps = op == mc::CollectiveOp::kAllReduce ? 2 * (n - 1) : n - 1;
+    const double edge = steps * (bytes / n);  // payload over one node boundary
+    const double flow = r.dp_groups_per_node * edge / per_pair / eff;
+    t.kind = StepTaskKind::kFabric;
+    t.nvlink_s = dps.gpus_per_node > 1 ? edge / mc::nvlink_bandwidth(dps, tuning) : 0.0;
+    const int first = stage_first_node(s);
+    const int span = std::max(ring, stage_ranks / gpus);
+    for (int base = 0; base + ring <= span; base += ring) {
+      for (int i = 0; i < ring; ++i) {
+        for (int k = 0; k < per_pair; ++k) {
+          t.flows.push_back({first + base + i, first + base + (i + 1) % ring, flow});
+        }
+      }
+    }
+    const double bandwidth_s = std::max(t.nvlink_s, flow / flow_bytes_per_s);
+    t.work_s = std::max(0.0, closed_s - bandwidth_s);
+    t.ideal_s = bandwidth_s + t.work_s;
+    return b.add(std::move(t));
+  };
+
+  // A pipeline transfer from stage `from` to stage `to` (rank i to rank i).
+  const bool pp_cross_node = stage_ranks >= gpus;
+  const double pp_bytes_per_gpu =
+      static_cast<double>(job.micro_batch_size) * job.model.seq_len * job.model.hidden * 2.0 / tp;
+  auto pp_transfer = [&](int from, int to, int j) {
+    StepTask t;
+    t.role = StepTaskRole::kPp;
+    t.stage = from;
+    t.micro_batch = j;
+    if (!pp_cross_node) {
+      t.kind = StepTaskKind::kNvlink;
+      t.work_s = p2p_s;
+      t.ideal_s = p2p_s;
+      return b.add(std::move(t));
+    }
+    t.kind = StepTaskKind::kFabric;
+    std::vector<std::pair<std::pair<int, int>, double>> pairs;
+    for (int i = 0; i < stage_ranks; ++i) {
+      const int src = (from * stage_ranks + i) / gpus, dst = (to * stage_ranks + i) / gpus;
+      if (!pairs.empty() && pairs.back().first == std::make_pair(src, dst)) {
+        pairs.back().second += pp_bytes_per_gpu;
+      } else {
+        pairs.push_back({{src, dst}, pp_bytes_per_gpu});
+      }
+    }
+    double bandwidth_s = 0.0;
+    for (const auto& [nodes_pair, bytes] : pairs) {
+      const double flow = bytes / per_pair / eff;
+      for (int k = 0; k < per_pair; ++k) t.flows.push_back({nodes_pair.first, nodes_pair.second, flow});
+      bandwidth_s = std::max(bandwidth_s, flow / flow_bytes_per_s);
+    }
+    t.work_s = std::max(0.0, p2p_s - bandwidth_s);
+    t.ideal_s = bandwidth_s + t.work_s;
+    return b.add(std::move(t));
+  };
+
+  // Per stage: the stream in 1F1B order, each element with the send its successor waits for.
+  struct StreamItem {
+    std::uint32_t first = kNone;  // first task (a received transfer gates it)
+    std::uint32_t last = kNone;   // last task (compute or its TP)
+    std::vector<std::uint32_t> pieces;
+  };
+  std::vector<std::vector<StreamItem>> fwd(static_cast<std::size_t>(p)), bwd(static_cast<std::size_t>(p));
+  std::vector<std::vector<std::uint32_t>> stream(static_cast<std::size_t>(p));
+
+  // Backward pieces produce chunks 0 .. c-1 (gradient order); forward pieces consume them in
+  // the opposite (layer) order, c-1 .. 0.
+  auto compute_item = [&](int s, int j, bool forward, int pieces) {
+    StreamItem item;
+    const double total = forward ? r.forward_s : r.backward_s;
+    for (int k = 0; k < pieces; ++k) {
+      const auto chunk = static_cast<std::size_t>(forward ? pieces - 1 - k : k);
+      StepTask t;
+      t.kind = StepTaskKind::kCompute;
+      t.role = forward ? StepTaskRole::kForward : StepTaskRole::kBackward;
+      t.stage = s;
+      t.micro_batch = j;
+      t.on_stream = true;
+      t.work_s = pieces > 1 ? total * chunks[chunk].fraction : total;
+      item.pieces.push_back(b.add(std::move(t)));
+    }
+    item.first = item.pieces.front();
+    item.last = item.pieces.back();
+    const double tp_s = forward ? tp_fwd : tp_bwd;
+    if (tp_s > 0.0) {
+      StepTask t;
+      t.kind = StepTaskKind::kNvlink;
+      t.role = StepTaskRole::kTp;
+      t.stage = s;
+      t.micro_batch = j;
+      t.on_stream = true;
+      t.work_s = tp_s;
+      t.ideal_s = tp_s;
+      item.last = b.add(std::move(t));
+    }
+    return item;
+  };
+
+  for (int s = 0; s < p; ++s) {
+    auto& F = fwd[static_cast<std::size_t>(s)];
+    auto& B = bwd[static_cast<std::size_t>(s)];
+    for (int j = 0; j < m; ++j) F.push_back(compute_item(s, j, true, gather && j == 0 ? c : 1));
+    for (int j = 0; j < m; ++j) {
+      const bool split = has_dp && (j == m - 1 || (z >= 3 && j == 0));
+      B.push_back(compute_item(s, j, false, split ? c : 1));
+    }
+  }
+
+  // Pipeline transfers and the blocking-send dependencies.
+  std::vector<std::vector<std::uint32_t>> act(static_cast<std::size_t>(p)), grad(static_cast<std::size_t>(p));
+  for (int s = 0; s < p; ++s) {
+    act[static_cast<std::size_t>(s)].assign(static_cast<std::size_t>(m), kNone);
+    grad[static_cast<std::size_t>(s)].assign(static_cast<std::size_t>(m), kNone);
+    for (int j = 0; j < m; ++j) {
+      if (s + 1 < p) {
+        const std::uint32_t t = pp_transfer(s, s + 1, j);
+        b.dep(t, fwd[static_cast<std::size_t>(s)][static_cast<std::size_t>(j)].last);
+        act[static_cast<std::size_t>(s)][static_cast<std::size_t>(j)] = t;
+      }
+      if (s > 0) {
+        const std::uint32_t t = pp_transfer(s, s - 1, j);
+        b.dep(t, bwd[static_cast<std::size_t>(s)][static_cast<std::size_t>(j)].last);
+        grad[static_cast<std::size_t>(s)][static_cast<std::size_t>(j)] = t;
+      }
+    }
+  }
+  for (int s = 0; s < p; ++s) {
+    const auto su = static_cast<std::size_t>(s);
+    for (int j = 0; j < m; ++j) {
+      const auto ju = static_cast<std::size_t>(j);
+      if (s > 0) b.dep(fwd[su][ju].first, act[su - 1][ju]);
+      if (s + 1 < p) b.dep(bwd[su][ju].first, grad[su + 1][ju]);
+    }
+    // 1F1B order on the stream; each element waits for the previous one and its send.
+    const int warm = std::min(p - s - 1, m);
+    std::vector<std::pair<const StreamItem*, std::uint32_t>> order;  // item, its send
+    for (int j = 0; j < warm; ++j) order.push_back({&fwd[su][static_cast<std::size_t>(j)], act[su][static_cast<std::size_t>(j)]});
+    for (int i = 0; i < m - warm; ++i) {
+      order.push_back({&fwd[su][static_cast<std::size_t>(warm + i)], act[su][static_cast<std::size_t>(warm + i)]});
+      order.push_back({&bwd[su][static_cast<std::size_t>(i)], grad[su][static_cast<std::size_t>(i)]});
+    }
+    for (int j = m - warm; j < m; ++j) order.push_back({&bwd[su][static_cast<std::size_t>(j)], grad[su][static_cast<std::size_t>(j)]});
+    std::uint32_t prev_last = kNone, prev_send = kNone;
+    for (const auto& [item, send] : order) {
+      b.dep(item->first, prev_last);
+      b.dep(item->first, prev_send);
+      // Pieces and TP of one item run back to back.
+      for (std::size_t k = 1; k < item->pieces.size(); ++k) b.dep(item->pieces[k], item->pieces[k - 1]);
+      if (item->last != item->pieces.back()) b.dep(item->last, item->pieces.back());
+      prev_last = item->last;
+      prev_send = send;
+    }
+
+    // DP: parameter all_gather passes, then the gradient chunks, on one NCCL stream.
+    std::uint32_t nccl = kNone;
+    if (gather) {
+      const int passes = z >= 3 ? 2 : 1;
+      for (int pass = 0; pass < passes; ++pass) {
+        const StreamItem& gated = pass == 0 ? fwd[su][0] : bwd[su][0];
+        for (int k = 0; k < c; ++k) {
+          // Pass 0 gathers in forward order (chunk c-1 first), pass 1 in backward order.
+          const auto chunk = static_cast<std::size_t>(pass == 0 ? c - 1 - k : k);
+          const double bytes = param_bytes * chunks[chunk].fraction;
+          const std::uint32_t t = dp_collective(
+              s, mc::CollectiveOp::kAllGather, bytes, analytic(mc::CollectiveOp::kAllGather, buckets_of(bytes)));
+          b.dep(t, nccl);
+          b.dep(gated.pieces[static_cast<std::size_t>(k)], t);
+          nccl = t;
+        }
+      }
+    }
+    std::uint32_t last_chunk = kNone;
+    if (has_dp) {
+      const mc::CollectiveOp op = z >= 2 ? mc::CollectiveOp::kReduceScatter : mc::CollectiveOp::kAllReduce;
+      const StreamItem& last_b = bwd[su][static_cast<std::size_t>(m - 1)];
+      for (int k = 0; k < c; ++k) {
+        const Chunk& ch = chunks[static_cast<std::size_t>(k)];
+        const std::uint32_t t = dp_collective(s, op, ch.bytes, analytic(op, ch.buckets));
+        b.dep(t, nccl);
+        b.dep(t, last_b.pieces[static_cast<std::size_t>(k)]);
+        nccl = t;
+      }
+      last_chunk = nccl;
+    }
+    StepTask opt;
+    opt.kind = StepTaskKind::kCompute;
+    opt.role = StepTaskRole::kOptimizer;
+    opt.stage = s;
+    opt.on_stream = true;
+    opt.work_s = r.optimizer_s;
+    const std::uint32_t o = b.add(std::move(opt));
+    b.dep(o, prev_last);
+    b.dep(o, prev_send);
+    b.dep(o, last_chunk);
+    g.stage_end.push_back(o);
+  }
+
+  // Successors, a topological order check (a cycle is a bug in the construction above), and
+  // the flow count.
+  const std::size_t n = g.tasks.size();
+  g.successors.assign(n, {});
+  std::vector<std::uint32_t> indegree(n, 0);
+  for (std::uint32_t t = 0; t < n; ++t) {
+    for (std::uint32_t d : g.tasks[t].deps) {
+      g.successors[d].push_back(t);
+      ++indegree[t];
+    }
+    g.fabric_flows += g.tasks[t].flows.size();
+  }
+  std::vector<std::uint32_t> ready;
+  for (std::uint32_t t = 0; t < n; ++t) if (indegree[t] == 0) ready.push_back(t);
+  std::size_t seen = 0;
+  while (!ready.empty()) {
+    const std::uint32_t t = ready.back();
+    ready.pop_back();
+    ++seen;
+    for (std::uint32_t s : g.successors[t]) if (--indegree[s] == 0) ready.push_back(s);
+  }
+  if (seen != n) throw sim::InternalError("build_step_graph: the step graph has a cycle (this is a bug)");
+  return g;
+}
+
+double critical_path_s(const StepGraph& graph, double clock_factor) {
+  const std::size_t n = graph.tasks.size();
+  std::vector<double> finish(n, 0.0);
+  std::vector<std::uint32_t> indegree(n, 0);
+  for (std::size_t t = 0; t < n; ++t) indegree[t] = static_cast<std::uint32_t>(graph.tasks[t].deps.size());
+  std::vector<std::uint32_t> ready;
+  for (std::uint32_t t = 0; t < n; ++t) if (indegree[t] == 0) ready.push_back(t);
+  double end = 0.0;
+  while (!ready.empty()) {
+    const std::uint32_t t = ready.back();
+    ready.pop_back();
+    const StepTask& task = graph.tasks[t];
+    double start = 0.0;
+    for (std::uint32_t d : task.deps) start = std::max(start, finish[d]);
+    const double dur = task.kind == StepTaskKind::kCompute ? task.work_s / clock_factor
+                       : task.kind == StepTaskKind::kNvlink ? task.work_s
+                                                            : task.ideal_s;
+    finish[t] = start + dur;
+    end = std::max(end, finish[t]);
+    for (std::uint32_t s : graph.successors[t]) if (--indegree[s] == 0) ready.push_back(s);
+  }
+  return end;
+}
+
+}  // namespace dcsim::models::workload
