@@ -144,6 +144,7 @@ void MaxMinSolver::heap_remove_top() {
 }
 
 void MaxMinSolver::fill_set() {
+  last_solve_filled_ += set_.size();
   for (LinkId l : set_links_) {
     Link& link = links_[l];
     link.remaining = link.capacity;
@@ -271,6 +272,7 @@ void MaxMinSolver::run(bool full) {
   pending_links_.clear();
 
   last_solve_rounds_ = 0;
+  last_solve_filled_ = 0;
   for (;;) {
     fill_set();
     ++last_solve_rounds_;

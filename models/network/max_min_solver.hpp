@@ -78,6 +78,8 @@ class MaxMinSolver {
   std::size_t last_solve_size() const { return last_solve_size_; }
   // Fill rounds of the last solve() (1 when the seeds were enough).
   std::size_t last_solve_rounds() const { return last_solve_rounds_; }
+  // Flows the fills of the last solve() re-computed, summed over its rounds: its main cost.
+  std::size_t last_solve_filled() const { return last_solve_filled_; }
 
  private:
   struct Member {
@@ -157,6 +159,7 @@ class MaxMinSolver {
   std::uint32_t epoch_ = 0;
   std::size_t last_solve_size_ = 0;
   std::size_t last_solve_rounds_ = 0;
+  std::size_t last_solve_filled_ = 0;
 };
 
 }  // namespace dcsim::models::network

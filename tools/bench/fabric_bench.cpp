@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <functional>
 #include <numeric>
 #include <random>
@@ -61,6 +62,8 @@ struct CaseResult {
   // every flow (S grew past 1/kEscalateDenominator of them).
   double solved_per_completion = 0.0;
   double full_solve_share = 0.0;
+  double rounds_per_completion = 0.0;
+  double filled_per_completion = 0.0;
 };
 
 // Starts all flows at t = 0 and runs to completion.
@@ -71,8 +74,10 @@ CaseResult run_static(net::Fabric& fabric, const std::vector<std::array<std::uin
                       static_cast<double>(f[2]));
   }
   std::vector<net::FinishedFlow> done;
+  // DCSIM_BENCH_PROGRESS set: a line on stderr every 1,000 completions (long cases).
+  const bool progress = std::getenv("DCSIM_BENCH_PROGRESS") != nullptr;
   std::int64_t finished = 0, last = 0, completion_events = 0;
-  double active_sum = 0.0, changed_sum = 0.0, solved_sum = 0.0, full_solves = 0.0;
+  double active_sum = 0.0, changed_sum = 0.0, solved_sum = 0.0, full_solves = 0.0, rounds_sum = 0.0, filled_sum = 0.0;
   for (sim::Time t = fabric.next_event_time(); !t.is_max(); t = fabric.next_event_time()) {
     done.clear();
     const std::size_t active = fabric.active_flows();
@@ -84,7 +89,18 @@ CaseResult run_static(net::Fabric& fabric, const std::vector<std::array<std::uin
       active_sum += static_cast<double>(active);
       changed_sum += static_cast<double>(fabric.solver().changed_flows().size());
       solved_sum += static_cast<double>(fabric.solver().last_solve_size());
+      rounds_sum += static_cast<double>(fabric.solver().last_solve_rounds());
+      filled_sum += static_cast<double>(fabric.solver().last_solve_filled());
       if (fabric.solver().last_solve_size() >= fabric.solver().flow_count()) ++full_solves;
+      if (progress && completion_events % 1000 == 0) {
+        std::fprintf(stderr, "progress: %lld completions, %zu active, t=%.1f s wall, per completion: %.1f changed, %.1f visited, %.1f filled, %.3f escalated\n",
+                     static_cast<long long>(completion_events), active,
+                     std::chrono::duration<double>(Clock::now() - t0).count(),
+                     changed_sum / static_cast<double>(completion_events),
+                     solved_sum / static_cast<double>(completion_events),
+                     filled_sum / static_cast<double>(completion_events),
+                     full_solves / static_cast<double>(completion_events));
+      }
     }
   }
   CaseResult r{fabric.topology().host_count(), finished, static_cast<double>(last) * 1e-9,
@@ -94,6 +110,8 @@ CaseResult run_static(net::Fabric& fabric, const std::vector<std::array<std::uin
     r.changed_per_completion = changed_sum / static_cast<double>(completion_events);
     r.solved_per_completion = solved_sum / static_cast<double>(completion_events);
     r.full_solve_share = full_solves / static_cast<double>(completion_events);
+    r.rounds_per_completion = rounds_sum / static_cast<double>(completion_events);
+    r.filled_per_completion = filled_sum / static_cast<double>(completion_events);
   }
   return r;
 }
@@ -241,7 +259,9 @@ nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names) {
                    {"active_flows_per_completion", r.active_per_completion},
                    {"rate_changes_per_completion", r.changed_per_completion},
                    {"solved_flows_per_completion", r.solved_per_completion},
-                   {"full_solve_share", r.full_solve_share}});
+                   {"full_solve_share", r.full_solve_share},
+                   {"fill_rounds_per_completion", r.rounds_per_completion},
+                   {"filled_flows_per_completion", r.filled_per_completion}});
   }
   return out;
 }

@@ -17,11 +17,14 @@
 //
 // Each result: {"name","hosts","flows","wall_s","flows_per_s","peak_rss_mb","makespan_s",
 // "active_flows_per_completion","rate_changes_per_completion","solved_flows_per_completion",
-// "full_solve_share"}. peak_rss_mb is the process's high-water mark (VmHWM) after the case (run
-// one case per process for a per-case figure). The last four explain the cost: at an event that
-// finished a flow, the mean number of flows active, of flows whose max-min rate moved, of flows
-// the incremental re-solve visited, and the share of such events whose re-solve escalated to
-// every flow (0 for the ring case, not measured there).
+// "full_solve_share","fill_rounds_per_completion","filled_flows_per_completion"}. peak_rss_mb is
+// the process's high-water mark (VmHWM) after the case (run one case per process for a per-case
+// figure). The others explain the cost: at an event that finished a flow, the mean number of
+// flows active, of flows whose max-min rate moved (the lower bound of any exact re-solve), of
+// flows the incremental re-solve visited (its set at the fixed point), the share of such events
+// whose re-solve escalated to every flow, the mean number of fill rounds, and the flows those
+// fills computed, summed over rounds (the solver's work). 0 for the ring case (not measured).
+// DCSIM_BENCH_PROGRESS set in the environment: a progress line on stderr every 1,000 completions.
 
 #include <string>
 #include <vector>
