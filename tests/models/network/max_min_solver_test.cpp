@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "models/network/max_min_solver.hpp"
@@ -132,6 +134,81 @@ TEST_CASE("incremental solve equals from-scratch solve on random cases",
       for (std::size_t i = 0; i < alive_inc.size(); ++i) {
         REQUIRE(inc.rate(alive_inc[i]) ==
                 Approx(ref.rate(alive_ref[i])).epsilon(1e-7).margin(1e-9));
+      }
+    }
+  }
+}
+
+TEST_CASE("incremental solve equals from-scratch solve with about ten flows per link",
+          "[models][network][solver]") {
+  // The percolated regime of the random-pairs bench: host links ("NICs", one up and one down per
+  // host) carry ~10 flows each, so nearly every link is a saturated bottleneck shared with flows
+  // bottlenecked elsewhere, and one completion moves rates along long chains. Flows cross their
+  // source's up link, 0-4 shared core links and their destination's down link, as in a fat-tree.
+  for (int trial = 0; trial < 6; ++trial) {
+    dcsim::sim::RandomStream rng(11, "solver_percolated", std::to_string(trial));
+    const int hosts = 16 + static_cast<int>(rng.uniform_int(17));
+    const int core = 8 + static_cast<int>(rng.uniform_int(9));
+    MaxMinSolver inc, ref;
+    for (int l = 0; l < 2 * hosts + core; ++l) {
+      // Host links 100; core links 100 or 200 (oversubscribed or not): ties and near-ties.
+      const double c = l < 2 * hosts ? 100.0 : 100.0 * static_cast<double>(1 + rng.uniform_int(2));
+      inc.add_link(c);
+      ref.add_link(c);
+    }
+    auto random_path = [&] {
+      const auto src = static_cast<MaxMinSolver::LinkId>(rng.uniform_int(static_cast<std::uint64_t>(hosts)));
+      auto dst = static_cast<MaxMinSolver::LinkId>(rng.uniform_int(static_cast<std::uint64_t>(hosts)));
+      if (dst == src) dst = (dst + 1) % static_cast<MaxMinSolver::LinkId>(hosts);
+      L path{src, static_cast<MaxMinSolver::LinkId>(hosts) + dst};
+      const auto hops = rng.uniform_int(5);
+      while (path.size() < 2 + hops) {
+        auto l = static_cast<MaxMinSolver::LinkId>(2 * hosts + static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(core))));
+        if (std::find(path.begin(), path.end(), l) == path.end()) path.push_back(l);
+      }
+      return path;
+    };
+    std::vector<MaxMinSolver::FlowId> alive_inc, alive_ref;
+    const std::size_t target = 10 * static_cast<std::size_t>(hosts) / 2 + 5;  // ~10 flows per NIC direction
+    for (int step = 0; step < 600; ++step) {
+      // Fill up to the target, then churn around it: mostly completions and arrivals, as in a
+      // run, with some capacity changes (a link failing, coming back, PFC derating it).
+      const auto op = rng.uniform_int(20);
+      if (alive_inc.size() < target || op < 8) {
+        const L path = random_path();
+        alive_inc.push_back(inc.add_flow(path));
+        alive_ref.push_back(ref.add_flow(path));
+      } else if (op < 19) {
+        const auto i = rng.uniform_int(alive_inc.size());
+        inc.remove_flow(alive_inc[i]);
+        ref.remove_flow(alive_ref[i]);
+        alive_inc.erase(alive_inc.begin() + static_cast<long>(i));
+        alive_ref.erase(alive_ref.begin() + static_cast<long>(i));
+      } else {
+        auto l = static_cast<MaxMinSolver::LinkId>(rng.uniform_int(static_cast<std::uint64_t>(2 * hosts + core)));
+        const double c = static_cast<double>(rng.uniform_int(3)) * 50.0;
+        inc.set_capacity(l, c);
+        ref.set_capacity(l, c);
+      }
+      if (alive_inc.size() < target && step < 100) continue;  // build up in big batches first
+      if (rng.uniform_int(4) == 0) continue;
+      std::vector<double> before(alive_inc.size());
+      for (std::size_t i = 0; i < alive_inc.size(); ++i) before[i] = inc.rate(alive_inc[i]);
+      inc.solve();
+      ref.solve_from_scratch();
+      std::vector<MaxMinSolver::FlowId> changed(inc.changed_flows().begin(), inc.changed_flows().end());
+      std::sort(changed.begin(), changed.end());
+      for (std::size_t i = 0; i < alive_inc.size(); ++i) {
+        const double r = inc.rate(alive_inc[i]);
+        REQUIRE(r == Approx(ref.rate(alive_ref[i])).epsilon(1e-7).margin(1e-9));
+        // A flow whose rate moved must be reported, or the fabric would keep its old finish time.
+        if (std::abs(r - before[i]) > 1e-7 * std::max(r, before[i])) {
+          REQUIRE(std::binary_search(changed.begin(), changed.end(), alive_inc[i]));
+        }
+      }
+      // Capacity is respected on every link.
+      for (MaxMinSolver::LinkId l = 0; l < inc.link_count(); ++l) {
+        REQUIRE(inc.link_load(l) <= inc.capacity(l) * (1 + 1e-9) + 1e-9);
       }
     }
   }
