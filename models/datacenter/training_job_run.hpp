@@ -1,7 +1,8 @@
 #pragma once
-// The run of one training job on its nodes: segments of steps, each an Activity whose rate
-// follows the clock factor of the job's slowest node, separated by synchronous checkpoint
-// writes, each an Activity of bytes at the per-node write rate (which no clock affects).
+// The run of one training job on its nodes. Analytic mode (no fabric): segments of steps, each
+// an Activity whose rate follows the clock factor of the job's slowest node, separated by
+// synchronous checkpoint writes, each an Activity of bytes at the per-node write rate (which no
+// clock affects).
 //
 // A segment's work is its step count; its rate is 1 / step_time_s(f) steps per second
 // (TrainingJobPlan::step_time_s: only the compute share stretches with 1/f). So a throttle in
@@ -14,7 +15,7 @@
 //
 // Emits (step functions, a point whenever the value changes):
 //   jobs/<name>/step_time_s   current step time (NaN while checkpointing; flow mode: the last
-//                             step's, a point whenever it changes)
+//                             completed step's, first at the end of the first step)
 //   jobs/<name>/tokens_per_s  current training throughput (0 while checkpointing)
 
 #include <functional>
