@@ -75,6 +75,17 @@ void TrainingJobRun::on_step(const StepMeasurement& m) {
 }
 
 void TrainingJobRun::start_checkpoint() {
+  checkpoint_start_ = sim_.now();
+  if (executor_ && plan_.checkpoint_store_host >= 0) {
+    checkpoint_on_fabric_ = true;
+    executor_->write_to_host(static_cast<network::NodeId>(plan_.checkpoint_store_host),
+                             plan_.checkpoint_bytes_per_node, [this] {
+                               checkpoint_on_fabric_ = false;
+                               on_checkpoint_done();
+                             });
+    record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+    return;
+  }
   checkpoint_ = std::make_unique<sim::Activity>(sim_, plan_.checkpoint_bytes_per_node,
                                                 plan_.checkpoint_rate_bytes_per_s,
                                                 [this](sim::Activity&) { on_checkpoint_done(); });
@@ -96,7 +107,7 @@ void TrainingJobRun::on_segment_done() {
 
 void TrainingJobRun::on_checkpoint_done() {
   ++checkpoints_written_;
-  checkpoint_s_ += (sim_.now() - checkpoint_->started_at()).seconds();
+  checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();
   if (executor_) {
     next_step();
   } else {
@@ -134,7 +145,7 @@ double TrainingJobRun::training_s() const {
 
 double TrainingJobRun::checkpoint_s() const {
   double t = checkpoint_s_;
-  if (checkpoint_ && !checkpoint_->done()) t += (sim_.now() - checkpoint_->started_at()).seconds();
+  if ((checkpoint_ && !checkpoint_->done()) || checkpoint_on_fabric_) t += (sim_.now() - checkpoint_start_).seconds();
   return t;
 }
 

@@ -91,6 +91,8 @@ class TrainingJobRun {
   double checkpoint_s_ = 0.0;  // of completed checkpoints
   std::unique_ptr<sim::Activity> segment_;
   std::unique_ptr<sim::Activity> checkpoint_;
+  bool checkpoint_on_fabric_ = false;  // a write to the store host in flight
+  sim::Time checkpoint_start_;
   Series series_;
 };
 

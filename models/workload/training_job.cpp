@@ -30,6 +30,9 @@ TrainingJobPlan plan_training_job(const TrainingJobSpec& spec, const hardware::N
   if (spec.checkpoint.interval_steps < 0) {
     throw sim::ConfigError("checkpoint.interval_steps", "must not be negative");
   }
+  if (spec.checkpoint.store_host >= 0 && spec.checkpoint.target != CheckpointTarget::kRemote) {
+    throw sim::ConfigError("checkpoint.store_host", "a store host needs the remote checkpoint target");
+  }
   if (spec.graph.max_dp_chunks < 1) {
     throw sim::ConfigError("max_dp_chunks", "must be a positive integer");
   }
@@ -69,6 +72,7 @@ TrainingJobPlan plan_training_job(const TrainingJobSpec& spec, const hardware::N
                                "checkpoints to a remote store need storage NICs");
       }
       plan.checkpoint_rate_bytes_per_s = rate;
+      plan.checkpoint_store_host = ck.store_host;
     }
     plan.checkpoint_s = plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s;
   }

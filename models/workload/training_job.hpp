@@ -25,7 +25,9 @@
 // torch.distributed.checkpoint does), at a per-node rate of
 //   nvme    the node's NVMe write bandwidth
 //   remote  min(storage NICs x their line rate, remote_bandwidth / nodes); remote_bandwidth 0 =
-//           no limit beyond the NICs. The store and the frontend network are not simulated flows.
+//           no limit beyond the NICs. The store and the frontend network are not simulated flows,
+//           except in flow mode with store_host set: then every node writes its share as one flow
+//           to that fabric host, on the compute fabric, sharing it with training traffic.
 
 #include <string>
 
@@ -44,6 +46,7 @@ struct CheckpointConfig {
   int interval_steps = 0;  // 0: no checkpoints
   CheckpointTarget target = CheckpointTarget::kNvme;
   double remote_bandwidth_bps = 0.0;  // aggregate of the remote store; 0: only the NICs limit
+  int store_host = -1;  // remote target, flow mode: the store's fabric host; -1: analytic rate
 };
 
 struct TrainingJobSpec {
@@ -68,7 +71,8 @@ struct TrainingJobPlan {
   double checkpoint_bytes = 0.0;      // one checkpoint, whole job
   double checkpoint_bytes_per_node = 0.0;
   double checkpoint_rate_bytes_per_s = 0.0;  // per node
-  double checkpoint_s = 0.0;          // one checkpoint
+  double checkpoint_s = 0.0;          // one checkpoint (nominal; flow mode to a store host: flows)
+  int checkpoint_store_host = -1;     // flow mode: the store's fabric host (remote target)
   // Run time at nominal clock: steps x step_time_s + checkpoints x checkpoint_s.
   double nominal_duration_s() const;
   // Step time at clock factor f (0 < f <= 1).

@@ -48,11 +48,28 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
                             " hosts but the cluster has " + std::to_string(scenario.cluster.nodes) +
                             " nodes (training jobs map node i to host i)");
     }
+    for (std::size_t j = 0; j < scenario.cluster.training_jobs.size(); ++j) {
+      const int store = scenario.cluster.training_jobs[j].checkpoint.store_host;
+      if (store >= 0 && (store < scenario.cluster.nodes || static_cast<std::size_t>(store) >= hosts)) {
+        throw sim::InputError(scenario.source + ":/workload/training/" + std::to_string(j) +
+                              "/checkpoint/store_host: must be a fabric host that is not a cluster node (" +
+                              std::to_string(scenario.cluster.nodes) + " to " + std::to_string(hosts - 1) +
+                              "), got " + std::to_string(store));
+      }
+    }
     std::vector<models::network::NodeId> node_hosts(static_cast<std::size_t>(scenario.cluster.nodes));
     for (std::size_t i = 0; i < node_hosts.size(); ++i) node_hosts[i] = static_cast<models::network::NodeId>(i);
     training_fabric = std::make_unique<models::datacenter::TrainingFabric>(simulator, fabric->driver(),
                                                                            std::move(node_hosts));
     cluster->set_training_fabric(training_fabric.get());
+  }
+  if (!training_fabric && cluster) {
+    for (std::size_t j = 0; j < scenario.cluster.training_jobs.size(); ++j) {
+      if (scenario.cluster.training_jobs[j].checkpoint.store_host >= 0) {
+        throw sim::InputError(scenario.source + ":/workload/training/" + std::to_string(j) +
+                              "/checkpoint/store_host: needs the scenario's /fabric section");
+      }
+    }
   }
   const sim::Time duration = scenario.duration;
   // The facility owns node power when the scenario has one (node_power_source.hpp).

@@ -127,6 +127,13 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                                                 "Aggregate write bandwidth of the remote store.",
                                                                 QuantityKind::kDataRate, above(0)),
                                                  "only the storage NICs limit"),
+                               with_default_note(integer_field("store_host",
+                                                               "Remote target with a /fabric: the fabric host "
+                                                               "of the store (not a cluster node); each node "
+                                                               "writes its share as a flow to it, sharing the "
+                                                               "fabric with training traffic.",
+                                                               at_least(0)),
+                                                 "not on the fabric: the storage NICs' rate"),
                            }),
           }),
       json::array());
@@ -268,6 +275,7 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
     spec.checkpoint.target =
         ck.at("target").get<std::string>() == "remote" ? mw::CheckpointTarget::kRemote : mw::CheckpointTarget::kNvme;
     spec.checkpoint.remote_bandwidth_bps = ck.value("remote_bandwidth", 0.0);
+    spec.checkpoint.store_host = ck.value("store_host", -1);
     spec.fabric = collective_fabric_params(config.node);
     try {
       (void)mw::plan_training_job(spec, config.node, registries.collective_algorithms);
@@ -298,6 +306,7 @@ std::string training_field_pointer(std::string_view field) {
       {"steps", "/steps"},
       {"max_dp_chunks", "/max_dp_chunks"},
       {"checkpoint.interval_steps", "/checkpoint/interval"},
+      {"checkpoint.store_host", "/checkpoint/store_host"},
       {"model.layers", "/shape/layers"},
       {"model.hidden", "/shape/hidden"},
       {"model.heads", "/shape/heads"},

@@ -203,3 +203,49 @@ TEST_CASE("pipeline traffic crosses the fabric: a slow link between the stages s
   CHECK(slow.first.step_s - healthy.first.step_s > 0.5 * 2 * 8 * 7 * p2p_bandwidth_s);
   CHECK(slow.first.exposed_comm_s > healthy.first.exposed_comm_s);
 }
+
+TEST_CASE("checkpoints to a store host on the fabric are flows that converge on its link",
+          "[models][datacenter][training][flow]") {
+  const auto reg = builtin();
+  // 2 training nodes and a store (host 2) on a non-blocking leaf-spine; every host has one
+  // bundled 8 x 400G link, so the two nodes' writes share the store's 3.2 Tb/s.
+  ClusterConfig c;
+  c.node = node();
+  c.nodes = 2;
+  c.nodes_per_rack = 2;
+  mw::TrainingJobSpec t = spec(reg, "bert-large", 2);
+  t.job.micro_batch_size = 8;
+  t.steps = 3;
+  t.checkpoint.interval_steps = 1;
+  t.checkpoint.target = mw::CheckpointTarget::kRemote;
+  t.checkpoint.store_host = 2;
+  c.training_jobs.push_back(t);
+  dcsim::sim::Simulator sim;
+  dcsim::sim::MemoryTraceSink sink;
+  net::Fabric fabric(leaf_spine(3), spray());
+  net::FabricSimulation driver(sim, fabric, nullptr);
+  ClusterSimulation cluster(c, reg, sim, sink);
+  TrainingFabric tf(sim, driver, {0, 1});
+  cluster.set_training_fabric(&tf);
+  cluster.start();
+  sim.run();
+  cluster.finish();
+  const auto& table = sink.table("summary/jobs");
+  REQUIRE(table.rows.size() == 1);
+  auto col = [&](const std::string& name) {
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+      if (table.columns[i].name == name) return std::get<double>(table.rows[0][i]);
+    }
+    FAIL("no column " << name);
+    return 0.0;
+  };
+  const double bytes = mw::checkpoint_bytes(t.job.model);
+  CHECK(col("checkpoints") == 2.0);
+  // Each checkpoint: the whole state through the store's link at line rate (plus route latency).
+  CHECK(col("checkpoint_s") == Approx(2 * bytes * 8 / 3.2e12).epsilon(0.01));
+  CHECK(col("checkpoint_bytes") == Approx(2 * bytes));
+  // A store host with an NVMe target is a config error naming the key.
+  mw::TrainingJobSpec bad = t;
+  bad.checkpoint.target = mw::CheckpointTarget::kNvme;
+  CHECK_THROWS_AS(mw::plan_training_job(bad, node(), reg.collective_algorithms), dcsim::sim::ConfigError);
+}

@@ -69,6 +69,25 @@ TEST_CASE("max_dp_chunks maps to the step graph and must be positive", "[tools][
                     Catch::Contains("/workload/training/0/max_dp_chunks"));
 }
 
+TEST_CASE("a checkpoint store host must be a fabric host that is not a cluster node", "[tools][scenario][training]") {
+  const auto registries = dcsim::tools::scenario::testing::make_registries();
+  json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 2},
+    "workload": {"training": [{"name": "b", "model": "bert-large", "nodes": 2, "steps": 2,
+      "checkpoint": {"interval": 1, "target": "remote", "store_host": 2}}]}})");
+  dcsim::sim::MemoryTraceSink sink;
+  const Scenario no_fabric = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+  CHECK(no_fabric.cluster.training_jobs[0].checkpoint.store_host == 2);
+  CHECK_THROWS_WITH(dcsim::tools::run::simulate(no_fabric, registries, sink, {}),
+                    "t.json:/workload/training/0/checkpoint/store_host: needs the scenario's /fabric section");
+  doc["fabric"] = json::parse(R"({"topology": "leaf_spine", "leaves": 1, "hosts_per_leaf": 3})");
+  doc["workload"]["training"][0]["checkpoint"]["store_host"] = 1;
+  const Scenario on_node = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+  dcsim::sim::MemoryTraceSink sink2;
+  CHECK_THROWS_WITH(dcsim::tools::run::simulate(on_node, registries, sink2, {}),
+                    "t.json:/workload/training/0/checkpoint/store_host: must be a fabric host that is not a "
+                    "cluster node (2 to 2), got 1");
+}
+
 namespace {
 double job_cell(const dcsim::sim::MemoryTraceSink& sink, const std::string& job, const std::string& column) {
   const auto& table = sink.table("summary/jobs");
