@@ -104,7 +104,7 @@ struct StepGraphOptions {
 };
 
 struct StepGraph {
-  std::vector<StepTask> tasks;  // in a topological order (deps point backwards)
+  std::vector<StepTask> tasks;  // deps by index, in any order (acyclic: checked when built)
   std::vector<std::vector<std::uint32_t>> successors;
   int stages = 1;
   int micro_batches = 1;
