@@ -49,8 +49,8 @@ std::uint32_t Fabric::new_sub() {
 }
 
 namespace {
-bool event_before(std::int64_t ta, std::uint32_t sa, std::int64_t tb, std::uint32_t sb) {
-  return ta < tb || (ta == tb && sa < sb);
+inline bool event_before(std::int64_t ta, std::uint32_t sa, std::int64_t tb, std::uint32_t sb) {
+  return (ta < tb) | ((ta == tb) & (sa < sb));
 }
 }  // namespace
 
@@ -87,9 +87,19 @@ void Fabric::event_pop() {
   event_pos_[heap_.front().sub] = UINT32_MAX;
   const Event last = heap_.back();
   heap_.pop_back();
-  if (heap_.empty()) return;
-  heap_[0] = last;
-  event_sift_down(0);
+  const std::size_t n = heap_.size();
+  if (n == 0) return;
+  // Floyd's pop: walk the hole down to a leaf along the smaller children, then sift the last
+  // entry up from there (it usually belongs near the bottom: fewer comparisons than sift-down).
+  std::size_t i = 0;
+  for (std::size_t c = 1; c < n; c = 2 * i + 1) {
+    if (c + 1 < n && event_before(heap_[c + 1].t, heap_[c + 1].sub, heap_[c].t, heap_[c].sub)) ++c;
+    heap_[i] = heap_[c];
+    event_pos_[heap_[i].sub] = static_cast<std::uint32_t>(i);
+    i = c;
+  }
+  heap_[i] = last;
+  event_sift_up(i);
 }
 
 void Fabric::push_event(std::int64_t t, std::uint32_t sub, EventKind kind) {
