@@ -21,14 +21,19 @@
 // (the new flows, and every flow on a touched link). The solver then repeats:
 //   1. progressive filling for the flows in S only, every other flow's rate fixed (it takes
 //      c_l - fixed load as capacity);
-//   2. checks (B) for every flow on a link of S (the only flows whose links changed load);
-//      a flow outside S that lost its bottleneck joins S; a flow in S without a valid bottleneck
-//      pulls in the outside flows that take more than it on its saturated links;
+//   2. checks (B) where it may have broken: each flow remembers a link on which it satisfied (B)
+//      (where it froze, or where the last check found one), which stays valid until that link's
+//      load or max rate moves; so an outside flow is re-checked only when the fill moved its
+//      remembered link, and joins S if it has no bottleneck left; a flow in S first tries the
+//      link it froze on, and without a valid bottleneck pulls in the outside flows that take more
+//      than it on its saturated links;
 // until nothing joins. At that fixed point every flow satisfies (B) — those far from the change
 // kept links whose load did not move — so the result is THE max-min allocation, equal to a
 // from-scratch solve up to floating-point rounding (the differential test checks it). The cost
 // is proportional to the part of the fabric whose rates actually move, not to the total number
-// of flows: SimGrid's lmm re-solves the whole connected component at every change.
+// of flows: SimGrid's lmm re-solves the whole connected component at every change. Where the
+// bottleneck graph percolates (random pairs at > ~3 flows per host link) the part that moves is
+// itself a growing share of all flows: docs/fabric-benchmark.md measures it.
 //
 // Tolerances: a link is saturated when its load >= c_l (1 - kRelTol); rates are compared with the
 // same relative tolerance. Rates that move by less than kRelTol are not reported as changed.
