@@ -19,6 +19,7 @@ struct Edge {
   network::NodeId src;
   network::NodeId dst;
   double bytes;  // wire bytes of one flow
+  int channel;   // NIC ports at both ends (Router::route): NCCL binds channel c to NIC c
 };
 
 // Starts every edge as a concurrent fabric flow at `now` and drives the fabric until the last one
@@ -27,7 +28,7 @@ struct Edge {
 sim::Time run_flows(network::Fabric& fabric, sim::Time now, const std::vector<Edge>& edges,
                     std::uint64_t tag, FlowRunResult& r) {
   if (edges.empty()) return now;
-  for (const auto& e : edges) fabric.start_flow(now, e.src, e.dst, e.bytes, tag);
+  for (const auto& e : edges) fabric.start_flow(now, e.src, e.dst, e.bytes, tag, e.channel);
   std::size_t pending = edges.size();
   r.flows += pending;
   sim::Time last = now;
@@ -87,7 +88,7 @@ sim::Time lockstep_ring(network::Fabric& fabric, const std::vector<network::Node
       for (int node = 0; node < senders; ++node) {
         for (int c = 0; c < channels; ++c) {
           edges.push_back({hosts[static_cast<std::size_t>(node)],
-                           hosts[static_cast<std::size_t>((node + 1) % nodes)], wire});
+                           hosts[static_cast<std::size_t>((node + 1) % nodes)], wire, c});
         }
       }
     }
@@ -207,8 +208,8 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
         const auto child = hosts[static_cast<std::size_t>(v)];
         const auto up = hosts[static_cast<std::size_t>(p)];
         for (int c = 0; c < channels; ++c) {
-          edges.push_back({child, up, wire});  // reduce
-          edges.push_back({up, child, wire});  // broadcast
+          edges.push_back({child, up, wire, c});  // reduce
+          edges.push_back({up, child, wire, c});  // broadcast
         }
       }
     }
@@ -236,7 +237,7 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
       const double one_nic = s.nic_bandwidth_bps / 8.0 * t.network_efficiency * factor;
       floor_s = bytes / std::min(nvl * factor, std::max(net / g, one_nic));
       const double wire = bytes / channels / t.network_efficiency;
-      for (int c = 0; c < channels; ++c) edges.push_back({hosts.front(), hosts.back(), wire});
+      for (int c = 0; c < channels; ++c) edges.push_back({hosts.front(), hosts.back(), wire, c});
     }
     const sim::Time end = std::max(start + sim::Time::ceil_from_seconds(floor_s),
                                    run_flows(fabric, start, edges, kTagBase, r));
@@ -259,7 +260,9 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
       for (int b = 0; b < s.nodes; ++b) {
         if (a == b) continue;
         for (int k = 0; k < s.gpus_per_node * s.gpus_per_node; ++k) {
-          edges.push_back({hosts[static_cast<std::size_t>(a)], hosts[static_cast<std::size_t>(b)], wire});
+          // PXN: the data crosses NVLink to the GPU on the destination GPU's rail first.
+          edges.push_back({hosts[static_cast<std::size_t>(a)], hosts[static_cast<std::size_t>(b)], wire,
+                           k % s.gpus_per_node});
         }
       }
     }

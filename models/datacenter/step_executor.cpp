@@ -95,7 +95,8 @@ void StepExecutor::start(std::uint32_t t) {
       for (const mw::StepFlow& f : task.flows) {
         fabric_.driver().start_flow(hosts_[static_cast<std::size_t>(f.src_node)],
                                     hosts_[static_cast<std::size_t>(f.dst_node)], f.bytes,
-                                    [this, t](const network::FinishedFlow& done) { on_flow(t, done); });
+                                    [this, t](const network::FinishedFlow& done) { on_flow(t, done); },
+                                    f.channel);
       }
       return;
   }

@@ -122,7 +122,8 @@ std::int64_t Fabric::route_latency(const std::vector<LinkId>& route) const {
   return ns;
 }
 
-std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double bytes, std::uint64_t tag) {
+std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double bytes, std::uint64_t tag,
+                                 int channel) {
   if (src >= topology_.host_count()) throw sim::ConfigError("src", "unknown host " + std::to_string(src));
   if (dst >= topology_.host_count()) throw sim::ConfigError("dst", "unknown host " + std::to_string(dst));
   if (!(bytes >= 0)) throw sim::ConfigError("bytes", "must not be negative, got " + std::to_string(bytes));
@@ -139,6 +140,7 @@ std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double b
   flow.tag = tag;
   flow.src = src;
   flow.dst = dst;
+  flow.channel = channel;
   flow.bytes = bytes;
   flow.start_ns = now.ns();
   flow.alive = true;
@@ -169,7 +171,7 @@ std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double b
     sub.pfc_factor = 1.0;
     sub.pfc_new = 1.0;
     ++sub.version;
-    if (!router_.route(src, dst, number, j, sub.route)) {
+    if (!router_.route(src, dst, number, j, sub.route, channel)) {
       unrouted_.push_back(f);
       return number;
     }
@@ -253,7 +255,7 @@ void Fabric::activate(std::uint32_t si, std::int64_t now, std::vector<FinishedFl
   // A link on the route may have failed while the first bit was in flight: route again.
   bool stale = false;
   for (LinkId l : s.route) stale = stale || !router_.link_up(l);
-  if (stale && !router_.route(flow.src, flow.dst, flow.number, s.index, s.route)) {
+  if (stale && !router_.route(flow.src, flow.dst, flow.number, s.index, s.route, flow.channel)) {
     finish_flow(s.flow, now, true,
                 "no path from " + topology_.node_name(flow.src) + " to " + topology_.node_name(flow.dst), finished);
     return;
@@ -385,7 +387,7 @@ void Fabric::reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlo
     s.solver_id = UINT32_MAX;
     s.rate_bps = 0.0;
     ++s.version;
-    if (!router_.route(flow.src, flow.dst, flow.number, s.index, s.route)) {
+    if (!router_.route(flow.src, flow.dst, flow.number, s.index, s.route, flow.channel)) {
       finish_flow(s.flow, now, true,
                   "no path from " + topology_.node_name(flow.src) + " to " + topology_.node_name(flow.dst) +
                       " after link " + std::to_string(link) + " went down",
@@ -461,7 +463,7 @@ void Fabric::rebalance(std::int64_t now) {
       const bool draining = s.solver_id != UINT32_MAX;
       const bool in_latency = !draining && s.remaining_bytes > 0 && !s.route.empty();
       if (!draining && !in_latency) continue;
-      if (!router_.route(flow.src, flow.dst, flow.number, s.index, scratch_route_)) continue;
+      if (!router_.route(flow.src, flow.dst, flow.number, s.index, scratch_route_, flow.channel)) continue;
       if (scratch_route_ == s.route) continue;
       if (draining) {
         move_subflow(si, now);

@@ -109,7 +109,9 @@ class Fabric {
 
   // Starts a flow at `now` (not before the last advance). bytes >= 0, hosts in range (else
   // ConfigError). Returns its flow_number. A flow with no path fails at the next advance().
-  std::uint64_t start_flow(sim::Time now, NodeId src, NodeId dst, double bytes, std::uint64_t tag = 0);
+  // channel >= 0 pins the flow's NIC ports at both ends (Router::route): NCCL channel c on NIC c.
+  std::uint64_t start_flow(sim::Time now, NodeId src, NodeId dst, double bytes, std::uint64_t tag = 0,
+                           int channel = -1);
   // Earliest activation or completion; Time::max() when nothing is pending.
   sim::Time next_event_time() const;
   // Processes everything due at or before `now`, re-solves rates, appends the flows that
@@ -166,6 +168,7 @@ class Fabric {
     std::uint64_t number = 0;
     std::uint64_t tag = 0;
     NodeId src = 0, dst = 0;
+    int channel = -1;  // pinned NIC ports (Router::route), -1: hashed
     double bytes = 0.0;
     std::int64_t start_ns = 0;
     int left = 0;

@@ -5,7 +5,7 @@ namespace dcsim::models::network {
 FabricSimulation::FabricSimulation(sim::Simulator& sim, Fabric& fabric, FabricReport* report)
     : sim_(sim), fabric_(fabric), report_(report) {}
 
-std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish) {
+std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish, int channel) {
   std::uint64_t tag;
   if (!free_tags_.empty()) {
     tag = free_tags_.back();
@@ -15,7 +15,7 @@ std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes,
     tag = callbacks_.size();
     callbacks_.push_back(std::move(on_finish));
   }
-  const std::uint64_t number = fabric_.start_flow(sim_.now(), src, dst, bytes, tag);
+  const std::uint64_t number = fabric_.start_flow(sim_.now(), src, dst, bytes, tag, channel);
   reschedule();
   return number;
 }

@@ -23,7 +23,7 @@ class FabricSimulation {
   FabricSimulation(const FabricSimulation&) = delete;
   FabricSimulation& operator=(const FabricSimulation&) = delete;
 
-  std::uint64_t start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish = {});
+  std::uint64_t start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish = {}, int channel = -1);
   void set_link_state(LinkId link, bool up);
   void set_switch_state(NodeId sw, bool up);
   void set_nic_port_state(NodeId host, int port, bool up);

@@ -150,7 +150,8 @@ int Router::subflow_count(NodeId src, NodeId dst) {
   return static_cast<int>(paths);
 }
 
-bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflow, std::vector<LinkId>& out) {
+bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflow, std::vector<LinkId>& out,
+                   int channel) {
   out.clear();
   if (src == dst) return true;
   const NodeId anchor = anchor_of(dst);
@@ -172,10 +173,16 @@ bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflo
     if (cand_.empty()) return false;
     const std::uint64_t n = cand_.size();
     std::uint64_t pick = 0;
-    switch (config_.mode) {
-      case RoutingMode::kEcmp: pick = mix64(key ^ (static_cast<std::uint64_t>(cur) * 0xD6E8FEB86659FD93ULL)) % n; break;
-      case RoutingMode::kDestinationModK: pick = (dst / divisor) % n; divisor *= n; break;
-      case RoutingMode::kSpray: pick = radix_rest % n; radix_rest /= n; break;
+    const bool pinned_hop = channel >= 0 && config_.mode != RoutingMode::kSpray &&
+                            (cur == src || topology_.link(cand_.front()).dst == dst);
+    if (pinned_hop) {
+      pick = static_cast<std::uint64_t>(channel) % n;
+    } else {
+      switch (config_.mode) {
+        case RoutingMode::kEcmp: pick = mix64(key ^ (static_cast<std::uint64_t>(cur) * 0xD6E8FEB86659FD93ULL)) % n; break;
+        case RoutingMode::kDestinationModK: pick = (dst / divisor) % n; divisor *= n; break;
+        case RoutingMode::kSpray: pick = radix_rest % n; radix_rest /= n; break;
+      }
     }
     out.push_back(cand_[pick]);
     cur = topology_.link(cand_[pick]).dst;

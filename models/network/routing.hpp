@@ -62,7 +62,13 @@ class Router {
   int subflow_count(NodeId src, NodeId dst);
   // Replaces `out` with the links of subflow `subflow` of the flow numbered `flow_number`.
   // False when dst is unreachable. src == dst gives an empty route.
-  bool route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflow, std::vector<LinkId>& out);
+  // channel >= 0 pins the NIC ports (ECMP and d-mod-k; spraying ignores it): the first hop
+  // leaving src and the last hop into dst take candidate `channel mod n` of the n minimal ones,
+  // in link order, i.e. port `channel` of a multi-port host while all its ports are up. NCCL
+  // binds channel c to NIC c on both sides; hashing the channels instead lets two of them land
+  // on one port while another idles. Between the two ends the switches hash as usual.
+  bool route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflow, std::vector<LinkId>& out,
+             int channel = -1);
   // Minimal hop count (links), or -1 when unreachable.
   int hops(NodeId src, NodeId dst);
   // Distance tables computed at construction are capped at this many entries (2 B each).

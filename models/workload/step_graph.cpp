@@ -175,7 +175,7 @@ StepGraph build_step_graph(const TrainingJobConfig& job, const TrainingStepResul
     for (int base = 0; base + ring <= span; base += ring) {
       for (int i = 0; i < ring; ++i) {
         for (int k = 0; k < per_pair; ++k) {
-          t.flows.push_back({first + base + i, first + base + (i + 1) % ring, flow});
+          t.flows.push_back({first + base + i, first + base + (i + 1) % ring, flow, k});
         }
       }
     }
@@ -213,7 +213,7 @@ StepGraph build_step_graph(const TrainingJobConfig& job, const TrainingStepResul
     double bandwidth_s = 0.0;
     for (const auto& [nodes_pair, bytes] : pairs) {
       const double flow = bytes / per_pair / eff;
-      for (int k = 0; k < per_pair; ++k) t.flows.push_back({nodes_pair.first, nodes_pair.second, flow});
+      for (int k = 0; k < per_pair; ++k) t.flows.push_back({nodes_pair.first, nodes_pair.second, flow, k});
       bandwidth_s = std::max(bandwidth_s, flow / flow_bytes_per_s);
     }
     t.work_s = std::max(0.0, p2p_s - bandwidth_s);

@@ -77,6 +77,7 @@ struct StepFlow {
   int src_node = 0;  // job-local node index (0 .. nodes-1)
   int dst_node = 0;
   double bytes = 0.0;  // wire bytes
+  int channel = -1;    // NIC ports at both ends (network::Router::route): NCCL channel c on NIC c
 };
 
 struct StepTask {
