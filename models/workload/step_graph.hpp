@@ -19,10 +19,13 @@
 // bytes each), within a node a fixed NVLink time.
 //
 // Data parallelism (dp > 1): the stage's gradients (dp_grad_bytes per DP group) in buckets of
-// bucket_bytes, coalesced into at most max_dp_chunks chunks (simulation granularity: from the
-// last bucket back, chunks of 1, 1, 2, 4, ... buckets, the first chunk taking the rest; with
-// ZeRO 3 also 1, 2, 4, ... from the first bucket on, so that gathers gating the backward start
-// small too). The last
+// bucket_bytes, coalesced into at most max_dp_chunks chunks (simulation granularity). Two
+// layouts: growing (from the last bucket back, chunks of 1, 1, 2, 4, ... buckets, the first
+// taking the rest; with ZeRO 3 also 1, 2, 4, ... from the first bucket on) and even (1, 1, ...
+// at both ends, equal chunks between); build_step_graph keeps the one whose ideal-network step
+// is closest to the graph with one collective per bucket (coalescing only ever delays overlap,
+// and which layout delays it least depends on the job: +4.4% vs +1.3% for llama3-8b TP 2 x
+// DP 64 at 8 chunks, the other way round for BERT-Large ZeRO 1). The last
 // backward B(s,m-1) is split into pieces in proportion to the chunks' bytes; chunk k's
 // collective (all_reduce, reduce_scatter for ZeRO 2/3) starts when piece k is done and the
 // previous chunk's collective has ended (one NCCL stream). ZeRO >= 1 gathers the parameters
