@@ -157,9 +157,12 @@ TEST_CASE("golden: llama3-70b on 256 GPUs (TP8 PP4 DP8)", "[golden][cli]") {
 }
 
 TEST_CASE("golden: llama3-8b on 16 nodes", "[golden][cli]") {
+  // Flow mode on the scenario's rail-optimised fabric: every step as its graph. The closed form
+  // says 3.4505 s and MFU 0.5559; the graph's 8 coalesced DP chunks overlap a little less (1.3%).
   const json j = job_summary(kScenarios + "hgx-h100-16-nodes.json");
-  CHECK(j["step_time_s"].get<double>() == Approx(3.4505).epsilon(kGoldenTol));
-  CHECK(j["mfu"].get<double>() == Approx(0.5559).epsilon(kGoldenTol));
+  CHECK(j["step_time_s"].get<double>() == Approx(3.4969).epsilon(kGoldenTol));
+  CHECK(j["step_time_s"].get<double>() == Approx(3.4505).epsilon(0.02));
+  CHECK(j["mfu"].get<double>() == Approx(0.5485).epsilon(kGoldenTol));
   CHECK(j["checkpoints"].get<double>() == 1.0);
 }
 
