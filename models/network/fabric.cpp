@@ -28,6 +28,12 @@ Fabric::Fabric(Topology topology, FabricOptions options)
     goodput_ = static_cast<double>(r.mtu_bytes) / (r.mtu_bytes + r.header_bytes);
   }
   for (const LinkInfo& l : topology_.links()) solver_.add_link(l.bandwidth_bps);
+  // Room for one flow per host on a path of up to 8 links: what traffic patterns and collectives
+  // start at once; more grows as needed.
+  solver_.reserve(topology_.host_count(), 8);
+  flows_.reserve(topology_.host_count());
+  subs_.reserve(topology_.host_count());
+  heap_.reserve(topology_.host_count());
   pfc_on_.assign(topology_.link_count(), 0);
   link_stamp_.assign(topology_.link_count(), 0);
   link_bytes_.assign(topology_.link_count(), 0.0);

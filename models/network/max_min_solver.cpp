@@ -23,6 +23,18 @@ void MaxMinSolver::set_capacity(LinkId link, double capacity) {
   pending_links_.push_back(link);
 }
 
+void MaxMinSolver::reserve(std::size_t flows, std::size_t links_per_flow) {
+  flows_.reserve(flows);
+  hot_.reserve(flows);
+  link_pool_.reserve(flows * links_per_flow);
+  slot_pool_.reserve(flows * links_per_flow);
+  set_.reserve(flows);
+  changed_.reserve(flows);
+  // Members: each link's share of flows x links_per_flow, at least a few.
+  const std::size_t per_link = links_.empty() ? 0 : std::max<std::size_t>(4, 2 * flows * links_per_flow / links_.size());
+  for (Link& l : links_) l.members.reserve(per_link);
+}
+
 MaxMinSolver::FlowId MaxMinSolver::add_flow(std::span<const LinkId> links) {
   if (links.empty()) throw sim::InternalError("MaxMinSolver: a flow must cross a link (this is a bug)");
   FlowId id;

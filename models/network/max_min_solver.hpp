@@ -58,6 +58,9 @@ class MaxMinSolver {
   void set_capacity(LinkId link, double capacity);
   double capacity(LinkId link) const { return links_[link].capacity; }
 
+  // Capacity for `flows` concurrent flows of about `links_per_flow` links, taken now (when the
+  // fabric is built) rather than growing while the first flows start: a performance hint only.
+  void reserve(std::size_t flows, std::size_t links_per_flow);
   // The flow takes rate 0 until the next solve(). Ids are recycled after remove_flow().
   FlowId add_flow(std::span<const LinkId> links);
   void remove_flow(FlowId flow);
