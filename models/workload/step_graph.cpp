@@ -33,27 +33,41 @@ struct Chunk {
   std::vector<double> buckets;
 };
 
+// Buckets of `bucket` bytes (the last one what is left) cut, in order, into chunks.
+class ChunkCutter {
+ public:
+  ChunkCutter(double total, double bucket) : total_(total) {
+    const double full = std::floor(total / bucket);
+    for (double i = 0; i < full; ++i) buckets_.push_back(bucket);
+    const double rest = total - full * bucket;
+    if (rest > 0.0) buckets_.push_back(rest);
+  }
+  int buckets() const { return static_cast<int>(buckets_.size()); }
+  // The next `count` buckets as one chunk.
+  void take(int count) {
+    Chunk c;
+    for (int b = 0; b < count; ++b, ++next_) {
+      c.bytes += buckets_[next_];
+      c.buckets.push_back(buckets_[next_]);
+    }
+    c.fraction = c.bytes / total_;
+    chunks.push_back(std::move(c));
+  }
+  std::vector<Chunk> chunks;
+
+ private:
+  double total_;
+  std::vector<double> buckets_;
+  std::size_t next_ = 0;
+};
+
 // Parameter all_gather chunks, gating the forward (in layer order) or ZeRO 3's backward.
 std::vector<Chunk> growing_chunks(double total, double bucket, int max_chunks, bool symmetric) {
-  std::vector<double> buckets;
-  const double full = std::floor(total / bucket);
-  for (double i = 0; i < full; ++i) buckets.push_back(bucket);
-  const double rest = total - full * bucket;
-  if (rest > 0.0) buckets.push_back(rest);
-  const int nb = static_cast<int>(buckets.size());
-  std::vector<Chunk> chunks;
-  auto take = [&](int from, int to) {
-    Chunk c;
-    for (int b = from; b < to; ++b) {
-      c.bytes += buckets[static_cast<std::size_t>(b)];
-      c.buckets.push_back(buckets[static_cast<std::size_t>(b)]);
-    }
-    c.fraction = c.bytes / total;
-    chunks.push_back(std::move(c));
-  };
+  ChunkCutter cut(total, bucket);
+  const int nb = cut.buckets();
   if (nb <= max_chunks) {
-    for (int b = 0; b < nb; ++b) take(b, b + 1);
-    return chunks;
+    for (int b = 0; b < nb; ++b) cut.take(1);
+    return std::move(cut.chunks);
   }
   // Fine at the tail, coarse at the head: from the last bucket back, chunks of 1, 1, 2, 4, ...
   // buckets, the first chunk taking what is left. A chunk's collective then overlaps the
@@ -72,41 +86,23 @@ std::vector<Chunk> growing_chunks(double total, double bucket, int max_chunks, b
     left -= size;
     if (at_head || tail.size() >= 2) size *= 2;
   }
-  int from = 0;
   for (int h : head) {
-    take(from, from + h);
-    from += h;
+    cut.take(h);
   }
-  take(from, from + left);
-  from += left;
+  cut.take(left);
   for (auto it = tail.rbegin(); it != tail.rend(); ++it) {
-    take(from, from + *it);
-    from += *it;
+    cut.take(*it);
   }
-  return chunks;
+  return std::move(cut.chunks);
 }
 
 // Gradient chunks, produced by the last backward (in gradient order).
 std::vector<Chunk> even_chunks(double total, double bucket, int max_chunks) {
-  std::vector<double> buckets;
-  const double full = std::floor(total / bucket);
-  for (double i = 0; i < full; ++i) buckets.push_back(bucket);
-  const double rest = total - full * bucket;
-  if (rest > 0.0) buckets.push_back(rest);
-  const int nb = static_cast<int>(buckets.size());
-  std::vector<Chunk> chunks;
-  auto take = [&](int from, int to) {
-    Chunk c;
-    for (int b = from; b < to; ++b) {
-      c.bytes += buckets[static_cast<std::size_t>(b)];
-      c.buckets.push_back(buckets[static_cast<std::size_t>(b)]);
-    }
-    c.fraction = c.bytes / total;
-    chunks.push_back(std::move(c));
-  };
+  ChunkCutter cut(total, bucket);
+  const int nb = cut.buckets();
   if (nb <= max_chunks) {
-    for (int b = 0; b < nb; ++b) take(b, b + 1);
-    return chunks;
+    for (int b = 0; b < nb; ++b) cut.take(1);
+    return std::move(cut.chunks);
   }
   // Fine at the tail, even in the middle. A coalesced chunk's collective starts when its whole
   // backward piece is done, up to one chunk's piece later than bucket by bucket would; even
@@ -131,26 +127,18 @@ std::vector<Chunk> even_chunks(double total, double bucket, int max_chunks) {
   const std::vector<int> tail = geometric(fine, left);
   const std::vector<int> head = geometric(fine, left);
   const int middle = std::max(1, std::min(left, max_chunks - static_cast<int>(tail.size() + head.size())));
-  int from = 0;
   for (int h : head) {
-    take(from, from + h);
-    from += h;
+    cut.take(h);
   }
   for (int k = 0; k < middle; ++k) {
     const int size = left / middle + (k < left % middle ? 1 : 0);
-    take(from, from + size);
-    from += size;
+    cut.take(size);
   }
   for (auto it = tail.rbegin(); it != tail.rend(); ++it) {
-    take(from, from + *it);
-    from += *it;
+    cut.take(*it);
   }
-  return chunks;
+  return std::move(cut.chunks);
 }
-
-}  // namespace
-
-namespace {
 
 // How buckets coalesce into chunks when there are more than max_dp_chunks (make the choice in
 // build_step_graph below).
