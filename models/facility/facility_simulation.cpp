@@ -94,7 +94,8 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   }
   std::vector<int> rack_zone(static_cast<std::size_t>(racks), -1);
   if (config_.zones.empty()) {
-    ZoneConfig all{"all", {}};
+    ZoneConfig all;
+    all.name = "all";
     for (int r = 0; r < racks; ++r) all.racks.push_back(r);
     config_.zones.push_back(all);
   }

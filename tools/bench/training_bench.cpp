@@ -43,7 +43,7 @@ nlohmann::json result(const std::string& name, int gpus, double steps, Clock::ti
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   const auto events = sim.events_executed();
   return {{"name", name},     {"gpus", gpus},     {"steps", steps},
-          {"wall_s", wall},   {"events", events}, {"events_per_s", wall > 0.0 ? events / wall : 0.0}};
+          {"wall_s", wall},   {"events", events}, {"events_per_s", wall > 0.0 ? static_cast<double>(events) / wall : 0.0}};
 }
 
 dc::ClusterConfig cluster(int nodes, mw::TrainingJobSpec job) {
