@@ -51,10 +51,13 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
     for (std::size_t j = 0; j < scenario.cluster.training_jobs.size(); ++j) {
       const int store = scenario.cluster.training_jobs[j].checkpoint.store_host;
       if (store >= 0 && (store < scenario.cluster.nodes || static_cast<std::size_t>(store) >= hosts)) {
+        const std::string valid =
+            static_cast<std::size_t>(scenario.cluster.nodes) < hosts
+                ? "(" + std::to_string(scenario.cluster.nodes) + " to " + std::to_string(hosts - 1) + ")"
+                : "(none: all " + std::to_string(hosts) + " fabric hosts are cluster nodes; give the fabric more hosts)";
         throw sim::InputError(scenario.source + ":/workload/training/" + std::to_string(j) +
-                              "/checkpoint/store_host: must be a fabric host that is not a cluster node (" +
-                              std::to_string(scenario.cluster.nodes) + " to " + std::to_string(hosts - 1) +
-                              "), got " + std::to_string(store));
+                              "/checkpoint/store_host: must be a fabric host that is not a cluster node " + valid +
+                              ", got " + std::to_string(store));
       }
     }
     std::vector<models::network::NodeId> node_hosts(static_cast<std::size_t>(scenario.cluster.nodes));

@@ -86,6 +86,11 @@ TEST_CASE("a checkpoint store host must be a fabric host that is not a cluster n
   CHECK_THROWS_WITH(dcsim::tools::run::simulate(on_node, registries, sink2, {}),
                     "t.json:/workload/training/0/checkpoint/store_host: must be a fabric host that is not a "
                     "cluster node (2 to 2), got 1");
+  doc["fabric"]["hosts_per_leaf"] = 2;
+  const Scenario no_spare = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+  dcsim::sim::MemoryTraceSink sink3;
+  CHECK_THROWS_WITH(dcsim::tools::run::simulate(no_spare, registries, sink3, {}),
+                    Catch::Contains("(none: all 2 fabric hosts are cluster nodes; give the fabric more hosts)"));
 }
 
 namespace {
