@@ -285,12 +285,9 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
     // The last micro-batch's backward hides the buckets that are ready before it ends.
     const double window = pass.backward_s;
     dp_exposed = std::min(grad_s, std::max(grad_last, grad_s - window));
-    r.dp_grad_s = grad_s;
-    r.dp_grad_last_s = grad_last;
     r.dp_grad_bytes = grad_bytes;
     r.dp_system = dps;
     r.dp_groups_per_node = node.gpus / g_local;
-    r.dp_node_nics = nics;
     double dp_total = grad_s;
     if (z >= 1) {
       // Parameter all_gather (ZeRO >= 1 after the optimizer; ZeRO 3 again before backward),
@@ -300,9 +297,6 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
                    job.bucket_bytes, dps, tuning, "auto");
       const double passes = z >= 3 ? 2.0 : 1.0;
       ag_exposed = passes * std::min(ag_s, std::max(ag_last, ag_s - pass.forward_s));
-      r.dp_ag_s = ag_s;
-      r.dp_ag_last_s = ag_last;
-      r.dp_ag_passes = passes;
       dp_total += passes * ag_s;
     }
     r.dp_comm_s = dp_total;

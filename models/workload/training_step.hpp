@@ -100,21 +100,12 @@ struct TrainingStepResult {
   double dp_comm_s = 0.0;   // total collective time, before overlap
   double dp_exposed_s = 0.0;
   double bubble_fraction = 0.0;
-  // The overlap rule's inputs: the gradient collective (all buckets, last bucket) against its
-  // backward window, and the parameter all_gather (passes of it) against the forward; zero
-  // without DP.
-  double dp_grad_s = 0.0;
-  double dp_grad_last_s = 0.0;
-  double dp_ag_s = 0.0;
-  double dp_ag_last_s = 0.0;
-  double dp_ag_passes = 0.0;
   double dp_grad_bytes = 0.0;  // per DP group and step
   // One DP group (the step graph, step_graph.hpp, puts its collectives on the fabric):
   // dp_system.nodes consecutive nodes of a stage, dp_system.gpus_per_node of its
   // ranks on each, with a 1/dp_groups_per_node share of the node's NICs.
   collective::CollectiveSystem dp_system;
   int dp_groups_per_node = 0;
-  int dp_node_nics = 0;  // compute NICs of a node (flow mode: one channel flow per NIC)
   // Outputs
   double tokens_per_step = 0.0;
   double tokens_per_s = 0.0;
