@@ -20,7 +20,12 @@ MaxMinSolver::LinkId MaxMinSolver::add_link(double capacity) {
 void MaxMinSolver::set_capacity(LinkId link, double capacity) {
   if (!(capacity >= 0.0)) throw sim::InternalError("MaxMinSolver: negative link capacity (this is a bug)");
   links_[link].capacity = capacity;
-  pending_links_.push_back(link);
+  pending_capacity_links_.push_back(link);
+}
+
+void MaxMinSolver::set_precision(double eps) {
+  if (!(eps >= kRelTol && eps <= 0.1)) throw sim::InternalError("MaxMinSolver: precision out of [1e-9, 0.1] (this is a bug)");
+  precision_ = eps;
 }
 
 void MaxMinSolver::reserve(std::size_t flows, std::size_t links_per_flow) {
@@ -71,13 +76,23 @@ MaxMinSolver::FlowId MaxMinSolver::add_flow(std::span<const LinkId> links) {
 void MaxMinSolver::remove_flow(FlowId id) {
   Flow& f = flows_[id];
   if (!f.alive) throw sim::InternalError("MaxMinSolver: removing a dead flow (this is a bug)");
+  clear_bneck(id);
+  const double rate = hot_[id].rate;
   for (std::uint32_t i = 0; i < f.len; ++i) {
     const LinkId l = link_pool_[f.off + i];
-    auto& members = links_[l].members;
+    Link& link = links_[l];
+    link.load -= rate;
+    if (rate > 0.0 && rate >= link.max_rate) link.max_exact = false;
+    auto& members = link.members;
     const std::uint32_t s = slot_pool_[f.off + i];
     members[s] = members.back();
     members.pop_back();
     if (s < members.size()) slot_pool_[flows_[members[s].flow].off + members[s].hop] = s;
+    if (members.empty()) {
+      link.load = 0.0;
+      link.max_rate = 0.0;
+      link.max_exact = true;
+    }
     pending_links_.push_back(l);
   }
   f.len = 0;
@@ -102,6 +117,9 @@ void MaxMinSolver::add_link_to_set(LinkId l) {
   Link& link = links_[l];
   if (link.mark == epoch_) return;
   link.mark = epoch_;
+  link.set_count = 0;
+  link.set_load = 0.0;
+  link.set_max = 0.0;
   set_links_.push_back(l);
 }
 
@@ -112,7 +130,23 @@ void MaxMinSolver::add_to_set(FlowId id) {
   h.mark = epoch_;
   if (f.old_rate >= 0.0) f.old_rate = h.rate;
   set_.push_back(id);
-  for (LinkId l : links_of(id)) add_link_to_set(l);
+  for (std::uint32_t i = 0; i < f.len; ++i) {
+    const LinkId l = link_pool_[f.off + i];
+    add_link_to_set(l);
+    Link& link = links_[l];
+    // Move the flow into the link's set prefix.
+    const std::uint32_t slot = slot_pool_[f.off + i];
+    const std::uint32_t front = link.set_count++;
+    if (slot != front) {
+      const Member other = link.members[front];
+      link.members[front] = link.members[slot];
+      link.members[slot] = other;
+      slot_pool_[f.off + i] = front;
+      slot_pool_[flows_[other.flow].off + other.hop] = slot;
+    }
+    link.set_load += h.rate;
+    link.set_max = std::max(link.set_max, h.rate);
+  }
 }
 
 std::size_t MaxMinSolver::sift_down(std::size_t i) {
@@ -155,20 +189,50 @@ void MaxMinSolver::heap_remove_top() {
   sift_down(0);
 }
 
+void MaxMinSolver::set_bneck(FlowId id, LinkId l) {
+  Hot& h = hot_[id];
+  if (h.bneck == l) return;
+  clear_bneck(id);
+  auto& list = links_[l].bneck_flows;
+  flows_[id].bneck_slot = static_cast<std::uint32_t>(list.size());
+  list.push_back(id);
+  h.bneck = l;
+}
+
+void MaxMinSolver::clear_bneck(FlowId id) {
+  Hot& h = hot_[id];
+  if (h.bneck == kNoLink) return;
+  auto& list = links_[h.bneck].bneck_flows;
+  const std::uint32_t slot = flows_[id].bneck_slot;
+  list[slot] = list.back();
+  flows_[list[slot]].bneck_slot = slot;
+  list.pop_back();
+  h.bneck = kNoLink;
+}
+
+void MaxMinSolver::rescan(Link& link) {
+  double load = 0.0;
+  double max_rate = 0.0;
+  for (const auto& m : link.members) {
+    const double r = hot_[m.flow].rate;
+    load += r;
+    max_rate = std::max(max_rate, r);
+  }
+  link.load = load;
+  link.max_rate = max_rate;
+  link.max_exact = true;
+}
+
 void MaxMinSolver::fill_set() {
   last_solve_filled_ += set_.size();
+  // What outside flows leave on each set link: capacity - (load - the set flows' rates), or the
+  // whole capacity when every member is in the set (exact, and it clears rounding drift).
   for (LinkId l : set_links_) {
     Link& link = links_[l];
-    link.remaining = link.capacity;
-    link.unfrozen = 0;
-    for (const auto& m : link.members) {
-      const Hot& h = hot_[m.flow];
-      if (h.mark == epoch_) {
-        ++link.unfrozen;
-      } else {
-        link.remaining -= h.rate;
-      }
-    }
+    link.unfrozen = link.set_count;
+    link.whole = link.set_count == link.members.size();
+    link.remaining = link.whole ? link.capacity : link.capacity - (link.load - link.set_load);
+    link.max_before = link.max_rate;
   }
   ++fill_stamp_;  // every set flow unfrozen, without a pass over the set
 
@@ -190,13 +254,14 @@ void MaxMinSolver::fill_set() {
     const double share = e.share;
     ++touch_stamp_;
     touched_.clear();
-    for (const auto& m : link.members) {
-      Hot& h = hot_[m.flow];
-      if (h.mark != epoch_ || h.frozen == fill_stamp_) continue;
+    for (std::uint32_t i = 0; i < link.set_count; ++i) {
+      const FlowId id = link.members[i].flow;
+      Hot& h = hot_[id];
+      if (h.frozen == fill_stamp_) continue;
       h.frozen = fill_stamp_;
       h.rate = share;
-      h.bneck = e.link;
-      for (LinkId l2 : links_of(m.flow)) {
+      set_bneck(id, e.link);
+      for (LinkId l2 : links_of(id)) {
         Link& other = links_[l2];
         other.remaining -= share;
         --other.unfrozen;
@@ -220,33 +285,58 @@ void MaxMinSolver::fill_set() {
       sift_up(sift_down(pos));
     }
   }
+  // Loads and largest rates from the set flows' new rates only: outside flows kept theirs.
+  // `remaining` is free once the fill is done: it sums the set flows' new rates.
+  for (LinkId l : set_links_) {
+    Link& link = links_[l];
+    link.remaining = 0.0;
+    link.new_set_max = 0.0;
+  }
+  for (FlowId id : set_) {
+    const double r = hot_[id].rate;
+    for (LinkId l : links_of(id)) {
+      Link& link = links_[l];
+      link.remaining += r;
+      link.new_set_max = std::max(link.new_set_max, r);
+    }
+  }
   moved_links_.clear();
   for (LinkId l : set_links_) {
     Link& link = links_[l];
-    double load = 0.0;
-    double max_rate = 0.0;
-    for (const auto& m : link.members) {
-      const double r = hot_[m.flow].rate;
-      load += r;
-      max_rate = std::max(max_rate, r);
+    const double new_set_load = link.remaining;
+    const double load = link.whole ? new_set_load : link.load - link.set_load + new_set_load;
+    if (link.whole || link.new_set_max > link.max_before) {
+      // Above every outside rate (<= the old bound) and every set rate: the largest, exactly.
+      link.max_rate = link.new_set_max;
+      link.max_exact = true;
+    } else if (link.set_max >= link.max_before && link.new_set_max < link.set_max) {
+      link.max_exact = false;  // a set flow held the largest rate and dropped: an upper bound now
     }
     // Exact comparison on purpose: any move, even rounding, re-checks the link's outside flows.
-    if (load != link.load || max_rate != link.max_rate || link.dirty == epoch_) moved_links_.push_back(l);
+    // A largest rate that only dropped cannot break an outside flow's (B) on this link.
+    if (load != link.load || link.max_rate > link.max_before || link.dirty == epoch_) moved_links_.push_back(l);
     link.dirty = 0;
     link.load = load;
-    link.max_rate = max_rate;
+    link.set_load = new_set_load;
+    link.set_max = link.new_set_max;
   }
 }
 
-bool MaxMinSolver::bottleneck_on(FlowId id, LinkId l) const {
-  const Link& link = links_[l];
-  return saturated(link) && hot_[id].rate >= link.max_rate * (1.0 - kRelTol);
+bool MaxMinSolver::bottleneck_on(FlowId id, LinkId l) {
+  if (l == kNoLink) return false;
+  Link& link = links_[l];
+  if (!saturated(link)) return false;
+  const double r = hot_[id].rate;
+  if (r >= link.max_rate * (1.0 - precision_)) return true;
+  if (link.max_exact) return false;
+  rescan(link);  // the bound was stale: is f the largest after all?
+  return saturated(link) && r >= link.max_rate * (1.0 - precision_);
 }
 
 bool MaxMinSolver::find_bottleneck(FlowId id) {
   for (LinkId l : links_of(id)) {
     if (bottleneck_on(id, l)) {
-      hot_[id].bneck = l;
+      set_bneck(id, l);
       return true;
     }
   }
@@ -274,7 +364,15 @@ void MaxMinSolver::run(bool full) {
         for (const auto& m : links_[l].members) add_to_set(m.flow);
       }
     }
+    // A flow left: only the flows whose bottleneck was one of its links can lose (B) (every
+    // other flow's bottleneck kept its load and largest rate).
     for (LinkId l : pending_links_) {
+      add_link_to_set(l);
+      links_[l].dirty = epoch_;
+      for (FlowId id : links_[l].bneck_flows) add_to_set(id);
+    }
+    // A capacity changed: the link may now be over-full, so all its flows are re-shared.
+    for (LinkId l : pending_capacity_links_) {
       add_link_to_set(l);
       links_[l].dirty = epoch_;
       for (const auto& m : links_[l].members) add_to_set(m.flow);
@@ -282,6 +380,7 @@ void MaxMinSolver::run(bool full) {
   }
   pending_flows_.clear();
   pending_links_.clear();
+  pending_capacity_links_.clear();
 
   last_solve_rounds_ = 0;
   last_solve_filled_ = 0;
@@ -293,11 +392,14 @@ void MaxMinSolver::run(bool full) {
     // An outside flow keeps its bottleneck unless one of its links moved in this fill: before
     // the fill, it had one (the previous solve's fixed point, or an earlier pass's check).
     // Its remembered bottleneck is still valid unless that very link moved.
+    candidates_.clear();
     for (LinkId l : moved_links_) {
-      for (const auto& m : links_[l].members) {
-        const Hot& h = hot_[m.flow];
-        if (h.mark != epoch_ && h.bneck == l && !find_bottleneck(m.flow)) joiners_.push_back(m.flow);
+      for (FlowId id : links_[l].bneck_flows) {
+        if (hot_[id].mark != epoch_) candidates_.push_back(id);
       }
+    }
+    for (FlowId id : candidates_) {
+      if (!find_bottleneck(id)) joiners_.push_back(id);
     }
     for (FlowId id : set_) {
       // Usually the link it froze on is its bottleneck; otherwise look at all its links.
@@ -308,7 +410,7 @@ void MaxMinSolver::run(bool full) {
         const Link& link = links_[l];
         if (!saturated(link)) continue;
         for (const auto& m : link.members) {
-          if (hot_[m.flow].mark != epoch_ && hot_[m.flow].rate > hot_[id].rate * (1.0 + kRelTol)) {
+          if (hot_[m.flow].mark != epoch_ && hot_[m.flow].rate > hot_[id].rate * (1.0 + precision_)) {
             joiners_.push_back(m.flow);
           }
         }

@@ -17,8 +17,10 @@
 // keyed by s_l (keys only grow as flows freeze, so stale heap entries are skipped lazily) this
 // costs O(sum_f |P(f)| log L).
 //
-// Incremental re-solve. A change (flow added or removed, capacity changed) seeds a set S of flows
-// (the new flows, and every flow on a touched link). The solver then repeats:
+// Incremental re-solve. A change seeds a set S of flows: a new flow and every flow on its links
+// (it takes bandwidth from them); for a flow that left, the flows whose remembered bottleneck
+// (below) was one of its links, the only ones whose (B) it can break; every flow on a link whose
+// capacity changed. The solver then repeats:
 //   1. progressive filling for the flows in S only, every other flow's rate fixed (it takes
 //      c_l - fixed load as capacity);
 //   2. checks (B) where it may have broken: each flow remembers a link on which it satisfied (B)
@@ -30,13 +32,26 @@
 // until nothing joins. At that fixed point every flow satisfies (B) — those far from the change
 // kept links whose load did not move — so the result is THE max-min allocation, equal to a
 // from-scratch solve up to floating-point rounding (the differential test checks it). The cost
-// is proportional to the part of the fabric whose rates actually move, not to the total number
-// of flows: SimGrid's lmm re-solves the whole connected component at every change. Where the
+// is proportional to the part of the fabric whose rates actually move (times path length and
+// log L), not to the total number of flows nor to the flows per link: links keep their load,
+// an upper bound on their largest rate, the set's members first in their member list and the
+// flows bottlenecked on them, so neither the fill nor the checks walk a link's other flows
+// (except to re-scan a largest rate that dropped). SimGrid's lmm re-solves the whole connected
+// component at every change. Where the
 // bottleneck graph percolates (random pairs at > ~3 flows per host link) the part that moves is
 // itself a growing share of all flows: docs/fabric-benchmark.md measures it.
 //
-// Tolerances: a link is saturated when its load >= c_l (1 - kRelTol); rates are compared with the
-// same relative tolerance. Rates that move by less than kRelTol are not reported as changed.
+// Precision. A link is saturated when its load >= c_l (1 - eps); a flow is a link's largest when
+// its rate >= max rate (1 - eps); eps = precision(), by default kRelTol (exact up to rounding).
+// A larger eps (like SimGrid's maxmin/precision, 1e-5 by default there) stops a change from
+// propagating once it falls below eps of the rates it would move: the fixed point then satisfies
+// (B) within eps (every flow has a link loaded to within eps of capacity on which no flow takes
+// more than 1/(1 - eps) of its rate), and the allocation stays feasible exactly, because the fill
+// gives the set only what outside flows leave. The local slack can add up along chains: the
+// tests measure rates within 5 eps of exact max-min at worst, about 1e-3 eps on average. Where
+// the bottleneck graph percolates this cuts the work per change several-fold;
+// docs/fabric-benchmark.md measures the cost and the drift in completion times. Rates that move
+// by less than kRelTol are not reported as changed, at any precision.
 
 #include <cstdint>
 #include <span>
@@ -47,6 +62,9 @@ namespace dcsim::models::network {
 class MaxMinSolver {
  public:
   static constexpr double kRelTol = 1e-9;
+  // Relative precision eps of the bottleneck conditions, in [kRelTol, 0.1].
+  void set_precision(double eps);
+  double precision() const { return precision_; }
   // An incremental solve whose set reaches 1/kEscalateDenominator of all flows finishes with
   // one fill of every flow (same result; fewer passes over a set that is most of the fabric).
   static constexpr std::size_t kEscalateDenominator = 8;
@@ -90,27 +108,48 @@ class MaxMinSolver {
   std::size_t last_solve_filled() const { return last_solve_filled_; }
 
  private:
+  static constexpr LinkId kNoLink = UINT32_MAX;
   struct Member {
     FlowId flow;
     std::uint32_t hop;  // index of this link in the flow's link list
   };
+  // Fields in the order the fill touches them: the first cache line serves the freeze loop.
   struct Link {
-    double capacity = 0.0;
-    std::vector<Member> members;
-    // Scratch for one solve.
+    // Scratch for one fill: what is left for the set flows not yet frozen.
     double remaining = 0.0;
+    std::uint32_t unfrozen = 0;
+    std::uint32_t touched = 0;  // == touch_stamp_: already queued for a heap update
+    // The flows on the link. During a solve the set flows come first ([0, set_count), swapped
+    // there as they join), so the fill never walks outside flows.
+    std::vector<Member> members;
+    std::uint32_t set_count = 0;
+    std::uint32_t mark = 0;     // == epoch_: in set_links_
+    double capacity = 0.0;
+    // Kept between solves: the sum of the members' rates (updated by the deltas of every rate
+    // the fill moves, re-summed exactly whenever the members are scanned), and an upper bound on
+    // their largest rate (exact when max_exact; a member whose rate drops or leaves may make it
+    // stale, and the next bottleneck check that needs it re-scans the members).
     double load = 0.0;
     double max_rate = 0.0;
-    std::uint32_t unfrozen = 0;
-    std::uint32_t mark = 0;
-    std::uint32_t dirty = 0;
-    std::uint32_t touched = 0;  // == touch_stamp_: already queued for a heap push  // == epoch_: membership or capacity changed before this solve
+    // Scratch for one solve: the set flows' sum and largest rate as of the last fill, and after
+    // a fill the new largest and the bound before it.
+    double set_load = 0.0;
+    double set_max = 0.0;
+    double new_set_max = 0.0;
+    double max_before = 0.0;
+    // Flows whose remembered bottleneck (Hot::bneck) is this link: the only ones that can lose
+    // their bottleneck when the link's load or largest rate moves.
+    std::vector<FlowId> bneck_flows;
+    std::uint32_t dirty = 0;    // == epoch_: membership or capacity changed before this solve
+    bool max_exact = true;
+    bool whole = false;         // every member is in the set: capacity and load exact
   };
   // A flow's links live in one shared pool (no allocation per flow): links at
   // link_pool_[off, off + len), its position in each link's member list at slot_pool_[same].
   // A recycled id reuses its chunk when the new path fits (cap), else takes a new one.
   struct Flow {
     double old_rate = 0.0;
+    std::uint32_t bneck_slot = 0;  // index in links_[hot_.bneck].bneck_flows
     std::uint32_t off = 0;
     std::uint32_t len = 0;
     std::uint32_t cap = 0;
@@ -126,7 +165,7 @@ class MaxMinSolver {
     // A link on which the flow satisfied (B) when last checked or frozen. It stays valid until
     // that link's load or max rate moves, so an outside flow is re-checked only when its own
     // bottleneck moved, not whenever any of its links did.
-    LinkId bneck = 0;
+    LinkId bneck = kNoLink;
   };
   struct HeapEntry {
     double share;
@@ -140,10 +179,14 @@ class MaxMinSolver {
   void add_to_set(FlowId f);
   void add_link_to_set(LinkId l);
   void fill_set();
-  bool bottleneck_on(FlowId f, LinkId l) const;
+  bool bottleneck_on(FlowId f, LinkId l);
+  void set_bneck(FlowId f, LinkId l);
+  void clear_bneck(FlowId f);
+  // Re-sums the link's load and largest rate from its members (exact again).
+  void rescan(Link& link);
   // Looks for a link satisfying (B) for f; remembers it in hot_[f].bneck.
   bool find_bottleneck(FlowId f);
-  bool saturated(const Link& l) const { return l.load >= l.capacity * (1.0 - kRelTol) - 1e-300; }
+  bool saturated(const Link& l) const { return l.load >= l.capacity * (1.0 - precision_) - 1e-300; }
   void run(bool full);
 
   std::vector<Link> links_;
@@ -154,17 +197,20 @@ class MaxMinSolver {
   std::uint32_t fill_stamp_ = 0;
   std::vector<FlowId> free_flows_;
   std::vector<FlowId> pending_flows_;  // added since the last solve
-  std::vector<LinkId> pending_links_;  // touched since the last solve
+  std::vector<LinkId> pending_links_;  // a member left since the last solve
+  std::vector<LinkId> pending_capacity_links_;  // capacity changed since the last solve
   std::vector<FlowId> set_;
   std::vector<LinkId> set_links_;
   std::vector<FlowId> changed_;
   std::vector<HeapEntry> heap_;
   std::vector<std::uint32_t> heap_pos_;  // per link: index in heap_, or kNotInHeap
+  std::vector<FlowId> candidates_;
   std::vector<FlowId> joiners_;
   std::vector<LinkId> moved_links_;
   std::vector<LinkId> touched_;
   std::uint32_t touch_stamp_ = 0;  // links whose load, max rate or capacity moved in the last fill
   std::uint32_t epoch_ = 0;
+  double precision_ = kRelTol;
   std::size_t last_solve_size_ = 0;
   std::size_t last_solve_rounds_ = 0;
   std::size_t last_solve_filled_ = 0;

@@ -139,59 +139,89 @@ TEST_CASE("incremental solve equals from-scratch solve on random cases",
   }
 }
 
+// The percolated regime of the random-pairs bench: host links ("NICs", one up and one down per
+// host) carry ~10 flows each, so nearly every link is a saturated bottleneck shared with flows
+// bottlenecked elsewhere, and one completion moves rates along long chains. Flows cross their
+// source's up link, 0-4 shared core links and their destination's down link, as in a fat-tree.
+// Applies the same random churn to every solver it is given.
+class PercolatedChurn {
+ public:
+  PercolatedChurn(std::uint64_t seed, int trial, std::vector<MaxMinSolver*> solvers)
+      : rng_(seed, "solver_percolated", std::to_string(trial)), solvers_(std::move(solvers)),
+        alive_(solvers_.size()) {
+    hosts_ = 16 + static_cast<int>(rng_.uniform_int(17));
+    core_ = 8 + static_cast<int>(rng_.uniform_int(9));
+    for (int l = 0; l < 2 * hosts_ + core_; ++l) {
+      // Host links 100; core links 100 or 200 (oversubscribed or not): ties and near-ties.
+      const double c = l < 2 * hosts_ ? 100.0 : 100.0 * static_cast<double>(1 + rng_.uniform_int(2));
+      for (MaxMinSolver* s : solvers_) s->add_link(c);
+    }
+    target_ = 10 * static_cast<std::size_t>(hosts_) / 2 + 5;  // ~10 flows per NIC direction
+  }
+
+  // One change; true when a solve is due after it (several changes may share an instant).
+  bool step(int step) {
+    // Fill up to the target, then churn around it: mostly completions and arrivals, as in a
+    // run, with some capacity changes (a link failing, coming back, PFC derating it).
+    const auto op = rng_.uniform_int(20);
+    if (alive_[0].size() < target_ || op < 8) {
+      const L path = random_path();
+      for (std::size_t k = 0; k < solvers_.size(); ++k) alive_[k].push_back(solvers_[k]->add_flow(path));
+    } else if (op < 19) {
+      const auto i = static_cast<long>(rng_.uniform_int(alive_[0].size()));
+      for (std::size_t k = 0; k < solvers_.size(); ++k) {
+        solvers_[k]->remove_flow(alive_[k][static_cast<std::size_t>(i)]);
+        alive_[k].erase(alive_[k].begin() + i);
+      }
+    } else {
+      auto l = static_cast<MaxMinSolver::LinkId>(rng_.uniform_int(static_cast<std::uint64_t>(2 * hosts_ + core_)));
+      const double c = static_cast<double>(rng_.uniform_int(3)) * 50.0;
+      for (MaxMinSolver* s : solvers_) s->set_capacity(l, c);
+    }
+    if (alive_[0].size() < target_ && step < 100) return false;  // build up in big batches first
+    return rng_.uniform_int(4) != 0;
+  }
+
+  // Live flows of solver k, in the same order for every solver.
+  const std::vector<MaxMinSolver::FlowId>& alive(std::size_t k) const { return alive_[k]; }
+
+ private:
+  L random_path() {
+    const auto src = static_cast<MaxMinSolver::LinkId>(rng_.uniform_int(static_cast<std::uint64_t>(hosts_)));
+    auto dst = static_cast<MaxMinSolver::LinkId>(rng_.uniform_int(static_cast<std::uint64_t>(hosts_)));
+    if (dst == src) dst = (dst + 1) % static_cast<MaxMinSolver::LinkId>(hosts_);
+    L path{src, static_cast<MaxMinSolver::LinkId>(hosts_) + dst};
+    const auto hops = rng_.uniform_int(5);
+    while (path.size() < 2 + hops) {
+      auto l = static_cast<MaxMinSolver::LinkId>(2 * hosts_ + static_cast<int>(rng_.uniform_int(static_cast<std::uint64_t>(core_))));
+      if (std::find(path.begin(), path.end(), l) == path.end()) path.push_back(l);
+    }
+    return path;
+  }
+
+  dcsim::sim::RandomStream rng_;
+  std::vector<MaxMinSolver*> solvers_;
+  std::vector<std::vector<MaxMinSolver::FlowId>> alive_;
+  int hosts_ = 0;
+  int core_ = 0;
+  std::size_t target_ = 0;
+};
+
+void require_capacity_respected(const MaxMinSolver& s) {
+  for (MaxMinSolver::LinkId l = 0; l < s.link_count(); ++l) {
+    REQUIRE(s.link_load(l) <= s.capacity(l) * (1 + 1e-9) + 1e-9);
+  }
+}
+
 TEST_CASE("incremental solve equals from-scratch solve with about ten flows per link",
           "[models][network][solver]") {
-  // The percolated regime of the random-pairs bench: host links ("NICs", one up and one down per
-  // host) carry ~10 flows each, so nearly every link is a saturated bottleneck shared with flows
-  // bottlenecked elsewhere, and one completion moves rates along long chains. Flows cross their
-  // source's up link, 0-4 shared core links and their destination's down link, as in a fat-tree.
   for (int trial = 0; trial < 6; ++trial) {
-    dcsim::sim::RandomStream rng(11, "solver_percolated", std::to_string(trial));
-    const int hosts = 16 + static_cast<int>(rng.uniform_int(17));
-    const int core = 8 + static_cast<int>(rng.uniform_int(9));
     MaxMinSolver inc, ref;
-    for (int l = 0; l < 2 * hosts + core; ++l) {
-      // Host links 100; core links 100 or 200 (oversubscribed or not): ties and near-ties.
-      const double c = l < 2 * hosts ? 100.0 : 100.0 * static_cast<double>(1 + rng.uniform_int(2));
-      inc.add_link(c);
-      ref.add_link(c);
-    }
-    auto random_path = [&] {
-      const auto src = static_cast<MaxMinSolver::LinkId>(rng.uniform_int(static_cast<std::uint64_t>(hosts)));
-      auto dst = static_cast<MaxMinSolver::LinkId>(rng.uniform_int(static_cast<std::uint64_t>(hosts)));
-      if (dst == src) dst = (dst + 1) % static_cast<MaxMinSolver::LinkId>(hosts);
-      L path{src, static_cast<MaxMinSolver::LinkId>(hosts) + dst};
-      const auto hops = rng.uniform_int(5);
-      while (path.size() < 2 + hops) {
-        auto l = static_cast<MaxMinSolver::LinkId>(2 * hosts + static_cast<int>(rng.uniform_int(static_cast<std::uint64_t>(core))));
-        if (std::find(path.begin(), path.end(), l) == path.end()) path.push_back(l);
-      }
-      return path;
-    };
-    std::vector<MaxMinSolver::FlowId> alive_inc, alive_ref;
-    const std::size_t target = 10 * static_cast<std::size_t>(hosts) / 2 + 5;  // ~10 flows per NIC direction
+    PercolatedChurn churn(11, trial, {&inc, &ref});
     for (int step = 0; step < 600; ++step) {
-      // Fill up to the target, then churn around it: mostly completions and arrivals, as in a
-      // run, with some capacity changes (a link failing, coming back, PFC derating it).
-      const auto op = rng.uniform_int(20);
-      if (alive_inc.size() < target || op < 8) {
-        const L path = random_path();
-        alive_inc.push_back(inc.add_flow(path));
-        alive_ref.push_back(ref.add_flow(path));
-      } else if (op < 19) {
-        const auto i = rng.uniform_int(alive_inc.size());
-        inc.remove_flow(alive_inc[i]);
-        ref.remove_flow(alive_ref[i]);
-        alive_inc.erase(alive_inc.begin() + static_cast<long>(i));
-        alive_ref.erase(alive_ref.begin() + static_cast<long>(i));
-      } else {
-        auto l = static_cast<MaxMinSolver::LinkId>(rng.uniform_int(static_cast<std::uint64_t>(2 * hosts + core)));
-        const double c = static_cast<double>(rng.uniform_int(3)) * 50.0;
-        inc.set_capacity(l, c);
-        ref.set_capacity(l, c);
-      }
-      if (alive_inc.size() < target && step < 100) continue;  // build up in big batches first
-      if (rng.uniform_int(4) == 0) continue;
+      if (!churn.step(step)) continue;
+      const auto& alive_inc = churn.alive(0);
+      const auto& alive_ref = churn.alive(1);
       std::vector<double> before(alive_inc.size());
       for (std::size_t i = 0; i < alive_inc.size(); ++i) before[i] = inc.rate(alive_inc[i]);
       inc.solve();
@@ -206,10 +236,60 @@ TEST_CASE("incremental solve equals from-scratch solve with about ten flows per 
           REQUIRE(std::binary_search(changed.begin(), changed.end(), alive_inc[i]));
         }
       }
-      // Capacity is respected on every link.
-      for (MaxMinSolver::LinkId l = 0; l < inc.link_count(); ++l) {
-        REQUIRE(inc.link_load(l) <= inc.capacity(l) * (1 + 1e-9) + 1e-9);
+      require_capacity_respected(inc);
+    }
+  }
+}
+
+TEST_CASE("a coarser precision does less work, keeps links within capacity and every flow within "
+          "precision of a bottleneck",
+          "[models][network][solver]") {
+  const double kEps = GENERATE(1e-3, 1e-2);
+  std::size_t filled_exact = 0, filled_coarse = 0;
+  double max_deviation = 0.0, sum_deviation = 0.0;
+  std::size_t rates = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    MaxMinSolver exact, coarse, ref;
+    coarse.set_precision(kEps);
+    PercolatedChurn churn(23, trial, {&exact, &coarse, &ref});
+    for (int step = 0; step < 600; ++step) {
+      if (!churn.step(step)) continue;
+      exact.solve();
+      coarse.solve();
+      ref.solve_from_scratch();
+      filled_exact += exact.last_solve_filled();
+      filled_coarse += coarse.last_solve_filled();
+      require_capacity_respected(coarse);
+      const auto& flows = churn.alive(1);
+      for (std::size_t i = 0; i < flows.size(); ++i) {
+        const MaxMinSolver::FlowId f = flows[i];
+        const double r = coarse.rate(f);
+        // (B) within precision: a link loaded to within eps of capacity on which no flow takes
+        // more than r / (1 - eps).
+        bool has_bottleneck = false;
+        for (MaxMinSolver::LinkId l : coarse.flow_links(f)) {
+          double max_rate = 0.0;
+          for (MaxMinSolver::FlowId g : coarse.flows_on(l)) max_rate = std::max(max_rate, coarse.rate(g));
+          const double c = coarse.capacity(l);
+          has_bottleneck = has_bottleneck ||
+                           (coarse.link_load(l) >= c * (1 - kEps) - 1e-9 && r >= max_rate * (1 - kEps) - 1e-12);
+        }
+        REQUIRE(has_bottleneck);
+        const double want = ref.rate(churn.alive(2)[i]);
+        if (want > 0) {
+          const double dev = std::abs(r - want) / want;
+          max_deviation = std::max(max_deviation, dev);
+          sum_deviation += dev;
+          ++rates;
+        }
       }
     }
   }
+  const double mean_deviation = sum_deviation / static_cast<double>(rates);
+  WARN("precision " << kEps << ": filled " << filled_coarse << " vs exact " << filled_exact << ", rate deviation mean "
+                    << mean_deviation << " max " << max_deviation);
+  CHECK(filled_coarse < filled_exact);   // the knob acts on the cost...
+  CHECK(max_deviation > 1e-6);           // ...and on the result,
+  CHECK(mean_deviation < kEps);          // within bounds
+  CHECK(max_deviation < 10 * kEps);
 }
