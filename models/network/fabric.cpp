@@ -27,10 +27,14 @@ Fabric::Fabric(Topology topology, FabricOptions options)
     if (r.dcqcn && r.dcqcn_recovery_ns < 0) throw sim::ConfigError("roce.dcqcn_recovery_ns", "must not be negative");
     goodput_ = static_cast<double>(r.mtu_bytes) / (r.mtu_bytes + r.header_bytes);
   }
+  if (!(options_.max_min_precision >= MaxMinSolver::kRelTol && options_.max_min_precision <= 1e-2)) {
+    throw sim::ConfigError("max_min_precision", "must be in [1e-9, 1e-2]");
+  }
   for (const LinkInfo& l : topology_.links()) solver_.add_link(l.bandwidth_bps);
   // Room for one flow per host on a path of up to 8 links: what traffic patterns and collectives
   // start at once; more grows as needed.
   solver_.reserve(topology_.host_count(), 8);
+  solver_.set_precision(options_.max_min_precision);
   flows_.reserve(topology_.host_count());
   subs_.reserve(topology_.host_count());
   heap_.reserve(topology_.host_count());

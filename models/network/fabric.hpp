@@ -88,6 +88,10 @@ struct FabricOptions {
   // pairs and doubles the interval, so the series always spans the whole run.
   std::int64_t link_series_interval_ns = 0;
   std::size_t link_series_max_buckets = 256;
+  // Relative precision of the max-min solve (MaxMinSolver::set_precision), in [1e-9, 1e-2]: the
+  // default is exact up to rounding; a larger one trades a bounded drift in rates for speed on
+  // fabrics where every change ripples through most flows (docs/fabric-benchmark.md).
+  double max_min_precision = MaxMinSolver::kRelTol;
 };
 
 struct FinishedFlow {

@@ -35,7 +35,7 @@ double peak_rss_mb() {
   return kb / 1024.0;
 }
 
-net::Fabric make_fattree16() {
+net::Fabric make_fattree16(double precision) {
   net::TopologyConfig c;
   c.k = 16;
   c.tiers = 3;
@@ -44,6 +44,7 @@ net::Fabric make_fattree16() {
   c.switch_latency_ns = 0;
   net::FabricOptions o;
   o.routing.mode = net::RoutingMode::kDestinationModK;  // SimGrid's fat-tree routing
+  o.max_min_precision = precision;
   return net::Fabric(net::build_fat_tree(c), o);
 }
 
@@ -64,6 +65,7 @@ struct CaseResult {
   double full_solve_share = 0.0;
   double rounds_per_completion = 0.0;
   double filled_per_completion = 0.0;
+  double mean_fct_s = 0.0;  // mean flow completion time (finish - start)
 };
 
 // Starts all flows at t = 0 and runs to completion.
@@ -77,12 +79,14 @@ CaseResult run_static(net::Fabric& fabric, const std::vector<std::array<std::uin
   // DCSIM_BENCH_PROGRESS set: a line on stderr every 1,000 completions (long cases).
   const bool progress = std::getenv("DCSIM_BENCH_PROGRESS") != nullptr;
   std::int64_t finished = 0, last = 0, completion_events = 0;
+  double fct_sum_ns = 0.0;
   double active_sum = 0.0, changed_sum = 0.0, solved_sum = 0.0, full_solves = 0.0, rounds_sum = 0.0, filled_sum = 0.0;
   for (sim::Time t = fabric.next_event_time(); !t.is_max(); t = fabric.next_event_time()) {
     done.clear();
     const std::size_t active = fabric.active_flows();
     fabric.advance(t, done);
     finished += static_cast<std::int64_t>(done.size());
+    for (const auto& f : done) fct_sum_ns += static_cast<double>((f.finish - f.start).ns());
     if (!done.empty()) {
       last = t.ns();
       ++completion_events;
@@ -105,6 +109,7 @@ CaseResult run_static(net::Fabric& fabric, const std::vector<std::array<std::uin
   }
   CaseResult r{fabric.topology().host_count(), finished, static_cast<double>(last) * 1e-9,
                std::chrono::duration<double>(Clock::now() - t0).count()};
+  if (finished > 0) r.mean_fct_s = fct_sum_ns * 1e-9 / static_cast<double>(finished);
   if (completion_events > 0) {
     r.active_per_completion = active_sum / static_cast<double>(completion_events);
     r.changed_per_completion = changed_sum / static_cast<double>(completion_events);
@@ -116,8 +121,8 @@ CaseResult run_static(net::Fabric& fabric, const std::vector<std::array<std::uin
   return r;
 }
 
-CaseResult permutation() {
-  net::Fabric fabric = make_fattree16();
+CaseResult permutation(double precision) {
+  net::Fabric fabric = make_fattree16(precision);
   const std::size_t h = fabric.topology().host_count();
   std::mt19937_64 rng(kSeed);
   std::vector<std::size_t> p(h);
@@ -133,8 +138,8 @@ CaseResult permutation() {
   return run_static(fabric, flows);
 }
 
-CaseResult random_pairs(long n) {
-  net::Fabric fabric = make_fattree16();
+CaseResult random_pairs(long n, double precision) {
+  net::Fabric fabric = make_fattree16(precision);
   const std::size_t h = fabric.topology().host_count();
   const double size = 1e8;
   std::mt19937_64 rng(kSeed);
@@ -153,8 +158,8 @@ CaseResult random_pairs(long n) {
 // Ring all-reduce as sgbench runs it: in step s rank i sends a chunk to rank i+1 and receives
 // one from rank i-1, then waits for both. A transfer is a rendezvous: the flow i -> i+1 of
 // step s starts when both rank i and rank i+1 have entered step s.
-CaseResult ring_allreduce(int ranks) {
-  net::Fabric fabric = make_fattree16();
+CaseResult ring_allreduce(int ranks, double precision) {
+  net::Fabric fabric = make_fattree16(precision);
   const int r = std::min<int>(ranks, static_cast<int>(fabric.topology().host_count()));
   const double chunk = static_cast<double>(static_cast<std::uint64_t>(1e9 / r));
   const int steps = 2 * (r - 1);
@@ -205,18 +210,18 @@ CaseResult ring_allreduce(int ranks) {
 struct Case {
   std::string name;
   bool default_set;
-  std::function<CaseResult()> run;
+  std::function<CaseResult(double)> run;
 };
 
 std::vector<Case> cases() {
   return {
       {"fattree16-permutation-1GB", true, permutation},
-      {"fattree16-ring-allreduce-1024", true, [] { return ring_allreduce(1024); }},
-      {"fattree16-random-1000", true, [] { return random_pairs(1000); }},
-      {"fattree16-random-10000", true, [] { return random_pairs(10000); }},
-      {"fattree16-random-3000", false, [] { return random_pairs(3000); }},
-      {"fattree16-random-30000", false, [] { return random_pairs(30000); }},
-      {"fattree16-random-100000", false, [] { return random_pairs(100000); }},
+      {"fattree16-ring-allreduce-1024", true, [](double p) { return ring_allreduce(1024, p); }},
+      {"fattree16-random-1000", true, [](double p) { return random_pairs(1000, p); }},
+      {"fattree16-random-10000", true, [](double p) { return random_pairs(10000, p); }},
+      {"fattree16-random-3000", false, [](double p) { return random_pairs(3000, p); }},
+      {"fattree16-random-30000", false, [](double p) { return random_pairs(30000, p); }},
+      {"fattree16-random-100000", false, [](double p) { return random_pairs(100000, p); }},
   };
 }
 
@@ -228,7 +233,7 @@ std::vector<std::string> fabric_bench_case_names() {
   return out;
 }
 
-nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names) {
+nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names, double precision) {
   const auto all = cases();
   std::vector<const Case*> selected;
   if (case_names.empty()) {
@@ -247,7 +252,7 @@ nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names) {
   }
   nlohmann::json out = nlohmann::json::array();
   for (const Case* c : selected) {
-    const CaseResult r = c->run();
+    const CaseResult r = c->run(precision);
     const double wall = r.wall_s;
     out.push_back({{"name", c->name},
                    {"hosts", r.hosts},
@@ -256,6 +261,8 @@ nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names) {
                    {"flows_per_s", wall > 0 ? static_cast<double>(r.flows) / wall : 0.0},
                    {"peak_rss_mb", peak_rss_mb()},
                    {"makespan_s", r.makespan_s},
+                   {"mean_fct_s", r.mean_fct_s},
+                   {"max_min_precision", precision},
                    {"active_flows_per_completion", r.active_per_completion},
                    {"rate_changes_per_completion", r.changed_per_completion},
                    {"solved_flows_per_completion", r.solved_per_completion},

@@ -35,7 +35,8 @@ namespace dcsim::tools::bench {
 
 // Empty: the default set (every case except the optional large ones). Unknown names throw
 // sim::InputError listing the valid ones.
-nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names);
+// precision: MaxMinSolver::set_precision (the default, kRelTol, is exact max-min as SimGrid's).
+nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names, double precision = 1e-9);
 
 // Every case name, default ones first.
 std::vector<std::string> fabric_bench_case_names();

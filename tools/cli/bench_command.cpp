@@ -18,6 +18,7 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
     std::size_t pending = 100'000;
     std::uint64_t events = 10'000'000;
     std::vector<std::string> fabric_cases;
+    double fabric_precision = 1e-9;
     bool json = false;
     int facility_nodes = 128;
     double facility_days = 30.0;
@@ -35,6 +36,9 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
   auto* fabric = cmd->add_subcommand("fabric", "flow-level fabric cases (compare with ../shared/bench/simgrid)");
   fabric->add_option("--case", args->fabric_cases, "only these cases (repeatable); default: the standard set");
   fabric->add_flag("--json", args->json, "print a JSON array of cases");
+  fabric->add_option("--precision", args->fabric_precision,
+                     "relative precision of the max-min solve: 1e-9 (default) is exact, up to 1e-2 trades a bounded drift for speed")
+      ->check(CLI::Range(1e-9, 1e-2));
   auto* facility = cmd->add_subcommand("facility", "facility model: per-GPU thermal state, 30 days at a 10 s tick");
   facility->add_option("--nodes", args->facility_nodes, "HGX H100 nodes (8 GPUs each)")->check(CLI::Range(1, 100'000));
   facility->add_option("--days", args->facility_days, "simulated days")->check(CLI::Range(0.001, 3650.0));
@@ -85,7 +89,7 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
                 }
               }
             } else if (*fabric) {
-              const auto cases = bench::run_fabric_bench(args->fabric_cases);
+              const auto cases = bench::run_fabric_bench(args->fabric_cases, args->fabric_precision);
               if (args->json) {
                 std::cout << cases.dump(2) << '\n';
               } else {

@@ -95,6 +95,7 @@ FabricScenario map_fabric(const json& f, std::uint64_t scenario_seed, const std:
   roce.dcqcn_recovery_ns = duration_of(q.at("dcqcn_recovery")).ns();
   roce.dcqcn_loss_fraction = q.at("dcqcn_loss_fraction").get<double>();
   out.options.link_series_interval_ns = duration_of(f.at("link_utilisation_interval")).ns();
+  out.options.max_min_precision = f.at("max_min_precision").get<double>();
   // The flows table holds every route, so a run can be checked against another simulator.
   out.options.record_routes = true;
 

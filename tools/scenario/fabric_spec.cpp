@@ -74,6 +74,16 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
                                           "merge adjacent intervals, so the table stays bounded.",
                                           QuantityKind::kDuration, at_least(0)),
                            "0 s"),
+              with_default(number_field("max_min_precision",
+                                        "Relative precision of the max-min sharing (like SimGrid's "
+                                        "maxmin/precision). 1e-9: exact. Larger: a change stops "
+                                        "propagating once it moves rates by less than this fraction; "
+                                        "every flow then gets its fair share within about this "
+                                        "fraction, links are never over-full, and big fabrics with "
+                                        "many flows per link run several times faster "
+                                        "(docs/fabric-benchmark.md).",
+                                        between(1e-9, 1e-2)),
+                           1e-9),
               object_field(
                   "routing", "How flows pick among equal-cost paths.",
                   {

@@ -278,3 +278,44 @@ TEST_CASE("bad traffic and traces name their field", "[models][network][fabric]"
   o.roce = bad;
   CHECK_THROWS_AS(Fabric(build_fat_tree(fat_tree(4)), o), dcsim::sim::ConfigError);
 }
+
+TEST_CASE("a coarser max-min precision moves completion times a little and conserves bytes",
+          "[models][network][fabric]") {
+  // ~12 concurrent flows per host link: the regime where one completion moves many rates.
+  TrafficConfig t;
+  t.pattern = TrafficPattern::kRandomPairs;
+  t.flows = 1500;
+  t.arrival_rate_per_s = 0;  // all at once
+  t.size.kind = SizeDistribution::Kind::kLognormal;
+  t.size.bytes = 1e6;
+  const auto records = generate_traffic(t, 128);
+  auto finish_times = [&](double precision, double& delivered) {
+    FabricOptions o;
+    o.max_min_precision = precision;
+    Fabric fabric(build_fat_tree(fat_tree(8)), o);
+    for (const auto& r : records) fabric.start_flow(r.start, r.src, r.dst, r.bytes);
+    std::vector<FinishedFlow> done;
+    for (Time now = fabric.next_event_time(); !now.is_max(); now = fabric.next_event_time()) fabric.advance(now, done);
+    std::vector<double> finish(records.size());
+    for (const auto& f : done) finish[f.flow_number] = static_cast<double>((f.finish - f.start).ns());
+    delivered = fabric.bytes_delivered();
+    return finish;
+  };
+  double delivered_exact = 0, delivered_coarse = 0;
+  const auto exact = finish_times(1e-9, delivered_exact);
+  const auto coarse = finish_times(1e-2, delivered_coarse);
+  double max_dev = 0, sum_dev = 0;
+  for (std::size_t i = 0; i < exact.size(); ++i) {
+    const double dev = std::abs(coarse[i] - exact[i]) / exact[i];
+    max_dev = std::max(max_dev, dev);
+    sum_dev += dev;
+  }
+  WARN("precision 1e-2: flow completion times deviate by " << sum_dev / static_cast<double>(exact.size())
+                                                          << " on average, " << max_dev << " at most");
+  CHECK(delivered_coarse == Approx(delivered_exact).epsilon(1e-12));
+  CHECK(max_dev > 0);      // the knob acts
+  CHECK(max_dev < 0.05);   // and stays close to exact max-min
+  FabricOptions bad;
+  bad.max_min_precision = 0.1;
+  CHECK_THROWS_AS(Fabric(build_fat_tree(fat_tree(4)), bad), dcsim::sim::ConfigError);
+}

@@ -1,6 +1,6 @@
-// Scenario keys for link-up rebalancing (routing.resilient_hashing) and PFC congestion spreading
-// (roce.pfc_spreading, pfc_spreading_hops): they map onto the network configs, act in a run, and
-// the faults table counts the subflows each fault moved.
+// Scenario keys for link-up rebalancing (routing.resilient_hashing), PFC congestion spreading
+// (roce.pfc_spreading, pfc_spreading_hops) and the solver's max_min_precision: they map onto the
+// network configs, act in a run, and the faults table counts the subflows each fault moved.
 
 #include <catch2/catch.hpp>
 
@@ -71,4 +71,14 @@ TEST_CASE("a restored link moves flows back unless hashing is resilient, and the
   CHECK(std::get<std::int64_t>(moved_res[1][4]) == 0);
   // Host 1's 100 Gb/s port bounds its two subflows either way: moving them costs no time here.
   CHECK(summary_number(resilient, "network/makespan_s") == Approx(summary_number(standard, "network/makespan_s")));
+}
+
+TEST_CASE("max_min_precision maps onto the fabric and is refused outside [1e-9, 1e-2]", "[tools][fabric][scenario]") {
+  CHECK(load(R"({"name": "m", "fabric": {"topology": "fat_tree", "k": 4}})").fabric->options.max_min_precision == 1e-9);
+  CHECK(load(R"({"name": "m", "fabric": {"topology": "fat_tree", "k": 4, "max_min_precision": 1e-3}})")
+            .fabric->options.max_min_precision == 1e-3);
+  const std::string error =
+      load_errors(R"({"name": "m", "fabric": {"topology": "fat_tree", "k": 4, "max_min_precision": 0.5}})");
+  CHECK(error.find("/fabric/max_min_precision") != std::string::npos);
+  CHECK(error.find("0.5") != std::string::npos);
 }
