@@ -404,15 +404,21 @@ void MaxMinSolver::run(bool full) {
     for (FlowId id : set_) {
       // Usually the link it froze on is its bottleneck; otherwise look at all its links.
       if (bottleneck_on(id, hot_[id].bneck) || find_bottleneck(id)) continue;
-      // f is held back on a saturated link by outside flows taking more than it: they must
-      // give some up, so they join the set.
+      // f is held back on a saturated link by outside flows taking more than it. The largest
+      // of them join the set: they are the ones bottlenecked there, which give f bandwidth
+      // when it grows; flows in between are bottlenecked elsewhere and keep their rates (if f
+      // ends up needing them too, the next round pulls them in, as the largest left outside).
+      const double rate = hot_[id].rate;
       for (LinkId l : links_of(id)) {
         const Link& link = links_[l];
         if (!saturated(link)) continue;
-        for (const auto& m : link.members) {
-          if (hot_[m.flow].mark != epoch_ && hot_[m.flow].rate > hot_[id].rate * (1.0 + precision_)) {
-            joiners_.push_back(m.flow);
-          }
+        double top = 0.0;  // outside flows come after the set prefix of the member list
+        for (std::size_t i = link.set_count; i < link.members.size(); ++i) {
+          top = std::max(top, hot_[link.members[i].flow].rate);
+        }
+        if (!(top > rate * (1.0 + precision_))) continue;
+        for (std::size_t i = link.set_count; i < link.members.size(); ++i) {
+          if (hot_[link.members[i].flow].rate >= top * (1.0 - precision_)) joiners_.push_back(link.members[i].flow);
         }
       }
     }
