@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "models/network/reserve_touched.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::network {
@@ -35,9 +36,13 @@ Fabric::Fabric(Topology topology, FabricOptions options)
   // start at once; more grows as needed.
   solver_.reserve(topology_.host_count(), 8);
   solver_.set_precision(options_.max_min_precision);
-  flows_.reserve(topology_.host_count());
-  subs_.reserve(topology_.host_count());
-  heap_.reserve(topology_.host_count());
+  reserve_touched(flows_, topology_.host_count());
+  reserve_touched(subs_, topology_.host_count());
+  reserve_touched(heap_, topology_.host_count());
+  reserve_touched(event_pos_, topology_.host_count());
+  reserve_touched(solver_to_sub_, topology_.host_count());
+  reserve_touched(free_flows_, topology_.host_count());
+  reserve_touched(free_subs_, topology_.host_count());
   pfc_on_.assign(topology_.link_count(), 0);
   link_stamp_.assign(topology_.link_count(), 0);
   link_bytes_.assign(topology_.link_count(), 0.0);

@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 
+#include "models/network/reserve_touched.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::network {
@@ -29,15 +30,22 @@ void MaxMinSolver::set_precision(double eps) {
 }
 
 void MaxMinSolver::reserve(std::size_t flows, std::size_t links_per_flow) {
-  flows_.reserve(flows);
-  hot_.reserve(flows);
-  link_pool_.reserve(flows * links_per_flow);
-  slot_pool_.reserve(flows * links_per_flow);
-  set_.reserve(flows);
-  changed_.reserve(flows);
+  reserve_touched(flows_, flows);
+  reserve_touched(hot_, flows);
+  reserve_touched(link_pool_, flows * links_per_flow);
+  reserve_touched(slot_pool_, flows * links_per_flow);
+  reserve_touched(set_, flows);
+  reserve_touched(changed_, flows);
+  reserve_touched(heap_, links_.size());
+  reserve_touched(set_links_, links_.size());
+  reserve_touched(moved_links_, links_.size());
+  reserve_touched(touched_, links_.size());
   // Members: each link's share of flows x links_per_flow, at least a few.
   const std::size_t per_link = links_.empty() ? 0 : std::max<std::size_t>(4, 2 * flows * links_per_flow / links_.size());
-  for (Link& l : links_) l.members.reserve(per_link);
+  for (Link& l : links_) {
+    reserve_touched(l.members, per_link);
+    reserve_touched(l.bneck_flows, per_link / 2);
+  }
 }
 
 MaxMinSolver::FlowId MaxMinSolver::add_flow(std::span<const LinkId> links) {
