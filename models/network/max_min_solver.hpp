@@ -27,8 +27,9 @@
 //      (where it froze, or where the last check found one), which stays valid until that link's
 //      load or max rate moves; so an outside flow is re-checked only when the fill moved its
 //      remembered link, and joins S if it has no bottleneck left; a flow in S first tries the
-//      link it froze on, and without a valid bottleneck pulls in the outside flows that take more
-//      than it on its saturated links;
+//      link it froze on, and without a valid bottleneck pulls in the largest outside flows on
+//      each of its saturated links where they take more than it (the flows bottlenecked there,
+//      which must give it bandwidth; later rounds pull more if that was not enough);
 // until nothing joins. At that fixed point every flow satisfies (B) — those far from the change
 // kept links whose load did not move — so the result is THE max-min allocation, equal to a
 // from-scratch solve up to floating-point rounding (the differential test checks it). The cost
@@ -37,19 +38,19 @@
 // an upper bound on their largest rate, the set's members first in their member list and the
 // flows bottlenecked on them, so neither the fill nor the checks walk a link's other flows
 // (except to re-scan a largest rate that dropped). SimGrid's lmm re-solves the whole connected
-// component at every change. Where the
-// bottleneck graph percolates (random pairs at > ~3 flows per host link) the part that moves is
-// itself a growing share of all flows: docs/fabric-benchmark.md measures it.
+// component at every change. Where the bottleneck graph percolates (random pairs at > ~3 flows
+// per host link) the part that moves is itself a growing share of all flows:
+// docs/fabric-benchmark.md measures it.
 //
 // Precision. A link is saturated when its load >= c_l (1 - eps); a flow is a link's largest when
 // its rate >= max rate (1 - eps); eps = precision(), by default kRelTol (exact up to rounding).
-// A larger eps (like SimGrid's maxmin/precision, 1e-5 by default there) stops a change from
-// propagating once it falls below eps of the rates it would move: the fixed point then satisfies
-// (B) within eps (every flow has a link loaded to within eps of capacity on which no flow takes
-// more than 1/(1 - eps) of its rate), and the allocation stays feasible exactly, because the fill
-// gives the set only what outside flows leave. The local slack can add up along chains: the
-// tests measure rates within 5 eps of exact max-min at worst, about 1e-3 eps on average. Where
-// the bottleneck graph percolates this cuts the work per change several-fold;
+// A larger eps (SimGrid's maxmin/precision is the absolute counterpart, in bytes/s) stops a
+// change from propagating once it falls below eps of the rates it would move: the fixed point
+// then satisfies (B) within eps (every flow has a link loaded to within eps of capacity on which
+// no flow takes more than 1/(1 - eps) of its rate), and the allocation stays feasible exactly,
+// because the fill gives the set only what outside flows leave. The local slack can add up along
+// chains: the tests measure rates within 5 eps of exact max-min at worst, about 1e-3 eps on
+// average. Where the bottleneck graph percolates this cuts the work per change several-fold;
 // docs/fabric-benchmark.md measures the cost and the drift in completion times. Rates that move
 // by less than kRelTol are not reported as changed, at any precision.
 
