@@ -84,7 +84,6 @@ MaxMinSolver::FlowId MaxMinSolver::add_flow(std::span<const LinkId> links) {
 void MaxMinSolver::remove_flow(FlowId id) {
   Flow& f = flows_[id];
   if (!f.alive) throw sim::InternalError("MaxMinSolver: removing a dead flow (this is a bug)");
-  clear_bneck(id);
   const double rate = hot_[id].rate;
   for (std::uint32_t i = 0; i < f.len; ++i) {
     const LinkId l = link_pool_[f.off + i];
@@ -200,22 +199,26 @@ void MaxMinSolver::heap_remove_top() {
 void MaxMinSolver::set_bneck(FlowId id, LinkId l) {
   Hot& h = hot_[id];
   if (h.bneck == l) return;
-  clear_bneck(id);
-  auto& list = links_[l].bneck_flows;
-  flows_[id].bneck_slot = static_cast<std::uint32_t>(list.size());
-  list.push_back(id);
   h.bneck = l;
+  // The entry in the old link's list goes stale, dropped when that list is next read: cheaper
+  // than finding it now, on every freeze.
+  Link& link = links_[l];
+  link.bneck_flows.push_back(id);
+  if (link.bneck_flows.size() > 2 * link.members.size() + 8) bneck_flows(l);
 }
 
-void MaxMinSolver::clear_bneck(FlowId id) {
-  Hot& h = hot_[id];
-  if (h.bneck == kNoLink) return;
-  auto& list = links_[h.bneck].bneck_flows;
-  const std::uint32_t slot = flows_[id].bneck_slot;
-  list[slot] = list.back();
-  flows_[list[slot]].bneck_slot = slot;
-  list.pop_back();
-  h.bneck = kNoLink;
+const std::vector<MaxMinSolver::FlowId>& MaxMinSolver::bneck_flows(LinkId l) {
+  auto& list = links_[l].bneck_flows;
+  ++seen_stamp_;
+  std::size_t kept = 0;
+  for (FlowId id : list) {
+    Flow& f = flows_[id];
+    if (!f.alive || hot_[id].bneck != l || f.seen == seen_stamp_) continue;
+    f.seen = seen_stamp_;
+    list[kept++] = id;
+  }
+  list.resize(kept);
+  return list;
 }
 
 void MaxMinSolver::rescan(Link& link) {
@@ -240,7 +243,7 @@ void MaxMinSolver::fill_set() {
     link.unfrozen = link.set_count;
     link.whole = link.set_count == link.members.size();
     link.remaining = link.whole ? link.capacity : link.capacity - (link.load - link.set_load);
-    link.max_before = link.max_rate;
+    link.last_share = 0.0;
   }
   ++fill_stamp_;  // every set flow unfrozen, without a pass over the set
 
@@ -272,6 +275,7 @@ void MaxMinSolver::fill_set() {
       for (LinkId l2 : links_of(id)) {
         Link& other = links_[l2];
         other.remaining -= share;
+        other.last_share = std::max(other.last_share, share);  // an ulp of rounding may lower a share
         --other.unfrozen;
         if (other.touched != touch_stamp_) {
           other.touched = touch_stamp_;
@@ -293,40 +297,29 @@ void MaxMinSolver::fill_set() {
       sift_up(sift_down(pos));
     }
   }
-  // Loads and largest rates from the set flows' new rates only: outside flows kept theirs.
-  // `remaining` is free once the fill is done: it sums the set flows' new rates.
-  for (LinkId l : set_links_) {
-    Link& link = links_[l];
-    link.remaining = 0.0;
-    link.new_set_max = 0.0;
-  }
-  for (FlowId id : set_) {
-    const double r = hot_[id].rate;
-    for (LinkId l : links_of(id)) {
-      Link& link = links_[l];
-      link.remaining += r;
-      link.new_set_max = std::max(link.new_set_max, r);
-    }
-  }
+  // Loads and largest rates from what the fill left: outside flows kept their rates, so the new
+  // load is the capacity minus what is left, and the set's new largest rate is the last share.
   moved_links_.clear();
   for (LinkId l : set_links_) {
     Link& link = links_[l];
-    const double new_set_load = link.remaining;
-    const double load = link.whole ? new_set_load : link.load - link.set_load + new_set_load;
-    if (link.whole || link.new_set_max > link.max_before) {
+    const double load = link.capacity - link.remaining;
+    const double new_set_load = link.whole ? load : load - (link.load - link.set_load);
+    const double new_set_max = link.last_share;
+    const double max_before = link.max_rate;
+    if (link.whole || new_set_max > max_before) {
       // Above every outside rate (<= the old bound) and every set rate: the largest, exactly.
-      link.max_rate = link.new_set_max;
+      link.max_rate = new_set_max;
       link.max_exact = true;
-    } else if (link.set_max >= link.max_before && link.new_set_max < link.set_max) {
+    } else if (link.set_max >= max_before && new_set_max < link.set_max) {
       link.max_exact = false;  // a set flow held the largest rate and dropped: an upper bound now
     }
     // Exact comparison on purpose: any move, even rounding, re-checks the link's outside flows.
     // A largest rate that only dropped cannot break an outside flow's (B) on this link.
-    if (load != link.load || link.max_rate > link.max_before || link.dirty == epoch_) moved_links_.push_back(l);
+    if (load != link.load || link.max_rate > max_before || link.dirty == epoch_) moved_links_.push_back(l);
     link.dirty = 0;
-    link.load = load;
     link.set_load = new_set_load;
-    link.set_max = link.new_set_max;
+    link.load = load;
+    link.set_max = new_set_max;
   }
 }
 
@@ -377,7 +370,7 @@ void MaxMinSolver::run(bool full) {
     for (LinkId l : pending_links_) {
       add_link_to_set(l);
       links_[l].dirty = epoch_;
-      for (FlowId id : links_[l].bneck_flows) add_to_set(id);
+      for (FlowId id : bneck_flows(l)) add_to_set(id);
     }
     // A capacity changed: the link may now be over-full, so all its flows are re-shared.
     for (LinkId l : pending_capacity_links_) {
@@ -402,7 +395,7 @@ void MaxMinSolver::run(bool full) {
     // Its remembered bottleneck is still valid unless that very link moved.
     candidates_.clear();
     for (LinkId l : moved_links_) {
-      for (FlowId id : links_[l].bneck_flows) {
+      for (FlowId id : bneck_flows(l)) {
         if (hot_[id].mark != epoch_) candidates_.push_back(id);
       }
     }

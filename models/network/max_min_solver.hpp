@@ -114,32 +114,34 @@ class MaxMinSolver {
     FlowId flow;
     std::uint32_t hop;  // index of this link in the flow's link list
   };
-  // Fields in the order the fill touches them: the first cache line serves the freeze loop.
-  struct Link {
-    // Scratch for one fill: what is left for the set flows not yet frozen.
+  // Two cache lines per link: the first holds what the freeze loop and remove_flow touch, the
+  // second what a solve's set-up and wrap-up touch.
+  struct alignas(64) Link {
+    // Scratch for one fill: what is left for the set flows not yet frozen, and the share the
+    // last of them froze at (shares only grow during a fill: the set's new largest rate).
     double remaining = 0.0;
+    double last_share = 0.0;
     std::uint32_t unfrozen = 0;
     std::uint32_t touched = 0;  // == touch_stamp_: already queued for a heap update
     // The flows on the link. During a solve the set flows come first ([0, set_count), swapped
     // there as they join), so the fill never walks outside flows.
     std::vector<Member> members;
-    std::uint32_t set_count = 0;
-    std::uint32_t mark = 0;     // == epoch_: in set_links_
-    double capacity = 0.0;
-    // Kept between solves: the sum of the members' rates (updated by the deltas of every rate
-    // the fill moves, re-summed exactly whenever the members are scanned), and an upper bound on
-    // their largest rate (exact when max_exact; a member whose rate drops or leaves may make it
-    // stale, and the next bottleneck check that needs it re-scans the members).
+    // Kept between solves: the sum of the members' rates (capacity minus what a fill left,
+    // re-summed exactly whenever the members are scanned), and an upper bound on their largest
+    // rate (exact when max_exact; a member whose rate drops or leaves may make it stale, and the
+    // next bottleneck check that needs it re-scans the members).
     double load = 0.0;
     double max_rate = 0.0;
-    // Scratch for one solve: the set flows' sum and largest rate as of the last fill, and after
-    // a fill the new largest and the bound before it.
+
+    double capacity = 0.0;
+    // Scratch for one solve: the set flows' sum and largest rate as of the last fill.
     double set_load = 0.0;
     double set_max = 0.0;
-    double new_set_max = 0.0;
-    double max_before = 0.0;
+    std::uint32_t set_count = 0;
+    std::uint32_t mark = 0;     // == epoch_: in set_links_
     // Flows whose remembered bottleneck (Hot::bneck) is this link: the only ones that can lose
-    // their bottleneck when the link's load or largest rate moves.
+    // their bottleneck when the link's load or largest rate moves. May hold stale entries (read
+    // it through bneck_flows()).
     std::vector<FlowId> bneck_flows;
     std::uint32_t dirty = 0;    // == epoch_: membership or capacity changed before this solve
     bool max_exact = true;
@@ -150,7 +152,7 @@ class MaxMinSolver {
   // A recycled id reuses its chunk when the new path fits (cap), else takes a new one.
   struct Flow {
     double old_rate = 0.0;
-    std::uint32_t bneck_slot = 0;  // index in links_[hot_.bneck].bneck_flows
+    std::uint32_t seen = 0;  // == seen_stamp_: already kept by this bneck_flows() pass
     std::uint32_t off = 0;
     std::uint32_t len = 0;
     std::uint32_t cap = 0;
@@ -182,7 +184,8 @@ class MaxMinSolver {
   void fill_set();
   bool bottleneck_on(FlowId f, LinkId l);
   void set_bneck(FlowId f, LinkId l);
-  void clear_bneck(FlowId f);
+  // Link l's bottlenecked flows, its list cleared of stale entries and duplicates first.
+  const std::vector<FlowId>& bneck_flows(LinkId l);
   // Re-sums the link's load and largest rate from its members (exact again).
   void rescan(Link& link);
   // Looks for a link satisfying (B) for f; remembers it in hot_[f].bneck.
@@ -211,6 +214,7 @@ class MaxMinSolver {
   std::vector<LinkId> touched_;
   std::uint32_t touch_stamp_ = 0;  // links whose load, max rate or capacity moved in the last fill
   std::uint32_t epoch_ = 0;
+  std::uint32_t seen_stamp_ = 0;
   double precision_ = kRelTol;
   std::size_t last_solve_size_ = 0;
   std::size_t last_solve_rounds_ = 0;
