@@ -38,7 +38,18 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
   fabric->add_flag("--json", args->json, "print a JSON array of cases");
   fabric->add_option("--precision", args->fabric_precision,
                      "relative precision of the max-min solve: 1e-9 (default) is exact, up to 1e-2 trades a bounded drift for speed")
-      ->check(CLI::Range(1e-9, 1e-2));
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            // CLI::Range would print the bounds as 0.000000 to 0.010000.
+            double v = 0.0;
+            try {
+              v = std::stod(text);
+            } catch (const std::exception&) {
+              return "expected a number from 1e-9 to 1e-2, got '" + text + "'";
+            }
+            return v >= 1e-9 && v <= 1e-2 ? std::string() : "expected a number from 1e-9 to 1e-2, got " + text;
+          },
+          "1e-9..1e-2"));
   auto* facility = cmd->add_subcommand("facility", "facility model: per-GPU thermal state, 30 days at a 10 s tick");
   facility->add_option("--nodes", args->facility_nodes, "HGX H100 nodes (8 GPUs each)")->check(CLI::Range(1, 100'000));
   facility->add_option("--days", args->facility_days, "simulated days")->check(CLI::Range(0.001, 3650.0));

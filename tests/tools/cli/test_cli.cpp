@@ -90,6 +90,16 @@ TEST_CASE("list shows every registry with descriptions; unknown kinds are errors
   CHECK_THAT(bad.output, Catch::Contains("valid: node preset, gpu preset, scheduler, topology, collective algorithm, training model"));
 }
 
+TEST_CASE("bench fabric takes a max-min precision and refuses one out of range", "[cli]") {
+  const auto r = dcsim("bench fabric --case fattree16-random-1000 --precision 1e-2 --json");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("\"max_min_precision\": 0.01"));
+  CHECK_THAT(r.output, Catch::Contains("\"mean_fct_s\""));
+  const auto bad = dcsim("bench fabric --case fattree16-random-1000 --precision 0.5");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--precision: expected a number from 1e-9 to 1e-2, got 0.5"));
+}
+
 TEST_CASE("bench engine prints the documented JSON fields", "[cli]") {
   const auto r = dcsim("bench engine --pending 1000 --events 20000 --json");
   CHECK(r.exit_code == 0);
