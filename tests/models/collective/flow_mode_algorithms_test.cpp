@@ -8,52 +8,19 @@
 #include "models/collective/collective_estimator.hpp"
 #include "models/collective/flow_collective.hpp"
 #include "models/network/topology_builders.hpp"
+#include "flow_mode_support.hpp"
 #include "sim/error.hpp"
 
 using namespace dcsim::models;
 using collective::CollectiveOp;
+using namespace flow_mode_testing;
 
 namespace {
-
-constexpr double kAgreeTol = 0.02;  // the issue's flow vs analytic band
-
-// 4 nodes on two leaves (hosts 0, 1 | 2, 3). Each node's NICs are one bundled link of
-// nics x 400G; a leaf has 2 x nics x 400G / (oversubscription x 400G) spine links.
-network::Topology two_leaves(int nics, double oversubscription, std::int64_t switch_latency_ns = 0) {
-  network::TopologyConfig c;
-  c.leaves = 2;
-  c.hosts_per_leaf = 2;
-  c.nics_per_node = 1;
-  c.links_per_node = nics;
-  c.bundle_parallel_links = true;
-  c.link_bandwidth_bps = 400e9;
-  c.nic_bandwidth_bps = 400e9;
-  c.oversubscription = oversubscription;
-  c.switch_latency_ns = switch_latency_ns;
-  c.link_latency_ns = 0;
-  return network::build_leaf_spine(c);
-}
 
 network::FabricOptions sprayed() {
   network::FabricOptions o;
   o.routing.mode = network::RoutingMode::kSpray;
   return o;
-}
-
-collective::CollectiveSystem hgx_nodes(int nodes) {
-  collective::CollectiveSystem s;
-  s.nodes = nodes;
-  s.gpus_per_node = 8;
-  s.nics_per_node = 8;
-  s.nic_bandwidth_bps = 400e9;
-  s.nvls = false;
-  return s;
-}
-
-collective::CollectiveTuning simple_only() {
-  collective::CollectiveTuning t;
-  for (int p = 0; p < 2; ++p) t.enable_protocol[p] = false;  // flow mode is Simple
-  return t;
 }
 
 collective::CollectiveRegistry registry() {
@@ -142,7 +109,7 @@ TEST_CASE("flow-mode tree all_reduce of 1 KiB differs from the closed form by (2
   const auto tuning = simple_only();
   auto s = hgx_nodes(4);
   s.fabric_latency_ns = 3 * 500.0;
-  network::Fabric fabric(two_leaves(8, 1.0, 500), sprayed());
+  network::Fabric fabric(leaf_spine(4, 8, 1.0, 500), sprayed());
   const double bytes = 1024;
   const auto flow = collective::collective_on_fabric(fabric, kHosts, CollectiveOp::kAllReduce, bytes, s,
                                                      tuning, "tree", 8);
@@ -150,7 +117,7 @@ TEST_CASE("flow-mode tree all_reduce of 1 KiB differs from the closed form by (2
   // Within 10 ns: moving the 1 KiB itself takes a few ns, rounded up to whole ns by both.
   CHECK(analytic.time_s - flow.time_s == Approx((2 * 2 - 1) * 1500e-9).margin(10e-9));
   // At 1 GB that is 4.5 us in 6 ms.
-  network::Fabric big(two_leaves(8, 1.0, 500), sprayed());
+  network::Fabric big(leaf_spine(4, 8, 1.0, 500), sprayed());
   const auto flow_1g = collective::collective_on_fabric(big, kHosts, CollectiveOp::kAllReduce, 1e9, s,
                                                         tuning, "tree", 8);
   const auto analytic_1g = collective::estimate_collective(reg, CollectiveOp::kAllReduce, 1e9, s, tuning, "tree");
@@ -168,8 +135,8 @@ TEST_CASE("4:1 oversubscription makes tree all_reduce fabric-bound at a quarter 
   const auto tuning = simple_only();
   const auto s = hgx_nodes(4);
   const double bytes = 1e9;
-  network::Fabric ideal(two_leaves(8, 1.0), sprayed());
-  network::Fabric over(two_leaves(8, 4.0), sprayed());
+  network::Fabric ideal(leaf_spine(4, 8, 1.0), sprayed());
+  network::Fabric over(leaf_spine(4, 8, 4.0), sprayed());
   const auto a = collective::collective_on_fabric(ideal, kHosts, CollectiveOp::kAllReduce, bytes, s,
                                                   tuning, "tree", 8);
   const auto b = collective::collective_on_fabric(over, kHosts, CollectiveOp::kAllReduce, bytes, s,
@@ -190,7 +157,7 @@ TEST_CASE("tree all_reduce puts 2 (N-1) S on the fabric, 2 S out of a node inter
   const auto tuning = collective::CollectiveTuning::ideal(0.0);
   const auto s = hgx_nodes(4);
   const double bytes = 1e9;
-  network::Fabric fabric(two_leaves(8, 1.0), sprayed());
+  network::Fabric fabric(leaf_spine(4, 8, 1.0), sprayed());
   const auto r = collective::collective_on_fabric(fabric, kHosts, CollectiveOp::kAllReduce, bytes, s,
                                                   tuning, "tree", 8);
   REQUIRE_FALSE(r.failed);
@@ -211,7 +178,7 @@ TEST_CASE("a node cut off from the fabric makes tree and point_to_point report f
   for (const char* algo : {"tree", "ring"}) {
     const CollectiveOp op = std::string(algo) == "tree" ? CollectiveOp::kAllReduce : CollectiveOp::kPointToPoint;
     INFO(algo);
-    network::Fabric fabric(two_leaves(8, 1.0), sprayed());
+    network::Fabric fabric(leaf_spine(4, 8, 1.0), sprayed());
     std::vector<network::FinishedFlow> none;
     fabric.set_nic_port_state(dcsim::sim::Time::zero(), 3, 0, false, none);  // node 3's only bundle
     const auto r = collective::collective_on_fabric(fabric, kHosts, op, 1e9, s, simple_only(), algo, 8);
@@ -226,7 +193,7 @@ TEST_CASE("flow-mode NVLS inside one node is the closed form and puts nothing on
   auto s = hgx_nodes(1);
   s.nvls = true;
   for (double bytes : {1024.0, 1e9}) {
-    network::Fabric fabric(two_leaves(8, 1.0), sprayed());
+    network::Fabric fabric(leaf_spine(4, 8, 1.0), sprayed());
     const auto flow = collective::collective_on_fabric(fabric, {0}, CollectiveOp::kAllReduce, bytes, s,
                                                        tuning, "nvls", 8);
     const auto analytic = collective::estimate_collective(reg, CollectiveOp::kAllReduce, bytes, s, tuning, "nvls");
@@ -235,7 +202,7 @@ TEST_CASE("flow-mode NVLS inside one node is the closed form and puts nothing on
     CHECK(fabric.bytes_started() == 0.0);
   }
   // 1 GB: S (1 + 1/8) / (450 GB/s x 0.686) + 25 us.
-  network::Fabric fabric(two_leaves(8, 1.0), sprayed());
+  network::Fabric fabric(leaf_spine(4, 8, 1.0), sprayed());
   const auto r = collective::collective_on_fabric(fabric, {0}, CollectiveOp::kAllReduce, 1e9, s, tuning,
                                                   "nvls", 8);
   CHECK(r.time_s == Approx(1e9 * 1.125 / (450e9 * 0.686) + 25e-6));
@@ -249,7 +216,7 @@ TEST_CASE("flow-mode point_to_point agrees with the closed form inside a node an
     for (int nodes : {1, 4}) {
       INFO(algo << " on " << nodes << " node(s)");
       const auto s = hgx_nodes(nodes);
-      network::Fabric fabric(two_leaves(8, 1.0), sprayed());
+      network::Fabric fabric(leaf_spine(4, 8, 1.0), sprayed());
       std::vector<network::NodeId> hosts(kHosts.begin(), kHosts.begin() + nodes);
       const auto flow = collective::collective_on_fabric(fabric, hosts, CollectiveOp::kPointToPoint, 1e9, s,
                                                          tuning, algo, 8);
@@ -274,11 +241,11 @@ TEST_CASE("another flow into the destination NIC halves a one-NIC point_to_point
   s.nics_per_node = 1;
   const double bytes = 1e9;
   const double latency_s = (8.4 + 14.0) * 1e-6;  // Simple base + one network step
-  network::Fabric quiet(two_leaves(1, 1.0), {});
+  network::Fabric quiet(leaf_spine(4, 1, 1.0), {});
   const auto alone = collective::collective_on_fabric(quiet, kHosts, CollectiveOp::kPointToPoint, bytes, s,
                                                       tuning, "ring", 1);
   CHECK(alone.time_s == Approx(bytes / 47e9 + latency_s).epsilon(1e-6));
-  network::Fabric busy(two_leaves(1, 1.0), {});
+  network::Fabric busy(leaf_spine(4, 1, 1.0), {});
   busy.start_flow(dcsim::sim::Time::zero(), 2, 3, 1e12, /*tag=*/7);
   const auto shared = collective::collective_on_fabric(busy, kHosts, CollectiveOp::kPointToPoint, bytes, s,
                                                        tuning, "ring", 1);

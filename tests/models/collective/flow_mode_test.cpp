@@ -3,29 +3,11 @@
 #include "models/collective/collective_estimator.hpp"
 #include "models/collective/flow_collective.hpp"
 #include "models/network/topology_builders.hpp"
+#include "flow_mode_support.hpp"
 #include "sim/error.hpp"
 
 using namespace dcsim::models;
-
-namespace {
-// The issue's agreement band for flow vs analytic on an uncongested fabric.
-constexpr double kAgreeTol = 0.02;
-
-network::Topology leaf_spine(int nodes, int nics, double oversubscription) {
-  network::TopologyConfig c;
-  c.leaves = 2;
-  c.hosts_per_leaf = nodes / 2;
-  c.nics_per_node = 1;
-  c.links_per_node = nics;          // the node's NICs as one bundle: ideal spreading over NICs
-  c.bundle_parallel_links = true;
-  c.link_bandwidth_bps = 400e9;
-  c.nic_bandwidth_bps = 400e9;
-  c.oversubscription = oversubscription;
-  c.switch_latency_ns = 0;
-  c.link_latency_ns = 0;
-  return network::build_leaf_spine(c);
-}
-}  // namespace
+using namespace dcsim::models::flow_mode_testing;
 
 TEST_CASE("flow-mode ring all_reduce agrees with the closed form on an uncongested fabric",
           "[models][collective][flow]") {
@@ -88,21 +70,6 @@ TEST_CASE("ECMP collisions slow the flow-mode ring; spraying does not", "[models
 }
 
 namespace {
-collective::CollectiveSystem four_hgx_nodes() {
-  collective::CollectiveSystem s;
-  s.nodes = 4;
-  s.gpus_per_node = 8;
-  s.nics_per_node = 8;
-  s.nic_bandwidth_bps = 400e9;
-  s.nvls = false;
-  return s;
-}
-
-collective::CollectiveTuning simple_only() {
-  collective::CollectiveTuning t;
-  for (int p = 0; p < 2; ++p) t.enable_protocol[p] = false;  // Simple, as flow mode
-  return t;
-}
 
 struct FlowCase {
   collective::CollectiveOp op;
@@ -127,7 +94,7 @@ TEST_CASE("flow mode agrees with the closed form for every flow-mode collective 
           "[models][collective][flow]") {
   collective::CollectiveRegistry reg{"collective algorithm"};
   collective::register_collective_algorithms(reg);
-  const auto s = four_hgx_nodes();
+  const auto s = hgx_nodes(4);
   const auto tuning = simple_only();
   const std::vector<network::NodeId> hosts{0, 1, 2, 3};
   network::FabricOptions spray;
@@ -159,7 +126,7 @@ TEST_CASE("flow mode refuses what the closed forms do not run, naming what it ru
   CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kBroadcast, "hierarchical"));
   CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "butterfly"));
   // NVLS needs one NVSwitch domain: not 4 nodes, not a node without NVLS.
-  auto nodes4 = four_hgx_nodes();
+  auto nodes4 = hgx_nodes(4);
   nodes4.nvls = true;
   CHECK(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "nvls"));
   CHECK_FALSE(collective::flow_mode_supports(collective::CollectiveOp::kAllReduce, "nvls", nodes4));
@@ -168,7 +135,7 @@ TEST_CASE("flow mode refuses what the closed forms do not run, naming what it ru
   network::Fabric fabric(leaf_spine(4, 8, 1.0), spray);
   CHECK_THROWS_WITH(collective::collective_on_fabric(fabric, {0, 1, 2, 3},
                                                      collective::CollectiveOp::kBroadcast, 1e9,
-                                                     four_hgx_nodes(), {}, "tree", 8),
+                                                     hgx_nodes(4), {}, "tree", 8),
                     Catch::Contains("flow mode does not run broadcast with 'tree'; flow mode runs "
                                     "ring (all_reduce, all_gather, reduce_scatter, broadcast, "
                                     "all_to_all, point_to_point), tree (all_reduce)"));
