@@ -38,8 +38,8 @@ Fabric::Fabric(Topology topology, FabricOptions options)
   solver_.set_precision(options_.max_min_precision);
   reserve_touched(flows_, topology_.host_count());
   reserve_touched(subs_, topology_.host_count());
-  reserve_touched(heap_, topology_.host_count());
-  reserve_touched(event_pos_, topology_.host_count());
+  events_.reserve(topology_.host_count());
+  reserve_touched(due_, topology_.host_count());
   reserve_touched(solver_to_sub_, topology_.host_count());
   reserve_touched(free_flows_, topology_.host_count());
   reserve_touched(free_subs_, topology_.host_count());
@@ -63,72 +63,13 @@ std::uint32_t Fabric::new_sub() {
   return static_cast<std::uint32_t>(subs_.size() - 1);
 }
 
-namespace {
-inline bool event_before(std::int64_t ta, std::uint32_t sa, std::int64_t tb, std::uint32_t sb) {
-  return (ta < tb) | ((ta == tb) & (sa < sb));
-}
-}  // namespace
-
-void Fabric::event_sift_up(std::size_t i) {
-  const Event e = heap_[i];
-  while (i > 0) {
-    const std::size_t p = (i - 1) / 2;
-    if (!event_before(e.t, e.sub, heap_[p].t, heap_[p].sub)) break;
-    heap_[i] = heap_[p];
-    event_pos_[heap_[i].sub] = static_cast<std::uint32_t>(i);
-    i = p;
-  }
-  heap_[i] = e;
-  event_pos_[e.sub] = static_cast<std::uint32_t>(i);
-}
-
-void Fabric::event_sift_down(std::size_t i) {
-  const std::size_t n = heap_.size();
-  const Event e = heap_[i];
-  for (;;) {
-    std::size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && event_before(heap_[c + 1].t, heap_[c + 1].sub, heap_[c].t, heap_[c].sub)) ++c;
-    if (!event_before(heap_[c].t, heap_[c].sub, e.t, e.sub)) break;
-    heap_[i] = heap_[c];
-    event_pos_[heap_[i].sub] = static_cast<std::uint32_t>(i);
-    i = c;
-  }
-  heap_[i] = e;
-  event_pos_[e.sub] = static_cast<std::uint32_t>(i);
-}
-
-void Fabric::event_pop() {
-  event_pos_[heap_.front().sub] = UINT32_MAX;
-  const Event last = heap_.back();
-  heap_.pop_back();
-  const std::size_t n = heap_.size();
-  if (n == 0) return;
-  // Floyd's pop: walk the hole down to a leaf along the smaller children, then sift the last
-  // entry up from there (it usually belongs near the bottom: fewer comparisons than sift-down).
-  std::size_t i = 0;
-  for (std::size_t c = 1; c < n; c = 2 * i + 1) {
-    if (c + 1 < n && event_before(heap_[c + 1].t, heap_[c + 1].sub, heap_[c].t, heap_[c].sub)) ++c;
-    heap_[i] = heap_[c];
-    event_pos_[heap_[i].sub] = static_cast<std::uint32_t>(i);
-    i = c;
-  }
-  heap_[i] = last;
-  event_sift_up(i);
-}
-
 void Fabric::push_event(std::int64_t t, std::uint32_t sub, EventKind kind) {
-  if (event_pos_.size() <= sub) event_pos_.resize(subs_.size(), UINT32_MAX);
-  const Event e{t, sub, subs_[sub].version, kind};
-  const std::uint32_t pos = event_pos_[sub];
-  if (pos == UINT32_MAX) {
-    heap_.push_back(e);
-    event_sift_up(heap_.size() - 1);
-    return;
-  }
-  heap_[pos] = e;  // the subflow's earlier entry is superseded: move it
-  event_sift_up(pos);
-  event_sift_down(event_pos_[sub]);
+  events_.set(Event{t, sub, subs_[sub].version * 2U + static_cast<std::uint32_t>(kind)});
+}
+
+void Fabric::bump_version(std::uint32_t sub) {
+  ++subs_[sub].version;
+  events_.erase(sub);
 }
 
 std::int64_t Fabric::route_latency(const std::vector<LinkId>& route) const {
@@ -185,7 +126,7 @@ std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double b
     sub.next = UINT32_MAX;
     sub.pfc_factor = 1.0;
     sub.pfc_new = 1.0;
-    ++sub.version;
+    bump_version(s);
     if (!router_.route(src, dst, number, j, sub.route, channel)) {
       unrouted_.push_back(f);
       return number;
@@ -197,8 +138,8 @@ std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double b
 
 sim::Time Fabric::next_event_time() const {
   if (!unrouted_.empty()) return sim::Time::from_ns(last_now_);
-  if (heap_.empty()) return sim::Time::max();
-  return sim::Time::from_ns(heap_.front().t);
+  if (events_.empty()) return sim::Time::max();
+  return sim::Time::from_ns(events_.min_time());
 }
 
 void Fabric::settle(Subflow& s, std::int64_t now) {
@@ -292,7 +233,7 @@ void Fabric::complete_sub(std::uint32_t si, std::int64_t now, std::vector<Finish
     s.solver_id = UINT32_MAX;
   }
   s.remaining_bytes = 0;
-  ++s.version;
+  bump_version(si);
   if (--flows_[s.flow].left == 0) finish_flow(s.flow, now, false, {}, finished);
 }
 
@@ -327,7 +268,7 @@ void Fabric::finish_flow(std::uint32_t f, std::int64_t now, bool failed, std::st
       s.solver_id = UINT32_MAX;
     }
     delivered += flow.bytes / static_cast<double>(flow.n_subs) - std::max(0.0, s.remaining_bytes);
-    ++s.version;
+    bump_version(si);
     free_subs_.push_back(si);
   }
   bytes_delivered_ += failed ? delivered : flow.bytes;
@@ -354,6 +295,8 @@ void Fabric::solve_and_reschedule(std::int64_t now) {
     if (s.rate_bps > 0) {
       const double ns = std::ceil(s.remaining_bytes * 8.0 / s.rate_bps * 1e9);
       push_event(now + static_cast<std::int64_t>(ns), si, EventKind::kComplete);
+    } else {
+      events_.erase(si);
     }
   }
   if (r.enabled && r.pfc && r.pfc_spreading) apply_pfc_spreading(now);
@@ -368,25 +311,21 @@ void Fabric::advance(sim::Time now_t, std::vector<FinishedFlow>& finished) {
                 finished);
   }
   unrouted_.clear();
-  while (!heap_.empty() && heap_.front().t <= now) {
-    const Event e = heap_.front();
-    event_pop();
-    Subflow& s = subs_[e.sub];
-    if (e.version != s.version || !flows_[s.flow].alive) continue;
-    if (e.kind == EventKind::kActivate) {
-      activate(e.sub, now, finished);
-    } else {
-      complete_sub(e.sub, now, finished);
+  // In (time, subflow) order. Handling an event never schedules one (the solve below does).
+  while (!events_.empty() && events_.min_time() <= now) {
+    due_.clear();
+    events_.pop_min_batch(due_);
+    for (const Event& e : due_) {
+      Subflow& s = subs_[e.id];
+      if (e.stamp / 2U != (s.version & 0x7FFF'FFFFU) || !flows_[s.flow].alive) continue;
+      if (e.kind() == EventKind::kActivate) {
+        activate(e.id, now, finished);
+      } else {
+        complete_sub(e.id, now, finished);
+      }
     }
   }
   solve_and_reschedule(now);
-  // Drop superseded entries at the front, so next_event_time() names a real event and the
-  // driver is not woken for nothing.
-  while (!heap_.empty()) {
-    const Event& top = heap_.front();
-    if (top.version == subs_[top.sub].version && flows_[subs_[top.sub].flow].alive) break;
-    event_pop();
-  }
 }
 
 void Fabric::reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlow>& finished) {
@@ -401,7 +340,7 @@ void Fabric::reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlo
     for (LinkId l : s.route) update_pfc(l);
     s.solver_id = UINT32_MAX;
     s.rate_bps = 0.0;
-    ++s.version;
+    bump_version(si);
     if (!router_.route(flow.src, flow.dst, flow.number, s.index, s.route, flow.channel)) {
       finish_flow(s.flow, now, true,
                   "no path from " + topology_.node_name(flow.src) + " to " + topology_.node_name(flow.dst) +
@@ -461,7 +400,7 @@ void Fabric::move_subflow(std::uint32_t si, std::int64_t now) {
   for (LinkId l : s.route) update_pfc(l);
   s.route.swap(scratch_route_);
   s.rate_bps = 0.0;  // until the solve that follows
-  ++s.version;
+  bump_version(si);
   attach(si);
   ++rerouted_;
 }
@@ -571,6 +510,8 @@ void Fabric::apply_pfc_spreading(std::int64_t now) {
     if (s.rate_bps > 0) {
       const double ns = std::ceil(s.remaining_bytes * 8.0 / s.rate_bps * 1e9);
       push_event(now + static_cast<std::int64_t>(ns), si, EventKind::kComplete);
+    } else {
+      events_.erase(si);
     }
   }
 }
