@@ -65,23 +65,21 @@ void Router::build_adjacency() {
   in_start_.assign(n + 1, 0);
   in_src_.clear();
   out_start_.assign(n + 1, 0);
-  out_link_.clear();
-  out_dst_.clear();
+  out_.clear();
   forwards_.assign(n, 0);
   for (NodeId v = 0; v < n; ++v) {
     forwards_[v] = routers || topology_.node(v).kind != NodeKind::kHost ? 1 : 0;
     in_start_[v] = static_cast<std::uint32_t>(in_src_.size());
     for (LinkId l : topology_.in_links(v))
       if (up_[l]) in_src_.push_back(topology_.link(l).src);
-    out_start_[v] = static_cast<std::uint32_t>(out_link_.size());
+    out_start_[v] = static_cast<std::uint32_t>(out_.size());
     for (LinkId l : topology_.out_links(v)) {
-      if (!up_[l]) continue;
-      out_link_.push_back(l);
-      out_dst_.push_back(topology_.link(l).dst);
+      if (up_[l]) out_.push_back(Hop{topology_.link(l).dst, l});
     }
+    cand_.resize(std::max<std::size_t>(cand_.size(), out_.size() - out_start_[v]));
   }
   in_start_[n] = static_cast<std::uint32_t>(in_src_.size());
-  out_start_[n] = static_cast<std::uint32_t>(out_link_.size());
+  out_start_[n] = static_cast<std::uint32_t>(out_.size());
   adjacency_stale_ = false;
   host_anchor_.resize(topology_.host_count());
   for (NodeId h = 0; h < topology_.host_count(); ++h) host_anchor_[h] = find_anchor(h);
@@ -115,21 +113,23 @@ bool Router::allowed_next(NodeId v, NodeId dst, NodeId anchor) const {
   return v == dst || v == anchor || forwards_[v] != 0;
 }
 
-void Router::candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d) {
+std::size_t Router::candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d) {
   if (adjacency_stale_) build_adjacency();
-  cand_.clear();
-  const std::uint32_t begin = out_start_[cur], end = out_start_[cur + 1];
+  const Hop* hop = out_.data() + out_start_[cur];
+  const Hop* const end = out_.data() + out_start_[cur + 1];
+  Hop* cand = cand_.data();
+  std::size_t n = 0;
   if (cur == anchor && anchor != dst) {
-    for (std::uint32_t i = begin; i < end; ++i)
-      if (out_dst_[i] == dst) cand_.push_back(out_link_[i]);
-    return;
+    for (; hop != end; ++hop)
+      if (hop->to == dst) cand[n++] = *hop;
+    return n;
   }
   // cur is on a shortest path and is not the anchor: d[cur] >= 1.
   const std::uint16_t closer = static_cast<std::uint16_t>(d[cur] - 1);
-  for (std::uint32_t i = begin; i < end; ++i) {
-    const NodeId v = out_dst_[i];
-    if (d[v] == closer && allowed_next(v, dst, anchor)) cand_.push_back(out_link_[i]);
+  for (; hop != end; ++hop) {
+    if (d[hop->to] == closer && allowed_next(hop->to, dst, anchor)) cand[n++] = *hop;
   }
+  return n;
 }
 
 int Router::subflow_count(NodeId src, NodeId dst) {
@@ -141,11 +141,11 @@ int Router::subflow_count(NodeId src, NodeId dst) {
   std::uint64_t paths = 1;
   NodeId cur = src;
   while (cur != dst) {
-    candidates(cur, dst, anchor, d);
-    if (cand_.empty()) return 1;
-    paths *= cand_.size();
+    const std::size_t n = candidates(cur, dst, anchor, d);
+    if (n == 0) return 1;
+    paths *= n;
     if (paths >= static_cast<std::uint64_t>(config_.max_spray_paths)) return config_.max_spray_paths;
-    cur = topology_.link(cand_.front()).dst;
+    cur = cand_[0].to;
   }
   return static_cast<int>(paths);
 }
@@ -169,12 +169,11 @@ bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflo
   std::uint64_t divisor = 1;
   NodeId cur = src;
   while (cur != dst) {
-    candidates(cur, dst, anchor, d);
-    if (cand_.empty()) return false;
-    const std::uint64_t n = cand_.size();
+    const std::uint64_t n = candidates(cur, dst, anchor, d);
+    if (n == 0) return false;
     std::uint64_t pick = 0;
     const bool pinned_hop = channel >= 0 && config_.mode != RoutingMode::kSpray &&
-                            (cur == src || topology_.link(cand_.front()).dst == dst);
+                            (cur == src || cand_[0].to == dst);
     if (pinned_hop) {
       pick = static_cast<std::uint64_t>(channel) % n;
     } else {
@@ -184,8 +183,8 @@ bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflo
         case RoutingMode::kSpray: pick = radix_rest % n; radix_rest /= n; break;
       }
     }
-    out.push_back(cand_[pick]);
-    cur = topology_.link(cand_[pick]).dst;
+    out.push_back(cand_[pick].link);
+    cur = cand_[pick].to;
   }
   return true;
 }

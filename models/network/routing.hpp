@@ -80,7 +80,8 @@ class Router {
   NodeId find_anchor(NodeId dst) const;
   const std::vector<std::uint16_t>& distances(NodeId anchor);
   bool allowed_next(NodeId v, NodeId dst, NodeId anchor) const;
-  void candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d);
+  // The next hops from cur towards dst into cand_[0, n); returns n.
+  std::size_t candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d);
 
   const Topology& topology_;
   RoutingConfig config_;
@@ -88,9 +89,13 @@ class Router {
   std::vector<std::uint32_t> cache_slot_;  // per node: index in cache_ or UINT32_MAX
   std::vector<std::vector<std::uint16_t>> cache_;
   std::vector<NodeId> queue_;
-  std::vector<LinkId> cand_;
+  struct Hop {
+    NodeId to;
+    LinkId link;
+  };
+  std::vector<Hop> cand_;  // sized to the largest out-degree: filled without bounds checks
   // Compact adjacency of the up links, CSR: sources of each node's in-links (distance
-  // searches), ids and far ends of its out-links (next hops); whether a node forwards. Rebuilt
+  // searches), far ends and ids of its out-links (next hops); whether a node forwards. Rebuilt
   // lazily after a link changes state.
   void build_adjacency();
   void precompute();
@@ -98,8 +103,7 @@ class Router {
   std::vector<std::uint32_t> in_start_;
   std::vector<NodeId> in_src_;
   std::vector<std::uint32_t> out_start_;
-  std::vector<LinkId> out_link_;
-  std::vector<NodeId> out_dst_;
+  std::vector<Hop> out_;
   std::vector<std::uint8_t> forwards_;
   std::vector<NodeId> host_anchor_;  // anchor_of() per host, rebuilt with the adjacency
 };
