@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <limits>
 
 #include "models/network/reserve_touched.hpp"
 #include "sim/error.hpp"
@@ -196,6 +195,15 @@ void MaxMinSolver::heap_remove_top() {
   sift_down(0);
 }
 
+void MaxMinSolver::heap_erase(std::size_t pos) {
+  heap_pos_[heap_[pos].link] = kNotInHeap;
+  const HeapEntry last = heap_.back();
+  heap_.pop_back();
+  if (pos == heap_.size()) return;
+  heap_[pos] = last;
+  sift_up(sift_down(pos));
+}
+
 void MaxMinSolver::set_bneck(FlowId id, LinkId l) {
   Hot& h = hot_[id];
   if (h.bneck == l) return;
@@ -289,10 +297,10 @@ void MaxMinSolver::fill_set() {
       if (pos == kNotInHeap) continue;  // no unfrozen flow left since the heap was built
       const Link& other = links_[l2];
       if (other.unfrozen == 0) {
-        heap_[pos].share = std::numeric_limits<double>::infinity();  // popped and skipped at the end
-      } else {
-        heap_[pos].share = std::max(0.0, other.remaining) / other.unfrozen;
+        heap_erase(pos);  // nothing left to freeze there (most links of a big fill end so)
+        continue;
       }
+      heap_[pos].share = std::max(0.0, other.remaining) / other.unfrozen;
       // Keys normally grow (sift down); rounding may lower one by an ulp (sift up).
       sift_up(sift_down(pos));
     }

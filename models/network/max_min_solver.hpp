@@ -179,6 +179,7 @@ class MaxMinSolver {
   std::size_t sift_down(std::size_t i);  // returns the final position
   std::size_t sift_up(std::size_t i);
   void heap_remove_top();
+  void heap_erase(std::size_t pos);
   void add_to_set(FlowId f);
   void add_link_to_set(LinkId l);
   void fill_set();
