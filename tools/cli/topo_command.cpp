@@ -29,9 +29,9 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
   cmd->add_option("--format", args->format, "dot (default), graphml, or links (CSV: link,src,dst,bandwidth_bps,...)")
       ->check(CLI::IsMember({"dot", "graphml", "links"}));
   cmd->add_flag("--links", args->links, "same as --format links: the link ids the flows table's routes use");
-  auto* bom = cmd->add_flag("--bom", args->bom,
+  auto* bom_flag = cmd->add_flag("--bom", args->bom,
                             "the bill of materials: switches by radix, cables by speed and media, NIC ports");
-  cmd->add_flag("--json", args->json, "with --bom: print it as JSON")->needs(bom);
+  cmd->add_flag("--json", args->json, "with --bom: print it as JSON")->needs(bom_flag);
   cmd->add_option("-o,--output", args->output, "write to FILE instead of stdout");
   return {cmd, [args, &context] {
             const auto scenario = args->scenario.load(context.registries);
