@@ -357,11 +357,15 @@ void MaxMinSolver::run(bool full) {
   set_.clear();
   set_links_.clear();
   changed_.clear();
+  // Many new flows at once (a collective step, a permutation starting): they and the flows
+  // they share links with are most of the fabric, so one fill of everything costs less than
+  // seeding, filling and checking the set.
+  full = full || (!pending_flows_.empty() && pending_flows_.size() * kEscalateDenominator >= flow_count());
   if (full) {
+    // Links without flows keep load 0 and need no fill.
     for (FlowId id = 0; id < flows_.size(); ++id) {
       if (flows_[id].alive) add_to_set(id);
     }
-    for (LinkId l = 0; l < links_.size(); ++l) add_link_to_set(l);
   } else {
     // Seeds: new flows and everything sharing a link with them (they will take bandwidth from
     // those), and every flow on a link whose load or capacity changed.

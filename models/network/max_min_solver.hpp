@@ -67,7 +67,8 @@ class MaxMinSolver {
   void set_precision(double eps);
   double precision() const { return precision_; }
   // An incremental solve whose set reaches 1/kEscalateDenominator of all flows finishes with
-  // one fill of every flow (same result; fewer passes over a set that is most of the fabric).
+  // one fill of every flow, and one with that share of new flows starts as one (same result up
+  // to rounding; fewer passes over a set that is most of the fabric).
   static constexpr std::size_t kEscalateDenominator = 8;
   using LinkId = std::uint32_t;
   using FlowId = std::uint32_t;
