@@ -64,22 +64,33 @@ void Router::build_adjacency() {
   const bool routers = topology_.hosts_are_routers();
   in_start_.assign(n + 1, 0);
   in_src_.clear();
+  in_link_.clear();
   out_start_.assign(n + 1, 0);
   out_.clear();
+  fwd_start_.assign(n + 1, 0);
+  fwd_.clear();
   forwards_.assign(n, 0);
+  for (NodeId v = 0; v < n; ++v) forwards_[v] = routers || topology_.node(v).kind != NodeKind::kHost ? 1 : 0;
   for (NodeId v = 0; v < n; ++v) {
-    forwards_[v] = routers || topology_.node(v).kind != NodeKind::kHost ? 1 : 0;
     in_start_[v] = static_cast<std::uint32_t>(in_src_.size());
-    for (LinkId l : topology_.in_links(v))
-      if (up_[l]) in_src_.push_back(topology_.link(l).src);
+    for (LinkId l : topology_.in_links(v)) {
+      if (!up_[l]) continue;
+      in_src_.push_back(topology_.link(l).src);
+      in_link_.push_back(l);
+    }
     out_start_[v] = static_cast<std::uint32_t>(out_.size());
+    fwd_start_[v] = static_cast<std::uint32_t>(fwd_.size());
     for (LinkId l : topology_.out_links(v)) {
-      if (up_[l]) out_.push_back(Hop{topology_.link(l).dst, l});
+      if (!up_[l]) continue;
+      const NodeId to = topology_.link(l).dst;
+      out_.push_back(Hop{to, l});
+      if (forwards_[to]) fwd_.push_back(Hop{to, l});
     }
     cand_.resize(std::max<std::size_t>(cand_.size(), out_.size() - out_start_[v]));
   }
   in_start_[n] = static_cast<std::uint32_t>(in_src_.size());
   out_start_[n] = static_cast<std::uint32_t>(out_.size());
+  fwd_start_[n] = static_cast<std::uint32_t>(fwd_.size());
   adjacency_stale_ = false;
   host_anchor_.resize(topology_.host_count());
   for (NodeId h = 0; h < topology_.host_count(); ++h) host_anchor_[h] = find_anchor(h);
@@ -109,26 +120,28 @@ const std::vector<std::uint16_t>& Router::distances(NodeId anchor) {
   return cache_.back();
 }
 
-bool Router::allowed_next(NodeId v, NodeId dst, NodeId anchor) const {
-  return v == dst || v == anchor || forwards_[v] != 0;
-}
-
 std::size_t Router::candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d) {
   if (adjacency_stale_) build_adjacency();
-  const Hop* hop = out_.data() + out_start_[cur];
-  const Hop* const end = out_.data() + out_start_[cur + 1];
   Hop* cand = cand_.data();
   std::size_t n = 0;
   if (cur == anchor && anchor != dst) {
-    for (; hop != end; ++hop)
-      if (hop->to == dst) cand[n++] = *hop;
+    // The last hop: dst's links from cur (a host has a few in-links, a switch many out-links;
+    // both lists are in link order, so the candidates come in the same order either way).
+    for (std::uint32_t i = in_start_[dst], e = in_start_[dst + 1]; i < e; ++i)
+      if (in_src_[i] == cur) cand[n++] = Hop{dst, in_link_[i]};
     return n;
   }
   // cur is on a shortest path and is not the anchor: d[cur] >= 1.
   const std::uint16_t closer = static_cast<std::uint16_t>(d[cur] - 1);
-  for (; hop != end; ++hop) {
-    if (d[hop->to] == closer && allowed_next(hop->to, dst, anchor)) cand[n++] = *hop;
+  if (closer == 0) {  // the next hop is the anchor itself, forwarding or not
+    for (const Hop* hop = out_.data() + out_start_[cur], *end = out_.data() + out_start_[cur + 1]; hop != end; ++hop)
+      if (hop->to == anchor) cand[n++] = *hop;
+    return n;
   }
+  // Further away: only a node that forwards can be next (a host other than dst or the anchor
+  // never is), so hosts hanging off cur are not even looked at.
+  for (const Hop* hop = fwd_.data() + fwd_start_[cur], *end = fwd_.data() + fwd_start_[cur + 1]; hop != end; ++hop)
+    if (d[hop->to] == closer) cand[n++] = *hop;
   return n;
 }
 

@@ -79,7 +79,6 @@ class Router {
   NodeId anchor_of(NodeId dst);
   NodeId find_anchor(NodeId dst) const;
   const std::vector<std::uint16_t>& distances(NodeId anchor);
-  bool allowed_next(NodeId v, NodeId dst, NodeId anchor) const;
   // The next hops from cur towards dst into cand_[0, n); returns n.
   std::size_t candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d);
 
@@ -104,6 +103,9 @@ class Router {
   std::vector<NodeId> in_src_;
   std::vector<std::uint32_t> out_start_;
   std::vector<Hop> out_;
+  std::vector<LinkId> in_link_;  // beside in_src_: the link of each in-link
+  std::vector<std::uint32_t> fwd_start_;
+  std::vector<Hop> fwd_;  // out-links to nodes that forward (switches; every node when hosts route)
   std::vector<std::uint8_t> forwards_;
   std::vector<NodeId> host_anchor_;  // anchor_of() per host, rebuilt with the adjacency
 };
