@@ -37,12 +37,19 @@ Fabric::Fabric(Topology topology, FabricOptions options)
   solver_.reserve(topology_.host_count(), 8);
   solver_.set_precision(options_.max_min_precision);
   reserve_touched(flows_, topology_.host_count());
-  reserve_touched(subs_, topology_.host_count());
   events_.reserve(topology_.host_count());
   reserve_touched(due_, topology_.host_count());
   reserve_touched(solver_to_sub_, topology_.host_count());
   reserve_touched(free_flows_, topology_.host_count());
   reserve_touched(free_subs_, topology_.host_count());
+  // Subflows for one flow per host, each with room for a route of up to 8 links, made now: a
+  // permutation's or a collective step's first routes then allocate nothing. Taken in id order
+  // (free_subs_ is popped from the back), as if they were created on demand.
+  subs_.resize(topology_.host_count());
+  for (std::size_t i = subs_.size(); i-- > 0;) {
+    subs_[i].route.reserve(8);
+    free_subs_.push_back(static_cast<std::uint32_t>(i));
+  }
   pfc_on_.assign(topology_.link_count(), 0);
   link_stamp_.assign(topology_.link_count(), 0);
   link_bytes_.assign(topology_.link_count(), 0.0);
