@@ -71,13 +71,10 @@ std::uint32_t Fabric::new_sub() {
 }
 
 void Fabric::push_event(std::int64_t t, std::uint32_t sub, EventKind kind) {
-  events_.set(Event{t, sub, subs_[sub].version * 2U + static_cast<std::uint32_t>(kind)});
+  events_.set(Event{t, sub, kind});
 }
 
-void Fabric::bump_version(std::uint32_t sub) {
-  ++subs_[sub].version;
-  events_.erase(sub);
-}
+void Fabric::unschedule(std::uint32_t sub) { events_.erase(sub); }
 
 std::int64_t Fabric::route_latency(const std::vector<LinkId>& route) const {
   std::int64_t ns = 0;
@@ -133,7 +130,7 @@ std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double b
     sub.next = UINT32_MAX;
     sub.pfc_factor = 1.0;
     sub.pfc_new = 1.0;
-    bump_version(s);
+    unschedule(s);
     if (!router_.route(src, dst, number, j, sub.route, channel)) {
       unrouted_.push_back(f);
       return number;
@@ -240,7 +237,7 @@ void Fabric::complete_sub(std::uint32_t si, std::int64_t now, std::vector<Finish
     s.solver_id = UINT32_MAX;
   }
   s.remaining_bytes = 0;
-  bump_version(si);
+  unschedule(si);
   if (--flows_[s.flow].left == 0) finish_flow(s.flow, now, false, {}, finished);
 }
 
@@ -275,7 +272,7 @@ void Fabric::finish_flow(std::uint32_t f, std::int64_t now, bool failed, std::st
       s.solver_id = UINT32_MAX;
     }
     delivered += flow.bytes / static_cast<double>(flow.n_subs) - std::max(0.0, s.remaining_bytes);
-    bump_version(si);
+    unschedule(si);
     free_subs_.push_back(si);
   }
   bytes_delivered_ += failed ? delivered : flow.bytes;
@@ -298,7 +295,6 @@ void Fabric::solve_and_reschedule(std::int64_t now) {
     if (dcqcn && (old_rate == 0.0 || s.rate_bps < old_rate)) {
       s.remaining_bytes += s.rate_bps * static_cast<double>(r.dcqcn_recovery_ns) * 1e-9 / 8.0 * r.dcqcn_loss_fraction;
     }
-    ++s.version;
     if (s.rate_bps > 0) {
       const double ns = std::ceil(s.remaining_bytes * 8.0 / s.rate_bps * 1e9);
       push_event(now + static_cast<std::int64_t>(ns), si, EventKind::kComplete);
@@ -324,8 +320,10 @@ void Fabric::advance(sim::Time now_t, std::vector<FinishedFlow>& finished) {
     events_.pop_min_batch(due_);
     for (const Event& e : due_) {
       Subflow& s = subs_[e.id];
-      if (e.stamp / 2U != (s.version & 0x7FFF'FFFFU) || !flows_[s.flow].alive) continue;
-      if (e.kind() == EventKind::kActivate) {
+      // An earlier event of this batch may have failed the flow (no route left at activation):
+      // its other subflows' events were already taken out of the queue with this batch.
+      if (!flows_[s.flow].alive) continue;
+      if (e.kind == EventKind::kActivate) {
         activate(e.id, now, finished);
       } else {
         complete_sub(e.id, now, finished);
@@ -347,7 +345,7 @@ void Fabric::reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlo
     for (LinkId l : s.route) update_pfc(l);
     s.solver_id = UINT32_MAX;
     s.rate_bps = 0.0;
-    bump_version(si);
+    unschedule(si);
     if (!router_.route(flow.src, flow.dst, flow.number, s.index, s.route, flow.channel)) {
       finish_flow(s.flow, now, true,
                   "no path from " + topology_.node_name(flow.src) + " to " + topology_.node_name(flow.dst) +
@@ -407,7 +405,7 @@ void Fabric::move_subflow(std::uint32_t si, std::int64_t now) {
   for (LinkId l : s.route) update_pfc(l);
   s.route.swap(scratch_route_);
   s.rate_bps = 0.0;  // until the solve that follows
-  bump_version(si);
+  unschedule(si);
   attach(si);
   ++rerouted_;
 }
@@ -513,7 +511,6 @@ void Fabric::apply_pfc_spreading(std::int64_t now) {
     settle(s, now);
     s.pfc_factor = factor;
     s.rate_bps = solver_.rate(s.solver_id) * goodput_ * factor;
-    ++s.version;
     if (s.rate_bps > 0) {
       const double ns = std::ceil(s.remaining_bytes * 8.0 / s.rate_bps * 1e9);
       push_event(now + static_cast<std::int64_t>(ns), si, EventKind::kComplete);

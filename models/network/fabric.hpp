@@ -163,7 +163,6 @@ class Fabric {
     double remaining_bytes = 0.0;
     double rate_bps = 0.0;  // payload rate
     std::int64_t last_ns = 0;
-    std::uint32_t version = 0;
     std::uint32_t next = UINT32_MAX;  // next subflow of the same flow
     double pfc_factor = 1.0;          // share of time not blocked by upstream PFC pauses
     double pfc_new = 1.0;             // scratch while recomputing pfc_factor
@@ -182,19 +181,17 @@ class Fabric {
     std::uint32_t first_sub = UINT32_MAX;  // subflows chained by Subflow::next, in index order
   };
   enum class EventKind : std::uint8_t { kActivate, kComplete };
-  // One pending event per subflow (RadixQueue): its time, and the subflow's version and the
-  // event's kind packed as version x 2 + kind, so an event the subflow has moved past is
-  // recognised (every such event is also erased where the version moves on).
+  // At most one pending event per subflow (RadixQueue): whatever makes it obsolete (a rate
+  // change, a re-route, the flow's end) moves or erases it, so every queued event is current.
   struct Event {
     std::int64_t t;
     std::uint32_t id;  // the subflow
-    std::uint32_t stamp;
-    EventKind kind() const { return static_cast<EventKind>(stamp & 1U); }
+    EventKind kind;
   };
 
   std::uint32_t new_sub();
   void push_event(std::int64_t t, std::uint32_t sub, EventKind kind);
-  void bump_version(std::uint32_t sub);  // its pending event, if any, is dropped
+  void unschedule(std::uint32_t sub);  // drops its pending event, if any
   void settle(Subflow& s, std::int64_t now);
   void activate(std::uint32_t sub, std::int64_t now, std::vector<FinishedFlow>& finished);
   void complete_sub(std::uint32_t sub, std::int64_t now, std::vector<FinishedFlow>& finished);
