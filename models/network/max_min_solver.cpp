@@ -321,9 +321,14 @@ void MaxMinSolver::fill_set() {
     } else if (link.set_max >= max_before && new_set_max < link.set_max) {
       link.max_exact = false;  // a set flow held the largest rate and dropped: an upper bound now
     }
-    // Exact comparison on purpose: any move, even rounding, re-checks the link's outside flows.
-    // A largest rate that only dropped cannot break an outside flow's (B) on this link.
-    if (load != link.load || link.max_rate > max_before || link.dirty == epoch_) moved_links_.push_back(l);
+    // An outside flow bottlenecked here loses (B) only if the link falls below saturation or its
+    // largest rate grows: a load that rose (the set took slack) or fell but stays saturated, and
+    // a largest rate that only dropped, leave it bottlenecked. Exact comparison on purpose: a
+    // move by rounding that unsaturates the link re-checks its outside flows.
+    if ((load != link.load && !(load >= link.capacity * (1.0 - precision_) - 1e-300)) || link.max_rate > max_before ||
+        link.dirty == epoch_) {
+      moved_links_.push_back(l);
+    }
     link.dirty = 0;
     link.set_load = new_set_load;
     link.load = load;
@@ -380,6 +385,11 @@ void MaxMinSolver::run(bool full) {
     // A flow left: only the flows whose bottleneck was one of its links can lose (B) (every
     // other flow's bottleneck kept its load and largest rate).
     for (LinkId l : pending_links_) {
+      // Still loaded to within eps of capacity: the flows bottlenecked there keep (B) within eps
+      // (a departure cannot raise the largest rate), so the freed bandwidth waits as slack until
+      // further departures push the link below saturation. At eps = kRelTol only a departure of
+      // a rate below kRelTol of capacity is absorbed so.
+      if (saturated(links_[l]) && links_[l].dirty != epoch_) continue;
       add_link_to_set(l);
       links_[l].dirty = epoch_;
       for (FlowId id : bneck_flows(l)) add_to_set(id);
