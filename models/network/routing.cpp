@@ -28,7 +28,8 @@ void Router::precompute() {
   for (NodeId h = 0; h < topology_.host_count(); ++h) anchors.push_back(anchor_of(h));
   std::sort(anchors.begin(), anchors.end());
   anchors.erase(std::unique(anchors.begin(), anchors.end()), anchors.end());
-  if (anchors.size() * topology_.node_count() > kPrecomputeEntries) return;
+  if (adjacency_stale_) build_adjacency();
+  if (anchors.size() * forwarder_count_ > kPrecomputeEntries) return;
   cache_.reserve(anchors.size());
   for (NodeId a : anchors) distances(a);
 }
@@ -69,14 +70,26 @@ void Router::build_adjacency() {
   out_.clear();
   fwd_start_.assign(n + 1, 0);
   fwd_.clear();
+  fin_start_.assign(n + 1, 0);
+  fin_src_.clear();
   forwards_.assign(n, 0);
-  for (NodeId v = 0; v < n; ++v) forwards_[v] = routers || topology_.node(v).kind != NodeKind::kHost ? 1 : 0;
+  forwarder_index_.assign(n, kNotForwarder);
+  forwarder_count_ = 0;
+  for (NodeId v = 0; v < n; ++v) {
+    if (routers || topology_.node(v).kind != NodeKind::kHost) {
+      forwards_[v] = 1;
+      forwarder_index_[v] = forwarder_count_++;
+    }
+  }
   for (NodeId v = 0; v < n; ++v) {
     in_start_[v] = static_cast<std::uint32_t>(in_src_.size());
+    fin_start_[v] = static_cast<std::uint32_t>(fin_src_.size());
     for (LinkId l : topology_.in_links(v)) {
       if (!up_[l]) continue;
-      in_src_.push_back(topology_.link(l).src);
+      const NodeId from = topology_.link(l).src;
+      in_src_.push_back(from);
       in_link_.push_back(l);
+      if (forwards_[from]) fin_src_.push_back(forwarder_index_[from]);
     }
     out_start_[v] = static_cast<std::uint32_t>(out_.size());
     fwd_start_[v] = static_cast<std::uint32_t>(fwd_.size());
@@ -84,13 +97,17 @@ void Router::build_adjacency() {
       if (!up_[l]) continue;
       const NodeId to = topology_.link(l).dst;
       out_.push_back(Hop{to, l});
-      if (forwards_[to]) fwd_.push_back(Hop{to, l});
+      if (forwards_[to]) fwd_.push_back(ForwardHop{to, l, forwarder_index_[to]});
     }
     cand_.resize(std::max<std::size_t>(cand_.size(), out_.size() - out_start_[v]));
   }
   in_start_[n] = static_cast<std::uint32_t>(in_src_.size());
   out_start_[n] = static_cast<std::uint32_t>(out_.size());
   fwd_start_[n] = static_cast<std::uint32_t>(fwd_.size());
+  fin_start_[n] = static_cast<std::uint32_t>(fin_src_.size());
+  forwarder_node_.resize(forwarder_count_);
+  for (NodeId v = 0; v < n; ++v)
+    if (forwards_[v]) forwarder_node_[forwarder_index_[v]] = v;
   adjacency_stale_ = false;
   host_anchor_.resize(topology_.host_count());
   for (NodeId h = 0; h < topology_.host_count(); ++h) host_anchor_[h] = find_anchor(h);
@@ -99,16 +116,28 @@ void Router::build_adjacency() {
 const std::vector<std::uint16_t>& Router::distances(NodeId anchor) {
   if (cache_slot_[anchor] != UINT32_MAX) return cache_[cache_slot_[anchor]];
   if (adjacency_stale_) build_adjacency();
-  std::vector<std::uint16_t> d(topology_.node_count(), kUnreached);
-  d[anchor] = 0;
+  // Over forwarding nodes only (indexed by forwarder_index_): a host that does not forward is
+  // never passed through, so its distance is derived from its own links when it is a source.
+  std::vector<std::uint16_t> d(forwarder_count_, kUnreached);
   queue_.clear();
-  queue_.push_back(anchor);
-  for (std::size_t head = 0; head < queue_.size(); ++head) {
-    const NodeId v = queue_[head];
-    if (v != anchor && !forwards_[v]) continue;  // hosts don't forward
-    const std::uint16_t dv = static_cast<std::uint16_t>(d[v] + 1);
-    for (std::uint32_t i = in_start_[v], e = in_start_[v + 1]; i < e; ++i) {
+  if (forwards_[anchor]) {
+    d[forwarder_index_[anchor]] = 0;
+    queue_.push_back(forwarder_index_[anchor]);
+  } else {  // a multi-homed host: its switches are one hop away
+    for (std::uint32_t i = in_start_[anchor], e = in_start_[anchor + 1]; i < e; ++i) {
       const NodeId u = in_src_[i];
+      if (forwards_[u] && d[forwarder_index_[u]] == kUnreached) {
+        d[forwarder_index_[u]] = 1;
+        queue_.push_back(forwarder_index_[u]);
+      }
+    }
+  }
+  for (std::size_t head = 0; head < queue_.size(); ++head) {
+    const std::uint32_t v = queue_[head];
+    const NodeId node = forwarder_node_[v];
+    const std::uint16_t dv = static_cast<std::uint16_t>(d[v] + 1);
+    for (std::uint32_t i = fin_start_[node], e = fin_start_[node + 1]; i < e; ++i) {
+      const std::uint32_t u = fin_src_[i];
       if (d[u] == kUnreached) {
         d[u] = dv;
         queue_.push_back(u);
@@ -120,7 +149,21 @@ const std::vector<std::uint16_t>& Router::distances(NodeId anchor) {
   return cache_.back();
 }
 
-std::size_t Router::candidates(NodeId cur, NodeId dst, NodeId anchor, const std::vector<std::uint16_t>& d) {
+std::uint16_t Router::distance(NodeId v, NodeId anchor, const std::vector<std::uint16_t>& d) const {
+  if (v == anchor) return 0;
+  if (forwards_[v]) return d[forwarder_index_[v]];
+  // A host that does not forward: one hop more than its nearest neighbour (in BFS terms, the
+  // first of its out-links' far ends that the search reached).
+  std::uint16_t best = kUnreached;
+  for (const Hop* hop = out_.data() + out_start_[v], *end = out_.data() + out_start_[v + 1]; hop != end; ++hop) {
+    const std::uint16_t dn = hop->to == anchor ? 0 : forwards_[hop->to] ? d[forwarder_index_[hop->to]] : kUnreached;
+    if (dn != kUnreached) best = std::min<std::uint16_t>(best, static_cast<std::uint16_t>(dn + 1));
+  }
+  return best;
+}
+
+std::size_t Router::candidates(NodeId cur, std::uint16_t d_cur, NodeId dst, NodeId anchor,
+                               const std::vector<std::uint16_t>& d) {
   if (adjacency_stale_) build_adjacency();
   Hop* cand = cand_.data();
   std::size_t n = 0;
@@ -131,8 +174,8 @@ std::size_t Router::candidates(NodeId cur, NodeId dst, NodeId anchor, const std:
       if (in_src_[i] == cur) cand[n++] = Hop{dst, in_link_[i]};
     return n;
   }
-  // cur is on a shortest path and is not the anchor: d[cur] >= 1.
-  const std::uint16_t closer = static_cast<std::uint16_t>(d[cur] - 1);
+  // cur is on a shortest path and is not the anchor: d_cur >= 1.
+  const std::uint16_t closer = static_cast<std::uint16_t>(d_cur - 1);
   if (closer == 0) {  // the next hop is the anchor itself, forwarding or not
     for (const Hop* hop = out_.data() + out_start_[cur], *end = out_.data() + out_start_[cur + 1]; hop != end; ++hop)
       if (hop->to == anchor) cand[n++] = *hop;
@@ -140,8 +183,8 @@ std::size_t Router::candidates(NodeId cur, NodeId dst, NodeId anchor, const std:
   }
   // Further away: only a node that forwards can be next (a host other than dst or the anchor
   // never is), so hosts hanging off cur are not even looked at.
-  for (const Hop* hop = fwd_.data() + fwd_start_[cur], *end = fwd_.data() + fwd_start_[cur + 1]; hop != end; ++hop)
-    if (d[hop->to] == closer) cand[n++] = *hop;
+  for (const ForwardHop* hop = fwd_.data() + fwd_start_[cur], *end = fwd_.data() + fwd_start_[cur + 1]; hop != end; ++hop)
+    if (d[hop->to_index] == closer) cand[n++] = Hop{hop->to, hop->link};
   return n;
 }
 
@@ -150,11 +193,12 @@ int Router::subflow_count(NodeId src, NodeId dst) {
   if (src == dst) return 1;
   const NodeId anchor = anchor_of(dst);
   const auto& d = distances(anchor);
-  if (d[src] == kUnreached) return 1;
+  std::uint16_t d_cur = distance(src, anchor, d);
+  if (d_cur == kUnreached) return 1;
   std::uint64_t paths = 1;
   NodeId cur = src;
   while (cur != dst) {
-    const std::size_t n = candidates(cur, dst, anchor, d);
+    const std::size_t n = candidates(cur, d_cur--, dst, anchor, d);
     if (n == 0) return 1;
     paths *= n;
     if (paths >= static_cast<std::uint64_t>(config_.max_spray_paths)) return config_.max_spray_paths;
@@ -169,8 +213,9 @@ bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflo
   if (src == dst) return true;
   const NodeId anchor = anchor_of(dst);
   const auto& d = distances(anchor);
-  if (d[src] == kUnreached) return false;
-  out.reserve(static_cast<std::size_t>(d[src]) + 1);  // the path length: one allocation at most
+  std::uint16_t d_cur = distance(src, anchor, d);
+  if (d_cur == kUnreached) return false;
+  out.reserve(static_cast<std::size_t>(d_cur) + 1);  // the path length: one allocation at most
   std::uint64_t key = 0;
   if (config_.mode == RoutingMode::kEcmp) {
     const std::uint64_t qp = config_.key == EcmpKey::kQueuePair
@@ -182,7 +227,7 @@ bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflo
   std::uint64_t divisor = 1;
   NodeId cur = src;
   while (cur != dst) {
-    const std::uint64_t n = candidates(cur, dst, anchor, d);
+    const std::uint64_t n = candidates(cur, d_cur--, dst, anchor, d);
     if (n == 0) return false;
     std::uint64_t pick = 0;
     const bool pinned_hop = channel >= 0 && config_.mode != RoutingMode::kSpray &&
@@ -205,9 +250,9 @@ bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflo
 int Router::hops(NodeId src, NodeId dst) {
   if (src == dst) return 0;
   const NodeId anchor = anchor_of(dst);
-  const auto& d = distances(anchor);
-  if (d[src] == kUnreached) return -1;
-  return d[src] + (anchor == dst ? 0 : 1);
+  const std::uint16_t d_src = distance(src, anchor, distances(anchor));
+  if (d_src == kUnreached) return -1;
+  return d_src + (anchor == dst ? 0 : 1);
 }
 
 }  // namespace dcsim::models::network

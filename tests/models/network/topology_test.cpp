@@ -107,3 +107,66 @@ TEST_CASE("every registered topology builds and routes", "[models][network][topo
     CHECK_FALSE(e.description.empty());
   }
 }
+
+namespace {
+// Hop count by a plain breadth-first search from src over up links, passing through a host only
+// where hosts route (direct topologies): the reference for the Router's distance tables.
+int reference_hops(const Topology& t, const std::vector<bool>& up, NodeId src, NodeId dst) {
+  std::vector<int> d(t.node_count(), -1);
+  std::vector<NodeId> queue{src};
+  d[src] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const NodeId v = queue[head];
+    if (v == dst) return d[v];
+    if (v != src && !t.hosts_are_routers() && t.node(v).kind == NodeKind::kHost) continue;
+    for (LinkId l : t.out_links(v)) {
+      const NodeId w = t.link(l).dst;
+      if (up[l] && d[w] < 0) {
+        d[w] = d[v] + 1;
+        queue.push_back(w);
+      }
+    }
+  }
+  return -1;
+}
+}  // namespace
+
+TEST_CASE("routes are minimal: hop counts and route lengths equal a breadth-first search of the up links",
+          "[models][network][topology]") {
+  dcsim::sim::Registry<TopologyFactory> reg("topology");
+  register_network_models(reg);
+  std::vector<Topology> topologies;
+  for (const auto& e : reg.entries()) topologies.push_back(e.factory(TopologyConfig{}));
+  TopologyConfig dual;  // every host on two edge switches' ports: multi-homed anchors
+  dual.k = 4;
+  dual.nics_per_node = 2;
+  topologies.push_back(build_fat_tree(dual));
+  for (const Topology& t : topologies) {
+    Router r(t, {});
+    std::vector<bool> up(t.link_count(), true);
+    for (int round = 0; round < 2; ++round) {
+      for (NodeId a = 0; a < t.host_count(); ++a) {
+        for (NodeId b = 0; b < t.host_count(); ++b) {
+          const int want = reference_hops(t, up, a, b);
+          REQUIRE(r.hops(a, b) == want);
+          std::vector<LinkId> route;
+          REQUIRE(r.route(a, b, 7, 0, route) == (want >= 0));
+          if (want < 0) continue;
+          REQUIRE(route.size() == static_cast<std::size_t>(want));
+          NodeId at = a;
+          for (LinkId l : route) {
+            REQUIRE(t.link(l).src == at);
+            REQUIRE(up[l]);
+            at = t.link(l).dst;
+          }
+          REQUIRE(at == b);
+        }
+      }
+      // Second round: every fifth link down, so some routes detour and some hosts are cut off.
+      for (LinkId l = 0; l < t.link_count(); l += 5) {
+        up[l] = false;
+        r.set_link_up(l, false);
+      }
+    }
+  }
+}
