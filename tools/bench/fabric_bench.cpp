@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
+#include <deque>
+#include <optional>
+#include <regex>
 #include <functional>
 #include <numeric>
 #include <random>
@@ -35,9 +38,12 @@ double peak_rss_mb() {
   return kb / 1024.0;
 }
 
-net::Fabric make_fattree16(double precision) {
+// setup_s: the wall time of building the topology and the fabric (routing tables included),
+// which the simulation's wall_s leaves out, as sgbench leaves out its platform.
+net::Fabric make_fattree(int k, double precision, double& setup_s) {
+  const auto t0 = Clock::now();
   net::TopologyConfig c;
-  c.k = 16;
+  c.k = k;
   c.tiers = 3;
   c.link_bandwidth_bps = 100e9;
   c.link_latency_ns = 500;  // sgbench --lat default 5e-7 s per link
@@ -45,7 +51,9 @@ net::Fabric make_fattree16(double precision) {
   net::FabricOptions o;
   o.routing.mode = net::RoutingMode::kDestinationModK;  // SimGrid's fat-tree routing
   o.max_min_precision = precision;
-  return net::Fabric(net::build_fat_tree(c), o);
+  net::Fabric fabric(net::build_fat_tree(c), o);
+  setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return fabric;
 }
 
 struct CaseResult {
@@ -53,6 +61,7 @@ struct CaseResult {
   std::int64_t flows = 0;
   double makespan_s = 0.0;
   double wall_s = 0.0;  // the simulation only, as sgbench's wall_run_s (platform built before)
+  double setup_s = 0.0;  // building the platform (make_fattree)
   // Why the cost per completion grows with concurrency: over the events that finished a flow,
   // the mean number of flows then active and the mean number whose max-min rate the re-solve
   // changed (MaxMinSolver::changed_flows()). 0 where not measured (the ring case).
@@ -122,7 +131,8 @@ CaseResult run_static(net::Fabric& fabric, const std::vector<std::array<std::uin
 }
 
 CaseResult permutation(double precision) {
-  net::Fabric fabric = make_fattree16(precision);
+  double setup_s = 0.0;
+  net::Fabric fabric = make_fattree(16, precision, setup_s);
   const std::size_t h = fabric.topology().host_count();
   std::mt19937_64 rng(kSeed);
   std::vector<std::size_t> p(h);
@@ -135,11 +145,14 @@ CaseResult permutation(double precision) {
   } while (!ok);
   std::vector<std::array<std::uint64_t, 3>> flows;
   for (std::size_t i = 0; i < h; ++i) flows.push_back({i, p[i], 1'000'000'000});
-  return run_static(fabric, flows);
+  CaseResult r = run_static(fabric, flows);
+  r.setup_s = setup_s;
+  return r;
 }
 
-CaseResult random_pairs(long n, double precision) {
-  net::Fabric fabric = make_fattree16(precision);
+CaseResult random_pairs(int k, long n, double precision) {
+  double setup_s = 0.0;
+  net::Fabric fabric = make_fattree(k, precision, setup_s);
   const std::size_t h = fabric.topology().host_count();
   const double size = 1e8;
   std::mt19937_64 rng(kSeed);
@@ -152,14 +165,17 @@ CaseResult random_pairs(long n, double precision) {
     while (d == s);
     flows.push_back({s, d, static_cast<std::uint64_t>(sd(rng))});
   }
-  return run_static(fabric, flows);
+  CaseResult r = run_static(fabric, flows);
+  r.setup_s = setup_s;
+  return r;
 }
 
 // Ring all-reduce as sgbench runs it: in step s rank i sends a chunk to rank i+1 and receives
 // one from rank i-1, then waits for both. A transfer is a rendezvous: the flow i -> i+1 of
 // step s starts when both rank i and rank i+1 have entered step s.
 CaseResult ring_allreduce(int ranks, double precision) {
-  net::Fabric fabric = make_fattree16(precision);
+  double setup_s = 0.0;
+  net::Fabric fabric = make_fattree(16, precision, setup_s);
   const int r = std::min<int>(ranks, static_cast<int>(fabric.topology().host_count()));
   const double chunk = static_cast<double>(static_cast<std::uint64_t>(1e9 / r));
   const int steps = 2 * (r - 1);
@@ -203,8 +219,10 @@ CaseResult ring_allreduce(int ranks, double precision) {
       try_start((i + r - 1) % r, t);    // its predecessor may have been waiting for it
     }
   }
-  return {fabric.topology().host_count(), finished, static_cast<double>(last) * 1e-9,
-          std::chrono::duration<double>(Clock::now() - t0).count()};
+  CaseResult result{fabric.topology().host_count(), finished, static_cast<double>(last) * 1e-9,
+                    std::chrono::duration<double>(Clock::now() - t0).count()};
+  result.setup_s = setup_s;
+  return result;
 }
 
 struct Case {
@@ -217,12 +235,27 @@ std::vector<Case> cases() {
   return {
       {"fattree16-permutation-1GB", true, permutation},
       {"fattree16-ring-allreduce-1024", true, [](double p) { return ring_allreduce(1024, p); }},
-      {"fattree16-random-1000", true, [](double p) { return random_pairs(1000, p); }},
-      {"fattree16-random-10000", true, [](double p) { return random_pairs(10000, p); }},
-      {"fattree16-random-3000", false, [](double p) { return random_pairs(3000, p); }},
-      {"fattree16-random-30000", false, [](double p) { return random_pairs(30000, p); }},
-      {"fattree16-random-100000", false, [](double p) { return random_pairs(100000, p); }},
+      {"fattree16-random-1000", true, [](double p) { return random_pairs(16, 1000, p); }},
+      {"fattree16-random-10000", true, [](double p) { return random_pairs(16, 10000, p); }},
+      {"fattree16-random-3000", false, [](double p) { return random_pairs(16, 3000, p); }},
+      {"fattree16-random-30000", false, [](double p) { return random_pairs(16, 30000, p); }},
+      {"fattree16-random-100000", false, [](double p) { return random_pairs(16, 100000, p); }},
   };
+}
+
+// fattreeK-random-F: F random-pair flows on a k=K fat-tree, as the fattree16-random cases.
+// Growing K with F keeps the flows per host fixed (weak scaling); F alone, the fabric fixed.
+std::optional<Case> random_case(const std::string& name) {
+  static const std::regex pattern("fattree([0-9]{1,3})-random-([0-9]{1,8})");
+  std::smatch m;
+  if (!std::regex_match(name, m, pattern)) return std::nullopt;
+  const int k = std::stoi(m[1]);
+  const long n = std::stol(m[2]);
+  if (k < 4 || k > 128 || k % 2 != 0)
+    throw sim::InputError("fabric bench case '" + name + "': fat-tree k must be even, 4 to 128");
+  if (n < 1 || n > 10'000'000)
+    throw sim::InputError("fabric bench case '" + name + "': flows must be 1 to 10,000,000");
+  return Case{name, false, [k, n](double p) { return random_pairs(k, n, p); }};
 }
 
 }  // namespace
@@ -236,6 +269,7 @@ std::vector<std::string> fabric_bench_case_names() {
 nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names, double precision) {
   const auto all = cases();
   std::vector<const Case*> selected;
+  std::deque<Case> extra;
   if (case_names.empty()) {
     for (const auto& c : all)
       if (c.default_set) selected.push_back(&c);
@@ -243,9 +277,15 @@ nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names, doub
     for (const auto& name : case_names) {
       auto it = std::find_if(all.begin(), all.end(), [&](const Case& c) { return c.name == name; });
       if (it == all.end()) {
+        if (auto random = random_case(name)) {
+          extra.push_back(std::move(*random));
+          selected.push_back(&extra.back());
+          continue;
+        }
         std::string valid;
         for (const auto& c : all) valid += (valid.empty() ? "" : ", ") + c.name;
-        throw sim::InputError("unknown fabric bench case '" + name + "'; valid: " + valid);
+        throw sim::InputError("unknown fabric bench case '" + name + "'; valid: " + valid +
+                              ", or fattreeK-random-F (K even, 4 to 128; F flows, 1 to 10,000,000)");
       }
       selected.push_back(&*it);
     }
@@ -258,6 +298,7 @@ nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names, doub
                    {"hosts", r.hosts},
                    {"flows", r.flows},
                    {"wall_s", wall},
+                   {"setup_s", r.setup_s},
                    {"flows_per_s", wall > 0 ? static_cast<double>(r.flows) / wall : 0.0},
                    {"peak_rss_mb", peak_rss_mb()},
                    {"makespan_s", r.makespan_s},

@@ -11,15 +11,20 @@
 //   fattree16-random-10000         U[1 MB, 100 MB] bytes, all at t=0, run to completion
 //   fattree16-random-100000        (optional: selected by name only, not in the default set)
 //   fattree16-random-3000, -30000  scaling points (selected by name only)
+//   fattreeK-random-F              F random-pair flows on a k=K fat-tree (K even, 4 to 128), by
+//                                  name only: K and F grown together keep the flows per host
+//                                  fixed (fattree74-random-100000: 101,306 hosts, ~1 per host)
 // The workloads use std::mt19937_64(42) with libstdc++'s distributions, exactly as sgbench does,
 // so both simulators see the same hosts and sizes (a deliberate exception to "never std::
 // distributions": it exists to reproduce the baseline's draws; models never do this).
 //
-// Each result: {"name","hosts","flows","wall_s","flows_per_s","peak_rss_mb","makespan_s",
-// "active_flows_per_completion","rate_changes_per_completion","solved_flows_per_completion",
-// "full_solve_share","fill_rounds_per_completion","filled_flows_per_completion"}. peak_rss_mb is
-// the process's high-water mark (VmHWM) after the case (run one case per process for a per-case
-// figure). The others explain the cost: at an event that finished a flow, the mean number of
+// Each result: {"name","hosts","flows","wall_s","setup_s","flows_per_s","peak_rss_mb","makespan_s",
+// "mean_fct_s","max_min_precision","active_flows_per_completion","rate_changes_per_completion",
+// "solved_flows_per_completion","full_solve_share","fill_rounds_per_completion",
+// "filled_flows_per_completion"}. wall_s times the simulation only (as sgbench's wall_run_s),
+// setup_s the building of the fabric before it (topology, routing tables, solver storage).
+// peak_rss_mb is the process's high-water mark (VmHWM) after the case (run one case per
+// process for a per-case figure). The others explain the cost: at an event that finished a flow, the mean number of
 // flows active, of flows whose max-min rate moved (the lower bound of any exact re-solve), of
 // flows the incremental re-solve visited (its set at the fixed point), the share of such events
 // whose re-solve escalated to every flow, the mean number of fill rounds, and the flows those

@@ -100,6 +100,22 @@ TEST_CASE("bench fabric takes a max-min precision and refuses one out of range",
   CHECK_THAT(bad.output, Catch::Contains("--precision: expected a number from 1e-9 to 1e-2, got 0.5"));
 }
 
+TEST_CASE("bench fabric runs random flows on a fat-tree of any even k and names what is wrong", "[cli]") {
+  const auto r = dcsim("bench fabric --case fattree8-random-300 --json");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("\"hosts\": 128") && Catch::Contains("\"flows\": 300") &&
+                           Catch::Contains("\"setup_s\""));
+  const auto odd = dcsim("bench fabric --case fattree7-random-300");
+  CHECK(odd.exit_code == 2);
+  CHECK_THAT(odd.output, Catch::Contains("fattree7-random-300': fat-tree k must be even, 4 to 128"));
+  const auto none = dcsim("bench fabric --case fattree8-random-0");
+  CHECK(none.exit_code == 2);
+  CHECK_THAT(none.output, Catch::Contains("flows must be 1 to 10,000,000"));
+  const auto typo = dcsim("bench fabric --case fattree8-random-30x");
+  CHECK(typo.exit_code == 2);
+  CHECK_THAT(typo.output, Catch::Contains("or fattreeK-random-F"));
+}
+
 TEST_CASE("bench engine prints the documented JSON fields", "[cli]") {
   const auto r = dcsim("bench engine --pending 1000 --events 20000 --json");
   CHECK(r.exit_code == 0);
