@@ -110,6 +110,7 @@ void MaxMinSolver::remove_flow(FlowId id) {
 std::vector<MaxMinSolver::FlowId> MaxMinSolver::flows_on(LinkId link) const {
   std::vector<FlowId> out;
   for (const auto& m : links_[link].members) out.push_back(m.flow);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -48,7 +48,10 @@
 // change from propagating once it falls below eps of the rates it would move: the fixed point
 // then satisfies (B) within eps (every flow has a link loaded to within eps of capacity on which
 // no flow takes more than 1/(1 - eps) of its rate), and the allocation stays feasible exactly,
-// because the fill gives the set only what outside flows leave. The local slack can add up along
+// because the fill gives the set only what outside flows leave. A departure that leaves a link
+// loaded to within eps of capacity re-solves nothing there: the freed bandwidth waits as slack
+// (at most eps of the capacity) until further departures unsaturate the link, and flows that
+// grow elsewhere may take it without moving the link's own flows. The local slack can add up along
 // chains: the tests measure rates within 5 eps of exact max-min at worst, about 1e-3 eps on
 // average. Where the bottleneck graph percolates this cuts the work per change several-fold;
 // docs/fabric-benchmark.md measures the cost and the drift in completion times. Rates that move
@@ -95,7 +98,8 @@ class MaxMinSolver {
   std::span<const LinkId> flow_links(FlowId flow) const { return links_of(flow); }
   bool flow_alive(FlowId flow) const { return flow < flows_.size() && flows_[flow].alive; }
   std::span<const FlowId> changed_flows() const { return changed_; }
-  // Flows currently on a link (order unspecified).
+  // Flows currently on a link, in id order (not the member list's, which solves reshuffle: what
+  // callers do with them, such as re-routing in turn, must not depend on the solver's history).
   std::vector<FlowId> flows_on(LinkId link) const;
   std::size_t flow_count_on(LinkId link) const { return links_[link].members.size(); }
   // Sum of rates of the flows on a link, as of the last solve.
