@@ -293,3 +293,36 @@ TEST_CASE("a coarser precision does less work, keeps links within capacity and e
   CHECK(mean_deviation < kEps);          // within bounds
   CHECK(max_deviation < 10 * kEps);
 }
+
+TEST_CASE("at a coarser precision a departure that leaves its link within precision of capacity moves no rate",
+          "[models][network][solver]") {
+  // 200 flows of 0.5 on a link of 100. Each departure frees 0.5% of it: at precision 1e-2 the
+  // first two wait as slack (the link stays loaded to >= 99%), the third re-shares the link.
+  MaxMinSolver coarse, exact;
+  coarse.set_precision(1e-2);
+  std::vector<MaxMinSolver::FlowId> flows;
+  for (MaxMinSolver* s : {&coarse, &exact}) {
+    const auto link = s->add_link(100.0);
+    flows.clear();
+    for (int i = 0; i < 200; ++i) flows.push_back(s->add_flow(L{link}));
+    s->solve();
+    REQUIRE(s->rate(flows[0]) == Approx(0.5));
+  }
+  for (int gone = 1; gone <= 3; ++gone) {
+    coarse.remove_flow(flows[static_cast<std::size_t>(gone)]);
+    exact.remove_flow(flows[static_cast<std::size_t>(gone)]);
+    coarse.solve();
+    exact.solve();
+    const double fair = 100.0 / (200 - gone);
+    CHECK(exact.rate(flows[0]) == Approx(fair).epsilon(1e-12));
+    CHECK(exact.changed_flows().size() == static_cast<std::size_t>(200 - gone));
+    if (gone < 3) {
+      CHECK(coarse.changed_flows().empty());
+      CHECK(coarse.rate(flows[0]) == 0.5);
+      CHECK(coarse.link_load(0) >= 100.0 * (1 - 1e-2) - 1e-9);  // unused: at most the precision
+    } else {
+      CHECK(coarse.changed_flows().size() == 197u);
+      CHECK(coarse.rate(flows[0]) == Approx(fair).epsilon(1e-12));  // the slack is handed out
+    }
+  }
+}
