@@ -7,11 +7,11 @@
 #include <cstring>
 #include <cstdlib>
 #include <deque>
-#include <optional>
-#include <regex>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <regex>
 
 #include "models/network/fabric.hpp"
 #include "models/network/topology_builders.hpp"
