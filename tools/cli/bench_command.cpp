@@ -34,7 +34,10 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{10'000'000'000ULL}));
   engine->add_flag("--json", args->json, "print one JSON object");
   auto* fabric = cmd->add_subcommand("fabric", "flow-level fabric cases (compare with ../shared/bench/simgrid)");
-  fabric->add_option("--case", args->fabric_cases, "only these cases (repeatable); default: the standard set");
+  fabric->add_option("--case", args->fabric_cases,
+                     "only these cases (repeatable); default: the standard set. Names: fattree16-permutation-1GB, "
+                     "fattree16-ring-allreduce-1024, fattreeK-random-F (F random-pair flows on a k=K fat-tree, "
+                     "e.g. fattree16-random-10000, fattree74-random-100000)");
   fabric->add_flag("--json", args->json, "print a JSON array of cases");
   fabric->add_option("--precision", args->fabric_precision,
                      "relative precision of the max-min solve: 1e-9 (default) is exact, up to 1e-2 trades a bounded drift for speed")
