@@ -4,9 +4,11 @@
 // a larger capture is a compile error that says so — capture a pointer to a struct instead.
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 namespace dcsim::sim {
@@ -46,6 +48,11 @@ class Callback {
 
   explicit operator bool() const { return ops_ != nullptr; }
   void operator()() { ops_->invoke(storage_); }
+  // What kind of event this is: a hash of the callable's type name (a lambda's mangled name
+  // says where in the source it was written), the same in every run of any build of the same
+  // source with the Itanium ABI. The run fingerprint hashes it, so two events at one instant
+  // that swap places change the fingerprint. 0 for an empty callback.
+  std::uint64_t kind() const { return ops_ == nullptr ? 0 : *ops_->kind; }
 
   void reset() {
     if (ops_ != nullptr) {
@@ -62,7 +69,18 @@ class Callback {
     void (*invoke)(void*);
     void (*move)(void* dst, void* src);  // move-constructs into dst and destroys src
     void (*destroy)(void*);
+    const std::uint64_t* kind;
   };
+  // FNV-1a of the type's mangled name, computed once per callable type at start-up.
+  static std::uint64_t kind_of(const char* type_name) {
+    std::uint64_t h = 0xCBF29CE484222325ULL;
+    for (const char* c = type_name; *c != '\0'; ++c) {
+      h = (h ^ static_cast<unsigned char>(*c)) * 0x100000001B3ULL;
+    }
+    return h;
+  }
+  template <class Fn>
+  static inline const std::uint64_t kKind = kind_of(typeid(Fn).name());
   template <class Fn>
   static constexpr bool kTrivial =
       std::conjunction_v<std::is_trivially_copyable<Fn>, std::is_trivially_destructible<Fn>>;
@@ -74,7 +92,8 @@ class Callback {
                        ::new (dst) Fn(std::move(*static_cast<Fn*>(src)));
                        static_cast<Fn*>(src)->~Fn();
                      },
-      kTrivial<Fn> ? nullptr : +[](void* p) { static_cast<Fn*>(p)->~Fn(); }};
+      kTrivial<Fn> ? nullptr : +[](void* p) { static_cast<Fn*>(p)->~Fn(); },
+      &kKind<Fn>};
 
   void move_from(Callback& o) noexcept {
     if (o.ops_ != nullptr) {

@@ -140,6 +140,9 @@ class EventQueue {
     callback_at(slot)();
   }
 
+  // The kind of a popped event's callback (Callback::kind), for the run fingerprint.
+  std::uint64_t kind(std::uint32_t slot) { return callback_at(slot).kind(); }
+
   // Frees a popped event's slot without running it.
   void discard(std::uint32_t slot) { release(slot); }
 

@@ -42,16 +42,16 @@ bool Simulator::is_pending(EventHandle h) const { return queue_->is_pending(h); 
 
 void Simulator::run() {
   stop_requested_ = false;
-  while (!stop_requested_ && step_until(Time::max())) {
+  while (!stop_requested_ && !stopped_by_flag() && step_until(Time::max())) {
   }
 }
 
 void Simulator::run_until(Time t) {
   if (t < now_) past_time("run_until", t, now_);
   stop_requested_ = false;
-  while (!stop_requested_ && step_until(t)) {
+  while (!stop_requested_ && !stopped_by_flag() && step_until(t)) {
   }
-  if (!stop_requested_) now_ = t;
+  if (!stop_requested_ && !stopped_by_flag()) now_ = t;
 }
 
 bool Simulator::step_until(Time limit) {
@@ -59,7 +59,11 @@ bool Simulator::step_until(Time limit) {
   if (!queue_->pop(limit, event)) return false;
   now_ = event.time;
   ++executed_;
-  fingerprint_ = (fingerprint_ ^ static_cast<std::uint64_t>(now_.ns())) * 0x100000001B3ULL;
+  // FNV-1a over (time, priority, kind) words: a swap of two events at one instant changes it.
+  constexpr std::uint64_t kPrime = 0x100000001B3ULL;
+  fingerprint_ = (fingerprint_ ^ static_cast<std::uint64_t>(now_.ns())) * kPrime;
+  fingerprint_ = (fingerprint_ ^ static_cast<std::uint64_t>(event.priority)) * kPrime;
+  fingerprint_ = (fingerprint_ ^ queue_->kind(event.slot)) * kPrime;
   queue_->invoke(event.slot);
   if (executed_ == next_progress_) [[unlikely]] {
     next_progress_ += progress_every_;

@@ -12,6 +12,7 @@
 //
 // Not thread-safe: one Simulator per thread (sweeps run one per scenario instance).
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -50,8 +51,10 @@ class Simulator {
 
   Time now() const { return now_; }
   std::uint64_t events_executed() const { return executed_; }
-  // Hash of the times of every executed event, in order (OMNeT++'s fingerprint): two runs with
-  // the same fingerprint executed the same event sequence, so golden tests catch silent drift.
+  // Hash of (time, priority, kind) of every executed event, in order (OMNeT++'s fingerprint):
+  // two runs with the same fingerprint executed the same event sequence, so golden tests catch
+  // silent drift, including two events at one instant that swap places. The kind is the
+  // callback's type (Callback::kind): moving an event's lambda to another function changes it.
   std::uint64_t fingerprint() const { return fingerprint_; }
   std::size_t pending() const;
   // Time of the earliest pending event, Time::max() when idle.
@@ -79,6 +82,14 @@ class Simulator {
   void stop() { stop_requested_ = true; }
   bool stop_requested() const { return stop_requested_; }
 
+  // An outside stop request (a signal handler's flag): while *flag is non-zero, run() and
+  // run_until() return before the next event, as after stop(). Read once per event (one relaxed
+  // load); nullptr (the default) disables it. Not owned.
+  void set_stop_flag(const std::atomic<int>* flag) { stop_flag_ = flag; }
+  bool stopped_by_flag() const {
+    return stop_flag_ != nullptr && stop_flag_->load(std::memory_order_relaxed) != 0;
+  }
+
   // Calls `observer` every `every_events` executed events (progress reporting); 0 disables.
   void set_progress_observer(std::uint64_t every_events, std::function<void()> observer);
 
@@ -89,6 +100,7 @@ class Simulator {
   std::uint64_t executed_ = 0;
   std::uint64_t fingerprint_ = 0xCBF29CE484222325ULL;
   bool stop_requested_ = false;
+  const std::atomic<int>* stop_flag_ = nullptr;
   std::uint64_t progress_every_ = 0;
   std::uint64_t next_progress_ = UINT64_MAX;
   std::function<void()> progress_;

@@ -37,15 +37,28 @@ class Time {
   constexpr bool is_max() const { return ns_ == std::numeric_limits<std::int64_t>::max(); }
 
   constexpr auto operator<=>(const Time&) const = default;
-  constexpr Time operator+(Time o) const { return Time(ns_ + o.ns_); }
-  constexpr Time operator-(Time o) const { return Time(ns_ - o.ns_); }
-  constexpr Time& operator+=(Time o) { ns_ += o.ns_; return *this; }
-  constexpr Time& operator-=(Time o) { ns_ -= o.ns_; return *this; }
+  // Sums saturate at the ends of the range instead of wrapping (signed overflow is undefined,
+  // and a wrapped time runs an event before the present): "now + a duration beyond 292 years"
+  // is Time::max(), the time that never comes.
+  constexpr Time operator+(Time o) const { return Time(saturating_add(ns_, o.ns_)); }
+  constexpr Time operator-(Time o) const { return Time(saturating_sub(ns_, o.ns_)); }
+  constexpr Time& operator+=(Time o) { ns_ = saturating_add(ns_, o.ns_); return *this; }
+  constexpr Time& operator-=(Time o) { ns_ = saturating_sub(ns_, o.ns_); return *this; }
   constexpr Time operator*(std::int64_t k) const { return Time(ns_ * k); }
   constexpr Time operator-() const { return Time(-ns_); }
 
  private:
   constexpr explicit Time(std::int64_t ns) : ns_(ns) {}
+  static constexpr std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+    std::int64_t r = 0;
+    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+    return r;
+  }
+  static constexpr std::int64_t saturating_sub(std::int64_t a, std::int64_t b) {
+    std::int64_t r = 0;
+    if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+    return r;
+  }
   std::int64_t ns_ = 0;
 };
 
