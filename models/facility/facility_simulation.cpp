@@ -125,6 +125,7 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   const double t0 = config_.plant.supply_c;
   nodes_.resize(static_cast<std::size_t>(nodes));
   gpus_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(c.node.gpus));
+  node_gpu_w_.assign(static_cast<std::size_t>(c.node.gpus), 0.0);
   for (auto& g : gpus_) {
     // Thermal-interface spread: assembly variation makes some GPUs hotter than others.
     const double r = c.rc.die_to_plate_k_per_w * std::max(0.5, 1.0 + c.tim_spread * rng.normal(0.0, 1.0));
@@ -245,7 +246,8 @@ void FacilitySimulation::recompute_node(std::size_t n) {
   }
   // Synchronous data-parallel work: the node runs at its slowest GPU's clock.
   node.clock = any_shutdown ? kShutdownClockFactor : std::min(node.cap_factor, thermal);
-  double gpu_w[64];
+  // One slot per GPU of the node, sized when the model is built (no fixed bound to trust).
+  std::vector<double>& gpu_w = node_gpu_w_;
   node.gpu_w = 0.0;
   for (int g = 0; g < per; ++g) {
     auto& gpu = gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)];
@@ -255,7 +257,7 @@ void FacilitySimulation::recompute_node(std::size_t n) {
   }
   const auto& zone = zones_[static_cast<std::size_t>(node.zone)];
   const double fan = config_.mode == FacilityConfig::Mode::kAir ? zone.speed : config_.node_fan_min_speed;
-  node.ac_w = power::node_power(config_.node, gpu_w, node.utilization, fan).ac_w;
+  node.ac_w = power::node_power(config_.node, gpu_w.data(), node.utilization, fan).ac_w;
   peak_node_w_ = std::max(peak_node_w_, node.ac_w);
   check_rack(node.rack);
 }

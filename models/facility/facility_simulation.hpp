@@ -132,6 +132,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource {
   double economiser_s_ = 0.0, throttled_gpu_s_ = 0.0, capped_gpu_s_ = 0.0;
   double max_gpu_c_ = 0.0, peak_node_w_ = 0.0, peak_rack_w_ = 0.0, peak_pue_ = 0.0;
   double it_w_ = 0.0, cooling_w_ = 0.0, distribution_w_ = 0.0;  // over the last step
+  std::vector<double> node_gpu_w_;  // per GPU of one node: recompute_node's power by GPU
   std::vector<double> scratch_;  // per GPU: the affine coefficients of the current step
 
   sim::TableId events_ = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "models/network/reserve_touched.hpp"
 #include "sim/error.hpp"
@@ -68,6 +69,14 @@ std::uint32_t Fabric::new_sub() {
   }
   subs_.emplace_back();
   return static_cast<std::uint32_t>(subs_.size() - 1);
+}
+
+std::int64_t Fabric::completion_ns(std::int64_t now, double remaining_bytes, double rate_bps) {
+  const double ns = std::ceil(remaining_bytes * 8.0 / rate_bps * 1e9);
+  // Beyond the representable range (a huge flow on a slow link) the completion never comes
+  // within the run: saturate to Time::max(), which the driver reads as "nothing pending".
+  const double room = static_cast<double>(std::numeric_limits<std::int64_t>::max() - now);
+  return ns >= room ? std::numeric_limits<std::int64_t>::max() : now + static_cast<std::int64_t>(ns);
 }
 
 void Fabric::push_event(std::int64_t t, std::uint32_t sub, EventKind kind) {
@@ -296,8 +305,7 @@ void Fabric::solve_and_reschedule(std::int64_t now) {
       s.remaining_bytes += s.rate_bps * static_cast<double>(r.dcqcn_recovery_ns) * 1e-9 / 8.0 * r.dcqcn_loss_fraction;
     }
     if (s.rate_bps > 0) {
-      const double ns = std::ceil(s.remaining_bytes * 8.0 / s.rate_bps * 1e9);
-      push_event(now + static_cast<std::int64_t>(ns), si, EventKind::kComplete);
+      push_event(completion_ns(now, s.remaining_bytes, s.rate_bps), si, EventKind::kComplete);
     } else {
       events_.erase(si);
     }
@@ -512,8 +520,7 @@ void Fabric::apply_pfc_spreading(std::int64_t now) {
     s.pfc_factor = factor;
     s.rate_bps = solver_.rate(s.solver_id) * goodput_ * factor;
     if (s.rate_bps > 0) {
-      const double ns = std::ceil(s.remaining_bytes * 8.0 / s.rate_bps * 1e9);
-      push_event(now + static_cast<std::int64_t>(ns), si, EventKind::kComplete);
+      push_event(completion_ns(now, s.remaining_bytes, s.rate_bps), si, EventKind::kComplete);
     } else {
       events_.erase(si);
     }

@@ -191,6 +191,8 @@ class Fabric {
 
   std::uint32_t new_sub();
   void push_event(std::int64_t t, std::uint32_t sub, EventKind kind);
+  // When `remaining_bytes` at `rate_bps` from `now` end; INT64_MAX when beyond the time range.
+  static std::int64_t completion_ns(std::int64_t now, double remaining_bytes, double rate_bps);
   void unschedule(std::uint32_t sub);  // drops its pending event, if any
   void settle(Subflow& s, std::int64_t now);
   void activate(std::uint32_t sub, std::int64_t now, std::vector<FinishedFlow>& finished);

@@ -218,7 +218,7 @@ void MaxMinSolver::set_bneck(FlowId id, LinkId l) {
 
 const std::vector<MaxMinSolver::FlowId>& MaxMinSolver::bneck_flows(LinkId l) {
   auto& list = links_[l].bneck_flows;
-  ++seen_stamp_;
+  if (++seen_stamp_ == 0) restart_stamp(seen_stamp_);
   std::size_t kept = 0;
   for (FlowId id : list) {
     Flow& f = flows_[id];
@@ -254,7 +254,8 @@ void MaxMinSolver::fill_set() {
     link.remaining = link.whole ? link.capacity : link.capacity - (link.load - link.set_load);
     link.last_share = 0.0;
   }
-  ++fill_stamp_;  // every set flow unfrozen, without a pass over the set
+  // Every set flow unfrozen, without a pass over the set.
+  if (++fill_stamp_ == 0) restart_stamp(fill_stamp_);
 
   // Indexed binary min-heap of set links keyed by fair share. Shares only grow as flows freeze,
   // so a touched link is sifted down in place: no stale entries, the heap never exceeds the set
@@ -272,7 +273,7 @@ void MaxMinSolver::fill_set() {
     Link& link = links_[e.link];
     if (link.unfrozen == 0) continue;
     const double share = e.share;
-    ++touch_stamp_;
+    if (++touch_stamp_ == 0) restart_stamp(touch_stamp_);
     touched_.clear();
     for (std::uint32_t i = 0; i < link.set_count; ++i) {
       const FlowId id = link.members[i].flow;
@@ -358,8 +359,24 @@ bool MaxMinSolver::find_bottleneck(FlowId id) {
   return false;
 }
 
+void MaxMinSolver::restart_stamp(std::uint32_t& stamp) {
+  // The stamp wrapped after 2^32 bumps (a long flow-mode run): clear every field that holds
+  // this stamp's values, so that no stale value equals a future one, and start again at 1.
+  if (&stamp == &epoch_) {
+    for (Link& link : links_) link.mark = link.dirty = 0;
+    for (Hot& h : hot_) h.mark = 0;
+  } else if (&stamp == &seen_stamp_) {
+    for (Flow& f : flows_) f.seen = 0;
+  } else if (&stamp == &fill_stamp_) {
+    for (Hot& h : hot_) h.frozen = 0;
+  } else {
+    for (Link& link : links_) link.touched = 0;
+  }
+  stamp = 1;
+}
+
 void MaxMinSolver::run(bool full) {
-  ++epoch_;
+  if (++epoch_ == 0) restart_stamp(epoch_);
   set_.clear();
   set_links_.clear();
   changed_.clear();

@@ -198,6 +198,13 @@ class MaxMinSolver {
   bool find_bottleneck(FlowId f);
   bool saturated(const Link& l) const { return l.load >= l.capacity * (1.0 - precision_) - 1e-300; }
   void run(bool full);
+  // Called when a 32-bit stamp wrapped to 0 (stamps stay 32-bit to keep the hot structs small).
+  void restart_stamp(std::uint32_t& stamp);
+  // For tests: the stamps' values, to start them near the wrap.
+ public:
+  void set_stamps_for_test(std::uint32_t value) { epoch_ = seen_stamp_ = fill_stamp_ = touch_stamp_ = value; }
+
+ private:
 
   std::vector<Link> links_;
   std::vector<Flow> flows_;
