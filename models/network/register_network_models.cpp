@@ -26,23 +26,23 @@ void register_network_models(sim::Registry<TopologyFactory>& topologies) {
   topologies.add({"fat_tree", "k-ary fat-tree, 2 or 3 tiers (k^2/2 or k^3/4 host ports), non-blocking",
                   with({{"k", "", "4", "even, x >= 2", "switch radix"},
                         {"tiers", "", "3", "2 or 3", "switch tiers"}}),
-                  build_fat_tree});
+                  {build_fat_tree, fat_tree_size}});
   topologies.add({"leaf_spine", "two tiers: every leaf wired to every spine, spines sized by oversubscription",
                   with({{"leaves", "", "4", "x >= 1", "leaf switches"},
                         {"hosts_per_leaf", "", "4", "x >= 1", "hosts under each leaf"},
                         {"oversubscription", "", "1", "x >= 1", "leaf downlink / uplink bandwidth"}}),
-                  build_leaf_spine});
+                  {build_leaf_spine, leaf_spine_size}});
   topologies.add({"rail_optimized", "NIC r of every host on rail switch r; rails joined by spines",
                   with({{"nodes", "", "8", "x >= 1", "hosts"},
                         {"nodes_per_rail_group", "", "0", "divides nodes", "hosts per rail switch (0: all)"},
                         {"oversubscription", "", "1", "x >= 1", "rail downlink / uplink bandwidth"}}),
-                  build_rail_optimized});
+                  {build_rail_optimized, rail_optimized_size}});
   topologies.add({"mesh", "1-D to 3-D mesh of hosts that forward traffic, no wrap-around",
-                  with({{"dims", "", "[4, 4]", "each x >= 2", "hosts per dimension"}}), build_mesh});
+                  with({{"dims", "", "[4, 4]", "each x >= 2", "hosts per dimension"}}), {build_mesh, mesh_size}});
   topologies.add({"ring", "1-D ring of hosts that forward traffic",
-                  with({{"nodes", "", "8", "x >= 2", "hosts"}}), build_ring});
+                  with({{"nodes", "", "8", "x >= 2", "hosts"}}), {build_ring, ring_size}});
   topologies.add({"torus", "2-D or 3-D torus of hosts that forward traffic (wrap-around)",
-                  with({{"dims", "", "[4, 4]", "2 or 3 dims, each x >= 2", "hosts per dimension"}}), build_torus});
+                  with({{"dims", "", "[4, 4]", "2 or 3 dims, each x >= 2", "hosts per dimension"}}), {build_torus, torus_size}});
 }
 
 }  // namespace dcsim::models::network

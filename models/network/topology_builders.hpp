@@ -10,11 +10,18 @@
 #include <functional>
 
 #include "models/network/topology.hpp"
+#include "models/network/topology_size.hpp"
 #include "sim/registry.hpp"
 
 namespace dcsim::models::network {
 
-using TopologyFactory = std::function<Topology(const TopologyConfig&)>;
+// A registered topology: how to build it and how big it will be (topology_size.hpp), so that a
+// size that cannot fit is refused before anything is allocated.
+struct TopologyFactory {
+  std::function<Topology(const TopologyConfig&)> build;
+  std::function<TopologySize(const TopologyConfig&)> size;
+  Topology operator()(const TopologyConfig& config) const { return build(config); }
+};
 
 // k-ary fat-tree (Al-Fares et al.): 3 tiers give k pods of k/2 edge + k/2 aggregation switches
 // and (k/2)^2 cores, k^3/4 host ports; 2 tiers give k leaves and k/2 spines, k^2/2 host ports.
