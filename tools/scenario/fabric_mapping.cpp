@@ -173,7 +173,25 @@ void check_faults(const json& faults, const net::Topology& t, const std::string&
                    [](const FabricFault& a, const FabricFault& b) { return a.at < b.at; });
 }
 
+const std::map<std::string, net::TrafficPattern> kPatterns{
+    {"permutation", net::TrafficPattern::kPermutation}, {"all_to_all", net::TrafficPattern::kAllToAll},
+    {"incast", net::TrafficPattern::kIncast},           {"ring", net::TrafficPattern::kRing},
+    {"random_pairs", net::TrafficPattern::kRandomPairs}};
+
+// The flows a generated pattern will make, from its keys and the host count alone (0 for a
+// replayed trace, whose records are counted as read): checked before the topology is built.
+double requested_flows(const json& tr, double hosts) {
+  const auto pattern = kPatterns.find(tr.at("pattern").get<std::string>());
+  if (pattern == kPatterns.end()) return 0;
+  net::TrafficConfig c;
+  c.pattern = pattern->second;
+  c.flows = tr.at("flows").get<std::int64_t>();
+  c.incast_senders = tr.at("incast_senders").get<int>();
+  return traffic_flow_count(c, hosts);
+}
+
 TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const std::string& source,
+                            const MemoryEstimate& fabric_estimate, const ResourceLimits& limits,
                             std::size_t hosts, std::vector<std::string>& errors) {
   TrafficScenario out;
   const auto pattern = tr.at("pattern").get<std::string>();
@@ -195,10 +213,6 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
     out.records = read_flow_csv(out.file, out.file, hosts);
     return out;
   }
-  static const std::map<std::string, net::TrafficPattern> kPatterns{
-      {"permutation", net::TrafficPattern::kPermutation}, {"all_to_all", net::TrafficPattern::kAllToAll},
-      {"incast", net::TrafficPattern::kIncast},           {"ring", net::TrafficPattern::kRing},
-      {"random_pairs", net::TrafficPattern::kRandomPairs}};
   c.pattern = kPatterns.at(pattern);
   if (tr.contains("size") == tr.contains("size_file")) {
     errors.push_back(located(source, "/traffic/size",
@@ -227,6 +241,11 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
     c.size.kind = net::SizeDistribution::Kind::kList;
     c.size.list = read_size_csv(file, file);
   }
+  // Before generating (again, now with the built fabric's host count): all_to_all on 100,000
+  // hosts is 1e10 flows.
+  MemoryEstimate estimate = fabric_estimate;
+  estimate.add(traffic_memory(traffic_flow_count(c, static_cast<double>(hosts))));
+  check_memory(estimate, limits, source, "/traffic/pattern");
   try {
     out.records = net::generate_traffic(c, hosts);
   } catch (const sim::ConfigError& e) {
@@ -316,7 +335,8 @@ net::Topology build_topology(const FabricScenario& fabric, const models::ModelRe
   }
 }
 
-void map_fabric_sections(const json& resolved, const models::ModelRegistries& registries, Scenario& out) {
+void map_fabric_sections(const json& resolved, const models::ModelRegistries& registries, const ResourceLimits& limits,
+                         Scenario& out) {
   std::vector<std::string> errors;
   if (resolved.contains("traffic") && !resolved.contains("fabric")) {
     throw sim::InputError(out.source + ":/traffic: expected a /fabric section to carry the traffic, got none");
@@ -324,6 +344,15 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
   if (!resolved.contains("fabric")) return;
   FabricScenario fabric = map_fabric(resolved.at("fabric"), out.seed, out.source, errors);
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  // The size from the builder's formula first: a k=100,000 fat-tree must not be built to be refused.
+  const net::TopologySize size = registries.topologies.get(fabric.topology).factory.size(fabric.topology_config);
+  const MemoryEstimate fabric_estimate = fabric_memory(size);
+  check_memory(fabric_estimate, limits, out.source, "/fabric");
+  if (resolved.contains("traffic")) {
+    MemoryEstimate with_traffic = fabric_estimate;
+    with_traffic.add(traffic_memory(requested_flows(resolved.at("traffic"), size.hosts)));
+    check_memory(with_traffic, limits, out.source, "/traffic/pattern");
+  }
   const net::Topology topology = build_topology(fabric, registries, out.source);
   check_faults(resolved.at("fabric").at("faults"), topology, out.source, fabric, errors);
   // The model's own checks of the RoCE knobs and routing, with pointers.
@@ -335,7 +364,8 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
                                  : located(out.source, ptr, e.detail()));
   }
   if (resolved.contains("traffic")) {
-    out.traffic = map_traffic(resolved.at("traffic"), out.seed, out.source, topology.host_count(), errors);
+    out.traffic = map_traffic(resolved.at("traffic"), out.seed, out.source, fabric_estimate, limits,
+                              topology.host_count(), errors);
   }
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
   fill_topology_defaults(fabric, registries, out.resolved["fabric"]);

@@ -14,14 +14,16 @@
 #include "models/model_registries.hpp"
 #include "models/network/topology.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/resource_guard.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
 namespace dcsim::tools::scenario {
 
 // Fills out.fabric and out.traffic from the resolved document when it has those sections.
-// Throws sim::InputError / InputErrors located at the JSON pointer (or CSV file and line).
+// Throws sim::InputError / InputErrors located at the JSON pointer (or CSV file and line), also
+// when the fabric or its traffic would not fit in `limits` (checked before either is built).
 void map_fabric_sections(const nlohmann::json& resolved, const models::ModelRegistries& registries,
-                         Scenario& out);
+                         const ResourceLimits& limits, Scenario& out);
 
 // "k" -> "/fabric/k", "dims[1]" -> "/fabric/dims/1", "roce.mtu_bytes" -> "/fabric/roce/mtu",
 // "routing.qps_per_flow" -> "/fabric/routing/qps_per_connection"; "" when unknown.

@@ -11,8 +11,10 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
       "power replaces the cluster's linear model, GPUs carry thermal state and throttle, and PUE "
       "is reported.",
       {
-          with_default(quantity_field("tick", "Thermal step and control period (also stepped at every load change).",
-                                      QuantityKind::kDuration, above(0)),
+          with_default(quantity_field("tick", "Thermal step and control period (also stepped at every load change). "
+                                      "At least 1 ms: the fastest thermal paths modelled (cold plates) take seconds, "
+                                      "so a finer step resolves nothing and costs a step per millisecond.",
+                                      QuantityKind::kDuration, at_least(1e-3)),
                        "10 s"),
           with_default_note(quantity_field("gpu_power_limit", "GPU power cap; demand above it lowers the clock (DVFS).",
                                            QuantityKind::kPower, between(100, 700)),

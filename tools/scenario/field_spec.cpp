@@ -110,7 +110,17 @@ json resolve_members(const std::vector<FieldSpec>& children, const json& given,
 json resolve_integer(const FieldSpec& spec, const Range& range, const json& given,
                      const std::string& pointer, ErrorList& errors, const std::string& what) {
   const auto v = as_integer(given);
-  if (!v || !range.contains(*v)) {
+  // An integer given as such is compared exactly (a double rounds 2^53 + 1 to 2^53, which
+  // would let it past a bound of 2^53): long double holds every int64 and uint64.
+  const auto exact_in_range = [&] {
+    if (!given.is_number_integer()) return true;
+    const long double x = given.is_number_unsigned() ? static_cast<long double>(given.get<std::uint64_t>())
+                                                     : static_cast<long double>(given.get<std::int64_t>());
+    if (range.minimum && (range.exclusive_minimum ? x <= *range.minimum : x < *range.minimum)) return false;
+    if (range.maximum && (range.exclusive_maximum ? x >= *range.maximum : x > *range.maximum)) return false;
+    return true;
+  };
+  if (!v || !range.contains(*v) || !exact_in_range()) {
     errors.add(pointer, "expected " + what + got(given));
     return nullptr;
   }
@@ -129,10 +139,13 @@ json resolve_quantity(sim::QuantityKind kind, const Range& range, const json& gi
   double v = 0.0;
   try {
     v = sim::parse_quantity(kind, given.get<std::string>());
-  } catch (const sim::InputError&) {
+  } catch (const sim::InputError& e) {
     // Our own message rather than the parser's: it states the field's range too, and reads the
-    // same for every kind.
-    errors.add(pointer, "expected " + what + got(given));
+    // same for every kind. Where the text parses but the value cannot be represented ("1e30 h"
+    // is beyond the 292 years of simulated time), the parser's limit is said as well.
+    const std::string detail = e.what();
+    const bool beyond_range = detail.find("out of range") != std::string::npos;
+    errors.add(pointer, "expected " + what + got(given) + (beyond_range ? ": " + detail : ""));
     return nullptr;
   }
   if (!range.contains(v)) {
@@ -239,7 +252,7 @@ json resolve_members(const std::vector<FieldSpec>& children, const json& given,
   json out = json::object();
   for (const auto& [key, value] : given.items()) {
     const bool known = std::any_of(children.begin(), children.end(),
-                                   [&](const FieldSpec& c) { return c.key == key; });
+                                   [&name = key](const FieldSpec& c) { return c.key == name; });
     if (!known) {
       errors.add(pointer_append(pointer, key), "unknown key; valid keys here: " +
                                                    sorted_keys(children));

@@ -59,6 +59,16 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
     return doc.contains(p) ? &doc.at(p) : nullptr;
   };
 
+  if (const json* interval = get(resolved, "/outputs/telemetry_interval")) {
+    const double s = interval->get<double>();
+    if (s > 0 && s < 1e-6) {
+      const json* g = get(given, "/outputs/telemetry_interval");
+      errors.add("/outputs/telemetry_interval",
+                 "expected 0 s (record changes only) or a duration of at least 1 us, got " +
+                     (g != nullptr ? g->dump() : std::to_string(s) + " s"));
+    }
+  }
+
   if (const json* node = get(resolved, "/cluster/node")) {
     for (const auto& [idle, max] : {std::pair{"gpu_idle_power", "gpu_max_power"},
                                     std::pair{"other_idle_power", "other_max_power"}}) {
@@ -237,6 +247,75 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
 
 }  // namespace
 
+namespace {
+
+// The whole run against the limits, once every section is mapped (the fabric and its traffic
+// were checked alone before they were built, in map_fabric_sections).
+void check_run_resources(const Scenario& s, const models::ModelRegistries& registries, const ResourceLimits& limits) {
+  MemoryEstimate estimate;
+  std::string pointer = "/cluster/nodes";
+  double largest = 0;
+  const auto add = [&](const MemoryEstimate& part, const std::string& where) {
+    estimate.add(part);
+    if (part.total_bytes() > largest) {
+      largest = part.total_bytes();
+      pointer = where;
+    }
+  };
+  if (s.has_cluster) add(cluster_memory(s.cluster), "/cluster/nodes");
+  if (s.fabric) {
+    add(fabric_memory(registries.topologies.get(s.fabric->topology).factory.size(s.fabric->topology_config)),
+        "/fabric");
+  }
+  if (s.traffic) add(traffic_memory(static_cast<double>(s.traffic->records.size())), "/traffic");
+  check_memory(estimate, limits, s.source, pointer);
+
+  // Periodic steps over the run's horizon: /duration, or for jobs alone their latest possible end.
+  sim::Time horizon = s.duration;
+  if (horizon.is_max() && s.has_cluster && s.cluster.generators.empty() && s.cluster.training_jobs.empty()) {
+    std::int64_t end_ns = 0;
+    for (const auto& job : s.cluster.jobs) {
+      end_ns = std::max(end_ns, job.arrival.ns());
+    }
+    for (const auto& job : s.cluster.jobs) {
+      end_ns = end_ns > sim::Time::max().ns() - job.work.ns() ? sim::Time::max().ns() - 1 : end_ns + job.work.ns();
+    }
+    horizon = sim::Time::from_ns(end_ns);
+  }
+  if (s.has_cluster) {
+    check_periodic_steps(horizon, s.cluster.telemetry_interval, limits, s.source, "/outputs/telemetry_interval");
+  }
+  if (s.facility && s.has_cluster) check_periodic_steps(horizon, s.facility->tick, limits, s.source, "/facility/tick");
+}
+
+// Where json::parse threw out_of_range: a SAX pass that builds nothing is told the position.
+std::size_t overflow_byte(std::string_view text) {
+  struct Locator : json::json_sax_t {
+    std::size_t byte = 0;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception&) override {
+      byte = position;
+      return false;
+    }
+  } locator;
+  json::sax_parse(text.begin(), text.end(), &locator);
+  return locator.byte;
+}
+
+}  // namespace
+
 nlohmann::json parse_json_text(std::string_view text, const std::string& source) {
   // JSON lets an object repeat a key and nlohmann keeps the last one, so a scenario with two
   // "nodes" would silently lose one; the parser's events let us notice and say where.
@@ -283,13 +362,30 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source)
     }
     return true;
   };
+  // The byte just past the offending character (1-based, as parse_error::byte), and the
+  // explanation without nlohmann's "[json.exception...] ... at ..." prefix.
+  std::size_t error_byte = 0;
+  std::string detail;
   try {
     json doc = json::parse(text.begin(), text.end(), on_event);
     if (!duplicates.empty()) throw sim::InputErrors(std::move(duplicates));
     return doc;
   } catch (const json::parse_error& e) {
-    // e.byte is 1-based and points just past the offending character.
-    const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    error_byte = e.byte;
+    detail = e.what();
+    if (const auto pos = detail.find("syntax error"); pos != std::string::npos) {
+      detail = detail.substr(pos);
+    }
+  } catch (const json::out_of_range& e) {
+    // A number beyond double's range (1e400): nlohmann says where only to a SAX handler.
+    error_byte = overflow_byte(text);
+    detail = e.what();
+    if (const auto pos = detail.find("number overflow"); pos != std::string::npos) {
+      detail = detail.substr(pos) + " (beyond the range of a double, about 1.8e308)";
+    }
+  }
+  {
+    const std::size_t end = std::min<std::size_t>(error_byte > 0 ? error_byte - 1 : 0, text.size());
     std::size_t line = 1;
     std::size_t line_start = 0;
     for (std::size_t i = 0; i < end; ++i) {
@@ -299,11 +395,6 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source)
       }
     }
     const std::size_t column = end - line_start + 1;
-    // Keep nlohmann's explanation, drop its "[json.exception...] parse error at ..." prefix.
-    std::string detail = e.what();
-    if (const auto pos = detail.find("syntax error"); pos != std::string::npos) {
-      detail = detail.substr(pos);
-    }
     throw sim::InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) +
                           ": invalid JSON: " + detail);
   }
@@ -311,7 +402,7 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source)
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
                             std::optional<std::uint64_t> seed_override,
-                            const models::ModelRegistries& registries) {
+                            const models::ModelRegistries& registries, const ResourceLimits& limits) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw sim::InputError(path + ": is a directory, not a scenario file");
@@ -322,13 +413,13 @@ Scenario load_scenario_file(const std::string& path, const std::vector<std::stri
   text << in.rdbuf();
   if (in.bad()) throw sim::InputError(path + ": cannot read scenario file");
   return load_scenario_json(parse_json_text(text.str(), path), path, set_overrides, seed_override,
-                            registries);
+                            registries, limits);
 }
 
 Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                             const std::vector<std::string>& set_overrides,
                             std::optional<std::uint64_t> seed_override,
-                            const models::ModelRegistries& registries) {
+                            const models::ModelRegistries& registries, const ResourceLimits& limits) {
   for (const auto& s : set_overrides) apply_override(doc, s);
   if (seed_override && doc.is_object()) doc["seed"] = *seed_override;
 
@@ -360,12 +451,13 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   } catch (const sim::ConfigError& e) {
     throw translate_config_error(source, e);
   }
-  map_fabric_sections(out.resolved, registries, out);
+  map_fabric_sections(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
     out.facility = map_facility_section(out.resolved["facility"], source,
                                         out.has_cluster ? &out.cluster.node : nullptr);
   }
   if (out.facility && out.fabric) count_fabric_switches(*out.facility, *out.fabric, registries, source);
+  check_run_resources(out, registries, limits);
   return out;
 }
 

@@ -26,6 +26,7 @@
 #include "sim/error.hpp"
 #include "tools/scenario/fabric_config.hpp"
 #include "tools/scenario/field_spec.hpp"
+#include "tools/scenario/resource_guard.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -49,13 +50,17 @@ struct Scenario {
 
 // Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see
 // apply_override), applied in order; `seed_override` replaces /seed.
+// A scenario whose run would not fit `limits` (memory, periodic steps; resource_guard.hpp) is
+// an InputError too, found before anything large is allocated.
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
                             std::optional<std::uint64_t> seed_override,
-                            const models::ModelRegistries& registries);
+                            const models::ModelRegistries& registries,
+                            const ResourceLimits& limits = ResourceLimits::for_this_machine());
 Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                             const std::vector<std::string>& set_overrides,
                             std::optional<std::uint64_t> seed_override,
-                            const models::ModelRegistries& registries);
+                            const models::ModelRegistries& registries,
+                            const ResourceLimits& limits = ResourceLimits::for_this_machine());
 
 // Parses JSON text; InputError "<source>:<line>:<column>: invalid JSON: ..." when it is not.
 nlohmann::json parse_json_text(std::string_view text, const std::string& source);

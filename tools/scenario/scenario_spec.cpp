@@ -116,7 +116,8 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
           required(non_empty(string_field("name", "Scenario name, shown in outputs."))),
           string_field("description", "Free text."),
           with_default(integer_field("seed",
-                                     "Scenario seed; every random stream derives from it.",
+                                     "Scenario seed; every random stream derives from it. 0 to "
+                                     "2^64 - 1, recorded exactly in the outputs.",
                                      at_least(0)),
                        1),
           with_default_note(quantity_field("duration", "Simulated time limit.",
@@ -137,7 +138,10 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
           object_field("outputs", "What the run records.",
                        {with_default(quantity_field("telemetry_interval",
                                                     "Sampling period of the telemetry series; 0 "
-                                                    "records a point only when a value changes.",
+                                                    "records a point only when a value changes. "
+                                                    "Otherwise at least 1 us: the runs it samples "
+                                                    "(power, jobs) change on microsecond scales at "
+                                                    "the fastest, and each sample is an event.",
                                                     QuantityKind::kDuration, at_least(0)),
                                      "0 s")}),
       });
