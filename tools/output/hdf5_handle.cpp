@@ -106,6 +106,12 @@ void write_int64_attribute(hid_t obj, const std::string& object, const std::stri
   write_attribute(obj, object, name, H5T_STD_I64LE, H5T_NATIVE_INT64, space.get(), &value);
 }
 
+void write_uint64_attribute(hid_t obj, const std::string& object, const std::string& name,
+                            std::uint64_t value) {
+  Handle space = space_handle(H5Screate(H5S_SCALAR), object);
+  write_attribute(obj, object, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, space.get(), &value);
+}
+
 void write_double_attribute(hid_t obj, const std::string& object, const std::string& name,
                             double value) {
   Handle space = space_handle(H5Screate(H5S_SCALAR), object);

@@ -104,6 +104,8 @@ void write_string_array_attribute(hid_t obj, const std::string& object, const st
                                   const std::vector<std::string>& values);
 void write_int64_attribute(hid_t obj, const std::string& object, const std::string& name,
                            std::int64_t value);
+void write_uint64_attribute(hid_t obj, const std::string& object, const std::string& name,
+                            std::uint64_t value);
 void write_double_attribute(hid_t obj, const std::string& object, const std::string& name,
                             double value);
 

@@ -1,5 +1,7 @@
 #include "tools/output/hdf5_trace_writer.hpp"
 
+#include <cmath>
+
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -206,7 +208,7 @@ struct Hdf5TraceWriter::Impl {
     write_string_attribute(group.get(), object, "scenario_given", meta.scenario_given);
     write_string_attribute(group.get(), object, "scenario_resolved", meta.scenario_resolved);
     write_string_attribute(group.get(), object, "dcsim_version", meta.dcsim_version);
-    write_int64_attribute(group.get(), object, "seed", meta.seed);
+    write_uint64_attribute(group.get(), object, "seed", meta.seed);
     write_double_attribute(group.get(), object, "wall_time_s", wall_time_s);
     write_string_attribute(group.get(), object, "started_at", meta.started_at);
     write_string_attribute(group.get(), object, "source", meta.source);
@@ -315,6 +317,12 @@ void Hdf5TraceWriter::append(sim::SeriesId series, sim::Time t, double value) {
                              " (this is a bug)");
   }
   auto& s = m.series[series];
+  // NaN is a series' documented "does not exist here" (LAYOUT.md); an infinity is a model's
+  // bug and must not reach a notebook as a number.
+  if (std::isinf(value)) {
+    throw sim::InternalError("series '" + s.path + "': value " + std::to_string(value) + " at " +
+                             sim::format_duration(t) + " is infinite (this is a bug)");
+  }
   if (t.ns() < s.last_ns) {
     throw sim::InternalError("series '" + s.path + "': time went backwards (this is a bug)");
   }
@@ -383,6 +391,13 @@ void Hdf5TraceWriter::append_row(sim::TableId table, std::vector<sim::Cell> row)
   }
   auto& t = m.tables[table];
   sim::check_row(t.path, t.columns, row);
+  // NaN is the documented "no value" of a float cell (LAYOUT.md); an infinity is a bug.
+  for (std::size_t c = 0; c < row.size(); ++c) {
+    if (const double* v = std::get_if<double>(&row[c]); v != nullptr && std::isinf(*v)) {
+      throw sim::InternalError("table '" + t.path + "', column " + t.columns[c].name +
+                               ": an infinite value (this is a bug)");
+    }
+  }
   if (t.summary_index) m.summary.append_row(*t.summary_index, row);
   std::size_t bytes = 0;
   for (std::size_t c = 0; c < row.size(); ++c) {
@@ -410,6 +425,10 @@ void Hdf5TraceWriter::append_row(sim::TableId table, std::vector<sim::Cell> row)
 
 void Hdf5TraceWriter::set_summary(const std::string& path, sim::SummaryValue value) {
   impl_->require_open("set_summary");
+  if (const double* v = std::get_if<double>(&value.value); v != nullptr && !std::isfinite(*v)) {
+    throw sim::InternalError("summary '" + path + "': value " + std::to_string(*v) +
+                             " is not finite (this is a bug)");
+  }
   impl_->summary.set_scalar(path, std::move(value));
 }
 

@@ -25,7 +25,10 @@ void sync_path(const std::filesystem::path& p, bool directory) {
 }  // namespace
 
 OutputDirectory::OutputDirectory(std::filesystem::path dir) : dir_(std::move(dir)) {
-  if (dir_.empty()) dir_ = ".";
+  if (dir_.empty()) {
+    throw sim::InputError("output directory: expected a directory path, got an empty string "
+                          "(use '.' for the current directory)");
+  }
   std::error_code ec;
   const auto status = std::filesystem::status(dir_, ec);
   if (std::filesystem::exists(status)) {
@@ -72,6 +75,17 @@ std::filesystem::path OutputDirectory::stage(const std::string& name) {
   auto temporary = dir_ / ("." + name + ".tmp-" + std::to_string(::getpid()));
   staged_.emplace_back(name, temporary);
   return temporary;
+}
+
+void OutputDirectory::discard_previous() {
+  for (auto it = staged_.rbegin(); it != staged_.rend(); ++it) {
+    std::error_code ec;
+    std::filesystem::remove(final_path(it->first), ec);
+    if (ec) {
+      throw sim::InputError("cannot delete the previous run's '" + final_path(it->first).string() +
+                            "': " + ec.message());
+    }
+  }
 }
 
 void OutputDirectory::commit() {

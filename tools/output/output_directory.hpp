@@ -27,7 +27,8 @@ namespace dcsim::tools::output {
 class OutputDirectory {
  public:
   // Creates `dir` (with parents) when missing and checks that files can be created in it.
-  // Throws sim::InputError with the path and the reason otherwise.
+  // Throws sim::InputError with the path and the reason otherwise, and for an empty path (an
+  // unset shell variable in `-o "$DIR"` must not write into the current directory).
   explicit OutputDirectory(std::filesystem::path dir);
   // Removes the temporaries unless committed; never throws.
   ~OutputDirectory();
@@ -41,6 +42,10 @@ class OutputDirectory {
   // The final path of `name` (whether or not it exists yet).
   std::filesystem::path final_path(const std::string& name) const { return dir_ / name; }
 
+  // Deletes earlier results under the staged names, the last staged (the marker of a complete
+  // run) first, so that from the moment a run starts, a script that ignores its exit code cannot
+  // read the previous run's summary as this one's. InputError when one cannot be deleted.
+  void discard_previous();
   // Renames every staged temporary to its final name (see above), then syncs the directory.
   // Throws sim::InputError when a temporary is missing or a rename fails; the temporaries left
   // are then removed.

@@ -12,7 +12,7 @@ struct RunMeta {
   std::string scenario_given;     // the scenario file's JSON text, as the user wrote it
   std::string scenario_resolved;  // JSON text after defaults, --set overrides and sweep binding
   std::string dcsim_version;      // tools::version()
-  std::int64_t seed = 0;
+  std::uint64_t seed = 0;  // every seed a scenario takes, 0 to 2^64 - 1
   std::string started_at;         // ISO-8601 UTC wall clock, e.g. "2024-05-01T12:00:00Z"
   std::string source;             // where the scenario came from (file path, or "<stdin>")
 };

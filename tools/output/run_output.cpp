@@ -9,11 +9,13 @@ RunOutput::RunOutput(const std::filesystem::path& dir, Hdf5Options options)
       summary_temporary_(),
       writer_(directory_.stage(kTraceFileName), options) {
   summary_temporary_ = directory_.stage(kSummaryFileName);
+  directory_.discard_previous();
 }
 
-void RunOutput::commit(double wall_time_s) {
+void RunOutput::commit(double wall_time_s, const std::function<void()>& before_rename) {
   writer_.finish(wall_time_s);
   write_summary_json(summary_temporary_, writer_.summary(), writer_.meta());
+  if (before_rename) before_rename();
   directory_.commit();
 }
 

@@ -2,7 +2,8 @@
 // One run's complete output set -- trace.h5 and summary.json in one directory, written
 // atomically -- behind the single TraceSink that models emit into. What `dcsim run` uses:
 //
-//   RunOutput out(dir);                  // InputError if dir cannot be created or written
+//   RunOutput out(dir);                  // InputError if dir cannot be created or written;
+//                                        // deletes an earlier run's summary.json and trace.h5
 //   out.set_meta(meta);
 //   simulate(..., out.sink());
 //   out.commit(wall_time_s);             // finish trace.h5, write summary.json, rename both
@@ -11,6 +12,7 @@
 // both temporaries: nothing that looks like a result is left behind.
 
 #include <filesystem>
+#include <functional>
 
 #include "tools/output/hdf5_trace_writer.hpp"
 #include "tools/output/output_directory.hpp"
@@ -31,7 +33,9 @@ class RunOutput {
 
   // Finishes trace.h5 (with the wall time), writes summary.json, and renames both into place
   // (summary.json last: its presence marks a complete run).
-  void commit(double wall_time_s);
+  // `before_rename`, when given, runs after both files are written and before they get their
+  // final names: an exception from it (an interrupted run) leaves nothing complete-looking.
+  void commit(double wall_time_s, const std::function<void()>& before_rename = {});
 
   const std::filesystem::path& directory() const { return directory_.path(); }
   std::filesystem::path trace_path() const { return directory_.final_path(kTraceFileName); }

@@ -139,3 +139,34 @@ TEST_CASE("an unusable output directory is an InputError naming it", "[tools][ou
     CHECK_THROWS_WITH(OutputDirectory(ro), Catch::Contains("is not writable"));
   }
 }
+
+TEST_CASE("a new run deletes the previous run's results before it starts", "[tools][output][atomic]") {
+  // A script that ignores the exit code of a failed run must not read the previous summary.
+  TempDir tmp;
+  touch(tmp / "trace.h5", "old");
+  touch(tmp / "summary.json", "old");
+  touch(tmp / "notes.txt", "mine");  // not ours: kept
+  try {
+    RunOutput out(tmp.path());
+    CHECK_FALSE(std::filesystem::exists(tmp / "summary.json"));
+    CHECK_FALSE(std::filesystem::exists(tmp / "trace.h5"));
+    throw std::runtime_error("the run failed");
+  } catch (const std::runtime_error&) {
+  }
+  CHECK(listing(tmp.path()) == std::vector<std::string>{"notes.txt"});
+}
+
+TEST_CASE("a check before the rename that throws leaves no complete-looking file", "[tools][output][atomic]") {
+  TempDir tmp;
+  {
+    RunOutput out(tmp.path());
+    out.sink().set_summary("energy_kwh", {1.5, "kWh", ""});
+    CHECK_THROWS_AS(out.commit(0.5, [] { throw std::runtime_error("interrupted"); }), std::runtime_error);
+  }
+  CHECK(listing(tmp.path()).empty());
+}
+
+TEST_CASE("an empty output directory path is refused, not taken as the current directory",
+          "[tools][output][atomic]") {
+  CHECK_THROWS_WITH(OutputDirectory(""), Catch::Contains("expected a directory path, got an empty string"));
+}

@@ -113,6 +113,11 @@ class TraceReader {
     read_attr(path, name, H5T_NATIVE_INT64, H5T_INTEGER, &v);
     return v;
   }
+  std::uint64_t attr_uint64(const std::string& path, const std::string& name) const {
+    std::uint64_t v = 0;
+    read_attr(path, name, H5T_NATIVE_UINT64, H5T_INTEGER, &v);
+    return v;
+  }
   double attr_double(const std::string& path, const std::string& name) const {
     double v = 0;
     read_attr(path, name, H5T_NATIVE_DOUBLE, H5T_FLOAT, &v);
