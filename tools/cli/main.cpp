@@ -1,5 +1,6 @@
 // dcsim command line: parsing and exit codes only; each command lives in tools/cli/*_command.cpp.
-// Exit codes: 0 success, 2 bad input (usage, scenario, data files), 1 internal error.
+// Exit codes: 0 success, 2 bad input (usage, scenario, data files), 1 internal error, 128 + N
+// when signal N (SIGINT 130, SIGTERM 143) stopped a run.
 
 #include <iostream>
 #include <string>
@@ -9,6 +10,7 @@
 #include "models/model_registries.hpp"
 #include "sim/error.hpp"
 #include "tools/cli/command.hpp"
+#include "tools/run/interrupt.hpp"
 #include "tools/version.hpp"
 
 namespace {
@@ -39,6 +41,10 @@ int main(int argc, char** argv) {
     for (const auto& command : commands) {
       if (command.subcommand->parsed()) return command.action();
     }
+  } catch (const tools::run::Interrupted& e) {
+    std::cout.flush();
+    std::cerr << "\ndcsim: " << e.what() << '\n';
+    return e.exit_code();
   } catch (const sim::InputErrors& e) {
     std::cout.flush();
     for (const auto& m : e.messages()) std::cerr << "dcsim: error: " << m << '\n';

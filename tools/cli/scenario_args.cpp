@@ -2,17 +2,36 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/error.hpp"
+#include "sim/units.hpp"
+
 namespace dcsim::tools::cli {
 
 void ScenarioArgs::add_to(CLI::App& cmd) {
   cmd.add_option("scenario", file, "scenario file (JSON)")->required();
   cmd.add_option("--set", overrides,
                  "override a key, e.g. --set cluster.nodes=16 (repeatable; VALUE is JSON or a string)");
-  cmd.add_option("--seed", seed, "override the scenario's seed");
+  cmd.add_option("--seed", seed, "override the scenario's seed (an integer from 0 to 2^64 - 1)");
+  cmd.add_option("--max-memory", max_memory,
+                 "refuse a run whose memory estimate is above SIZE, e.g. \"8 GB\" (default: 3/4 of this "
+                 "machine's memory)");
 }
 
 scenario::Scenario ScenarioArgs::load(const models::ModelRegistries& registries) const {
-  return scenario::load_scenario_file(file, overrides, seed, registries);
+  std::vector<std::string> all = overrides;
+  if (seed) all.push_back("seed=" + *seed);
+  auto limits = scenario::ResourceLimits::for_this_machine();
+  if (max_memory) {
+    try {
+      limits.max_memory_bytes = sim::parse_data_size_bytes(*max_memory);
+    } catch (const sim::ParseError& e) {
+      throw sim::InputError("--max-memory: " + std::string(e.what()));
+    }
+    if (!(limits.max_memory_bytes > 0)) {
+      throw sim::InputError("--max-memory: expected a positive size such as \"8 GB\", got \"" + *max_memory + "\"");
+    }
+  }
+  return scenario::load_scenario_file(file, all, std::nullopt, registries, limits);
 }
 
 }  // namespace dcsim::tools::cli

@@ -1,5 +1,6 @@
 #pragma once
-// The scenario arguments every scenario-reading command shares: FILE, --set, --seed.
+// The scenario arguments every scenario-reading command shares: FILE, --set, --seed,
+// --max-memory.
 
 #include <cstdint>
 #include <optional>
@@ -18,7 +19,11 @@ namespace dcsim::tools::cli {
 struct ScenarioArgs {
   std::string file;
   std::vector<std::string> overrides;
-  std::optional<std::uint64_t> seed;
+  // As typed: it replaces /seed as a --set would, so the scenario's own check applies (an
+  // integer from 0 to 2^64 - 1; "-1" or "abc" are refused with the /seed pointer, not wrapped).
+  std::optional<std::string> seed;
+  // "16 GB": refuse runs estimated above it (default: 3/4 of this machine's memory).
+  std::optional<std::string> max_memory;
 
   // Declares `scenario`, `--set` and `--seed` on `cmd`.
   void add_to(CLI::App& cmd);

@@ -6,6 +6,7 @@
 
 #include "tools/cli/command.hpp"
 #include "tools/cli/scenario_args.hpp"
+#include "tools/run/scenario_models.hpp"
 
 namespace dcsim::tools::cli {
 
@@ -15,11 +16,13 @@ Command add_validate_command(CLI::App& app, const CommandContext& context) {
     bool json = false;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("validate", "check a scenario; print every error with its JSON pointer");
+  auto* cmd = app.add_subcommand("validate", "check a scenario and build its models as `run` would (nothing runs, nothing is written); print every error with its JSON pointer");
   args->scenario.add_to(*cmd);
   cmd->add_flag("--json", args->json, "print the resolved scenario (defaults filled) as JSON");
   return {cmd, [args, &context] {
             const auto scenario = args->scenario.load(context.registries);
+            // Everything `run` does before its first event: a scenario that validates starts.
+            run::check_models_build(scenario, context.registries);
             if (args->json) {
               std::cout << scenario.resolved.dump(2) << '\n';
             } else {

@@ -48,6 +48,13 @@ void ProgressReporter::update(sim::Time now, double fraction, std::uint64_t even
   drawn_ = true;
 }
 
+void ProgressReporter::phase(const std::string& what) {
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  out_ << '\r' << fmt::format("{} ({:.1f} s)", what, elapsed) << "\x1b[K" << std::flush;
+  drawn_ = true;
+}
+
 void ProgressReporter::done() {
   if (drawn_) out_ << "\r\x1b[K" << std::flush;
   drawn_ = false;

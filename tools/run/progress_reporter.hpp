@@ -17,6 +17,9 @@ class ProgressReporter {
   explicit ProgressReporter(std::ostream& out, std::chrono::milliseconds min_interval = std::chrono::milliseconds(200));
   // fraction in [0, 1]: of the simulated duration, or of the work (jobs) in open-ended runs.
   void update(sim::Time now, double fraction, std::uint64_t events);
+  // Shows what the run does where there are no events to count ("writing out/trace.h5"), at
+  // once, until the next update.
+  void phase(const std::string& what);
   // Clears the line.
   void done();
 

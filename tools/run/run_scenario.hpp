@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -22,11 +23,15 @@ struct RunStats {
 
 // Progress callback: (simulated time, fraction done, events executed so far).
 using ProgressFn = std::function<void(sim::Time, double, std::uint64_t)>;
+// Phase callback: what the run does now, for the work that has no events to count ("building
+// the models", "writing out/trace.h5").
+using PhaseFn = std::function<void(const std::string&)>;
 
 // Simulates into any sink (MemoryTraceSink in tests). Throws sim::InputError for configs a
-// model rejects, with the JSON pointer when the field maps to one.
+// model rejects, with the JSON pointer when the field maps to one, and Interrupted
+// (interrupt.hpp) when a SIGINT or SIGTERM stopped it.
 RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistries& registries,
-                  sim::TraceSink& sink, const ProgressFn& progress = {});
+                  sim::TraceSink& sink, const ProgressFn& progress = {}, const PhaseFn& phase = {});
 
 struct RunOutputs {
   RunStats stats;
@@ -39,6 +44,6 @@ struct RunOutputs {
 RunOutputs run_to_directory(const scenario::Scenario& scenario,
                             const models::ModelRegistries& registries,
                             const std::filesystem::path& output_dir,
-                            const ProgressFn& progress = {});
+                            const ProgressFn& progress = {}, const PhaseFn& phase = {});
 
 }  // namespace dcsim::tools::run

@@ -1,0 +1,103 @@
+#include "tools/run/scenario_models.hpp"
+
+#include <string>
+#include <vector>
+
+#include "sim/error.hpp"
+#include "tools/scenario/facility_mapping.hpp"
+
+namespace dcsim::tools::run {
+
+namespace dc = models::datacenter;
+
+ScenarioModels::ScenarioModels(const scenario::Scenario& scenario, const models::ModelRegistries& registries,
+                               sim::Simulator& simulator, sim::TraceSink& sink)
+    : scenario_(scenario) {
+  try {
+    if (scenario.has_cluster) cluster_ = std::make_unique<dc::ClusterSimulation>(scenario.cluster, registries, simulator, sink);
+  } catch (const sim::ConfigError& e) {
+    throw scenario::translate_config_error(scenario.source, e);
+  }
+  // The fabric shares the engine and the sink. Training jobs then run every step as their step
+  // graph with PP and DP traffic as flows on it (flow mode, training_fabric.hpp): cluster node
+  // i is fabric host i.
+  if (scenario.fabric) fabric_ = std::make_unique<FabricRun>(scenario, registries, simulator, sink);
+  if (fabric_ && cluster_ && !scenario.cluster.training_jobs.empty()) {
+    const std::size_t hosts = fabric_->fabric().topology().host_count();
+    if (hosts < static_cast<std::size_t>(scenario.cluster.nodes)) {
+      throw sim::InputError(scenario.source + ":/fabric: the fabric has " + std::to_string(hosts) +
+                            " hosts but the cluster has " + std::to_string(scenario.cluster.nodes) +
+                            " nodes (training jobs map node i to host i)");
+    }
+    check_store_hosts(hosts);
+    std::vector<models::network::NodeId> node_hosts(static_cast<std::size_t>(scenario.cluster.nodes));
+    for (std::size_t i = 0; i < node_hosts.size(); ++i) node_hosts[i] = static_cast<models::network::NodeId>(i);
+    training_fabric_ = std::make_unique<dc::TrainingFabric>(simulator, fabric_->driver(), std::move(node_hosts));
+    cluster_->set_training_fabric(training_fabric_.get());
+  }
+  if (!training_fabric_ && cluster_) {
+    for (std::size_t j = 0; j < scenario.cluster.training_jobs.size(); ++j) {
+      if (scenario.cluster.training_jobs[j].checkpoint.store_host >= 0) {
+        throw sim::InputError(scenario.source + ":/workload/training/" + std::to_string(j) +
+                              "/checkpoint/store_host: needs the scenario's /fabric section");
+      }
+    }
+  }
+  // The facility owns node power when the scenario has one (node_power_source.hpp).
+  if (scenario.facility && cluster_) {
+    try {
+      facility_ = std::make_unique<models::facility::FacilitySimulation>(
+          *scenario.facility, scenario.cluster.nodes, scenario.cluster.nodes_per_rack, scenario.seed, registries,
+          simulator, sink);
+    } catch (const sim::ConfigError& e) {
+      throw scenario::facility_config_error(scenario.source, scenario.resolved.at("facility"), e);
+    }
+    facility_->attach(*cluster_, scenario.duration);
+  }
+}
+
+ScenarioModels::~ScenarioModels() = default;
+
+void ScenarioModels::check_store_hosts(std::size_t hosts) const {
+  const int nodes = scenario_.cluster.nodes;
+  for (std::size_t j = 0; j < scenario_.cluster.training_jobs.size(); ++j) {
+    const int store = scenario_.cluster.training_jobs[j].checkpoint.store_host;
+    if (store >= 0 && (store < nodes || static_cast<std::size_t>(store) >= hosts)) {
+      const std::string valid =
+          static_cast<std::size_t>(nodes) < hosts
+              ? "(" + std::to_string(nodes) + " to " + std::to_string(hosts - 1) + ")"
+              : "(none: all " + std::to_string(hosts) + " fabric hosts are cluster nodes; give the fabric more hosts)";
+      throw sim::InputError(scenario_.source + ":/workload/training/" + std::to_string(j) +
+                            "/checkpoint/store_host: must be a fabric host that is not a cluster node " + valid +
+                            ", got " + std::to_string(store));
+    }
+  }
+}
+
+void ScenarioModels::start() {
+  if (cluster_) cluster_->start();
+  if (facility_) facility_->start();
+  if (fabric_) fabric_->start();
+}
+
+void ScenarioModels::finish() {
+  if (cluster_) cluster_->finish();
+  if (facility_) facility_->finish();
+  if (fabric_) fabric_->finish();
+}
+
+double ScenarioModels::progress_fraction() const {
+  if (cluster_) return cluster_->progress_fraction();
+  if (fabric_) return fabric_->progress_fraction();
+  return 1.0;
+}
+
+void check_models_build(const scenario::Scenario& scenario, const models::ModelRegistries& registries) {
+  sim::Simulator simulator;
+  DiscardTraceSink sink;
+  ScenarioModels models(scenario, registries, simulator, sink);
+  // Expands job generators and schedules the first events, which can still find a bad config.
+  models.start();
+}
+
+}  // namespace dcsim::tools::run

@@ -1,0 +1,65 @@
+#pragma once
+// The models one scenario asks for, built on one engine and wired together: the cluster, the
+// fabric (with its training traffic when both are there) and the facility. Building them is
+// everything `run` does before its first event, so `validate` builds them too (with a sink that
+// keeps nothing) and passes only what `run` will start. Every cross-model check lives here.
+
+#include <memory>
+
+#include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/training_fabric.hpp"
+#include "models/facility/facility_simulation.hpp"
+#include "models/model_registries.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+#include "tools/run/fabric_run.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+
+namespace dcsim::tools::run {
+
+class ScenarioModels {
+ public:
+  // Throws sim::InputError (with the JSON pointer) for a config a model rejects.
+  ScenarioModels(const scenario::Scenario& scenario, const models::ModelRegistries& registries,
+                 sim::Simulator& simulator, sim::TraceSink& sink);
+  ~ScenarioModels();
+  ScenarioModels(const ScenarioModels&) = delete;
+  ScenarioModels& operator=(const ScenarioModels&) = delete;
+
+  // Schedules every model's first events.
+  void start();
+  // Closes every model's accounts at the engine's current time and emits the summaries.
+  void finish();
+  // Fraction of an open-ended run done (jobs finished, or flows started).
+  double progress_fraction() const;
+
+ private:
+  void check_store_hosts(std::size_t fabric_hosts) const;
+
+  const scenario::Scenario& scenario_;
+  std::unique_ptr<models::datacenter::ClusterSimulation> cluster_;
+  std::unique_ptr<FabricRun> fabric_;
+  std::unique_ptr<models::datacenter::TrainingFabric> training_fabric_;
+  std::unique_ptr<models::facility::FacilitySimulation> facility_;
+};
+
+// A sink that keeps nothing: what `validate` builds the models into.
+class DiscardTraceSink : public sim::TraceSink {
+ public:
+  sim::SeriesId declare_series(const std::string&, const std::string&, const std::string&) override {
+    return next_series_++;
+  }
+  void append(sim::SeriesId, sim::Time, double) override {}
+  sim::TableId declare_table(const std::string&, std::vector<sim::Column>) override { return next_table_++; }
+  void append_row(sim::TableId, std::vector<sim::Cell>) override {}
+  void set_summary(const std::string&, sim::SummaryValue) override {}
+
+ private:
+  sim::SeriesId next_series_ = 0;
+  sim::TableId next_table_ = 0;
+};
+
+// What `validate` does after loading: builds every model as `run` would, runs nothing.
+void check_models_build(const scenario::Scenario& scenario, const models::ModelRegistries& registries);
+
+}  // namespace dcsim::tools::run
