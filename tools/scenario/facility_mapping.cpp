@@ -163,4 +163,29 @@ void count_fabric_switches(models::facility::FacilityConfig& facility, const Fab
   facility.network_power_w = net.power_w;
 }
 
+sim::InputError facility_config_error(const std::string& source, const nlohmann::json& resolved_facility,
+                                      const sim::ConfigError& error) {
+  // "zones[1].racks[0]" -> {"zones", "1", "racks", "0"}
+  std::vector<std::string> segments;
+  std::string current;
+  for (const char ch : error.field()) {
+    if (ch == '.' || ch == '[' || ch == ']') {
+      if (!current.empty()) segments.push_back(current);
+      current.clear();
+    } else {
+      current += ch;
+    }
+  }
+  if (!current.empty()) segments.push_back(current);
+  for (std::size_t first = 0; first < segments.size(); ++first) {
+    nlohmann::json::json_pointer pointer;
+    for (std::size_t i = first; i < segments.size(); ++i) pointer /= segments[i];
+    if (!resolved_facility.contains(pointer)) continue;
+    const nlohmann::json& value = resolved_facility.at(pointer);
+    const std::string got = value.is_primitive() ? ", got " + value.dump() : "";
+    return sim::InputError(source + ":/facility" + pointer.to_string() + ": " + error.detail() + got);
+  }
+  return sim::InputError(source + ":/facility: " + error.field() + ": " + error.detail());
+}
+
 }  // namespace dcsim::tools::scenario

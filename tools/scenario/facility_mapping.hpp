@@ -10,6 +10,7 @@
 #include "models/facility/facility_config.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "models/model_registries.hpp"
+#include "sim/error.hpp"
 #include "tools/scenario/fabric_config.hpp"
 
 namespace dcsim::tools::scenario {
@@ -29,6 +30,13 @@ void apply_node_spec(models::power::NodePowerConfig& config, const models::hardw
 // ports at their speeds) replaces /facility/network's count, which must then be 0.
 void count_fabric_switches(models::facility::FacilityConfig& facility, const FabricScenario& fabric,
                            const models::ModelRegistries& registries, const std::string& source);
+
+// A facility model ConfigError ("zones[1].racks[0]", "power.rack_limit") as an InputError at the
+// JSON pointer of the field in the resolved /facility section, with its value: the config's
+// field path where it names a key that exists ("/facility/zones/1/racks/0"), else its shortest
+// suffix that does ("/facility/rack_limit"), else /facility with the field named.
+sim::InputError facility_config_error(const std::string& source, const nlohmann::json& resolved_facility,
+                                      const sim::ConfigError& error);
 
 // Temperatures (C), one number per line; '#' comments and an optional header line are skipped.
 std::vector<double> read_temperature_csv(const std::string& path, const std::string& display);
