@@ -227,7 +227,11 @@ TEST_CASE("facility: zones have their own cooling", "[models][thermal][facility]
   const auto zoned = [](auto tweak) {
     FacilityConfig f;
     f.control = "fixed_curve";
-    f.zones = {{"strong", {0}}, {"weak", {1}}};
+    f.zones.resize(2);
+    f.zones[0].name = "strong";
+    f.zones[0].racks = {0};
+    f.zones[1].name = "weak";
+    f.zones[1].racks = {1};
     tweak(f.zones[1]);
     return f;
   };
@@ -257,9 +261,8 @@ TEST_CASE("facility: zones have their own cooling", "[models][thermal][facility]
     CHECK(max_air_w(*r, "weak") > max_air_w(*r, "strong") + 3'000.0);
   }
   SECTION("a higher control target lets the zone run hotter") {
-    FacilityConfig f;
-    f.zones = {{"strong", {0}}, {"weak", {1}}};
-    f.zones[1].target_gpu_c = 75.0;
+    FacilityConfig f = zoned([](ZoneConfig& weak) { weak.target_gpu_c = 75.0; });
+    f.control = FacilityConfig{}.control;  // this section runs the default control
     const auto r = run(f);
     CHECK(zone_max(*r, "weak") > zone_max(*r, "strong") + 3.0);
   }
