@@ -42,6 +42,13 @@ std::vector<double> read_temperature_csv(const std::string& path, const std::str
       if (number == 1 && out.empty()) continue;  // a header
       throw sim::InputError(display + ":" + std::to_string(number) + ": expected a temperature in C, got \"" + line + "\"");
     }
+    // The extremes of air temperature ever recorded: -89.2 C (Vostok, 1983), 56.7 C (Death
+    // Valley, 1913). Beyond them the file is in the wrong unit or corrupt.
+    if (v < -90.0 || v > 60.0) {
+      throw sim::InputError(display + ":" + std::to_string(number) +
+                            ": expected an outdoor temperature from -90 to 60 C (beyond the extremes ever recorded), got " +
+                            line);
+    }
     out.push_back(v);
   }
   if (out.empty()) throw sim::InputError(display + ": no temperatures");

@@ -45,8 +45,9 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                   with_default(enum_field("control", "Cooling-control policy (`dcsim list \"cooling control\"`).",
                                           registries.cooling_controls.kind(), registries.cooling_controls.names()),
                                "pi_target"),
-                  with_default(quantity_field("target_gpu", "GPU die temperature the closed-loop control holds.",
-                                              QuantityKind::kTemperature),
+                  with_default(quantity_field("target_gpu", "GPU die temperature the closed-loop control holds; "
+                                              "20-95 C (an H100 slows down on its own near 87 C).",
+                                              QuantityKind::kTemperature, between(20, 95)),
                                "65 C"),
               }),
           object_field(
@@ -73,8 +74,9 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
               }),
           object_field("plant", "Facility water plant.",
                        {
-                           with_default(quantity_field("supply", "Facility water supply set point.",
-                                                       QuantityKind::kTemperature),
+                           with_default(quantity_field("supply", "Facility water supply set point; 2-60 C: liquid "
+                                                       "water (no glycol is modelled), up to beyond ASHRAE's W45 class.",
+                                                       QuantityKind::kTemperature, between(2, 60)),
                                         "25 C"),
                            with_default(boolean_field("chiller", "A chiller trims what the dry cooler cannot."), true),
                            with_default(boolean_field("dry_cooler", "A dry cooler for free cooling (economiser)."), true),
@@ -84,10 +86,12 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                            with_default(enum_field("kind", "constant, daily sinusoid, or a CSV series.",
                                                    "outdoor profile", {"constant", "sinusoid", "csv"}),
                                         "constant"),
-                           with_default(quantity_field("mean", "Mean (or constant) temperature.", QuantityKind::kTemperature),
+                           with_default(quantity_field("mean", "Mean (or constant) temperature; -60 to 60 C, "
+                                                       "beyond the coldest and hottest annual means anywhere.",
+                                                       QuantityKind::kTemperature, between(-60, 60)),
                                         "15 C"),
-                           with_default(quantity_field("amplitude", "Sinusoid half-swing (peak at 15:00).",
-                                                       QuantityKind::kTemperature, at_least(0)),
+                           with_default(quantity_field("amplitude", "Sinusoid half-swing (peak at 15:00); 0-40 C.",
+                                                       QuantityKind::kTemperature, between(0, 40)),
                                         "0 C"),
                            string_field("file", "CSV of temperatures in C, one per line (kind csv), relative to the scenario."),
                            with_default(quantity_field("interval", "Time between CSV samples.",
@@ -105,8 +109,8 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                             number_field("secondary_flow_kg_per_s_per_rack",
                                          "This zone's rated CDU flow per rack; cold plates rated at the facility-wide flow (default: /facility/cooling).",
                                          above(0)),
-                            quantity_field("target_gpu", "This zone's control target (default: /facility/cooling/target_gpu).",
-                                           QuantityKind::kTemperature)}),
+                            quantity_field("target_gpu", "This zone's control target (default: /facility/cooling/target_gpu); 20-95 C.",
+                                           QuantityKind::kTemperature, between(20, 95))}),
                        nlohmann::json::array()),
           with_default(object_array_field(
                            "faults", "Scripted plant faults.",
@@ -118,7 +122,9 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                                               "never repaired"),
                             with_default(integer_field("zone", "Zone index (-1: all).", at_least(-1)), 0),
                             with_default(number_field("flow_fraction", "Pump failure: secondary flow left.", between(0, 1)), 0.0),
-                            with_default(quantity_field("delta", "Chilled-water rise.", QuantityKind::kTemperature), "5 C")}),
+                            with_default(quantity_field("delta", "Chilled-water rise; 0-40 C.", QuantityKind::kTemperature,
+                                                        between(0, 40)),
+                                         "5 C")}),
                        nlohmann::json::array()),
       }),
       "no facility model: node power follows the cluster's linear model, no thermal state, no PUE");
