@@ -84,7 +84,9 @@ RunOutputs run_to_directory(const scenario::Scenario& scenario,
   if (phase) phase("writing " + out.trace_path().string());
   // A signal while the files are written still leaves nothing complete-looking: checked after
   // they are written, before they get their final names.
+  const auto write_start = std::chrono::steady_clock::now();
   out.commit(result.stats.wall_s, [] { throw_if_interrupted(); });
+  result.stats.write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
   result.trace_file = out.trace_path();
   result.summary_file = out.summary_path();
   return result;

@@ -17,7 +17,8 @@ namespace dcsim::tools::run {
 
 struct RunStats {
   std::uint64_t events = 0;
-  double wall_s = 0.0;
+  double wall_s = 0.0;   // building the models and simulating
+  double write_s = 0.0;  // writing trace.h5 and summary.json (run_to_directory)
   double simulated_s = 0.0;
 };
 

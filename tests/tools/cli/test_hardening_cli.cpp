@@ -44,7 +44,7 @@ TEST_CASE("a fabric or traffic too large for this machine is refused before it i
   }
 }
 
-TEST_CASE("--max-memory lowers the limit and says so", "[cli][hardening]") {
+TEST_CASE("the option --max-memory lowers the limit and says so", "[cli][hardening]") {
   auto r = run_dcsim("validate " + scenario("fat-tree-vs-mesh.json") + " --set fabric.k=24 --max-memory '1 MB'");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("above the memory limit of 1 MB"));
@@ -103,7 +103,7 @@ TEST_CASE("a number beyond a double in the file is exit 2 with line and column",
   fs::remove(file);
 }
 
-TEST_CASE("--seed is checked like /seed and recorded exactly, never wrapped", "[cli][hardening]") {
+TEST_CASE("the option --seed is checked like /seed and recorded exactly, never wrapped", "[cli][hardening]") {
   for (const char* seed : {"-1", "abc", "1e30", "18446744073709551616"}) {
     const auto r = run_dcsim("validate " + scenario("quickstart.json") + " --seed " + seed);
     CHECK(r.exit_code == 2);
@@ -177,4 +177,24 @@ TEST_CASE("SIGINT and SIGTERM stop a run, delete its temporaries and exit 130 / 
     CHECK(fs::is_empty(out));  // no temporaries, nothing complete-looking
     fs::remove_all(out);
   }
+}
+
+TEST_CASE("absurd but parseable physical inputs are refused with the bounds", "[cli][hardening]") {
+  auto r = run_dcsim("validate " + scenario("cooling-failure.json") + " --set 'facility.outdoor.mean=\"1e9 C\"'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(":/facility/outdoor/mean: expected a temperature from -60 C to 60 C"));
+  r = run_dcsim("validate " + scenario("cooling-failure.json") + " --set 'facility.plant.supply=\"-50 C\"'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(":/facility/plant/supply: expected a temperature from 2 C to 60 C"));
+  r = run_dcsim("validate " + scenario("two-jobs-shared-fabric.json") + " --set 'fabric.link_bandwidth_bps=\"1 bps\"'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(":/fabric/link_bandwidth_bps: expected a data rate >= 1000000 bit/s"));
+}
+
+TEST_CASE("the headline says how long writing the outputs took", "[cli][hardening]") {
+  const auto out = temp_path("headline");
+  const auto r = run_dcsim("run " + scenario("quickstart.json") + " -o " + out.string());
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("outputs written in"));
+  fs::remove_all(out);
 }
