@@ -10,6 +10,7 @@
 #include "models/model_registries.hpp"
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/topology_builders.hpp"
+#include "sim/discard_trace_sink.hpp"
 #include "sim/simulator.hpp"
 
 namespace dcsim::tools::bench {
@@ -19,22 +20,6 @@ namespace {
 namespace dc = models::datacenter;
 namespace mw = models::workload;
 namespace net = models::network;
-
-// Counts what a model emits and keeps nothing: the benchmark times the models.
-class CountingSink final : public sim::TraceSink {
- public:
-  sim::SeriesId declare_series(const std::string&, const std::string&, const std::string&) override {
-    return next_series_++;
-  }
-  void append(sim::SeriesId, sim::Time, double) override {}
-  sim::TableId declare_table(const std::string&, std::vector<sim::Column>) override { return next_table_++; }
-  void append_row(sim::TableId, std::vector<sim::Cell>) override {}
-  void set_summary(const std::string&, sim::SummaryValue) override {}
-
- private:
-  sim::SeriesId next_series_ = 0;
-  sim::TableId next_table_ = 0;
-};
 
 using Clock = std::chrono::steady_clock;
 
@@ -79,7 +64,7 @@ nlohmann::json flow_case(const models::ModelRegistries& reg) {
   topo.nic_bandwidth_bps = c.node.compute_nic_bandwidth_bps;
   net::Fabric fabric(net::build_leaf_spine(topo), net::FabricOptions{});
   sim::Simulator sim;
-  CountingSink sink;
+  sim::DiscardTraceSink sink;
   net::FabricSimulation driver(sim, fabric, nullptr);
   dc::ClusterSimulation model(c, reg, sim, sink);
   std::vector<net::NodeId> hosts(nodes);
@@ -113,7 +98,7 @@ nlohmann::json analytic_case(const models::ModelRegistries& reg) {
   t.checkpoint.interval_steps = 50;
   const dc::ClusterConfig c = cluster(nodes, t);
   sim::Simulator sim;
-  CountingSink sink;
+  sim::DiscardTraceSink sink;
   dc::ClusterSimulation model(c, reg, sim, sink);
   model.start();
   sim.run_until(sim::Time::from_seconds(86'400.0));

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/discard_trace_sink.hpp"
 #include "sim/error.hpp"
 #include "tools/scenario/facility_mapping.hpp"
 
@@ -94,7 +95,7 @@ double ScenarioModels::progress_fraction() const {
 
 void check_models_build(const scenario::Scenario& scenario, const models::ModelRegistries& registries) {
   sim::Simulator simulator;
-  DiscardTraceSink sink;
+  sim::DiscardTraceSink sink;
   ScenarioModels models(scenario, registries, simulator, sink);
   // Expands job generators and schedules the first events, which can still find a bad config.
   models.start();

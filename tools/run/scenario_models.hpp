@@ -43,22 +43,6 @@ class ScenarioModels {
   std::unique_ptr<models::facility::FacilitySimulation> facility_;
 };
 
-// A sink that keeps nothing: what `validate` builds the models into.
-class DiscardTraceSink : public sim::TraceSink {
- public:
-  sim::SeriesId declare_series(const std::string&, const std::string&, const std::string&) override {
-    return next_series_++;
-  }
-  void append(sim::SeriesId, sim::Time, double) override {}
-  sim::TableId declare_table(const std::string&, std::vector<sim::Column>) override { return next_table_++; }
-  void append_row(sim::TableId, std::vector<sim::Cell>) override {}
-  void set_summary(const std::string&, sim::SummaryValue) override {}
-
- private:
-  sim::SeriesId next_series_ = 0;
-  sim::TableId next_table_ = 0;
-};
-
 // What `validate` does after loading: builds every model as `run` would, runs nothing.
 void check_models_build(const scenario::Scenario& scenario, const models::ModelRegistries& registries);
 

@@ -1,46 +1,26 @@
 // The dcsim executable as a user meets it: exit codes, messages, files.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
+
+#include "cli_test_support.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
-
-Result dcsim(const std::string& args) {
-  const std::string command = std::string(DCSIM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), pipe) != nullptr) out += buf.data();
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using dcsim::cli_testing::run_dcsim;
+using dcsim::cli_testing::temp_path;
 
 const std::string kSource = DCSIM_SOURCE_DIR;
-
-fs::path temp_path(const std::string& name) {
-  return fs::temp_directory_path() / ("dcsim-cli-" + name + "-" + std::to_string(::getpid()));
-}
 
 }  // namespace
 
 TEST_CASE("run writes trace.h5 and summary.json and prints the headline", "[cli]") {
   const auto out = temp_path("run");
   fs::remove_all(out);
-  const auto r = dcsim("run " + kSource + "/scenarios/quickstart.json -o " + out.string());
+  const auto r = run_dcsim("run " + kSource + "/scenarios/quickstart.json -o " + out.string());
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("IT energy"));
   CHECK(fs::exists(out / "trace.h5"));
@@ -51,7 +31,7 @@ TEST_CASE("run writes trace.h5 and summary.json and prints the headline", "[cli]
 TEST_CASE("validate exits 2 and names the JSON pointer of a bad key", "[cli]") {
   const auto file = temp_path("bad.json");
   std::ofstream(file) << R"({"name": "x", "cluster": {"nodes": 2, "nodez": 3}})";
-  const auto r = dcsim("validate " + file.string());
+  const auto r = run_dcsim("validate " + file.string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains(file.string() + ":/cluster/nodez: unknown key"));
   fs::remove(file);
@@ -60,7 +40,7 @@ TEST_CASE("validate exits 2 and names the JSON pointer of a bad key", "[cli]") {
 TEST_CASE("run with a bad scenario exits 2 and writes nothing", "[cli]") {
   const auto out = temp_path("bad-run");
   fs::remove_all(out);
-  const auto r = dcsim("run " + kSource + "/scenarios/quickstart.json -o " + out.string() +
+  const auto r = run_dcsim("run " + kSource + "/scenarios/quickstart.json -o " + out.string() +
                        " --set cluster.nodes=-2");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("/cluster/nodes: expected a positive integer, got -2"));
@@ -70,54 +50,54 @@ TEST_CASE("run with a bad scenario exits 2 and writes nothing", "[cli]") {
 }
 
 TEST_CASE("usage errors exit 2; --help and --version exit 0", "[cli]") {
-  CHECK(dcsim("").exit_code == 2);
-  CHECK(dcsim("frobnicate").exit_code == 2);
-  CHECK(dcsim("run").exit_code == 2);
-  CHECK(dcsim("run --help").exit_code == 0);
-  const auto v = dcsim("--version");
+  CHECK(run_dcsim("").exit_code == 2);
+  CHECK(run_dcsim("frobnicate").exit_code == 2);
+  CHECK(run_dcsim("run").exit_code == 2);
+  CHECK(run_dcsim("run --help").exit_code == 0);
+  const auto v = run_dcsim("--version");
   CHECK(v.exit_code == 0);
   CHECK_THAT(v.output, Catch::StartsWith("dcsim "));
-  CHECK(dcsim("validate /nonexistent/scenario.json").exit_code == 2);
+  CHECK(run_dcsim("validate /nonexistent/scenario.json").exit_code == 2);
 }
 
 TEST_CASE("list shows every registry with descriptions; unknown kinds are errors", "[cli]") {
-  const auto r = dcsim("list");
+  const auto r = run_dcsim("list");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("fifo") && Catch::Contains("hgx-h100"));
-  CHECK(dcsim("list scheduler --json").exit_code == 0);
-  const auto bad = dcsim("list gizmo");
+  CHECK(run_dcsim("list scheduler --json").exit_code == 0);
+  const auto bad = run_dcsim("list gizmo");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Catch::Contains("valid: node preset, gpu preset, scheduler, topology, collective algorithm, training model"));
 }
 
 TEST_CASE("bench fabric takes a max-min precision and refuses one out of range", "[cli]") {
-  const auto r = dcsim("bench fabric --case fattree16-random-1000 --precision 1e-2 --json");
+  const auto r = run_dcsim("bench fabric --case fattree16-random-1000 --precision 1e-2 --json");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("\"max_min_precision\": 0.01"));
   CHECK_THAT(r.output, Catch::Contains("\"mean_fct_s\""));
-  const auto bad = dcsim("bench fabric --case fattree16-random-1000 --precision 0.5");
+  const auto bad = run_dcsim("bench fabric --case fattree16-random-1000 --precision 0.5");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Catch::Contains("--precision: expected a number from 1e-9 to 1e-2, got 0.5"));
 }
 
 TEST_CASE("bench fabric runs random flows on a fat-tree of any even k and names what is wrong", "[cli]") {
-  const auto r = dcsim("bench fabric --case fattree8-random-300 --json");
+  const auto r = run_dcsim("bench fabric --case fattree8-random-300 --json");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("\"hosts\": 128") && Catch::Contains("\"flows\": 300") &&
                            Catch::Contains("\"setup_s\""));
-  const auto odd = dcsim("bench fabric --case fattree7-random-300");
+  const auto odd = run_dcsim("bench fabric --case fattree7-random-300");
   CHECK(odd.exit_code == 2);
   CHECK_THAT(odd.output, Catch::Contains("fattree7-random-300': fat-tree k must be even, 4 to 128"));
-  const auto none = dcsim("bench fabric --case fattree8-random-0");
+  const auto none = run_dcsim("bench fabric --case fattree8-random-0");
   CHECK(none.exit_code == 2);
   CHECK_THAT(none.output, Catch::Contains("flows must be 1 to 10,000,000"));
-  const auto typo = dcsim("bench fabric --case fattree8-random-30x");
+  const auto typo = run_dcsim("bench fabric --case fattree8-random-30x");
   CHECK(typo.exit_code == 2);
   CHECK_THAT(typo.output, Catch::Contains("or fattreeK-random-F"));
 }
 
 TEST_CASE("bench engine prints the documented JSON fields", "[cli]") {
-  const auto r = dcsim("bench engine --pending 1000 --events 20000 --json");
+  const auto r = run_dcsim("bench engine --pending 1000 --events 20000 --json");
   CHECK(r.exit_code == 0);
   for (const char* key : {"\"pending\"", "\"events\"", "\"engine_events_per_s\"", "\"heap_events_per_s\"", "\"ratio\""}) {
     CHECK_THAT(r.output, Catch::Contains(key));
