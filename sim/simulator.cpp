@@ -41,17 +41,17 @@ bool Simulator::reschedule(EventHandle& h, Time t) {
 bool Simulator::is_pending(EventHandle h) const { return queue_->is_pending(h); }
 
 void Simulator::run() {
-  stop_requested_ = false;
-  while (!stop_requested_ && !stopped_by_flag() && step_until(Time::max())) {
+  stop_requested_.store(false, std::memory_order_relaxed);
+  while (!stop_requested() && step_until(Time::max())) {
   }
 }
 
 void Simulator::run_until(Time t) {
   if (t < now_) past_time("run_until", t, now_);
-  stop_requested_ = false;
-  while (!stop_requested_ && !stopped_by_flag() && step_until(t)) {
+  stop_requested_.store(false, std::memory_order_relaxed);
+  while (!stop_requested() && step_until(t)) {
   }
-  if (!stop_requested_ && !stopped_by_flag()) now_ = t;
+  if (!stop_requested()) now_ = t;
 }
 
 bool Simulator::step_until(Time limit) {

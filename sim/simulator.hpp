@@ -79,16 +79,12 @@ class Simulator {
   // Runs every event with time <= t, then advances the clock to t (unless stopped earlier).
   void run_until(Time t);
   // Makes run()/run_until() return after the current event. The simulator can be resumed.
-  void stop() { stop_requested_ = true; }
-  bool stop_requested() const { return stop_requested_; }
-
-  // An outside stop request (a signal handler's flag): while *flag is non-zero, run() and
-  // run_until() return before the next event, as after stop(). Read once per event (one relaxed
-  // load); nullptr (the default) disables it. Not owned.
-  void set_stop_flag(const std::atomic<int>* flag) { stop_flag_ = flag; }
-  bool stopped_by_flag() const {
-    return stop_flag_ != nullptr && stop_flag_->load(std::memory_order_relaxed) != 0;
-  }
+  void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
+  bool stop_requested() const { return stop_requested_.load(std::memory_order_relaxed); }
+  // The flag stop() sets, for a signal handler (a lock-free atomic store is async-signal-safe):
+  // storing true ends run() or run_until() before the next event, as stop() does. The loop
+  // reads it anyway, so an outside stop costs nothing per event.
+  std::atomic<bool>& stop_flag() { return stop_requested_; }
 
   // Calls `observer` every `every_events` executed events (progress reporting); 0 disables.
   void set_progress_observer(std::uint64_t every_events, std::function<void()> observer);
@@ -99,8 +95,8 @@ class Simulator {
   Time now_ = Time::zero();
   std::uint64_t executed_ = 0;
   std::uint64_t fingerprint_ = 0xCBF29CE484222325ULL;
-  bool stop_requested_ = false;
-  const std::atomic<int>* stop_flag_ = nullptr;
+  std::atomic<bool> stop_requested_{false};
+  static_assert(std::atomic<bool>::is_always_lock_free, "stop_flag() is stored from signal handlers");
   std::uint64_t progress_every_ = 0;
   std::uint64_t next_progress_ = UINT64_MAX;
   std::function<void()> progress_;

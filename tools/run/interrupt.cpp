@@ -9,13 +9,19 @@ namespace dcsim::tools::run {
 namespace {
 
 std::atomic<int> g_signal{0};
+std::atomic<std::atomic<bool>*> g_forward{nullptr};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
+static_assert(std::atomic<std::atomic<bool>*>::is_always_lock_free, "the signal handler needs a lock-free pointer");
 
-extern "C" void record_signal(int signal) { g_signal.store(signal, std::memory_order_relaxed); }
+extern "C" void record_signal(int signal) {
+  g_signal.store(signal, std::memory_order_relaxed);
+  if (std::atomic<bool>* flag = g_forward.load(std::memory_order_acquire)) flag->store(true, std::memory_order_relaxed);
+}
 
 }  // namespace
 
-const std::atomic<int>& interrupt_signal() { return g_signal; }
+ForwardInterrupts::ForwardInterrupts(std::atomic<bool>& flag) { g_forward.store(&flag, std::memory_order_release); }
+ForwardInterrupts::~ForwardInterrupts() { g_forward.store(nullptr, std::memory_order_release); }
 
 void throw_if_interrupted() {
   const int signal = g_signal.load(std::memory_order_relaxed);

@@ -1,7 +1,8 @@
 #pragma once
-// SIGINT and SIGTERM during a run: the handler only records the signal; the engine stops at the
-// next event (sim::Simulator::set_stop_flag), the run throws Interrupted, the outputs' temporaries
-// are deleted while the stack unwinds, and the CLI exits 128 + the signal number (130, 143).
+// SIGINT and SIGTERM during a run: the handler records the signal and raises the running
+// engine's stop flag (sim::Simulator::stop_flag, see ForwardInterrupts), so the engine stops at
+// the next event; the run throws Interrupted, the outputs' temporaries are deleted while the
+// stack unwinds, and the CLI exits 128 + the signal number (130, 143).
 // A second signal while the first is being handled gets the default action (the process ends at
 // once), so a stuck run can still be killed from the keyboard.
 
@@ -10,10 +11,6 @@
 #include <stdexcept>
 
 namespace dcsim::tools::run {
-
-// The signal received since the handlers were installed, 0 when none. Lock-free: written by the
-// signal handler, read by the engine once per event.
-const std::atomic<int>& interrupt_signal();
 
 // Throws Interrupted when a signal was received.
 void throw_if_interrupted();
@@ -27,6 +24,15 @@ class Interrupted : public std::runtime_error {
 
  private:
   int signal_;
+};
+
+// While it lives, a signal also stores true into `flag` (an engine's stop flag). One at a time.
+class ForwardInterrupts {
+ public:
+  explicit ForwardInterrupts(std::atomic<bool>& flag);
+  ~ForwardInterrupts();
+  ForwardInterrupts(const ForwardInterrupts&) = delete;
+  ForwardInterrupts& operator=(const ForwardInterrupts&) = delete;
 };
 
 // Installs the handlers for its lifetime and restores the previous ones after; clears any

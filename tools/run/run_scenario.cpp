@@ -27,7 +27,7 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   const auto wall_start = std::chrono::steady_clock::now();
   sim::Simulator simulator;
   // A SIGINT or SIGTERM (interrupt.hpp) ends the run at the next event.
-  simulator.set_stop_flag(&interrupt_signal());
+  const ForwardInterrupts forward(simulator.stop_flag());
   if (phase) phase("building the models");
   ScenarioModels models(scenario, registries, simulator, sink);
   const sim::Time duration = scenario.duration;
