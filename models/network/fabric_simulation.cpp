@@ -1,5 +1,7 @@
 #include "models/network/fabric_simulation.hpp"
 
+#include <algorithm>
+
 namespace dcsim::models::network {
 
 FabricSimulation::FabricSimulation(sim::Simulator& sim, Fabric& fabric, FabricReport* report)
@@ -22,7 +24,10 @@ std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes,
 
 void FabricSimulation::reschedule() {
   if (in_tick_) return;  // tick() reschedules once at its end
-  const sim::Time next = fabric_.next_event_time();
+  // A flow that found no route is due "at the fabric's last advance", which a flow started
+  // later than that (a training step's send after a switch failed) has left in the past: it is
+  // due now.
+  const sim::Time next = std::max(fabric_.next_event_time(), sim_.now());
   if (next == scheduled_ && sim_.is_pending(event_)) return;
   sim_.cancel(event_);
   scheduled_ = next;
