@@ -173,8 +173,11 @@ double parse_with_units(QuantityKind kind, std::string_view text, const UnitDef 
     const auto v = to_double(number, u.exp10);
     if (!v) fail(kind, text);
     if (number.negative && !allow_negative && *v != 0.0) fail(kind, text, true);
+    // "1e308 TiB" is a finite number times a factor above one: infinite, not a quantity.
+    const double value = *v * u.factor;
+    if (!std::isfinite(value)) fail(kind, text);
     // Normalise -0 so that "-0 W" compares and prints as 0.
-    return *v * u.factor + 0.0;
+    return value + 0.0;
   }
   fail(kind, text);
 }
@@ -282,8 +285,8 @@ double parse_temperature_c(std::string_view text) {
   } else {
     fail(kind, text);
   }
-  // Below absolute zero is a typo, not a temperature.
-  if (c < -273.15) fail(kind, text);
+  // Below absolute zero is a typo, not a temperature; "1e308 F" overflows the conversion.
+  if (c < -273.15 || !std::isfinite(c)) fail(kind, text);
   return c + 0.0;
 }
 

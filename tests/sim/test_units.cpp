@@ -174,3 +174,20 @@ TEST_CASE("names and examples of every kind", "[sim][units]") {
     CHECK_FALSE(quantity_example(k).empty());
   }
 }
+
+// Found by tests/fuzz/quantity_fuzz.cpp (tests/fuzz/regressions/quantity/): the number alone is a
+// finite double, but the unit's factor (or the Fahrenheit conversion) pushed it to infinity, which
+// the parsers returned as if it were a quantity.
+TEST_CASE("quantities that overflow a double in their unit are rejected, not returned as infinity",
+          "[sim][units]") {
+  CHECK_THROWS_AS(parse_temperature_c("1e308 F"), ParseError);  // (1e308 - 32) * 5 overflows
+  CHECK_THROWS_AS(parse_data_size_bytes("1e308 TiB"), ParseError);
+  CHECK_THROWS_AS(parse_data_rate_bps("1e308 B/s"), ParseError);  // bytes times 8
+  CHECK_THROWS_AS(parse_energy_j("1e308 Wh"), ParseError);        // times 3600
+  CHECK_THROWS_AS(parse_quantity(QuantityKind::kDataSize, "1.7e308 GiB"), ParseError);
+  CHECK_THROWS_WITH(parse_temperature_c("1e308 F"),
+                    "expected a temperature such as \"65 C\" or \"300 K\", got \"1e308 F\"");
+  // The largest values that stay finite still parse.
+  CHECK(parse_data_size_bytes("1e290 TiB") == 1e290 * 1099511627776.0);
+  CHECK(parse_temperature_c("1e300 F") > 0);
+}
