@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <istream>
 
 #include "sim/error.hpp"
 
@@ -38,9 +39,7 @@ bool parse_number(const std::string& cell, double& out) {
 
 class LineReader {
  public:
-  LineReader(const std::string& path, std::string display) : in_(path), display_(std::move(display)) {
-    if (!in_) throw sim::InputError(display_ + ": cannot open file");
-  }
+  LineReader(std::istream& in, std::string display) : in_(in), display_(std::move(display)) {}
   // Next line that is not blank or a comment; false at the end.
   bool next(std::string& line) {
     while (std::getline(in_, line)) {
@@ -56,7 +55,7 @@ class LineReader {
   const std::string& display() const { return display_; }
 
  private:
-  std::ifstream in_;
+  std::istream& in_;
   std::string display_;
   std::size_t number_ = 0;
 };
@@ -75,11 +74,17 @@ models::network::NodeId parse_host(const LineReader& r, const std::string& cell,
   return static_cast<models::network::NodeId>(id);
 }
 
+std::ifstream open_csv(const std::string& path, const std::string& display) {
+  std::ifstream in(path);
+  if (!in) throw sim::InputError(display + ": cannot open file");
+  return in;
+}
+
 }  // namespace
 
-std::vector<models::network::FlowRecord> read_flow_csv(const std::string& path, const std::string& display,
+std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const std::string& display,
                                                        std::size_t hosts) {
-  LineReader r(path, display);
+  LineReader r(in, display);
   std::string line;
   if (!r.next(line)) throw sim::InputError(display + ": empty flow trace; expected a header src,dst,bytes,start_s");
   if (split(line) != std::vector<std::string>{"src", "dst", "bytes", "start_s"}) {
@@ -103,8 +108,14 @@ std::vector<models::network::FlowRecord> read_flow_csv(const std::string& path, 
   return out;
 }
 
-std::vector<double> read_size_csv(const std::string& path, const std::string& display) {
-  LineReader r(path, display);
+std::vector<models::network::FlowRecord> read_flow_csv(const std::string& path, const std::string& display,
+                                                       std::size_t hosts) {
+  std::ifstream in = open_csv(path, display);
+  return read_flow_csv(in, display, hosts);
+}
+
+std::vector<double> read_size_csv(std::istream& in, const std::string& display) {
+  LineReader r(in, display);
   std::string line;
   std::vector<double> out;
   bool first = true;
@@ -119,6 +130,11 @@ std::vector<double> read_size_csv(const std::string& path, const std::string& di
   }
   if (out.empty()) throw sim::InputError(display + ": expected at least one flow size, found none");
   return out;
+}
+
+std::vector<double> read_size_csv(const std::string& path, const std::string& display) {
+  std::ifstream in = open_csv(path, display);
+  return read_size_csv(in, display);
 }
 
 }  // namespace dcsim::tools::scenario

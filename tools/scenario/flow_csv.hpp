@@ -6,6 +6,7 @@
 // Lines that are empty or start with '#' are skipped.
 
 #include <cstddef>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,12 @@ namespace dcsim::tools::scenario {
 // [0, hosts); bytes >= 0; start_s >= 0 seconds. `display` is how messages name the file.
 std::vector<models::network::FlowRecord> read_flow_csv(const std::string& path, const std::string& display,
                                                        std::size_t hosts);
+// The same, from a stream (the path version opens the file, "cannot open file" when it cannot).
+std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const std::string& display,
+                                                       std::size_t hosts);
 
 // One size in bytes per line (a plain number >= 0), an optional `bytes` header; at least one.
 std::vector<double> read_size_csv(const std::string& path, const std::string& display);
+std::vector<double> read_size_csv(std::istream& in, const std::string& display);
 
 }  // namespace dcsim::tools::scenario
