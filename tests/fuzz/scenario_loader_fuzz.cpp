@@ -1,0 +1,66 @@
+// libFuzzer target: the scenario loader on JSON text (parse_json_text + load_scenario_json with
+// the built-in registries, as `dcsim validate` does). sim::InputError (and InputErrors) is the
+// expected rejection; any other exception escaping is a finding (the CLI would call it an
+// internal error, exit 1), as is a crash, a hang or an allocation past -rss_limit_mb.
+//
+// The source is a file name in tests/data/bad_scenarios/, so relative data files a scenario
+// names (traffic CSVs, outdoor temperatures) resolve there. A document whose strings mention a
+// device or kernel file system (/dev/zero, /proc/self/fd/0 ...) is skipped: reading those blocks
+// or never ends, which says nothing about the loader.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "models/model_registries.hpp"
+#include "sim/error.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+
+#ifndef DCSIM_SOURCE_DIR
+#define DCSIM_SOURCE_DIR "."
+#endif
+
+namespace {
+
+const dcsim::models::ModelRegistries& registries() {
+  static const dcsim::models::ModelRegistries r = [] {
+    dcsim::models::ModelRegistries out;
+    dcsim::models::register_builtin_models(out);
+    return out;
+  }();
+  return r;
+}
+
+bool names_special_file(const nlohmann::json& j) {
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    for (const std::string_view bad : {"dev", "proc", "sys", "fd"}) {
+      if (s.find(bad) != std::string::npos) return true;
+    }
+    return false;
+  }
+  if (j.is_structured()) {
+    for (const auto& [key, value] : j.items()) {
+      if (names_special_file(value)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string source = DCSIM_SOURCE_DIR "/tests/data/bad_scenarios/fuzz.json";
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    nlohmann::json doc = dcsim::tools::scenario::parse_json_text(text, source);
+    if (names_special_file(doc)) return 0;
+    (void)dcsim::tools::scenario::load_scenario_json(std::move(doc), source, {}, std::nullopt, registries());
+  } catch (const dcsim::sim::InputError&) {
+    // The expected rejection (InputErrors derives from it).
+  }
+  return 0;
+}
