@@ -9,6 +9,7 @@
 #include "models/power/switch_power.hpp"
 #include "sim/error.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
+#include "tools/scenario/flow_csv.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -19,8 +20,7 @@ sim::Time seconds(const nlohmann::json& v) { return sim::Time::from_seconds(v.ge
 }  // namespace
 
 std::vector<double> read_temperature_csv(const std::string& path, const std::string& display) {
-  std::ifstream in(path);
-  if (!in) throw sim::InputError(display + ": cannot read outdoor temperature file");
+  std::ifstream in = open_data_file(path, display);
   std::vector<double> out;
   std::string line;
   int number = 0;

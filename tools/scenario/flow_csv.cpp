@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <istream>
 
@@ -74,13 +75,20 @@ models::network::NodeId parse_host(const LineReader& r, const std::string& cell,
   return static_cast<models::network::NodeId>(id);
 }
 
-std::ifstream open_csv(const std::string& path, const std::string& display) {
+}  // namespace
+
+std::ifstream open_data_file(const std::string& path, const std::string& display) {
+  // A device or a pipe (/dev/zero, /dev/stdin) would be read for ever: data files are files.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    throw sim::InputError(display + ": expected a regular file, got a " +
+                          (std::filesystem::is_directory(status) ? std::string("directory") : std::string("device, pipe or socket")));
+  }
   std::ifstream in(path);
   if (!in) throw sim::InputError(display + ": cannot open file");
   return in;
 }
-
-}  // namespace
 
 std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const std::string& display,
                                                        std::size_t hosts) {
@@ -110,7 +118,7 @@ std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const s
 
 std::vector<models::network::FlowRecord> read_flow_csv(const std::string& path, const std::string& display,
                                                        std::size_t hosts) {
-  std::ifstream in = open_csv(path, display);
+  std::ifstream in = open_data_file(path, display);
   return read_flow_csv(in, display, hosts);
 }
 
@@ -133,7 +141,7 @@ std::vector<double> read_size_csv(std::istream& in, const std::string& display) 
 }
 
 std::vector<double> read_size_csv(const std::string& path, const std::string& display) {
-  std::ifstream in = open_csv(path, display);
+  std::ifstream in = open_data_file(path, display);
   return read_size_csv(in, display);
 }
 

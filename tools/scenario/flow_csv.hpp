@@ -6,6 +6,7 @@
 // Lines that are empty or start with '#' are skipped.
 
 #include <cstddef>
+#include <fstream>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -25,5 +26,9 @@ std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const s
 // One size in bytes per line (a plain number >= 0), an optional `bytes` header; at least one.
 std::vector<double> read_size_csv(const std::string& path, const std::string& display);
 std::vector<double> read_size_csv(std::istream& in, const std::string& display);
+
+// Opens a data file a scenario names; InputError "<display>: ..." when it cannot be opened or is
+// not a regular file (a device such as /dev/zero would be read for ever).
+std::ifstream open_data_file(const std::string& path, const std::string& display);
 
 }  // namespace dcsim::tools::scenario

@@ -210,3 +210,16 @@ TEST_CASE("a switch failure while training jobs send their steps' flows does not
   CHECK_THAT(r.output, Catch::Contains("\"flows_failed\""));
   fs::remove_all(out);
 }
+
+TEST_CASE("a data file that is a device is refused, not read for ever", "[cli][hardening]") {
+  // /dev/zero as a flow trace or a size list never ends (found by the loader's fuzz target).
+  auto r = run_dcsim("validate " + scenario("fat-tree-vs-mesh.json") +
+                     " --set traffic.pattern=replay --set traffic.file=/dev/zero");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("/dev/zero: expected a regular file, got a device, pipe or socket"));
+  // The outdoor temperature file goes through the same opening.
+  r = run_dcsim("validate " + scenario("cooling-failure.json") +
+                " --set 'facility.outdoor={\"kind\":\"csv\",\"file\":\"/dev/zero\"}'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("/dev/zero: expected a regular file"));
+}
