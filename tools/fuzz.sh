@@ -28,6 +28,7 @@ case "$budget" in
   *) limit=(-runs="$budget") ;;
 esac
 
+bash tools/setup.sh --fuzz
 if [[ ! -f build-fuzz/CMakeCache.txt ]]; then
   nice -n 10 cmake --preset fuzz >/dev/null
 fi

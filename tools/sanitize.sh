@@ -17,6 +17,7 @@ export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:print_stack
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
 jobs="$(nproc)"
+bash tools/setup.sh  # the same packages as the normal build; GCC brings libasan and libubsan
 start=$(date +%s)
 if [[ ! -f build-asan/CMakeCache.txt ]]; then
   nice -n 10 cmake --preset asan >/dev/null

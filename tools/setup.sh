@@ -13,6 +13,10 @@ packages=(
   python3 python3-h5py python3-numpy python3-matplotlib python3-nbclient python3-nbformat
   python3-ipykernel python3-jsonschema
 )
+# --fuzz: also clang and its libFuzzer runtime, for tools/fuzz.sh (its own job, not CI's).
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

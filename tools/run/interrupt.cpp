@@ -1,7 +1,6 @@
 #include "tools/run/interrupt.hpp"
 
 #include <csignal>
-#include <cstring>
 #include <string>
 
 namespace dcsim::tools::run {

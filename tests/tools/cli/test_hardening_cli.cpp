@@ -2,12 +2,11 @@
 // expected; never exit 1, a signal, an exhausted machine, a hang, or a stale or half-written
 // output. Each case is one a user met (issue 16).
 
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -26,18 +25,31 @@ namespace {
 
 std::string scenario(const std::string& name) { return source_dir() + "/scenarios/" + name; }
 
+// `dcsim validate scenarios/NAME ARGS` exits 2 and says `message`.
+void check_validate_refuses(const std::string& name, const std::string& args,
+                            const std::string& message) {
+  INFO("validate " << name << args);
+  const auto r = run_dcsim("validate " + scenario(name) + args);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(message));
+}
+
 }  // namespace
 
-TEST_CASE("a fabric or traffic too large for this machine is refused before it is built", "[cli][hardening]") {
+TEST_CASE("a fabric or traffic too large for this machine is refused before it is built",
+          "[cli][hardening]") {
   // k=120: the fabric (432,000 hosts) fits in about 3 GB, but its all-to-all is 1.9e11 flows
   // (before the guard: 13.5 GB allocated in 109 s, then std::bad_alloc, exit 1). k=100000 is
   // 2.5e14 hosts. Neither is allocated: refused in well under a second.
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"120", ":/traffic/pattern: this run needs about"}, {"100000", ":/fabric: this run needs about"}};
+      {"120", ":/traffic/pattern: this run needs about"},
+      {"100000", ":/fabric: this run needs about"}};
   for (const auto& [k, message] : cases) {
     const auto start = std::chrono::steady_clock::now();
-    const auto r = run_dcsim("validate " + scenario("fat-tree-vs-mesh.json") + " --set fabric.k=" + k);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto r =
+        run_dcsim("validate " + scenario("fat-tree-vs-mesh.json") + " --set fabric.k=" + k);
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Catch::Contains(message) && Catch::Contains("above the memory limit of"));
     CHECK(s < 10);
@@ -45,65 +57,60 @@ TEST_CASE("a fabric or traffic too large for this machine is refused before it i
 }
 
 TEST_CASE("the option --max-memory lowers the limit and says so", "[cli][hardening]") {
-  auto r = run_dcsim("validate " + scenario("fat-tree-vs-mesh.json") + " --set fabric.k=24 --max-memory '1 MB'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains("above the memory limit of 1 MB"));
-  r = run_dcsim("validate " + scenario("fat-tree-vs-mesh.json") + " --max-memory 'lots'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains("--max-memory"));
+  check_validate_refuses("fat-tree-vs-mesh.json", " --set fabric.k=24 --max-memory '1 MB'",
+                         "above the memory limit of 1 MB");
+  check_validate_refuses("fat-tree-vs-mesh.json", " --max-memory 'lots'", "--max-memory");
 }
 
 TEST_CASE("a cluster of 2e9 nodes is refused with the estimate", "[cli][hardening]") {
-  const auto r = run_dcsim("validate " + scenario("quickstart.json") + " --set cluster.nodes=2000000000");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/cluster/nodes: this run needs about"));
+  check_validate_refuses("quickstart.json", " --set cluster.nodes=2000000000",
+                         ":/cluster/nodes: this run needs about");
 }
 
-TEST_CASE("validate refuses what run would refuse: fewer fabric hosts than training nodes", "[cli][hardening]") {
+TEST_CASE("validate refuses what run would refuse: fewer fabric hosts than training nodes",
+          "[cli][hardening]") {
   // 2 leaves x 2 hosts = 4 hosts for 6 cluster nodes running training jobs.
-  const auto r = run_dcsim("validate " + scenario("two-jobs-shared-fabric.json") + " --set fabric.leaves=2");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/fabric: the fabric has 4 hosts but the cluster has 6 nodes"));
+  check_validate_refuses("two-jobs-shared-fabric.json", " --set fabric.leaves=2",
+                         ":/fabric: the fabric has 4 hosts but the cluster has 6 nodes");
 }
 
 TEST_CASE("validate refuses a checkpoint store that is a cluster node", "[cli][hardening]") {
-  const auto r = run_dcsim("validate " + scenario("two-jobs-shared-fabric.json") +
-                       " --set workload.training.0.checkpoint.target=remote --set workload.training.0.checkpoint.store_host=1");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/workload/training/0/checkpoint/store_host: must be a fabric host"));
+  check_validate_refuses("two-jobs-shared-fabric.json",
+                         " --set workload.training.0.checkpoint.target=remote --set "
+                         "workload.training.0.checkpoint.store_host=1",
+                         ":/workload/training/0/checkpoint/store_host: must be a fabric host");
 }
 
 TEST_CASE("validate refuses a facility zone naming a rack that does not exist, with its pointer",
           "[cli][hardening]") {
-  const auto r = run_dcsim("validate " + scenario("cooling-failure.json") +
-                       " --set 'facility.zones=[{\"name\":\"a\",\"racks\":[0,7]}]'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/facility/zones/0/racks"));
+  check_validate_refuses("cooling-failure.json",
+                         " --set 'facility.zones=[{\"name\":\"a\",\"racks\":[0,7]}]'",
+                         ":/facility/zones/0/racks");
 }
 
 TEST_CASE("periodic steps that cannot finish are refused with the numbers", "[cli][hardening]") {
-  auto r = run_dcsim("validate " + scenario("cooling-failure.json") + " --set 'facility.tick=\"1 ns\"'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/facility/tick: expected a duration >= 0.001 s"));
-  r = run_dcsim("validate " + scenario("cooling-failure.json") + " --set 'outputs.telemetry_interval=\"1 ns\"'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/outputs/telemetry_interval: expected 0 s"));
+  check_validate_refuses("cooling-failure.json", " --set 'facility.tick=\"1 ns\"'",
+                         ":/facility/tick: expected a duration >= 0.001 s");
+  check_validate_refuses("cooling-failure.json", " --set 'outputs.telemetry_interval=\"1 ns\"'",
+                         ":/outputs/telemetry_interval: expected 0 s");
   // Representable, but 4 h every microsecond is 1.4e10 samples.
-  r = run_dcsim("validate " + scenario("cooling-failure.json") + " --set 'outputs.telemetry_interval=\"1 us\"'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/outputs/telemetry_interval: 1 us over 4 h is 1.44e+10 steps"));
+  check_validate_refuses("cooling-failure.json", " --set 'outputs.telemetry_interval=\"1 us\"'",
+                         ":/outputs/telemetry_interval: 1 us over 4 h is 1.44e+10 steps");
 }
 
-TEST_CASE("a number beyond a double in the file is exit 2 with line and column", "[cli][hardening]") {
+TEST_CASE("a number beyond a double in the file is exit 2 with line and column",
+          "[cli][hardening]") {
   const auto file = temp_path("overflow.json");
   std::ofstream(file) << "{\n  \"name\": \"x\",\n  \"seed\": 1e400\n}\n";
   const auto r = run_dcsim("validate " + file.string());
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(file.string() + ":3:") && Catch::Contains("number overflow"));
+  CHECK_THAT(r.output,
+             Catch::Contains(file.string() + ":3:") && Catch::Contains("number overflow"));
   fs::remove(file);
 }
 
-TEST_CASE("the option --seed is checked like /seed and recorded exactly, never wrapped", "[cli][hardening]") {
+TEST_CASE("the option --seed is checked like /seed and recorded exactly, never wrapped",
+          "[cli][hardening]") {
   for (const char* seed : {"-1", "abc", "1e30", "18446744073709551616"}) {
     const auto r = run_dcsim("validate " + scenario("quickstart.json") + " --seed " + seed);
     CHECK(r.exit_code == 2);
@@ -111,29 +118,29 @@ TEST_CASE("the option --seed is checked like /seed and recorded exactly, never w
   }
   // The largest seed is a valid seed, and summary.json says it as given (it said -1).
   const auto out = temp_path("seed");
-  const auto r = run_dcsim("run " + scenario("quickstart.json") + " -q --json --seed 18446744073709551615 -o " +
-                           out.string());
+  const auto r = run_dcsim("run " + scenario("quickstart.json") +
+                           " -q --json --seed 18446744073709551615 -o " + out.string());
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("\"seed\": 18446744073709551615"));
   fs::remove_all(out);
 }
 
-TEST_CASE("an empty output path (-o '') is refused, not taken as the current directory", "[cli][hardening]") {
+TEST_CASE("an empty output path (-o '') is refused, not taken as the current directory",
+          "[cli][hardening]") {
   const auto r = run_dcsim("run " + scenario("quickstart.json") + " -o ''");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("expected a directory path, got an empty string"));
 }
 
 TEST_CASE("a duration beyond the representable range says the range", "[cli][hardening]") {
-  const auto r = run_dcsim("validate " + scenario("quickstart.json") + " --set 'duration=\"1e30 h\"'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains("292 years"));
+  check_validate_refuses("quickstart.json", " --set 'duration=\"1e30 h\"'", "292 years");
 }
 
 TEST_CASE("a failed run leaves no earlier summary.json behind", "[cli][hardening]") {
   const auto out = temp_path("stale");
   fs::remove_all(out);
-  REQUIRE(run_dcsim("run " + scenario("quickstart.json") + " -q -o " + out.string()).exit_code == 0);
+  REQUIRE(run_dcsim("run " + scenario("quickstart.json") + " -q -o " + out.string()).exit_code ==
+          0);
   REQUIRE(fs::exists(out / "summary.json"));
   // Every scenario that validates starts, so make the run fail through its output directory:
   // a trace.h5 that is a non-empty folder cannot be replaced.
@@ -145,7 +152,8 @@ TEST_CASE("a failed run leaves no earlier summary.json behind", "[cli][hardening
   fs::remove_all(out);
 }
 
-TEST_CASE("SIGINT and SIGTERM stop a run, delete its temporaries and exit 130 / 143", "[cli][hardening]") {
+TEST_CASE("SIGINT and SIGTERM stop a run, delete its temporaries and exit 130 / 143",
+          "[cli][hardening]") {
   for (const int signal : {SIGINT, SIGTERM}) {
     const auto out = temp_path("signal-" + std::to_string(signal));
     fs::remove_all(out);
@@ -155,8 +163,9 @@ TEST_CASE("SIGINT and SIGTERM stop a run, delete its temporaries and exit 130 / 
       // A fabric run of minutes: 300,000 random flows sharing a k=16 fat-tree's 1,024 hosts.
       const std::string o = out.string();
       const std::string sc = scenario("fat-tree-vs-mesh.json");
-      ::execl(DCSIM_BINARY, DCSIM_BINARY, "run", sc.c_str(), "-q", "-o", o.c_str(), "--set", "fabric.k=16",
-              "--set", "traffic.pattern=random_pairs", "--set", "traffic.flows=300000", nullptr);
+      ::execl(DCSIM_BINARY, DCSIM_BINARY, "run", sc.c_str(), "-q", "-o", o.c_str(), "--set",
+              "fabric.k=16", "--set", "traffic.pattern=random_pairs", "--set",
+              "traffic.flows=300000", nullptr);
       ::_exit(127);
     }
     // Wait until the run is under way (its temporaries exist), then interrupt it.
@@ -164,7 +173,8 @@ TEST_CASE("SIGINT and SIGTERM stop a run, delete its temporaries and exit 130 / 
     for (int i = 0; i < 600 && !started; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       if (fs::exists(out)) {
-        for (const auto& e : fs::directory_iterator(out)) started |= e.path().filename().string().find(".tmp-") != std::string::npos;
+        for (const auto& e : fs::directory_iterator(out))
+          started |= e.path().filename().string().find(".tmp-") != std::string::npos;
       }
     }
     CHECK(started);
@@ -180,15 +190,13 @@ TEST_CASE("SIGINT and SIGTERM stop a run, delete its temporaries and exit 130 / 
 }
 
 TEST_CASE("absurd but parseable physical inputs are refused with the bounds", "[cli][hardening]") {
-  auto r = run_dcsim("validate " + scenario("cooling-failure.json") + " --set 'facility.outdoor.mean=\"1e9 C\"'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/facility/outdoor/mean: expected a temperature from -60 C to 60 C"));
-  r = run_dcsim("validate " + scenario("cooling-failure.json") + " --set 'facility.plant.supply=\"-50 C\"'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/facility/plant/supply: expected a temperature from 2 C to 60 C"));
-  r = run_dcsim("validate " + scenario("two-jobs-shared-fabric.json") + " --set 'fabric.link_bandwidth_bps=\"1 bps\"'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains(":/fabric/link_bandwidth_bps: expected a data rate >= 1000000 bit/s"));
+  check_validate_refuses("cooling-failure.json", " --set 'facility.outdoor.mean=\"1e9 C\"'",
+                         ":/facility/outdoor/mean: expected a temperature from -60 C to 60 C");
+  check_validate_refuses("cooling-failure.json", " --set 'facility.plant.supply=\"-50 C\"'",
+                         ":/facility/plant/supply: expected a temperature from 2 C to 60 C");
+  check_validate_refuses("two-jobs-shared-fabric.json",
+                         " --set 'fabric.link_bandwidth_bps=\"1 bps\"'",
+                         ":/fabric/link_bandwidth_bps: expected a data rate >= 1000000 bit/s");
 }
 
 TEST_CASE("the headline says how long writing the outputs took", "[cli][hardening]") {
@@ -199,13 +207,15 @@ TEST_CASE("the headline says how long writing the outputs took", "[cli][hardenin
   fs::remove_all(out);
 }
 
-TEST_CASE("a switch failure while training jobs send their steps' flows does not crash the run", "[cli][hardening]") {
+TEST_CASE("a switch failure while training jobs send their steps' flows does not crash the run",
+          "[cli][hardening]") {
   // It exited 1 with "event scheduled at 1 s ... the past is closed": a flow that found no route
   // was due at the fabric's last advance, before the step that sent it. The flows through the
   // failed spine now fail at once (what the jobs then do is the job lifecycle's business).
   const auto out = temp_path("switch-fault");
-  const auto r = run_dcsim("run " + scenario("two-jobs-shared-fabric.json") + " -q --json -o " + out.string() +
-                           " --set 'fabric.faults=[{\"at\":\"1 s\",\"kind\":\"switch\",\"switch\":\"s1.0\"}]'");
+  const auto r = run_dcsim(
+      "run " + scenario("two-jobs-shared-fabric.json") + " -q --json -o " + out.string() +
+      " --set 'fabric.faults=[{\"at\":\"1 s\",\"kind\":\"switch\",\"switch\":\"s1.0\"}]'");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("\"flows_failed\""));
   fs::remove_all(out);
@@ -213,13 +223,11 @@ TEST_CASE("a switch failure while training jobs send their steps' flows does not
 
 TEST_CASE("a data file that is a device is refused, not read for ever", "[cli][hardening]") {
   // /dev/zero as a flow trace or a size list never ends (found by the loader's fuzz target).
-  auto r = run_dcsim("validate " + scenario("fat-tree-vs-mesh.json") +
-                     " --set traffic.pattern=replay --set traffic.file=/dev/zero");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains("/dev/zero: expected a regular file, got a device, pipe or socket"));
+  check_validate_refuses("fat-tree-vs-mesh.json",
+                         " --set traffic.pattern=replay --set traffic.file=/dev/zero",
+                         "/dev/zero: expected a regular file, got a device, pipe or socket");
   // The outdoor temperature file goes through the same opening.
-  r = run_dcsim("validate " + scenario("cooling-failure.json") +
-                " --set 'facility.outdoor={\"kind\":\"csv\",\"file\":\"/dev/zero\"}'");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Catch::Contains("/dev/zero: expected a regular file"));
+  check_validate_refuses("cooling-failure.json",
+                         " --set 'facility.outdoor={\"kind\":\"csv\",\"file\":\"/dev/zero\"}'",
+                         "/dev/zero: expected a regular file");
 }
