@@ -16,7 +16,14 @@ struct JobSpec {
   std::string name;
   sim::Time arrival = sim::Time::zero();
   int nodes = 1;
+  // GPUs the job uses on each of its nodes; 0 = all of them (whole nodes). A one-node job asking
+  // fewer GPUs than a node has shares the node with other such jobs (trace pods, inference).
+  int gpus_per_node = 0;
   sim::Time work = sim::Time::zero();  // run time at nominal clock
+  // The run time the user asked for (a trace's requested time, a wall-clock limit): what
+  // backfilling policies plan with. It can be wrong both ways; zero = not given, use `work`.
+  sim::Time estimate = sim::Time::zero();
+  int priority = 0;  // higher starts first under policies that honour priorities
   double gpu_utilization = 1.0;        // mean utilisation of the job's GPUs while it runs, 0..1
   // Set for a training job: it runs steps and checkpoints (models/datacenter/training_job_run)
   // instead of one block of work; `work` is then its nominal duration.
