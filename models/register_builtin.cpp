@@ -4,8 +4,7 @@
 #include "models/hardware/node_presets.hpp"
 #include "models/model_registries.hpp"
 #include "models/network/topology_builders.hpp"
-#include "models/policy/fifo_scheduler.hpp"
-#include "models/policy/first_fit_scheduler.hpp"
+#include "models/policy/schedulers.hpp"
 #include "models/workload/training_model.hpp"
 
 namespace dcsim::models {
@@ -15,6 +14,9 @@ void register_builtin_models(ModelRegistries& registries) {
   hardware::register_gpu_presets(registries.gpu_presets);
   policy::register_fifo_scheduler(registries.schedulers);
   policy::register_first_fit_scheduler(registries.schedulers);
+  policy::register_easy_backfill_scheduler(registries.schedulers);
+  policy::register_topology_aware_scheduler(registries.schedulers);
+  policy::register_thermal_aware_scheduler(registries.schedulers);
   network::register_network_models(registries.topologies);
   collective::register_collective_algorithms(registries.collective_algorithms);
   workload::register_training_models(registries.training_models);

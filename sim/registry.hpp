@@ -16,9 +16,13 @@ namespace dcsim::sim {
 
 struct ParamSpec {
   std::string name;           // key under the entry's JSON object
-  std::string unit;           // "" for dimensionless; otherwise the unit kind, e.g. "duration"
+  // "" (a plain number), "integer", "boolean", "string", or a quantity kind name ("duration",
+  // "temperature", "power": sim/units.hpp), which also sets the value's SI unit.
+  std::string unit;
   std::string default_value;  // as a scenario would write it, e.g. "\"10 s\"" or "0.8"
-  std::string valid_range;    // e.g. "0 < x <= 1"
+  // e.g. "0 < x <= 1", "x >= 1" (in the SI unit); "" = any. The scenario layer parses it and
+  // enforces it (a contract test parses every registered one).
+  std::string valid_range;
   std::string help;           // one line
 };
 

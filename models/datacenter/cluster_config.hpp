@@ -11,6 +11,7 @@
 #include "models/workload/job_generator.hpp"
 #include "models/workload/job_spec.hpp"
 #include "models/workload/training_job.hpp"
+#include "sim/params.hpp"
 #include "sim/time.hpp"
 
 namespace dcsim::models::datacenter {
@@ -26,6 +27,10 @@ struct ClusterConfig {
   std::vector<workload::TrainingJobSpec> training_jobs;
   std::uint64_t seed = 1;
   std::string scheduler = "fifo";
+  // The scheduler's parameters (its registry entry documents them); missing ones take their
+  // documented defaults, undocumented ones are a ConfigError ("scheduler_params.<name>").
+  sim::Params scheduler_params;
+
   // Simulated time limit; Time::max() = until every job has finished.
   sim::Time duration = sim::Time::max();
   // Sampling period of the telemetry series (power, running jobs); zero = record only changes.

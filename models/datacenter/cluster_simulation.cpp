@@ -37,6 +37,9 @@ void validate(const ClusterConfig& c) {
     const std::string at = "jobs[" + std::to_string(i) + "]";
     require(j.nodes >= 1 && j.nodes <= c.nodes, at + ".nodes",
             "must be between 1 and the cluster's " + std::to_string(c.nodes) + " nodes");
+    require(j.gpus_per_node >= 0 && j.gpus_per_node <= c.node.gpus, at + ".gpus_per_node",
+            "must be between 0 (whole nodes) and the node's " + std::to_string(c.node.gpus) + " GPUs");
+    require(j.estimate >= sim::Time::zero(), at + ".estimate", "must not be negative");
     require(j.work > sim::Time::zero(), at + ".work", "must be positive");
     require(j.gpu_utilization >= 0 && j.gpu_utilization <= 1, at + ".gpu_utilization",
             "must be between 0 and 1");
@@ -61,6 +64,8 @@ struct ClusterSimulation::Job {
   sim::Time start = sim::Time::max();
   sim::Time finish = sim::Time::max();
   std::vector<int> nodes;
+  int gpus_per_node = 0;  // resolved: every GPU of a node for whole-node jobs
+  sim::Time expected_end;  // start + estimate: what policies plan with
   double energy_at_start_j = 0.0;
   double energy_j = 0.0;
   bool named = false;  // listed in the scenario (not generated): gets a headline row
@@ -74,7 +79,18 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
                                      sim::Simulator& sim, sim::TraceSink& sink)
     : config_(std::move(config)), sim_(sim), sink_(sink), registries_(registries) {
   validate(config_);
-  scheduler_ = registries.schedulers.get(config_.scheduler).factory();
+  const auto& entry = registries.schedulers.get(config_.scheduler);
+  for (const auto& name : config_.scheduler_params.names()) {
+    const bool documented = std::any_of(entry.params.begin(), entry.params.end(),
+                                        [&](const sim::ParamSpec& p) { return p.name == name; });
+    std::string valid;
+    for (const auto& p : entry.params) valid += (valid.empty() ? "" : ", ") + p.name;
+    require(documented, "scheduler_params." + name,
+            "is not a parameter of scheduler '" + config_.scheduler + "' (valid: " +
+                (valid.empty() ? "none" : valid) + ")");
+  }
+  config_.scheduler_params.fill_defaults(entry.params);
+  scheduler_ = entry.factory(config_.scheduler_params);
 
   std::vector<workload::JobSpec> specs = config_.jobs;
   append_training_jobs(config_, registries_, specs);
@@ -92,6 +108,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
     auto job = std::make_unique<Job>();
     job->spec = std::move(specs[i]);
     job->named = i < named_count;
+    job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
     if (job->spec.training) job->training_series = TrainingJobRun::declare_series(sink_, job->spec.name);
     jobs_.push_back(std::move(job));
   }
@@ -99,12 +116,18 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
                    [](const auto& a, const auto& b) { return a->spec.arrival < b->spec.arrival; });
 
   nodes_.resize(static_cast<std::size_t>(config_.nodes));
-  for (auto& n : nodes_) {
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    auto& n = nodes_[i];
     n.power_w = power::node_power_w(config_.node, 0.0);
     n.last_update = sim_.now();
+    n.state.rack = static_cast<int>(i) / config_.nodes_per_rack;
+    n.state.gpus = config_.node.gpus;
+    n.state.free_gpus = config_.node.gpus;
   }
+  node_load_power_w_ = power::node_power_w(config_.node, 1.0) - power::node_power_w(config_.node, 0.0);
   free_nodes_.resize(nodes_.size());
   std::iota(free_nodes_.begin(), free_nodes_.end(), 0);
+  free_gpus_ = config_.nodes * config_.node.gpus;
   const int racks = (config_.nodes + config_.nodes_per_rack - 1) / config_.nodes_per_rack;
   rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
 
@@ -120,7 +143,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
 
   std::vector<sim::Column> job_columns = {
       {"name", sim::ColumnType::kString, "", "job name"},
-      {"nodes", sim::ColumnType::kInt64, "nodes", "nodes held"},
+      {"nodes", sim::ColumnType::kInt64, "nodes", "nodes held (or asked for, while waiting)"},
       {"state", sim::ColumnType::kString, "", "done, running or waiting at the end of the run"},
       {"arrival_s", sim::ColumnType::kFloat64, "s", "arrival time"},
       {"start_s", sim::ColumnType::kFloat64, "s", "start time (NaN if never started)"},
@@ -132,7 +155,10 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   append_training_columns(job_columns);
   std::vector<sim::Column> event_columns = job_columns;
   event_columns.insert(event_columns.begin() + 2,
-                       {"node_list", sim::ColumnType::kString, "", "node indices, space-separated"});
+                       {{"node_list", sim::ColumnType::kString, "", "node indices, space-separated"},
+                        {"gpus_per_node", sim::ColumnType::kInt64, "GPUs", "GPUs held on each node"},
+                        {"fabric_groups", sim::ColumnType::kInt64, "groups",
+                         "distinct fabric groups (leaf switches) of the job's nodes; 0 before it starts"}});
   jobs_table_ = sink_.declare_table("jobs", event_columns);
   summary_jobs_table_ = sink_.declare_table("summary/jobs", job_columns);
 }
@@ -157,38 +183,97 @@ double ClusterSimulation::progress_fraction() const {
 void ClusterSimulation::on_arrival(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.state = Job::State::kWaiting;
-  waiting_.push_back({job_index, job.spec.nodes, job.spec.arrival, job.spec.work});
+  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
+  waiting_.push_back({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
   try_schedule();
   mark_dirty();
 }
 
+std::span<const policy::WaitingJob> ClusterSimulation::waiting() const {
+  return {waiting_.data() + waiting_head_, waiting_.size() - waiting_head_};
+}
+
+void ClusterSimulation::visit_running_by_expected_end(
+    const std::function<bool(const policy::RunningJob&)>& visit) const {
+  for (const auto& [end, index] : running_by_end_) {
+    const Job& job = *jobs_[index];
+    const policy::RunningJob r{index, static_cast<int>(job.nodes.size()), job.gpus_per_node, std::max(end, sim_.now())};
+    if (!visit(r)) return;
+  }
+}
+
+double ClusterSimulation::gpu_temperature_c(int node) const {
+  return conditions_ ? conditions_->gpu_temperature_c(node) : std::numeric_limits<double>::quiet_NaN();
+}
+
+double ClusterSimulation::rack_power_headroom_w(int rack) const {
+  return conditions_ ? conditions_->rack_power_headroom_w(rack) : std::numeric_limits<double>::infinity();
+}
+
+void ClusterSimulation::set_fabric_groups(const std::vector<int>& group_of_node) {
+  if (group_of_node.size() != nodes_.size()) {
+    throw sim::InternalError("set_fabric_groups: " + std::to_string(group_of_node.size()) + " groups for " +
+                             std::to_string(nodes_.size()) + " nodes (this is a bug)");
+  }
+  for (std::size_t i = 0; i < nodes_.size(); ++i) nodes_[i].state.fabric_group = group_of_node[i];
+}
+
+void ClusterSimulation::set_node_conditions(const NodeConditions* conditions) {
+  conditions_ = conditions;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    nodes_[i].state.zone = conditions_ ? conditions_->zone_of_node(static_cast<int>(i)) : 0;
+  }
+}
+
 void ClusterSimulation::try_schedule() {
-  if (waiting_head_ == waiting_.size() || free_nodes_.empty()) return;
-  const std::span<const policy::WaitingJob> view(waiting_.data() + waiting_head_,
-                                                 waiting_.size() - waiting_head_);
-  const auto picked = scheduler_->pick(view, static_cast<int>(free_nodes_.size()), sim_.now());
-  if (picked.empty()) return;
-  // Validate the policy's answer: positions in range, no repeats, within the free nodes.
-  std::vector<std::size_t> sorted = picked;
-  std::sort(sorted.begin(), sorted.end());
-  int needed = 0;
-  for (std::size_t k = 0; k < sorted.size(); ++k) {
-    if (sorted[k] >= view.size() || (k > 0 && sorted[k] == sorted[k - 1])) {
-      throw sim::InternalError("scheduler '" + config_.scheduler +
-                               "' picked a job that is not waiting (this is a bug)");
+  if (waiting_head_ == waiting_.size() || free_gpus_ == 0) return;
+  const auto placements = scheduler_->schedule(*this);
+  if (placements.empty()) return;
+  const std::size_t waiting_size = waiting_.size() - waiting_head_;
+  std::vector<std::size_t> positions;
+  positions.reserve(placements.size());
+  // Each placement is checked against what the ones before it left free, then acted on.
+  for (const auto& p : placements) {
+    check_placement(p, waiting_size);
+    for (std::size_t done : positions) {
+      if (done == p.position) {
+        throw sim::InternalError("scheduler '" + config_.scheduler + "' placed a job twice (this is a bug)");
+      }
     }
-    needed += view[sorted[k]].nodes;
+    positions.push_back(p.position);
+    start_job(waiting_[waiting_head_ + p.position].job_index, p.nodes);
   }
-  if (needed > static_cast<int>(free_nodes_.size())) {
-    throw sim::InternalError("scheduler '" + config_.scheduler + "' over-allocated nodes (this is a bug)");
+  remove_started(std::move(positions));
+}
+
+void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t waiting_size) const {
+  const auto fail = [this](const std::string& what) {
+    throw sim::InternalError("scheduler '" + config_.scheduler + "' " + what + " (this is a bug)");
+  };
+  if (p.position >= waiting_size) fail("placed a job that is not waiting");
+  const policy::WaitingJob& job = waiting_[waiting_head_ + p.position];
+  if (static_cast<int>(p.nodes.size()) != job.nodes) fail("gave a job the wrong number of nodes");
+  for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+    const int n = p.nodes[i];
+    if (n < 0 || n >= config_.nodes) fail("placed a job on a node that does not exist");
+    const auto& state = nodes_[static_cast<std::size_t>(n)].state;
+    if (!state.healthy || state.free_gpus < job.gpus_per_node) fail("placed a job on a node without room");
+    if (std::find(p.nodes.begin(), p.nodes.begin() + static_cast<std::ptrdiff_t>(i), n) !=
+        p.nodes.begin() + static_cast<std::ptrdiff_t>(i)) {
+      fail("placed a job twice on one node");
+    }
   }
-  for (std::size_t p : picked) start_job(view[p].job_index);
+}
+
+void ClusterSimulation::remove_started(std::vector<std::size_t> sorted) {
+  std::sort(sorted.begin(), sorted.end());
   if (sorted.back() + 1 == sorted.size()) {
     waiting_head_ += sorted.size();  // a prefix: fifo's case, O(1)
   } else {
     std::size_t out = waiting_head_;
     std::size_t next_started = 0;
-    for (std::size_t i = 0; i < view.size(); ++i) {
+    const std::size_t size = waiting_.size() - waiting_head_;
+    for (std::size_t i = 0; i < size; ++i) {
       if (next_started < sorted.size() && sorted[next_started] == i) {
         ++next_started;
       } else {
@@ -204,20 +289,56 @@ void ClusterSimulation::try_schedule() {
   }
 }
 
-void ClusterSimulation::start_job(std::size_t job_index) {
+void ClusterSimulation::hold_gpus(int node, std::size_t job_index, int gpus) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (n.state.free_gpus == n.state.gpus && n.state.healthy) {
+    free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
+  }
+  n.state.free_gpus -= gpus;
+  if (n.state.healthy) free_gpus_ -= gpus;
+  if (n.jobs.empty()) ++busy_nodes_;
+  n.jobs.emplace_back(job_index, gpus);
+  update_node_utilization(node);
+}
+
+void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  n.jobs.erase(std::find(n.jobs.begin(), n.jobs.end(), std::pair{job_index, gpus}));
+  if (n.jobs.empty()) --busy_nodes_;
+  n.state.free_gpus += gpus;
+  if (n.state.healthy) {
+    free_gpus_ += gpus;
+    if (n.state.free_gpus == n.state.gpus) {
+      free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
+    }
+  }
+  update_node_utilization(node);
+}
+
+void ClusterSimulation::update_node_utilization(int node) {
+  // Shared nodes: each job's utilisation weighted by the share of the node's GPUs it holds.
+  const auto& n = nodes_[static_cast<std::size_t>(node)];
+  double u = 0.0;
+  for (const auto& [index, gpus] : n.jobs) {
+    u += jobs_[index]->spec.gpu_utilization * static_cast<double>(gpus) / static_cast<double>(n.state.gpus);
+  }
+  set_node_utilization(node, std::min(u, 1.0));
+}
+
+void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>& nodes) {
   Job& job = *jobs_[job_index];
-  const auto n = static_cast<std::size_t>(job.spec.nodes);
-  job.nodes.assign(free_nodes_.begin(), free_nodes_.begin() + static_cast<std::ptrdiff_t>(n));
-  free_nodes_.erase(free_nodes_.begin(), free_nodes_.begin() + static_cast<std::ptrdiff_t>(n));
+  job.nodes = nodes;
   job.state = Job::State::kRunning;
   job.start = sim_.now();
+  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
+  job.expected_end = job.start + estimate;
+  running_by_end_.emplace(job.expected_end, job_index);
   job.energy_at_start_j = 0.0;
   for (int node : job.nodes) {
     integrate_node(node);
     job.energy_at_start_j += nodes_[static_cast<std::size_t>(node)].energy_j;
-    nodes_[static_cast<std::size_t>(node)].job = job_index;
-    set_node_utilization(node, job.spec.gpu_utilization);
   }
+  for (int node : job.nodes) hold_gpus(node, job_index, job.gpus_per_node);
   ++running_;
   if (job.spec.training) {
     const workload::TrainingJobPlan& plan = *job.spec.training;
@@ -255,12 +376,9 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
     energy_now += nodes_[static_cast<std::size_t>(node)].energy_j;
   }
   job.energy_j = energy_now - job.energy_at_start_j;
-  busy_node_seconds_ += static_cast<double>(job.nodes.size()) * (job.finish - job.start).seconds();
-  for (int node : job.nodes) {
-    nodes_[static_cast<std::size_t>(node)].job = SIZE_MAX;
-    set_node_utilization(node, 0.0);
-    free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
-  }
+  busy_node_seconds_ += busy_nodes_of(job) * (job.finish - job.start).seconds();
+  running_by_end_.erase({job.expected_end, job_index});
+  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
   --running_;
   ++finished_;
   last_completion_ = sim_.now();
@@ -276,8 +394,8 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
   }
   auto& n = nodes_[static_cast<std::size_t>(node)];
   n.clock_factor = factor;
-  if (n.job != SIZE_MAX) {
-    Job& job = *jobs_[n.job];
+  for (const auto& [index, gpus] : n.jobs) {
+    Job& job = *jobs_[index];
     // A power source may set the clock while the job's nodes are being assigned, before the
     // job's work exists: the work then starts at job_rate().
     if (job.training) {
@@ -369,7 +487,7 @@ void ClusterSimulation::append_samples() {
   for (std::size_t r = 0; r < rack_series_.size(); ++r) sink_.append(rack_series_[r], now, rack_power_w_[r]);
   sink_.append(running_series_, now, running_);
   sink_.append(waiting_series_, now, static_cast<double>(waiting_jobs()));
-  sink_.append(busy_series_, now, static_cast<double>(nodes_.size() - free_nodes_.size()));
+  sink_.append(busy_series_, now, static_cast<double>(busy_nodes_));
 }
 
 void ClusterSimulation::on_telemetry_tick() {
@@ -395,14 +513,27 @@ void ClusterSimulation::emit_job_row(const Job& job) {
   const double arrival = job.spec.arrival.seconds();
   const double start = started ? job.start.seconds() : nan;
   const double finish = done ? job.finish.seconds() : nan;
-  std::vector<sim::Cell> row = {job.spec.name, std::int64_t{job.spec.nodes}, node_list, state,
+  std::vector<sim::Cell> row = {job.spec.name, std::int64_t{job.spec.nodes}, node_list,
+                                 std::int64_t{job.gpus_per_node}, std::int64_t{fabric_groups_of(job)}, state,
                                  arrival, start, finish, started ? start - arrival : nan,
                                  done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh};
   append_training_cells(job.spec.training.get(), job.training.get(), row);
   sink_.append_row(jobs_table_, row);
   if (!job.named) return;  // generated streams are summarised by statistics, not listed
-  row.erase(row.begin() + 2);  // the headline table has no node list
+  row.erase(row.begin() + 2, row.begin() + 5);  // the headline table has no placement details
   sink_.append_row(summary_jobs_table_, row);
+}
+
+int ClusterSimulation::fabric_groups_of(const Job& job) const {
+  std::vector<int> groups;
+  for (int n : job.nodes) groups.push_back(nodes_[static_cast<std::size_t>(n)].state.fabric_group);
+  std::sort(groups.begin(), groups.end());
+  return static_cast<int>(std::unique(groups.begin(), groups.end()) - groups.begin());
+}
+
+double ClusterSimulation::busy_nodes_of(const Job& job) const {
+  // A job on part of a node keeps that part busy: GPU share, so shared nodes count once.
+  return static_cast<double>(job.nodes.size()) * job.gpus_per_node / config_.node.gpus;
 }
 
 void ClusterSimulation::finish() {
@@ -418,7 +549,7 @@ void ClusterSimulation::finish() {
       double energy_now = 0.0;
       for (int node : job->nodes) energy_now += nodes_[static_cast<std::size_t>(node)].energy_j;
       job->energy_j = energy_now - job->energy_at_start_j;
-      busy_node_seconds_ += static_cast<double>(job->nodes.size()) * (sim_.now() - job->start).seconds();
+      busy_node_seconds_ += busy_nodes_of(*job) * (sim_.now() - job->start).seconds();
     }
     if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) emit_job_row(*job);
     if (job->start != sim::Time::max()) {
@@ -452,7 +583,7 @@ void ClusterSimulation::finish() {
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
   put("utilization/node_busy_fraction",
       elapsed_s > 0 ? busy_node_seconds_ / (elapsed_s * static_cast<double>(nodes_.size())) : 0.0, "",
-      "node-seconds held by jobs / (nodes x simulated time)");
+      "node-seconds held by jobs / (nodes x simulated time); a job on k of a node's GPUs holds k/gpus of it");
 }
 
 }  // namespace dcsim::models::datacenter

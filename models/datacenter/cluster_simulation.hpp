@@ -18,11 +18,15 @@
 //           simulated_s, utilization/node_busy_fraction.
 
 #include <memory>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "models/datacenter/cluster_config.hpp"
+#include "models/datacenter/node_conditions.hpp"
 #include "models/datacenter/node_power_source.hpp"
 #include "models/model_registries.hpp"
+#include "models/policy/cluster_view.hpp"
 #include "sim/activity.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -31,7 +35,9 @@ namespace dcsim::models::datacenter {
 
 class TrainingFabric;
 
-class ClusterSimulation {
+// The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
+// the policy it hands itself to sees it that way.
+class ClusterSimulation : private policy::ClusterView {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, const ModelRegistries& registries, sim::Simulator& sim,
@@ -56,6 +62,12 @@ class ClusterSimulation {
   void set_power_source(NodePowerSource* source);
   // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
   void refresh_node_power(int node);
+  // Fabric group (leaf switch) of every node, for topology-aware placement; without it every
+  // node is in group 0. Call before start().
+  void set_fabric_groups(const std::vector<int>& group_of_node);
+  // Zones, GPU temperatures and rack headroom for placement policies (node_conditions.hpp);
+  // call before start(). Not owned.
+  void set_node_conditions(const NodeConditions* conditions);
 
   double cluster_power_w() const { return cluster_power_w_; }
   // Energy up to sim.now().
@@ -74,7 +86,12 @@ class ClusterSimulation {
   void on_arrival(std::size_t job_index);
   void on_completion(std::size_t job_index);
   void try_schedule();
-  void start_job(std::size_t job_index);
+  void check_placement(const policy::Placement& placement, std::size_t waiting_size) const;
+  void remove_started(std::vector<std::size_t> positions);
+  void start_job(std::size_t job_index, const std::vector<int>& nodes);
+  void hold_gpus(int node, std::size_t job_index, int gpus);
+  void release_gpus(int node, std::size_t job_index, int gpus);
+  void update_node_utilization(int node);
   double job_rate(const Job& job) const;
   void set_node_utilization(int node, double utilization);
   void integrate_node(int node);
@@ -84,12 +101,29 @@ class ClusterSimulation {
   void append_samples();
   void on_telemetry_tick();
   void emit_job_row(const Job& job);
+  int fabric_groups_of(const Job& job) const;
+  double busy_nodes_of(const Job& job) const;
+
+  // policy::ClusterView
+  sim::Time now() const override { return sim_.now(); }
+  int node_count() const override { return config_.nodes; }
+  int gpus_per_node() const override { return config_.node.gpus; }
+  const policy::NodeState& node(int id) const override { return nodes_[static_cast<std::size_t>(id)].state; }
+  std::span<const int> free_nodes() const override { return free_nodes_; }
+  int free_gpus() const override { return free_gpus_; }
+  double gpu_temperature_c(int node) const override;
+  double rack_power_headroom_w(int rack) const override;
+  double node_load_power_w() const override { return node_load_power_w_; }
+  std::span<const policy::WaitingJob> waiting() const override;
+  void visit_running_by_expected_end(const std::function<bool(const policy::RunningJob&)>& visit) const override;
+  std::size_t running_count() const override { return running_by_end_.size(); }
 
   ClusterConfig config_;
   sim::Simulator& sim_;
   sim::TraceSink& sink_;
   std::unique_ptr<policy::Scheduler> scheduler_;
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
+  const NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
   const ModelRegistries& registries_;
 
@@ -98,17 +132,22 @@ class ClusterSimulation {
   // case) only advance the head, so a long queue costs nothing per event.
   std::vector<policy::WaitingJob> waiting_;
   std::size_t waiting_head_ = 0;
-  std::vector<int> free_nodes_;       // sorted ascending: lowest-numbered nodes are used first
+  std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
+  int free_gpus_ = 0;            // on healthy nodes
+  int busy_nodes_ = 0;           // nodes holding at least one job
+  std::set<std::pair<sim::Time, std::size_t>> running_by_end_;  // (start + estimate, job)
+  double node_load_power_w_ = 0.0;
   int running_ = 0;
   std::size_t finished_ = 0;
 
   struct Node {
+    policy::NodeState state;
     double utilization = 0.0;
     double clock_factor = 1.0;
     double power_w = 0.0;
     double energy_j = 0.0;
     sim::Time last_update;
-    std::size_t job = SIZE_MAX;
+    std::vector<std::pair<std::size_t, int>> jobs;  // (job, GPUs it holds here)
   };
   std::vector<Node> nodes_;
   std::vector<double> rack_power_w_;

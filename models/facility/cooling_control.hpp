@@ -7,30 +7,29 @@
 #include <functional>
 #include <memory>
 
+#include "sim/params.hpp"
 #include "sim/registry.hpp"
 
 namespace dcsim::models::facility {
 
 struct CoolingControlInput {
   double max_gpu_c = 0.0;           // hottest GPU die in the zone
+  double target_gpu_c = 65.0;       // the zone's setpoint (/facility/cooling/target_gpu or the zone's)
   double heat_load_fraction = 0.0;  // zone IT power / zone rated IT power
   double dt_s = 0.0;                // since the previous decision
-};
-
-struct CoolingControlParams {
-  double target_gpu_c = 65.0;  // closed loop: hold the hottest GPU here (issue 5 default)
-  double min_speed = 0.3;      // pumps/fans below ~30% stall or lose head (assumption)
-  double gain_per_k = 0.05;    // PI proportional gain, speed per K of error (assumption)
-  double integral_time_s = 120.0;  // PI integral time (assumption: minutes-scale plant)
 };
 
 class CoolingControl {
  public:
   virtual ~CoolingControl() = default;
   virtual double speed(const CoolingControlInput& input) = 0;
+  // Speed before the first decision (the controller's floor).
+  virtual double initial_speed() const = 0;
 };
 
-using CoolingControlFactory = std::function<std::unique_ptr<CoolingControl>(const CoolingControlParams&)>;
+// Parameters as documented in the registration (sim/params.hpp): min_speed, and for pi_target
+// gain_per_k and integral_time (seconds). The setpoint is an input, not a parameter: zones differ.
+using CoolingControlFactory = std::function<std::unique_ptr<CoolingControl>(const sim::Params&)>;
 
 // fixed_curve: speed = min + (1 - min) * load; pi_target: PI on the hottest GPU.
 void register_cooling_controls(sim::Registry<CoolingControlFactory>& registry);

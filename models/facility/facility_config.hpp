@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/facility/cooling_control.hpp"
+#include "sim/params.hpp"
 #include "models/power/node_power_model.hpp"
 #include "models/power/switch_power.hpp"
 #include "models/thermal/cooling_plant.hpp"
@@ -80,7 +81,10 @@ struct FacilityConfig {
   thermal::CoolingPlantConfig plant;
   thermal::OutdoorProfile outdoor;
   std::string control = "pi_target";
-  CoolingControlParams control_params;
+  // The control's parameters (its registration documents them; missing ones take their
+  // defaults, undocumented ones are a ConfigError "cooling.control_params.<name>").
+  sim::Params control_params;
+  double target_gpu_c = 65.0;  // closed loop: hold the hottest GPU here (issue 5 default)
   // Throttling (H100 SXM nvidia-smi, public-figures.md): clocks fall from max operating to the
   // slowdown temperature, hold at slowdown_clock above it, and the GPU shuts down at shutdown.
   double max_operating_c = 87.0;

@@ -56,6 +56,7 @@ struct FacilitySimulation::Zone {
   std::vector<std::size_t> nodes;
   int racks = 0;
   double loop_c = 0.0, air_c = 0.0;
+  double target_gpu_c = 65.0;  // the control's setpoint
   double speed = 1.0;
   double flow_fraction = 1.0;  // pump faults
   bool rdhx_fans_failed = false;
@@ -120,6 +121,17 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
             "faults[" + std::to_string(f) + "].zone", "must name a zone");
   }
   const auto& control = registries.cooling_controls.get(config_.control);
+  for (const auto& name : config_.control_params.names()) {
+    std::string valid;
+    bool documented = false;
+    for (const auto& p : control.params) {
+      valid += (valid.empty() ? "" : ", ") + p.name;
+      documented = documented || p.name == name;
+    }
+    require(documented, "cooling.control_params." + name,
+            "is not a parameter of cooling control '" + config_.control + "' (valid: " + valid + ")");
+  }
+  config_.control_params.fill_defaults(control.params);
 
   sim::RandomStream rng(seed, "facility/tim");
   const double t0 = config_.plant.supply_c;
@@ -148,11 +160,10 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
     require(z.rdhx_capacity_w >= 0, at + "rdhx_capacity", "must not be negative");
     require(z.secondary_flow_kg_per_s_per_rack > 0, at + "secondary_flow_kg_per_s_per_rack", "must be positive");
     z.plate_flow_scale = z.secondary_flow_kg_per_s_per_rack / c.secondary_flow_kg_per_s_per_rack;
-    CoolingControlParams params = c.control_params;
-    if (zc.target_gpu_c) params.target_gpu_c = *zc.target_gpu_c;
+    z.target_gpu_c = zc.target_gpu_c.value_or(c.target_gpu_c);
     z.loop_c = z.air_c = t0;
-    z.control = control.factory(params);
-    z.speed = params.min_speed;
+    z.control = control.factory(config_.control_params);
+    z.speed = z.control->initial_speed();
   }
   rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
   rack_over_limit_.assign(static_cast<std::size_t>(racks), false);
@@ -202,6 +213,20 @@ void FacilitySimulation::attach(datacenter::ClusterSimulation& cluster, sim::Tim
   cluster_ = &cluster;
   duration_ = duration;
   cluster.set_power_source(this);
+  cluster.set_node_conditions(this);
+}
+
+int FacilitySimulation::zone_of_node(int node) const { return nodes_[static_cast<std::size_t>(node)].zone; }
+
+double FacilitySimulation::gpu_temperature_c(int node) const {
+  const std::size_t per = static_cast<std::size_t>(config_.node.gpus);
+  double hottest = -std::numeric_limits<double>::infinity();
+  for (std::size_t g = 0; g < per; ++g) hottest = std::max(hottest, gpus_[static_cast<std::size_t>(node) * per + g].die_c);
+  return hottest;
+}
+
+double FacilitySimulation::rack_power_headroom_w(int rack) const {
+  return config_.rack_limit_w - rack_power_w_[static_cast<std::size_t>(rack)];
 }
 
 void FacilitySimulation::start() {
@@ -521,7 +546,7 @@ void FacilitySimulation::control_and_record() {
     for (std::size_t n : z.nodes) zone_w += nodes_[n].ac_w;
     std::vector<double> full(per, c.node.gpu.max_power_w);
     const double rated_w = power::node_power(c.node, full.data(), 1.0, 1.0).ac_w * static_cast<double>(z.nodes.size());
-    const double speed = z.control->speed({z.max_gpu_c, zone_w / rated_w, dt_s});
+    const double speed = z.control->speed({z.max_gpu_c, z.target_gpu_c, zone_w / rated_w, dt_s});
     if (speed != z.speed) {
       z.speed = speed;
       if (c.mode == FacilityConfig::Mode::kAir) {

@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/node_conditions.hpp"
 #include "models/datacenter/node_power_source.hpp"
 #include "models/facility/facility_config.hpp"
 #include "models/model_registries.hpp"
@@ -55,7 +56,7 @@
 
 namespace dcsim::models::facility {
 
-class FacilitySimulation final : public datacenter::NodePowerSource {
+class FacilitySimulation final : public datacenter::NodePowerSource, public datacenter::NodeConditions {
  public:
   // Validates (ConfigError fields: "cooling.d2c_capture", "power.rack_limit", ...).
   FacilitySimulation(FacilityConfig config, int nodes, int nodes_per_rack, std::uint64_t seed,
@@ -64,13 +65,18 @@ class FacilitySimulation final : public datacenter::NodePowerSource {
   FacilitySimulation(const FacilitySimulation&) = delete;
   FacilitySimulation& operator=(const FacilitySimulation&) = delete;
 
-  // Becomes the cluster's power source; `duration` bounds the ticks (max: while jobs remain).
+  // Becomes the cluster's power source and its placement conditions; `duration` bounds the ticks (max: while jobs remain).
   void attach(datacenter::ClusterSimulation& cluster, sim::Time duration);
   void start();
   void finish();
 
   void on_node_utilization(int node, double utilization) override;
   double node_power_w(int node) const override;
+
+  // What placement policies see (node_conditions.hpp): temperatures as of the last step.
+  int zone_of_node(int node) const override;
+  double gpu_temperature_c(int node) const override;
+  double rack_power_headroom_w(int rack) const override;
 
   // Inspection (tests, bench).
   double max_gpu_c() const { return max_gpu_c_; }

@@ -1,25 +1,43 @@
-#include "models/policy/first_fit_scheduler.hpp"
+// "first_fit": scans the queue in arrival order and starts every job that fits now, with no
+// reservation: small jobs overtake a large head, which may then starve (the failure EASY backfill
+// exists to prevent). Cost per call: O(min(queue, queue_depth)); the scan also stops as soon as
+// nothing is free.
+
+#include "models/policy/free_capacity.hpp"
+#include "models/policy/schedulers.hpp"
 
 namespace dcsim::models::policy {
 
-std::vector<std::size_t> FirstFitScheduler::pick(std::span<const WaitingJob> waiting,
-                                                 int free_nodes, sim::Time /*now*/) {
-  std::vector<std::size_t> start;
-  for (std::size_t i = 0; i < waiting.size() && free_nodes > 0; ++i) {
-    if (waiting[i].nodes <= free_nodes) {
-      free_nodes -= waiting[i].nodes;
-      start.push_back(i);
+namespace {
+
+class FirstFitScheduler : public Scheduler {
+ public:
+  explicit FirstFitScheduler(std::size_t max_scan) : max_scan_(max_scan) {}
+
+  std::vector<Placement> schedule(const ClusterView& view) override {
+    std::vector<Placement> out;
+    FreeCapacity free(view);
+    const auto waiting = view.waiting();
+    for (std::size_t i = 0; i < waiting.size() && i < max_scan_ && free.free_gpus() > 0; ++i) {
+      if (auto nodes = free.take_default(waiting[i])) out.push_back({i, std::move(*nodes)});
     }
+    return out;
   }
-  return start;
-}
+
+ private:
+  std::size_t max_scan_;
+};
+
+}  // namespace
 
 void register_first_fit_scheduler(sim::Registry<SchedulerFactory>& registry) {
   registry.add({"first_fit",
-                "start, in arrival order, every waiting job that fits; no reservation (may starve "
-                "large jobs)",
-                {},
-                [] { return std::make_unique<FirstFitScheduler>(); }});
+                "start, in arrival order, every waiting job that fits; no reservation (may starve large jobs)",
+                {{"queue_depth", "integer", "100", "x >= 1",
+                  "queue positions examined per decision (Slurm's default_queue_depth, slurm.schedmd.com/sched_config.html)"}},
+                [](const sim::Params& p) {
+                  return std::make_unique<FirstFitScheduler>(static_cast<std::size_t>(p.integer("queue_depth")));
+                }});
 }
 
 }  // namespace dcsim::models::policy

@@ -1,35 +1,34 @@
 #pragma once
-// Scheduler policy: which waiting jobs start now. Implementations register by name
-// (models/register_builtin.cpp); scenario files choose one under /policies/scheduler.
+// Scheduler policy: which waiting jobs start now, and on which nodes. Implementations register by
+// name with their documented parameters (models/register_builtin.cpp); scenario files choose one
+// under /policies/scheduler and set its parameters under /policies/scheduler_params.
 
 #include <cstddef>
 #include <functional>
 #include <memory>
-#include <span>
 #include <vector>
 
-#include "sim/time.hpp"
+#include "models/policy/cluster_view.hpp"
+#include "sim/params.hpp"
 
 namespace dcsim::models::policy {
 
-struct WaitingJob {
-  std::size_t job_index;  // index into the cluster's job list
-  int nodes;              // nodes requested
-  sim::Time arrival;
-  sim::Time work;         // run time at nominal clock (a hint; backfilling policies use it)
+struct Placement {
+  std::size_t position = 0;  // in view.waiting()
+  std::vector<int> nodes;    // distinct node ids, exactly the job's node count
 };
 
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
-  // `waiting` is in arrival order. Returns positions in `waiting` of the jobs to start now, in
-  // start order; their node counts must sum to at most `free_nodes`.
-  // The cluster calls it only when a job arrived or nodes were freed. Cost should be O(jobs
-  // started) where the policy allows it (fifo), since queues of 1e5 jobs are routine in traces.
-  virtual std::vector<std::size_t> pick(std::span<const WaitingJob> waiting, int free_nodes,
-                                        sim::Time now) = 0;
+  // Placements to act on now, in start order. Each must fit what is free after the ones before
+  // it (the cluster checks: a policy that over-allocates is a bug, not bad input). The cluster
+  // calls it when a job arrives, nodes free up or health changes. Each policy documents its cost
+  // per call; it must not grow with the queue beyond what the policy needs (queues of 1e5+ jobs
+  // are routine in traces).
+  virtual std::vector<Placement> schedule(const ClusterView& view) = 0;
 };
 
-using SchedulerFactory = std::function<std::unique_ptr<Scheduler>()>;
+using SchedulerFactory = std::function<std::unique_ptr<Scheduler>(const sim::Params&)>;
 
 }  // namespace dcsim::models::policy

@@ -11,6 +11,25 @@ namespace dcsim::tools::run {
 
 namespace dc = models::datacenter;
 
+namespace {
+
+// The leaf switch each cluster node's first NIC attaches to (node i is fabric host i), for
+// topology-aware placement. Nodes beyond the fabric's hosts, and hosts that route themselves
+// (direct topologies), are each their own group.
+std::vector<int> fabric_groups(const models::network::Topology& topology, int nodes) {
+  std::vector<int> groups(static_cast<std::size_t>(nodes));
+  for (int i = 0; i < nodes; ++i) {
+    const auto host = static_cast<models::network::NodeId>(i);
+    const bool attached = static_cast<std::size_t>(i) < topology.host_count() && !topology.hosts_are_routers() &&
+                          !topology.out_links(host).empty();
+    groups[static_cast<std::size_t>(i)] =
+        attached ? static_cast<int>(topology.link(topology.out_links(host).front()).dst) : -1 - i;
+  }
+  return groups;
+}
+
+}  // namespace
+
 ScenarioModels::ScenarioModels(const scenario::Scenario& scenario, const models::ModelRegistries& registries,
                                sim::Simulator& simulator, sim::TraceSink& sink)
     : scenario_(scenario) {
@@ -23,6 +42,7 @@ ScenarioModels::ScenarioModels(const scenario::Scenario& scenario, const models:
   // graph with PP and DP traffic as flows on it (flow mode, training_fabric.hpp): cluster node
   // i is fabric host i.
   if (scenario.fabric) fabric_ = std::make_unique<FabricRun>(scenario, registries, simulator, sink);
+  if (fabric_ && cluster_) cluster_->set_fabric_groups(fabric_groups(fabric_->fabric().topology(), scenario.cluster.nodes));
   if (fabric_ && cluster_ && !scenario.cluster.training_jobs.empty()) {
     const std::size_t hosts = fabric_->fabric().topology().host_count();
     if (hosts < static_cast<std::size_t>(scenario.cluster.nodes)) {

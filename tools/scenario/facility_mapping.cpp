@@ -8,6 +8,7 @@
 
 #include "models/power/switch_power.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/flow_csv.hpp"
 
@@ -86,7 +87,8 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
   c.rdhx_capacity_w = cool["rdhx_capacity"].get<double>();
   c.crah_capacity_w = cool["crah_capacity"].get<double>();
   c.control = cool["control"].get<std::string>();
-  c.control_params.target_gpu_c = cool["target_gpu"].get<double>();
+  c.control_params = params_from_resolved(cool.contains("control_params") ? &cool["control_params"] : nullptr);
+  c.target_gpu_c = cool["target_gpu"].get<double>();
   const auto& plant = f["plant"];
   c.plant.supply_c = plant["supply"].get<double>();
   c.plant.chiller = plant["chiller"].get<bool>();

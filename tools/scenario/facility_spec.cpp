@@ -1,5 +1,7 @@
 #include "tools/scenario/facility_spec.hpp"
 
+#include "tools/scenario/registry_params.hpp"
+
 namespace dcsim::tools::scenario {
 
 using sim::QuantityKind;
@@ -45,6 +47,10 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                   with_default(enum_field("control", "Cooling-control policy (`dcsim list \"cooling control\"`).",
                                           registries.cooling_controls.kind(), registries.cooling_controls.names()),
                                "pi_target"),
+                  params_object_field("control_params",
+                                      "Parameters of the chosen cooling control (`dcsim list \"cooling control\"`); "
+                                      "keys it does not document are errors, keys left out take its defaults.",
+                                      entry_params(registries.cooling_controls)),
                   with_default(quantity_field("target_gpu", "GPU die temperature the closed-loop control holds; "
                                               "20-95 C (an H100 slows down on its own near 87 C).",
                                               QuantityKind::kTemperature, between(20, 95)),

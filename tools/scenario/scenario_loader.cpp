@@ -2,6 +2,7 @@
 
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
+#include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/training_spec.hpp"
 
 #include <filesystem>
@@ -24,6 +25,11 @@ std::string located(const std::string& source, const std::string& pointer,
 }
 
 double si(const json& v) { return v.get<double>(); }
+// The value at a JSON pointer, or null when absent (including on a path through non-objects).
+const json* find_at(const json& doc, const char* pointer) {
+  const json::json_pointer p(pointer);
+  return doc.contains(p) ? &doc.at(p) : nullptr;
+}
 sim::Time duration_of(const json& v) { return sim::Time::from_seconds(v.get<double>()); }
 
 std::string format_power(double w) {
@@ -240,6 +246,7 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
 
   c.seed = out.seed;
   c.scheduler = r.at("policies").at("scheduler").get<std::string>();
+  c.scheduler_params = params_from_resolved(find_at(r, "/policies/scheduler_params"));
   c.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
   c.telemetry_interval = duration_of(r.at("outputs").at("telemetry_interval"));
   map_training_jobs(r, registries, c);
@@ -438,6 +445,15 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
       fill_node_from_preset(out.resolved["cluster"]["node"], registries);
     }
     check_cross_field(doc, out.resolved, errors);
+    if (const json* scheduler = find_at(out.resolved, "/policies/scheduler"); scheduler && scheduler->is_string()) {
+      check_params_of_entry(find_at(doc, "/policies/scheduler_params"), "/policies/scheduler_params", "scheduler",
+                            scheduler->get<std::string>(), entry_params(registries.schedulers), errors);
+    }
+    if (const json* control = find_at(out.resolved, "/facility/cooling/control"); control && control->is_string()) {
+      check_params_of_entry(find_at(doc, "/facility/cooling/control_params"), "/facility/cooling/control_params",
+                            "cooling control", control->get<std::string>(), entry_params(registries.cooling_controls),
+                            errors);
+    }
     check_training_cross_field(out.resolved, errors);
   }
   if (!errors.empty()) {

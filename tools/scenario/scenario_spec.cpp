@@ -6,6 +6,7 @@
 
 #include "tools/scenario/fabric_spec.hpp"
 #include "tools/scenario/facility_spec.hpp"
+#include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 #include "tools/scenario/training_spec.hpp"
 
@@ -134,7 +135,12 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
                                                 "(`dcsim list scheduler` describes each).",
                                                 registries.schedulers.kind(),
                                                 registries.schedulers.names()),
-                                     "fifo")}),
+                                     "fifo"),
+                        params_object_field("scheduler_params",
+                                            "Parameters of the chosen scheduler (`dcsim list scheduler`); "
+                                            "keys it does not document are errors, keys left out take "
+                                            "its defaults.",
+                                            entry_params(registries.schedulers))}),
           object_field("outputs", "What the run records.",
                        {with_default(quantity_field("telemetry_interval",
                                                     "Sampling period of the telemetry series; 0 "

@@ -3,74 +3,16 @@
 #include "models/datacenter/cluster_simulation.hpp"
 #include "models/power/node_power.hpp"
 #include "sim/error.hpp"
+#include "tests/models/datacenter/cluster_test_support.hpp"
 
-using dcsim::models::ModelRegistries;
-using dcsim::models::datacenter::ClusterConfig;
-using dcsim::models::datacenter::ClusterSimulation;
-using dcsim::models::workload::JobSpec;
-using dcsim::sim::Time;
+using dcsim::tests::builtin;
+using dcsim::tests::job;
+using dcsim::tests::Run;
+using dcsim::tests::simple_cluster;
 
 namespace {
 
 constexpr double kEnergyTol = 1e-12;  // relative: sums of a few exact products
-
-ModelRegistries builtin() {
-  ModelRegistries r;
-  dcsim::models::register_builtin_models(r);
-  return r;
-}
-
-// A node whose power is easy to do by hand: P(u) = 150 + 500 u watts.
-ClusterConfig simple_cluster(int nodes) {
-  ClusterConfig c;
-  c.node.gpus = 1;
-  c.node.gpu.idle_power_w = 100;
-  c.node.gpu.max_power_w = 500;
-  c.node.other_idle_power_w = 50;
-  c.node.other_max_power_w = 150;
-  c.nodes = nodes;
-  c.nodes_per_rack = 1;
-  return c;
-}
-
-JobSpec job(std::string name, Time arrival, int nodes, Time work, double util) {
-  JobSpec j;
-  j.name = std::move(name);
-  j.arrival = arrival;
-  j.nodes = nodes;
-  j.work = work;
-  j.gpu_utilization = util;
-  return j;
-}
-
-struct Run {
-  dcsim::sim::Simulator sim;
-  dcsim::sim::MemoryTraceSink sink;
-  ModelRegistries registries = builtin();
-  std::unique_ptr<ClusterSimulation> model;
-  explicit Run(ClusterConfig c) {
-    model = std::make_unique<ClusterSimulation>(std::move(c), registries, sim, sink);
-    model->start();
-  }
-  void to_end() {
-    sim.run();
-    model->finish();
-  }
-  double summary(const std::string& path) const {
-    return std::get<double>(sink.summary(path).value);
-  }
-  double finish_of(const std::string& name) const { return column_of(name, "finish_s"); }
-  double column_of(const std::string& name, const std::string& column) const {
-    const auto& t = sink.table("summary/jobs");
-    std::size_t col = 0;
-    while (t.columns[col].name != column) ++col;
-    for (const auto& row : t.rows) {
-      if (std::get<std::string>(row[0]) == name) return std::get<double>(row[col]);
-    }
-    FAIL("no job " << name);
-    return 0;
-  }
-};
 
 }  // namespace
 
@@ -224,5 +166,5 @@ TEST_CASE("impossible cluster configs name the offending field", "[models][clust
   c.jobs.clear();
   c.scheduler = "lifo";
   CHECK_THROWS_WITH(ClusterSimulation(c, reg, sim, sink),
-                    Catch::Contains("unknown scheduler 'lifo'; valid: fifo, first_fit"));
+                    Catch::Contains("unknown scheduler 'lifo'; valid: easy_backfill, fifo, first_fit, thermal_aware, topology_aware"));
 }

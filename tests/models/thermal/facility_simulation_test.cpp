@@ -193,7 +193,7 @@ TEST_CASE("facility: each knob acts", "[models][thermal][facility]") {
   }
   SECTION("the closed loop holds the target; the fixed curve does not look") {
     FacilityConfig f;
-    f.control_params.target_gpu_c = 60.0;
+    f.target_gpu_c = 60.0;
     const auto pi60 = run(f);
     f.control = "fixed_curve";
     const auto fixed = run(f);
@@ -294,4 +294,32 @@ TEST_CASE("facility: bad configs name the field", "[models][thermal][facility]")
   f.rack_limit_w = 500.0;
   CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, reg, s, sink),
                     Catch::Contains("power.rack_limit"));
+}
+
+TEST_CASE("cooling control parameters act: fixed_curve's floor is min_speed, undocumented ones are refused",
+          "[models][thermal][facility]") {
+  // The jobs end at 2 h; from then on the zone's heat load is the idle nodes' only, so the fixed
+  // curve sits near its floor: min_speed + (1 - min_speed) x idle load fraction. A higher floor
+  // lifts the last speed sample by at least the difference of the floors scaled by (1 - load).
+  const auto last_speed = [](double min_speed) {
+    FacilityConfig f;
+    f.control = "fixed_curve";
+    f.control_params.set_number("min_speed", min_speed);
+    auto r = run(f);
+    for (const auto& s : r->sink.series()) {
+      if (s.path.size() > 6 && s.path.compare(s.path.size() - 6, 6, "/speed") == 0) return s.value.back();
+    }
+    FAIL("no speed series");
+    return 0.0;
+  };
+  const double low = last_speed(0.2);
+  const double high = last_speed(0.8);
+  CHECK(low >= 0.2);
+  CHECK(high >= 0.8);
+  CHECK(high > low + 0.3);
+
+  FacilityConfig bad;
+  bad.control = "fixed_curve";
+  bad.control_params.set_number("gain_per_k", 0.1);  // pi_target's, not fixed_curve's
+  CHECK_THROWS_WITH(run(bad), Catch::Contains("cooling.control_params.gain_per_k"));
 }

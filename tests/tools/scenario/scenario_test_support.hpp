@@ -30,7 +30,7 @@ inline models::ModelRegistries make_registries() {
                         }});
   }
   if (!r.schedulers.contains("fifo")) {
-    r.schedulers.add({"fifo", "test stand-in", {}, [] {
+    r.schedulers.add({"fifo", "test stand-in", {}, [](const sim::Params&) {
                         return std::unique_ptr<models::policy::Scheduler>();
                       }});
   }

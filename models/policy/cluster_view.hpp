@@ -1,0 +1,76 @@
+#pragma once
+// What a scheduling policy sees of the cluster: a read-only view, so that policies decide and the
+// cluster acts (DESIGN.md, "the datacenter assembly"). Policies return placements, {job, node
+// ids}; the cluster checks every placement before it acts on it.
+//
+// Granularity: a job holds `gpus_per_node` GPUs on each of its `nodes` distinct nodes. Whole-node
+// jobs hold every GPU of their nodes; a job asking fewer GPUs than a node has shares the node with
+// other such jobs (trace pods). GPUs are allocated whole (a trace's fractional GPU share is a
+// utilisation, not a placement unit).
+
+#include <cstddef>
+#include <functional>
+#include <span>
+
+#include "sim/time.hpp"
+
+namespace dcsim::models::policy {
+
+struct NodeState {
+  int rack = 0;
+  int zone = 0;          // cooling zone (0 without a facility model)
+  int fabric_group = 0;  // leaf switch the node's first NIC attaches to (0 without a fabric)
+  bool healthy = true;   // false while a fault holds the node down
+  int gpus = 1;
+  int free_gpus = 1;     // GPUs no job holds
+};
+
+struct WaitingJob {
+  std::size_t job_index = 0;  // the cluster's job id (stable for the whole run)
+  int nodes = 1;
+  int gpus_per_node = 1;      // resolved: a whole-node job asks every GPU of a node
+  sim::Time arrival;
+  // What the policy plans with: the user's estimate when the job gives one, else its nominal
+  // work. The real run time can differ both ways (trace estimates are notoriously high, and a
+  // throttled or interrupted job runs longer).
+  sim::Time estimate;
+  int priority = 0;
+  int gpus() const { return nodes * gpus_per_node; }
+};
+
+struct RunningJob {
+  std::size_t job_index = 0;
+  int nodes = 1;
+  int gpus_per_node = 1;
+  // start + estimate, but never before now: a job that outran its estimate is expected to end
+  // any moment (its real end is unknown to the policy).
+  sim::Time expected_end;
+  int gpus() const { return nodes * gpus_per_node; }
+};
+
+class ClusterView {
+ public:
+  virtual ~ClusterView() = default;
+  virtual sim::Time now() const = 0;
+  virtual int node_count() const = 0;
+  virtual int gpus_per_node() const = 0;  // of the cluster's node type
+  virtual const NodeState& node(int id) const = 0;
+  // Healthy nodes with every GPU free, ascending ids. O(1).
+  virtual std::span<const int> free_nodes() const = 0;
+  // Free GPUs on healthy nodes, whole free nodes included. O(1).
+  virtual int free_gpus() const = 0;
+  // Hottest GPU die on the node now (C), NaN without a thermal model. O(1).
+  virtual double gpu_temperature_c(int node) const = 0;
+  // Rack power (W) the facility still allows before capping: rated rack power minus the rack's
+  // present draw; +inf when no facility model sets a limit.
+  virtual double rack_power_headroom_w(int rack) const = 0;
+  // Power (W) a node adds when its GPUs go from idle to full load: what a placement costs a rack.
+  virtual double node_load_power_w() const = 0;
+  // Waiting jobs, arrival order (ties by job id). O(1).
+  virtual std::span<const WaitingJob> waiting() const = 0;
+  // Running jobs by expected end, earliest first, until `visit` returns false. O(jobs visited).
+  virtual void visit_running_by_expected_end(const std::function<bool(const RunningJob&)>& visit) const = 0;
+  virtual std::size_t running_count() const = 0;
+};
+
+}  // namespace dcsim::models::policy

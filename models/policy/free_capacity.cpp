@@ -1,0 +1,80 @@
+#include "models/policy/free_capacity.hpp"
+
+#include <algorithm>
+
+namespace dcsim::models::policy {
+
+FreeCapacity::FreeCapacity(const ClusterView& view)
+    : view_(view), free_gpus_(view.free_gpus()), whole_free_(static_cast<int>(view.free_nodes().size())) {}
+
+int FreeCapacity::free_gpus_on(int node) const {
+  int free = view_.node(node).free_gpus;
+  for (const auto& [n, g] : used_) {
+    if (n == node) free -= g;
+  }
+  return free;
+}
+
+bool FreeCapacity::whole_free(int node) const {
+  const NodeState& s = view_.node(node);
+  return s.healthy && s.free_gpus == s.gpus && free_gpus_on(node) == s.gpus;
+}
+
+std::vector<int> FreeCapacity::whole_free_list() const {
+  std::vector<int> out;
+  const auto free = view_.free_nodes();
+  for (std::size_t i = cursor_; i < free.size(); ++i) {
+    if (free_gpus_on(free[i]) == view_.node(free[i]).gpus) out.push_back(free[i]);
+  }
+  return out;
+}
+
+void FreeCapacity::take_gpus(int node, int gpus) {
+  const bool was_whole = whole_free(node);
+  used_.emplace_back(node, gpus);
+  free_gpus_ -= gpus;
+  if (was_whole) --whole_free_;
+}
+
+std::optional<std::vector<int>> FreeCapacity::take_default(const WaitingJob& job) {
+  if (job.gpus() > free_gpus_) return std::nullopt;
+  std::vector<int> nodes;
+  if (job.gpus_per_node >= view_.gpus_per_node()) {
+    if (job.nodes > whole_free_) return std::nullopt;
+    const auto free = view_.free_nodes();
+    std::size_t i = cursor_;
+    for (; i < free.size() && static_cast<int>(nodes.size()) < job.nodes; ++i) {
+      if (free_gpus_on(free[i]) == view_.node(free[i]).gpus) nodes.push_back(free[i]);
+    }
+    if (static_cast<int>(nodes.size()) < job.nodes) return std::nullopt;
+    // Nodes skipped before i were taken earlier in this call: the cursor may pass them.
+    cursor_ = i;
+    for (int n : nodes) take_gpus(n, job.gpus_per_node);
+    return nodes;
+  }
+  // Smaller than a node: best fit per node, distinct nodes.
+  std::vector<std::pair<int, int>> candidates;  // (free GPUs, node)
+  for (int n = 0; n < view_.node_count(); ++n) {
+    if (!view_.node(n).healthy) continue;
+    const int free = free_gpus_on(n);
+    if (free >= job.gpus_per_node) candidates.emplace_back(free, n);
+  }
+  if (static_cast<int>(candidates.size()) < job.nodes) return std::nullopt;
+  std::partial_sort(candidates.begin(), candidates.begin() + job.nodes, candidates.end());
+  for (int k = 0; k < job.nodes; ++k) nodes.push_back(candidates[static_cast<std::size_t>(k)].second);
+  for (int n : nodes) take_gpus(n, job.gpus_per_node);
+  return nodes;
+}
+
+bool FreeCapacity::take(const WaitingJob& job, const std::vector<int>& nodes) {
+  if (static_cast<int>(nodes.size()) != job.nodes) return false;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const int n = nodes[i];
+    if (n < 0 || n >= view_.node_count() || !view_.node(n).healthy || free_gpus_on(n) < job.gpus_per_node) return false;
+    if (std::find(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(i), n) != nodes.begin() + static_cast<std::ptrdiff_t>(i)) return false;
+  }
+  for (int n : nodes) take_gpus(n, job.gpus_per_node);
+  return true;
+}
+
+}  // namespace dcsim::models::policy

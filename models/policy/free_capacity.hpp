@@ -1,0 +1,49 @@
+#pragma once
+// What is still free while a policy builds one decision: the view's free capacity minus the
+// placements made so far in this call. Shared by the registered schedulers so that each decides
+// only its order and its node preference.
+//
+// Cost: whole-node jobs take from the view's sorted free-node list through a cursor, O(nodes
+// taken) (skipping nodes a partial job took this call); a job smaller than a node scans the nodes
+// once, O(cluster nodes), and picks best fit (the fewest free GPUs that suffice), which keeps whole
+// nodes free for whole-node jobs (Weng et al., ATC'23: fragmentation is what strands GPUs).
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "models/policy/cluster_view.hpp"
+
+namespace dcsim::models::policy {
+
+class FreeCapacity {
+ public:
+  explicit FreeCapacity(const ClusterView& view);
+
+  int free_gpus() const { return free_gpus_; }
+  int whole_free_nodes() const { return whole_free_; }
+  // Free GPUs on `node` now, this call's placements counted.
+  int free_gpus_on(int node) const;
+  bool whole_free(int node) const;
+
+  // Healthy whole free nodes not taken in this call, ascending (a copy: for policies that order
+  // nodes their own way).
+  std::vector<int> whole_free_list() const;
+
+  // The lowest-numbered nodes that fit `job` (whole-node jobs), or best-fit nodes (smaller jobs);
+  // taken when found. Nothing is taken when the job does not fit.
+  std::optional<std::vector<int>> take_default(const WaitingJob& job);
+  // Takes exactly these nodes for `job`; false (nothing taken) when one does not have room.
+  bool take(const WaitingJob& job, const std::vector<int>& nodes);
+
+ private:
+  void take_gpus(int node, int gpus);
+
+  const ClusterView& view_;
+  int free_gpus_ = 0;
+  int whole_free_ = 0;
+  std::size_t cursor_ = 0;  // into view.free_nodes(): those before it were taken
+  std::vector<std::pair<int, int>> used_;  // (node, GPUs taken in this call), few entries
+};
+
+}  // namespace dcsim::models::policy

@@ -1,0 +1,95 @@
+#pragma once
+// A small cluster whose numbers are easy to do by hand, and a run harness around
+// ClusterSimulation: shared by the cluster and the scheduling-policy tests.
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "models/datacenter/cluster_simulation.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+using dcsim::models::ModelRegistries;
+using dcsim::models::datacenter::ClusterConfig;
+using dcsim::models::datacenter::ClusterSimulation;
+using dcsim::models::workload::JobSpec;
+using dcsim::sim::Time;
+
+namespace dcsim::tests {
+
+inline ModelRegistries builtin() {
+  ModelRegistries r;
+  dcsim::models::register_builtin_models(r);
+  return r;
+}
+
+// A node whose power is easy to do by hand: P(u) = 150 + 500 u watts.
+inline ClusterConfig simple_cluster(int nodes) {
+  ClusterConfig c;
+  c.node.gpus = 1;
+  c.node.gpu.idle_power_w = 100;
+  c.node.gpu.max_power_w = 500;
+  c.node.other_idle_power_w = 50;
+  c.node.other_max_power_w = 150;
+  c.nodes = nodes;
+  c.nodes_per_rack = 1;
+  return c;
+}
+
+inline JobSpec job(std::string name, Time arrival, int nodes, Time work, double util) {
+  JobSpec j;
+  j.name = std::move(name);
+  j.arrival = arrival;
+  j.nodes = nodes;
+  j.work = work;
+  j.gpu_utilization = util;
+  return j;
+}
+
+struct Run {
+  dcsim::sim::Simulator sim;
+  dcsim::sim::MemoryTraceSink sink;
+  ModelRegistries registries = builtin();
+  std::unique_ptr<ClusterSimulation> model;
+  // `wire` connects the model before it starts (fabric groups, node conditions, ...).
+  explicit Run(ClusterConfig c, const std::function<void(ClusterSimulation&)>& wire = {}) {
+    model = std::make_unique<ClusterSimulation>(std::move(c), registries, sim, sink);
+    if (wire) wire(*model);
+    model->start();
+  }
+  void to_end() {
+    sim.run();
+    model->finish();
+  }
+  double summary(const std::string& path) const {
+    return std::get<double>(sink.summary(path).value);
+  }
+  double finish_of(const std::string& name) const { return column_of(name, "finish_s"); }
+  double start_of(const std::string& name) const { return column_of(name, "start_s"); }
+  // A cell of the per-job event table (every job, placement details included).
+  dcsim::sim::Cell event_cell(const std::string& name, const std::string& column) const {
+    const auto& t = sink.table("jobs");
+    std::size_t col = 0;
+    while (t.columns[col].name != column) ++col;
+    for (const auto& row : t.rows) {
+      if (std::get<std::string>(row[0]) == name) return row[col];
+    }
+    FAIL("no job " << name);
+    return {};
+  }
+  double column_of(const std::string& name, const std::string& column) const {
+    const auto& t = sink.table("summary/jobs");
+    std::size_t col = 0;
+    while (t.columns[col].name != column) ++col;
+    for (const auto& row : t.rows) {
+      if (std::get<std::string>(row[0]) == name) return std::get<double>(row[col]);
+    }
+    FAIL("no job " << name);
+    return 0;
+  }
+};
+
+}  // namespace dcsim::tests

@@ -1,0 +1,94 @@
+// Parameters of registered models and policies: every documented ParamSpec is usable by the
+// scenario format (range parses, default resolves), and scheduler_params reach the scheduler or
+// are refused at their JSON pointer.
+
+#include <catch2/catch.hpp>
+
+#include "models/model_registries.hpp"
+#include "sim/error.hpp"
+#include "sim/params.hpp"
+#include "tools/scenario/registry_params.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+
+using namespace dcsim;
+using namespace dcsim::tools::scenario;
+using nlohmann::json;
+
+TEST_CASE("every registered parameter has a parseable range and a default that resolves",
+          "[scenario][params][contract]") {
+  models::ModelRegistries registries;
+  models::register_builtin_models(registries);
+  // The registries whose factories take sim::Params (topologies still map their keys by hand in
+  // fabric_spec.cpp, with prose ranges such as "even, x >= 2").
+  const auto check = [](const auto& registry) {
+    for (const auto& entry : registry.entries()) {
+      for (const auto& p : entry.params) {
+        INFO(registry.kind() << " '" << entry.name << "' parameter " << p.name);
+        const FieldSpec field = param_field(p, entry.name);  // throws on a bad range or unit
+        ErrorList errors;
+        resolve_value(field, json::parse(p.default_value), "/p", errors);
+        CHECK(errors.empty());
+        sim::Params params;
+        CHECK_NOTHROW(sim::set_param_from_text(params, p, p.default_value));
+        CHECK(params.has(p.name));
+      }
+    }
+  };
+  check(registries.schedulers);
+  check(registries.cooling_controls);
+}
+
+TEST_CASE("parameter ranges read as the registrations write them", "[scenario][params]") {
+  const Range open = parse_param_range("0 < x <= 1");
+  CHECK(*open.minimum == 0);
+  CHECK(open.exclusive_minimum);
+  CHECK(*open.maximum == 1);
+  CHECK_FALSE(open.exclusive_maximum);
+  CHECK(*parse_param_range("x >= 1").minimum == 1);
+  CHECK(parse_param_range("").empty());
+  CHECK_THROWS_AS(parse_param_range("positive"), sim::InternalError);
+}
+
+namespace {
+
+json with_scheduler(const std::string& scheduler, const json& params) {
+  json doc = json::parse(R"({"name": "m", "cluster": {"nodes": 4},
+                             "workload": {"jobs": [{"name": "a", "work": "1 h"}]}})");
+  doc["policies"] = {{"scheduler", scheduler}, {"scheduler_params", params}};
+  return doc;
+}
+
+std::vector<std::string> errors_of(const json& doc) {
+  models::ModelRegistries registries;
+  models::register_builtin_models(registries);
+  try {
+    load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+  } catch (const sim::InputErrors& e) {
+    return e.messages();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("scheduler_params reach the chosen scheduler; others are refused at their pointer",
+          "[scenario][params]") {
+  models::ModelRegistries registries;
+  models::register_builtin_models(registries);
+  const Scenario s = load_scenario_json(with_scheduler("easy_backfill", {{"max_scan", 20}}), "t.json", {},
+                                        std::nullopt, registries);
+  CHECK(s.cluster.scheduler_params.integer("max_scan") == 20);
+
+  CHECK(errors_of(with_scheduler("fifo", {{"max_scan", 20}})) ==
+        std::vector<std::string>{"t.json:/policies/scheduler_params/max_scan: not a parameter of scheduler "
+                                 "'fifo'; its parameters: none"});
+  const auto range = errors_of(with_scheduler("easy_backfill", {{"max_scan", 0}}));
+  REQUIRE(range.size() == 1);
+  CHECK_THAT(range[0], Catch::StartsWith("t.json:/policies/scheduler_params/max_scan: expected"));
+  const auto unknown = errors_of(with_scheduler("easy_backfill", {{"max_scn", 5}}));
+  REQUIRE(!unknown.empty());
+  CHECK_THAT(unknown[0], Catch::Contains("/policies/scheduler_params/max_scn"));
+  const auto temperature = errors_of(with_scheduler("thermal_aware", {{"temperature_resolution", 3}}));
+  REQUIRE(temperature.size() == 1);
+  CHECK_THAT(temperature[0], Catch::Contains("temperature"));
+}
