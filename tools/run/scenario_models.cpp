@@ -36,7 +36,7 @@ ScenarioModels::ScenarioModels(const scenario::Scenario& scenario, const models:
   try {
     if (scenario.has_cluster) cluster_ = std::make_unique<dc::ClusterSimulation>(scenario.cluster, registries, simulator, sink);
   } catch (const sim::ConfigError& e) {
-    throw scenario::translate_config_error(scenario.source, e);
+    throw scenario::translate_config_error(scenario.source, e, &scenario.resolved);
   }
   // The fabric shares the engine and the sink. Training jobs then run every step as their step
   // graph with PP and DP traffic as flows on it (flow mode, training_fabric.hpp): cluster node

@@ -229,6 +229,8 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
     job.arrival = duration_of(j.at("arrival"));
     job.nodes = j.at("nodes").get<int>();
     job.work = duration_of(j.at("work"));
+    if (j.contains("estimate")) job.estimate = duration_of(j.at("estimate"));
+    job.gpus_per_node = j.at("gpus_per_node").get<int>();
     job.gpu_utilization = j.at("gpu_utilization").get<double>();
     c.jobs.push_back(std::move(job));
   }
@@ -465,7 +467,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   try {
     map_to_config(out.resolved, registries, out);
   } catch (const sim::ConfigError& e) {
-    throw translate_config_error(source, e);
+    throw translate_config_error(source, e, &out.resolved);
   }
   map_fabric_sections(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
@@ -517,7 +519,7 @@ std::string config_field_pointer(std::string_view field) {
   };
   static const std::map<std::string, std::string, std::less<>> kJob{
       {"name", "name"}, {"arrival", "arrival"}, {"nodes", "nodes"}, {"work", "work"},
-      {"gpu_utilization", "gpu_utilization"}};
+      {"gpu_utilization", "gpu_utilization"}, {"gpus_per_node", "gpus_per_node"}, {"estimate", "estimate"}};
   static const std::map<std::string, std::string, std::less<>> kGenerator{
       {"name", "name"},
       {"count", "count"},
@@ -545,13 +547,20 @@ std::string config_field_pointer(std::string_view field) {
     return ptr;
   }
   if (field.substr(0, 5) == "node.") return "/cluster/node";
+  if (field.substr(0, 17) == "scheduler_params.") return "/policies/scheduler_params/" + std::string(field.substr(17));
   return "";
 }
 
-sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error) {
+sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error,
+                                       const nlohmann::json* resolved) {
   const std::string ptr = config_field_pointer(error.field());
   if (ptr.empty()) return sim::InputError(source + ": " + error.field() + ": " + error.detail());
-  return sim::InputError(source + ":" + ptr + ": " + error.detail());
+  std::string got;
+  if (resolved != nullptr) {
+    const json::json_pointer p(ptr);
+    if (resolved->contains(p) && resolved->at(p).is_primitive()) got = ", got " + resolved->at(p).dump();
+  }
+  return sim::InputError(source + ":" + ptr + ": " + error.detail() + got);
 }
 
 }  // namespace dcsim::tools::scenario

@@ -87,6 +87,8 @@ std::string scenario_reference_markdown(const models::ModelRegistries& registrie
 std::string config_field_pointer(std::string_view field);
 // "<source>:<pointer>: <detail>" for a ConfigError a model threw about a loaded scenario (e.g.
 // from ClusterSimulation's constructor), so it reads like the loader's own messages.
-sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error);
+// With the resolved document, the message ends with the value found there (", got 9").
+sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error,
+                                       const nlohmann::json* resolved = nullptr);
 
 }  // namespace dcsim::tools::scenario

@@ -77,6 +77,17 @@ FieldSpec workload_section() {
                                    1),
                       required(quantity_field("work", "Run time at nominal GPU clock.",
                                               QuantityKind::kDuration, above(0))),
+                      with_default_note(quantity_field("estimate",
+                                                       "Run time the user asked for: what easy_backfill plans "
+                                                       "with. It may be wrong both ways (a short one can delay "
+                                                       "the reserved job).",
+                                                       QuantityKind::kDuration, above(0)),
+                                        "the job's work"),
+                      with_default(integer_field("gpus_per_node",
+                                                 "GPUs the job uses on each node; 0 = all of them. A 1-node job "
+                                                 "asking fewer shares its node with other such jobs.",
+                                                 at_least(0)),
+                                   0),
                       utilization(),
                   }),
               nlohmann::json::array()),

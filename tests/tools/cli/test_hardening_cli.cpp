@@ -231,3 +231,14 @@ TEST_CASE("a data file that is a device is refused, not read for ever", "[cli][h
                          " --set 'facility.outdoor={\"kind\":\"csv\",\"file\":\"/dev/zero\"}'",
                          "/dev/zero: expected a regular file");
 }
+
+TEST_CASE("placement inputs a cluster cannot honour exit 2 at their pointer with the value",
+          "[cli][hardening]") {
+  check_validate_refuses("quickstart.json",
+                         " --set 'workload.jobs=[{\"name\":\"a\",\"work\":\"1 h\",\"gpus_per_node\":9}]'",
+                         "/workload/jobs/0/gpus_per_node: must be between 0 (whole nodes) and the node's 8 GPUs, got 9");
+  check_validate_refuses("quickstart.json", " --set policies.scheduler=lifo",
+                         "/policies/scheduler: unknown scheduler 'lifo'; valid: easy_backfill, fifo, first_fit");
+  check_validate_refuses("quickstart.json", " --set policies.scheduler_params.max_scan=5",
+                         "/policies/scheduler_params/max_scan: not a parameter of scheduler 'fifo'");
+}
