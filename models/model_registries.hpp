@@ -9,6 +9,7 @@
 #include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "models/network/topology_builders.hpp"
+#include "models/policy/failover_policy.hpp"
 #include "models/policy/scheduler.hpp"
 #include "models/workload/training_model.hpp"
 #include "sim/registry.hpp"
@@ -21,6 +22,7 @@ struct ModelRegistries {
   sim::Registry<NodePresetFactory> node_presets{"node preset"};
   sim::Registry<hardware::GpuPresetFactory> gpu_presets{"gpu preset"};
   sim::Registry<policy::SchedulerFactory> schedulers{"scheduler"};
+  sim::Registry<policy::FailoverFactory> failover_policies{"failover policy"};
   sim::Registry<network::TopologyFactory> topologies{"topology"};
   sim::Registry<collective::CollectiveAlgorithmFactory> collective_algorithms{"collective algorithm"};
   sim::Registry<workload::TrainingModelFactory> training_models{"training model"};
@@ -35,6 +37,7 @@ void for_each_registry(const ModelRegistries& registries, F&& f) {
   f(registries.node_presets);
   f(registries.gpu_presets);
   f(registries.schedulers);
+  f(registries.failover_policies);
   f(registries.topologies);
   f(registries.collective_algorithms);
   f(registries.training_models);

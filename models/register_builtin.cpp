@@ -4,6 +4,7 @@
 #include "models/hardware/node_presets.hpp"
 #include "models/model_registries.hpp"
 #include "models/network/topology_builders.hpp"
+#include "models/policy/failover_policies.hpp"
 #include "models/policy/schedulers.hpp"
 #include "models/workload/training_model.hpp"
 
@@ -17,6 +18,7 @@ void register_builtin_models(ModelRegistries& registries) {
   policy::register_easy_backfill_scheduler(registries.schedulers);
   policy::register_topology_aware_scheduler(registries.schedulers);
   policy::register_thermal_aware_scheduler(registries.schedulers);
+  policy::register_failover_policies(registries.failover_policies);
   network::register_network_models(registries.topologies);
   collective::register_collective_algorithms(registries.collective_algorithms);
   workload::register_training_models(registries.training_models);

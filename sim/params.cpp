@@ -49,6 +49,18 @@ std::vector<std::string> Params::names() const {
   return out;
 }
 
+void Params::require_documented(const std::vector<ParamSpec>& specs, const std::string& field_prefix,
+                                const std::string& owner) const {
+  for (const auto& name : names()) {
+    const bool documented = std::any_of(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
+    if (documented) continue;
+    std::string valid;
+    for (const auto& p : specs) valid += (valid.empty() ? "" : ", ") + p.name;
+    throw ConfigError(field_prefix + name,
+                      "is not a parameter of " + owner + " (valid: " + (valid.empty() ? "none" : valid) + ")");
+  }
+}
+
 double Params::number(const std::string& name) const {
   auto it = numbers_.find(name);
   if (it == numbers_.end()) throw InternalError("parameter '" + name + "' was not documented or not set (this is a bug)");

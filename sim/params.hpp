@@ -30,6 +30,10 @@ class Params {
   void fill_defaults(const std::vector<ParamSpec>& specs);
   // Names set, sorted (for checks against the documented ones).
   std::vector<std::string> names() const;
+  // ConfigError("<field_prefix><name>", "is not a parameter of <owner> (valid: ...)") for the
+  // first parameter set that `specs` does not document.
+  void require_documented(const std::vector<ParamSpec>& specs, const std::string& field_prefix,
+                          const std::string& owner) const;
 
   bool has(const std::string& name) const { return numbers_.count(name) + texts_.count(name) > 0; }
   // A parameter the factory did not document is a bug (InternalError), not bad input.

@@ -30,6 +30,13 @@ struct ClusterConfig {
   // The scheduler's parameters (its registry entry documents them); missing ones take their
   // documented defaults, undocumented ones are a ConfigError ("scheduler_params.<name>").
   sim::Params scheduler_params;
+  // What happens to a job a fault interrupts (models/policy/failover_policy.hpp), with its
+  // parameters (as scheduler_params).
+  std::string failover = "checkpoint_restart";
+  sim::Params failover_params;
+  // Faults per hour that take one node or its job down, from the reliability model: what
+  // checkpoint intervals are optimised against. 0 = no fault model.
+  double node_fault_rate_per_hour = 0.0;
 
   // Simulated time limit; Time::max() = until every job has finished.
   sim::Time duration = sim::Time::max();

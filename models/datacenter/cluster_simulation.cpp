@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "models/datacenter/cluster_job.hpp"
 #include "models/datacenter/step_executor.hpp"
 #include "models/datacenter/training_fabric.hpp"
 #include "models/datacenter/training_job_run.hpp"
@@ -17,6 +18,15 @@ namespace dcsim::models::datacenter {
 namespace {
 
 constexpr double kJoulesPerKwh = 3.6e6;
+
+// Nearest-rank percentile (q in [0, 1]); 0 for no values. Reorders `values`.
+double percentile(std::vector<double>& values, double q) {
+  if (values.empty()) return 0.0;
+  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
+  const std::size_t k = std::min(values.size() - 1, rank == 0 ? 0 : rank - 1);
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+  return values[k];
+}
 
 void require(bool ok, const std::string& field, const std::string& message) {
   if (!ok) throw sim::ConfigError(field, message);
@@ -57,40 +67,19 @@ void validate(const ClusterConfig& c) {
 
 }  // namespace
 
-struct ClusterSimulation::Job {
-  enum class State { kPending, kWaiting, kRunning, kDone };
-  workload::JobSpec spec;
-  State state = State::kPending;
-  sim::Time start = sim::Time::max();
-  sim::Time finish = sim::Time::max();
-  std::vector<int> nodes;
-  int gpus_per_node = 0;  // resolved: every GPU of a node for whole-node jobs
-  sim::Time expected_end;  // start + estimate: what policies plan with
-  double energy_at_start_j = 0.0;
-  double energy_j = 0.0;
-  bool named = false;  // listed in the scenario (not generated): gets a headline row
-  std::unique_ptr<sim::Activity> work;
-  std::unique_ptr<workload::StepGraph> step_graph;  // flow mode (before `training`: it outlives it)
-  std::unique_ptr<TrainingJobRun> training;  // training jobs instead of `work`
-  TrainingJobRun::Series training_series;
-};
-
 ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries& registries,
                                      sim::Simulator& sim, sim::TraceSink& sink)
     : config_(std::move(config)), sim_(sim), sink_(sink), registries_(registries) {
   validate(config_);
   const auto& entry = registries.schedulers.get(config_.scheduler);
-  for (const auto& name : config_.scheduler_params.names()) {
-    const bool documented = std::any_of(entry.params.begin(), entry.params.end(),
-                                        [&](const sim::ParamSpec& p) { return p.name == name; });
-    std::string valid;
-    for (const auto& p : entry.params) valid += (valid.empty() ? "" : ", ") + p.name;
-    require(documented, "scheduler_params." + name,
-            "is not a parameter of scheduler '" + config_.scheduler + "' (valid: " +
-                (valid.empty() ? "none" : valid) + ")");
-  }
+  config_.scheduler_params.require_documented(entry.params, "scheduler_params.", "scheduler '" + config_.scheduler + "'");
   config_.scheduler_params.fill_defaults(entry.params);
   scheduler_ = entry.factory(config_.scheduler_params);
+  const auto& failover = registries.failover_policies.get(config_.failover);
+  config_.failover_params.require_documented(failover.params, "failover_params.",
+                                             "failover policy '" + config_.failover + "'");
+  config_.failover_params.fill_defaults(failover.params);
+  failover_ = failover.factory(config_.failover_params);
 
   std::vector<workload::JobSpec> specs = config_.jobs;
   append_training_jobs(config_, registries_, specs);
@@ -109,6 +98,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
     job->spec = std::move(specs[i]);
     job->named = i < named_count;
     job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
+    if (job->spec.training) job->plan = plan_with_policy_interval(job->spec);
     if (job->spec.training) job->training_series = TrainingJobRun::declare_series(sink_, job->spec.name);
     jobs_.push_back(std::move(job));
   }
@@ -128,6 +118,23 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   free_nodes_.resize(nodes_.size());
   std::iota(free_nodes_.begin(), free_nodes_.end(), 0);
   free_gpus_ = config_.nodes * config_.node.gpus;
+  // Hot spares: the highest-numbered nodes, held out of the scheduler's pool.
+  spare_target_ = failover_->spare_nodes(config_.nodes);
+  require(spare_target_ < config_.nodes, "failover_params",
+          "holds " + std::to_string(spare_target_) + " of the cluster's " + std::to_string(config_.nodes) +
+              " nodes as spares: none would be left to run jobs");
+  for (int i = config_.nodes - spare_target_; i < config_.nodes; ++i) {
+    take_out_of_pool(i);
+    nodes_[static_cast<std::size_t>(i)].state.spare = true;
+    spares_.push_back(i);
+  }
+  spares_total_ = spare_target_;
+  for (const auto& job : jobs_) {
+    require(job->spec.nodes <= config_.nodes - spare_target_, "failover_params",
+            "leaves " + std::to_string(config_.nodes - spare_target_) + " nodes besides its " +
+                std::to_string(spare_target_) + " spares, but job '" + job->spec.name + "' needs " +
+                std::to_string(job->spec.nodes));
+  }
   const int racks = (config_.nodes + config_.nodes_per_rack - 1) / config_.nodes_per_rack;
   rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
 
@@ -151,6 +158,8 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
       {"wait_s", sim::ColumnType::kFloat64, "s", "start - arrival (NaN if never started)"},
       {"completion_s", sim::ColumnType::kFloat64, "s", "finish - arrival (NaN if unfinished)"},
       {"energy_kwh", sim::ColumnType::kFloat64, "kWh", "energy of the job's nodes while it ran"},
+      {"restarts", sim::ColumnType::kInt64, "", "times a fault interrupted it and it started again"},
+      {"lost_gpu_h", sim::ColumnType::kFloat64, "GPU-h", "work lost to interruptions: progress since the last checkpoint"},
   };
   append_training_columns(job_columns);
   std::vector<sim::Column> event_columns = job_columns;
@@ -160,6 +169,13 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
                         {"fabric_groups", sim::ColumnType::kInt64, "groups",
                          "distinct fabric groups (leaf switches) of the job's nodes; 0 before it starts"}});
   jobs_table_ = sink_.declare_table("jobs", event_columns);
+  states_table_ = sink_.declare_table(
+      "job_states", {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
+                     {"job", sim::ColumnType::kString, "", "job name"},
+                     {"from", sim::ColumnType::kString, "", "waiting, running, interrupted or requeued"},
+                     {"to", sim::ColumnType::kString, "", "running, interrupted, requeued or completed"},
+                     {"cause", sim::ColumnType::kString, "", "fault class or failover action; empty for normal steps"},
+                     {"node_list", sim::ColumnType::kString, "", "the job's nodes"}});
   summary_jobs_table_ = sink_.declare_table("summary/jobs", job_columns);
 }
 
@@ -257,7 +273,7 @@ void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t 
     const int n = p.nodes[i];
     if (n < 0 || n >= config_.nodes) fail("placed a job on a node that does not exist");
     const auto& state = nodes_[static_cast<std::size_t>(n)].state;
-    if (!state.healthy || state.free_gpus < job.gpus_per_node) fail("placed a job on a node without room");
+    if (!state.schedulable() || state.free_gpus < job.gpus_per_node) fail("placed a job on a node without room");
     if (std::find(p.nodes.begin(), p.nodes.begin() + static_cast<std::ptrdiff_t>(i), n) !=
         p.nodes.begin() + static_cast<std::ptrdiff_t>(i)) {
       fail("placed a job twice on one node");
@@ -291,11 +307,11 @@ void ClusterSimulation::remove_started(std::vector<std::size_t> sorted) {
 
 void ClusterSimulation::hold_gpus(int node, std::size_t job_index, int gpus) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
-  if (n.state.free_gpus == n.state.gpus && n.state.healthy) {
+  if (n.state.free_gpus == n.state.gpus && n.state.schedulable()) {
     free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
   }
   n.state.free_gpus -= gpus;
-  if (n.state.healthy) free_gpus_ -= gpus;
+  if (n.state.schedulable()) free_gpus_ -= gpus;
   if (n.jobs.empty()) ++busy_nodes_;
   n.jobs.emplace_back(job_index, gpus);
   update_node_utilization(node);
@@ -306,7 +322,7 @@ void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) 
   n.jobs.erase(std::find(n.jobs.begin(), n.jobs.end(), std::pair{job_index, gpus}));
   if (n.jobs.empty()) --busy_nodes_;
   n.state.free_gpus += gpus;
-  if (n.state.healthy) {
+  if (n.state.schedulable()) {
     free_gpus_ += gpus;
     if (n.state.free_gpus == n.state.gpus) {
       free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
@@ -325,66 +341,10 @@ void ClusterSimulation::update_node_utilization(int node) {
   set_node_utilization(node, std::min(u, 1.0));
 }
 
-void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>& nodes) {
-  Job& job = *jobs_[job_index];
-  job.nodes = nodes;
-  job.state = Job::State::kRunning;
-  job.start = sim_.now();
-  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
-  job.expected_end = job.start + estimate;
-  running_by_end_.emplace(job.expected_end, job_index);
-  job.energy_at_start_j = 0.0;
-  for (int node : job.nodes) {
-    integrate_node(node);
-    job.energy_at_start_j += nodes_[static_cast<std::size_t>(node)].energy_j;
-  }
-  for (int node : job.nodes) hold_gpus(node, job_index, job.gpus_per_node);
-  ++running_;
-  if (job.spec.training) {
-    const workload::TrainingJobPlan& plan = *job.spec.training;
-    std::unique_ptr<StepExecutor> executor;
-    if (training_fabric_) {
-      // Flow mode: every step as its graph, on the jobs' shared fabric.
-      job.step_graph = std::make_unique<workload::StepGraph>(workload::build_step_graph(
-          plan.job, plan.step, config_.node, plan.fabric, registries_.collective_algorithms,
-          plan.graph_options));
-      executor = std::make_unique<StepExecutor>(*job.step_graph, *training_fabric_, job.nodes, job_rate(job));
-    }
-    job.training = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_,
-                                                    [this, job_index] { on_completion(job_index); },
-                                                    std::move(executor));
-    return;
-  }
-  job.work = std::make_unique<sim::Activity>(
-      sim_, job.spec.work.seconds(), job_rate(job),
-      [this, job_index](sim::Activity&) { on_completion(job_index); });
-}
-
 double ClusterSimulation::job_rate(const Job& job) const {
   double rate = 1.0;
   for (int node : job.nodes) rate = std::min(rate, nodes_[static_cast<std::size_t>(node)].clock_factor);
   return rate;
-}
-
-void ClusterSimulation::on_completion(std::size_t job_index) {
-  Job& job = *jobs_[job_index];
-  job.state = Job::State::kDone;
-  job.finish = sim_.now();
-  double energy_now = 0.0;
-  for (int node : job.nodes) {
-    integrate_node(node);
-    energy_now += nodes_[static_cast<std::size_t>(node)].energy_j;
-  }
-  job.energy_j = energy_now - job.energy_at_start_j;
-  busy_node_seconds_ += busy_nodes_of(job) * (job.finish - job.start).seconds();
-  running_by_end_.erase({job.expected_end, job_index});
-  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
-  --running_;
-  ++finished_;
-  last_completion_ = sim_.now();
-  emit_job_row(job);
-  try_schedule();
-  mark_dirty();
 }
 
 void ClusterSimulation::set_node_clock_factor(int node, double factor) {
@@ -396,13 +356,9 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
   n.clock_factor = factor;
   for (const auto& [index, gpus] : n.jobs) {
     Job& job = *jobs_[index];
-    // A power source may set the clock while the job's nodes are being assigned, before the
-    // job's work exists: the work then starts at job_rate().
-    if (job.training) {
-      job.training->set_clock_factor(job_rate(job));
-    } else if (job.work) {
-      job.work->set_rate(job_rate(job));
-    }
+    // A power source may set the clock while the job's nodes are being assigned, or during a
+    // restart delay, before the job's work exists: the work then starts at job_rate().
+    if (job.run) job.run->set_clock_factor(job_rate(job));
   }
   if (power_source_) refresh_node_power(node);
 }
@@ -516,8 +472,9 @@ void ClusterSimulation::emit_job_row(const Job& job) {
   std::vector<sim::Cell> row = {job.spec.name, std::int64_t{job.spec.nodes}, node_list,
                                  std::int64_t{job.gpus_per_node}, std::int64_t{fabric_groups_of(job)}, state,
                                  arrival, start, finish, started ? start - arrival : nan,
-                                 done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh};
-  append_training_cells(job.spec.training.get(), job.training.get(), row);
+                                 done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh,
+                                 std::int64_t{job.restarts}, job.lost_gpu_s / 3600.0};
+  append_training_cells(job.plan.get(), job.training, row);
   sink_.append_row(jobs_table_, row);
   if (!job.named) return;  // generated streams are summarised by statistics, not listed
   row.erase(row.begin() + 2, row.begin() + 5);  // the headline table has no placement details
@@ -536,28 +493,51 @@ double ClusterSimulation::busy_nodes_of(const Job& job) const {
   return static_cast<double>(job.nodes.size()) * job.gpus_per_node / config_.node.gpus;
 }
 
+void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
+  (void)elapsed_s;
+  auto put = [this](const std::string& path, double v, const std::string& unit, const std::string& what) {
+    sink_.set_summary(path, sim::SummaryValue{v, unit, what});
+  };
+  sink_.set_summary("reliability/interruptions",
+                    sim::SummaryValue{static_cast<std::int64_t>(interruptions_), "", "jobs interrupted by faults"});
+  for (const auto& [cause, counts] : by_cause_) {
+    sink_.set_summary("reliability/interruptions/" + cause,
+                      sim::SummaryValue{static_cast<std::int64_t>(counts.first), "", "jobs interrupted by " + cause});
+    put("goodput/lost_gpu_h/" + cause, counts.second / 3600.0, "GPU-h", "work lost to " + cause);
+  }
+  put("goodput/allocated_gpu_h", held_gpu_s_ / 3600.0, "GPU-h", "GPU time held by jobs");
+  put("goodput/lost_gpu_h", lost_gpu_s_ / 3600.0, "GPU-h",
+      "work lost to interruptions: progress since each job's last checkpoint");
+  put("goodput/restart_gpu_h", restart_gpu_s_ / 3600.0, "GPU-h",
+      "GPU time held by restarting jobs before their work resumed (relaunch, checkpoint reload, spare swap)");
+  const double useful = held_gpu_s_ - lost_gpu_s_ - restart_gpu_s_;
+  put("goodput/fraction", held_gpu_s_ > 0 ? useful / held_gpu_s_ : 1.0, "",
+      "(allocated - lost - restart) / allocated GPU time; checkpoint writes count as useful here");
+}
+
 void ClusterSimulation::finish() {
   if (finished_run_) throw sim::InternalError("ClusterSimulation::finish called twice (this is a bug)");
   finished_run_ = true;
   for (std::size_t i = 0; i < nodes_.size(); ++i) integrate_node(static_cast<int>(i));
   // Unfinished jobs get a row too, so the tables account for every job.
-  double wait_sum_s = 0.0;
   double completion_sum_s = 0.0;
-  std::size_t started_count = 0;
+  double slowdown_sum = 0.0;
+  std::vector<double> waits_s;
   for (auto& job : jobs_) {
-    if (job->state == Job::State::kRunning) {
-      double energy_now = 0.0;
-      for (int node : job->nodes) energy_now += nodes_[static_cast<std::size_t>(node)].energy_j;
-      job->energy_j = energy_now - job->energy_at_start_j;
-      busy_node_seconds_ += busy_nodes_of(*job) * (sim_.now() - job->start).seconds();
-    }
+    if (job->state == Job::State::kRunning) close_run_accounts(*job);
     if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) emit_job_row(*job);
-    if (job->start != sim::Time::max()) {
-      wait_sum_s += (job->start - job->spec.arrival).seconds();
-      ++started_count;
+    if (job->start != sim::Time::max()) waits_s.push_back((job->start - job->spec.arrival).seconds());
+    if (job->state == Job::State::kDone) {
+      const double completion_s = (job->finish - job->spec.arrival).seconds();
+      completion_sum_s += completion_s;
+      // Bounded slowdown (Feitelson et al., JSSPP 1997): completion over run time, run times
+      // below 10 s counted as 10 s so that tiny jobs do not dominate the mean.
+      slowdown_sum += std::max(1.0, completion_s / std::max(job->spec.work.seconds(), 10.0));
     }
-    if (job->state == Job::State::kDone) completion_sum_s += (job->finish - job->spec.arrival).seconds();
   }
+  double wait_sum_s = 0.0;
+  for (double w : waits_s) wait_sum_s += w;
+  const std::size_t started_count = waits_s.size();
 
   const double energy = energy_j();
   const double elapsed_s = sim_.now().seconds();
@@ -579,6 +559,11 @@ void ClusterSimulation::finish() {
       "s", "mean start - arrival over started jobs");
   put("workload/mean_completion_s", finished_ > 0 ? completion_sum_s / static_cast<double>(finished_) : 0.0,
       "s", "mean finish - arrival over finished jobs");
+  put("workload/wait_p50_s", percentile(waits_s, 0.50), "s", "median start - arrival over started jobs (0 if none)");
+  put("workload/wait_p99_s", percentile(waits_s, 0.99), "s", "99th percentile of start - arrival (nearest rank)");
+  put("workload/mean_bounded_slowdown", finished_ > 0 ? slowdown_sum / static_cast<double>(finished_) : 0.0, "",
+      "mean over finished jobs of max(1, (finish - arrival) / max(work, 10 s))");
+  emit_reliability_summary(elapsed_s);
   put("makespan_s", last_completion_.seconds(), "s", "time of the last job completion");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
   put("utilization/node_busy_fraction",

@@ -2,23 +2,31 @@
 // The foundation's cluster model: H100 nodes running a job list under a scheduler policy, with
 // node power from GPU utilisation and exact energy accounting.
 //
-// Mechanism: jobs arrive (events), wait in arrival order, and a registered Scheduler picks which
-// start whenever nodes free up or a job arrives. A running job holds whole nodes; its work is an
-// Activity whose rate is the slowest clock factor among its nodes (1 = nominal), so a throttled
-// node stretches the job in flight. Node power is piecewise constant between events, so energy is
-// integrated exactly as sum(P_i * dt_i), per node and for the cluster.
+// Mechanism: jobs arrive (events), wait in arrival order, and a registered Scheduler places them
+// ({job, node ids}, from this cluster as a read-only ClusterView) whenever nodes free up, a job
+// arrives or health changes. A running job holds GPUs on its nodes (whole nodes, or part of one);
+// its work is a JobRun (job_run.hpp) whose rate is the slowest clock factor among its nodes
+// (1 = nominal), so a throttled node stretches the job in flight. A fault interrupts the jobs on
+// a node (set_node_down, crash_jobs_on_node): the work since the last checkpoint is lost and the
+// registered FailoverPolicy decides how the job comes back (requeue, resume from the checkpoint,
+// resume on hot spares), paying a restart cost (cluster_lifecycle.cpp). Node power is piecewise
+// constant between events, so energy is integrated exactly as sum(P_i * dt_i).
 //
 // Emits (sim::TraceSink):
 //   series  power/cluster_w, power/rack/<r>_w, jobs/running, jobs/waiting, nodes/busy
 //           — step functions: one point per instant at which the value changed, or one per
 //           telemetry tick when a telemetry interval is set;
 //   tables  jobs (one row per job, at its end or at the end of the run), summary/jobs (the
-//           same for the jobs the scenario names; generated streams can hold 1e5+ jobs);
+//           same for the jobs the scenario names; generated streams can hold 1e5+ jobs),
+//           job_states (transitions with their cause: every one of named jobs, the fault-driven
+//           ones of generated and trace jobs);
 //   summary energy/it_kwh, power/mean_w, power/peak_w, power/peak_rack_w, workload/*, makespan_s,
-//           simulated_s, utilization/node_busy_fraction.
+//           simulated_s, utilization/node_busy_fraction, reliability/*, goodput/*.
 
+#include <map>
 #include <memory>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -27,6 +35,7 @@
 #include "models/datacenter/node_power_source.hpp"
 #include "models/model_registries.hpp"
 #include "models/policy/cluster_view.hpp"
+#include "models/policy/failover_policy.hpp"
 #include "sim/activity.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -62,6 +71,16 @@ class ClusterSimulation : private policy::ClusterView {
   void set_power_source(NodePowerSource* source);
   // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
   void refresh_node_power(int node);
+  // Faults (the reliability model's node effects). The node goes down now: every job on it is
+  // interrupted (its progress since its last checkpoint is lost) and handed to the failover
+  // policy. Up again: schedulable, or back in the spare pool when the policy keeps one short.
+  void set_node_down(int node, const std::string& cause);
+  void set_node_up(int node);
+  // A job crash on a healthy node (software, NCCL watchdog, silent data corruption): its jobs are
+  // interrupted; the node stays usable.
+  void crash_jobs_on_node(int node, const std::string& cause);
+  bool node_healthy(int node) const { return nodes_[static_cast<std::size_t>(node)].state.healthy; }
+
   // Fabric group (leaf switch) of every node, for topology-aware placement; without it every
   // node is in group 0. Call before start().
   void set_fabric_groups(const std::vector<int>& group_of_node);
@@ -88,7 +107,20 @@ class ClusterSimulation : private policy::ClusterView {
   void try_schedule();
   void check_placement(const policy::Placement& placement, std::size_t waiting_size) const;
   void remove_started(std::vector<std::size_t> positions);
+  // Lifecycle (cluster_lifecycle.cpp).
   void start_job(std::size_t job_index, const std::vector<int>& nodes);
+  void begin_run(std::size_t job_index);
+  void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
+  void enqueue(std::size_t job_index, bool ahead_of_queue);
+  void resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,
+                        const std::vector<int>& spares, sim::Time swap_time);
+  void close_run_accounts(Job& job);
+  void transition(const Job& job, const char* from, const char* to, const std::string& cause);
+  void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
+  void take_out_of_pool(int node);
+  void put_back_in_pool(int node);
+  std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
+  void emit_reliability_summary(double elapsed_s);
   void hold_gpus(int node, std::size_t job_index, int gpus);
   void release_gpus(int node, std::size_t job_index, int gpus);
   void update_node_utilization(int node);
@@ -122,6 +154,16 @@ class ClusterSimulation : private policy::ClusterView {
   sim::Simulator& sim_;
   sim::TraceSink& sink_;
   std::unique_ptr<policy::Scheduler> scheduler_;
+  std::unique_ptr<policy::FailoverPolicy> failover_;
+  int spare_target_ = 0;      // spares the policy keeps
+  int spares_total_ = 0;      // nodes flagged spare (down ones included)
+  std::vector<int> spares_;   // healthy unused spares, ascending
+  sim::TableId states_table_ = 0;
+  std::size_t interruptions_ = 0;
+  double lost_gpu_s_ = 0.0;      // work lost (since the last checkpoint)
+  double restart_gpu_s_ = 0.0;   // GPU time held by restarting jobs before their work resumed
+  double held_gpu_s_ = 0.0;      // GPU time held by jobs
+  std::map<std::string, std::pair<std::size_t, double>> by_cause_;  // cause -> (interruptions, lost GPU-s)
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
   const NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set

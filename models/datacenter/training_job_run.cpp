@@ -17,9 +17,11 @@ TrainingJobRun::Series TrainingJobRun::declare_series(sim::TraceSink& sink, cons
 
 TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series,
                                double clock_factor, sim::Simulator& sim, sim::TraceSink& sink,
-                               std::function<void()> on_done, std::unique_ptr<StepExecutor> executor)
+                               std::function<void()> on_done, std::unique_ptr<StepExecutor> executor,
+                               int first_step)
     : plan_(plan), sim_(sim), sink_(sink), on_done_(std::move(on_done)),
-      clock_factor_(clock_factor), executor_(std::move(executor)), series_(series) {
+      clock_factor_(clock_factor), executor_(std::move(executor)), steps_finished_(first_step),
+      steps_saved_(first_step), series_(series) {
   if (executor_) {
     executor_->set_clock_factor(clock_factor_);
     next_step();
@@ -49,7 +51,20 @@ void TrainingJobRun::next_step() {
   executor_->run_step([this](const StepMeasurement& m) { on_step(m); });
 }
 
+void TrainingJobRun::interrupt() {
+  if (interrupted_) return;
+  interrupted_ = true;
+  if (segment_ && !segment_->done()) {
+    steps_finished_ += static_cast<int>(segment_->total_work() - segment_->remaining());  // whole steps
+    training_s_ += (sim_.now() - segment_->started_at()).seconds();
+    segment_->cancel();
+  }
+  if (checkpoint_ && !checkpoint_->done()) checkpoint_->cancel();
+  record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+}
+
 void TrainingJobRun::on_step(const StepMeasurement& m) {
+  if (interrupted_) return;
   ++steps_finished_;
   training_s_ += m.step_s;
   measured_.step_s += m.step_s;
@@ -93,6 +108,7 @@ void TrainingJobRun::start_checkpoint() {
 }
 
 void TrainingJobRun::on_segment_done() {
+  if (interrupted_) return;
   steps_finished_ += static_cast<int>(segment_->total_work());
   training_s_ += (sim_.now() - segment_->started_at()).seconds();
   if (steps_finished_ >= plan_.steps) {
@@ -106,7 +122,9 @@ void TrainingJobRun::on_segment_done() {
 }
 
 void TrainingJobRun::on_checkpoint_done() {
+  if (interrupted_) return;
   ++checkpoints_written_;
+  steps_saved_ = steps_finished_;
   checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();
   if (executor_) {
     next_step();
@@ -116,7 +134,7 @@ void TrainingJobRun::on_checkpoint_done() {
 }
 
 void TrainingJobRun::set_clock_factor(double factor) {
-  if (factor == clock_factor_) return;
+  if (factor == clock_factor_ || interrupted_) return;
   clock_factor_ = factor;
   if (executor_) {
     executor_->set_clock_factor(factor);
@@ -132,20 +150,20 @@ void TrainingJobRun::set_clock_factor(double factor) {
 double TrainingJobRun::steps_done() const {
   double done = steps_finished_;
   if (executor_) return done;
-  if (segment_ && !segment_->done()) done += segment_->total_work() - segment_->remaining();
+  if (segment_ && !segment_->done() && !segment_->cancelled()) done += segment_->total_work() - segment_->remaining();
   return done;
 }
 
 double TrainingJobRun::training_s() const {
   double t = training_s_;
-  if (executor_ && executor_->running()) t += (sim_.now() - executor_->step_start()).seconds();
-  if (segment_ && !segment_->done()) t += (sim_.now() - segment_->started_at()).seconds();
+  if (executor_ && executor_->running() && !interrupted_) t += (sim_.now() - executor_->step_start()).seconds();
+  if (segment_ && !segment_->done() && !segment_->cancelled()) t += (sim_.now() - segment_->started_at()).seconds();
   return t;
 }
 
 double TrainingJobRun::checkpoint_s() const {
   double t = checkpoint_s_;
-  if ((checkpoint_ && !checkpoint_->done()) || checkpoint_on_fabric_) t += (sim_.now() - checkpoint_start_).seconds();
+  if (((checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_) && !interrupted_) t += (sim_.now() - checkpoint_start_).seconds();
   return t;
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "models/datacenter/cluster_config.hpp"
+#include "models/datacenter/job_run.hpp"
 #include "models/datacenter/step_executor.hpp"
 #include "models/model_registries.hpp"
 #include "models/workload/job_spec.hpp"
@@ -34,7 +35,7 @@
 
 namespace dcsim::models::datacenter {
 
-class TrainingJobRun {
+class TrainingJobRun final : public JobRun {
  public:
   struct Series {
     sim::SeriesId step_time = 0;
@@ -45,14 +46,22 @@ class TrainingJobRun {
 
   // Starts at sim.now() at `clock_factor`; calls on_done once the last step has finished.
   // With `executor` (flow mode) every step runs as its graph; without, in analytic segments.
+  // `first_step` > 0 resumes from a checkpoint taken after that many steps.
   TrainingJobRun(const workload::TrainingJobPlan& plan, Series series, double clock_factor,
                  sim::Simulator& sim, sim::TraceSink& sink, std::function<void()> on_done,
-                 std::unique_ptr<StepExecutor> executor = nullptr);
-  ~TrainingJobRun();
+                 std::unique_ptr<StepExecutor> executor = nullptr, int first_step = 0);
+  ~TrainingJobRun() override;
   TrainingJobRun(const TrainingJobRun&) = delete;
   TrainingJobRun& operator=(const TrainingJobRun&) = delete;
 
-  void set_clock_factor(double factor);
+  void set_clock_factor(double factor) override;
+  // JobRun: a segment or checkpoint in flight is abandoned (a checkpoint not finished saves
+  // nothing); flow mode: the step in flight drains on the fabric, its end is ignored.
+  void interrupt() override;
+  double done_s() const override { return steps_done() * plan_.step.step_time_s; }
+  double saved_s() const override { return steps_saved_ * plan_.step.step_time_s; }
+  // Steps as of the last completed checkpoint (or the resume point).
+  int steps_saved() const { return steps_saved_; }
   // Analytic mode: the step time at the current clock factor.
   double current_step_time_s() const { return plan_.step_time_s(clock_factor_); }
   bool flow_mode() const { return executor_ != nullptr; }
@@ -86,6 +95,8 @@ class TrainingJobRun {
   StepMeasurement measured_;                // flow mode: sums over completed steps
   double last_recorded_step_s_ = -1.0;
   int steps_finished_ = 0;  // in completed segments
+  int steps_saved_ = 0;     // as of the last completed checkpoint
+  bool interrupted_ = false;
   int checkpoints_written_ = 0;
   double training_s_ = 0.0;    // of completed segments
   double checkpoint_s_ = 0.0;  // of completed checkpoints

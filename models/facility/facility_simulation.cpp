@@ -121,16 +121,8 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
             "faults[" + std::to_string(f) + "].zone", "must name a zone");
   }
   const auto& control = registries.cooling_controls.get(config_.control);
-  for (const auto& name : config_.control_params.names()) {
-    std::string valid;
-    bool documented = false;
-    for (const auto& p : control.params) {
-      valid += (valid.empty() ? "" : ", ") + p.name;
-      documented = documented || p.name == name;
-    }
-    require(documented, "cooling.control_params." + name,
-            "is not a parameter of cooling control '" + config_.control + "' (valid: " + valid + ")");
-  }
+  config_.control_params.require_documented(control.params, "cooling.control_params.",
+                                            "cooling control '" + config_.control + "'");
   config_.control_params.fill_defaults(control.params);
 
   sim::RandomStream rng(seed, "facility/tim");

@@ -21,8 +21,10 @@ struct NodeState {
   int zone = 0;          // cooling zone (0 without a facility model)
   int fabric_group = 0;  // leaf switch the node's first NIC attaches to (0 without a fabric)
   bool healthy = true;   // false while a fault holds the node down
+  bool spare = false;    // held back as a hot spare by the failover policy: not for scheduling
   int gpus = 1;
   int free_gpus = 1;     // GPUs no job holds
+  bool schedulable() const { return healthy && !spare; }
 };
 
 struct WaitingJob {
@@ -55,9 +57,9 @@ class ClusterView {
   virtual int node_count() const = 0;
   virtual int gpus_per_node() const = 0;  // of the cluster's node type
   virtual const NodeState& node(int id) const = 0;
-  // Healthy nodes with every GPU free, ascending ids. O(1).
+  // Schedulable nodes (healthy, not spares) with every GPU free, ascending ids. O(1).
   virtual std::span<const int> free_nodes() const = 0;
-  // Free GPUs on healthy nodes, whole free nodes included. O(1).
+  // Free GPUs on schedulable nodes, whole free nodes included. O(1).
   virtual int free_gpus() const = 0;
   // Hottest GPU die on the node now (C), NaN without a thermal model. O(1).
   virtual double gpu_temperature_c(int node) const = 0;

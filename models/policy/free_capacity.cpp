@@ -17,7 +17,7 @@ int FreeCapacity::free_gpus_on(int node) const {
 
 bool FreeCapacity::whole_free(int node) const {
   const NodeState& s = view_.node(node);
-  return s.healthy && s.free_gpus == s.gpus && free_gpus_on(node) == s.gpus;
+  return s.schedulable() && s.free_gpus == s.gpus && free_gpus_on(node) == s.gpus;
 }
 
 std::vector<int> FreeCapacity::whole_free_list() const {
@@ -55,7 +55,7 @@ std::optional<std::vector<int>> FreeCapacity::take_default(const WaitingJob& job
   // Smaller than a node: best fit per node, distinct nodes.
   std::vector<std::pair<int, int>> candidates;  // (free GPUs, node)
   for (int n = 0; n < view_.node_count(); ++n) {
-    if (!view_.node(n).healthy) continue;
+    if (!view_.node(n).schedulable()) continue;
     const int free = free_gpus_on(n);
     if (free >= job.gpus_per_node) candidates.emplace_back(free, n);
   }
@@ -70,7 +70,7 @@ bool FreeCapacity::take(const WaitingJob& job, const std::vector<int>& nodes) {
   if (static_cast<int>(nodes.size()) != job.nodes) return false;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const int n = nodes[i];
-    if (n < 0 || n >= view_.node_count() || !view_.node(n).healthy || free_gpus_on(n) < job.gpus_per_node) return false;
+    if (n < 0 || n >= view_.node_count() || !view_.node(n).schedulable() || free_gpus_on(n) < job.gpus_per_node) return false;
     if (std::find(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(i), n) != nodes.begin() + static_cast<std::ptrdiff_t>(i)) return false;
   }
   for (int n : nodes) take_gpus(n, job.gpus_per_node);

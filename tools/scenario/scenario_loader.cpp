@@ -249,6 +249,8 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   c.seed = out.seed;
   c.scheduler = r.at("policies").at("scheduler").get<std::string>();
   c.scheduler_params = params_from_resolved(find_at(r, "/policies/scheduler_params"));
+  c.failover = r.at("policies").at("failover").get<std::string>();
+  c.failover_params = params_from_resolved(find_at(r, "/policies/failover_params"));
   c.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
   c.telemetry_interval = duration_of(r.at("outputs").at("telemetry_interval"));
   map_training_jobs(r, registries, c);
@@ -451,6 +453,11 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
       check_params_of_entry(find_at(doc, "/policies/scheduler_params"), "/policies/scheduler_params", "scheduler",
                             scheduler->get<std::string>(), entry_params(registries.schedulers), errors);
     }
+    if (const json* failover = find_at(out.resolved, "/policies/failover"); failover && failover->is_string()) {
+      check_params_of_entry(find_at(doc, "/policies/failover_params"), "/policies/failover_params",
+                            "failover policy", failover->get<std::string>(), entry_params(registries.failover_policies),
+                            errors);
+    }
     if (const json* control = find_at(out.resolved, "/facility/cooling/control"); control && control->is_string()) {
       check_params_of_entry(find_at(doc, "/facility/cooling/control_params"), "/facility/cooling/control_params",
                             "cooling control", control->get<std::string>(), entry_params(registries.cooling_controls),
@@ -504,6 +511,8 @@ std::string config_field_pointer(std::string_view field) {
       {"seed", "/seed"},
       {"duration", "/duration"},
       {"scheduler", "/policies/scheduler"},
+      {"failover", "/policies/failover"},
+      {"failover_params", "/policies/failover_params"},
       {"telemetry_interval", "/outputs/telemetry_interval"},
       {"nodes", "/cluster/nodes"},
       {"nodes_per_rack", "/cluster/nodes_per_rack"},
@@ -548,6 +557,7 @@ std::string config_field_pointer(std::string_view field) {
   }
   if (field.substr(0, 5) == "node.") return "/cluster/node";
   if (field.substr(0, 17) == "scheduler_params.") return "/policies/scheduler_params/" + std::string(field.substr(17));
+  if (field.substr(0, 16) == "failover_params.") return "/policies/failover_params/" + std::string(field.substr(16));
   return "";
 }
 
@@ -558,7 +568,11 @@ sim::InputError translate_config_error(const std::string& source, const sim::Con
   std::string got;
   if (resolved != nullptr) {
     const json::json_pointer p(ptr);
-    if (resolved->contains(p) && resolved->at(p).is_primitive()) got = ", got " + resolved->at(p).dump();
+    // Not when the message already quotes the value ("36 is not a multiple of ...").
+    if (resolved->contains(p) && resolved->at(p).is_primitive() &&
+        error.detail().find(resolved->at(p).dump()) == std::string::npos) {
+      got = ", got " + resolved->at(p).dump();
+    }
   }
   return sim::InputError(source + ":" + ptr + ": " + error.detail() + got);
 }

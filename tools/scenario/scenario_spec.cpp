@@ -151,7 +151,17 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
                                             "Parameters of the chosen scheduler (`dcsim list scheduler`); "
                                             "keys it does not document are errors, keys left out take "
                                             "its defaults.",
-                                            entry_params(registries.schedulers))}),
+                                            entry_params(registries.schedulers)),
+                        with_default(enum_field("failover",
+                                                "What happens to a job a fault interrupts (`dcsim list \"failover "
+                                                "policy\"` describes each).",
+                                                registries.failover_policies.kind(),
+                                                registries.failover_policies.names()),
+                                     "checkpoint_restart"),
+                        params_object_field("failover_params",
+                                            "Parameters of the chosen failover policy; keys it does not document "
+                                            "are errors, keys left out take its defaults.",
+                                            entry_params(registries.failover_policies))}),
           object_field("outputs", "What the run records.",
                        {with_default(quantity_field("telemetry_interval",
                                                     "Sampling period of the telemetry series; 0 "

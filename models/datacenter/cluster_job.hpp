@@ -1,0 +1,52 @@
+#pragma once
+// One job as the cluster keeps it (internal to ClusterSimulation's translation units: the
+// cluster's bookkeeping, its lifecycle in cluster_lifecycle.cpp).
+
+#include <memory>
+#include <vector>
+
+#include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/job_run.hpp"
+#include "models/datacenter/training_job_run.hpp"
+#include "models/workload/job_spec.hpp"
+#include "models/workload/step_graph.hpp"
+#include "sim/simulator.hpp"
+
+namespace dcsim::models::datacenter {
+
+struct ClusterSimulation::Job {
+  // pending (not arrived) -> waiting -> running -> completed; a fault takes running to
+  // interrupted, and the failover policy to requeued (waiting again) or back to running (spares).
+  enum class State { kPending, kWaiting, kRunning, kDone };
+  workload::JobSpec spec;
+  std::shared_ptr<const workload::TrainingJobPlan> plan;  // training jobs, with the policy's checkpoint interval
+  State state = State::kPending;
+  sim::Time start = sim::Time::max();       // first start
+  sim::Time run_start = sim::Time::max();   // this run's start (restarts included)
+  sim::Time finish = sim::Time::max();
+  std::vector<int> nodes;
+  int gpus_per_node = 0;   // resolved: every GPU of a node for whole-node jobs
+  sim::Time expected_end;  // what policies plan with (start + delay + remaining estimate)
+  double energy_at_start_j = 0.0;
+  double energy_j = 0.0;   // over every run, up to the last one's end
+  bool named = false;      // listed in the scenario (not generated): gets a headline row
+  // Restarts: the resume point (nominal seconds of work saved, and the step for training jobs),
+  // the delay the next start pays, the pending start of the work after such a delay.
+  double resume_s = 0.0;
+  int resume_step = 0;
+  sim::Time restart_delay;
+  sim::Time delay_until;  // work starts at this time (run_start + delay)
+  sim::EventHandle begin_event;
+  int restarts = 0;
+  double lost_gpu_s = 0.0;
+  // Runs: step graphs before runs (a flow-mode executor refers to its graph), retired ones kept
+  // until the end (a retired flow-mode step drains on the fabric).
+  std::vector<std::unique_ptr<workload::StepGraph>> step_graphs;
+  std::vector<std::unique_ptr<JobRun>> retired_runs;
+  std::unique_ptr<JobRun> run;
+  TrainingJobRun* training = nullptr;  // the latest training run (rows read it)
+  TrainingJobRun::Series training_series;
+  int gpus() const { return static_cast<int>(nodes.size()) * gpus_per_node; }
+};
+
+}  // namespace dcsim::models::datacenter

@@ -1,0 +1,282 @@
+// ClusterSimulation's job lifecycle: start (with a restart delay after an interruption), the run,
+// completion, interruption by a fault, and what the failover policy decides afterwards; node
+// health and the hot-spare pool. Accounting, by hand:
+//   lost work    = progress since the job's last completed checkpoint (all of this run's for a
+//                  batch job), in nominal seconds x the job's GPUs;
+//   restart cost = GPU time a restarting job holds before its work resumes: the policy's
+//                  relaunch overhead + reading the checkpoint back (bytes per node / checkpoint
+//                  rate) when it resumes from one + the swap time when it waits for spares.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "models/datacenter/batch_job_run.hpp"
+#include "models/datacenter/cluster_job.hpp"
+#include "models/datacenter/step_executor.hpp"
+#include "models/datacenter/training_fabric.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::models::datacenter {
+
+std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_policy_interval(
+    const workload::JobSpec& spec) const {
+  const workload::TrainingJobPlan& plan = *spec.training;
+  const double per_node = config_.node_fault_rate_per_hour;
+  const double mtbf_s = per_node > 0 ? 3600.0 / (per_node * spec.nodes) : std::numeric_limits<double>::infinity();
+  const double interval_s = failover_->checkpoint_interval_s(plan.checkpoint_s, mtbf_s);
+  if (!(interval_s > 0)) return spec.training;
+  auto changed = std::make_shared<workload::TrainingJobPlan>(plan);
+  changed->checkpoint_interval_steps =
+      std::max(1, static_cast<int>(std::llround(interval_s / plan.step.step_time_s)));
+  changed->checkpoints = (changed->steps - 1) / changed->checkpoint_interval_steps;
+  return changed;
+}
+
+void ClusterSimulation::transition(const Job& job, const char* from, const char* to, const std::string& cause) {
+  // Generated and trace streams (1e6 jobs) keep only their fault-driven transitions.
+  if (!job.named && cause.empty()) return;
+  std::string node_list;
+  for (int n : job.nodes) node_list += (node_list.empty() ? "" : " ") + std::to_string(n);
+  sink_.append_row(states_table_, {sim_.now().seconds(), job.spec.name, std::string(from), std::string(to), cause, node_list});
+}
+
+void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>& nodes) {
+  Job& job = *jobs_[job_index];
+  const bool first = job.start == sim::Time::max();
+  const char* from = first ? "waiting" : "requeued";
+  job.nodes = nodes;
+  job.state = Job::State::kRunning;
+  if (first) job.start = sim_.now();
+  job.run_start = sim_.now();
+  job.delay_until = sim_.now() + job.restart_delay;
+  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
+  const sim::Time remaining = std::max(estimate - sim::Time::from_seconds(job.resume_s), sim::Time::zero());
+  job.expected_end = job.delay_until + remaining;
+  running_by_end_.emplace(job.expected_end, job_index);
+  job.energy_at_start_j = 0.0;
+  for (int node : job.nodes) {
+    integrate_node(node);
+    job.energy_at_start_j += nodes_[static_cast<std::size_t>(node)].energy_j;
+  }
+  for (int node : job.nodes) hold_gpus(node, job_index, job.gpus_per_node);
+  ++running_;
+  transition(job, from, "running", "");
+  if (job.restart_delay > sim::Time::zero()) {
+    job.begin_event = sim_.at(job.delay_until, [this, job_index] { begin_run(job_index); });
+  } else {
+    begin_run(job_index);
+  }
+  job.restart_delay = sim::Time::zero();
+}
+
+void ClusterSimulation::begin_run(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  job.begin_event = {};
+  restart_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
+  const auto on_done = [this, job_index] { on_completion(job_index); };
+  if (!job.plan) {
+    job.run = std::make_unique<BatchJobRun>(sim_, job.spec.work.seconds(), job_rate(job), on_done);
+    return;
+  }
+  std::unique_ptr<StepExecutor> executor;
+  if (training_fabric_) {
+    // Flow mode: every step as its graph, on the jobs' shared fabric.
+    job.step_graphs.push_back(std::make_unique<workload::StepGraph>(workload::build_step_graph(
+        job.plan->job, job.plan->step, config_.node, job.plan->fabric, registries_.collective_algorithms,
+        job.plan->graph_options)));
+    executor = std::make_unique<StepExecutor>(*job.step_graphs.back(), *training_fabric_, job.nodes, job_rate(job));
+  }
+  auto run = std::make_unique<TrainingJobRun>(*job.plan, job.training_series, job_rate(job), sim_, sink_, on_done,
+                                              std::move(executor), job.resume_step);
+  job.training = run.get();
+  job.run = std::move(run);
+}
+
+void ClusterSimulation::close_run_accounts(Job& job) {
+  double energy_now = 0.0;
+  for (int node : job.nodes) {
+    integrate_node(node);
+    energy_now += nodes_[static_cast<std::size_t>(node)].energy_j;
+  }
+  job.energy_j += energy_now - job.energy_at_start_j;
+  job.energy_at_start_j = energy_now;
+  busy_node_seconds_ += busy_nodes_of(job) * (sim_.now() - job.run_start).seconds();
+  held_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
+  job.run_start = sim_.now();
+}
+
+void ClusterSimulation::on_completion(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  job.state = Job::State::kDone;
+  job.finish = sim_.now();
+  close_run_accounts(job);
+  running_by_end_.erase({job.expected_end, job_index});
+  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
+  --running_;
+  ++finished_;
+  last_completion_ = sim_.now();
+  transition(job, "running", "completed", "");
+  emit_job_row(job);
+  try_schedule();
+  mark_dirty();
+}
+
+void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& cause,
+                                      const std::vector<int>& failed_nodes) {
+  Job& job = *jobs_[job_index];
+  if (job.state != Job::State::kRunning) return;
+  // Progress of this run, and what a restart keeps (nothing new while the restart delay ran).
+  const double done_s = job.run ? job.run->done_s() : job.resume_s;
+  const double saved_s = job.run ? job.run->saved_s() : job.resume_s;
+  if (job.run) {
+    job.run->interrupt();
+    job.retired_runs.push_back(std::move(job.run));
+  } else {
+    sim_.cancel(job.begin_event);
+    job.begin_event = {};
+    restart_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
+  }
+  const double lost = std::max(0.0, done_s - saved_s) * job.gpus();
+  job.lost_gpu_s += lost;
+  lost_gpu_s_ += lost;
+  ++interruptions_;
+  auto& [count, cause_lost] = by_cause_[cause];
+  ++count;
+  cause_lost += lost;
+
+  close_run_accounts(job);
+  running_by_end_.erase({job.expected_end, job_index});
+  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
+  --running_;
+  ++job.restarts;
+  transition(job, "running", "interrupted", cause);
+
+  const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0;
+  const policy::FailoverDecision d = failover_->on_interrupt({job_index, job.nodes, failed_nodes, checkpoints}, spares_);
+  using Action = policy::FailoverDecision::Action;
+  const bool from_checkpoint = d.action != Action::kRequeue && saved_s > 0;
+  job.resume_s = from_checkpoint ? saved_s : 0.0;
+  job.resume_step = from_checkpoint && job.training ? job.training->steps_saved() : 0;
+  // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
+  const double reload_s = from_checkpoint && job.plan->checkpoint_rate_bytes_per_s > 0
+                              ? job.plan->checkpoint_bytes_per_node / job.plan->checkpoint_rate_bytes_per_s
+                              : 0.0;
+  job.restart_delay = d.relaunch_overhead + sim::Time::from_seconds(reload_s);
+  if (d.action == Action::kResumeOnSpares) {
+    resume_on_spares(job_index, failed_nodes, d.spares, d.swap_time);
+  } else {
+    enqueue(job_index, d.action == Action::kResumeFromCheckpoint);
+  }
+}
+
+void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue) {
+  Job& job = *jobs_[job_index];
+  job.state = Job::State::kWaiting;
+  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
+  const policy::WaitingJob w{job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival,
+                             std::max(estimate - sim::Time::from_seconds(job.resume_s), sim::Time::zero()) +
+                                 job.restart_delay,
+                             job.spec.priority};
+  if (ahead_of_queue && waiting_head_ > 0) {
+    waiting_[--waiting_head_] = w;
+  } else {
+    // Arrival order (ties by job id): a requeued job keeps its place among later arrivals.
+    auto pos = ahead_of_queue ? waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_)
+                              : std::upper_bound(waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_),
+                                                 waiting_.end(), w, [](const policy::WaitingJob& a, const policy::WaitingJob& b) {
+                                                   return a.arrival != b.arrival ? a.arrival < b.arrival
+                                                                                 : a.job_index < b.job_index;
+                                                 });
+    waiting_.insert(pos, w);
+  }
+  transition(job, "interrupted", "requeued", ahead_of_queue ? "resume from checkpoint" : "requeue");
+}
+
+void ClusterSimulation::resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,
+                                         const std::vector<int>& spares, sim::Time swap_time) {
+  Job& job = *jobs_[job_index];
+  if (spares.size() != failed_nodes.size()) {
+    throw sim::InternalError("failover policy '" + config_.failover + "' gave " + std::to_string(spares.size()) +
+                             " spares for " + std::to_string(failed_nodes.size()) + " failed nodes (this is a bug)");
+  }
+  std::vector<int> nodes = job.nodes;
+  for (std::size_t k = 0; k < spares.size(); ++k) {
+    const int spare = spares[k];
+    const auto it = std::lower_bound(spares_.begin(), spares_.end(), spare);
+    if (it == spares_.end() || *it != spare) {
+      throw sim::InternalError("failover policy '" + config_.failover + "' used node " + std::to_string(spare) +
+                               ", not a healthy free spare (this is a bug)");
+    }
+    spares_.erase(it);
+    --spares_total_;
+    put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
+    std::replace(nodes.begin(), nodes.end(), failed_nodes[k], spare);
+  }
+  job.restart_delay += swap_time;
+  transition(job, "interrupted", "requeued", "resume on hot spares");
+  job.state = Job::State::kWaiting;
+  start_job(job_index, nodes);
+}
+
+void ClusterSimulation::take_out_of_pool(int node) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (!n.state.schedulable()) return;
+  if (n.state.free_gpus == n.state.gpus) free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
+  free_gpus_ -= n.state.free_gpus;
+}
+
+void ClusterSimulation::put_back_in_pool(int node) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  n.state.spare = false;
+  if (!n.state.schedulable()) return;
+  free_gpus_ += n.state.free_gpus;
+  if (n.state.free_gpus == n.state.gpus) {
+    free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
+  }
+}
+
+void ClusterSimulation::set_node_down(int node, const std::string& cause) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (!n.state.healthy) return;
+  if (n.state.spare) {
+    spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
+  } else {
+    take_out_of_pool(node);
+  }
+  n.state.healthy = false;
+  crash_jobs_on_node(node, cause, {node});
+}
+
+void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause) {
+  crash_jobs_on_node(node, cause, {});
+}
+
+void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed) {
+  std::vector<std::size_t> victims;
+  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
+  for (std::size_t j : victims) interrupt_job(j, cause, failed);
+  try_schedule();
+  mark_dirty();
+}
+
+void ClusterSimulation::set_node_up(int node) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (n.state.healthy) return;
+  n.state.healthy = true;
+  if (!n.state.spare && spares_total_ < spare_target_) {
+    // A spare went into service for it: the repaired node takes its place in the pool.
+    n.state.spare = true;
+    ++spares_total_;
+  }
+  if (n.state.spare) {
+    spares_.insert(std::lower_bound(spares_.begin(), spares_.end(), node), node);
+  } else {
+    put_back_in_pool(node);
+  }
+  try_schedule();
+  mark_dirty();
+}
+
+}  // namespace dcsim::models::datacenter
