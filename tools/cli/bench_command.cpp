@@ -8,6 +8,7 @@
 #include "sim/bench_engine.hpp"
 #include "tools/bench/fabric_bench.hpp"
 #include "tools/bench/facility_bench.hpp"
+#include "tools/bench/reliability_bench.hpp"
 #include "tools/bench/training_bench.hpp"
 #include "tools/cli/command.hpp"
 
@@ -61,7 +62,10 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
   auto* training = cmd->add_subcommand(
       "training", "training jobs: 1,024 GPUs x 1,000 steps in flow mode, 16,384 GPUs x 1 day analytic");
   training->add_flag("--json", args->json, "print a JSON array of cases");
-  return {cmd, [args, engine, fabric, facility, training] {
+  auto* operations = cmd->add_subcommand(
+      "operations", "operations at scale: the random fault process over 131,072 GPUs for a simulated year");
+  operations->add_flag("--json", args->json, "print a JSON array of cases");
+  return {cmd, [args, engine, fabric, facility, training, operations] {
             if (*engine) {
               const auto r = sim::run_engine_bench(args->pending, args->events);
               if (args->json) {
@@ -100,6 +104,19 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
                                            c["name"].get<std::string>(), c["gpus"].get<int>(),
                                            c["steps"].get<double>(), c["wall_s"].get<double>(),
                                            c["events"].get<std::uint64_t>(), c["events_per_s"].get<double>());
+                }
+              }
+            } else if (*operations) {
+              const auto cases = bench::run_reliability_bench();
+              if (args->json) {
+                std::cout << cases.dump(2) << '\n';
+              } else {
+                std::cout << fmt::format("{:<40} {:>9} {:>9} {:>10} {:>8}\n", "case", "wall_s", "rss_MB", "events",
+                                         "faults");
+                for (const auto& c : cases) {
+                  std::cout << fmt::format("{:<40} {:>9.3f} {:>9.1f} {:>10} {:>8}\n", c["name"].get<std::string>(),
+                                           c["wall_s"].get<double>(), c["peak_rss_mb"].get<double>(),
+                                           c["events"].get<std::uint64_t>(), c["faults"].get<std::uint64_t>());
                 }
               }
             } else if (*fabric) {

@@ -75,6 +75,28 @@ ScenarioModels::ScenarioModels(const scenario::Scenario& scenario, const models:
     }
     facility_->attach(*cluster_, scenario.duration);
   }
+  if (scenario.reliability) build_fault_process(simulator, sink);
+}
+
+// The random faults run alongside the other models, listed in events/faults and counted in the
+// summary. The cluster, fabric and facility do not react to them yet: that is the datacenter
+// assembly's job (issue 12), which subscribes to the same on_fault / on_repair.
+void ScenarioModels::build_fault_process(sim::Simulator& simulator, sim::TraceSink& sink) {
+  sink_ = &sink;
+  const sim::TableId table = sink.declare_table(
+      "faults", {{"time_s", sim::ColumnType::kFloat64, "s", "simulated time of the fault"},
+                 {"class", sim::ColumnType::kString, "", "fault class (/reliability/classes, or the preset's)"},
+                 {"component", sim::ColumnType::kString, "", "component path, e.g. node/12/gpu/3, fabric/link/881"},
+                 {"node", sim::ColumnType::kInt64, "", "node the component belongs to (-1: link, switch, zone)"},
+                 {"repair_s", sim::ColumnType::kFloat64, "s", "time until it is back in service"},
+                 {"effect", sim::ColumnType::kString, "", "node_down, job_crash, nic_down, link_down, ..."}});
+  const auto on_fault = [this, table](const models::reliability::Fault& f) {
+    const auto& c = faults_->fault_class(f);
+    sink_->append_row(table, {f.at.seconds(), c.name, faults_->path(f), static_cast<std::int64_t>(f.node),
+                              (f.repair_done - f.at).seconds(), std::string(models::reliability::effect_name(c.effect))});
+  };
+  faults_ = std::make_unique<models::reliability::FaultProcess>(*scenario_.reliability, scenario_.seed, simulator,
+                                                                on_fault, nullptr, scenario_.duration);
 }
 
 ScenarioModels::~ScenarioModels() = default;
@@ -99,12 +121,28 @@ void ScenarioModels::start() {
   if (cluster_) cluster_->start();
   if (facility_) facility_->start();
   if (fabric_) fabric_->start();
+  if (faults_) faults_->start();
 }
 
 void ScenarioModels::finish() {
   if (cluster_) cluster_->finish();
   if (facility_) facility_->finish();
   if (fabric_) fabric_->finish();
+  if (faults_) {
+    const auto& config = faults_->config();
+    sink_->set_summary("reliability/faults_total",
+                       {static_cast<std::int64_t>(faults_->faults_total()), "", "random faults in the run (all classes)"});
+    double expected = 0;
+    for (std::size_t c = 0; c < config.classes.size(); ++c) {
+      sink_->set_summary("reliability/faults/" + config.classes[c].name,
+                         {static_cast<std::int64_t>(faults_->faults(c)), "", "random faults of this class"});
+      expected += faults_->nominal_rate_per_hour(c);
+    }
+    const sim::Time until = scenario_.duration.is_max() ? sim::Time::zero() : scenario_.duration;
+    sink_->set_summary("reliability/expected_faults",
+                       {expected * until.seconds() / 3600.0, "",
+                        "rate x instances x /duration summed over classes (ignores instances under repair)"});
+  }
 }
 
 double ScenarioModels::progress_fraction() const {

@@ -1,6 +1,7 @@
 #pragma once
 // The models one scenario asks for, built on one engine and wired together: the cluster, the
-// fabric (with its training traffic when both are there) and the facility. Building them is
+// fabric (with its training traffic when both are there), the facility, and the random fault
+// process (/reliability: it lists and counts faults; nothing reacts to them yet). Building them is
 // everything `run` does before its first event, so `validate` builds them too (with a sink that
 // keeps nothing) and passes only what `run` will start. Every cross-model check lives here.
 
@@ -10,6 +11,7 @@
 #include "models/datacenter/training_fabric.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "models/model_registries.hpp"
+#include "models/reliability/fault_process.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 #include "tools/run/fabric_run.hpp"
@@ -35,12 +37,15 @@ class ScenarioModels {
 
  private:
   void check_store_hosts(std::size_t fabric_hosts) const;
+  void build_fault_process(sim::Simulator& simulator, sim::TraceSink& sink);
 
   const scenario::Scenario& scenario_;
   std::unique_ptr<models::datacenter::ClusterSimulation> cluster_;
   std::unique_ptr<FabricRun> fabric_;
   std::unique_ptr<models::datacenter::TrainingFabric> training_fabric_;
   std::unique_ptr<models::facility::FacilitySimulation> facility_;
+  std::unique_ptr<models::reliability::FaultProcess> faults_;
+  sim::TraceSink* sink_ = nullptr;
 };
 
 // What `validate` does after loading: builds every model as `run` would, runs nothing.

@@ -3,6 +3,7 @@
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
 #include "tools/scenario/registry_params.hpp"
+#include "tools/scenario/reliability_mapping.hpp"
 #include "tools/scenario/training_spec.hpp"
 
 #include <filesystem>
@@ -482,6 +483,9 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                                         out.has_cluster ? &out.cluster.node : nullptr);
   }
   if (out.facility && out.fabric) count_fabric_switches(*out.facility, *out.fabric, registries, source);
+  if (out.resolved.contains("reliability")) {
+    out.reliability = map_reliability_section(out.resolved["reliability"], out, registries);
+  }
   check_run_resources(out, registries, limits);
   return out;
 }

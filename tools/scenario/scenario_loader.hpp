@@ -23,6 +23,7 @@
 #include "models/datacenter/cluster_config.hpp"
 #include "models/facility/facility_config.hpp"
 #include "models/model_registries.hpp"
+#include "models/reliability/fault_class.hpp"
 #include "sim/error.hpp"
 #include "tools/scenario/fabric_config.hpp"
 #include "tools/scenario/field_spec.hpp"
@@ -46,6 +47,7 @@ struct Scenario {
   std::optional<FabricScenario> fabric;   // /fabric, when given
   std::optional<TrafficScenario> traffic; // /traffic, when given (needs /fabric)
   std::optional<models::facility::FacilityConfig> facility;  // /facility, when given
+  std::optional<models::reliability::FaultModelConfig> reliability;  // /reliability, when given
 };
 
 // Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see

@@ -7,6 +7,7 @@
 #include "tools/scenario/fabric_spec.hpp"
 #include "tools/scenario/facility_spec.hpp"
 #include "tools/scenario/registry_params.hpp"
+#include "tools/scenario/reliability_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 #include "tools/scenario/training_spec.hpp"
 
@@ -140,6 +141,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
           fabric_section(registries),
           traffic_section(),
           facility_section(registries),
+          reliability_section(),
           object_field("policies", "Policies, each chosen by name from its registry.",
                        {with_default(enum_field("scheduler",
                                                 "Which waiting jobs start when nodes free up "

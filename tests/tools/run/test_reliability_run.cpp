@@ -1,0 +1,56 @@
+// A run with /reliability lists every random fault in events/faults and counts them in the
+// summary. Nothing reacts to the faults yet (the datacenter assembly will): the jobs finish as
+// without them.
+
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "tools/run/run_scenario.hpp"
+
+using dcsim::tools::run::simulate;
+using dcsim::tools::scenario::load_scenario_file;
+
+namespace {
+
+std::int64_t count(const dcsim::sim::MemoryTraceSink& sink, const std::string& path) {
+  return std::get<std::int64_t>(sink.summary(path).value);
+}
+
+}  // namespace
+
+TEST_CASE("a run with random faults lists and counts them, and its jobs still finish", "[run][reliability]") {
+  dcsim::models::ModelRegistries registries;
+  dcsim::models::register_builtin_models(registries);
+  const std::string quickstart = std::string(DCSIM_SOURCE_DIR) + "/scenarios/quickstart.json";
+  // The Llama 3 rates x 10,000 on quickstart's 8 nodes for a day: a few hundred faults.
+  const auto scenario = load_scenario_file(
+      quickstart, {"duration=2 d", "reliability.faults=llama3_405b", "reliability.scale=10000"}, {}, registries);
+  dcsim::sim::MemoryTraceSink sink;
+  simulate(scenario, registries, sink);
+
+  const auto& table = sink.table("faults");
+  const auto total = count(sink, "reliability/faults_total");
+  CHECK(total > 50);
+  CHECK(static_cast<std::int64_t>(table.rows.size()) == total);
+  std::int64_t by_class = 0;
+  for (const auto& c : scenario.reliability->classes) by_class += count(sink, "reliability/faults/" + c.name);
+  CHECK(by_class == total);
+  // Rows: time within the run, a component path, and its node within the cluster (or -1).
+  std::map<std::string, int> columns;
+  for (std::size_t i = 0; i < table.columns.size(); ++i) columns[table.columns[i].name] = static_cast<int>(i);
+  for (const auto& row : table.rows) {
+    const double t = std::get<double>(row[columns.at("time_s")]);
+    CHECK(t >= 0);
+    CHECK(t < 2 * 86400.0);
+    const auto node = std::get<std::int64_t>(row[columns.at("node")]);
+    CHECK(node >= -1);
+    CHECK(node < 8);
+    const auto& path = std::get<std::string>(row[columns.at("component")]);
+    CHECK((path.rfind("node/", 0) == 0 || path.rfind("fabric/link/", 0) == 0));
+  }
+  // The cluster does not react yet: quickstart's 42 jobs all complete.
+  const auto& completed = sink.summary("workload/jobs_completed").value;
+  CHECK((std::holds_alternative<std::int64_t>(completed) ? static_cast<double>(std::get<std::int64_t>(completed))
+                                                         : std::get<double>(completed)) == 42.0);
+}

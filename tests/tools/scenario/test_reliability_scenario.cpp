@@ -1,0 +1,175 @@
+// The scenario's /reliability section: presets, overrides by name, new classes, the inventory
+// taken from the cluster, and every bad input reported at its JSON pointer (exit 2 in the CLI).
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "../cli/cli_test_support.hpp"
+#include "models/reliability/llama3_faults.hpp"
+#include "scenario_test_support.hpp"
+#include "sim/error.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+
+using namespace dcsim;
+using namespace dcsim::tools::scenario;
+using nlohmann::json;
+namespace rel = dcsim::models::reliability;
+
+namespace {
+
+Scenario load(const json& doc) {
+  const auto registries = testing::make_registries();
+  return load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+}
+
+json with_reliability(const json& reliability) {
+  json doc = json::parse(R"({"name": "n", "duration": "1 d", "cluster": {"nodes": 4, "nodes_per_rack": 4},
+                             "workload": {"jobs": [{"name": "a", "work": "1 h"}]}})");
+  doc["reliability"] = reliability;
+  return doc;
+}
+
+// Every message the loader reports for the document, one per line.
+std::string messages(const json& doc) {
+  try {
+    load(doc);
+  } catch (const sim::InputErrors& e) {
+    std::string out;
+    for (const auto& m : e.messages()) out += m + "\n";
+    return out;
+  } catch (const sim::InputError& e) {
+    return std::string(e.what()) + "\n";
+  }
+  return "(loaded without error)";
+}
+
+const rel::FaultClass& find(const rel::FaultModelConfig& c, const std::string& name) {
+  for (const auto& k : c.classes) {
+    if (k.name == name) return k;
+  }
+  FAIL("no class " << name);
+  return c.classes.front();
+}
+
+}  // namespace
+
+TEST_CASE("reliability: absent section or faults none means no fault model or no classes",
+          "[tools][scenario][reliability]") {
+  json doc = with_reliability({});
+  doc.erase("reliability");
+  CHECK_FALSE(load(doc).reliability.has_value());
+  const auto none = load(with_reliability(json::object()));
+  REQUIRE(none.reliability.has_value());
+  CHECK(none.reliability->preset == "none");
+  CHECK(none.reliability->classes.empty());
+}
+
+TEST_CASE("reliability: the llama3_405b preset, one class overridden by name and one added",
+          "[tools][scenario][reliability]") {
+  const auto s = load(with_reliability(json::parse(R"({
+      "faults": "llama3_405b", "scale": 2,
+      "classes": [
+        {"name": "software", "rate_per_hour": 1e-4, "weibull_shape": 0.8},
+        {"name": "leaf_switch", "component": "switch", "mtbf": "10000 h", "effect": "switch_down",
+         "repair": {"kind": "fixed", "value": "4 h"}}
+      ]})")));
+  const auto& r = *s.reliability;
+  CHECK(r.preset == "llama3_405b");
+  CHECK(r.scale == 2.0);
+  REQUIRE(r.classes.size() == rel::llama3_fault_classes(8).size() + 1);
+  // Overridden keys change, the others keep the preset's values.
+  const auto& sw = find(r, "software");
+  CHECK(sw.rate_per_hour == 1e-4);
+  CHECK(sw.weibull_shape == 0.8);
+  CHECK(sw.effect == rel::FaultEffect::kJobCrash);
+  CHECK(sw.repair_s.kind == sim::Distribution::Kind::kFixed);
+  CHECK(sw.repair_s.a == 600.0);
+  // mtbf 10,000 h is a rate of 1e-4 per hour.
+  const auto& leaf = find(r, "leaf_switch");
+  CHECK(leaf.component == rel::ComponentKind::kSwitch);
+  CHECK(leaf.rate_per_hour == Approx(1e-4));
+  CHECK(leaf.repair_s.a == 4 * 3600.0);
+  // Untouched preset class.
+  CHECK(find(r, "gpu_faulty").rate_per_hour == Approx(148.0 / (1296.0 * 16384.0)));
+}
+
+TEST_CASE("reliability: the inventory comes from the cluster, the fabric assumption and the keys",
+          "[tools][scenario][reliability]") {
+  const auto s = load(with_reliability({{"faults", "none"}}));
+  const auto& inv = s.reliability->inventory;
+  CHECK(inv.nodes == 4);
+  CHECK(inv.gpus_per_node == s.cluster.node.gpus);
+  CHECK(inv.nics_per_node == s.cluster.node.compute_nics);
+  // No /fabric: 23/7 cables per compute NIC, rounded down; no switches; one zone.
+  CHECK(inv.links == static_cast<std::int64_t>(4.0 * s.cluster.node.compute_nics * 23.0 / 7.0));
+  CHECK(inv.switches == 0);
+  CHECK(inv.zones == 1);
+  const auto given = load(with_reliability({{"links", 100}, {"switches", 6}}));
+  CHECK(given.reliability->inventory.links == 100);
+  CHECK(given.reliability->inventory.switches == 6);
+}
+
+TEST_CASE("reliability: each bad input is reported at its JSON pointer", "[tools][scenario][reliability]") {
+  const auto bad = [](const json& cls) { return messages(with_reliability({{"classes", json::array({cls})}})); };
+  const json repair = {{"kind", "fixed"}, {"value", "1 h"}};
+  const json good = {{"name", "x"}, {"component", "gpu"}, {"rate_per_hour", 1e-3}, {"effect", "node_down"},
+                     {"repair", repair}};
+  CHECK(bad(good) == "(loaded without error)");
+
+  auto c = good;
+  c["rate_per_hour"] = -1;
+  CHECK_THAT(bad(c), Catch::StartsWith("t.json:/reliability/classes/0/rate_per_hour: expected a non-negative number"));
+  c = good;
+  c["weibull_shape"] = 0;
+  CHECK_THAT(bad(c), Catch::StartsWith("t.json:/reliability/classes/0/weibull_shape: expected a positive number"));
+  c = good;
+  c["component"] = "rack";
+  CHECK(bad(c) == "t.json:/reliability/classes/0/component: unknown component 'rack'; valid: gpu, node, nic, link, "
+                  "switch, zone\n");
+  c = good;
+  c["effect"] = "explode";
+  CHECK_THAT(bad(c), Catch::StartsWith("t.json:/reliability/classes/0/effect: unknown effect 'explode'; valid: "
+                                       "node_down, job_crash, nic_down, link_down, switch_down, zone_cooling_loss"));
+  c = good;
+  c["repair"] = {{"kind", "exponential"}, {"mean", "0 s"}};
+  CHECK_THAT(bad(c), Catch::StartsWith("t.json:/reliability/classes/0/repair/mean: expected a positive duration"));
+  c = good;
+  c["repair"] = {{"kind", "gamma"}, {"mean", "1 h"}};
+  CHECK_THAT(bad(c), Catch::StartsWith("t.json:/reliability/classes/0/repair/kind: unknown distribution kind 'gamma'"));
+  c = good;
+  c["effect"] = "link_down";
+  CHECK_THAT(bad(c), Catch::StartsWith("t.json:/reliability/classes/0/effect: effect link_down does not apply to "
+                                       "component gpu"));
+  c = good;
+  c["mtbf"] = "10 h";
+  CHECK_THAT(bad(c), Catch::StartsWith("t.json:/reliability/classes/0/mtbf: expected rate_per_hour or mtbf, not both"));
+  c = good;
+  c.erase("effect");
+  c.erase("rate_per_hour");
+  CHECK(bad(c) == "t.json:/reliability/classes/0: class \"x\" is not in the preset \"none\", so it needs effect, "
+                  "rate_per_hour (or mtbf)\n");
+  c = good;
+  c["name"] = "a/b";
+  CHECK_THAT(bad(c), Catch::StartsWith("t.json:/reliability/classes/0/name: expected a class name of letters"));
+  CHECK_THAT(messages(with_reliability({{"scale", -1}})),
+             Catch::StartsWith("t.json:/reliability/scale: expected a non-negative number"));
+  CHECK_THAT(messages(with_reliability({{"faults", "llama4"}})),
+             Catch::StartsWith("t.json:/reliability/faults: unknown fault preset 'llama4'; valid: none, llama3_405b"));
+  CHECK_THAT(messages(with_reliability({{"classes", json::array({good, good})}})),
+             Catch::StartsWith("t.json:/reliability/classes/1/name: expected a unique class name"));
+  // Random faults never end on their own: the run needs a /duration.
+  json open_ended = with_reliability({{"faults", "llama3_405b"}});
+  open_ended.erase("duration");
+  CHECK_THAT(messages(open_ended), Catch::StartsWith("t.json:/duration: missing; a scenario with random faults"));
+}
+
+TEST_CASE("reliability: dcsim validate exits 2 with the pointer of a negative rate", "[tools][scenario][reliability][cli]") {
+  const auto path = cli_testing::temp_path("reliability-bad.json");
+  json doc = with_reliability({{"faults", "llama3_405b"}, {"classes", json::array({{{"name", "nic"}, {"rate_per_hour", -0.5}}})}});
+  testing::write_text(path, doc.dump());
+  const auto r = cli_testing::run_dcsim("validate " + path.string());
+  std::filesystem::remove(path);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("/reliability/classes/0/rate_per_hour: expected a non-negative number"));
+}

@@ -1,0 +1,25 @@
+#pragma once
+// Resolved `reliability` section -> models::reliability::FaultModelConfig (Scenario::reliability):
+// the preset's classes with /reliability/classes merged in by name, and the inventory of what can
+// fail, counted from the scenario's cluster (nodes, GPUs, compute NICs), fabric (cables and
+// switches, or /reliability/links and /reliability/switches) and facility (cooling zones).
+// Checks what the per-key walk cannot: a new class without component, effect, rate or repair,
+// both rate_per_hour and mtbf, a repeated class name, an effect that does not apply to the
+// component. Throws sim::InputErrors, each message "<source>:<JSON pointer>: <problem>".
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "models/model_registries.hpp"
+#include "models/reliability/fault_class.hpp"
+
+namespace dcsim::tools::scenario {
+
+struct Scenario;
+
+// `scenario` has its cluster, fabric and facility mapped already.
+models::reliability::FaultModelConfig map_reliability_section(const nlohmann::json& resolved, const Scenario& scenario,
+                                                              const models::ModelRegistries& registries);
+
+}  // namespace dcsim::tools::scenario

@@ -1,0 +1,78 @@
+#include "tools/scenario/reliability_spec.hpp"
+
+#include "models/reliability/fault_class.hpp"
+
+namespace dcsim::tools::scenario {
+
+using sim::QuantityKind;
+
+FieldSpec reliability_section() {
+  namespace rel = models::reliability;
+  const auto from_preset = [](FieldSpec f, const char* otherwise) {
+    return with_default_note(std::move(f), std::string("from the preset's class of the same name; ") + otherwise);
+  };
+  return optional_section(
+      object_field(
+          "reliability",
+          "Random component faults (models/reliability): every class fails instances of one component kind at a rate "
+          "per instance, each fault lasting a drawn repair time. The run lists every fault (events/faults) and counts "
+          "them (summary reliability/...); the cluster does not react to them yet (jobs keep running). Needs /duration "
+          "when any class can fire.",
+          {
+              with_default(enum_field("faults",
+                                      "Preset classes: llama3_405b (the 18 root causes of Llama 3 405B's 419 unexpected "
+                                      "interruptions in 54 days on 16,384 H100; models/reliability/llama3_faults.hpp) or "
+                                      "none. `classes` adds to them or overrides them by name.",
+                                      "fault preset", {"none", "llama3_405b"}),
+                           "none"),
+              with_default(number_field("scale", "Multiplies every class's rate (what-if: 2 = twice as many faults).",
+                                        at_least(0)),
+                           1.0),
+              with_default_note(integer_field("links", "Fabric cables that link classes fail.", at_least(0)),
+                                "the /fabric topology's cables; without /fabric, 23/7 per compute NIC (the Llama 3 "
+                                "fabric's, so that the preset's cable rate gives its published count)"),
+              with_default_note(integer_field("switches", "Fabric switches that switch classes fail.", at_least(0)),
+                                "the /fabric topology's switches; without /fabric, 0"),
+              with_default(
+                  object_array_field(
+                      "classes",
+                      "Fault classes. A name the preset has overrides the keys given and keeps the others; a new name "
+                      "needs component, effect, rate_per_hour or mtbf, and repair.",
+                      {
+                          required(non_empty(string_field("name", "Class name, unique; names its random stream and "
+                                                                  "its counters (summary reliability/faults/NAME)."))),
+                          from_preset(enum_field("component",
+                                                 "What fails: gpu, node (host parts: CPU, memory, PSU, chassis, SSD, "
+                                                 "host software), nic (compute NIC), link (fabric cable), switch, zone "
+                                                 "(cooling zone).",
+                                                 "component", rel::component_names()),
+                                      "required for a new class"),
+                          from_preset(number_field("rate_per_hour",
+                                                   "Faults per hour per instance (for Weibull: 1 / mean time to "
+                                                   "failure). Give this or mtbf.",
+                                                   at_least(0)),
+                                      "required (or mtbf) for a new class"),
+                          quantity_field("mtbf", "Mean time between faults of one instance (1 / rate_per_hour).",
+                                         QuantityKind::kDuration, above(0)),
+                          from_preset(number_field("weibull_shape",
+                                                   "Lifetime shape: 1 exponential, < 1 infant mortality, > 1 "
+                                                   "wear-out; the scale keeps the mean time to failure at 1 / rate.",
+                                                   above(0)),
+                                      "else 1"),
+                          from_preset(distribution_field("repair", "Time until the component is back in service.",
+                                                         QuantityKind::kDuration, at_least(0)),
+                                      "required for a new class"),
+                          from_preset(enum_field("effect",
+                                                 "What the fault does: node_down (node unusable until repaired), "
+                                                 "job_crash (the job dies, the node is back after the repair), "
+                                                 "nic_down, link_down, switch_down, zone_cooling_loss. node_down and "
+                                                 "job_crash need a gpu, node or nic; the others their own component.",
+                                                 "effect", rel::effect_names()),
+                                      "required for a new class"),
+                      }),
+                  nlohmann::json::array()),
+          }),
+      "no random faults");
+}
+
+}  // namespace dcsim::tools::scenario
