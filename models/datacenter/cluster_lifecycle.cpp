@@ -89,7 +89,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     executor = std::make_unique<StepExecutor>(*job.step_graphs.back(), *training_fabric_, job.nodes, job_rate(job));
   }
   auto run = std::make_unique<TrainingJobRun>(*job.plan, job.training_series, job_rate(job), sim_, sink_, on_done,
-                                              std::move(executor), job.resume_step);
+                                              std::move(executor), job.resume_step, job.training);
   job.training = run.get();
   job.run = std::move(run);
 }

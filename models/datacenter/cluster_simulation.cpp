@@ -498,18 +498,31 @@ void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
   auto put = [this](const std::string& path, double v, const std::string& unit, const std::string& what) {
     sink_.set_summary(path, sim::SummaryValue{v, unit, what});
   };
-  sink_.set_summary("reliability/interruptions",
-                    sim::SummaryValue{static_cast<std::int64_t>(interruptions_), "", "jobs interrupted by faults"});
+  sink_.set_summary("reliability/interruptions_total",
+                    sim::SummaryValue{static_cast<std::int64_t>(interruptions_), "", "job interruptions by faults"});
   for (const auto& [cause, counts] : by_cause_) {
     sink_.set_summary("reliability/interruptions/" + cause,
                       sim::SummaryValue{static_cast<std::int64_t>(counts.first), "", "jobs interrupted by " + cause});
-    put("goodput/lost_gpu_h/" + cause, counts.second / 3600.0, "GPU-h", "work lost to " + cause);
+    put("goodput/lost_gpu_h_by_cause/" + cause, counts.second / 3600.0, "GPU-h", "work lost to " + cause);
   }
   put("goodput/allocated_gpu_h", held_gpu_s_ / 3600.0, "GPU-h", "GPU time held by jobs");
   put("goodput/lost_gpu_h", lost_gpu_s_ / 3600.0, "GPU-h",
       "work lost to interruptions: progress since each job's last checkpoint");
   put("goodput/restart_gpu_h", restart_gpu_s_ / 3600.0, "GPU-h",
       "GPU time held by restarting jobs before their work resumed (relaunch, checkpoint reload, spare swap)");
+  // Training jobs: the wall time since each first started that went into steps it kept
+  // (nominal step time x steps saved or done), the "effective training time" of Llama 3's report.
+  double kept_s = 0.0, wall_s = 0.0;
+  for (const auto& job : jobs_) {
+    if (!job->plan || job->start == sim::Time::max()) continue;
+    const double steps = job->training ? job->training->steps_done() : job->resume_step;
+    kept_s += steps * job->plan->step.step_time_s;
+    wall_s += ((job->state == Job::State::kDone ? job->finish : sim_.now()) - job->start).seconds();
+  }
+  if (wall_s > 0) {
+    put("goodput/effective_training_fraction", kept_s / wall_s, "",
+        "training jobs: steps kept x nominal step time / wall time since their first start");
+  }
   const double useful = held_gpu_s_ - lost_gpu_s_ - restart_gpu_s_;
   put("goodput/fraction", held_gpu_s_ > 0 ? useful / held_gpu_s_ : 1.0, "",
       "(allocated - lost - restart) / allocated GPU time; checkpoint writes count as useful here");

@@ -18,10 +18,18 @@ TrainingJobRun::Series TrainingJobRun::declare_series(sim::TraceSink& sink, cons
 TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series,
                                double clock_factor, sim::Simulator& sim, sim::TraceSink& sink,
                                std::function<void()> on_done, std::unique_ptr<StepExecutor> executor,
-                               int first_step)
+                               int first_step, const TrainingJobRun* previous)
     : plan_(plan), sim_(sim), sink_(sink), on_done_(std::move(on_done)),
       clock_factor_(clock_factor), executor_(std::move(executor)), steps_finished_(first_step),
-      steps_saved_(first_step), series_(series) {
+      steps_saved_(first_step), first_step_(first_step), series_(series) {
+  if (previous != nullptr) {
+    steps_executed_before_ = previous->steps_executed();
+    steps_measured_ = previous->steps_measured_;
+    measured_ = previous->measured_;
+    checkpoints_written_ = previous->checkpoints_written_;
+    training_s_ = previous->training_s();
+    checkpoint_s_ = previous->checkpoint_s();
+  }
   if (executor_) {
     executor_->set_clock_factor(clock_factor_);
     next_step();
@@ -53,6 +61,7 @@ void TrainingJobRun::next_step() {
 
 void TrainingJobRun::interrupt() {
   if (interrupted_) return;
+  progress_at_interrupt_ = steps_done();
   interrupted_ = true;
   if (segment_ && !segment_->done()) {
     steps_finished_ += static_cast<int>(segment_->total_work() - segment_->remaining());  // whole steps
@@ -66,6 +75,7 @@ void TrainingJobRun::interrupt() {
 void TrainingJobRun::on_step(const StepMeasurement& m) {
   if (interrupted_) return;
   ++steps_finished_;
+  ++steps_measured_;
   training_s_ += m.step_s;
   measured_.step_s += m.step_s;
   measured_.compute_s += m.compute_s;
@@ -145,6 +155,10 @@ void TrainingJobRun::set_clock_factor(double factor) {
     segment_->set_rate(1.0 / step_s);
     record(step_s, plan_.step.tokens_per_step / step_s);
   }
+}
+
+double TrainingJobRun::steps_executed() const {
+  return steps_executed_before_ + (interrupted_ ? progress_at_interrupt_ : steps_done()) - first_step_;
 }
 
 double TrainingJobRun::steps_done() const {
@@ -232,7 +246,7 @@ void append_training_cells(const workload::TrainingJobPlan* plan, const Training
   double compute_s = r.compute_s, exposed_s = r.exposed_comm_s, bubble_s = r.bubble_s;
   if (run != nullptr && run->flow_mode()) {
     // Realised means over the completed steps (a step in flight at the end is left out).
-    const int n = run->steps_completed();
+    const int n = run->steps_measured();
     if (n > 0) {
       const StepMeasurement& m = run->measured();
       step_s = m.step_s / n;
@@ -240,8 +254,8 @@ void append_training_cells(const workload::TrainingJobPlan* plan, const Training
       exposed_s = m.exposed_comm_s / n;
       bubble_s = m.bubble_s / n;
     }
-  } else if (run != nullptr && run->steps_done() > 0.0) {
-    step_s = run->training_s() / run->steps_done();
+  } else if (run != nullptr && run->steps_executed() > 0.0) {
+    step_s = run->training_s() / run->steps_executed();
   }
   const double scale = r.step_time_s / step_s;  // realised throughput relative to nominal
   const double steps = run ? run->steps_done() : 0.0;

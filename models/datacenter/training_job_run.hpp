@@ -46,10 +46,13 @@ class TrainingJobRun final : public JobRun {
 
   // Starts at sim.now() at `clock_factor`; calls on_done once the last step has finished.
   // With `executor` (flow mode) every step runs as its graph; without, in analytic segments.
-  // `first_step` > 0 resumes from a checkpoint taken after that many steps.
+  // `first_step` > 0 resumes from a checkpoint taken after that many steps; `previous` (the
+  // interrupted run it replaces) hands over its totals, so the job's means and counts cover
+  // every run.
   TrainingJobRun(const workload::TrainingJobPlan& plan, Series series, double clock_factor,
                  sim::Simulator& sim, sim::TraceSink& sink, std::function<void()> on_done,
-                 std::unique_ptr<StepExecutor> executor = nullptr, int first_step = 0);
+                 std::unique_ptr<StepExecutor> executor = nullptr, int first_step = 0,
+                 const TrainingJobRun* previous = nullptr);
   ~TrainingJobRun() override;
   TrainingJobRun(const TrainingJobRun&) = delete;
   TrainingJobRun& operator=(const TrainingJobRun&) = delete;
@@ -65,9 +68,12 @@ class TrainingJobRun final : public JobRun {
   // Analytic mode: the step time at the current clock factor.
   double current_step_time_s() const { return plan_.step_time_s(clock_factor_); }
   bool flow_mode() const { return executor_ != nullptr; }
-  // Flow mode: sums over the steps completed (StepExecutor's breakdown).
+  // Flow mode: sums over the steps completed in every run (StepExecutor's breakdown), and their count.
   const StepMeasurement& measured() const { return measured_; }
-  int steps_completed() const { return steps_finished_; }
+  int steps_measured() const { return steps_measured_; }
+  // Steps executed in every run, lost ones included (fractional while a segment runs): what
+  // realised step times are averaged over.
+  double steps_executed() const;
 
   // Steps finished up to now (fractional while a segment runs).
   double steps_done() const;
@@ -96,6 +102,10 @@ class TrainingJobRun final : public JobRun {
   double last_recorded_step_s_ = -1.0;
   int steps_finished_ = 0;  // in completed segments
   int steps_saved_ = 0;     // as of the last completed checkpoint
+  int first_step_ = 0;
+  double steps_executed_before_ = 0.0;  // in earlier runs of the job
+  double progress_at_interrupt_ = 0.0;  // steps_done() when interrupted (a step in flight counts in part)
+  int steps_measured_ = 0;              // flow mode: steps completed in every run
   bool interrupted_ = false;
   int checkpoints_written_ = 0;
   double training_s_ = 0.0;    // of completed segments

@@ -61,6 +61,20 @@ bool effect_applies_to(FaultEffect e, ComponentKind k) {
   return false;
 }
 
+double node_interruption_rate_per_hour(const FaultModelConfig& config) {
+  double rate = 0.0;
+  for (const auto& c : config.classes) {
+    if (c.effect != FaultEffect::kNodeDown && c.effect != FaultEffect::kJobCrash && c.effect != FaultEffect::kNicDown) {
+      continue;
+    }
+    const double per_node = c.component == ComponentKind::kGpu   ? config.inventory.gpus_per_node
+                            : c.component == ComponentKind::kNic ? config.inventory.nics_per_node
+                                                                 : 1.0;
+    rate += c.rate_per_hour * config.scale * per_node;
+  }
+  return rate;
+}
+
 double weibull_scale_hours(double rate_per_hour, double shape) {
   return 1.0 / (rate_per_hour * std::tgamma(1.0 + 1.0 / shape));
 }

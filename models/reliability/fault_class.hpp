@@ -56,6 +56,11 @@ struct FaultModelConfig {
   Inventory inventory;
 };
 
+// Faults per hour that interrupt one node's jobs (node_down, job_crash, nic_down classes, each
+// rate x scale x its instances on one node): what checkpoint intervals are optimised against.
+// Weibull classes count at 1 / MTTF, their long-run rate for repairs short against the MTTF.
+double node_interruption_rate_per_hour(const FaultModelConfig& config);
+
 // Weibull scale (hours) with mean lambda * Gamma(1 + 1/k) = 1 / rate: MTTF = 1 / rate.
 double weibull_scale_hours(double rate_per_hour, double shape);
 

@@ -34,7 +34,14 @@ ScenarioModels::ScenarioModels(const scenario::Scenario& scenario, const models:
                                sim::Simulator& simulator, sim::TraceSink& sink)
     : scenario_(scenario) {
   try {
-    if (scenario.has_cluster) cluster_ = std::make_unique<dc::ClusterSimulation>(scenario.cluster, registries, simulator, sink);
+    if (scenario.has_cluster) {
+      dc::ClusterConfig config = scenario.cluster;
+      // Checkpoint intervals are optimised against the fault model's rate (failover policies).
+      if (scenario.reliability) {
+        config.node_fault_rate_per_hour = models::reliability::node_interruption_rate_per_hour(*scenario.reliability);
+      }
+      cluster_ = std::make_unique<dc::ClusterSimulation>(std::move(config), registries, simulator, sink);
+    }
   } catch (const sim::ConfigError& e) {
     throw scenario::translate_config_error(scenario.source, e, &scenario.resolved);
   }
@@ -78,10 +85,14 @@ ScenarioModels::ScenarioModels(const scenario::Scenario& scenario, const models:
   if (scenario.reliability) build_fault_process(simulator, sink);
 }
 
-// The random faults run alongside the other models, listed in events/faults and counted in the
-// summary. The cluster, fabric and facility do not react to them yet: that is the datacenter
-// assembly's job (issue 12), which subscribes to the same on_fault / on_repair.
+// The random faults, listed in events/faults and counted in the summary, act through the models
+// that own the components: a node, GPU or NIC fault takes the node down (its jobs are interrupted
+// and handed to the failover policy) until its repair; a job crash interrupts the node's jobs and
+// leaves it up; a link or switch fault takes that part of the fabric down until its repair
+// (flows re-route or wait), or without a fabric model interrupts one node's jobs. A cooling-zone fault is listed and counted only: the facility's plant
+// faults are still scripted (/facility/faults).
 void ScenarioModels::build_fault_process(sim::Simulator& simulator, sim::TraceSink& sink) {
+  namespace rel = models::reliability;
   sink_ = &sink;
   const sim::TableId table = sink.declare_table(
       "faults", {{"time_s", sim::ColumnType::kFloat64, "s", "simulated time of the fault"},
@@ -90,13 +101,63 @@ void ScenarioModels::build_fault_process(sim::Simulator& simulator, sim::TraceSi
                  {"node", sim::ColumnType::kInt64, "", "node the component belongs to (-1: link, switch, zone)"},
                  {"repair_s", sim::ColumnType::kFloat64, "s", "time until it is back in service"},
                  {"effect", sim::ColumnType::kString, "", "node_down, job_crash, nic_down, link_down, ..."}});
-  const auto on_fault = [this, table](const models::reliability::Fault& f) {
+  if (fabric_) {
+    const auto& topology = fabric_->fabric().topology();
+    for (models::network::LinkId l = 0; l < topology.link_count(); ++l) {
+      if (topology.link(l).reverse > l) fabric_cables_.push_back(l);
+    }
+  }
+  const auto act = [this](const rel::Fault& f, bool up) {
+    const rel::FaultClass& c = faults_->fault_class(f);
+    switch (c.effect) {
+      case rel::FaultEffect::kNodeDown:
+      case rel::FaultEffect::kNicDown:  // no bonding model: a NIC port down stops the node's jobs
+        if (cluster_ && f.node >= 0 && f.node < scenario_.cluster.nodes) {
+          if (up) {
+            cluster_->set_node_up(f.node);
+          } else {
+            cluster_->set_node_down(f.node, c.name);
+          }
+        }
+        break;
+      case rel::FaultEffect::kJobCrash:
+        if (cluster_ && !up && f.node >= 0 && f.node < scenario_.cluster.nodes) cluster_->crash_jobs_on_node(f.node, c.name);
+        break;
+      case rel::FaultEffect::kLinkDown:
+      case rel::FaultEffect::kSwitchDown:
+        if (!fabric_) {
+          // No fabric model: the collective that used the part times out (NCCL watchdog), which
+          // interrupts one node's jobs, as Llama 3 counts its 35 switch/cable interruptions.
+          if (cluster_ && !up) {
+            cluster_->crash_jobs_on_node(static_cast<int>(f.instance % static_cast<std::size_t>(scenario_.cluster.nodes)),
+                                         c.name);
+          }
+        } else if (c.effect == rel::FaultEffect::kLinkDown) {
+          // Cable i of the inventory is the fabric's i-th cable (modulo its count when the
+          // inventory was given by hand): flows re-route around it or wait.
+          if (!fabric_cables_.empty()) fabric_->driver().set_link_state(fabric_cables_[f.instance % fabric_cables_.size()], up);
+        } else {
+          const auto& topology = fabric_->fabric().topology();
+          const std::size_t switches = topology.node_count() - topology.host_count();
+          if (switches > 0) {
+            fabric_->driver().set_switch_state(
+                static_cast<models::network::NodeId>(topology.host_count() + f.instance % switches), up);
+          }
+        }
+        break;
+      case rel::FaultEffect::kZoneCoolingLoss:
+        break;
+    }
+  };
+  const auto on_fault = [this, table, act](const rel::Fault& f) {
     const auto& c = faults_->fault_class(f);
     sink_->append_row(table, {f.at.seconds(), c.name, faults_->path(f), static_cast<std::int64_t>(f.node),
-                              (f.repair_done - f.at).seconds(), std::string(models::reliability::effect_name(c.effect))});
+                              (f.repair_done - f.at).seconds(), std::string(rel::effect_name(c.effect))});
+    act(f, false);
   };
-  faults_ = std::make_unique<models::reliability::FaultProcess>(*scenario_.reliability, scenario_.seed, simulator,
-                                                                on_fault, nullptr, scenario_.duration);
+  const auto on_repair = [act](const rel::Fault& f) { act(f, true); };
+  faults_ = std::make_unique<rel::FaultProcess>(*scenario_.reliability, scenario_.seed, simulator, on_fault, on_repair,
+                                                scenario_.duration);
 }
 
 ScenarioModels::~ScenarioModels() = default;

@@ -46,6 +46,7 @@ class ScenarioModels {
   std::unique_ptr<models::facility::FacilitySimulation> facility_;
   std::unique_ptr<models::reliability::FaultProcess> faults_;
   sim::TraceSink* sink_ = nullptr;
+  std::vector<models::network::LinkId> fabric_cables_;  // one direction of each fabric cable
 };
 
 // What `validate` does after loading: builds every model as `run` would, runs nothing.

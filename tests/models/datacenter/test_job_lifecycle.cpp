@@ -107,7 +107,7 @@ TEST_CASE("a job interrupted at a known time loses exactly the work since its la
   CHECK(std::get<std::string>(f.cell("jobs", "bert", "node_list")) == "1 2 3");
   CHECK(f.num("bert", "finish_s") == Approx(t_fault + 60 + C + 80 * T + 3 * C).epsilon(kTimeTol));
   CHECK(f.summary("goodput/restart_gpu_h") == Approx((60 + C) * 24 / 3600).epsilon(kTimeTol));
-  CHECK(f.summary("goodput/lost_gpu_h/gpu") == Approx(5.5 * T * 24 / 3600).epsilon(kTimeTol));
+  CHECK(f.summary("goodput/lost_gpu_h_by_cause/gpu") == Approx(5.5 * T * 24 / 3600).epsilon(kTimeTol));
   CHECK(f.transitions("bert") == std::vector<std::string>{"waiting>running:", "running>interrupted:gpu",
                                                           "interrupted>requeued:resume from checkpoint",
                                                           "requeued>running:", "running>completed:"});

@@ -19,7 +19,7 @@ std::int64_t count(const dcsim::sim::MemoryTraceSink& sink, const std::string& p
 
 }  // namespace
 
-TEST_CASE("a run with random faults lists and counts them, and its jobs still finish", "[run][reliability]") {
+TEST_CASE("a run with random faults lists and counts them, and they interrupt jobs with their cause", "[run][reliability]") {
   dcsim::models::ModelRegistries registries;
   dcsim::models::register_builtin_models(registries);
   const std::string quickstart = std::string(DCSIM_SOURCE_DIR) + "/scenarios/quickstart.json";
@@ -49,8 +49,19 @@ TEST_CASE("a run with random faults lists and counts them, and its jobs still fi
     const auto& path = std::get<std::string>(row[columns.at("component")]);
     CHECK((path.rfind("node/", 0) == 0 || path.rfind("fabric/link/", 0) == 0));
   }
-  // The cluster does not react yet: quickstart's 42 jobs all complete.
-  const auto& completed = sink.summary("workload/jobs_completed").value;
-  CHECK((std::holds_alternative<std::int64_t>(completed) ? static_cast<double>(std::get<std::int64_t>(completed))
-                                                         : std::get<double>(completed)) == 42.0);
+  // The cluster reacts: node, GPU and NIC faults take nodes down, crashes and cable faults
+  // interrupt jobs. Every interruption is a transition with its cause in events/job_states, no
+  // more interruptions than faults, and every job is accounted for (completed or not).
+  const auto interruptions = count(sink, "reliability/interruptions_total");
+  CHECK(interruptions > 0);
+  CHECK(interruptions <= total);
+  std::int64_t interrupted_rows = 0;
+  for (const auto& row : sink.table("job_states").rows) {
+    if (std::get<std::string>(row[3]) == "interrupted") {
+      ++interrupted_rows;
+      CHECK(!std::get<std::string>(row[4]).empty());
+    }
+  }
+  CHECK(interrupted_rows == interruptions);
+  CHECK(count(sink, "workload/jobs_completed") + count(sink, "workload/jobs_unfinished") == 42);
 }
