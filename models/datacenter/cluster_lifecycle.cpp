@@ -138,14 +138,6 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     job.begin_event = {};
     restart_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
   }
-  const double lost = std::max(0.0, done_s - saved_s) * job.gpus();
-  job.lost_gpu_s += lost;
-  lost_gpu_s_ += lost;
-  ++interruptions_;
-  auto& [count, cause_lost] = by_cause_[cause];
-  ++count;
-  cause_lost += lost;
-
   close_run_accounts(job);
   running_by_end_.erase({job.expected_end, job_index});
   for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
@@ -157,6 +149,15 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   const policy::FailoverDecision d = failover_->on_interrupt({job_index, job.nodes, failed_nodes, checkpoints}, spares_);
   using Action = policy::FailoverDecision::Action;
   const bool from_checkpoint = d.action != Action::kRequeue && saved_s > 0;
+  // Lost: what the job had done and will not keep (a requeued job keeps nothing, checkpoints
+  // and earlier runs' progress included).
+  const double lost = std::max(0.0, done_s - (from_checkpoint ? saved_s : 0.0)) * job.gpus();
+  job.lost_gpu_s += lost;
+  lost_gpu_s_ += lost;
+  ++interruptions_;
+  auto& [count, cause_lost] = by_cause_[cause];
+  ++count;
+  cause_lost += lost;
   job.resume_s = from_checkpoint ? saved_s : 0.0;
   job.resume_step = from_checkpoint && job.training ? job.training->steps_saved() : 0;
   // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.

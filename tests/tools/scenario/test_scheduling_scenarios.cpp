@@ -92,3 +92,33 @@ TEST_CASE("scenarios/hot-zone-scheduling.json: thermal_aware throttles less than
   CHECK(aware_throttled < 0.9 * fifo_throttled);
   CHECK(summary(aware, "workload/mean_completion_s") < summary(fifo, "workload/mean_completion_s"));
 }
+
+TEST_CASE("scenarios/failover-policies.json: checkpoints and headroom are what keep a job going",
+          "[tools][scenario][policy][golden]") {
+  const auto registries = testing::make_registries();
+  const std::string file = (testing::source_dir() / "scenarios/failover-policies.json").string();
+  const auto run = [&](const std::vector<std::string>& overrides) {
+    const Scenario s = load_scenario_file(file, overrides, std::nullopt, registries);
+    sim::MemoryTraceSink sink;
+    tools::run::simulate(s, registries, sink, {});
+    return sink;
+  };
+  const auto restart = run({});
+  const auto spares = run({"policies.failover=hot_spares"});
+  const auto requeue = run({"policies.failover=requeue"});
+  const auto no_headroom = run({"cluster.nodes=128"});
+  const auto effective = [](const sim::MemoryTraceSink& s) { return summary(s, "goodput/effective_training_fraction"); };
+  // The same faults hit every variant (a stream per fault class, same seed): the job's nodes
+  // differ, so interruptions may differ by a few, not by much.
+  const auto interruptions = [](const sim::MemoryTraceSink& s) {
+    return std::get<std::int64_t>(s.summary("reliability/interruptions_total").value);
+  };
+  CHECK(std::abs(interruptions(restart) - interruptions(spares)) <= 3);
+  // Resuming from checkpoints keeps almost all of the week; starting over keeps almost nothing.
+  CHECK(effective(restart) > 0.9);
+  CHECK(effective(spares) > 0.9);
+  CHECK(effective(requeue) < 0.1);
+  CHECK(summary(requeue, "goodput/lost_gpu_h") > 100 * summary(restart, "goodput/lost_gpu_h"));
+  // Without idle nodes, checkpoint_restart waits for each repair.
+  CHECK(effective(no_headroom) < 0.5);
+}
