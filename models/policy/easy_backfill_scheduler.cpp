@@ -12,8 +12,9 @@
 // shadow time after all — the classic processor-count EASY shares that limit.
 //
 // Cost per call: O(jobs started + running jobs visited until the head's demand is met +
-// min(queue, max_scan) backfill candidates); each candidate is rejected in O(1) when nothing it
-// could use is free.
+// min(queue, queue_depth) backfill candidates); each candidate is rejected in O(1) when nothing it
+// could use is free. The decision runs at every arrival and completion, as Slurm's event-triggered
+// pass does (its periodic backfill pass looks deeper, bf_max_job_test = 500, every bf_interval).
 
 #include <algorithm>
 #include <limits>
@@ -27,7 +28,7 @@ namespace {
 
 class EasyBackfillScheduler : public Scheduler {
  public:
-  explicit EasyBackfillScheduler(std::size_t max_scan) : max_scan_(max_scan) {}
+  explicit EasyBackfillScheduler(std::size_t queue_depth) : queue_depth_(queue_depth) {}
 
   std::vector<Placement> schedule(const ClusterView& view) override {
     std::vector<Placement> out;
@@ -44,7 +45,7 @@ class EasyBackfillScheduler : public Scheduler {
     const Reservation r = reserve(view, waiting, out, free.free_gpus(), waiting[head].gpus());
     int extra = r.extra_gpus;
     const sim::Time now = view.now();
-    const std::size_t end = std::min(waiting.size(), head + 1 + max_scan_);
+    const std::size_t end = std::min(waiting.size(), head + 1 + queue_depth_);
     for (std::size_t i = head + 1; i < end && free.free_gpus() > 0; ++i) {
       const WaitingJob& job = waiting[i];
       const bool ends_in_time = now + job.estimate <= r.shadow;
@@ -97,7 +98,7 @@ class EasyBackfillScheduler : public Scheduler {
     return r;
   }
 
-  std::size_t max_scan_;
+  std::size_t queue_depth_;
 };
 
 }  // namespace
@@ -106,10 +107,11 @@ void register_easy_backfill_scheduler(sim::Registry<SchedulerFactory>& registry)
   registry.add({"easy_backfill",
                 "arrival order with a reservation for the first job that does not fit; later jobs start early "
                 "when they do not delay it by their estimates (EASY)",
-                {{"max_scan", "integer", "500", "x >= 1",
-                  "queue positions behind the head examined for backfill per decision (Slurm's bf_max_job_test default, slurm.conf(5))"}},
+                {{"queue_depth", "integer", "100", "x >= 1",
+                  "queue positions examined per decision (Slurm's default_queue_depth for event-triggered "
+                  "scheduling, slurm.schedmd.com/sched_config.html)"}},
                 [](const sim::Params& p) {
-                  return std::make_unique<EasyBackfillScheduler>(static_cast<std::size_t>(p.integer("max_scan")));
+                  return std::make_unique<EasyBackfillScheduler>(static_cast<std::size_t>(p.integer("queue_depth")));
                 }});
 }
 

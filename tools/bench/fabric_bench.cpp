@@ -16,6 +16,7 @@
 #include "models/network/fabric.hpp"
 #include "models/network/topology_builders.hpp"
 #include "sim/error.hpp"
+#include "tools/bench/process_memory.hpp"
 
 namespace dcsim::tools::bench {
 
@@ -25,18 +26,6 @@ namespace net = dcsim::models::network;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint64_t kSeed = 42;  // sgbench's default
-
-double peak_rss_mb() {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (f == nullptr) return 0.0;
-  char line[256];
-  double kb = 0.0;
-  while (std::fgets(line, sizeof line, f) != nullptr) {
-    if (std::strncmp(line, "VmHWM:", 6) == 0) kb = std::atof(line + 6);
-  }
-  std::fclose(f);
-  return kb / 1024.0;
-}
 
 // setup_s: the wall time of building the topology and the fabric (routing tables included),
 // which the simulation's wall_s leaves out, as sgbench leaves out its platform.

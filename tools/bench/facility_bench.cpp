@@ -1,14 +1,12 @@
 #include "tools/bench/facility_bench.hpp"
 
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "models/datacenter/cluster_simulation.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "sim/simulator.hpp"
+#include "tools/bench/process_memory.hpp"
 
 namespace dcsim::tools::bench {
 
@@ -30,18 +28,6 @@ class CountingSink final : public sim::TraceSink {
   sim::SeriesId next_series_ = 0;
   sim::TableId next_table_ = 0;
 };
-
-double peak_rss_mb() {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (!f) return 0.0;
-  char line[256];
-  double kb = 0.0;
-  while (std::fgets(line, sizeof line, f)) {
-    if (std::strncmp(line, "VmHWM:", 6) == 0) kb = std::atof(line + 6);
-  }
-  std::fclose(f);
-  return kb / 1024.0;
-}
 
 }  // namespace
 

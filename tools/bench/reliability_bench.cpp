@@ -2,32 +2,18 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "models/reliability/fault_process.hpp"
 #include "models/reliability/llama3_faults.hpp"
 #include "sim/simulator.hpp"
+#include "tools/bench/process_memory.hpp"
 
 namespace dcsim::tools::bench {
 
 namespace {
 
 namespace rel = models::reliability;
-
-double peak_rss_mb() {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (!f) return 0.0;
-  char line[256];
-  double kb = 0.0;
-  while (std::fgets(line, sizeof line, f)) {
-    if (std::strncmp(line, "VmHWM:", 6) == 0) kb = std::atof(line + 6);
-  }
-  std::fclose(f);
-  return kb / 1024.0;
-}
 
 nlohmann::json run_case(const std::string& name, double weibull_shape) {
   rel::FaultModelConfig config;
@@ -65,8 +51,8 @@ nlohmann::json run_case(const std::string& name, double weibull_shape) {
 
 nlohmann::json run_reliability_bench() {
   nlohmann::json cases = nlohmann::json::array();
-  cases.push_back(run_case("reliability-131k-gpus-1-year", 1.0));
-  cases.push_back(run_case("reliability-131k-gpus-1-year-weibull", 0.7));
+  cases.push_back(run_case("fault-process-131k-gpus-1-year", 1.0));
+  cases.push_back(run_case("fault-process-131k-gpus-1-year-weibull", 0.7));
   return cases;
 }
 

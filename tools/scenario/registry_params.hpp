@@ -4,7 +4,7 @@
 // FieldSpecs, so the scenario format validates them like any other key, the schema and the README
 // key table list them, and the mapped sim::Params reach the entry's factory:
 //
-//   "policies": { "scheduler": "easy_backfill", "scheduler_params": { "max_scan": 100 } }
+//   "policies": { "scheduler": "easy_backfill", "scheduler_params": { "queue_depth": 50 } }
 //
 // The params object accepts the union of every entry's parameters (so the schema can list them);
 // a key given that the chosen entry does not document is an error at its JSON pointer naming

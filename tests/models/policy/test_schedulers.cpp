@@ -146,7 +146,7 @@ TEST_CASE("jobs smaller than a node share it, best fit first", "[models][policy]
 
 TEST_CASE("scheduler parameters: defaults filled, undocumented ones refused", "[models][policy]") {
   ClusterConfig c = easy_case("easy_backfill", 8);
-  c.scheduler_params.set_number("max_scan", 1);
+  c.scheduler_params.set_number("queue_depth", 1);
   Run ok(c);  // documented: accepted
   ok.to_end();
   CHECK(ok.start_of("C") == Approx(2));  // C is the first job behind the head: within 1 position
@@ -157,9 +157,9 @@ TEST_CASE("scheduler parameters: defaults filled, undocumented ones refused", "[
   const auto registries = builtin();
   try {
     ClusterSimulation model(c, registries, sim, sink);
-    FAIL("fifo accepted max_scan");
+    FAIL("fifo accepted queue_depth");
   } catch (const dcsim::sim::ConfigError& e) {
-    CHECK(e.field() == "scheduler_params.max_scan");
+    CHECK(e.field() == "scheduler_params.queue_depth");
     CHECK_THAT(e.detail(), Catch::Contains("valid: none"));
   }
 }

@@ -75,19 +75,19 @@ TEST_CASE("scheduler_params reach the chosen scheduler; others are refused at th
           "[scenario][params]") {
   models::ModelRegistries registries;
   models::register_builtin_models(registries);
-  const Scenario s = load_scenario_json(with_scheduler("easy_backfill", {{"max_scan", 20}}), "t.json", {},
+  const Scenario s = load_scenario_json(with_scheduler("easy_backfill", {{"queue_depth", 20}}), "t.json", {},
                                         std::nullopt, registries);
-  CHECK(s.cluster.scheduler_params.integer("max_scan") == 20);
+  CHECK(s.cluster.scheduler_params.integer("queue_depth") == 20);
 
-  CHECK(errors_of(with_scheduler("fifo", {{"max_scan", 20}})) ==
-        std::vector<std::string>{"t.json:/policies/scheduler_params/max_scan: not a parameter of scheduler "
+  CHECK(errors_of(with_scheduler("fifo", {{"queue_depth", 20}})) ==
+        std::vector<std::string>{"t.json:/policies/scheduler_params/queue_depth: not a parameter of scheduler "
                                  "'fifo'; its parameters: none"});
-  const auto range = errors_of(with_scheduler("easy_backfill", {{"max_scan", 0}}));
+  const auto range = errors_of(with_scheduler("easy_backfill", {{"queue_depth", 0}}));
   REQUIRE(range.size() == 1);
-  CHECK_THAT(range[0], Catch::StartsWith("t.json:/policies/scheduler_params/max_scan: expected"));
-  const auto unknown = errors_of(with_scheduler("easy_backfill", {{"max_scn", 5}}));
+  CHECK_THAT(range[0], Catch::StartsWith("t.json:/policies/scheduler_params/queue_depth: expected"));
+  const auto unknown = errors_of(with_scheduler("easy_backfill", {{"queue_dept", 5}}));
   REQUIRE(!unknown.empty());
-  CHECK_THAT(unknown[0], Catch::Contains("/policies/scheduler_params/max_scn"));
+  CHECK_THAT(unknown[0], Catch::Contains("/policies/scheduler_params/queue_dept"));
   const auto temperature = errors_of(with_scheduler("thermal_aware", {{"temperature_resolution", 3}}));
   REQUIRE(temperature.size() == 1);
   CHECK_THAT(temperature[0], Catch::Contains("temperature"));
