@@ -27,6 +27,7 @@
 #include "tools/scenario/fabric_config.hpp"
 #include "tools/scenario/field_spec.hpp"
 #include "tools/scenario/resource_guard.hpp"
+#include "tools/scenario/trace_mapping.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -46,6 +47,7 @@ struct Scenario {
   std::optional<FabricScenario> fabric;   // /fabric, when given
   std::optional<TrafficScenario> traffic; // /traffic, when given (needs /fabric)
   std::optional<models::facility::FacilityConfig> facility;  // /facility, when given
+  std::vector<TraceReport> traces;  // /workload/traces: what each trace gave (jobs, rows skipped)
 };
 
 // Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see
