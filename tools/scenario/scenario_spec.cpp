@@ -134,9 +134,10 @@ FieldSpec workload_section() {
                                                   QuantityKind::kDuration, at_least(0)),
                                    "0 s"),
                       with_default(number_field("time_scale",
-                                                "Multiplies arrivals, run times and estimates: 0.01 "
-                                                "replays a 100-day trace in one day with the same load "
-                                                "(jobs per node-time), to compress a long trace.",
+                                                "Multiplies arrivals, run times and estimates, to "
+                                                "compress a long trace: 0.01 replays 100 days in one, "
+                                                "arrivals and run times shrinking together so that the "
+                                                "load keeps its shape.",
                                                 above(0)),
                                    1),
                       with_default_note(

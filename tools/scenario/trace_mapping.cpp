@@ -103,15 +103,21 @@ void map_job_traces(const json& r, const std::string& source, models::datacenter
   const json* traces = list_at(r, "/workload/traces");
   if (traces == nullptr || traces->empty()) return;
 
-  // Every job name taken so far -> where (a JSON pointer, or file:line for trace jobs).
-  std::unordered_map<std::string, std::string> taken;
+  // Every job name taken so far -> where: places[i] and, for trace jobs, the line (0 for a
+  // pointer). Strings are built only for a message: a trace can hold millions of jobs.
+  std::vector<std::string> places;
+  std::unordered_map<std::string, std::pair<std::size_t, std::size_t>> taken;
   for (const char* list : {"/workload/jobs", "/workload/training"}) {
     if (const json* jobs = list_at(r, list)) {
       for (std::size_t i = 0; i < jobs->size(); ++i) {
-        taken.emplace((*jobs)[i].at("name").get<std::string>(), std::string(list) + "/" + std::to_string(i) + "/name");
+        places.push_back(std::string(list) + "/" + std::to_string(i) + "/name");
+        taken.emplace((*jobs)[i].at("name").get<std::string>(), std::pair{places.size() - 1, std::size_t{0}});
       }
     }
   }
+  const auto place = [&places](std::pair<std::size_t, std::size_t> where) {
+    return where.second == 0 ? places[where.first] : places[where.first] + ":" + std::to_string(where.second);
+  };
   const json* gens = list_at(r, "/workload/generators");
 
   for (std::size_t t = 0; t < traces->size(); ++t) {
@@ -128,30 +134,34 @@ void map_job_traces(const json& r, const std::string& source, models::datacenter
     JobTrace trace = import_job_trace(file, file, options);
 
     const FieldNames fields = field_names(options.format);
+    places.push_back(file);
+    taken.reserve(taken.size() + trace.jobs.size());
+    // Generator names and counts, read once rather than per job.
+    std::vector<std::pair<std::string, std::int64_t>> generators;
+    if (gens != nullptr) {
+      for (const json& g : *gens) generators.emplace_back(g.at("name").get<std::string>(), g.at("count").get<std::int64_t>());
+    }
     for (std::size_t k = 0; k < trace.jobs.size(); ++k) {
       const auto& job = trace.jobs[k];
-      const std::string at = file + ":" + std::to_string(trace.lines[k]) + ": ";
+      const auto at = [&] { return file + ":" + std::to_string(trace.lines[k]) + ": "; };
       if (job.nodes > cluster.nodes) {
-        throw sim::InputError(at + fields.nodes + " " + std::to_string(job.nodes) + ": expected at most " +
+        throw sim::InputError(at() + fields.nodes + " " + std::to_string(job.nodes) + ": expected at most " +
                               std::to_string(cluster.nodes) + " (the cluster's size, /cluster/nodes)");
       }
       if (job.gpus_per_node > cluster.node.gpus) {
-        throw sim::InputError(at + fields.gpus + " " + std::to_string(job.gpus_per_node) + ": expected at most " +
+        throw sim::InputError(at() + fields.gpus + " " + std::to_string(job.gpus_per_node) + ": expected at most " +
                               std::to_string(cluster.node.gpus) + " (the GPUs of one node, /cluster/node/gpus)");
       }
-      if (gens != nullptr) {
-        for (std::size_t g = 0; g < gens->size(); ++g) {
-          const auto gen = (*gens)[g].at("name").get<std::string>();
-          if (generated_name(job.name, gen, (*gens)[g].at("count").get<std::int64_t>())) {
-            throw sim::InputError(at + "job name \"" + job.name + "\": expected a name unique in the scenario, got "
-                                  "one that /workload/generators/" + std::to_string(g) + " also gives a job");
-          }
+      for (std::size_t g = 0; g < generators.size(); ++g) {
+        if (generated_name(job.name, generators[g].first, generators[g].second)) {
+          throw sim::InputError(at() + "job name \"" + job.name + "\": expected a name unique in the scenario, got "
+                                "one that /workload/generators/" + std::to_string(g) + " also gives a job");
         }
       }
-      const auto [it, fresh] = taken.emplace(job.name, file + ":" + std::to_string(trace.lines[k]));
+      const auto [it, fresh] = taken.emplace(job.name, std::pair{places.size() - 1, trace.lines[k]});
       if (!fresh) {
-        throw sim::InputError(at + "job name \"" + job.name + "\": expected a name unique in the scenario, got one "
-                              "also at " + it->second);
+        throw sim::InputError(at() + "job name \"" + job.name + "\": expected a name unique in the scenario, got one "
+                              "also at " + place(it->second));
       }
     }
     reports.push_back({options.name, file, trace.describe()});
