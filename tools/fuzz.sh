@@ -4,6 +4,7 @@
 #   scenario_loader  JSON text -> parse_json_text + load_scenario_json (the built-in registries)
 #   quantity         sim::parse_duration and sim::parse_quantity for every QuantityKind
 #   flow_csv         read_flow_csv / read_size_csv on in-memory CSV text
+#   job_trace        import_job_trace (swf, alibaba_openb, csv) on in-memory text
 # Each starts from its seed corpus (tests/fuzz/corpus/<target>/) and the inputs that once crashed
 # it (tests/fuzz/regressions/<target>/); new interesting inputs go to build-fuzz/corpus/<target>/,
 # crashes to build-fuzz/findings/<target>/ (copy them into tests/fuzz/regressions/<target>/ with
@@ -13,7 +14,7 @@
 #
 #   bash tools/fuzz.sh [BUDGET] [TARGET...]
 #     BUDGET  60s (seconds of fuzzing per target, the default) or 1000000 (executions per target)
-#     TARGET  scenario_loader, quantity, flow_csv (default: all three)
+#     TARGET  scenario_loader, quantity, flow_csv, job_trace (default: all four)
 # Extra libFuzzer flags through FUZZ_FLAGS, e.g. FUZZ_FLAGS="-jobs=2 -workers=2".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/.."
 budget="${1:-60s}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(scenario_loader quantity flow_csv)
+[[ ${#targets[@]} -gt 0 ]] || targets=(scenario_loader quantity flow_csv job_trace)
 case "$budget" in
   *s) limit=(-max_total_time="${budget%s}") ;;
   *[!0-9]*|'') echo "fuzz.sh: BUDGET is seconds (60s) or a number of executions (1000000), got '$budget'" >&2; exit 2 ;;

@@ -22,6 +22,10 @@ struct ClusterConfig {
   int nodes_per_rack = 1;
   std::vector<workload::JobSpec> jobs;  // in any order; the model sorts by (arrival, index)
   std::vector<workload::JobGeneratorConfig> generators;  // expanded at start, after `jobs`
+  // Jobs imported from trace files (tools/scenario/job_trace_import.hpp), run after the generated
+  // ones; like them summarised by statistics, with no headline row. The loader has checked each
+  // against the cluster.
+  std::vector<workload::JobSpec> trace_jobs;
   // Training jobs (named, after `jobs`): planned by the analytic step model, then run as steps
   // and checkpoints (training_job_run.hpp). ConfigError fields read "training[i].<field>".
   std::vector<workload::TrainingJobSpec> training_jobs;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -92,6 +93,11 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
       throw sim::ConfigError("generators[" + std::to_string(g) + "]." + e.field(), e.detail());
     }
   }
+  // Trace jobs: unnamed like the generated ones (statistics only, no headline row); moved, as a
+  // trace can hold millions.
+  specs.insert(specs.end(), std::make_move_iterator(config_.trace_jobs.begin()),
+               std::make_move_iterator(config_.trace_jobs.end()));
+  config_.trace_jobs = {};
   // Arrival order, ties broken by position in the list: deterministic.
   for (std::size_t i = 0; i < specs.size(); ++i) {
     auto job = std::make_unique<Job>();

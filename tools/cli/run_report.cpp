@@ -67,6 +67,7 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
                        hours(number_at(s, "/workload/mean_completion_s")));
     out += fmt::format("  nodes busy  {:.1f}% of node-time; makespan {}\n",
                        100 * number_at(s, "/utilization/node_busy_fraction"), hours(number_at(s, "/makespan_s")));
+    for (const auto& t : scenario.traces) out += fmt::format("  trace       {}: {}\n", t.name, t.summary);
   }
   if (scenario.facility) {
     out += fmt::format("  facility    PUE {:.3f} (energy-weighted); {:.1f} kWh total for {:.1f} kWh IT\n",

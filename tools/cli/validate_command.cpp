@@ -27,6 +27,10 @@ Command add_validate_command(CLI::App& app, const CommandContext& context) {
               std::cout << scenario.resolved.dump(2) << '\n';
             } else {
               std::cout << fmt::format("{}: ok ({})\n", args->scenario.file, scenario.name);
+              // What each job trace gave, and what it left out and why.
+              for (const auto& t : scenario.traces) {
+                std::cout << fmt::format("  trace {} ({}): {}\n", t.name, t.file, t.summary);
+              }
             }
             return 0;
           }};

@@ -4,6 +4,7 @@
 #include "tools/scenario/facility_mapping.hpp"
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/reliability_mapping.hpp"
+#include "tools/scenario/trace_mapping.hpp"
 #include "tools/scenario/training_spec.hpp"
 
 #include <filesystem>
@@ -95,7 +96,7 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
       errors.add("/cluster", "missing required key; a scenario needs /cluster (compute nodes) or /fabric "
                              "(a network), got neither");
     }
-    for (const char* list : {"/workload/jobs", "/workload/generators", "/workload/training"}) {
+    for (const char* list : {"/workload/jobs", "/workload/generators", "/workload/training", "/workload/traces"}) {
       const json* l = get(resolved, list);
       if (l && l->is_array() && !l->empty()) {
         errors.add(list, "expected no jobs without a /cluster to run them, got " + std::to_string(l->size()));
@@ -255,6 +256,8 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   c.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
   c.telemetry_interval = duration_of(r.at("outputs").at("telemetry_interval"));
   map_training_jobs(r, registries, c);
+  // Last: trace jobs are checked against every name above.
+  map_job_traces(r, out.source, c, out.traces);
 }
 
 }  // namespace
@@ -286,11 +289,13 @@ void check_run_resources(const Scenario& s, const models::ModelRegistries& regis
   sim::Time horizon = s.duration;
   if (horizon.is_max() && s.has_cluster && s.cluster.generators.empty() && s.cluster.training_jobs.empty()) {
     std::int64_t end_ns = 0;
-    for (const auto& job : s.cluster.jobs) {
-      end_ns = std::max(end_ns, job.arrival.ns());
+    for (const auto* list : {&s.cluster.jobs, &s.cluster.trace_jobs}) {
+      for (const auto& job : *list) end_ns = std::max(end_ns, job.arrival.ns());
     }
-    for (const auto& job : s.cluster.jobs) {
-      end_ns = end_ns > sim::Time::max().ns() - job.work.ns() ? sim::Time::max().ns() - 1 : end_ns + job.work.ns();
+    for (const auto* list : {&s.cluster.jobs, &s.cluster.trace_jobs}) {
+      for (const auto& job : *list) {
+        end_ns = end_ns > sim::Time::max().ns() - job.work.ns() ? sim::Time::max().ns() - 1 : end_ns + job.work.ns();
+      }
     }
     horizon = sim::Time::from_ns(end_ns);
   }
@@ -465,6 +470,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                             errors);
     }
     check_training_cross_field(out.resolved, errors);
+    check_trace_cross_field(out.resolved, errors);
   }
   if (!errors.empty()) {
     std::vector<std::string> messages;
@@ -529,6 +535,7 @@ std::string config_field_pointer(std::string_view field) {
       {"node.other_max_power_w", "/cluster/node/other_max_power"},
       {"jobs", "/workload/jobs"},
       {"generators", "/workload/generators"},
+      {"trace_jobs", "/workload/traces"},
   };
   static const std::map<std::string, std::string, std::less<>> kJob{
       {"name", "name"}, {"arrival", "arrival"}, {"nodes", "nodes"}, {"work", "work"},

@@ -28,6 +28,7 @@
 #include "tools/scenario/fabric_config.hpp"
 #include "tools/scenario/field_spec.hpp"
 #include "tools/scenario/resource_guard.hpp"
+#include "tools/scenario/trace_mapping.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -48,6 +49,7 @@ struct Scenario {
   std::optional<TrafficScenario> traffic; // /traffic, when given (needs /fabric)
   std::optional<models::facility::FacilityConfig> facility;  // /facility, when given
   std::optional<models::reliability::FaultModelConfig> reliability;  // /reliability, when given
+  std::vector<TraceReport> traces;  // /workload/traces: what each trace gave (jobs, rows skipped)
 };
 
 // Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see

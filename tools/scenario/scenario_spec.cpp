@@ -6,6 +6,7 @@
 
 #include "tools/scenario/fabric_spec.hpp"
 #include "tools/scenario/facility_spec.hpp"
+#include "tools/scenario/job_trace_import.hpp"
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/reliability_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
@@ -62,7 +63,7 @@ FieldSpec workload_section() {
                         1.0);
   };
   return object_field(
-      "workload", "The jobs to run: an explicit list and/or synthetic generators.",
+      "workload", "The jobs to run: an explicit list, synthetic generators and/or job traces.",
       {
           with_default(
               object_array_field(
@@ -115,6 +116,58 @@ FieldSpec workload_section() {
                                              1),
                                    nlohmann::json::array({1})),
                       utilization(),
+                  }),
+              nlohmann::json::array()),
+          with_default(
+              object_array_field(
+                  "traces",
+                  "Job traces to replay (README, \"Job traces\": formats, field mapping, rows skipped). "
+                  "Trace NAME's jobs are named NAME-<job id in the trace, or file line>; like generated "
+                  "jobs they are summarised by statistics, with no headline row. Each job must fit the "
+                  "cluster (nodes, GPUs per node).",
+                  {
+                      required(non_empty(string_field(
+                          "name", "Trace name, unique among traces and generators; prefixes its jobs' names."))),
+                      required(enum_field("format",
+                                          "swf: Standard Workload Format (Parallel Workloads Archive); "
+                                          "alibaba_openb: Alibaba cluster-trace-gpu-v2023 pod list; csv: "
+                                          "dcsim's job list (name,arrival_s,nodes,gpus_per_node,work_s,"
+                                          "estimate_s,gpu_utilization,priority).",
+                                          "job trace format", job_trace_format_names())),
+                      required(non_empty(string_field(
+                          "path", "The trace file (a regular file); a relative path is taken from the "
+                                  "scenario file's folder."))),
+                      with_default_note(integer_field("limit",
+                                                      "At most this many jobs: the earliest by arrival "
+                                                      "(file order among equal arrivals).",
+                                                      at_least(1)),
+                                        "every job"),
+                      with_default(quantity_field("start",
+                                                  "Offset added to every arrival (after time_scale).",
+                                                  QuantityKind::kDuration, at_least(0)),
+                                   "0 s"),
+                      with_default(number_field("time_scale",
+                                                "Multiplies arrivals, run times and estimates, to "
+                                                "compress a long trace: 0.01 replays 100 days in one, "
+                                                "arrivals and run times shrinking together so that the "
+                                                "load keeps its shape.",
+                                                above(0)),
+                                   1),
+                      with_default_note(
+                          integer_field("processors_per_node",
+                                        "swf only: processors per dcsim node; a job takes "
+                                        "ceil(processors / this) whole nodes. The default counts each "
+                                        "processor as a node, since SWF logs are of CPU machines whose "
+                                        "processors are not GPUs: set it to the logged machine's cores "
+                                        "per node to keep its job shapes.",
+                                        at_least(1)),
+                          "1 (swf only)"),
+                      with_default_note(number_field("gpu_utilization",
+                                                     "Each job's GPU utilisation where the file has none "
+                                                     "(swf; csv without the column). Not for "
+                                                     "alibaba_openb, whose gpu_milli gives it.",
+                                                     between(0, 1)),
+                                        "1"),
                   }),
               nlohmann::json::array()),
       });
