@@ -130,7 +130,8 @@ class ClusterSimulation : private policy::ClusterView {
   void mark_dirty();
   void record_series();
   void settle();
-  void append_samples();
+  void append_samples(bool changed_racks_only);
+  void touch_rack(int node);
   void on_telemetry_tick();
   void emit_job_row(const Job& job);
   int fabric_groups_of(const Job& job) const;
@@ -193,6 +194,9 @@ class ClusterSimulation : private policy::ClusterView {
   };
   std::vector<Node> nodes_;
   std::vector<double> rack_power_w_;
+  std::vector<char> rack_dirty_;         // a node of the rack changed power since the last settle
+  std::vector<int> dirty_racks_;
+  std::vector<double> rack_recorded_w_;  // last value appended to each rack's series
   double cluster_power_w_ = 0.0;
   double cluster_energy_j_ = 0.0;
   sim::Time cluster_last_update_;
