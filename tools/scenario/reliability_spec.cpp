@@ -16,8 +16,9 @@ FieldSpec reliability_section() {
           "reliability",
           "Random component faults (models/reliability): every class fails instances of one component kind at a rate "
           "per instance, each fault lasting a drawn repair time. The run lists every fault (events/faults) and counts "
-          "them (summary reliability/...); the cluster does not react to them yet (jobs keep running). Needs /duration "
-          "when any class can fire.",
+          "them (summary reliability/...); node, GPU and NIC faults take nodes down and interrupt their jobs, crashes "
+          "interrupt jobs, cable and switch faults go to the fabric; /policies/failover decides how jobs come back. "
+          "Needs /duration when any class can fire.",
           {
               with_default(enum_field("faults",
                                       "Preset classes: llama3_405b (the 18 root causes of Llama 3 405B's 419 unexpected "
