@@ -13,15 +13,9 @@ namespace {
 class FifoScheduler : public Scheduler {
  public:
   std::vector<Placement> schedule(const ClusterView& view) override {
-    std::vector<Placement> out;
-    FreeCapacity free(view);
-    const auto waiting = view.waiting();
-    for (std::size_t i = 0; i < waiting.size(); ++i) {
-      auto nodes = free.take_default(waiting[i]);
-      if (!nodes) break;
-      out.push_back({i, std::move(*nodes)});
-    }
-    return out;
+    return place_in_arrival_order(view, [](const ClusterView&, FreeCapacity& free, const WaitingJob& job) {
+      return free.take_default(job);
+    });
   }
 };
 

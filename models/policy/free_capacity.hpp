@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/policy/cluster_view.hpp"
+#include "models/policy/scheduler.hpp"
 
 namespace dcsim::models::policy {
 
@@ -45,5 +46,21 @@ class FreeCapacity {
   std::size_t cursor_ = 0;  // into view.free_nodes(): those before it were taken
   std::vector<std::pair<int, int>> used_;  // (node, GPUs taken in this call), few entries
 };
+
+// Places waiting jobs in arrival order until one does not fit (head-of-line blocking): fifo and
+// the placement-preference policies, which differ only in `place(view, free, job)` (the nodes
+// for one job, taken from `free`, or nullopt).
+template <class Place>
+std::vector<Placement> place_in_arrival_order(const ClusterView& view, Place&& place) {
+  std::vector<Placement> out;
+  FreeCapacity free(view);
+  const auto waiting = view.waiting();
+  for (std::size_t i = 0; i < waiting.size(); ++i) {
+    auto nodes = place(view, free, waiting[i]);
+    if (!nodes) break;
+    out.push_back({i, std::move(*nodes)});
+  }
+  return out;
+}
 
 }  // namespace dcsim::models::policy

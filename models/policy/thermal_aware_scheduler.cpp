@@ -21,15 +21,9 @@ class ThermalAwareScheduler : public Scheduler {
   explicit ThermalAwareScheduler(double margin_c) : margin_c_(margin_c) {}
 
   std::vector<Placement> schedule(const ClusterView& view) override {
-    std::vector<Placement> out;
-    FreeCapacity free(view);
-    const auto waiting = view.waiting();
-    for (std::size_t i = 0; i < waiting.size(); ++i) {
-      auto nodes = place(view, free, waiting[i]);
-      if (!nodes) break;
-      out.push_back({i, std::move(*nodes)});
-    }
-    return out;
+    return place_in_arrival_order(view, [this](const ClusterView& v, FreeCapacity& free, const WaitingJob& job) {
+      return place(v, free, job);
+    });
   }
 
  private:

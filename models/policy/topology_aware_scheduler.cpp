@@ -47,15 +47,7 @@ std::optional<std::vector<int>> pack_by_group(const ClusterView& view, FreeCapac
 class TopologyAwareScheduler : public Scheduler {
  public:
   std::vector<Placement> schedule(const ClusterView& view) override {
-    std::vector<Placement> out;
-    FreeCapacity free(view);
-    const auto waiting = view.waiting();
-    for (std::size_t i = 0; i < waiting.size(); ++i) {
-      auto nodes = pack_by_group(view, free, waiting[i]);
-      if (!nodes) break;
-      out.push_back({i, std::move(*nodes)});
-    }
-    return out;
+    return place_in_arrival_order(view, pack_by_group);
   }
 };
 

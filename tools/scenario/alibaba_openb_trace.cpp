@@ -48,15 +48,7 @@ void read_alibaba_openb(LineReader& r, const JobTraceOptions& /*options*/, RowSi
                     c_deleted = column["deletion_time"], c_scheduled = column["scheduled_time"];
 
   while (r.next(line)) {
-    const auto cells = split_commas(line);
-    if (cells.size() < header.size()) {
-      r.fail("missing field " + header[cells.size()] + ": expected " + std::to_string(header.size()) +
-             " comma-separated cells as in the header, got " + std::to_string(cells.size()));
-    }
-    if (cells.size() > header.size()) {
-      r.fail("expected " + std::to_string(header.size()) + " comma-separated cells as in the header, got " +
-             std::to_string(cells.size()));
-    }
+    const auto cells = header_row(r, line, header);
     const auto gpus = integer_cell(r, "column num_gpu", cells[c_gpus], 0, 1'000'000);
     const double milli = number_cell(r, "column gpu_milli", cells[c_milli], "a number of thousandths of a GPU");
     const double created = number_cell(r, "column creation_time", cells[c_created], "a time in seconds");

@@ -57,15 +57,7 @@ void read_job_csv(LineReader& r, const JobTraceOptions& options, RowSink& sink) 
   }
 
   while (r.next(line)) {
-    const auto cells = split_commas(line);
-    if (cells.size() < header.size()) {
-      r.fail("missing field " + header[cells.size()] + ": expected " + std::to_string(header.size()) +
-             " comma-separated cells as in the header, got " + std::to_string(cells.size()));
-    }
-    if (cells.size() > header.size()) {
-      r.fail("expected " + std::to_string(header.size()) + " comma-separated cells as in the header, got " +
-             std::to_string(cells.size()));
-    }
+    const auto cells = header_row(r, line, header);
     // The cell of column k, or "" where the column is absent (its default then applies).
     const auto cell = [&](Column k) -> const std::string& {
       static const std::string kEmpty;

@@ -53,6 +53,19 @@ std::vector<std::string_view> split_whitespace(std::string_view line) {
   return out;
 }
 
+std::vector<std::string> header_row(const LineReader& r, const std::string& line, const std::vector<std::string>& header) {
+  auto cells = split_commas(line);
+  if (cells.size() < header.size()) {
+    r.fail("missing field " + header[cells.size()] + ": expected " + std::to_string(header.size()) +
+           " comma-separated cells as in the header, got " + std::to_string(cells.size()));
+  }
+  if (cells.size() > header.size()) {
+    r.fail("expected " + std::to_string(header.size()) + " comma-separated cells as in the header, got " +
+           std::to_string(cells.size()));
+  }
+  return cells;
+}
+
 std::vector<std::string> split_commas(const std::string& line) {
   std::vector<std::string> out;
   std::size_t begin = 0;

@@ -35,6 +35,8 @@ class LineReader {
 std::vector<std::string_view> split_whitespace(std::string_view line);
 // Comma-separated cells, each trimmed of spaces, tabs and CR.
 std::vector<std::string> split_commas(const std::string& line);
+// The line's cells, exactly as many as the header's, or fail naming the first missing field.
+std::vector<std::string> header_row(const LineReader& r, const std::string& line, const std::vector<std::string>& header);
 
 // The whole cell as a finite number ("12abc", "1e400" and "" are not); false otherwise.
 bool parse_number(std::string_view cell, double& out);

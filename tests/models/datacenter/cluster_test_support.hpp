@@ -11,6 +11,7 @@
 #include "models/datacenter/cluster_simulation.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
+#include "tests/table_test_support.hpp"
 
 using dcsim::models::ModelRegistries;
 using dcsim::models::datacenter::ClusterConfig;
@@ -71,24 +72,10 @@ struct Run {
   double start_of(const std::string& name) const { return column_of(name, "start_s"); }
   // A cell of the per-job event table (every job, placement details included).
   dcsim::sim::Cell event_cell(const std::string& name, const std::string& column) const {
-    const auto& t = sink.table("jobs");
-    std::size_t col = 0;
-    while (t.columns[col].name != column) ++col;
-    for (const auto& row : t.rows) {
-      if (std::get<std::string>(row[0]) == name) return row[col];
-    }
-    FAIL("no job " << name);
-    return {};
+    return row_cell(sink, "jobs", name, column);
   }
   double column_of(const std::string& name, const std::string& column) const {
-    const auto& t = sink.table("summary/jobs");
-    std::size_t col = 0;
-    while (t.columns[col].name != column) ++col;
-    for (const auto& row : t.rows) {
-      if (std::get<std::string>(row[0]) == name) return std::get<double>(row[col]);
-    }
-    FAIL("no job " << name);
-    return 0;
+    return std::get<double>(row_cell(sink, "summary/jobs", name, column));
   }
 };
 

@@ -58,14 +58,7 @@ struct Faulty {
     model->finish();
   }
   dcsim::sim::Cell cell(const std::string& table, const std::string& name, const std::string& column) const {
-    const auto& t = sink.table(table);
-    std::size_t col = 0;
-    while (t.columns[col].name != column) ++col;
-    for (const auto& row : t.rows) {
-      if (std::get<std::string>(row[0]) == name) return row[col];
-    }
-    FAIL("no job " << name);
-    return {};
+    return dcsim::tests::row_cell(sink, table, name, column);
   }
   double num(const std::string& name, const std::string& column) const {
     return std::get<double>(cell("jobs", name, column));

@@ -10,6 +10,7 @@
 #include "scenario_test_support.hpp"
 #include "sim/trace_sink.hpp"
 #include "tools/run/run_scenario.hpp"
+#include "tests/table_test_support.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
 using namespace dcsim;
@@ -27,14 +28,17 @@ sim::MemoryTraceSink simulate(const json& doc, const std::vector<std::string>& o
 }
 
 sim::Cell job_cell(const sim::MemoryTraceSink& sink, const std::string& name, const std::string& column) {
-  const auto& t = sink.table("jobs");
-  std::size_t col = 0;
-  while (t.columns[col].name != column) ++col;
-  for (const auto& row : t.rows) {
-    if (std::get<std::string>(row[0]) == name) return row[col];
-  }
-  FAIL("no job " << name);
-  return {};
+  return dcsim::tests::row_cell(sink, "jobs", name, column);
+}
+
+// Runs a shipped scenario with `overrides`.
+sim::MemoryTraceSink simulate_file(const std::string& scenario, const std::vector<std::string>& overrides) {
+  const auto registries = testing::make_registries();
+  const Scenario s = load_scenario_file((testing::source_dir() / "scenarios" / scenario).string(), overrides,
+                                        std::nullopt, registries);
+  sim::MemoryTraceSink sink;
+  tools::run::simulate(s, registries, sink, {});
+  return sink;
 }
 
 double summary(const sim::MemoryTraceSink& sink, const std::string& path) {
@@ -75,13 +79,8 @@ TEST_CASE("topology_aware keeps a training ring under one leaf: fewer spine cros
 
 TEST_CASE("scenarios/hot-zone-scheduling.json: thermal_aware throttles less than fifo",
           "[tools][scenario][policy][golden]") {
-  const auto registries = testing::make_registries();
-  const std::string file = (testing::source_dir() / "scenarios/hot-zone-scheduling.json").string();
-  const auto run = [&](const std::string& scheduler) {
-    const Scenario s = load_scenario_file(file, {"policies.scheduler=" + scheduler}, std::nullopt, registries);
-    sim::MemoryTraceSink sink;
-    tools::run::simulate(s, registries, sink, {});
-    return sink;
+  const auto run = [](const std::string& scheduler) {
+    return simulate_file("hot-zone-scheduling.json", {"policies.scheduler=" + scheduler});
   };
   const auto fifo = run("fifo");
   const auto aware = run("thermal_aware");
@@ -95,13 +94,8 @@ TEST_CASE("scenarios/hot-zone-scheduling.json: thermal_aware throttles less than
 
 TEST_CASE("scenarios/failover-policies.json: checkpoints and headroom are what keep a job going",
           "[tools][scenario][policy][golden]") {
-  const auto registries = testing::make_registries();
-  const std::string file = (testing::source_dir() / "scenarios/failover-policies.json").string();
-  const auto run = [&](const std::vector<std::string>& overrides) {
-    const Scenario s = load_scenario_file(file, overrides, std::nullopt, registries);
-    sim::MemoryTraceSink sink;
-    tools::run::simulate(s, registries, sink, {});
-    return sink;
+  const auto run = [](const std::vector<std::string>& overrides) {
+    return simulate_file("failover-policies.json", overrides);
   };
   const auto restart = run({});
   const auto spares = run({"policies.failover=hot_spares"});
@@ -125,13 +119,8 @@ TEST_CASE("scenarios/failover-policies.json: checkpoints and headroom are what k
 
 TEST_CASE("scenarios/trace-replay.json: easy_backfill cuts the Alibaba pods' waits at the same utilisation",
           "[tools][scenario][policy][golden]") {
-  const auto registries = testing::make_registries();
-  const std::string file = (testing::source_dir() / "scenarios/trace-replay.json").string();
-  const auto run = [&](const std::string& scheduler) {
-    const Scenario s = load_scenario_file(file, {"policies.scheduler=" + scheduler}, std::nullopt, registries);
-    sim::MemoryTraceSink sink;
-    tools::run::simulate(s, registries, sink, {});
-    return sink;
+  const auto run = [](const std::string& scheduler) {
+    return simulate_file("trace-replay.json", {"policies.scheduler=" + scheduler});
   };
   const auto fifo = run("fifo");
   const auto easy = run("easy_backfill");
