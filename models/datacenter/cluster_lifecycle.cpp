@@ -180,17 +180,12 @@ void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue) {
                              std::max(estimate - sim::Time::from_seconds(job.resume_s), sim::Time::zero()) +
                                  job.restart_delay,
                              job.spec.priority};
-  if (ahead_of_queue && waiting_head_ > 0) {
+  if (!ahead_of_queue) {
+    insert_waiting(w);  // its priority and arrival keep its place among later arrivals
+  } else if (waiting_head_ > 0) {
     waiting_[--waiting_head_] = w;
   } else {
-    // Arrival order (ties by job id): a requeued job keeps its place among later arrivals.
-    auto pos = ahead_of_queue ? waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_)
-                              : std::upper_bound(waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_),
-                                                 waiting_.end(), w, [](const policy::WaitingJob& a, const policy::WaitingJob& b) {
-                                                   return a.arrival != b.arrival ? a.arrival < b.arrival
-                                                                                 : a.job_index < b.job_index;
-                                                 });
-    waiting_.insert(pos, w);
+    waiting_.insert(waiting_.begin(), w);
   }
   transition(job, "interrupted", "requeued", ahead_of_queue ? "resume from checkpoint" : "requeue");
 }

@@ -209,9 +209,23 @@ void ClusterSimulation::on_arrival(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.state = Job::State::kWaiting;
   const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
-  waiting_.push_back({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
+  insert_waiting({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
   try_schedule();
   mark_dirty();
+}
+
+void ClusterSimulation::insert_waiting(const policy::WaitingJob& w) {
+  // Queue order: higher priority first, then arrival, then job id. Arrivals of equal priority
+  // (the common case) append in O(1); a job that outranks waiting ones is inserted in O(queue).
+  const auto before = [](const policy::WaitingJob& a, const policy::WaitingJob& b) {
+    if (a.priority != b.priority) return a.priority > b.priority;
+    return a.arrival != b.arrival ? a.arrival < b.arrival : a.job_index < b.job_index;
+  };
+  if (waiting_head_ == waiting_.size() || !before(w, waiting_.back())) {
+    waiting_.push_back(w);
+    return;
+  }
+  waiting_.insert(std::upper_bound(waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_), waiting_.end(), w, before), w);
 }
 
 std::span<const policy::WaitingJob> ClusterSimulation::waiting() const {

@@ -105,6 +105,7 @@ class ClusterSimulation : private policy::ClusterView {
   void on_arrival(std::size_t job_index);
   void on_completion(std::size_t job_index);
   void try_schedule();
+  void insert_waiting(const policy::WaitingJob& w);
   void check_placement(const policy::Placement& placement, std::size_t waiting_size) const;
   void remove_started(std::vector<std::size_t> positions);
   // Lifecycle (cluster_lifecycle.cpp).

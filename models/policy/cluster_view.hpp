@@ -36,7 +36,7 @@ struct WaitingJob {
   // work. The real run time can differ both ways (trace estimates are notoriously high, and a
   // throttled or interrupted job runs longer).
   sim::Time estimate;
-  int priority = 0;
+  int priority = 0;  // higher first in the queue (JobSpec::priority)
   int gpus() const { return nodes * gpus_per_node; }
 };
 
@@ -68,7 +68,8 @@ class ClusterView {
   virtual double rack_power_headroom_w(int rack) const = 0;
   // Power (W) a node adds when its GPUs go from idle to full load: what a placement costs a rack.
   virtual double node_load_power_w() const = 0;
-  // Waiting jobs, arrival order (ties by job id). O(1).
+  // Waiting jobs in queue order: higher priority first, then arrival (ties by job id); a job
+  // resuming from a checkpoint goes ahead of all. O(1).
   virtual std::span<const WaitingJob> waiting() const = 0;
   // Running jobs by expected end, earliest first, until `visit` returns false. O(jobs visited).
   virtual void visit_running_by_expected_end(const std::function<bool(const RunningJob&)>& visit) const = 0;

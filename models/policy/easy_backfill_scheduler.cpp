@@ -1,5 +1,5 @@
 // "easy_backfill": EASY backfilling (Lifka 1995; Mu'alem & Feitelson, IEEE TPDS 12(6), 2001).
-// Jobs start in arrival order while they fit. The first job that does not fit (the head) gets a
+// Jobs start in queue order (priority, then arrival) while they fit. The first job that does not fit (the head) gets a
 // reservation: the shadow time, when enough GPUs will be free for it if running jobs end at their
 // expected ends (start + the user's estimate), and the extra GPUs left over at that time. A later
 // job may start now (backfill) if it fits now and either ends by the shadow time by its own
@@ -105,7 +105,7 @@ class EasyBackfillScheduler : public Scheduler {
 
 void register_easy_backfill_scheduler(sim::Registry<SchedulerFactory>& registry) {
   registry.add({"easy_backfill",
-                "arrival order with a reservation for the first job that does not fit; later jobs start early "
+                "queue order with a reservation for the first job that does not fit; later jobs start early "
                 "when they do not delay it by their estimates (EASY)",
                 {{"queue_depth", "integer", "100", "x >= 1",
                   "queue positions examined per decision (Slurm's default_queue_depth for event-triggered "

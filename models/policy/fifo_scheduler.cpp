@@ -1,4 +1,4 @@
-// "fifo": jobs start strictly in arrival order on the lowest-numbered free nodes. A job that does
+// "fifo": jobs start strictly in queue order (priority, then arrival) on the lowest free nodes. A job that does
 // not fit blocks every job behind it (head-of-line blocking), which is what a plain FIFO batch
 // queue does; nodes may idle while a large job waits. The baseline for the other policies.
 // Cost per call: O(jobs started), whatever the queue's length.
@@ -22,7 +22,7 @@ class FifoScheduler : public Scheduler {
 }  // namespace
 
 void register_fifo_scheduler(sim::Registry<SchedulerFactory>& registry) {
-  registry.add({"fifo", "strict arrival order on the lowest free nodes; a job that does not fit blocks those behind it",
+  registry.add({"fifo", "strict queue order (priority, then arrival) on the lowest free nodes; a job that does not fit blocks those behind it",
                 {}, [](const sim::Params&) { return std::make_unique<FifoScheduler>(); }});
 }
 

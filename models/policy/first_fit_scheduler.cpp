@@ -1,4 +1,4 @@
-// "first_fit": scans the queue in arrival order and starts every job that fits now, with no
+// "first_fit": scans the queue in order (priority, then arrival) and starts every job that fits now, with no
 // reservation: small jobs overtake a large head, which may then starve (the failure EASY backfill
 // exists to prevent). Cost per call: O(min(queue, queue_depth)); the scan also stops as soon as
 // nothing is free.
@@ -32,7 +32,7 @@ class FirstFitScheduler : public Scheduler {
 
 void register_first_fit_scheduler(sim::Registry<SchedulerFactory>& registry) {
   registry.add({"first_fit",
-                "start, in arrival order, every waiting job that fits; no reservation (may starve large jobs)",
+                "start, in queue order (priority, then arrival), every waiting job that fits; no reservation (may starve large jobs)",
                 {{"queue_depth", "integer", "100", "x >= 1",
                   "queue positions examined per decision (Slurm's default_queue_depth for event-triggered "
                   "scheduling, slurm.schedmd.com/sched_config.html)"}},

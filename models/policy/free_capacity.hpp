@@ -47,7 +47,7 @@ class FreeCapacity {
   std::vector<std::pair<int, int>> used_;  // (node, GPUs taken in this call), few entries
 };
 
-// Places waiting jobs in arrival order until one does not fit (head-of-line blocking): fifo and
+// Places waiting jobs in queue order until one does not fit (head-of-line blocking): fifo and
 // the placement-preference policies, which differ only in `place(view, free, job)` (the nodes
 // for one job, taken from `free`, or nullopt).
 template <class Place>

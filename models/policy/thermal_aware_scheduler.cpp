@@ -1,4 +1,4 @@
-// "thermal_aware": arrival order like fifo, but nodes are chosen where the heat can go: first
+// "thermal_aware": queue order like fifo, but nodes are chosen where the heat can go: first
 // racks whose power headroom (rated rack power minus present draw) takes the node's full-load
 // increment, then the coolest GPUs (hottest die per node, which carries its zone's coolant
 // temperature), then lowest id. Keeps a weak cooling zone or a nearly full rack from being the
@@ -63,7 +63,7 @@ class ThermalAwareScheduler : public Scheduler {
 
 void register_thermal_aware_scheduler(sim::Registry<SchedulerFactory>& registry) {
   registry.add({"thermal_aware",
-                "arrival order; nodes in racks with power headroom first, then the coolest GPUs",
+                "queue order; nodes in racks with power headroom first, then the coolest GPUs",
                 {{"temperature_resolution", "temperature", "\"2 C\"", "x > 0",
                   "GPU temperatures closer than this count as equal (sensor noise; avoids chasing 0.1 K)"}},
                 [](const sim::Params& p) {

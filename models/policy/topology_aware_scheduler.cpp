@@ -1,4 +1,4 @@
-// "topology_aware": arrival order like fifo, but a multi-node job is packed under as few fabric
+// "topology_aware": queue order like fifo, but a multi-node job is packed under as few fabric
 // groups (leaf switches) as possible, so its collectives cross the spine less: the placement
 // Meta's Llama 3 cluster scheduler does (public-figures.md, "Llama 3 405B fabric"). Best fit: the
 // group with the fewest free nodes that still holds the whole job (big free groups stay whole for
@@ -55,7 +55,7 @@ class TopologyAwareScheduler : public Scheduler {
 
 void register_topology_aware_scheduler(sim::Registry<SchedulerFactory>& registry) {
   registry.add({"topology_aware",
-                "arrival order; each job packed under the fewest leaf switches (best-fit group), fewer spine "
+                "queue order; each job packed under the fewest leaf switches (best-fit group), fewer spine "
                 "crossings for its collectives",
                 {}, [](const sim::Params&) { return std::make_unique<TopologyAwareScheduler>(); }});
 }

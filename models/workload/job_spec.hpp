@@ -23,7 +23,7 @@ struct JobSpec {
   // The run time the user asked for (a trace's requested time, a wall-clock limit): what
   // backfilling policies plan with. It can be wrong both ways; zero = not given, use `work`.
   sim::Time estimate = sim::Time::zero();
-  int priority = 0;  // higher starts first under policies that honour priorities
+  int priority = 0;  // the queue orders by priority (higher first), then arrival
   double gpu_utilization = 1.0;        // mean utilisation of the job's GPUs while it runs, 0..1
   // Set for a training job: it runs steps and checkpoints (models/datacenter/training_job_run)
   // instead of one block of work; `work` is then its nominal duration.

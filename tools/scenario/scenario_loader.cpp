@@ -233,6 +233,7 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
     job.work = duration_of(j.at("work"));
     if (j.contains("estimate")) job.estimate = duration_of(j.at("estimate"));
     job.gpus_per_node = j.at("gpus_per_node").get<int>();
+    job.priority = j.at("priority").get<int>();
     job.gpu_utilization = j.at("gpu_utilization").get<double>();
     c.jobs.push_back(std::move(job));
   }
@@ -539,7 +540,8 @@ std::string config_field_pointer(std::string_view field) {
   };
   static const std::map<std::string, std::string, std::less<>> kJob{
       {"name", "name"}, {"arrival", "arrival"}, {"nodes", "nodes"}, {"work", "work"},
-      {"gpu_utilization", "gpu_utilization"}, {"gpus_per_node", "gpus_per_node"}, {"estimate", "estimate"}};
+      {"gpu_utilization", "gpu_utilization"}, {"gpus_per_node", "gpus_per_node"}, {"estimate", "estimate"},
+      {"priority", "priority"}};
   static const std::map<std::string, std::string, std::less<>> kGenerator{
       {"name", "name"},
       {"count", "count"},

@@ -85,6 +85,11 @@ FieldSpec workload_section() {
                                                        "the reserved job).",
                                                        QuantityKind::kDuration, above(0)),
                                         "the job's work"),
+                      with_default(integer_field("priority",
+                                                 "Queue priority: higher waits ahead of lower, then arrival "
+                                                 "order. No policy preempts a running job.",
+                                                 between(-1000000, 1000000)),
+                                   0),
                       with_default(integer_field("gpus_per_node",
                                                  "GPUs the job uses on each node; 0 = all of them. A 1-node job "
                                                  "asking fewer shares its node with other such jobs.",

@@ -193,3 +193,15 @@ TEST_CASE("every registered scheduler places only what is free and finishes a mi
     CHECK(busy <= 1.0);
   }
 }
+
+TEST_CASE("a higher priority waits ahead of earlier arrivals", "[models][policy]") {
+  // One node busy with A until 10 s. B (priority 0) arrives at 1 s, C (priority 5) at 2 s: C goes
+  // first at 10 s, B after it at 20 s. A requeued job would keep its priority too.
+  ClusterConfig c = simple_cluster(1);
+  c.jobs = {job("A", s(0), 1, s(10), 1.0), job("B", s(1), 1, s(10), 1.0), job("C", s(2), 1, s(10), 1.0)};
+  c.jobs[2].priority = 5;
+  Run run(c);
+  run.to_end();
+  CHECK(run.start_of("C") == Approx(10));
+  CHECK(run.start_of("B") == Approx(20));
+}
