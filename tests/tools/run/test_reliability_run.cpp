@@ -1,6 +1,5 @@
-// A run with /reliability lists every random fault in events/faults and counts them in the
-// summary. Nothing reacts to the faults yet (the datacenter assembly will): the jobs finish as
-// without them.
+// A run with /reliability lists every random fault in events/faults, counts them in the summary,
+// and the faults act: jobs are interrupted with their cause in events/job_states.
 
 #include <catch2/catch.hpp>
 
@@ -64,4 +63,24 @@ TEST_CASE("a run with random faults lists and counts them, and they interrupt jo
   }
   CHECK(interrupted_rows == interruptions);
   CHECK(count(sink, "workload/jobs_completed") + count(sink, "workload/jobs_unfinished") == 42);
+}
+
+TEST_CASE("random faults during flow-mode training interrupt the jobs and the run completes", "[run][reliability]") {
+  // Flow mode: every step's flows are on the fabric when a node goes down. The interrupted run's
+  // step drains, its end is ignored, and the job's next run starts after the relaunch.
+  dcsim::models::ModelRegistries registries;
+  dcsim::models::register_builtin_models(registries);
+  const std::string file = std::string(DCSIM_SOURCE_DIR) + "/scenarios/two-jobs-shared-fabric.json";
+  const auto scenario = load_scenario_file(file,
+                                           {"duration=60 s", "reliability.faults=llama3_405b",
+                                            "reliability.scale=2000000", "policies.failover_params.relaunch_overhead=1 s"},
+                                           {}, registries);
+  dcsim::sim::MemoryTraceSink sink;
+  simulate(scenario, registries, sink);
+  CHECK(count(sink, "reliability/interruptions_total") > 0);
+  bool interrupted = false;
+  for (const auto& row : sink.table("job_states").rows) {
+    interrupted = interrupted || std::get<std::string>(row[3]) == "interrupted";
+  }
+  CHECK(interrupted);
 }
