@@ -23,6 +23,9 @@ namespace dcsim::models::datacenter {
 std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_policy_interval(
     const workload::JobSpec& spec) const {
   const workload::TrainingJobPlan& plan = *spec.training;
+  // Only jobs that checkpoint (a target and an interval in their spec) get the policy's interval:
+  // one without checkpoints has nowhere to write them, and gets none for free.
+  if (plan.checkpoint_interval_steps <= 0) return spec.training;
   const double per_node = config_.node_fault_rate_per_hour;
   const double mtbf_s = per_node > 0 ? 3600.0 / (per_node * spec.nodes) : std::numeric_limits<double>::infinity();
   const double interval_s = failover_->checkpoint_interval_s(plan.checkpoint_s, mtbf_s);

@@ -84,8 +84,8 @@ class HotSpares final : public CheckpointRestart {
 };
 
 const sim::ParamSpec kInterval{"interval", "duration", "\"0 s\"", "x >= 0",
-                               "training time between checkpoints; 0 = Daly's optimum from the checkpoint time and "
-                               "the job's MTBF under the fault model (the job's own interval without one)"};
+                               "training time between checkpoints of jobs that checkpoint; 0 = Daly's optimum from the "
+                               "checkpoint time and the job's MTBF under the fault model (the job's own interval without one)"};
 
 }  // namespace
 

@@ -205,3 +205,20 @@ TEST_CASE("spare pools and jobs that cannot fit beside them are refused", "[mode
   c.failover_params.set_number("swap_time", 1);
   CHECK_THAT(refused(c), Catch::StartsWith("failover_params.swap_time: is not a parameter of failover policy 'requeue'"));
 }
+
+TEST_CASE("a job without checkpoints gets none from the failover policy, and loses all its work",
+          "[models][datacenter][lifecycle]") {
+  Faulty f;
+  ClusterConfig c = bert(f.reg, 0);  // no checkpoint target or interval
+  c.failover_params.set_number("interval", 60);
+  c.failover_params.set_number("relaunch_overhead", 0);
+  const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, f.reg.collective_algorithms);
+  const double T = plan.step.step_time_s;
+  f.build(c);
+  f.at(30.5 * T, [](ClusterSimulation& m) { m.set_node_down(0, "gpu"); });
+  f.to_end();
+  // 30.5 steps done, none saved: all lost, and the job runs its 100 steps again from step 0.
+  CHECK(f.num("bert", "checkpoints") == 0);
+  CHECK(f.num("bert", "lost_gpu_h") == Approx(30.5 * T * 24 / 3600).epsilon(kTimeTol));
+  CHECK(f.num("bert", "finish_s") == Approx(30.5 * T + 100 * T).epsilon(kTimeTol));
+}
