@@ -60,7 +60,8 @@ struct FacilitySimulation::Zone {
   double speed = 1.0;
   double flow_fraction = 1.0;  // pump faults
   bool rdhx_fans_failed = false;
-  bool cooling_lost = false;
+  int cooling_losses = 0;  // scripted and random zone_cooling_loss faults in progress
+  bool cooling_lost() const { return cooling_losses > 0; }
   double max_gpu_c = 0.0;
   double run_max_gpu_c = -std::numeric_limits<double>::infinity();  // over the run
   double liquid_w = 0.0, air_w = 0.0, rdhx_w = 0.0, crah_w = 0.0;
@@ -333,7 +334,7 @@ void FacilitySimulation::advance() {
     const double capture = d2c ? z.capture : 0.0;
     const double m_sec = flow * z.secondary_flow_kg_per_s_per_rack * z.racks;
     const double m_fw = c.plant.water_flow_kg_per_s * z.racks / std::max(1, total_racks);
-    const double g_x = z.cooling_lost ? 0.0 : c.cdu_effectiveness * kWaterCpJPerKgK * std::min(m_sec, m_fw);
+    const double g_x = z.cooling_lost() ? 0.0 : c.cdu_effectiveness * kWaterCpJPerKgK * std::min(m_sec, m_fw);
     const double g_ps = plate_conductance(z);
     // Pass 1: each GPU's path as an affine function of its sink temperature.
     // The zone's share of the network switches: IT power whose heat goes to the room air.
@@ -367,7 +368,7 @@ void FacilitySimulation::advance() {
     const bool doors_full = c.rdhx_active && !z.rdhx_fans_failed;
     const double door_cap = c.rdhx ? z.racks * (doors_full ? z.rdhx_capacity_w : c.rdhx_passive_capacity_w) : 0.0;
     const double crah_cap = c.crah_capacity_w;
-    const double caps[2] = {z.cooling_lost ? 0.0 : door_cap, z.cooling_lost ? 0.0 : crah_cap};
+    const double caps[2] = {z.cooling_lost() ? 0.0 : door_cap, z.cooling_lost() ? 0.0 : crah_cap};
     bool capped[2] = {false, false};
     const double c_air = c.air_capacity_j_per_k_per_rack * z.racks;
     const double air_s0 = d2c ? 0.0 : s0, air_s1 = d2c ? 0.0 : s1;
@@ -413,7 +414,7 @@ void FacilitySimulation::advance() {
     liquid_w += z.liquid_w;
     air_w += z.air_w;
     if (d2c) cdu_pump_w += c.cdu_pump_power_w_per_rack * z.racks * std::pow(flow, 3.0);
-    if (c.rdhx && doors_full && !z.cooling_lost) rdhx_fan_w += c.rdhx_fan_power_w * z.racks;
+    if (c.rdhx && doors_full && !z.cooling_lost()) rdhx_fan_w += c.rdhx_fan_power_w * z.racks;
     crah_fan_w += c.crah_fan_w_per_w * std::max(0.0, z.crah_w);
   }
   max_gpu_c_ = std::max(max_gpu_c_, max_c);
@@ -594,7 +595,7 @@ void FacilitySimulation::apply_fault(std::size_t index, bool begin) {
     switch (f.kind) {
       case PlantFault::Kind::kCduPumpFailure: zone.flow_fraction = begin ? f.flow_fraction : 1.0; break;
       case PlantFault::Kind::kRdhxFanFailure: zone.rdhx_fans_failed = begin; break;
-      case PlantFault::Kind::kZoneCoolingLoss: zone.cooling_lost = begin; break;
+      case PlantFault::Kind::kZoneCoolingLoss: zone.cooling_losses += begin ? 1 : -1; break;
       case PlantFault::Kind::kChilledWaterRise: break;
     }
   }
@@ -603,6 +604,18 @@ void FacilitySimulation::apply_fault(std::size_t index, bool begin) {
                        : f.kind == PlantFault::Kind::kChilledWaterRise ? f.delta_c : 0.0;
   log_event(kNames[static_cast<int>(f.kind)], f.zone, -1, -1, value,
             begin ? "plant fault begins (scripted)" : "plant fault repaired (scripted)");
+  schedule_threshold_check();
+}
+
+void FacilitySimulation::set_zone_cooling_lost(int zone, bool lost, const std::string& cause) {
+  if (zone < 0 || static_cast<std::size_t>(zone) >= zones_.size()) {
+    throw sim::InternalError("set_zone_cooling_lost: no zone " + std::to_string(zone) + " (this is a bug)");
+  }
+  advance();
+  auto& z = zones_[static_cast<std::size_t>(zone)];
+  if (!lost && z.cooling_losses == 0) return;
+  z.cooling_losses += lost ? 1 : -1;
+  log_event("zone_cooling_loss", zone, -1, -1, 0.0, (lost ? "random fault begins: " : "random fault repaired: ") + cause);
   schedule_threshold_check();
 }
 

@@ -73,6 +73,10 @@ class FacilitySimulation final : public datacenter::NodePowerSource, public data
   void on_node_utilization(int node, double utilization) override;
   double node_power_w(int node) const override;
 
+  // A random zone_cooling_loss fault (models/reliability) begins or is repaired: the zone's CDU
+  // and air path remove no heat while any such fault, scripted or random, is in progress.
+  void set_zone_cooling_lost(int zone, bool lost, const std::string& cause);
+
   // What placement policies see (node_conditions.hpp): temperatures as of the last step.
   int zone_of_node(int node) const override;
   double gpu_temperature_c(int node) const override;

@@ -89,8 +89,8 @@ ScenarioModels::ScenarioModels(const scenario::Scenario& scenario, const models:
 // that own the components: a node, GPU or NIC fault takes the node down (its jobs are interrupted
 // and handed to the failover policy) until its repair; a job crash interrupts the node's jobs and
 // leaves it up; a link or switch fault takes that part of the fabric down until its repair
-// (flows re-route or wait), or without a fabric model interrupts one node's jobs. A cooling-zone fault is listed and counted only: the facility's plant
-// faults are still scripted (/facility/faults).
+// (flows re-route or wait), or without a fabric model interrupts one node's jobs; a cooling-zone
+// fault stops that zone's heat removal until its repair (GPUs heat, throttle, may shut down).
 void ScenarioModels::build_fault_process(sim::Simulator& simulator, sim::TraceSink& sink) {
   namespace rel = models::reliability;
   sink_ = &sink;
@@ -146,6 +146,11 @@ void ScenarioModels::build_fault_process(sim::Simulator& simulator, sim::TraceSi
         }
         break;
       case rel::FaultEffect::kZoneCoolingLoss:
+        // The zone's heat removal stops until the repair (the facility's zone i is instance i).
+        if (facility_ && facility_->zones() > 0) {
+          const auto zones = static_cast<std::size_t>(facility_->zones());
+          facility_->set_zone_cooling_lost(static_cast<int>(f.instance % zones), !up, c.name);
+        }
         break;
     }
   };

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "tools/run/run_scenario.hpp"
 
@@ -83,4 +86,37 @@ TEST_CASE("random faults during flow-mode training interrupt the jobs and the ru
     interrupted = interrupted || std::get<std::string>(row[3]) == "interrupted";
   }
   CHECK(interrupted);
+}
+
+TEST_CASE("a random cooling-zone fault stops the zone's heat removal until its repair", "[run][reliability]") {
+  // d2c-rdhx-50kw holds its GPUs near 70 C. A zone fault every 2 h on average, 20 min each:
+  // while one lasts neither the CDU nor the air path removes heat, so the dies climb past the
+  // slowdown point (89 C) and GPUs throttle; without the class nothing throttles.
+  dcsim::models::ModelRegistries registries;
+  dcsim::models::register_builtin_models(registries);
+  const std::string file = std::string(DCSIM_SOURCE_DIR) + "/scenarios/d2c-rdhx-50kw.json";
+  const auto run = [&](const std::vector<std::string>& overrides) {
+    const auto scenario = load_scenario_file(file, overrides, {}, registries);
+    auto sink = std::make_unique<dcsim::sim::MemoryTraceSink>();
+    simulate(scenario, registries, *sink);
+    return sink;
+  };
+  const auto calm = run({"duration=6 h"});
+  const auto faulty = run({"duration=6 h", R"(reliability.classes=[{"name": "cdu", "component": "zone", "mtbf": "2 h",
+      "repair": {"kind": "fixed", "value": "20 min"}, "effect": "zone_cooling_loss"}])"});
+  REQUIRE(count(*faulty, "reliability/faults_total") > 0);
+  const auto value = [](const dcsim::sim::MemoryTraceSink& s, const std::string& path) {
+    return std::get<double>(s.summary(path).value);
+  };
+  CHECK(value(*calm, "thermal/throttled_gpu_s") == 0.0);
+  CHECK(value(*faulty, "thermal/throttled_gpu_s") > 0.0);
+  CHECK(value(*faulty, "thermal/max_gpu_c") > 89.0);
+  std::int64_t begins = 0;
+  for (const auto& row : faulty->table("facility").rows) {
+    if (std::get<std::string>(row[1]) == "zone_cooling_loss" &&
+        std::get<std::string>(row[6]).rfind("random fault begins", 0) == 0) {
+      ++begins;
+    }
+  }
+  CHECK(begins == count(*faulty, "reliability/faults_total"));
 }
