@@ -16,8 +16,9 @@ namespace dcsim::models::datacenter {
 
 struct ClusterSimulation::Job {
   // pending (not arrived) -> waiting -> running -> completed; a fault takes running to
-  // interrupted, and the failover policy to requeued (waiting again) or back to running (spares).
-  enum class State { kPending, kWaiting, kRunning, kDone };
+  // interrupted, and the failover policy to requeued (waiting again), back to running (spares) or
+  // failed (given up).
+  enum class State { kPending, kWaiting, kRunning, kDone, kFailed };
   workload::JobSpec spec;
   std::shared_ptr<const workload::TrainingJobPlan> plan;  // training jobs, with the policy's checkpoint interval
   State state = State::kPending;

@@ -149,11 +149,12 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   transition(job, "running", "interrupted", cause);
 
   const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0;
-  const policy::FailoverDecision d = failover_->on_interrupt({job_index, job.nodes, failed_nodes, checkpoints}, spares_);
+  const policy::FailoverDecision d =
+      failover_->on_interrupt({job_index, job.nodes, failed_nodes, checkpoints, job.restarts}, spares_);
   using Action = policy::FailoverDecision::Action;
-  const bool from_checkpoint = d.action != Action::kRequeue && saved_s > 0;
-  // Lost: what the job had done and will not keep (a requeued job keeps nothing, checkpoints
-  // and earlier runs' progress included).
+  const bool from_checkpoint = d.action != Action::kRequeue && d.action != Action::kFail && saved_s > 0;
+  // Lost: what the job had done and will not keep (a requeued or failed job keeps nothing,
+  // checkpoints and earlier runs' progress included).
   const double lost = std::max(0.0, done_s - (from_checkpoint ? saved_s : 0.0)) * job.gpus();
   job.lost_gpu_s += lost;
   lost_gpu_s_ += lost;
@@ -161,6 +162,15 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   auto& [count, cause_lost] = by_cause_[cause];
   ++count;
   cause_lost += lost;
+  if (d.action == Action::kFail) {
+    --job.restarts;  // it does not start again
+    job.state = Job::State::kFailed;
+    job.finish = sim_.now();
+    ++failed_;
+    transition(job, "interrupted", "failed", "max_restarts");
+    emit_job_row(job);
+    return;
+  }
   job.resume_s = from_checkpoint ? saved_s : 0.0;
   job.resume_step = from_checkpoint && job.training ? job.training->steps_saved() : 0;
   // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.

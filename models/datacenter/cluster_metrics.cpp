@@ -101,7 +101,8 @@ void ClusterSimulation::finish() {
   put("power/peak_rack_w", peak_rack_power_w_, "W", "highest settled rack IT power");
   put_count("workload/jobs_total", jobs_.size(), "jobs in the workload");
   put_count("workload/jobs_completed", finished_, "jobs finished within the run");
-  put_count("workload/jobs_unfinished", jobs_.size() - finished_, "jobs waiting or running at the end");
+  put_count("workload/jobs_failed", failed_, "jobs the failover policy gave up (max_restarts)");
+  put_count("workload/jobs_unfinished", jobs_.size() - finished_ - failed_, "jobs waiting or running at the end");
   put("workload/mean_wait_s", started_count > 0 ? wait_sum_s / static_cast<double>(started_count) : 0.0,
       "s", "mean start - arrival over started jobs");
   put("workload/mean_completion_s", finished_ > 0 ? completion_sum_s / static_cast<double>(finished_) : 0.0,

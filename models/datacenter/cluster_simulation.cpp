@@ -152,7 +152,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   std::vector<sim::Column> job_columns = {
       {"name", sim::ColumnType::kString, "", "job name"},
       {"nodes", sim::ColumnType::kInt64, "nodes", "nodes held (or asked for, while waiting)"},
-      {"state", sim::ColumnType::kString, "", "done, running or waiting at the end of the run"},
+      {"state", sim::ColumnType::kString, "", "done, failed (given up by the failover policy), running or waiting at the end of the run"},
       {"arrival_s", sim::ColumnType::kFloat64, "s", "arrival time"},
       {"start_s", sim::ColumnType::kFloat64, "s", "start time (NaN if never started)"},
       {"finish_s", sim::ColumnType::kFloat64, "s", "finish time (NaN if unfinished)"},
@@ -194,7 +194,7 @@ void ClusterSimulation::start() {
 }
 
 double ClusterSimulation::progress_fraction() const {
-  return jobs_.empty() ? 1.0 : static_cast<double>(finished_) / static_cast<double>(jobs_.size());
+  return jobs_.empty() ? 1.0 : static_cast<double>(finished_ + failed_) / static_cast<double>(jobs_.size());
 }
 
 void ClusterSimulation::on_arrival(std::size_t job_index) {
@@ -501,7 +501,10 @@ void ClusterSimulation::emit_job_row(const Job& job) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const bool started = job.start != sim::Time::max();
   const bool done = job.state == Job::State::kDone;
-  const char* state = done ? "done" : (job.state == Job::State::kRunning ? "running" : "waiting");
+  const char* state = done                                  ? "done"
+                      : job.state == Job::State::kFailed    ? "failed"
+                      : job.state == Job::State::kRunning   ? "running"
+                                                            : "waiting";
   std::string node_list;
   for (int n : job.nodes) node_list += (node_list.empty() ? "" : " ") + std::to_string(n);
   const double arrival = job.spec.arrival.seconds();

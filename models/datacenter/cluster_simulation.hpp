@@ -96,7 +96,7 @@ class ClusterSimulation : private policy::ClusterView {
   std::size_t total_jobs() const { return jobs_.size(); }
   std::size_t finished_jobs() const { return finished_; }
   // True while any job has not finished (not yet arrived, waiting or running).
-  bool has_work_left() const { return finished_ < jobs_.size(); }
+  bool has_work_left() const { return finished_ + failed_ < jobs_.size(); }
   // Fraction of jobs finished: progress of an open-ended run.
   double progress_fraction() const;
 
@@ -162,6 +162,7 @@ class ClusterSimulation : private policy::ClusterView {
   std::vector<int> spares_;   // healthy unused spares, ascending
   sim::TableId states_table_ = 0;
   std::size_t interruptions_ = 0;
+  std::size_t failed_ = 0;       // jobs the failover policy gave up
   double lost_gpu_s_ = 0.0;      // work lost (since the last checkpoint)
   double restart_gpu_s_ = 0.0;   // GPU time held by restarting jobs before their work resumed
   double held_gpu_s_ = 0.0;      // GPU time held by jobs

@@ -26,6 +26,7 @@ struct InterruptedJob {
   std::vector<int> nodes;         // the job's nodes when it was interrupted
   std::vector<int> failed_nodes;  // those that went down (empty for a job crash)
   bool checkpoints = false;       // the job saves progress (training jobs with an interval)
+  int interruptions = 1;          // this one included
 };
 
 struct FailoverDecision {
@@ -33,6 +34,7 @@ struct FailoverDecision {
     kRequeue,           // back to the queue in arrival order; restarts from scratch
     kResumeFromCheckpoint,  // back to the queue ahead of every waiting job; resumes from the last checkpoint
     kResumeOnSpares,    // keeps its healthy nodes, failed ones replaced by `spares`; resumes from the last checkpoint
+    kFail,              // given up: the job ends failed (its nodes are free, its work lost)
   };
   Action action = Action::kRequeue;
   std::vector<int> spares;        // kResumeOnSpares: one per failed node, from the spare pool

@@ -222,3 +222,26 @@ TEST_CASE("a job without checkpoints gets none from the failover policy, and los
   CHECK(f.num("bert", "lost_gpu_h") == Approx(30.5 * T * 24 / 3600).epsilon(kTimeTol));
   CHECK(f.num("bert", "finish_s") == Approx(30.5 * T + 100 * T).epsilon(kTimeTol));
 }
+
+TEST_CASE("max_restarts gives a job up: it ends failed and its nodes are free", "[models][datacenter][lifecycle]") {
+  // A (100 s of work) is interrupted at 30 s and restarts at once on node 1 (max_restarts 1);
+  // interrupted again at 50 s, it is given up: failed, the 20 s of its second run lost too. Node
+  // 0 is still down, so B (waiting since 40 s) takes node 1 at 50 s.
+  Faulty f;
+  ClusterConfig c = simple_cluster(2);
+  c.failover = "requeue";
+  c.failover_params.set_number("relaunch_overhead", 0);
+  c.failover_params.set_number("max_restarts", 1);
+  c.jobs = {job("A", Time::zero(), 1, Time::from_seconds(100), 1.0),
+            job("B", Time::from_seconds(40), 1, Time::from_seconds(20), 1.0)};
+  f.build(c);
+  f.at(30, [](ClusterSimulation& m) { m.set_node_down(0, "gpu"); });
+  f.at(50, [](ClusterSimulation& m) { m.crash_jobs_on_node(1, "software"); });
+  f.to_end();
+  CHECK(std::get<std::string>(f.cell("jobs", "A", "state")) == "failed");
+  CHECK(std::get<std::int64_t>(f.cell("jobs", "A", "restarts")) == 1);
+  CHECK(f.num("A", "lost_gpu_h") == Approx((30.0 + 20.0) / 3600));
+  CHECK(f.num("B", "start_s") == Approx(50));
+  CHECK(std::get<std::int64_t>(f.sink.summary("workload/jobs_failed").value) == 1);
+  CHECK(f.transitions("A").back() == "interrupted>failed:max_restarts");
+}
