@@ -248,7 +248,7 @@ void ClusterSimulation::put_back_in_pool(int node) {
 
 void ClusterSimulation::set_node_down(int node, const std::string& cause) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
-  if (!n.state.healthy) return;
+  if (n.faults_down++ > 0) return;  // already down: this fault's repair must also come
   if (n.state.spare) {
     spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
   } else {
@@ -272,7 +272,8 @@ void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause, c
 
 void ClusterSimulation::set_node_up(int node) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
-  if (n.state.healthy) return;
+  if (n.faults_down == 0) return;
+  if (--n.faults_down > 0) return;  // another fault still holds it down
   n.state.healthy = true;
   if (!n.state.spare && spares_total_ < spare_target_) {
     // A spare went into service for it: the repaired node takes its place in the pool.

@@ -73,7 +73,8 @@ class ClusterSimulation : private policy::ClusterView {
   void refresh_node_power(int node);
   // Faults (the reliability model's node effects). The node goes down now: every job on it is
   // interrupted (its progress since its last checkpoint is lost) and handed to the failover
-  // policy. Up again: schedulable, or back in the spare pool when the policy keeps one short.
+  // policy. Up again once every fault holding it down is repaired (set_node_up once per
+  // set_node_down): schedulable, or back in the spare pool when the policy keeps one short.
   void set_node_down(int node, const std::string& cause);
   void set_node_up(int node);
   // A job crash on a healthy node (software, NCCL watchdog, silent data corruption): its jobs are
@@ -193,6 +194,7 @@ class ClusterSimulation : private policy::ClusterView {
     double energy_j = 0.0;
     sim::Time last_update;
     std::vector<std::pair<std::size_t, int>> jobs;  // (job, GPUs it holds here)
+    int faults_down = 0;  // faults holding it down (two GPUs can fail before either is repaired)
   };
   std::vector<Node> nodes_;
   std::vector<double> rack_power_w_;

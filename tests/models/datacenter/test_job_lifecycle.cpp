@@ -245,3 +245,19 @@ TEST_CASE("max_restarts gives a job up: it ends failed and its nodes are free", 
   CHECK(std::get<std::int64_t>(f.sink.summary("workload/jobs_failed").value) == 1);
   CHECK(f.transitions("A").back() == "interrupted>failed:max_restarts");
 }
+
+TEST_CASE("a node two faults took down comes back only when both are repaired", "[models][datacenter][lifecycle]") {
+  // Node 0 fails at 10 s (GPU 1) and at 20 s (GPU 2, repaired first, at 30 s); the first repair
+  // is at 60 s. B (arrives at 35 s) must wait for node 0 until 60 s: node 1 is busy with A.
+  Faulty f;
+  ClusterConfig c = simple_cluster(2);
+  c.jobs = {job("A", Time::zero(), 1, Time::from_seconds(1000), 1.0),
+            job("B", Time::from_seconds(35), 1, Time::from_seconds(10), 1.0)};
+  f.build(c);
+  f.at(10, [](ClusterSimulation& m) { m.set_node_down(0, "gpu"); });
+  f.at(20, [](ClusterSimulation& m) { m.set_node_down(0, "gpu"); });
+  f.at(30, [](ClusterSimulation& m) { m.set_node_up(0); });
+  f.at(60, [](ClusterSimulation& m) { m.set_node_up(0); });
+  f.to_end();
+  CHECK(f.num("B", "start_s") == Approx(60));
+}
