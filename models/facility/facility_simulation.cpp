@@ -1,5 +1,7 @@
 #include "models/facility/facility_simulation.hpp"
 
+#include "models/facility/facility_state.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -32,45 +34,6 @@ enum Series : std::size_t {
 
 }  // namespace
 
-struct FacilitySimulation::Gpu {
-  double die_c = 0.0, plate_c = 0.0;
-  double g_die_plate = 0.0;
-  double power_w = 0.0;
-  double thermal_factor = 1.0;
-  bool shutdown = false;
-};
-
-struct FacilitySimulation::Node {
-  double utilization = 0.0;
-  double cap_factor = 1.0;
-  double clock = 1.0;
-  double gpu_w = 0.0;
-  double ac_w = 0.0;
-  int zone = 0;
-  std::size_t rack = 0;
-  int thermal_state = 0;  // 0 nominal, 1 slowed, 2 a GPU shut down
-};
-
-struct FacilitySimulation::Zone {
-  std::string name;
-  std::vector<std::size_t> nodes;
-  int racks = 0;
-  double loop_c = 0.0, air_c = 0.0;
-  double target_gpu_c = 65.0;  // the control's setpoint
-  double speed = 1.0;
-  double flow_fraction = 1.0;  // pump faults
-  bool rdhx_fans_failed = false;
-  int cooling_losses = 0;  // scripted and random zone_cooling_loss faults in progress
-  bool cooling_lost() const { return cooling_losses > 0; }
-  double max_gpu_c = 0.0;
-  double run_max_gpu_c = -std::numeric_limits<double>::infinity();  // over the run
-  double liquid_w = 0.0, air_w = 0.0, rdhx_w = 0.0, crah_w = 0.0;
-  // The zone's cooling (ZoneConfig overrides, else the facility-wide values).
-  double capture = 0.0, rdhx_capacity_w = 0.0, secondary_flow_kg_per_s_per_rack = 0.0;
-  double plate_flow_scale = 1.0;  // rated zone flow / facility-wide rated flow
-  std::unique_ptr<CoolingControl> control;
-  std::vector<sim::SeriesId> series;  // max_gpu_c, coolant_c, air_c, speed, liquid_w, air_w
-};
 
 FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nodes_per_rack,
                                        std::uint64_t seed, const ModelRegistries& registries,
@@ -583,46 +546,6 @@ void FacilitySimulation::record() {
     const double v[6] = {z.max_gpu_c, z.loop_c, z.air_c, z.speed, z.liquid_w, z.air_w};
     for (std::size_t k = 0; k < 6; ++k) sink_.append(z.series[k], now, std::isfinite(v[k]) ? v[k] : 0.0);
   }
-}
-
-void FacilitySimulation::apply_fault(std::size_t index, bool begin) {
-  advance();
-  const auto& f = config_.faults[index];
-  static const char* kNames[] = {"cdu_pump_failure", "rdhx_fan_failure", "chilled_water_rise", "zone_cooling_loss"};
-  for (std::size_t z = 0; z < zones_.size(); ++z) {
-    if (f.zone >= 0 && static_cast<std::size_t>(f.zone) != z) continue;
-    auto& zone = zones_[z];
-    switch (f.kind) {
-      case PlantFault::Kind::kCduPumpFailure: zone.flow_fraction = begin ? f.flow_fraction : 1.0; break;
-      case PlantFault::Kind::kRdhxFanFailure: zone.rdhx_fans_failed = begin; break;
-      case PlantFault::Kind::kZoneCoolingLoss: zone.cooling_losses += begin ? 1 : -1; break;
-      case PlantFault::Kind::kChilledWaterRise: break;
-    }
-  }
-  if (f.kind == PlantFault::Kind::kChilledWaterRise) supply_offset_k_ += begin ? f.delta_c : -f.delta_c;
-  const double value = f.kind == PlantFault::Kind::kCduPumpFailure ? f.flow_fraction
-                       : f.kind == PlantFault::Kind::kChilledWaterRise ? f.delta_c : 0.0;
-  log_event(kNames[static_cast<int>(f.kind)], f.zone, -1, -1, value,
-            begin ? "plant fault begins (scripted)" : "plant fault repaired (scripted)");
-  schedule_threshold_check();
-}
-
-void FacilitySimulation::set_zone_cooling_lost(int zone, bool lost, const std::string& cause) {
-  if (zone < 0 || static_cast<std::size_t>(zone) >= zones_.size()) {
-    throw sim::InternalError("set_zone_cooling_lost: no zone " + std::to_string(zone) + " (this is a bug)");
-  }
-  advance();
-  auto& z = zones_[static_cast<std::size_t>(zone)];
-  if (!lost && z.cooling_losses == 0) return;
-  z.cooling_losses += lost ? 1 : -1;
-  log_event("zone_cooling_loss", zone, -1, -1, 0.0, (lost ? "random fault begins: " : "random fault repaired: ") + cause);
-  schedule_threshold_check();
-}
-
-void FacilitySimulation::log_event(const std::string& kind, int zone, int rack, int node, double value,
-                                   const std::string& detail) {
-  sink_.append_row(events_, {sim_.now().seconds(), kind, std::int64_t{zone}, std::int64_t{rack},
-                             std::int64_t{node}, value, detail});
 }
 
 double FacilitySimulation::stored_energy_j() const {

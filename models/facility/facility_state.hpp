@@ -1,0 +1,54 @@
+#pragma once
+// FacilitySimulation's per-GPU, per-node and per-zone state (internal to the facility's
+// translation units: the simulation in facility_simulation.cpp, its faults in
+// facility_faults.cpp).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/facility/facility_simulation.hpp"
+
+namespace dcsim::models::facility {
+
+struct FacilitySimulation::Gpu {
+  double die_c = 0.0, plate_c = 0.0;
+  double g_die_plate = 0.0;
+  double power_w = 0.0;
+  double thermal_factor = 1.0;
+  bool shutdown = false;
+};
+
+struct FacilitySimulation::Node {
+  double utilization = 0.0;
+  double cap_factor = 1.0;
+  double clock = 1.0;
+  double gpu_w = 0.0;
+  double ac_w = 0.0;
+  int zone = 0;
+  std::size_t rack = 0;
+  int thermal_state = 0;  // 0 nominal, 1 slowed, 2 a GPU shut down
+};
+
+struct FacilitySimulation::Zone {
+  std::string name;
+  std::vector<std::size_t> nodes;
+  int racks = 0;
+  double loop_c = 0.0, air_c = 0.0;
+  double target_gpu_c = 65.0;  // the control's setpoint
+  double speed = 1.0;
+  double flow_fraction = 1.0;  // pump faults
+  bool rdhx_fans_failed = false;
+  int cooling_losses = 0;  // scripted and random zone_cooling_loss faults in progress
+  bool cooling_lost() const { return cooling_losses > 0; }
+  double max_gpu_c = 0.0;
+  double run_max_gpu_c = -std::numeric_limits<double>::infinity();  // over the run
+  double liquid_w = 0.0, air_w = 0.0, rdhx_w = 0.0, crah_w = 0.0;
+  // The zone's cooling (ZoneConfig overrides, else the facility-wide values).
+  double capture = 0.0, rdhx_capacity_w = 0.0, secondary_flow_kg_per_s_per_rack = 0.0;
+  double plate_flow_scale = 1.0;  // rated zone flow / facility-wide rated flow
+  std::unique_ptr<CoolingControl> control;
+  std::vector<sim::SeriesId> series;  // max_gpu_c, coolant_c, air_c, speed, liquid_w, air_w
+};
+
+}  // namespace dcsim::models::facility
