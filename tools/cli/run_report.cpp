@@ -68,6 +68,15 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
     out += fmt::format("  nodes busy  {:.1f}% of node-time; makespan {}\n",
                        100 * number_at(s, "/utilization/node_busy_fraction"), hours(number_at(s, "/makespan_s")));
     for (const auto& t : scenario.traces) out += fmt::format("  trace       {}: {}\n", t.name, t.summary);
+    // What faults cost, where a run has any (the question a reliability scenario asks).
+    if (scenario.reliability) {
+      const nlohmann::json::json_pointer effective("/goodput/effective_training_fraction");
+      out += fmt::format("  faults      {:.0f} faults, {:.0f} job interruptions; goodput {:.1f}%{}\n",
+                         number_at(s, "/reliability/faults_total"), number_at(s, "/reliability/interruptions_total"),
+                         100 * number_at(s, "/goodput/fraction"),
+                         s.contains(effective) ? fmt::format(", effective training {:.1f}%", 100 * s.at(effective).get<double>())
+                                               : std::string());
+    }
   }
   if (scenario.facility) {
     out += fmt::format("  facility    PUE {:.3f} (energy-weighted); {:.1f} kWh total for {:.1f} kWh IT\n",
