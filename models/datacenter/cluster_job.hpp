@@ -20,6 +20,7 @@ struct ClusterSimulation::Job {
   // failed (given up).
   enum class State { kPending, kWaiting, kRunning, kDone, kFailed };
   workload::JobSpec spec;
+  std::size_t index = 0;   // in the cluster's job list (arrival order)
   std::shared_ptr<const workload::TrainingJobPlan> plan;  // training jobs, with the policy's checkpoint interval
   State state = State::kPending;
   sim::Time start = sim::Time::max();       // first start

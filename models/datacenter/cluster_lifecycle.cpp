@@ -38,6 +38,10 @@ std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_po
 }
 
 void ClusterSimulation::transition(const Job& job, const char* from, const char* to, const std::string& cause) {
+  if (signals_ != nullptr && signals_->job_state.connected()) {
+    signals_->job_state.emit(
+        JobStateChange{sim_.now(), job.index, job.spec.name, from, to, cause, job.gpus(), job.energy_j});
+  }
   // Generated and trace streams (1e6 jobs) keep only their fault-driven transitions.
   if (!job.named && cause.empty()) return;
   std::string node_list;
@@ -255,6 +259,7 @@ void ClusterSimulation::set_node_down(int node, const std::string& cause) {
     take_out_of_pool(node);
   }
   n.state.healthy = false;
+  if (signals_ != nullptr) signals_->node_health.emit(NodeHealthChange{sim_.now(), node, false, cause});
   crash_jobs_on_node(node, cause, {node});
 }
 
@@ -275,6 +280,7 @@ void ClusterSimulation::set_node_up(int node) {
   if (n.faults_down == 0) return;
   if (--n.faults_down > 0) return;  // another fault still holds it down
   n.state.healthy = true;
+  if (signals_ != nullptr) signals_->node_health.emit(NodeHealthChange{sim_.now(), node, true, "repaired"});
   if (!n.state.spare && spares_total_ < spare_target_) {
     // A spare went into service for it: the repaired node takes its place in the pool.
     n.state.spare = true;

@@ -102,6 +102,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   }
   std::stable_sort(jobs_.begin(), jobs_.end(),
                    [](const auto& a, const auto& b) { return a->spec.arrival < b->spec.arrival; });
+  for (std::size_t i = 0; i < jobs_.size(); ++i) jobs_[i]->index = i;
 
   nodes_.resize(static_cast<std::size_t>(config_.nodes));
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
@@ -465,9 +466,12 @@ void ClusterSimulation::settle() {
     peak_rack_power_w_ = std::max(peak_rack_power_w_, p);
   }
   dirty_racks_.clear();
+  const double before_w = cluster_power_w_;
   cluster_power_w_ = 0.0;
   for (double p : rack_power_w_) cluster_power_w_ += p;
   peak_power_w_ = std::max(peak_power_w_, cluster_power_w_);
+  // Every rack starts dirty, so the first settle announces the idle power (from 0 W).
+  if (signals_ != nullptr && cluster_power_w_ != before_w) signals_->it_power.emit(ItPowerChange{sim_.now(), cluster_power_w_});
 }
 
 void ClusterSimulation::append_samples(bool changed_racks_only) {

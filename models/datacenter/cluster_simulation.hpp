@@ -31,6 +31,8 @@
 #include <vector>
 
 #include "models/datacenter/cluster_config.hpp"
+#include "models/datacenter/datacenter_signals.hpp"
+#include "models/datacenter/datacenter_parts.hpp"
 #include "models/datacenter/node_conditions.hpp"
 #include "models/datacenter/node_power_source.hpp"
 #include "models/model_registries.hpp"
@@ -46,7 +48,7 @@ class TrainingFabric;
 
 // The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
 // the policy it hands itself to sees it that way.
-class ClusterSimulation : private policy::ClusterView {
+class ClusterSimulation final : private policy::ClusterView, public NodeFaultTarget {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, const ModelRegistries& registries, sim::Simulator& sim,
@@ -75,13 +77,16 @@ class ClusterSimulation : private policy::ClusterView {
   // interrupted (its progress since its last checkpoint is lost) and handed to the failover
   // policy. Up again once every fault holding it down is repaired (set_node_up once per
   // set_node_down): schedulable, or back in the spare pool when the policy keeps one short.
-  void set_node_down(int node, const std::string& cause);
-  void set_node_up(int node);
+  void set_node_down(int node, const std::string& cause) override;
+  void set_node_up(int node) override;
   // A job crash on a healthy node (software, NCCL watchdog, silent data corruption): its jobs are
   // interrupted; the node stays usable.
-  void crash_jobs_on_node(int node, const std::string& cause);
+  void crash_jobs_on_node(int node, const std::string& cause) override;
   bool node_healthy(int node) const { return nodes_[static_cast<std::size_t>(node)].state.healthy; }
 
+  // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
+  // call before start(). Not owned.
+  void set_signals(const DatacenterSignals* signals) { signals_ = signals; }
   // Fabric group (leaf switch) of every node, for topology-aware placement; without it every
   // node is in group 0. Call before start().
   void set_fabric_groups(const std::vector<int>& group_of_node);
@@ -141,7 +146,7 @@ class ClusterSimulation : private policy::ClusterView {
 
   // policy::ClusterView
   sim::Time now() const override { return sim_.now(); }
-  int node_count() const override { return config_.nodes; }
+  int node_count() const override { return config_.nodes; }  // ClusterView and NodeFaultTarget
   int gpus_per_node() const override { return config_.node.gpus; }
   const policy::NodeState& node(int id) const override { return nodes_[static_cast<std::size_t>(id)].state; }
   std::span<const int> free_nodes() const override { return free_nodes_; }
@@ -171,6 +176,7 @@ class ClusterSimulation : private policy::ClusterView {
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
   const NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
+  const DatacenterSignals* signals_ = nullptr;
   const ModelRegistries& registries_;
 
   std::vector<std::unique_ptr<Job>> jobs_;

@@ -282,6 +282,8 @@ void FacilitySimulation::advance() {
   const sim::Time now = sim_.now();
   const double dt = (now - last_).seconds();
   if (dt <= 0.0) return;
+  const sim::Time from = last_;
+  const double facility_before_j = signals_ != nullptr ? facility_energy_j() : 0.0;
   last_ = now;
   const auto& c = config_;
   const bool d2c = c.mode == FacilityConfig::Mode::kD2c;
@@ -399,6 +401,11 @@ void FacilitySimulation::advance() {
   cooling_w_ = cdu_pump_w + rdhx_fan_w + crah_fan_w + plant_.chiller_power_w + plant_.dry_cooler_power_w +
                plant_.pump_power_w;
   distribution_w_ = distribution_w;
+  if (signals_ != nullptr && signals_->facility_step.connected()) {
+    signals_->facility_step.emit(datacenter::FacilityStep{from, now, it_w * dt,
+                                                          facility_energy_j() - facility_before_j,
+                                                          std::isfinite(max_c) ? max_c : 0.0});
+  }
 }
 
 double FacilitySimulation::plate_conductance(const Zone& z) const {

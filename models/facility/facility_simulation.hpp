@@ -47,6 +47,8 @@
 #include <vector>
 
 #include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/datacenter_signals.hpp"
+#include "models/datacenter/datacenter_parts.hpp"
 #include "models/datacenter/node_conditions.hpp"
 #include "models/datacenter/node_power_source.hpp"
 #include "models/facility/facility_config.hpp"
@@ -56,7 +58,9 @@
 
 namespace dcsim::models::facility {
 
-class FacilitySimulation final : public datacenter::NodePowerSource, public datacenter::NodeConditions {
+class FacilitySimulation final : public datacenter::NodePowerSource,
+                                 public datacenter::NodeConditions,
+                                 public datacenter::ZoneCoolingTarget {
  public:
   // Validates (ConfigError fields: "cooling.d2c_capture", "power.rack_limit", ...).
   FacilitySimulation(FacilityConfig config, int nodes, int nodes_per_rack, std::uint64_t seed,
@@ -65,6 +69,8 @@ class FacilitySimulation final : public datacenter::NodePowerSource, public data
   FacilitySimulation(const FacilitySimulation&) = delete;
   FacilitySimulation& operator=(const FacilitySimulation&) = delete;
 
+  // Announces every step's energies there (datacenter_signals.hpp); call before start(). Not owned.
+  void set_signals(const datacenter::DatacenterSignals* signals) { signals_ = signals; }
   // Becomes the cluster's power source and its placement conditions; `duration` bounds the ticks (max: while jobs remain).
   void attach(datacenter::ClusterSimulation& cluster, sim::Time duration);
   void start();
@@ -75,7 +81,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource, public data
 
   // A random zone_cooling_loss fault (models/reliability) begins or is repaired: the zone's CDU
   // and air path remove no heat while any such fault, scripted or random, is in progress.
-  void set_zone_cooling_lost(int zone, bool lost, const std::string& cause);
+  void set_zone_cooling_lost(int zone, bool lost, const std::string& cause) override;
 
   // What placement policies see (node_conditions.hpp): temperatures as of the last step.
   int zone_of_node(int node) const override;
@@ -93,7 +99,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource, public data
   double throttled_gpu_s() const { return throttled_gpu_s_; }
   std::size_t threshold_checks() const { return threshold_checks_; }  // events between ticks
   double zone_coolant_c(int zone) const;
-  int zones() const;
+  int zones() const override;
 
  private:
   struct Gpu;
@@ -148,6 +154,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource, public data
   sim::TableId events_ = 0;
   std::vector<sim::SeriesId> series_;
   bool started_ = false;
+  const datacenter::DatacenterSignals* signals_ = nullptr;
   bool finished_ = false;
 };
 

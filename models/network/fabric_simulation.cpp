@@ -44,6 +44,7 @@ void FabricSimulation::deliver() {
     callbacks_[f.tag] = nullptr;
     free_tags_.push_back(f.tag);
     if (cb) cb(f);
+    flow_finished_.emit(f);
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "models/network/fabric.hpp"
 #include "models/network/fabric_report.hpp"
+#include "sim/signal.hpp"
 #include "sim/simulator.hpp"
 
 namespace dcsim::models::network {
@@ -27,6 +28,8 @@ class FabricSimulation {
   void set_link_state(LinkId link, bool up);
   void set_switch_state(NodeId sw, bool up);
   void set_nic_port_state(NodeId host, int port, bool up);
+  // Every finished (or failed) flow, after the report and the flow's own callback saw it.
+  sim::Signal<const FinishedFlow&>& flow_finished() { return flow_finished_; }
 
  private:
   void tick();
@@ -42,6 +45,7 @@ class FabricSimulation {
   std::vector<OnFinish> callbacks_;  // indexed by tag
   std::vector<std::uint64_t> free_tags_;
   std::vector<FinishedFlow> finished_;
+  sim::Signal<const FinishedFlow&> flow_finished_;
 };
 
 }  // namespace dcsim::models::network

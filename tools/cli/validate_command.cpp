@@ -6,7 +6,7 @@
 
 #include "tools/cli/command.hpp"
 #include "tools/cli/scenario_args.hpp"
-#include "tools/run/scenario_models.hpp"
+#include "tools/run/build_datacenter.hpp"
 
 namespace dcsim::tools::cli {
 

@@ -8,7 +8,7 @@
 #include "sim/simulator.hpp"
 #include "tools/output/run_output.hpp"
 #include "tools/run/interrupt.hpp"
-#include "tools/run/scenario_models.hpp"
+#include "tools/run/build_datacenter.hpp"
 #include "tools/version.hpp"
 
 namespace dcsim::tools::run {
@@ -29,18 +29,18 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   // A SIGINT or SIGTERM (interrupt.hpp) ends the run at the next event.
   const ForwardInterrupts forward(simulator.stop_flag());
   if (phase) phase("building the models");
-  ScenarioModels models(scenario, registries, simulator, sink);
+  const auto datacenter = build_datacenter(scenario, registries, simulator, sink);
   const sim::Time duration = scenario.duration;
   if (progress) {
     simulator.set_progress_observer(kProgressEveryEvents, [&] {
       const double fraction =
-          !duration.is_max() ? simulator.now().seconds() / duration.seconds() : models.progress_fraction();
+          !duration.is_max() ? simulator.now().seconds() / duration.seconds() : datacenter->progress_fraction();
       progress(simulator.now(), fraction, simulator.events_executed());
     });
   }
   throw_if_interrupted();
   if (phase) phase("starting");
-  models.start();
+  datacenter->start();
   if (duration.is_max()) {
     simulator.run();
   } else {
@@ -48,7 +48,7 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   }
   throw_if_interrupted();
   if (phase) phase("closing the accounts");
-  models.finish();
+  datacenter->finish();
   // Deterministic, so they belong in summary.json: a changed count or fingerprint means the
   // event sequence changed (OMNeT++-style fingerprint for golden tests).
   sink.set_summary("engine/events", sim::SummaryValue{static_cast<std::int64_t>(simulator.events_executed()), "",

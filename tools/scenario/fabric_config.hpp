@@ -9,21 +9,14 @@
 #include <vector>
 
 #include "models/network/fabric.hpp"
+#include "models/network/fabric_run.hpp"
 #include "models/network/topology.hpp"
 #include "models/network/traffic.hpp"
 #include "sim/time.hpp"
 
 namespace dcsim::tools::scenario {
 
-struct FabricFault {
-  enum class Kind { kLink, kSwitch, kNicPort };
-  sim::Time at;
-  Kind kind = Kind::kLink;
-  bool up = false;
-  models::network::LinkId link = 0;  // kLink
-  models::network::NodeId node = 0;  // kSwitch: the switch; kNicPort: the host
-  int port = 0;                      // kNicPort
-};
+using FabricFault = models::network::ScriptedFabricFault;
 
 struct FabricScenario {
   std::string topology;  // a name in ModelRegistries::topologies

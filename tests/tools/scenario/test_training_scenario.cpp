@@ -78,7 +78,7 @@ TEST_CASE("a checkpoint store host must be a fabric host that is not a cluster n
   const Scenario no_fabric = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
   CHECK(no_fabric.cluster.training_jobs[0].checkpoint.store_host == 2);
   CHECK_THROWS_WITH(dcsim::tools::run::simulate(no_fabric, registries, sink, {}),
-                    "t.json:/workload/training/0/checkpoint/store_host: needs the scenario's /fabric section");
+                    "t.json:/workload/training/0/checkpoint/store_host: needs the scenario's /fabric section, got 2");
   doc["fabric"] = json::parse(R"({"topology": "leaf_spine", "leaves": 1, "hosts_per_leaf": 3})");
   doc["workload"]["training"][0]["checkpoint"]["store_host"] = 1;
   const Scenario on_node = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);

@@ -1,0 +1,160 @@
+#include "models/datacenter/datacenter.hpp"
+
+#include <string>
+#include <utility>
+
+#include "models/reliability/fault_class.hpp"
+
+
+namespace dcsim::models::datacenter {
+
+namespace {
+
+// The leaf switch each cluster node's first NIC attaches to (node i is fabric host i), for
+// topology-aware placement. Nodes beyond the fabric's hosts, and hosts that route themselves
+// (direct topologies), are each their own group.
+std::vector<int> fabric_groups(const network::Topology& topology, int nodes) {
+  std::vector<int> groups(static_cast<std::size_t>(nodes));
+  for (int i = 0; i < nodes; ++i) {
+    const auto host = static_cast<network::NodeId>(i);
+    const bool attached = static_cast<std::size_t>(i) < topology.host_count() && !topology.hosts_are_routers() &&
+                          !topology.out_links(host).empty();
+    groups[static_cast<std::size_t>(i)] =
+        attached ? static_cast<int>(topology.link(topology.out_links(host).front()).dst) : -1 - i;
+  }
+  return groups;
+}
+
+}  // namespace
+
+Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registries, sim::Simulator& simulator,
+                       sim::TraceSink& sink)
+    : config_(std::move(config)), simulator_(simulator), sink_(sink) {
+  if (config_.cluster) build_cluster(registries);
+  if (config_.fabric) {
+    try {
+      fabric_ = std::make_unique<network::FabricRun>(*config_.fabric, registries, simulator, sink);
+    } catch (const sim::ConfigError& e) {
+      throw DatacenterConfigError("fabric", e);
+    }
+    fabric_->driver().flow_finished().connect(
+        [this](const network::FinishedFlow& f) { signals_.flow_finished.emit(f); });
+  }
+  if (cluster_) connect_fabric();
+  if (config_.facility) {
+    if (!cluster_) throw DatacenterConfigError("facility", "", "needs a cluster: the facility cools and powers its nodes");
+    try {
+      facility_ = std::make_unique<facility::FacilitySimulation>(*config_.facility, config_.cluster->nodes,
+                                                                 config_.cluster->nodes_per_rack, config_.seed,
+                                                                 registries, simulator, sink);
+    } catch (const sim::ConfigError& e) {
+      throw DatacenterConfigError("facility", e);
+    }
+    facility_->set_signals(&signals_);
+    // The facility owns node power (node_power_source.hpp) and tells placement how hot nodes run.
+    facility_->attach(*cluster_, config_.duration);
+  }
+  DatacenterParts parts;
+  parts.nodes = cluster_.get();
+  if (fabric_) {
+    parts.fabric = &fabric_->driver();
+    parts.topology = &fabric_->fabric().topology();
+  }
+  parts.zones = facility_.get();
+  const SubsystemContext context{config_, registries, simulator, sink, signals_, parts};
+  for (const SubsystemEntry& entry : subsystem_entries()) {
+    try {
+      if (auto subsystem = entry.build(context)) subsystems_.push_back(std::move(subsystem));
+    } catch (const sim::ConfigError& e) {
+      throw DatacenterConfigError(std::string(entry.name), e);
+    }
+  }
+}
+
+Datacenter::~Datacenter() = default;
+
+void Datacenter::build_cluster(const ModelRegistries& registries) {
+  // The cluster gets the trace jobs (millions, moved); config_.cluster keeps everything else for
+  // the subsystems to read.
+  ClusterConfig cluster = *config_.cluster;
+  cluster.trace_jobs = std::move(config_.cluster->trace_jobs);
+  config_.cluster->trace_jobs = {};
+  // Checkpoint intervals are optimised against the fault model's node interruption rate.
+  if (config_.reliability) {
+    cluster.node_fault_rate_per_hour = reliability::node_interruption_rate_per_hour(*config_.reliability);
+  }
+  try {
+    cluster_ = std::make_unique<ClusterSimulation>(std::move(cluster), registries, simulator_, sink_);
+  } catch (const sim::ConfigError& e) {
+    throw DatacenterConfigError("cluster", e);
+  }
+  cluster_->set_signals(&signals_);
+}
+
+void Datacenter::connect_fabric() {
+  const ClusterConfig& cluster = *config_.cluster;
+  if (!fabric_) {
+    for (std::size_t j = 0; j < cluster.training_jobs.size(); ++j) {
+      if (cluster.training_jobs[j].checkpoint.store_host >= 0) {
+        throw DatacenterConfigError("cluster", "training[" + std::to_string(j) + "].checkpoint.store_host",
+                                    "needs the scenario's /fabric section");
+      }
+    }
+    return;
+  }
+  const network::Topology& topology = fabric_->fabric().topology();
+  cluster_->set_fabric_groups(fabric_groups(topology, cluster.nodes));
+  if (cluster.training_jobs.empty()) return;
+  // Training jobs run every step as their step graph with PP and DP traffic as flows on the
+  // fabric (flow mode, training_fabric.hpp): cluster node i is fabric host i.
+  const std::size_t hosts = topology.host_count();
+  if (hosts < static_cast<std::size_t>(cluster.nodes)) {
+    throw DatacenterConfigError("fabric", "", "the fabric has " + std::to_string(hosts) + " hosts but the cluster has " +
+                                                  std::to_string(cluster.nodes) +
+                                                  " nodes (training jobs map node i to host i)");
+  }
+  check_store_hosts(hosts);
+  std::vector<network::NodeId> node_hosts(static_cast<std::size_t>(cluster.nodes));
+  for (std::size_t i = 0; i < node_hosts.size(); ++i) node_hosts[i] = static_cast<network::NodeId>(i);
+  training_fabric_ = std::make_unique<TrainingFabric>(simulator_, fabric_->driver(), std::move(node_hosts));
+  cluster_->set_training_fabric(training_fabric_.get());
+}
+
+void Datacenter::check_store_hosts(std::size_t hosts) const {
+  const ClusterConfig& cluster = *config_.cluster;
+  const int nodes = cluster.nodes;
+  for (std::size_t j = 0; j < cluster.training_jobs.size(); ++j) {
+    const int store = cluster.training_jobs[j].checkpoint.store_host;
+    if (store >= 0 && (store < nodes || static_cast<std::size_t>(store) >= hosts)) {
+      const std::string valid =
+          static_cast<std::size_t>(nodes) < hosts
+              ? "(" + std::to_string(nodes) + " to " + std::to_string(hosts - 1) + ")"
+              : "(none: all " + std::to_string(hosts) + " fabric hosts are cluster nodes; give the fabric more hosts)";
+      throw DatacenterConfigError("cluster", "training[" + std::to_string(j) + "].checkpoint.store_host",
+                                  "must be a fabric host that is not a cluster node " + valid + ", got " +
+                                      std::to_string(store));
+    }
+  }
+}
+
+void Datacenter::start() {
+  if (cluster_) cluster_->start();
+  if (facility_) facility_->start();
+  if (fabric_) fabric_->start();
+  for (auto& s : subsystems_) s->start();
+}
+
+void Datacenter::finish() {
+  if (cluster_) cluster_->finish();
+  if (facility_) facility_->finish();
+  if (fabric_) fabric_->finish();
+  for (auto& s : subsystems_) s->finish();
+}
+
+double Datacenter::progress_fraction() const {
+  if (cluster_) return cluster_->progress_fraction();
+  if (fabric_) return fabric_->progress_fraction();
+  return 1.0;
+}
+
+}  // namespace dcsim::models::datacenter

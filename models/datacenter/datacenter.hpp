@@ -1,0 +1,89 @@
+#pragma once
+// The datacenter assembly: owns the parts one run simulates, built from a DatacenterConfig on
+// one engine and one sink, and connects them.
+//
+//   cluster   jobs, schedulers, failover (cluster_simulation.hpp)
+//   fabric    topology, flows, scripted fabric faults (network/fabric_run.hpp); with a cluster,
+//             node i is host i, training jobs put their PP and DP traffic on it
+//             (training_fabric.hpp) and topology-aware placement sees each node's leaf
+//   facility  node power, thermal, cooling, PUE (facility/facility_simulation.hpp): the cluster's
+//             power source and placement conditions
+//   subsystems  everything else, registered in subsystems.cpp (random faults today), built after
+//             the core with the signals and narrow seams (subsystem.hpp)
+//
+// Parts announce what happens on one DatacenterSignals (datacenter_signals.hpp); subsystems
+// listen there. Building is everything a run does before its first event, so `validate` builds
+// an assembly too and passes only what `run` will start. Every cross-part check lives here.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/datacenter_config.hpp"
+#include "models/datacenter/datacenter_signals.hpp"
+#include "models/datacenter/subsystem.hpp"
+#include "models/datacenter/training_fabric.hpp"
+#include "models/facility/facility_simulation.hpp"
+#include "models/model_registries.hpp"
+#include "models/network/fabric_run.hpp"
+#include "sim/error.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+namespace dcsim::models::datacenter {
+
+// A part rejected its config: `part` is "cluster", "fabric", "facility" or a subsystem's name,
+// field() the part's own field name (the scenario layer maps the pair to a JSON pointer).
+class DatacenterConfigError : public sim::ConfigError {
+ public:
+  DatacenterConfigError(std::string part, const sim::ConfigError& error)
+      : sim::ConfigError(error.field(), error.detail()), part_(std::move(part)) {}
+  DatacenterConfigError(std::string part, std::string field, const std::string& detail)
+      : sim::ConfigError(std::move(field), detail), part_(std::move(part)) {}
+  const std::string& part() const { return part_; }
+
+ private:
+  std::string part_;
+};
+
+class Datacenter {
+ public:
+  // Throws DatacenterConfigError for a config a part rejects. `config` is kept (by value); what
+  // it points to (the fabric's flows) must outlive the assembly.
+  Datacenter(DatacenterConfig config, const ModelRegistries& registries, sim::Simulator& simulator,
+             sim::TraceSink& sink);
+  ~Datacenter();
+  Datacenter(const Datacenter&) = delete;
+  Datacenter& operator=(const Datacenter&) = delete;
+
+  // Schedules every part's first events.
+  void start();
+  // Closes every part's accounts at the engine's current time and emits the summaries.
+  void finish();
+  // Fraction of an open-ended run done (jobs finished, or flows started).
+  double progress_fraction() const;
+
+  DatacenterSignals& signals() { return signals_; }
+  // The parts, null when the config leaves them out (tests, benches).
+  ClusterSimulation* cluster() { return cluster_.get(); }
+  network::FabricRun* fabric() { return fabric_.get(); }
+  facility::FacilitySimulation* facility() { return facility_.get(); }
+
+ private:
+  void build_cluster(const ModelRegistries& registries);
+  void connect_fabric();
+  void check_store_hosts(std::size_t fabric_hosts) const;
+
+  DatacenterConfig config_;
+  sim::Simulator& simulator_;
+  sim::TraceSink& sink_;
+  DatacenterSignals signals_;
+  std::unique_ptr<ClusterSimulation> cluster_;
+  std::unique_ptr<network::FabricRun> fabric_;
+  std::unique_ptr<TrainingFabric> training_fabric_;
+  std::unique_ptr<facility::FacilitySimulation> facility_;
+  std::vector<std::unique_ptr<Subsystem>> subsystems_;
+};
+
+}  // namespace dcsim::models::datacenter

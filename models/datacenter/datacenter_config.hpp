@@ -1,0 +1,27 @@
+#pragma once
+// What a datacenter run is made of, as plain configs (the scenario layer maps a scenario file to
+// this; models never see JSON). Every part is optional: a fabric-only study has no cluster, a
+// cluster without /facility uses the linear node power model.
+
+#include <cstdint>
+#include <optional>
+
+#include "models/datacenter/cluster_config.hpp"
+#include "models/facility/facility_config.hpp"
+#include "models/network/fabric_run.hpp"
+#include "models/reliability/fault_class.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::models::datacenter {
+
+struct DatacenterConfig {
+  std::uint64_t seed = 1;                   // every random stream derives from it
+  sim::Time duration = sim::Time::max();    // max(): until no work is left
+  std::optional<ClusterConfig> cluster;
+  // Cluster node i is fabric host i: training jobs then run their traffic as flows on it.
+  std::optional<network::FabricRunConfig> fabric;
+  std::optional<facility::FacilityConfig> facility;         // needs the cluster
+  std::optional<reliability::FaultModelConfig> reliability;  // random faults
+};
+
+}  // namespace dcsim::models::datacenter

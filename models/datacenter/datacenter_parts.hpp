@@ -1,0 +1,42 @@
+#pragma once
+// The narrow seams through which subsystems of a datacenter (datacenter.hpp) act on the models
+// that own its parts: the cluster takes nodes down and interrupts jobs, the facility stops a
+// zone's heat removal, the fabric takes links and switches down. A subsystem sees these, never
+// the concrete models.
+
+#include <string>
+
+#include "models/network/fabric_simulation.hpp"
+#include "models/network/topology.hpp"
+
+namespace dcsim::models::datacenter {
+
+class NodeFaultTarget {
+ public:
+  virtual ~NodeFaultTarget() = default;
+  virtual int node_count() const = 0;
+  // The node goes down now (its jobs are interrupted); up once every fault holding it down is
+  // repaired (one set_node_up per set_node_down).
+  virtual void set_node_down(int node, const std::string& cause) = 0;
+  virtual void set_node_up(int node) = 0;
+  // The node's jobs crash (software, watchdog); the node stays usable.
+  virtual void crash_jobs_on_node(int node, const std::string& cause) = 0;
+};
+
+class ZoneCoolingTarget {
+ public:
+  virtual ~ZoneCoolingTarget() = default;
+  virtual int zones() const = 0;
+  // The zone's CDU and air path remove no heat while any loss is in progress.
+  virtual void set_zone_cooling_lost(int zone, bool lost, const std::string& cause) = 0;
+};
+
+// The parts a datacenter simulates; any may be null (that part is not in the scenario).
+struct DatacenterParts {
+  NodeFaultTarget* nodes = nullptr;
+  network::FabricSimulation* fabric = nullptr;
+  const network::Topology* topology = nullptr;  // with fabric
+  ZoneCoolingTarget* zones = nullptr;
+};
+
+}  // namespace dcsim::models::datacenter

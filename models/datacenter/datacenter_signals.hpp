@@ -1,0 +1,69 @@
+#pragma once
+// What the parts of a datacenter announce, as typed signals (sim/signal.hpp): the seam through
+// which subsystems that only observe (economics, reports, later inference and storage) learn
+// what happened without a pointer to the model that did it. The assembly (datacenter.hpp) owns
+// one DatacenterSignals and hands it to every part; a part emits, listeners connect before
+// start(). Values are passed by const reference and live only for the call.
+
+#include <cstddef>
+#include <string_view>
+
+#include "models/network/fabric.hpp"
+#include "sim/signal.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::models::datacenter {
+
+// A job moved between lifecycle states (pending, waiting, running, interrupted, requeued,
+// completed, failed): every transition of every job, generated and trace jobs included.
+struct JobStateChange {
+  sim::Time at;
+  std::size_t job = 0;       // index in the cluster's job list
+  std::string_view name;
+  std::string_view from, to;
+  std::string_view cause;    // fault class or failover action; empty for normal steps
+  int gpus = 0;              // GPUs the job holds (or held, for interrupted and completed)
+  double energy_j = 0.0;     // node energy attributed to the job over all its runs so far
+};
+
+// A node went down (a fault) or came back (every fault holding it down repaired).
+struct NodeHealthChange {
+  sim::Time at;
+  int node = 0;
+  bool healthy = true;
+  std::string_view cause;
+};
+
+// The compute nodes' total AC power changed (it stays at power_w until the next change), so a
+// listener integrates IT energy exactly.
+struct ItPowerChange {
+  sim::Time at;
+  double power_w = 0.0;
+};
+
+// One step of the facility model: the energies over [from, to) and the state at `to`.
+struct FacilityStep {
+  sim::Time from, to;
+  double it_j = 0.0;          // nodes and network switches
+  double facility_j = 0.0;    // IT plus distribution losses, cooling, pumps, chillers
+  double max_gpu_c = 0.0;     // hottest die at `to`
+};
+
+// A fault of the reliability model began (repaired = false) or its repair completed.
+struct FaultNotice {
+  sim::Time at;
+  std::string_view fault_class;
+  int node = -1;             // owning node; -1 for links, switches, zones
+  bool repaired = false;
+};
+
+struct DatacenterSignals {
+  sim::Signal<const JobStateChange&> job_state;
+  sim::Signal<const NodeHealthChange&> node_health;
+  sim::Signal<const ItPowerChange&> it_power;
+  sim::Signal<const FacilityStep&> facility_step;
+  sim::Signal<const network::FinishedFlow&> flow_finished;  // every flow of the fabric, traffic and jobs
+  sim::Signal<const FaultNotice&> fault;
+};
+
+}  // namespace dcsim::models::datacenter

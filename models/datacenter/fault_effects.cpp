@@ -1,0 +1,97 @@
+#include "models/datacenter/fault_effects.hpp"
+
+#include <string>
+
+namespace dcsim::models::datacenter {
+
+namespace rel = reliability;
+
+FaultEffects::FaultEffects(rel::FaultModelConfig config, std::uint64_t seed, sim::Time horizon, DatacenterParts targets,
+                           const DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink)
+    : targets_(targets), horizon_(horizon), signals_(signals), simulator_(simulator), sink_(sink) {
+  table_ = sink.declare_table(
+      "faults", {{"time_s", sim::ColumnType::kFloat64, "s", "simulated time of the fault"},
+                 {"class", sim::ColumnType::kString, "", "fault class (/reliability/classes, or the preset's)"},
+                 {"component", sim::ColumnType::kString, "", "component path, e.g. node/12/gpu/3, fabric/link/881"},
+                 {"node", sim::ColumnType::kInt64, "", "node the component belongs to (-1: link, switch, zone)"},
+                 {"repair_s", sim::ColumnType::kFloat64, "s", "time until it is back in service"},
+                 {"effect", sim::ColumnType::kString, "", "node_down, job_crash, nic_down, link_down, ..."}});
+  if (targets_.fabric != nullptr && targets_.topology != nullptr) {
+    const auto& topology = *targets_.topology;
+    for (network::LinkId l = 0; l < topology.link_count(); ++l) {
+      if (topology.link(l).reverse > l) cables_.push_back(l);
+    }
+  }
+  const auto on_fault = [this](const rel::Fault& f) {
+    const auto& c = faults_->fault_class(f);
+    sink_.append_row(table_, {f.at.seconds(), c.name, faults_->path(f), static_cast<std::int64_t>(f.node),
+                              (f.repair_done - f.at).seconds(), std::string(rel::effect_name(c.effect))});
+    act(f, false);
+  };
+  const auto on_repair = [this](const rel::Fault& f) { act(f, true); };
+  faults_ = std::make_unique<rel::FaultProcess>(std::move(config), seed, simulator, on_fault, on_repair, horizon);
+}
+
+void FaultEffects::act(const rel::Fault& f, bool up) {
+  const rel::FaultClass& c = faults_->fault_class(f);
+  signals_.fault.emit(FaultNotice{simulator_.now(), c.name, f.node, up});
+  NodeFaultTarget* nodes = targets_.nodes;
+  const bool node_ok = nodes != nullptr && f.node >= 0 && f.node < nodes->node_count();
+  switch (c.effect) {
+    case rel::FaultEffect::kNodeDown:
+    case rel::FaultEffect::kNicDown:  // no bonding model: a NIC port down stops the node's jobs
+      if (node_ok) {
+        if (up) {
+          nodes->set_node_up(f.node);
+        } else {
+          nodes->set_node_down(f.node, c.name);
+        }
+      }
+      break;
+    case rel::FaultEffect::kJobCrash:
+      if (node_ok && !up) nodes->crash_jobs_on_node(f.node, c.name);
+      break;
+    case rel::FaultEffect::kLinkDown:
+    case rel::FaultEffect::kSwitchDown:
+      if (targets_.fabric == nullptr) {
+        if (nodes != nullptr && nodes->node_count() > 0 && !up) {
+          nodes->crash_jobs_on_node(static_cast<int>(f.instance % static_cast<std::size_t>(nodes->node_count())),
+                                    c.name);
+        }
+      } else if (c.effect == rel::FaultEffect::kLinkDown) {
+        if (!cables_.empty()) targets_.fabric->set_link_state(cables_[f.instance % cables_.size()], up);
+      } else {
+        const auto& topology = *targets_.topology;
+        const std::size_t switches = topology.node_count() - topology.host_count();
+        if (switches > 0) {
+          targets_.fabric->set_switch_state(
+              static_cast<network::NodeId>(topology.host_count() + f.instance % switches), up);
+        }
+      }
+      break;
+    case rel::FaultEffect::kZoneCoolingLoss:
+      if (targets_.zones != nullptr && targets_.zones->zones() > 0) {
+        const auto zones = static_cast<std::size_t>(targets_.zones->zones());
+        targets_.zones->set_zone_cooling_lost(static_cast<int>(f.instance % zones), !up, c.name);
+      }
+      break;
+  }
+}
+
+void FaultEffects::finish() {
+  const auto& config = faults_->config();
+  sink_.set_summary("reliability/faults_total",
+                    {static_cast<std::int64_t>(faults_->faults_total()), "", "random faults in the run (all classes)"});
+  double expected = 0;
+  for (std::size_t c = 0; c < config.classes.size(); ++c) {
+    sink_.set_summary("reliability/faults/" + config.classes[c].name,
+                      {static_cast<std::int64_t>(faults_->faults(c)), "", "random faults of this class"});
+    expected += faults_->nominal_rate_per_hour(c);
+  }
+  const sim::Time until = horizon_.is_max() ? sim::Time::zero() : horizon_;
+  sink_.set_summary("reliability/expected_faults",
+                    {expected * until.seconds() / 3600.0, "",
+                     "rate x instances x /duration summed over classes (ignores instances under repair)"});
+}
+
+}  // namespace dcsim::models::datacenter

@@ -1,0 +1,55 @@
+#pragma once
+// Random faults (models/reliability) acting through the models that own the failed parts:
+//   node_down, nic_down  the node goes down (its jobs are interrupted and handed to the failover
+//                        policy) until its repair;
+//   job_crash            the node's jobs are interrupted; the node stays up;
+//   link_down            the fabric's cable goes down until its repair (flows re-route or wait);
+//   switch_down          the fabric's switch goes down until its repair;
+//                        without a fabric model, a link or switch fault times out the collective
+//                        that used it (NCCL watchdog): one node's jobs are interrupted, as
+//                        Llama 3 counts its switch and cable interruptions;
+//   zone_cooling_loss    the zone's heat removal stops until its repair.
+// Every fault is a row of the `faults` table and a FaultNotice signal; its repair is a notice too.
+//
+// Instances map to parts by index: the inventory's node n is cluster node n, cable i the
+// fabric's i-th cable, switch i its i-th switch, zone i the facility's zone i (modulo the part
+// count when the inventory was given by hand and differs).
+
+#include <memory>
+#include <vector>
+
+#include "models/datacenter/datacenter_signals.hpp"
+#include "models/datacenter/datacenter_parts.hpp"
+#include "models/datacenter/subsystem.hpp"
+#include "models/reliability/fault_process.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+namespace dcsim::models::datacenter {
+
+class FaultEffects final : public Subsystem {
+ public:
+  // Throws sim::ConfigError (fault_class.hpp fields) for an invalid config.
+  FaultEffects(reliability::FaultModelConfig config, std::uint64_t seed, sim::Time horizon, DatacenterParts targets,
+               const DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink);
+  FaultEffects(const FaultEffects&) = delete;
+  FaultEffects& operator=(const FaultEffects&) = delete;
+
+  void start() override { faults_->start(); }
+  // Summary: reliability/faults_total, reliability/faults/<class>, reliability/expected_faults.
+  void finish() override;
+
+ private:
+  void act(const reliability::Fault& fault, bool repaired);
+
+  DatacenterParts targets_;
+  sim::Time horizon_;
+  const DatacenterSignals& signals_;
+  sim::Simulator& simulator_;
+  sim::TraceSink& sink_;
+  sim::TableId table_ = 0;
+  std::vector<network::LinkId> cables_;  // one direction of each fabric cable
+  std::unique_ptr<reliability::FaultProcess> faults_;
+};
+
+}  // namespace dcsim::models::datacenter

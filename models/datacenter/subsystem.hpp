@@ -1,0 +1,51 @@
+#pragma once
+// A subsystem of the datacenter assembly (datacenter.hpp): a model that is not one of the
+// physical core parts (cluster, fabric, facility) but observes them through signals and acts on
+// them through narrow seams: the random fault model today; economics, inference and storage as
+// they come. Adding one is its own files plus one line in subsystems.cpp; the assembly and the
+// run loop do not change.
+
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "models/datacenter/datacenter_config.hpp"
+#include "models/datacenter/datacenter_parts.hpp"
+#include "models/datacenter/datacenter_signals.hpp"
+#include "models/model_registries.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+namespace dcsim::models::datacenter {
+
+class Subsystem {
+ public:
+  virtual ~Subsystem() = default;
+  // Schedules the first events (after the core parts started).
+  virtual void start() {}
+  // Closes the accounts at the engine's time and emits the summary (after the core parts).
+  virtual void finish() {}
+};
+
+// What a subsystem is built from. Listeners connect to `signals` while building.
+struct SubsystemContext {
+  const DatacenterConfig& config;
+  const ModelRegistries& registries;
+  sim::Simulator& simulator;
+  sim::TraceSink& sink;
+  DatacenterSignals& signals;
+  DatacenterParts parts;
+};
+
+struct SubsystemEntry {
+  std::string_view name;       // also the part named in a DatacenterConfigError
+  std::string_view summary;    // what it does, one line
+  // Null when the config does not ask for it. Throws sim::ConfigError naming its own fields.
+  std::function<std::unique_ptr<Subsystem>(const SubsystemContext&)> build;
+};
+
+// Every subsystem, in build (and start, and finish) order.
+const std::vector<SubsystemEntry>& subsystem_entries();
+
+}  // namespace dcsim::models::datacenter

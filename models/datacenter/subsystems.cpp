@@ -1,0 +1,20 @@
+// The registered subsystems (subsystem.hpp): one entry each.
+
+#include "models/datacenter/fault_effects.hpp"
+#include "models/datacenter/subsystem.hpp"
+
+namespace dcsim::models::datacenter {
+
+const std::vector<SubsystemEntry>& subsystem_entries() {
+  static const std::vector<SubsystemEntry> kEntries{
+      {"reliability", "random faults of every component class, acting on the parts that own them (fault_effects.hpp)",
+       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
+         if (!c.config.reliability) return nullptr;
+         return std::make_unique<FaultEffects>(*c.config.reliability, c.config.seed, c.config.duration, c.parts,
+                                               c.signals, c.simulator, c.sink);
+       }},
+  };
+  return kEntries;
+}
+
+}  // namespace dcsim::models::datacenter

@@ -1,0 +1,70 @@
+#include "tools/run/build_datacenter.hpp"
+
+#include <string>
+
+#include "sim/discard_trace_sink.hpp"
+#include "sim/error.hpp"
+#include "tools/scenario/fabric_mapping.hpp"
+#include "tools/scenario/facility_mapping.hpp"
+
+namespace dcsim::tools::run {
+
+namespace dc = models::datacenter;
+
+dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
+  dc::DatacenterConfig config;
+  config.seed = scenario.seed;
+  config.duration = scenario.duration;
+  if (scenario.has_cluster) config.cluster = scenario.cluster;
+  if (scenario.fabric) {
+    models::network::FabricRunConfig fabric;
+    fabric.topology = scenario.fabric->topology;
+    fabric.topology_config = scenario.fabric->topology_config;
+    fabric.options = scenario.fabric->options;
+    fabric.faults = scenario.fabric->faults;
+    if (scenario.traffic) fabric.flows = scenario.traffic->records;
+    config.fabric = std::move(fabric);
+  }
+  config.facility = scenario.facility;
+  config.reliability = scenario.reliability;
+  return config;
+}
+
+namespace {
+
+sim::InputError scenario_error(const scenario::Scenario& scenario, const dc::DatacenterConfigError& e) {
+  const std::string& part = e.part();
+  if (part == "cluster") return scenario::translate_config_error(scenario.source, e, &scenario.resolved);
+  if (part == "facility" && scenario.resolved.contains("facility") && !e.field().empty()) {
+    return scenario::facility_config_error(scenario.source, scenario.resolved.at("facility"), e);
+  }
+  if (part == "fabric" && !e.field().empty()) {
+    const std::string pointer = scenario::fabric_field_pointer(e.field());
+    if (!pointer.empty()) return sim::InputError(scenario.source + ":" + pointer + ": " + e.detail());
+  }
+  // Sections whose model is not otherwise mapped: the section's pointer, the field in words.
+  const std::string section = "/" + part;
+  return sim::InputError(scenario.source + ":" + section + ": " + (e.field().empty() ? "" : e.field() + ": ") +
+                         e.detail());
+}
+
+}  // namespace
+
+std::unique_ptr<dc::Datacenter> build_datacenter(const scenario::Scenario& scenario,
+                                                 const models::ModelRegistries& registries, sim::Simulator& simulator,
+                                                 sim::TraceSink& sink) {
+  try {
+    return std::make_unique<dc::Datacenter>(datacenter_config(scenario), registries, simulator, sink);
+  } catch (const dc::DatacenterConfigError& e) {
+    throw scenario_error(scenario, e);
+  }
+}
+
+void check_models_build(const scenario::Scenario& scenario, const models::ModelRegistries& registries) {
+  sim::Simulator simulator;
+  sim::DiscardTraceSink sink;
+  auto datacenter = build_datacenter(scenario, registries, simulator, sink);
+  datacenter->start();
+}
+
+}  // namespace dcsim::tools::run
