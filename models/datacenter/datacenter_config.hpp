@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "models/datacenter/cluster_config.hpp"
+#include "models/datacenter/scripted_node_fault.hpp"
 #include "models/facility/facility_config.hpp"
 #include "models/network/fabric_run.hpp"
 #include "models/reliability/fault_class.hpp"
@@ -22,6 +24,7 @@ struct DatacenterConfig {
   std::optional<network::FabricRunConfig> fabric;
   std::optional<facility::FacilityConfig> facility;         // needs the cluster
   std::optional<reliability::FaultModelConfig> reliability;  // random faults
+  std::vector<ScriptedNodeFault> node_faults;                 // scripted, in time order; need the cluster
 };
 
 }  // namespace dcsim::models::datacenter

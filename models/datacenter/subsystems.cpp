@@ -1,6 +1,7 @@
 // The registered subsystems (subsystem.hpp): one entry each.
 
 #include "models/datacenter/fault_effects.hpp"
+#include "models/datacenter/scripted_node_faults.hpp"
 #include "models/datacenter/subsystem.hpp"
 
 namespace dcsim::models::datacenter {
@@ -12,6 +13,12 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
          if (!c.config.reliability) return nullptr;
          return std::make_unique<FaultEffects>(*c.config.reliability, c.config.seed, c.config.duration, c.parts,
                                                c.signals, c.simulator, c.sink);
+       }},
+      {"node_faults", "scripted node faults and job crashes from /faults (scripted_node_faults.hpp)",
+       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
+         if (c.config.node_faults.empty()) return nullptr;
+         return std::make_unique<ScriptedNodeFaults>(c.config.node_faults, c.parts.nodes, c.signals, c.simulator,
+                                                     c.sink);
        }},
   };
   return kEntries;

@@ -1,5 +1,7 @@
 #include "tools/cli/scenario_args.hpp"
 
+#include <iostream>
+
 #include <CLI/CLI.hpp>
 
 #include "sim/error.hpp"
@@ -31,7 +33,10 @@ scenario::Scenario ScenarioArgs::load(const models::ModelRegistries& registries)
       throw sim::InputError("--max-memory: expected a positive size such as \"8 GB\", got \"" + *max_memory + "\"");
     }
   }
-  return scenario::load_scenario_file(file, all, std::nullopt, registries, limits);
+  auto loaded = scenario::load_scenario_file(file, all, std::nullopt, registries, limits);
+  // What the loader changed on its own (old keys in today's format): on stderr, so --json output stays clean.
+  for (const auto& notice : loaded.notices) std::cerr << "dcsim: note: " << notice << "\n";
+  return loaded;
 }
 
 }  // namespace dcsim::tools::cli

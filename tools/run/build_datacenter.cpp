@@ -27,6 +27,7 @@ dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
   }
   config.facility = scenario.facility;
   config.reliability = scenario.reliability;
+  config.node_faults = scenario.node_faults;
   return config;
 }
 

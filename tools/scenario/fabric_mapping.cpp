@@ -1,5 +1,7 @@
 #include "tools/scenario/fabric_mapping.hpp"
 
+#include "tools/scenario/faults_spec.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -99,47 +101,34 @@ FabricScenario map_fabric(const json& f, std::uint64_t scenario_seed, const std:
   // The flows table holds every route, so a run can be checked against another simulator.
   out.options.record_routes = true;
 
-  const json& faults = f.at("faults");
-  for (std::size_t i = 0; i < faults.size(); ++i) {
-    const json& x = faults[i];
-    const std::string base = "/fabric/faults/" + std::to_string(i);
-    FabricFault fault;
-    fault.at = duration_of(x.at("at"));
-    fault.up = x.at("state").get<std::string>() == "up";
-    const auto kind = x.at("kind").get<std::string>();
-    const auto need = [&](const char* key) {
-      if (x.contains(key)) return true;
-      errors.push_back(located(source, base + "/" + key, "missing required key for a " + kind + " fault"));
-      return false;
-    };
-    if (kind == "link") {
-      fault.kind = FabricFault::Kind::kLink;
-      if (need("link")) fault.link = x.at("link").get<net::LinkId>();
-    } else if (kind == "switch") {
-      fault.kind = FabricFault::Kind::kSwitch;
-      if (need("switch")) fault.node = 0;  // resolved against the topology in check_faults
-    } else {
-      fault.kind = FabricFault::Kind::kNicPort;
-      if (need("host")) fault.node = x.at("host").get<net::NodeId>();
-      fault.port = x.at("port").get<int>();
-    }
-    out.faults.push_back(fault);
-  }
   return out;
 }
 
-// Faults name links, switches and host ports by what `dcsim topo` prints; check they exist.
-void check_faults(const json& faults, const net::Topology& t, const std::string& source, FabricScenario& fabric,
-                  std::vector<std::string>& errors) {
+// The fabric's scripted faults: /faults entries of kinds link, switch and nic_port (the cross-field
+// check made sure they have their keys), naming links, switches and host ports by what `dcsim
+// topo` prints; checked against the built topology. A fault with a duration comes back up then.
+std::vector<FabricFault> map_fabric_faults(const json& faults, const net::Topology& t, const std::string& source,
+                                           std::vector<std::string>& errors) {
+  std::vector<FabricFault> out;
   for (std::size_t i = 0; i < faults.size(); ++i) {
     const json& x = faults[i];
-    const std::string base = "/fabric/faults/" + std::to_string(i);
-    FabricFault& fault = fabric.faults[i];
-    if (fault.kind == FabricFault::Kind::kLink && x.contains("link") && fault.link >= t.link_count()) {
-      errors.push_back(located(source, base + "/link",
-                               "expected a link id below " + std::to_string(t.link_count()) +
-                                   " (`dcsim topo --links` lists them), got " + x.at("link").dump()));
-    } else if (fault.kind == FabricFault::Kind::kSwitch && x.contains("switch")) {
+    const std::string kind = x.at("kind").get<std::string>();
+    if (fault_target(kind) != FaultTarget::kFabric) continue;
+    const std::string base = "/faults/" + std::to_string(i);
+    FabricFault fault;
+    fault.at = duration_of(x.at("at"));
+    fault.up = x.at("state").get<std::string>() == "up";
+    if (kind == "link") {
+      fault.kind = FabricFault::Kind::kLink;
+      fault.link = x.at("link").get<net::LinkId>();
+      if (fault.link >= t.link_count()) {
+        errors.push_back(located(source, base + "/link",
+                                 "expected a link id below " + std::to_string(t.link_count()) +
+                                     " (`dcsim topo --links` lists them), got " + x.at("link").dump()));
+        continue;
+      }
+    } else if (kind == "switch") {
+      fault.kind = FabricFault::Kind::kSwitch;
       const auto name = x.at("switch").get<std::string>();
       bool found = false;
       for (std::size_t n = t.host_count(); n < t.node_count() && !found; ++n) {
@@ -155,22 +144,36 @@ void check_faults(const json& faults, const net::Topology& t, const std::string&
                                           ? t.node_name(static_cast<net::NodeId>(t.host_count()))
                                           : std::string("s1.0")) +
                                      "\" (`dcsim topo --links` lists them), got \"" + name + "\""));
+        continue;
       }
-    } else if (fault.kind == FabricFault::Kind::kNicPort && x.contains("host")) {
+    } else {
+      fault.kind = FabricFault::Kind::kNicPort;
+      fault.node = x.at("host").get<net::NodeId>();
+      fault.port = x.at("port").get<int>();
       if (fault.node >= t.host_count()) {
         errors.push_back(located(source, base + "/host",
                                  "expected a host index below " + std::to_string(t.host_count()) + ", got " +
                                      x.at("host").dump()));
-      } else if (static_cast<std::size_t>(fault.port) >= t.out_links(fault.node).size()) {
+        continue;
+      }
+      if (static_cast<std::size_t>(fault.port) >= t.out_links(fault.node).size()) {
         errors.push_back(located(source, base + "/port",
                                  "expected a port below " + std::to_string(t.out_links(fault.node).size()) +
                                      " (the ports of host " + std::to_string(fault.node) + "), got " +
                                      x.at("port").dump()));
+        continue;
       }
     }
+    out.push_back(fault);
+    if (x.contains("duration")) {
+      FabricFault repair = fault;
+      repair.at = fault.at + duration_of(x.at("duration"));
+      repair.up = true;
+      out.push_back(repair);
+    }
   }
-  std::stable_sort(fabric.faults.begin(), fabric.faults.end(),
-                   [](const FabricFault& a, const FabricFault& b) { return a.at < b.at; });
+  std::stable_sort(out.begin(), out.end(), [](const FabricFault& a, const FabricFault& b) { return a.at < b.at; });
+  return out;
 }
 
 const std::map<std::string, net::TrafficPattern> kPatterns{
@@ -354,7 +357,7 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
     check_memory(with_traffic, limits, out.source, "/traffic/pattern");
   }
   const net::Topology topology = build_topology(fabric, registries, out.source);
-  check_faults(resolved.at("fabric").at("faults"), topology, out.source, fabric, errors);
+  fabric.faults = map_fabric_faults(resolved.at("faults"), topology, out.source, errors);
   // The model's own checks of the RoCE knobs and routing, with pointers.
   try {
     net::Fabric probe(net::Topology(topology), fabric.options);

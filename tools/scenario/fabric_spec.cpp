@@ -43,7 +43,7 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
   return optional_section(
       object_field(
           "fabric",
-          "The RoCE v2 network: topology, routing, RoCE effects and scripted faults. Keys a "
+          "The RoCE v2 network: topology, routing and RoCE effects (its scripted faults are /faults). Keys a "
           "topology does not use are ignored (`dcsim list topology`).",
           {
               required(enum_field("topology", "Topology builder (`dcsim list topology` describes each).",
@@ -166,29 +166,6 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
                                                 between(0, 1)),
                                    0.5),
                   }),
-              with_default(
-                  object_array_field(
-                      "faults",
-                      "Scripted failures and repairs. Link ids and switch names are those `dcsim topo "
-                      "SCENARIO --links` prints.",
-                      {
-                          required(quantity_field("at", "When, from the start of the run.",
-                                                  QuantityKind::kDuration, at_least(0))),
-                          required(enum_field("kind", "What fails: one link (one direction), every link of "
-                                                      "a switch, or one NIC port of a host (bond failover).",
-                                              "fault kind", {"link", "switch", "nic_port"})),
-                          with_default(enum_field("state", "Goes down, or comes back up.", "fault state",
-                                                  {"down", "up"}),
-                                       "down"),
-                          integer_field("link", "Link id (kind `link`).", at_least(0)),
-                          string_field("switch", "Switch name such as \"s2.5\" (kind `switch`)."),
-                          integer_field("host", "Host index (kind `nic_port`).", at_least(0)),
-                          with_default(integer_field("port", "NIC port of the host, NIC 0's first (kind "
-                                                             "`nic_port`).",
-                                                     at_least(0)),
-                                       0),
-                      }),
-                  nlohmann::json::array()),
           }),
       "(absent: no network)");
 }

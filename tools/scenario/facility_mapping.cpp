@@ -1,5 +1,7 @@
 #include "tools/scenario/facility_mapping.hpp"
 
+#include "tools/scenario/faults_spec.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -65,7 +67,8 @@ void apply_node_spec(models::power::NodePowerConfig& config, const models::hardw
 }
 
 models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, const std::string& source,
-                                                      const models::hardware::NodeSpec* node) {
+                                                      const models::hardware::NodeSpec* node,
+                                                      const nlohmann::json& faults) {
   using models::facility::FacilityConfig;
   using models::facility::PlantFault;
   FacilityConfig c;
@@ -129,8 +132,9 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
     zone.target_gpu_c = opt("target_gpu");
     c.zones.push_back(zone);
   }
-  for (std::size_t i = 0; i < f["faults"].size(); ++i) {
-    const auto& j = f["faults"][i];
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    const auto& j = faults[i];
+    if (fault_target(j["kind"].get<std::string>()) != FaultTarget::kPlant) continue;
     PlantFault fault;
     const std::string k = j["kind"];
     fault.kind = k == "cdu_pump_failure"     ? PlantFault::Kind::kCduPumpFailure

@@ -20,8 +20,10 @@ namespace dcsim::tools::scenario {
 // CPU sockets and NIC count (compute + storage, one optic each). The parts the NodeSpec does not
 // describe (per-socket CPU power, DRAM, PCIe and NVLink switches, NVMe, fans, PSUs) keep the
 // NodePowerConfig defaults. Null (no cluster): the defaults throughout.
+// faults: the scenario's resolved /faults; its plant-kind entries become the facility's faults.
 models::facility::FacilityConfig map_facility_section(const nlohmann::json& facility, const std::string& source,
-                                                      const models::hardware::NodeSpec* node = nullptr);
+                                                      const models::hardware::NodeSpec* node = nullptr,
+                                                      const nlohmann::json& faults = nlohmann::json::array());
 
 // The facility's NodePowerConfig for a NodeSpec (what map_facility_section applies).
 void apply_node_spec(models::power::NodePowerConfig& config, const models::hardware::NodeSpec& node);

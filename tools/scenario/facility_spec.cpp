@@ -118,20 +118,6 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                             quantity_field("target_gpu", "This zone's control target (default: /facility/cooling/target_gpu); 20-95 C.",
                                            QuantityKind::kTemperature, between(20, 95))}),
                        nlohmann::json::array()),
-          with_default(object_array_field(
-                           "faults", "Scripted plant faults.",
-                           {required(enum_field("kind", "What fails.", "plant fault",
-                                                {"cdu_pump_failure", "rdhx_fan_failure", "chilled_water_rise",
-                                                 "zone_cooling_loss"})),
-                            required(quantity_field("at", "When.", QuantityKind::kDuration, at_least(0))),
-                            with_default_note(quantity_field("duration", "Until repaired.", QuantityKind::kDuration, above(0)),
-                                              "never repaired"),
-                            with_default(integer_field("zone", "Zone index (-1: all).", at_least(-1)), 0),
-                            with_default(number_field("flow_fraction", "Pump failure: secondary flow left.", between(0, 1)), 0.0),
-                            with_default(quantity_field("delta", "Chilled-water rise; 0-40 C.", QuantityKind::kTemperature,
-                                                        between(0, 40)),
-                                         "5 C")}),
-                       nlohmann::json::array()),
       }),
       "no facility model: node power follows the cluster's linear model, no thermal state, no PUE");
 }

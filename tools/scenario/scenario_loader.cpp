@@ -1,5 +1,7 @@
 #include "tools/scenario/scenario_loader.hpp"
 
+#include "tools/scenario/faults_spec.hpp"
+
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
 #include "tools/scenario/registry_params.hpp"
@@ -443,6 +445,8 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
 
   Scenario out;
   out.source = source;
+  // Before anything reads the document, so pointers and `given` use today's format.
+  for (const auto& notice : migrate_legacy_faults(doc)) out.notices.push_back(source + ": " + notice);
   out.given = doc;
 
   ErrorList errors;
@@ -472,6 +476,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
     }
     check_training_cross_field(out.resolved, errors);
     check_trace_cross_field(out.resolved, errors);
+    check_faults_cross_field(doc, out.resolved, errors);
   }
   if (!errors.empty()) {
     std::vector<std::string> messages;
@@ -487,8 +492,9 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   map_fabric_sections(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
     out.facility = map_facility_section(out.resolved["facility"], source,
-                                        out.has_cluster ? &out.cluster.node : nullptr);
+                                        out.has_cluster ? &out.cluster.node : nullptr, out.resolved["faults"]);
   }
+  out.node_faults = map_node_faults(out.resolved["faults"], out.has_cluster ? out.cluster.nodes : 0, source);
   if (out.facility && out.fabric) count_fabric_switches(*out.facility, *out.fabric, registries, source);
   if (out.resolved.contains("reliability")) {
     out.reliability = map_reliability_section(out.resolved["reliability"], out, registries);

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/datacenter/cluster_config.hpp"
+#include "models/datacenter/scripted_node_fault.hpp"
 #include "models/facility/facility_config.hpp"
 #include "models/model_registries.hpp"
 #include "models/reliability/fault_class.hpp"
@@ -50,6 +51,11 @@ struct Scenario {
   std::optional<models::facility::FacilityConfig> facility;  // /facility, when given
   std::optional<models::reliability::FaultModelConfig> reliability;  // /reliability, when given
   std::vector<TraceReport> traces;  // /workload/traces: what each trace gave (jobs, rows skipped)
+  // /faults entries of kinds `node` and `job_crash`, in time order (the fabric's and the plant's
+  // are in `fabric` and `facility`).
+  std::vector<models::datacenter::ScriptedNodeFault> node_faults;
+  // What the loader changed on its own (old keys moved to today's format), for the user to read.
+  std::vector<std::string> notices;
 };
 
 // Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see

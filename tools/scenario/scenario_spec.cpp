@@ -6,6 +6,7 @@
 
 #include "tools/scenario/fabric_spec.hpp"
 #include "tools/scenario/facility_spec.hpp"
+#include "tools/scenario/faults_spec.hpp"
 #include "tools/scenario/job_trace_import.hpp"
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/reliability_spec.hpp"
@@ -200,6 +201,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
           traffic_section(),
           facility_section(registries),
           reliability_section(),
+          faults_section(),
           object_field("policies", "Policies, each chosen by name from its registry.",
                        {with_default(enum_field("scheduler",
                                                 "Which waiting jobs start when nodes free up "

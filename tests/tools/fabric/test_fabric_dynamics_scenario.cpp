@@ -27,9 +27,8 @@ std::string fail_and_restore(bool resilient) {
   return std::string(R"({"name": "flap", "seed": 5,
       "fabric": {"topology": "fat_tree", "k": 4, "tiers": 2,
                  "routing": {"mode": "spray", "resilient_hashing": )") +
-         (resilient ? "true" : "false") + R"(},
-                 "faults": [{"at": "1 ms", "kind": "link", "link": 16},
-                            {"at": "2 ms", "kind": "link", "link": 16, "state": "up"}]},
+         (resilient ? "true" : "false") + R"(}},
+      "faults": [{"at": "1 ms", "kind": "link", "link": 16, "duration": "1 ms"}],
       "traffic": {"pattern": "ring", "size": {"kind": "fixed", "value": "100 MB"}}})";
 }
 

@@ -50,8 +50,8 @@ TEST_CASE("a fabric-only scenario writes the flows table and the network summary
 TEST_CASE("scripted faults are applied, logged, and fail the flows they cut off", "[tools][fabric][run]") {
   // Host 1 has one NIC: taking its only port down cuts it off, so the flows to and from it fail
   // (the model takes both directions of the port's cable down: "no path ... after link 2/3 went down").
-  const auto s = load(R"({"name": "cut", "fabric": {"topology": "fat_tree", "k": 4, "tiers": 2,
-                            "faults": [{"at": "10 us", "kind": "nic_port", "host": 1}]},
+  const auto s = load(R"({"name": "cut", "fabric": {"topology": "fat_tree", "k": 4, "tiers": 2},
+                          "faults": [{"at": "10 us", "kind": "nic_port", "host": 1}],
                           "traffic": {"pattern": "ring", "size": {"kind": "fixed", "value": "1 MB"}}})");
   MemoryTraceSink sink;
   run::simulate(s, registries(), sink);

@@ -49,6 +49,10 @@ TEST_CASE("fabric and traffic sections map onto the network configs", "[tools][f
   CHECK(f.faults[1].port == 1);
   CHECK(f.faults[2].kind == scenario::FabricFault::Kind::kLink);
   CHECK(f.faults[2].up);
+  // Written in the format before /faults: the entries moved there, and the loader says so.
+  REQUIRE(s.notices.size() == 1);
+  CHECK(s.notices[0] == "s.json: /fabric/faults is the format before /faults: its 3 entries are /faults/0 to "
+                        "/faults/2 now (move them there to silence this)");
   REQUIRE(s.traffic);
   CHECK_FALSE(s.traffic->replay);
   CHECK(s.traffic->config.size.kind == net::SizeDistribution::Kind::kLognormal);
@@ -114,9 +118,9 @@ TEST_CASE("the bad fabric inputs of issue 3 name their JSON pointer", "[tools][f
   CHECK(load_errors(R"({"name": "x", "fabric": {"topology": "ring", "nodes": 4},
                         "traffic": {"pattern": "ring", "size": {"kind": "uniform", "low": "1 B", "high": "2 B"}}})") ==
         "s.json:/traffic/size/kind: expected a flow size kind, one of: fixed, lognormal, got \"uniform\"\n");
-  CHECK(load_errors(R"({"name": "x", "fabric": {"topology": "ring", "nodes": 4,
-                        "faults": [{"at": "1 s", "kind": "nic_port", "host": 1, "port": 2}]}})") ==
-        "s.json:/fabric/faults/0/port: expected a port below 2 (the ports of host 1), got 2\n");
+  CHECK(load_errors(R"({"name": "x", "fabric": {"topology": "ring", "nodes": 4},
+                        "faults": [{"at": "1 s", "kind": "nic_port", "host": 1, "port": 2}]})") ==
+        "s.json:/faults/0/port: expected a port below 2 (the ports of host 1), got 2\n");
   CHECK(load_errors(R"({"name": "x", "fabric": {"topology": "ring", "nodes": 4},
                         "workload": {"jobs": [{"name": "j", "work": "1 h"}]}})") ==
         "s.json:/workload/jobs: expected no jobs without a /cluster to run them, got 1\n");

@@ -143,7 +143,7 @@ TrainingRun train_through_pump_failure(bool with_fault) {
     "training": [ { "name": "llama", "model": "llama3-8b", "nodes": 10,
                     "parallelism": { "tp": 2, "pp": 1, "zero_stage": 1 },
                     "micro_batch_size": 1, "global_batch": 640, "steps": 100000 } ] })");
-  if (!with_fault) doc["facility"]["faults"] = nlohmann::json::array();
+  if (!with_fault) doc["faults"] = nlohmann::json::array();
   const auto scenario = tools::scenario::load_scenario_json(doc, "cooling-failure-training.json", {}, std::nullopt, registries());
   sim::MemoryTraceSink sink;
   tools::run::simulate(scenario, registries(), sink);

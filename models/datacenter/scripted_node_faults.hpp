@@ -1,0 +1,39 @@
+#pragma once
+// Scripted node faults (/faults entries of kinds `node` and `job_crash`): a node goes down at a
+// given time (its jobs are interrupted and handed to the failover policy), comes back after a
+// duration or at a scripted `up`, or its jobs crash while it stays up. They act through the same
+// seam as random faults (NodeFaultTarget), so a scripted fault and a random one of the same kind
+// do the same thing. Each is a row of the `node_faults` table and a FaultNotice.
+
+#include <string>
+#include <vector>
+
+#include "models/datacenter/datacenter_parts.hpp"
+#include "models/datacenter/datacenter_signals.hpp"
+#include "models/datacenter/scripted_node_fault.hpp"
+#include "models/datacenter/subsystem.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+namespace dcsim::models::datacenter {
+
+class ScriptedNodeFaults final : public Subsystem {
+ public:
+  // Throws sim::ConfigError ("node_faults[i].node") for a node the cluster does not have, or
+  // ("node_faults") when there is no cluster.
+  ScriptedNodeFaults(std::vector<ScriptedNodeFault> faults, NodeFaultTarget* nodes, const DatacenterSignals& signals,
+                     sim::Simulator& simulator, sim::TraceSink& sink);
+  void start() override;
+
+ private:
+  void apply(std::size_t index);
+
+  std::vector<ScriptedNodeFault> faults_;
+  NodeFaultTarget* nodes_;
+  const DatacenterSignals& signals_;
+  sim::Simulator& simulator_;
+  sim::TraceSink& sink_;
+  sim::TableId table_ = 0;
+};
+
+}  // namespace dcsim::models::datacenter

@@ -1,0 +1,193 @@
+#include "tools/scenario/faults_spec.hpp"
+
+#include "sim/error.hpp"
+#include "sim/time.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace dcsim::tools::scenario {
+
+using json = nlohmann::json;
+using sim::QuantityKind;
+
+namespace {
+
+struct KindInfo {
+  FaultTarget target;
+  std::set<std::string> keys;      // besides at, kind
+  std::string required_key;        // "" when none
+  bool has_state;                  // can be "up" (a scripted repair)
+  bool has_duration;               // can last a given time
+};
+
+const std::map<std::string, KindInfo>& kinds() {
+  static const std::map<std::string, KindInfo> kKinds{
+      {"link", {FaultTarget::kFabric, {"link", "state", "duration"}, "link", true, true}},
+      {"switch", {FaultTarget::kFabric, {"switch", "state", "duration"}, "switch", true, true}},
+      {"nic_port", {FaultTarget::kFabric, {"host", "port", "state", "duration"}, "host", true, true}},
+      {"node", {FaultTarget::kNode, {"node", "state", "duration"}, "node", true, true}},
+      {"job_crash", {FaultTarget::kNode, {"node"}, "node", false, false}},
+      {"cdu_pump_failure", {FaultTarget::kPlant, {"zone", "flow_fraction", "duration"}, "", false, true}},
+      {"rdhx_fan_failure", {FaultTarget::kPlant, {"zone", "duration"}, "", false, true}},
+      {"chilled_water_rise", {FaultTarget::kPlant, {"delta", "duration"}, "", false, true}},
+      {"zone_cooling_loss", {FaultTarget::kPlant, {"zone", "duration"}, "", false, true}},
+  };
+  return kKinds;
+}
+
+std::vector<std::string> kind_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, info] : kinds()) names.push_back(name);
+  return names;
+}
+
+}  // namespace
+
+FaultTarget fault_target(const std::string& kind) { return kinds().at(kind).target; }
+
+FieldSpec faults_section() {
+  return with_default(
+      object_array_field(
+          "faults",
+          "Scripted faults, whatever part they hit: a fabric link, switch or NIC port (link ids and switch "
+          "names as `dcsim topo SCENARIO --links` prints them), a node, or a cooling plant part. Random "
+          "faults are /reliability. Files with /fabric/faults or /facility/faults (the format before this "
+          "section) still load: their entries move here, with a notice.",
+          {
+              required(quantity_field("at", "When, from the start of the run.", QuantityKind::kDuration,
+                                      at_least(0))),
+              required(enum_field("kind",
+                                  "What fails: `link` (one direction), `switch` (all its links), `nic_port` "
+                                  "(one port of a host: flows fail over to the host's other ports, the bond), "
+                                  "`node` (down: its jobs are interrupted and handed to the failover policy), "
+                                  "`job_crash` (the node's jobs are interrupted, the node stays up), "
+                                  "`cdu_pump_failure`, `rdhx_fan_failure`, `chilled_water_rise`, "
+                                  "`zone_cooling_loss` (plant faults; need /facility).",
+                                  "fault kind", kind_names())),
+              with_default(enum_field("state",
+                                      "Goes down, or comes back up (a scripted repair; link, switch, nic_port, "
+                                      "node).",
+                                      "fault state", {"down", "up"}),
+                           "down"),
+              with_default_note(quantity_field("duration",
+                                               "Until repaired (every kind but job_crash; with state down).",
+                                               QuantityKind::kDuration, above(0)),
+                                "until a later `up` entry, or never"),
+              integer_field("link", "Link id (kind `link`).", at_least(0)),
+              string_field("switch", "Switch name such as \"s2.5\" (kind `switch`)."),
+              integer_field("host", "Host index (kind `nic_port`).", at_least(0)),
+              with_default(integer_field("port", "NIC port of the host, NIC 0's first (kind `nic_port`).",
+                                         at_least(0)),
+                           0),
+              integer_field("node", "Cluster node index (kinds `node`, `job_crash`).", at_least(0)),
+              with_default(integer_field("zone", "Cooling zone index, -1 for all (cdu_pump_failure, "
+                                                 "rdhx_fan_failure, zone_cooling_loss).",
+                                         at_least(-1)),
+                           0),
+              with_default(number_field("flow_fraction", "Pump failure: secondary flow left (redundant pumps).",
+                                        between(0, 1)),
+                           0.0),
+              with_default(quantity_field("delta", "Chilled-water rise (plant-wide); 0-40 C.",
+                                          QuantityKind::kTemperature, between(0, 40)),
+                           "5 C"),
+          }),
+      json::array());
+}
+
+std::vector<std::string> migrate_legacy_faults(json& doc) {
+  std::vector<std::string> notices;
+  if (!doc.is_object()) return notices;
+  for (const char* section : {"fabric", "facility"}) {
+    if (!doc.contains(section) || !doc[section].is_object()) continue;
+    json& part = doc[section];
+    if (!part.contains("faults") || !part["faults"].is_array()) continue;
+    if (!doc.contains("faults")) doc["faults"] = json::array();
+    if (!doc["faults"].is_array()) continue;  // validation reports the wrong type
+    const std::size_t first = doc["faults"].size(), count = part["faults"].size();
+    for (const json& fault : part["faults"]) doc["faults"].push_back(fault);
+    part.erase("faults");
+    if (count == 0) {
+      notices.push_back(std::string("/") + section + "/faults is the format before /faults: an empty list, dropped");
+    } else {
+      const std::string moved = count == 1 ? "its entry is /faults/" + std::to_string(first)
+                                           : "its " + std::to_string(count) + " entries are /faults/" +
+                                                 std::to_string(first) + " to /faults/" +
+                                                 std::to_string(first + count - 1);
+      notices.push_back(std::string("/") + section + "/faults is the format before /faults: " + moved +
+                        " now (move them there to silence this)");
+    }
+  }
+  return notices;
+}
+
+void check_faults_cross_field(const json& given, const json& resolved, ErrorList& errors) {
+  if (!given.contains("faults") || !given["faults"].is_array() || !resolved.contains("faults")) return;
+  const json& faults = resolved["faults"];
+  for (std::size_t i = 0; i < faults.size() && i < given["faults"].size(); ++i) {
+    const json& x = given["faults"][i];
+    const json& r = faults[i];
+    if (!x.is_object() || !r.is_object() || !r.contains("kind") || !r["kind"].is_string()) continue;
+    const std::string kind = r["kind"].get<std::string>();
+    const auto it = kinds().find(kind);
+    if (it == kinds().end()) continue;
+    const KindInfo& info = it->second;
+    const std::string base = "/faults/" + std::to_string(i);
+    for (const auto& [key, value] : x.items()) {
+      if (key != "at" && key != "kind" && !info.keys.count(key)) {
+        errors.add(base + "/" + key, "a " + kind + " fault does not use `" + key + "` (remove it)");
+      }
+    }
+    if (!info.required_key.empty() && !x.contains(info.required_key)) {
+      errors.add(base + "/" + info.required_key, "missing required key for a " + kind + " fault");
+    }
+    if (x.contains("duration") && r.contains("state") && r["state"] == "up") {
+      errors.add(base + "/duration", "only a fault that goes down lasts a duration; this one has state \"up\"");
+    }
+    const char* section = info.target == FaultTarget::kFabric   ? "fabric"
+                          : info.target == FaultTarget::kPlant ? "facility"
+                                                               : "cluster";
+    if (!resolved.contains(section)) {
+      errors.add(base + "/kind", "a " + kind + " fault needs the scenario's /" + std::string(section) +
+                                     " section, which is absent");
+    }
+  }
+}
+
+std::vector<models::datacenter::ScriptedNodeFault> map_node_faults(const json& faults, int nodes,
+                                                                   const std::string& source) {
+  using models::datacenter::ScriptedNodeFault;
+  std::vector<ScriptedNodeFault> out;
+  std::vector<std::string> errors;
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    const json& x = faults[i];
+    const std::string kind = x.at("kind").get<std::string>();
+    if (fault_target(kind) != FaultTarget::kNode) continue;
+    ScriptedNodeFault f;
+    f.at = sim::Time::from_seconds(x.at("at").get<double>());
+    f.node = x.at("node").get<int>();
+    if (f.node >= nodes) {
+      errors.push_back(source + ":/faults/" + std::to_string(i) + "/node: " +
+                       "expected a node below " + std::to_string(nodes) + " (/cluster/nodes), got " +
+                       std::to_string(f.node));
+      continue;
+    }
+    f.kind = kind == "job_crash"                ? ScriptedNodeFault::Kind::kJobCrash
+             : x.at("state").get<std::string>() == "up" ? ScriptedNodeFault::Kind::kUp
+                                                      : ScriptedNodeFault::Kind::kDown;
+    out.push_back(f);
+    if (x.contains("duration")) {
+      ScriptedNodeFault repair = f;
+      repair.at = f.at + sim::Time::from_seconds(x.at("duration").get<double>());
+      repair.kind = ScriptedNodeFault::Kind::kUp;
+      out.push_back(repair);
+    }
+  }
+  if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ScriptedNodeFault& a, const ScriptedNodeFault& b) { return a.at < b.at; });
+  return out;
+}
+
+}  // namespace dcsim::tools::scenario
