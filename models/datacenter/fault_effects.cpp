@@ -1,5 +1,6 @@
 #include "models/datacenter/fault_effects.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace dcsim::models::datacenter {
@@ -16,6 +17,8 @@ FaultEffects::FaultEffects(rel::FaultModelConfig config, std::uint64_t seed, sim
                  {"node", sim::ColumnType::kInt64, "", "node the component belongs to (-1: link, switch, zone)"},
                  {"repair_s", sim::ColumnType::kFloat64, "s", "time until it is back in service"},
                  {"effect", sim::ColumnType::kString, "", "node_down, job_crash, nic_down, link_down, ..."}});
+  nic_bonding_ = config.nic_bonding;
+  nics_per_node_ = std::max(1, config.inventory.nics_per_node);
   if (targets_.fabric != nullptr && targets_.topology != nullptr) {
     const auto& topology = *targets_.topology;
     for (network::LinkId l = 0; l < topology.link_count(); ++l) {
@@ -38,8 +41,10 @@ void FaultEffects::act(const rel::Fault& f, bool up) {
   NodeFaultTarget* nodes = targets_.nodes;
   const bool node_ok = nodes != nullptr && f.node >= 0 && f.node < nodes->node_count();
   switch (c.effect) {
+    case rel::FaultEffect::kNicDown:
+      if (node_ok) act_on_nic(f, c.name, up);
+      break;
     case rel::FaultEffect::kNodeDown:
-    case rel::FaultEffect::kNicDown:  // no bonding model: a NIC port down stops the node's jobs
       if (node_ok) {
         if (up) {
           nodes->set_node_up(f.node);
@@ -75,6 +80,32 @@ void FaultEffects::act(const rel::Fault& f, bool up) {
         targets_.zones->set_zone_cooling_lost(static_cast<int>(f.instance % zones), !up, c.name);
       }
       break;
+  }
+}
+
+void FaultEffects::act_on_nic(const rel::Fault& f, const std::string& cause, bool up) {
+  // NIC k of node n is port k of fabric host n (node i is host i), when the host has that port.
+  const int nic = static_cast<int>(f.instance % static_cast<std::size_t>(nics_per_node_));
+  if (targets_.fabric != nullptr && static_cast<std::size_t>(f.node) < targets_.topology->host_count() &&
+      static_cast<std::size_t>(nic) < targets_.topology->out_links(static_cast<network::NodeId>(f.node)).size()) {
+    targets_.fabric->set_nic_port_state(static_cast<network::NodeId>(f.node), nic, up);
+  }
+  if (!nic_bonding_) {
+    // A rail lost: the node's collectives stop until the NIC is back.
+    if (up) {
+      targets_.nodes->set_node_up(f.node);
+    } else {
+      targets_.nodes->set_node_down(f.node, cause);
+    }
+    return;
+  }
+  // Bonded: the node is down only while every one of its NICs is.
+  int& down = nics_down_[f.node];
+  if (up) {
+    if (down == nics_per_node_) targets_.nodes->set_node_up(f.node);
+    if (--down == 0) nics_down_.erase(f.node);
+  } else if (++down == nics_per_node_) {
+    targets_.nodes->set_node_down(f.node, cause + " (every NIC of the bond)");
   }
 }
 

@@ -1,7 +1,11 @@
 #pragma once
 // Random faults (models/reliability) acting through the models that own the failed parts:
-//   node_down, nic_down  the node goes down (its jobs are interrupted and handed to the failover
+//   node_down            the node goes down (its jobs are interrupted and handed to the failover
 //                        policy) until its repair;
+//   nic_down             with a fabric, that port of the node's host goes down (flows re-route over
+//                        the host's other ports, or fail); without bonding (each NIC a GPU's rail)
+//                        the node also goes down until the repair; with bonding only the loss of
+//                        every NIC of the node takes it down;
 //   job_crash            the node's jobs are interrupted; the node stays up;
 //   link_down            the fabric's cable goes down until its repair (flows re-route or wait);
 //   switch_down          the fabric's switch goes down until its repair;
@@ -16,6 +20,8 @@
 // count when the inventory was given by hand and differs).
 
 #include <memory>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/datacenter/datacenter_signals.hpp"
@@ -41,6 +47,7 @@ class FaultEffects final : public Subsystem {
 
  private:
   void act(const reliability::Fault& fault, bool repaired);
+  void act_on_nic(const reliability::Fault& fault, const std::string& cause, bool repaired);
 
   DatacenterParts targets_;
   sim::Time horizon_;
@@ -49,6 +56,9 @@ class FaultEffects final : public Subsystem {
   sim::TraceSink& sink_;
   sim::TableId table_ = 0;
   std::vector<network::LinkId> cables_;  // one direction of each fabric cable
+  bool nic_bonding_ = false;
+  int nics_per_node_ = 1;
+  std::unordered_map<int, int> nics_down_;  // node -> NICs down now (bonding; nodes with a NIC down only)
   std::unique_ptr<reliability::FaultProcess> faults_;
 };
 

@@ -64,9 +64,9 @@ bool effect_applies_to(FaultEffect e, ComponentKind k) {
 double node_interruption_rate_per_hour(const FaultModelConfig& config) {
   double rate = 0.0;
   for (const auto& c : config.classes) {
-    if (c.effect != FaultEffect::kNodeDown && c.effect != FaultEffect::kJobCrash && c.effect != FaultEffect::kNicDown) {
-      continue;
-    }
+    const bool interrupts = c.effect == FaultEffect::kNodeDown || c.effect == FaultEffect::kJobCrash ||
+                            (c.effect == FaultEffect::kNicDown && !config.nic_bonding);
+    if (!interrupts) continue;
     const double per_node = c.component == ComponentKind::kGpu   ? config.inventory.gpus_per_node
                             : c.component == ComponentKind::kNic ? config.inventory.nics_per_node
                                                                  : 1.0;

@@ -54,10 +54,17 @@ struct FaultModelConfig {
   std::vector<FaultClass> classes;
   double scale = 1.0;           // multiplies every class's rate (a what-if knob), >= 0
   Inventory inventory;
+  // How a node uses its compute NICs. false: each NIC is a GPU's rail (rail-optimised, as in the
+  // Llama 3 cluster, whose table counts NIC faults as job interruptions): a NIC down stops the
+  // node's collectives. true: the NICs are bonded (traffic fails over to the survivors): the
+  // node's jobs run on, and only the loss of every NIC of a node interrupts them.
+  bool nic_bonding = false;
 };
 
-// Faults per hour that interrupt one node's jobs (node_down, job_crash, nic_down classes, each
-// rate x scale x its instances on one node): what checkpoint intervals are optimised against.
+// Faults per hour that interrupt one node's jobs (node_down, job_crash, and nic_down classes
+// unless the NICs are bonded; each rate x scale x its instances on one node): what checkpoint
+// intervals are optimised against. With bonding, losing every NIC of a node at once is left out
+// (it needs nics_per_node overlapping repairs).
 // Weibull classes count at 1 / MTTF, their long-run rate for repairs short against the MTTF.
 double node_interruption_rate_per_hour(const FaultModelConfig& config);
 

@@ -58,6 +58,7 @@ rel::FaultModelConfig map_reliability_section(const json& r, const Scenario& sce
   rel::FaultModelConfig out;
   out.preset = r.at("faults").get<std::string>();
   out.scale = r.at("scale").get<double>();
+  out.nic_bonding = r.at("nic_bonding").get<bool>();
   out.inventory = inventory_of(r, scenario, registries);
   if (out.preset == "llama3_405b") out.classes = rel::llama3_fault_classes(std::max(1, out.inventory.gpus_per_node));
 

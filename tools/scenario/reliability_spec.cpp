@@ -29,6 +29,13 @@ FieldSpec reliability_section() {
               with_default(number_field("scale", "Multiplies every class's rate (what-if: 2 = twice as many faults).",
                                         at_least(0)),
                            1.0),
+              with_default(boolean_field("nic_bonding",
+                                         "false: each compute NIC is a GPU's rail (rail-optimised, as the Llama 3 "
+                                         "cluster, whose table counts NIC faults as interruptions): a NIC fault takes "
+                                         "the node's jobs down until its repair. true: a node's NICs are bonded: "
+                                         "traffic fails over to the surviving NICs (with /fabric the port goes down and "
+                                         "flows re-route), and only a node whose every NIC is down stops its jobs."),
+                           false),
               with_default_note(integer_field("links", "Fabric cables that link classes fail.", at_least(0)),
                                 "the /fabric topology's cables; without /fabric, 23/7 per compute NIC (the Llama 3 "
                                 "fabric's, so that the preset's cable rate gives its published count)"),

@@ -82,3 +82,23 @@ TEST_CASE("a simulated Llama 3 run has its interruptions within the Poisson band
     CHECK(std::abs(per_class[cause.class_name] - mean) <= 4 * std::sqrt(mean));
   }
 }
+
+TEST_CASE("the node interruption rate counts NIC faults only when the NICs are rails, not a bond",
+          "[models][reliability]") {
+  FaultModelConfig config;
+  config.inventory = llama3_405b_inventory();
+  config.classes = llama3_fault_classes(8);
+  double nic_per_node = 0.0, other_per_node = 0.0;
+  for (const auto& c : config.classes) {
+    const double per_node = c.component == ComponentKind::kGpu   ? config.inventory.gpus_per_node
+                            : c.component == ComponentKind::kNic ? config.inventory.nics_per_node
+                                                                 : 1.0;
+    const bool interrupts = c.effect == FaultEffect::kNodeDown || c.effect == FaultEffect::kJobCrash;
+    if (c.effect == FaultEffect::kNicDown) nic_per_node += c.rate_per_hour * per_node;
+    if (interrupts) other_per_node += c.rate_per_hour * per_node;
+  }
+  REQUIRE(nic_per_node > 0);  // the preset has its NIC causes
+  CHECK(node_interruption_rate_per_hour(config) == Approx(other_per_node + nic_per_node));
+  config.nic_bonding = true;
+  CHECK(node_interruption_rate_per_hour(config) == Approx(other_per_node));
+}

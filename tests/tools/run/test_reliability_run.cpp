@@ -120,3 +120,31 @@ TEST_CASE("a random cooling-zone fault stops the zone's heat removal until its r
   }
   CHECK(begins == count(*faulty, "reliability/faults_total"));
 }
+
+TEST_CASE("NIC faults interrupt jobs on rail-optimised nodes and not on bonded ones until every NIC is down",
+          "[run][reliability]") {
+  dcsim::models::ModelRegistries registries;
+  dcsim::models::register_builtin_models(registries);
+  const std::string quickstart = std::string(DCSIM_SOURCE_DIR) + "/scenarios/quickstart.json";
+  // One NIC class failing each of the 8 x 8 NICs every 2 days for 1 h: about 64 faults in 2 days.
+  const std::string nic_class = R"(reliability.classes=[{"name": "nic", "component": "nic", "mtbf": "2 d",
+      "repair": {"kind": "fixed", "value": "1 h"}, "effect": "nic_down"}])";
+  const auto run = [&](std::vector<std::string> overrides) {
+    overrides.insert(overrides.begin(), {"duration=2 d", nic_class});
+    const auto scenario = load_scenario_file(quickstart, overrides, {}, registries);
+    auto sink = std::make_unique<dcsim::sim::MemoryTraceSink>();
+    simulate(scenario, registries, *sink);
+    return sink;
+  };
+  const auto rails = run({});
+  const auto bonded = run({"reliability.nic_bonding=true"});
+  const auto single = run({"reliability.nic_bonding=true", "cluster.node.compute_nics=1"});
+  REQUIRE(count(*rails, "reliability/faults_total") > 20);
+  // The same faults (same seed, same inventory): every one on a busy node interrupts its job...
+  CHECK(count(*bonded, "reliability/faults_total") == count(*rails, "reliability/faults_total"));
+  CHECK(count(*rails, "reliability/interruptions_total") > 0);
+  // ... while a bond of 8 loses all 8 NICs only if 8 one-hour repairs overlap: never here.
+  CHECK(count(*bonded, "reliability/interruptions_total") == 0);
+  // A bond of one NIC is no bond: each of its faults takes the node down.
+  CHECK(count(*single, "reliability/interruptions_total") > 0);
+}
