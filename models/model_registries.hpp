@@ -5,6 +5,11 @@
 #include <functional>
 
 #include "models/collective/collective_algorithm.hpp"
+#include "models/economics/cloud_offer.hpp"
+#include "models/economics/egress_tariff.hpp"
+#include "models/economics/fabric_prices.hpp"
+#include "models/economics/node_price.hpp"
+#include "models/economics/site_prices.hpp"
 #include "models/facility/cooling_control.hpp"
 #include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_spec.hpp"
@@ -27,6 +32,12 @@ struct ModelRegistries {
   sim::Registry<collective::CollectiveAlgorithmFactory> collective_algorithms{"collective algorithm"};
   sim::Registry<workload::TrainingModelFactory> training_models{"training model"};
   sim::Registry<facility::CoolingControlFactory> cooling_controls{"cooling control"};
+  // Price presets (models/economics): each entry's description names its source and date.
+  sim::Registry<economics::PricePresetFactory<economics::CloudGpuOffer>> cloud_offers{"cloud offer"};
+  sim::Registry<economics::PricePresetFactory<economics::EgressTariff>> egress_tariffs{"egress tariff"};
+  sim::Registry<economics::PricePresetFactory<economics::NodePrice>> node_prices{"node price"};
+  sim::Registry<economics::PricePresetFactory<economics::FabricPrices>> fabric_prices{"fabric prices"};
+  sim::Registry<economics::PricePresetFactory<economics::SitePrices>> site_prices{"site prices"};
 };
 
 void register_builtin_models(ModelRegistries& registries);
@@ -42,6 +53,11 @@ void for_each_registry(const ModelRegistries& registries, F&& f) {
   f(registries.collective_algorithms);
   f(registries.training_models);
   f(registries.cooling_controls);
+  f(registries.cloud_offers);
+  f(registries.egress_tariffs);
+  f(registries.node_prices);
+  f(registries.fabric_prices);
+  f(registries.site_prices);
 }
 
 }  // namespace dcsim::models

@@ -1,4 +1,9 @@
 #include "models/collective/collective_algorithm.hpp"
+#include "models/economics/cloud_offer.hpp"
+#include "models/economics/egress_tariff.hpp"
+#include "models/economics/fabric_prices.hpp"
+#include "models/economics/node_price.hpp"
+#include "models/economics/site_prices.hpp"
 #include "models/facility/cooling_control.hpp"
 #include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_presets.hpp"
@@ -23,6 +28,11 @@ void register_builtin_models(ModelRegistries& registries) {
   collective::register_collective_algorithms(registries.collective_algorithms);
   workload::register_training_models(registries.training_models);
   facility::register_cooling_controls(registries.cooling_controls);
+  economics::register_cloud_offers(registries.cloud_offers);
+  economics::register_egress_tariffs(registries.egress_tariffs);
+  economics::register_node_prices(registries.node_prices);
+  economics::register_fabric_prices(registries.fabric_prices);
+  economics::register_site_prices(registries.site_prices);
 }
 
 }  // namespace dcsim::models

@@ -67,7 +67,9 @@ TEST_CASE("list shows every registry with descriptions; unknown kinds are errors
   CHECK(run_dcsim("list scheduler --json").exit_code == 0);
   const auto bad = run_dcsim("list gizmo");
   CHECK(bad.exit_code == 2);
-  CHECK_THAT(bad.output, Catch::Contains("valid: node preset, gpu preset, scheduler, topology, collective algorithm, training model"));
+  CHECK_THAT(bad.output, Catch::Contains("valid: node preset, gpu preset, scheduler, failover policy, topology, collective algorithm, "
+                                          "training model, cooling control, cloud offer, egress tariff, node price, "
+                                          "fabric prices, site prices"));
 }
 
 TEST_CASE("bench fabric takes a max-min precision and refuses one out of range", "[cli]") {

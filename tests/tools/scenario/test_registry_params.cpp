@@ -36,6 +36,11 @@ TEST_CASE("every registered parameter has a parseable range and a default that r
   };
   check(registries.schedulers);
   check(registries.cooling_controls);
+  check(registries.cloud_offers);
+  check(registries.egress_tariffs);
+  check(registries.node_prices);
+  check(registries.fabric_prices);
+  check(registries.site_prices);
 }
 
 TEST_CASE("parameter ranges read as the registrations write them", "[scenario][params]") {

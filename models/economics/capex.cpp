@@ -1,0 +1,117 @@
+#include "models/economics/capex.hpp"
+
+#include <algorithm>
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::economics {
+
+namespace {
+
+std::string gbps(double bps) { return format_number(bps / 1e9) + "G"; }
+
+void add(Capex& c, std::string group, std::string item, double quantity, std::string unit, double usd_each) {
+  if (quantity == 0.0) return;
+  c.lines.push_back({std::move(group), std::move(item), quantity, std::move(unit), usd_each, quantity * usd_each});
+}
+
+void price_fabric(const CapexConfig& config, Capex& c) {
+  const network::BillOfMaterials& bom = *config.fabric;
+  const FabricPrices& prices = config.fabric_prices;
+  for (const network::SwitchBomLine& s : bom.switches) {
+    double speed = 0.0;
+    for (const network::CableBomLine& cable : bom.cables) {
+      if (cable.tier == s.tier - 1 || cable.tier == s.tier) speed = std::max(speed, cable.speed_bps);
+    }
+    if (speed <= 0.0) {
+      throw sim::ConfigError("fabric", "tier-" + std::to_string(s.tier) +
+                                           " switches terminate no cables, so their port speed is unknown");
+    }
+    add(c, "fabric", "switch " + std::to_string(s.radix) + "-port " + gbps(speed) + " tier " + std::to_string(s.tier),
+        static_cast<double>(s.count), "switch", switch_usd(prices, speed, s.radix, "fabric_prices."));
+  }
+  for (const network::CableBomLine& cable : bom.cables) {
+    const LinkPrice& p = link_price(prices, cable.speed_bps, "fabric_prices.");
+    const std::string what = gbps(cable.speed_bps) + " tier " + std::to_string(cable.tier);
+    const double n = static_cast<double>(cable.count);
+    if (cable.media == "DAC") {
+      add(c, "fabric", "DAC " + what, n, "cable", p.dac_usd);
+    } else if (cable.media == "AOC") {
+      add(c, "fabric", "AOC " + what, n, "cable", p.aoc_usd);
+    } else if (cable.media == "optics") {
+      add(c, "fabric", "transceiver " + what, 2 * n, "module", p.transceiver_usd);
+      add(c, "fabric", "fibre " + what, cable.total_length_m, "m", prices.fibre_usd_per_m);
+    } else {
+      throw sim::InternalError("economics: unknown cable media '" + cable.media + "' (this is a bug)");
+    }
+  }
+  if (!config.node_price.includes_nics) {
+    for (const network::NicBomLine& nic : bom.nics) {
+      add(c, "fabric", "NIC port " + gbps(nic.speed_bps), static_cast<double>(nic.ports), "port",
+          link_price(prices, nic.speed_bps, "fabric_prices.").nic_port_usd);
+    }
+  }
+}
+
+void price_facility(const CapexConfig& config, Capex& c) {
+  const FacilityGear& g = config.gear;
+  const SitePrices& p = config.site_prices;
+  const std::pair<const char*, std::pair<double, double>> gear[] = {
+      {"building", {g.building_kw, p.building_usd_per_kw}},     {"cold_plate", {g.cold_plate_kw, p.cold_plate_usd_per_kw}},
+      {"cdu", {g.cdu_kw, p.cdu_usd_per_kw}},                    {"rear_door", {g.rear_door_kw, p.rear_door_usd_per_kw}},
+      {"chiller", {g.chiller_kw, p.chiller_usd_per_kw}},        {"dry_cooler", {g.dry_cooler_kw, p.dry_cooler_usd_per_kw}},
+      {"ups", {g.ups_kw, p.ups_usd_per_kw}},                    {"pdu", {g.pdu_kw, p.pdu_usd_per_kw}}};
+  for (const auto& [name, kw_price] : gear) {
+    require_non_negative(kw_price.first, std::string("gear.") + name + "_kw", "capacity in kW");
+    add(c, "facility", name, kw_price.first, "kW", kw_price.second);
+  }
+}
+
+}  // namespace
+
+FacilityGear facility_gear(SiteKind site, double it_kw, double liquid_fraction, bool rear_doors) {
+  require_non_negative(it_kw, "it_kw", "IT capacity in kW");
+  if (!(liquid_fraction >= 0.0 && liquid_fraction <= 1.0)) {
+    throw sim::ConfigError("liquid_fraction", "expected a fraction in [0, 1], got " + format_number(liquid_fraction));
+  }
+  FacilityGear g;
+  g.cold_plate_kw = it_kw * liquid_fraction;
+  g.cdu_kw = it_kw * liquid_fraction;
+  g.rear_door_kw = rear_doors ? it_kw * (1.0 - liquid_fraction) : 0.0;
+  g.pdu_kw = it_kw;
+  if (site == SiteKind::kOwnBuilding) g.building_kw = it_kw;
+  return g;
+}
+
+Capex capex(const CapexConfig& config) {
+  if (config.nodes < 0) throw sim::ConfigError("nodes", "expected a non-negative node count, got " + std::to_string(config.nodes));
+  if (!(config.spares_fraction >= 0.0 && config.spares_fraction <= 1.0)) {
+    throw sim::ConfigError("spares_fraction", "expected a fraction in [0, 1], got " + format_number(config.spares_fraction));
+  }
+  validate(config.node_price, "node_price.");
+  validate(config.fabric_prices, "fabric_prices.");
+  validate(config.site_prices, "site_prices.");
+
+  Capex c;
+  const double nodes = static_cast<double>(config.nodes);
+  const NodePrice& np = config.node_price;
+  add(c, "servers", np.name + " node", nodes, "node", np.usd_per_node);
+  for (const NodePart& part : np.parts) {
+    add(c, "servers", part.name, nodes * part.count_per_node, part.name, part.usd_each);
+  }
+  if (config.fabric) price_fabric(config, c);
+  price_facility(config, c);
+
+  for (const CapexLine& line : c.lines) {
+    if (line.group == "servers") c.servers_usd += line.usd;
+    if (line.group == "fabric") c.fabric_usd += line.usd;
+    if (line.group == "facility") c.facility_usd += line.usd;
+  }
+  const double spared = c.servers_usd + c.fabric_usd;
+  add(c, "spares", "spares", config.spares_fraction, "fraction of servers and fabric", spared);
+  c.spares_usd = config.spares_fraction * spared;
+  c.total_usd = c.servers_usd + c.fabric_usd + c.facility_usd + c.spares_usd;
+  return c;
+}
+
+}  // namespace dcsim::models::economics

@@ -1,0 +1,84 @@
+#pragma once
+// Capital expenditure: what buying the cluster costs, line by line.
+//
+//   servers  = nodes x (usd_per_node + itemised parts)                  (node_price.hpp)
+//   fabric   = switches by tier, radix and port speed; cables by media: DAC and AOC each, optics
+//              2 transceivers each plus fibre by the metre; NIC ports unless the node price
+//              includes them                                             (fabric_prices.hpp)
+//   facility = per-kW gear x the kW it serves                            (site_prices.hpp)
+//   spares   = spares_fraction x (servers + fabric)
+//
+// A switch's port speed is the fastest cable it terminates: its tier's downlinks (link tier
+// tier - 1) and uplinks (link tier tier). O(BOM lines).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/economics/fabric_prices.hpp"
+#include "models/economics/node_price.hpp"
+#include "models/economics/site_prices.hpp"
+#include "models/network/bill_of_materials.hpp"
+
+namespace dcsim::models::economics {
+
+// kW each piece of facility gear serves; 0 kW buys none of it.
+struct FacilityGear {
+  double building_kw = 0.0;    // own data hall, power and cooling plant included
+  double cold_plate_kw = 0.0;  // heat captured by liquid
+  double cdu_kw = 0.0;
+  double rear_door_kw = 0.0;  // heat the doors take from the air
+  double chiller_kw = 0.0;
+  double dry_cooler_kw = 0.0;
+  double ups_kw = 0.0;
+  double pdu_kw = 0.0;
+};
+
+enum class SiteKind {
+  kColocation,   // the colocation fee covers the hall, UPS and heat rejection
+  kOwnBuilding,  // the building's per-kW price covers them
+};
+
+// The gear a site of `it_kw` needs with `liquid_fraction` of the heat captured by D2C cold plates
+// (0 for air only) and the rest by rear doors if `rear_doors`: cold plates and CDUs for the
+// liquid share, rear doors for the air share, rack PDUs for all of it, and for an own building
+// the building itself.
+FacilityGear facility_gear(SiteKind site, double it_kw, double liquid_fraction, bool rear_doors);
+
+struct CapexConfig {
+  std::int64_t nodes = 0;
+  NodePrice node_price;
+  std::optional<network::BillOfMaterials> fabric;  // none: a cluster without a priced fabric
+  FabricPrices fabric_prices;
+  SitePrices site_prices;
+  FacilityGear gear;
+  // Spare parts bought up front. Sesterce README (2025, public-figures.md): "8-15% [maintenance]
+  // plus 5-10% spares" (B): the low end.
+  double spares_fraction = 0.05;
+};
+
+struct CapexLine {
+  std::string group;  // "servers", "fabric", "facility", "spares"
+  std::string item;   // "hgx-h100 node", "switch 64-port 400G tier 1", "cdu", ...
+  double quantity = 0.0;
+  std::string unit;  // "node", "switch", "cable", "kW", "m", ...
+  double usd_each = 0.0;
+  double usd = 0.0;
+};
+
+struct Capex {
+  std::vector<CapexLine> lines;
+  double servers_usd = 0.0;
+  double fabric_usd = 0.0;
+  double facility_usd = 0.0;
+  double spares_usd = 0.0;
+  double total_usd = 0.0;
+};
+
+// sim::ConfigError naming the field ("nodes", "spares_fraction", "gear.cdu_kw",
+// "node_price.usd_per_node", "fabric_prices.switches", ...) for bad counts, fractions, kW or
+// prices, and for a BOM item the price lists have no price for.
+Capex capex(const CapexConfig& config);
+
+}  // namespace dcsim::models::economics

@@ -1,0 +1,62 @@
+#include "models/economics/node_price.hpp"
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::economics {
+
+double node_total_usd(const NodePrice& p) {
+  double usd = p.usd_per_node;
+  for (const NodePart& part : p.parts) usd += part.count_per_node * part.usd_each;
+  return usd;
+}
+
+void validate(const NodePrice& p, const std::string& prefix) {
+  require_non_negative(p.usd_per_node, prefix + "usd_per_node");
+  for (std::size_t i = 0; i < p.parts.size(); ++i) {
+    const std::string field = prefix + "parts[" + std::to_string(i) + "].";
+    if (p.parts[i].name.empty()) throw sim::ConfigError(field + "name", "expected a part name");
+    require_non_negative(p.parts[i].count_per_node, field + "count_per_node", "count");
+    require_non_negative(p.parts[i].usd_each, field + "usd_each");
+  }
+  // A free server would make every owning cost meaningless; it is a missing price, not a price.
+  if (!(node_total_usd(p) > 0.0)) {
+    throw sim::ConfigError(prefix + "usd_per_node", "expected a node that costs something (usd_per_node plus parts), got 0");
+  }
+}
+
+std::vector<PriceField> price_fields(NodePrice& p) {
+  std::vector<PriceField> fields{{"usd_per_node", &p.usd_per_node, "node price beyond its itemised parts"}};
+  for (NodePart& part : p.parts) {
+    fields.push_back({part.name + "_usd_each", &part.usd_each, "price of one " + part.name});
+  }
+  return fields;
+}
+
+// public-figures.md, Costs: "DGX H100 purchase | about $270k; HGX node with 8x400G about
+// $310-317k; 64-port 400G switch $36-50k | SemiAnalysis via epoch-research; Thinkmate quote | S/B".
+NodePrice hgx_h100_price() {
+  NodePrice p;
+  p.name = "hgx-h100";
+  p.source = "Thinkmate quote via public-figures.md: HGX H100 node with 8 x 400G, $310-317k (midpoint)";
+  p.as_of = "undated (reference of 2026)";
+  p.usd_per_node = (310'000.0 + 317'000.0) / 2;  // 313,500
+  p.includes_nics = true;                        // the quote is for the node "with 8x400G"
+  return p;
+}
+
+NodePrice dgx_h100_price() {
+  NodePrice p;
+  p.name = "dgx-h100";
+  p.source = "SemiAnalysis via epoch-research (public-figures.md): DGX H100 about $270k";
+  p.as_of = "undated (reference of 2026)";
+  p.usd_per_node = 270'000.0;
+  p.includes_nics = true;  // a DGX ships with its ConnectX-7 NICs
+  return p;
+}
+
+void register_node_prices(sim::Registry<PricePresetFactory<NodePrice>>& registry) {
+  register_price_preset(registry, &dgx_h100_price, "NVIDIA DGX H100 system, $270,000 (NICs included)");
+  register_price_preset(registry, &hgx_h100_price, "HGX H100 8-GPU server with 8 x 400G NICs, $313,500");
+}
+
+}  // namespace dcsim::models::economics

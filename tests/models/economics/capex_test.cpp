@@ -1,0 +1,107 @@
+// Capex: servers, the fabric's bill of materials priced item by item, facility gear per kW, spares.
+
+#include <catch2/catch.hpp>
+
+#include "economics_test_support.hpp"
+#include "models/economics/capex.hpp"
+#include "models/network/topology_builders.hpp"
+
+using namespace dcsim::models::economics;
+namespace net = dcsim::models::network;
+using dcsim::test::config_error_field;
+
+namespace {
+
+constexpr double kUsdTol = 1e-12;
+
+// Round prices, so the expected sums can be written by hand.
+FabricPrices round_fabric_prices() {
+  FabricPrices p;
+  p.name = "test";
+  p.switches = {{100e9, 4, 1'000.0}};
+  p.links = {{100e9, 50.0, 200.0, 100.0, 300.0}};  // DAC, AOC, transceiver, NIC port
+  p.fibre_usd_per_m = 1.0;
+  return p;
+}
+
+CapexConfig fat_tree_capex(double switch_cable_m) {
+  net::TopologyConfig t;
+  t.k = 4;  // 16 hosts, 20 radix-4 switches; 100 Gb/s links, host cables 2 m
+  t.switch_cable_m = switch_cable_m;
+  CapexConfig c;
+  c.nodes = 16;
+  c.node_price = {"n", "", "", 100'000.0, {}, true};
+  c.fabric = net::bill_of_materials(net::build_fat_tree(t));
+  c.fabric_prices = round_fabric_prices();
+  c.spares_fraction = 0.0;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a k=4 fat-tree's bill of materials priced item by item", "[models][economics][capex]") {
+  // 20 switches x $1,000 + 16 host DAC x $50 + 32 switch-to-switch AOC (20 m) x $200
+  // = 20,000 + 800 + 6,400 = $27,200. NICs are in the node price.
+  const Capex c = capex(fat_tree_capex(20.0));
+  CHECK(c.fabric_usd == Approx(27'200.0).epsilon(kUsdTol));
+  CHECK(c.servers_usd == Approx(1.6e6).epsilon(kUsdTol));
+  CHECK(c.total_usd == Approx(1.6e6 + 27'200.0).epsilon(kUsdTol));
+}
+
+TEST_CASE("optical links cost two transceivers and their fibre; NICs are priced when the node price leaves them out",
+          "[models][economics][capex]") {
+  CapexConfig config = fat_tree_capex(50.0);  // beyond AOC reach: 32 optical links
+  config.node_price.includes_nics = false;
+  const Capex c = capex(config);
+  // 20,000 switches + 800 DAC + 64 transceivers x $100 + 32 x 50 m of fibre x $1 + 16 NIC ports x $300
+  // = 20,000 + 800 + 6,400 + 1,600 + 4,800 = $33,600.
+  CHECK(c.fabric_usd == Approx(33'600.0).epsilon(kUsdTol));
+}
+
+TEST_CASE("a switch price of another radix scales per port", "[models][economics][capex]") {
+  FabricPrices p = round_fabric_prices();
+  p.switches = {{100e9, 64, 6'400.0}};  // $100 a port
+  CHECK(switch_usd(p, 100e9, 4, "") == Approx(400.0).epsilon(kUsdTol));
+  CHECK(switch_usd(p, 100e9, 64, "") == 6'400.0);
+  CHECK(config_error_field([&] { switch_usd(p, 400e9, 64, "fabric_prices."); }) == "fabric_prices.switches");
+}
+
+TEST_CASE("facility gear is priced per kW it serves, spares on servers and fabric", "[models][economics][capex]") {
+  CapexConfig c;
+  c.nodes = 2;
+  c.node_price = {"n", "", "", 100'000.0, {{"gpu", 8, 10'000.0}}, true};  // $100k + 8 x $10k = $180k a node
+  c.site_prices = us_site_prices();
+  // 20 kW of IT, 80% to cold plates: cold plates and CDUs for 16 kW, rear doors for 4 kW, PDUs for
+  // 20 kW, in a colocation hall (no building).
+  c.gear = facility_gear(SiteKind::kColocation, 20.0, 0.8, true);
+  c.spares_fraction = 0.05;
+  const Capex x = capex(c);
+  const SitePrices& p = c.site_prices;
+  CHECK(x.servers_usd == Approx(360'000.0).epsilon(kUsdTol));
+  CHECK(x.facility_usd == Approx(16 * (p.cold_plate_usd_per_kw + p.cdu_usd_per_kw) + 4 * p.rear_door_usd_per_kw +
+                                 20 * p.pdu_usd_per_kw)
+                              .epsilon(kUsdTol));
+  CHECK(x.spares_usd == Approx(0.05 * 360'000.0).epsilon(kUsdTol));  // no fabric here
+  CHECK(x.total_usd == Approx(x.servers_usd + x.facility_usd + x.spares_usd).epsilon(kUsdTol));
+  // An own building adds the hall at its per-kW price.
+  CHECK(facility_gear(SiteKind::kOwnBuilding, 20.0, 0.8, true).building_kw == 20.0);
+}
+
+TEST_CASE("capex inputs that make no sense name the field", "[models][economics][capex][validation]") {
+  CapexConfig c = fat_tree_capex(20.0);
+  c.spares_fraction = -0.1;
+  CHECK(config_error_field([&] { capex(c); }) == "spares_fraction");
+  c = fat_tree_capex(20.0);
+  c.node_price.usd_per_node = -1.0;
+  CHECK(config_error_field([&] { capex(c); }) == "node_price.usd_per_node");
+  c = fat_tree_capex(20.0);
+  c.site_prices = us_site_prices();
+  c.site_prices.ups_usd_per_kw = -175.0;
+  CHECK(config_error_field([&] { capex(c); }) == "site_prices.ups_usd_per_kw");
+  c = fat_tree_capex(20.0);
+  c.fabric_prices.links.clear();  // the BOM's 100G cables have no price
+  CHECK(config_error_field([&] { capex(c); }) == "fabric_prices.links");
+  c = fat_tree_capex(20.0);
+  c.gear.cdu_kw = -1.0;
+  CHECK(config_error_field([&] { capex(c); }) == "gear.cdu_kw");
+}
