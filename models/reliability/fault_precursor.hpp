@@ -9,8 +9,9 @@
 // HBM and SRAM wear, thermal interface):
 //   true alarms   every fault of such a class is announced by the fault process `lead_time`
 //                 before it happens (FaultProcess::set_lookahead); an alarm fires for it with
-//                 probability `recall`, drawn from the stream (seed, "reliability/precursor/<class>").
-//                 Its node is the fault's; the alarm's signal lasts until the fault.
+//                 probability `recall`, drawn from the stream (seed,
+//                 "reliability/precursor/<class>"). Its node is the fault's; the alarm's signal
+//                 lasts until the fault.
 //   false alarms  a Poisson process on uniformly drawn nodes of the inventory, from the stream
 //                 (seed, "reliability/precursor/false_alarms"), at the rate that makes precision
 //                 hold in expectation: precision = true / (true + false), so
@@ -36,12 +37,11 @@
 
 namespace dcsim::models::reliability {
 
-
 struct Alarm {
   int node = -1;
   bool false_alarm = false;
-  std::string cause;     // "predicted:<class>" or "false_alarm"
-  sim::Time drain_until; // keep the node out of service until then
+  std::string cause;      // "predicted:<class>" or "false_alarm"
+  sim::Time drain_until;  // keep the node out of service until then
 };
 
 class FaultPrecursor {
@@ -52,8 +52,8 @@ class FaultPrecursor {
   // ("precision", "recall", "lead_time", "drain_time", "precursor_classes") for precision outside
   // (0, 1], recall outside [0, 1], a negative time or a class the fault model does not have.
   // Registers with `faults` (before its start()); alarms come until `horizon`.
-  FaultPrecursor(PrecursorConfig config, FaultProcess& faults, std::uint64_t seed, sim::Simulator& simulator,
-                 Handler on_alarm, sim::Time horizon = sim::Time::max());
+  FaultPrecursor(PrecursorConfig config, FaultProcess& faults, std::uint64_t seed,
+                 sim::Simulator& simulator, Handler on_alarm, sim::Time horizon = sim::Time::max());
   FaultPrecursor(const FaultPrecursor&) = delete;
   FaultPrecursor& operator=(const FaultPrecursor&) = delete;
 

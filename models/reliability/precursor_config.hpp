@@ -11,8 +11,8 @@ namespace dcsim::models::reliability {
 
 struct PrecursorConfig {
   sim::Time lead_time = sim::Time::from_seconds(180);  // before the fault
-  double precision = 0.9;  // true alarms / all alarms, in (0, 1]
-  double recall = 0.8;     // announced faults / faults of the listed classes, in [0, 1]
+  double precision = 0.9;                              // true alarms / all alarms, in (0, 1]
+  double recall = 0.8;               // announced faults / faults of the listed classes, in [0, 1]
   std::vector<std::string> classes;  // fault classes with a precursor (FaultClass::name)
   sim::Time drain_time = sim::Time::from_seconds(3600);  // a false alarm's node out of service
 };

@@ -3,13 +3,14 @@
 // changes the faults. Bands as in fault_process_test.cpp: a Poisson or binomial count within
 // 4 standard deviations of its mean (deterministic here, fixed seeds).
 
+#include "models/reliability/fault_precursor.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "models/reliability/fault_precursor.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
 
@@ -54,11 +55,13 @@ Run run(const PrecursorConfig* p, double hours, std::uint64_t seed = 11) {
   Simulator sim;
   Run out;
   const Time horizon = Time::from_seconds(hours * kHour);
-  FaultProcess faults(model(), seed, sim, [&](const Fault& f) { out.faults.push_back(f); }, {}, horizon);
+  FaultProcess faults(
+      model(), seed, sim, [&](const Fault& f) { out.faults.push_back(f); }, {}, horizon);
   std::unique_ptr<FaultPrecursor> precursor;
   if (p != nullptr) {
     precursor = std::make_unique<FaultPrecursor>(
-        *p, faults, seed, sim, [&](const Alarm& a) { out.alarms.emplace_back(sim.now(), a); }, horizon);
+        *p, faults, seed, sim, [&](const Alarm& a) { out.alarms.emplace_back(sim.now(), a); },
+        horizon);
   }
   faults.start();
   if (precursor) precursor->start();
@@ -74,7 +77,8 @@ void check_band(double count, double mean, double variance) {
 
 }  // namespace
 
-TEST_CASE("listening for precursors leaves the faults exactly as they were", "[models][reliability][precursor]") {
+TEST_CASE("listening for precursors leaves the faults exactly as they were",
+          "[models][reliability][precursor]") {
   const PrecursorConfig p = signal(0.8, 0.9);
   const Run quiet = run(nullptr, 2000);
   const Run heard = run(&p, 2000);
@@ -87,8 +91,9 @@ TEST_CASE("listening for precursors leaves the faults exactly as they were", "[m
   }
 }
 
-TEST_CASE("with recall 1 every fault of a listed class is announced lead_time before it, on its node",
-          "[models][reliability][precursor]") {
+TEST_CASE(
+    "with recall 1 every fault of a listed class is announced lead_time before it, on its node",
+    "[models][reliability][precursor]") {
   const PrecursorConfig p = signal(1.0, 1.0);  // precision 1: no false alarms
   const Run r = run(&p, 2000);
   std::map<std::pair<std::int64_t, int>, int> faults;  // (time ns, node) of gpu_hbm3 faults
@@ -110,8 +115,10 @@ TEST_CASE("with recall 1 every fault of a listed class is announced lead_time be
   }
 }
 
-TEST_CASE("recall is the share of listed faults that raise an alarm; the others and other classes come unannounced",
-          "[models][reliability][precursor]") {
+TEST_CASE(
+    "recall is the share of listed faults that raise an alarm; the others and other classes come "
+    "unannounced",
+    "[models][reliability][precursor]") {
   const PrecursorConfig p = signal(0.6, 1.0);
   const Run r = run(&p, 5000);
   std::size_t listed = 0;
@@ -158,7 +165,8 @@ TEST_CASE("same seed, same alarms", "[models][reliability][precursor]") {
   }
 }
 
-TEST_CASE("bad precursor parameters are refused with their field", "[models][reliability][precursor]") {
+TEST_CASE("bad precursor parameters are refused with their field",
+          "[models][reliability][precursor]") {
   const auto refused = [](PrecursorConfig p) {
     Simulator sim;
     FaultProcess faults(model(), 1, sim, {}, {});
