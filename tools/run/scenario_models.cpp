@@ -163,6 +163,18 @@ void ScenarioModels::build_fault_process(sim::Simulator& simulator, sim::TraceSi
   const auto on_repair = [act](const rel::Fault& f) { act(f, true); };
   faults_ = std::make_unique<rel::FaultProcess>(*scenario_.reliability, scenario_.seed, simulator, on_fault, on_repair,
                                                 scenario_.duration);
+  // A failover policy that acts on a precursor signal (predictive_migration) hears its alarms.
+  if (const auto signal = cluster_ ? cluster_->failover_policy().precursor() : std::nullopt) {
+    try {
+      precursor_ = std::make_unique<rel::FaultPrecursor>(
+          *signal, *faults_, scenario_.seed, simulator,
+          [this](const rel::Alarm& a) { cluster_->warn_node(a.node, a.cause, a.drain_until, a.false_alarm); },
+          scenario_.duration);
+    } catch (const sim::ConfigError& e) {
+      throw scenario::translate_config_error(
+          scenario_.source, sim::ConfigError("failover_params." + e.field(), e.detail()), &scenario_.resolved);
+    }
+  }
 }
 
 ScenarioModels::~ScenarioModels() = default;
@@ -188,6 +200,7 @@ void ScenarioModels::start() {
   if (facility_) facility_->start();
   if (fabric_) fabric_->start();
   if (faults_) faults_->start();
+  if (precursor_) precursor_->start();
 }
 
 void ScenarioModels::finish() {

@@ -11,6 +11,7 @@
 #include "models/datacenter/training_fabric.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "models/model_registries.hpp"
+#include "models/reliability/fault_precursor.hpp"
 #include "models/reliability/fault_process.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -45,6 +46,7 @@ class ScenarioModels {
   std::unique_ptr<models::datacenter::TrainingFabric> training_fabric_;
   std::unique_ptr<models::facility::FacilitySimulation> facility_;
   std::unique_ptr<models::reliability::FaultProcess> faults_;
+  std::unique_ptr<models::reliability::FaultPrecursor> precursor_;  // a predictive failover policy's
   sim::TraceSink* sink_ = nullptr;
   std::vector<models::network::LinkId> fabric_cables_;  // one direction of each fabric cable
 };
