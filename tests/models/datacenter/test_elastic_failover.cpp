@@ -232,3 +232,24 @@ TEST_CASE("jobs that are not data-parallel across nodes fall back to checkpoint_
   CHECK(f.count("reliability/elastic_shrinks") + f.count("reliability/elastic_reforms") == 0);
   CHECK(f.count("workload/jobs_completed") == 2);
 }
+
+TEST_CASE("state_recovery replicas keeps a ZeRO-sharded job's steps: its optimizer shards are assumed redundant",
+          "[models][datacenter][elastic]") {
+  // The case above with state_recovery = replicas (Bamboo or Oobleck-style redundancy): the
+  // survivors hold every shard, so only the half step in flight is lost and nothing is reloaded.
+  Faulty f;
+  ClusterConfig c = dp4(f.reg, 5);
+  c.training_jobs[0].job.parallelism.zero_stage = 1;
+  c.training_jobs[0].checkpoint.interval_steps = 20;
+  c.failover_params.set_text("state_recovery", "replicas");
+  const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, f.reg.collective_algorithms);
+  const double T = plan.step.step_time_s;
+  const double C = plan.checkpoint_s;
+  const double t_fault = 20 * T + C + 5.5 * T;
+  f.build(c);
+  f.at(t_fault, [](ClusterSimulation& m) { m.set_node_down(1, "gpu"); });
+  f.to_end();
+  // 25 steps kept; after R, 75 steps and the checkpoints at 40, 60, 80.
+  CHECK(f.num("lost_gpu_h") == Approx(0.5 * T * 32 / 3600).epsilon(kTimeTol));
+  CHECK(f.num("finish_s") == Approx(t_fault + 60 + 75 * T + 3 * C).epsilon(kTimeTol));
+}
