@@ -43,7 +43,7 @@ void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
     sink_.set_summary(path, sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
   };
   put_count("reliability/elastic_shrinks", elastic_shrinks_,
-            "times an elastic job went on with fewer data-parallel replicas after a fault");
+            "times an elastic job re-formed after a fault with fewer data-parallel replicas than submitted");
   put_count("reliability/elastic_reforms", elastic_reforms_,
             "times an elastic job re-formed at its full size after a fault (free nodes replaced the failed ones)");
   put_count("reliability/elastic_expands", elastic_expands_, "times a shrunk elastic job grew back as nodes freed up");
