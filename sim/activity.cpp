@@ -78,6 +78,22 @@ void Activity::set_rate(double rate) {
   schedule_completion();
 }
 
+void Activity::set_total_work(double work) {
+  if (done_ || cancelled_) {
+    throw InternalError("set_total_work on an activity that is already " +
+                        std::string(done_ ? "complete" : "cancelled") + " (this is a bug)");
+  }
+  advance_to_now();
+  const double done_work = total_work_ - remaining_;
+  if (!(work >= done_work) || std::isinf(work)) {
+    throw InternalError("set_total_work(" + std::to_string(work) + ") below the " + std::to_string(done_work) +
+                        " already done (this is a bug)");
+  }
+  total_work_ = work;
+  remaining_ = work - done_work;
+  schedule_completion();
+}
+
 double Activity::remaining() const {
   if (done_) return 0.0;
   const double left = remaining_ - work_in(rate_, (sim_.now() - last_update_).ns());

@@ -34,6 +34,10 @@ class Activity {
   Activity& operator=(const Activity&) = delete;
 
   void set_rate(double rate);
+  // Changes the total work to `work` (>= the work done so far, else InternalError): a model
+  // that decides in flight to stop at a boundary (a training segment ending at the step in
+  // flight) shortens it; the completion is rescheduled for the new remaining work.
+  void set_total_work(double work);
   double rate() const { return rate_; }
   double total_work() const { return total_work_; }
   // Remaining work as of sim.now().

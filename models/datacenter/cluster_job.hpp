@@ -2,7 +2,10 @@
 // One job as the cluster keeps it (internal to ClusterSimulation's translation units: the
 // cluster's bookkeeping, its lifecycle in cluster_lifecycle.cpp).
 
+#include <map>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "models/datacenter/cluster_simulation.hpp"
@@ -46,9 +49,24 @@ struct ClusterSimulation::Job {
   std::vector<std::unique_ptr<workload::StepGraph>> step_graphs;
   std::vector<std::unique_ptr<JobRun>> retired_runs;
   std::unique_ptr<JobRun> run;
+  // Elastic training (cluster_elastic.cpp): the plan of the run on fewer DP replicas than
+  // submitted (null: `plan`), from plans by DP degree (kept: runs refer to them); the step of
+  // the last checkpoint written (resume_step can be later: re-formed from the replicas' memory);
+  // what growing back costs.
+  const workload::TrainingJobPlan* run_plan = nullptr;
+  std::map<int, std::shared_ptr<const workload::TrainingJobPlan>> plans_by_dp;
+  int checkpoint_step = 0;
+  sim::Time reconfigure_time;
+  // A warning's checkpoint is being written before the job moves (cluster_warnings.cpp).
+  bool migrating = false;
+  // The next start's transition (from, cause), set by start_job_after; default
+  // waiting/requeued -> running.
+  std::pair<const char*, std::string> start_label{nullptr, ""};
+  sim::Time migration_relaunch;
   TrainingJobRun* training = nullptr;  // the latest training run (rows read it)
   TrainingJobRun::Series training_series;
   int gpus() const { return static_cast<int>(nodes.size()) * gpus_per_node; }
+  const workload::TrainingJobPlan& current_plan() const { return run_plan ? *run_plan : *plan; }
 };
 
 }  // namespace dcsim::models::datacenter

@@ -49,10 +49,19 @@ void ClusterSimulation::transition(const Job& job, const char* from, const char*
   sink_.append_row(states_table_, {sim_.now().seconds(), job.spec.name, std::string(from), std::string(to), cause, node_list});
 }
 
+void ClusterSimulation::start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
+                                        const std::string& cause) {
+  jobs_[job_index]->start_label = {from, cause};
+  start_job(job_index, nodes);
+}
+
 void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>& nodes) {
   Job& job = *jobs_[job_index];
   const bool first = job.start == sim::Time::max();
-  const char* from = first ? "waiting" : "requeued";
+  const auto [from, cause] = job.start_label.first != nullptr
+                                 ? job.start_label
+                                 : std::pair<const char*, std::string>{first ? "waiting" : "requeued", ""};
+  job.start_label = {};
   job.nodes = nodes;
   job.state = Job::State::kRunning;
   if (first) job.start = sim_.now();
@@ -69,7 +78,7 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   }
   for (int node : job.nodes) hold_gpus(node, job_index, job.gpus_per_node);
   ++running_;
-  transition(job, from, "running", "");
+  transition(job, from, "running", cause);
   if (job.restart_delay > sim::Time::zero()) {
     job.begin_event = sim_.at(job.delay_until, [this, job_index] { begin_run(job_index); });
   } else {
@@ -87,18 +96,25 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     job.run = std::make_unique<BatchJobRun>(sim_, job.spec.work.seconds(), job_rate(job), on_done);
     return;
   }
+  const workload::TrainingJobPlan& plan = job.current_plan();
   std::unique_ptr<StepExecutor> executor;
   if (training_fabric_) {
     // Flow mode: every step as its graph, on the jobs' shared fabric.
     job.step_graphs.push_back(std::make_unique<workload::StepGraph>(workload::build_step_graph(
-        job.plan->job, job.plan->step, config_.node, job.plan->fabric, registries_.collective_algorithms,
-        job.plan->graph_options)));
+        plan.job, plan.step, config_.node, plan.fabric, registries_.collective_algorithms, plan.graph_options)));
     executor = std::make_unique<StepExecutor>(*job.step_graphs.back(), *training_fabric_, job.nodes, job_rate(job));
   }
-  auto run = std::make_unique<TrainingJobRun>(*job.plan, job.training_series, job_rate(job), sim_, sink_, on_done,
-                                              std::move(executor), job.resume_step, job.training);
+  auto run = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_, on_done,
+                                              std::move(executor), job.resume_step, job.training, job.checkpoint_step);
   job.training = run.get();
   job.run = std::move(run);
+  // A shrunk job whose nodes freed up during its reconfiguration grows back now.
+  if (job.run_plan != nullptr && !free_nodes_.empty()) {
+    sim_.at(sim_.now(), [this] {
+      try_schedule();
+      mark_dirty();
+    });
+  }
 }
 
 void ClusterSimulation::close_run_accounts(Job& job) {
@@ -111,7 +127,27 @@ void ClusterSimulation::close_run_accounts(Job& job) {
   job.energy_at_start_j = energy_now;
   busy_node_seconds_ += busy_nodes_of(job) * (sim_.now() - job.run_start).seconds();
   held_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
+  if (job.run_plan != nullptr) {
+    shrunk_missing_gpu_s_ += (job.spec.nodes - static_cast<int>(job.nodes.size())) * job.gpus_per_node *
+                             (sim_.now() - job.run_start).seconds();
+  }
   job.run_start = sim_.now();
+}
+
+void ClusterSimulation::stop_running(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  if (job.run) {
+    job.run->interrupt();
+    job.retired_runs.push_back(std::move(job.run));
+  } else {
+    sim_.cancel(job.begin_event);
+    job.begin_event = {};
+    restart_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
+  }
+  close_run_accounts(job);
+  running_by_end_.erase({job.expected_end, job_index});
+  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
+  --running_;
 }
 
 void ClusterSimulation::on_completion(std::size_t job_index) {
@@ -135,37 +171,46 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   Job& job = *jobs_[job_index];
   if (job.state != Job::State::kRunning) return;
   // Progress of this run, and what a restart keeps (nothing new while the restart delay ran).
-  const double done_s = job.run ? job.run->done_s() : job.resume_s;
-  const double saved_s = job.run ? job.run->saved_s() : job.resume_s;
-  if (job.run) {
-    job.run->interrupt();
-    job.retired_runs.push_back(std::move(job.run));
-  } else {
-    sim_.cancel(job.begin_event);
-    job.begin_event = {};
-    restart_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
-  }
-  close_run_accounts(job);
-  running_by_end_.erase({job.expected_end, job_index});
-  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
-  --running_;
+  // A re-formed elastic job that keeps its progress keeps its whole steps (no run yet: its
+  // resume point); the step in flight is redone.
+  const bool had_run = job.run != nullptr;
+  const double done_s = had_run ? job.run->done_s() : job.resume_s;
+  const double saved_s = had_run ? job.run->saved_s() : job.resume_s;
+  const int whole_steps = job.training && had_run ? static_cast<int>(std::floor(job.training->steps_done()))
+                                                  : job.resume_step;
+  const int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
+  const double step_s = job.plan ? job.current_plan().step.step_time_s : 0.0;
+  stop_running(job_index);
+  job.migrating = false;
   ++job.restarts;
   transition(job, "running", "interrupted", cause);
 
   const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0;
-  const policy::FailoverDecision d =
-      failover_->on_interrupt({job_index, job.nodes, failed_nodes, checkpoints, job.restarts}, spares_);
+  policy::InterruptedJob info{job_index, job.nodes, failed_nodes, checkpoints, job.restarts};
+  if (job.plan && failover_->elastic()) {
+    info.replicas = elastic_replicas(job);
+    info.replicas_available = info.replicas > 0 ? replicas_available(job, failed_nodes) : 0;
+    info.zero_stage = job.plan->job.parallelism.zero_stage;
+  }
+  const policy::FailoverDecision d = failover_->on_interrupt(info, spares_);
   using Action = policy::FailoverDecision::Action;
   const bool from_checkpoint = d.action != Action::kRequeue && d.action != Action::kFail && saved_s > 0;
+  const bool keep_steps = d.action == Action::kReconfigure && d.keep_progress && job.training != nullptr;
+  const double kept_s = keep_steps ? (had_run ? whole_steps * step_s : done_s) : (from_checkpoint ? saved_s : 0.0);
   // Lost: what the job had done and will not keep (a requeued or failed job keeps nothing,
   // checkpoints and earlier runs' progress included).
-  const double lost = std::max(0.0, done_s - (from_checkpoint ? saved_s : 0.0)) * job.gpus();
+  const double lost = std::max(0.0, done_s - kept_s) * job.gpus();
   job.lost_gpu_s += lost;
   lost_gpu_s_ += lost;
   ++interruptions_;
   auto& [count, cause_lost] = by_cause_[cause];
   ++count;
   cause_lost += lost;
+  if (d.action != Action::kReconfigure && job.run_plan != nullptr) {
+    // Restarted (or given up), a job comes back at its submitted size.
+    job.run_plan = nullptr;
+    shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index));
+  }
   if (d.action == Action::kFail) {
     --job.restarts;  // it does not start again
     job.state = Job::State::kFailed;
@@ -175,8 +220,13 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     emit_job_row(job);
     return;
   }
-  job.resume_s = from_checkpoint ? saved_s : 0.0;
-  job.resume_step = from_checkpoint && job.training ? job.training->steps_saved() : 0;
+  job.resume_s = keep_steps || from_checkpoint ? kept_s : 0.0;
+  job.checkpoint_step = from_checkpoint && job.training ? saved_step : 0;
+  job.resume_step = keep_steps ? whole_steps : job.checkpoint_step;
+  if (d.action == Action::kReconfigure) {
+    reconfigure_job(job_index, failed_nodes, d, from_checkpoint && !keep_steps);
+    return;
+  }
   // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
   const double reload_s = from_checkpoint && job.plan->checkpoint_rate_bytes_per_s > 0
                               ? job.plan->checkpoint_bytes_per_node / job.plan->checkpoint_rate_bytes_per_s
@@ -254,7 +304,7 @@ void ClusterSimulation::set_node_down(int node, const std::string& cause) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
   if (n.faults_down++ > 0) return;  // already down: this fault's repair must also come
   if (n.state.spare) {
-    spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
+    if (!n.state.drained) spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
   } else {
     take_out_of_pool(node);
   }
@@ -286,7 +336,9 @@ void ClusterSimulation::set_node_up(int node) {
     n.state.spare = true;
     ++spares_total_;
   }
-  if (n.state.spare) {
+  if (n.state.drained) {
+    // Back in service when its drain ends (end_drain).
+  } else if (n.state.spare) {
     spares_.insert(std::lower_bound(spares_.begin(), spares_.end(), node), node);
   } else {
     put_back_in_pool(node);

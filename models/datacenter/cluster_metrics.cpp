@@ -39,6 +39,25 @@ void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
                       sim::SummaryValue{static_cast<std::int64_t>(counts.first), "", "jobs interrupted by " + cause});
     put("goodput/lost_gpu_h_by_cause/" + cause, counts.second / 3600.0, "GPU-h", "work lost to " + cause);
   }
+  const auto put_count = [this](const std::string& path, std::size_t v, const std::string& what) {
+    sink_.set_summary(path, sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
+  };
+  put_count("reliability/elastic_shrinks", elastic_shrinks_,
+            "times an elastic job re-formed after a fault with fewer data-parallel replicas than submitted");
+  put_count("reliability/elastic_reforms", elastic_reforms_,
+            "times an elastic job re-formed at its full size after a fault (free nodes replaced the failed ones)");
+  put_count("reliability/elastic_expands", elastic_expands_, "times a shrunk elastic job grew back as nodes freed up");
+  put_count("reliability/alarms", alarms_, "precursor alarms that preceded a fault (true alarms)");
+  put_count("reliability/false_alarms", false_alarms_, "precursor alarms that preceded no fault");
+  put_count("reliability/migrations", migrations_, "jobs that checkpointed and moved off a warned node");
+  put_count("reliability/alarm_stays", alarm_stays_,
+            "jobs that checkpointed on a warning but stayed: no healthy free node or spare to move to");
+  if (elastic_expands_ > 0) {
+    put("goodput/lost_gpu_h_by_cause/elastic_expand", expand_lost_gpu_s_ / 3600.0, "GPU-h",
+        "steps in flight abandoned when shrunk jobs grew back");
+  }
+  put("goodput/shrunk_missing_gpu_h", shrunk_missing_gpu_s_ / 3600.0, "GPU-h",
+      "GPU time elastic jobs ran without: submitted GPUs minus those held while shrunk, x time");
   put("goodput/allocated_gpu_h", held_gpu_s_ / 3600.0, "GPU-h", "GPU time held by jobs");
   put("goodput/lost_gpu_h", lost_gpu_s_ / 3600.0, "GPU-h",
       "work lost to interruptions: progress since each job's last checkpoint");

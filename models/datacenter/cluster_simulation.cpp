@@ -72,7 +72,11 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   config_.failover_params.require_documented(failover.params, "failover_params.",
                                              "failover policy '" + config_.failover + "'");
   config_.failover_params.fill_defaults(failover.params);
-  failover_ = failover.factory(config_.failover_params);
+  try {
+    failover_ = failover.factory(config_.failover_params);
+  } catch (const sim::ConfigError& e) {
+    throw sim::ConfigError("failover_params." + e.field(), e.detail());
+  }
 
   std::vector<workload::JobSpec> specs = config_.jobs;
   append_training_jobs(config_, registries_, specs);
@@ -174,9 +178,11 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   states_table_ = sink_.declare_table(
       "job_states", {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
                      {"job", sim::ColumnType::kString, "", "job name"},
-                     {"from", sim::ColumnType::kString, "", "waiting, running, interrupted or requeued"},
-                     {"to", sim::ColumnType::kString, "", "running, interrupted, requeued or completed"},
-                     {"cause", sim::ColumnType::kString, "", "fault class or failover action; empty for normal steps"},
+                     {"from", sim::ColumnType::kString, "", "waiting, running, interrupted, requeued or migrating"},
+                     {"to", sim::ColumnType::kString, "", "running, interrupted, requeued, migrating, completed or failed"},
+                     {"cause", sim::ColumnType::kString, "",
+                      "fault class, failover action (elastic_shrink, elastic_reform, elastic_expand, migrated) or "
+                      "warning (predicted:<class>, false_alarm); empty for normal steps"},
                      {"node_list", sim::ColumnType::kString, "", "the job's nodes"}});
   summary_jobs_table_ = sink_.declare_table("summary/jobs", job_columns);
 }
@@ -258,6 +264,7 @@ void ClusterSimulation::set_node_conditions(const NodeConditions* conditions) {
 }
 
 void ClusterSimulation::try_schedule() {
+  try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
   if (waiting_head_ == waiting_.size() || free_gpus_ == 0) return;
   const auto placements = scheduler_->schedule(*this);
   if (placements.empty()) return;

@@ -9,8 +9,10 @@
 // (1 = nominal), so a throttled node stretches the job in flight. A fault interrupts the jobs on
 // a node (set_node_down, crash_jobs_on_node): the work since the last checkpoint is lost and the
 // registered FailoverPolicy decides how the job comes back (requeue, resume from the checkpoint,
-// resume on hot spares), paying a restart cost (cluster_lifecycle.cpp). Node power is piecewise
-// constant between events, so energy is integrated exactly as sum(P_i * dt_i).
+// resume on hot spares, re-form elastically on fewer data-parallel replicas: cluster_elastic.cpp),
+// paying a restart cost (cluster_lifecycle.cpp). A precursor's warning (warn_node) drains the
+// node and lets the policy move its job off first (cluster_warnings.cpp). Node power is
+// piecewise constant between events, so energy is integrated exactly as sum(P_i * dt_i).
 //
 // Emits (sim::TraceSink):
 //   series  power/cluster_w, power/rack/<r>_w, jobs/running, jobs/waiting, nodes/busy
@@ -83,6 +85,17 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   // interrupted; the node stays usable.
   void crash_jobs_on_node(int node, const std::string& cause) override;
   bool node_healthy(int node) const { return nodes_[static_cast<std::size_t>(node)].state.healthy; }
+  // A precursor signal (reliability/fault_precursor.hpp) warns of a fault on `node`: it is
+  // drained (no new work) until `drain_until`, or until repaired if the fault comes first; each
+  // job on it is handed to the failover policy (on_warning), which may checkpoint it at the end
+  // of its step in flight and move it to a healthy free node or spare (relaunch + checkpoint
+  // reload; with none free it stays, its progress saved). `false_alarm` only counts it
+  // (reliability/false_alarms): the cluster acts on both alike. Nodes beyond the cluster are
+  // ignored.
+  void warn_node(int node, const std::string& cause, sim::Time drain_until, bool false_alarm) override;
+  std::optional<reliability::PrecursorConfig> wanted_precursor() const override { return failover_->precursor(); }
+  bool node_drained(int node) const { return nodes_[static_cast<std::size_t>(node)].state.drained; }
+  const policy::FailoverPolicy& failover_policy() const { return *failover_; }
 
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.
@@ -116,12 +129,35 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   void remove_started(std::vector<std::size_t> positions);
   // Lifecycle (cluster_lifecycle.cpp).
   void start_job(std::size_t job_index, const std::vector<int>& nodes);
+  // start_job with the transition to running labelled `from` -> running, `cause` (elastic
+  // re-formations, migrations) instead of waiting/requeued -> running.
+  void start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
+                       const std::string& cause);
   void begin_run(std::size_t job_index);
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
   void enqueue(std::size_t job_index, bool ahead_of_queue);
   void resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,
                         const std::vector<int>& spares, sim::Time swap_time);
   void close_run_accounts(Job& job);
+  // Stops the job's run (or its restart delay) and releases its nodes, accounts closed; the
+  // caller decides what comes next (requeue, start elsewhere).
+  void stop_running(std::size_t job_index);
+  // Elastic data parallelism (cluster_elastic.cpp). The job's submitted DP degree when its
+  // replicas fill whole nodes in at least two columns (failover_policy.hpp), else 0.
+  int elastic_replicas(const Job& job) const;
+  // The most replicas the job can re-form with now, its nodes released: its columns without a
+  // failed node, plus columns of free nodes, up to its submitted size; 0 when that does not fit.
+  int replicas_available(Job& job, const std::vector<int>& failed_nodes);
+  const workload::TrainingJobPlan* plan_for_replicas(Job& job, int replicas);
+  // `reload`: the state comes from the last checkpoint, which every node reads back.
+  void reconfigure_job(std::size_t job_index, const std::vector<int>& failed_nodes,
+                       const policy::FailoverDecision& d, bool reload);
+  void try_expand();
+  // Warnings (cluster_warnings.cpp).
+  void drain(int node, sim::Time until);
+  void end_drain(int node);
+  void begin_migration(std::size_t job_index, sim::Time relaunch_overhead, const std::string& cause);
+  void finish_migration(std::size_t job_index);
   void transition(const Job& job, const char* from, const char* to, const std::string& cause);
   void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
   void take_out_of_pool(int node);
@@ -173,6 +209,12 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   double restart_gpu_s_ = 0.0;   // GPU time held by restarting jobs before their work resumed
   double held_gpu_s_ = 0.0;      // GPU time held by jobs
   std::map<std::string, std::pair<std::size_t, double>> by_cause_;  // cause -> (interruptions, lost GPU-s)
+  // Elastic jobs running on fewer replicas than submitted, in the order they shrank.
+  std::vector<std::size_t> shrunk_jobs_;
+  std::size_t elastic_shrinks_ = 0, elastic_reforms_ = 0, elastic_expands_ = 0;
+  double expand_lost_gpu_s_ = 0.0;      // steps in flight abandoned when a job grew back
+  double shrunk_missing_gpu_s_ = 0.0;   // submitted GPUs an elastic job ran without, x time
+  std::size_t alarms_ = 0, false_alarms_ = 0, migrations_ = 0, alarm_stays_ = 0;
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
   const NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
@@ -201,6 +243,7 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
     sim::Time last_update;
     std::vector<std::pair<std::size_t, int>> jobs;  // (job, GPUs it holds here)
     int faults_down = 0;  // faults holding it down (two GPUs can fail before either is repaired)
+    sim::Time drained_until;  // a warning's drain ends then (state.drained)
   };
   std::vector<Node> nodes_;
   std::vector<double> rack_power_w_;

@@ -65,6 +65,8 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
   for (const SubsystemEntry& entry : subsystem_entries()) {
     try {
       if (auto subsystem = entry.build(context)) subsystems_.push_back(std::move(subsystem));
+    } catch (const DatacenterConfigError&) {
+      throw;  // already names the part it is about
     } catch (const sim::ConfigError& e) {
       throw DatacenterConfigError(std::string(entry.name), e);
     }

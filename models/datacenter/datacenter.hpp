@@ -21,31 +21,17 @@
 
 #include "models/datacenter/cluster_simulation.hpp"
 #include "models/datacenter/datacenter_config.hpp"
+#include "models/datacenter/datacenter_config_error.hpp"
 #include "models/datacenter/datacenter_signals.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/datacenter/training_fabric.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "models/model_registries.hpp"
 #include "models/network/fabric_run.hpp"
-#include "sim/error.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
 namespace dcsim::models::datacenter {
-
-// A part rejected its config: `part` is "cluster", "fabric", "facility" or a subsystem's name,
-// field() the part's own field name (the scenario layer maps the pair to a JSON pointer).
-class DatacenterConfigError : public sim::ConfigError {
- public:
-  DatacenterConfigError(std::string part, const sim::ConfigError& error)
-      : sim::ConfigError(error.field(), error.detail()), part_(std::move(part)) {}
-  DatacenterConfigError(std::string part, std::string field, const std::string& detail)
-      : sim::ConfigError(std::move(field), detail), part_(std::move(part)) {}
-  const std::string& part() const { return part_; }
-
- private:
-  std::string part_;
-};
 
 class Datacenter {
  public:

@@ -4,10 +4,13 @@
 // zone's heat removal, the fabric takes links and switches down. A subsystem sees these, never
 // the concrete models.
 
+#include <optional>
 #include <string>
 
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/topology.hpp"
+#include "models/reliability/precursor_config.hpp"
+#include "sim/time.hpp"
 
 namespace dcsim::models::datacenter {
 
@@ -21,6 +24,13 @@ class NodeFaultTarget {
   virtual void set_node_up(int node) = 0;
   // The node's jobs crash (software, watchdog); the node stays usable.
   virtual void crash_jobs_on_node(int node, const std::string& cause) = 0;
+  // The precursor signal the node owner acts on (a predictive failover policy), if any: the
+  // fault router then raises its alarms (reliability/fault_precursor.hpp) and warns here.
+  virtual std::optional<reliability::PrecursorConfig> wanted_precursor() const { return std::nullopt; }
+  // A precursor warns of a fault on `node` (drain it until `drain_until`, move its jobs).
+  virtual void warn_node(int node, const std::string& cause, sim::Time drain_until, bool false_alarm) {
+    (void)node, (void)cause, (void)drain_until, (void)false_alarm;
+  }
 };
 
 class ZoneCoolingTarget {

@@ -1,5 +1,7 @@
 #include "models/datacenter/fault_effects.hpp"
 
+#include "models/datacenter/datacenter_config_error.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -33,6 +35,22 @@ FaultEffects::FaultEffects(rel::FaultModelConfig config, std::uint64_t seed, sim
   };
   const auto on_repair = [this](const rel::Fault& f) { act(f, true); };
   faults_ = std::make_unique<rel::FaultProcess>(std::move(config), seed, simulator, on_fault, on_repair, horizon);
+  if (const auto wanted = targets_.nodes != nullptr ? targets_.nodes->wanted_precursor() : std::nullopt) {
+    try {
+      precursor_ = std::make_unique<rel::FaultPrecursor>(
+          *wanted, *faults_, seed, simulator,
+          [this](const rel::Alarm& a) { targets_.nodes->warn_node(a.node, a.cause, a.drain_until, a.false_alarm); },
+          horizon);
+    } catch (const sim::ConfigError& e) {
+      // The predictor's settings are the failover policy's parameters.
+      throw DatacenterConfigError("cluster", "failover_params." + e.field(), e.detail());
+    }
+  }
+}
+
+void FaultEffects::start() {
+  faults_->start();
+  if (precursor_) precursor_->start();
 }
 
 void FaultEffects::act(const rel::Fault& f, bool up) {

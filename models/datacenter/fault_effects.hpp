@@ -14,6 +14,8 @@
 //                        Llama 3 counts its switch and cable interruptions;
 //   zone_cooling_loss    the zone's heat removal stops until its repair.
 // Every fault is a row of the `faults` table and a FaultNotice signal; its repair is a notice too.
+// When the node owner acts on a precursor signal (a predictive failover policy), a
+// FaultPrecursor listens to the fault process and its alarms go to NodeFaultTarget::warn_node.
 //
 // Instances map to parts by index: the inventory's node n is cluster node n, cable i the
 // fabric's i-th cable, switch i its i-th switch, zone i the facility's zone i (modulo the part
@@ -27,6 +29,7 @@
 #include "models/datacenter/datacenter_signals.hpp"
 #include "models/datacenter/datacenter_parts.hpp"
 #include "models/datacenter/subsystem.hpp"
+#include "models/reliability/fault_precursor.hpp"
 #include "models/reliability/fault_process.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -41,7 +44,7 @@ class FaultEffects final : public Subsystem {
   FaultEffects(const FaultEffects&) = delete;
   FaultEffects& operator=(const FaultEffects&) = delete;
 
-  void start() override { faults_->start(); }
+  void start() override;
   // Summary: reliability/faults_total, reliability/faults/<class>, reliability/expected_faults.
   void finish() override;
 
@@ -60,6 +63,7 @@ class FaultEffects final : public Subsystem {
   int nics_per_node_ = 1;
   std::unordered_map<int, int> nics_down_;  // node -> NICs down now (bonding; nodes with a NIC down only)
   std::unique_ptr<reliability::FaultProcess> faults_;
+  std::unique_ptr<reliability::FaultPrecursor> precursor_;
 };
 
 }  // namespace dcsim::models::datacenter

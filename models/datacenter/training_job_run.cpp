@@ -1,6 +1,7 @@
 #include "models/datacenter/training_job_run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 
@@ -18,10 +19,10 @@ TrainingJobRun::Series TrainingJobRun::declare_series(sim::TraceSink& sink, cons
 TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series,
                                double clock_factor, sim::Simulator& sim, sim::TraceSink& sink,
                                std::function<void()> on_done, std::unique_ptr<StepExecutor> executor,
-                               int first_step, const TrainingJobRun* previous)
+                               int first_step, const TrainingJobRun* previous, int saved_step)
     : plan_(plan), sim_(sim), sink_(sink), on_done_(std::move(on_done)),
       clock_factor_(clock_factor), executor_(std::move(executor)), steps_finished_(first_step),
-      steps_saved_(first_step), first_step_(first_step), series_(series) {
+      steps_saved_(saved_step >= 0 ? saved_step : first_step), first_step_(first_step), series_(series) {
   if (previous != nullptr) {
     steps_executed_before_ = previous->steps_executed();
     steps_measured_ = previous->steps_measured_;
@@ -45,10 +46,14 @@ void TrainingJobRun::record(double step_time_s, double tokens_per_s) {
   sink_.append(series_.tokens_per_s, sim_.now(), tokens_per_s);
 }
 
-void TrainingJobRun::start_segment() {
+int TrainingJobRun::steps_to_next_checkpoint() const {
   const int left = plan_.steps - steps_finished_;
-  const int steps = plan_.checkpoint_interval_steps > 0 ? std::min(left, plan_.checkpoint_interval_steps)
-                                                        : left;
+  const int interval = plan_.checkpoint_interval_steps;
+  return interval > 0 ? std::min(left, interval - steps_finished_ % interval) : left;
+}
+
+void TrainingJobRun::start_segment() {
+  const int steps = steps_to_next_checkpoint();
   const double step_s = current_step_time_s();
   segment_ = std::make_unique<sim::Activity>(sim_, static_cast<double>(steps), 1.0 / step_s,
                                              [this](sim::Activity&) { on_segment_done(); });
@@ -86,7 +91,7 @@ void TrainingJobRun::on_step(const StepMeasurement& m) {
     on_done_();
     return;
   }
-  if (plan_.checkpoint_interval_steps > 0 && steps_finished_ % plan_.checkpoint_interval_steps == 0) {
+  if ((plan_.checkpoint_interval_steps > 0 && steps_finished_ % plan_.checkpoint_interval_steps == 0) || on_saved_) {
     start_checkpoint();
     last_recorded_step_s_ = -1.0;
     return;
@@ -136,10 +141,28 @@ void TrainingJobRun::on_checkpoint_done() {
   ++checkpoints_written_;
   steps_saved_ = steps_finished_;
   checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();
+  if (on_saved_) {
+    const auto on_saved = std::move(on_saved_);
+    on_saved_ = nullptr;
+    on_saved();
+    if (interrupted_) return;
+  }
   if (executor_) {
     next_step();
   } else {
     start_segment();
+  }
+}
+
+void TrainingJobRun::checkpoint_at_step_end(std::function<void()> on_saved) {
+  if (interrupted_) return;
+  on_saved_ = std::move(on_saved);
+  const bool writing = (checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_;
+  if (writing || executor_) return;  // the write in flight, or flow mode's next step end (on_step)
+  if (segment_ && !segment_->done() && !segment_->cancelled()) {
+    // The segment ends with the step in flight; on_segment_done then writes the checkpoint.
+    const double done = segment_->total_work() - segment_->remaining();
+    segment_->set_total_work(std::min(segment_->total_work(), std::ceil(done)));
   }
 }
 

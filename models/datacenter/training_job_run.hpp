@@ -46,18 +46,26 @@ class TrainingJobRun final : public JobRun {
 
   // Starts at sim.now() at `clock_factor`; calls on_done once the last step has finished.
   // With `executor` (flow mode) every step runs as its graph; without, in analytic segments.
-  // `first_step` > 0 resumes from a checkpoint taken after that many steps; `previous` (the
-  // interrupted run it replaces) hands over its totals, so the job's means and counts cover
-  // every run.
+  // `first_step` > 0 resumes after that many steps: from a checkpoint taken there, or (an
+  // elastic job re-formed from the weights its surviving replicas hold) from memory, with the
+  // last checkpoint at `saved_step` (-1: at first_step). `previous` (the interrupted run it
+  // replaces) hands over its totals, so the job's means and counts cover every run. Checkpoints
+  // fall on multiples of the plan's interval whatever step a run starts from (Megatron saves
+  // when iteration % save_interval == 0).
   TrainingJobRun(const workload::TrainingJobPlan& plan, Series series, double clock_factor,
                  sim::Simulator& sim, sim::TraceSink& sink, std::function<void()> on_done,
                  std::unique_ptr<StepExecutor> executor = nullptr, int first_step = 0,
-                 const TrainingJobRun* previous = nullptr);
+                 const TrainingJobRun* previous = nullptr, int saved_step = -1);
   ~TrainingJobRun() override;
   TrainingJobRun(const TrainingJobRun&) = delete;
   TrainingJobRun& operator=(const TrainingJobRun&) = delete;
 
   void set_clock_factor(double factor) override;
+  // Writes a checkpoint at the end of the step in flight (at once if one is being written, or
+  // is due there anyway), then calls `on_saved` (which may interrupt the run; otherwise it goes
+  // on as before). The steps up to there are useful work; only the write is the cost. Nothing
+  // is called if the job ends first (its last step is in flight) or the run is interrupted.
+  void checkpoint_at_step_end(std::function<void()> on_saved);
   // JobRun: a segment or checkpoint in flight is abandoned (a checkpoint not finished saves
   // nothing); flow mode: the step in flight drains on the fabric, its end is ignored.
   void interrupt() override;
@@ -85,6 +93,8 @@ class TrainingJobRun final : public JobRun {
 
  private:
   void start_segment();
+  // Steps from steps_finished_ to the next checkpoint (a multiple of the interval) or the end.
+  int steps_to_next_checkpoint() const;
   void on_segment_done();
   void next_step();
   void on_step(const StepMeasurement& m);
@@ -115,6 +125,7 @@ class TrainingJobRun final : public JobRun {
   bool checkpoint_on_fabric_ = false;  // a write to the store host in flight
   sim::Time checkpoint_start_;
   Series series_;
+  std::function<void()> on_saved_;  // checkpoint_at_step_end's, until its checkpoint is written
 };
 
 // Plans config.training_jobs (plan_training_job) and appends them to `specs` as named jobs

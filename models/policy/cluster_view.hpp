@@ -22,9 +22,10 @@ struct NodeState {
   int fabric_group = 0;  // leaf switch the node's first NIC attaches to (0 without a fabric)
   bool healthy = true;   // false while a fault holds the node down
   bool spare = false;    // held back as a hot spare by the failover policy: not for scheduling
+  bool drained = false;  // warned of a coming fault (a precursor signal): no new work
   int gpus = 1;
   int free_gpus = 1;     // GPUs no job holds
-  bool schedulable() const { return healthy && !spare; }
+  bool schedulable() const { return healthy && !spare && !drained; }
 };
 
 struct WaitingJob {

@@ -33,6 +33,7 @@ struct FaultProcess::ClassState {
   bool weibull = false;
   double weibull_scale_s = 0.0;  // lifetime scale giving MTTF = 1 / rate
   std::vector<Pending> heap;     // Weibull: every instance's next fault
+  std::uint64_t next_instance = 0;  // exponential: the next fault's, drawn with its time
   std::uint64_t faults = 0;
   std::uint64_t skipped = 0;
 };
@@ -75,6 +76,7 @@ void FaultProcess::start() {
         s.heap.push_back({t.ns(), i});
       }
       std::make_heap(s.heap.begin(), s.heap.end(), Later{});
+      for (const Pending& p : s.heap) announce(c, static_cast<std::size_t>(p.instance), sim::Time::from_ns(p.at_ns));
     }
     schedule_next(c);
   }
@@ -87,11 +89,13 @@ void FaultProcess::schedule_next(std::size_t c) {
     if (s.heap.empty()) return;
     t = sim::Time::from_ns(s.heap.front().at_ns);
   } else {
-    // The superposed process: mean gap 1 / (n r).
+    // The superposed process: mean gap 1 / (n r), on a uniformly chosen instance.
     const double mean_gap_s = 1.0 / (static_cast<double>(s.instances) * s.rate_per_s);
     t = sim_.now() + sim::Time::from_seconds(s.rng.exponential(mean_gap_s));
+    s.next_instance = s.rng.uniform_int(s.instances);
   }
   if (t >= horizon_ || t.is_max()) return;
+  if (!s.weibull) announce(c, static_cast<std::size_t>(s.next_instance), t);
   sim_.at(t, [this, c] { on_class_event(c); }, sim::Priority::kFirst);
 }
 
@@ -109,8 +113,9 @@ void FaultProcess::on_class_event(std::size_t c) {
                                                                              s.weibull_scale_s));
     p.at_ns = next.ns();
     std::push_heap(s.heap.begin(), s.heap.end(), Later{});
+    announce(c, instance, next);
   } else {
-    fire(c, static_cast<std::size_t>(s.rng.uniform_int(s.instances)));
+    fire(c, static_cast<std::size_t>(s.next_instance));
   }
   schedule_next(c);
 }
@@ -140,6 +145,32 @@ bool FaultProcess::fire(std::size_t c, std::size_t instance) {
         sim::Priority::kFirst);
   }
   return true;
+}
+
+void FaultProcess::set_lookahead(sim::Time lead, std::vector<bool> classes, Handler on_upcoming) {
+  if (started_ || classes.size() != config_.classes.size() || lead < sim::Time::zero()) {
+    throw sim::InternalError("FaultProcess::set_lookahead after start, with a wrong class count or a negative "
+                             "lead (this is a bug)");
+  }
+  lead_ = lead;
+  lookahead_classes_ = std::move(classes);
+  on_upcoming_ = std::move(on_upcoming);
+}
+
+void FaultProcess::announce(std::size_t c, std::size_t instance, sim::Time at) {
+  if (!on_upcoming_ || !lookahead_classes_[c] || at >= horizon_ || at.is_max()) return;
+  const sim::Time when = std::max(sim_.now(), at - lead_);
+  sim_.at(
+      when,
+      [this, c, instance, at] {
+        const FaultClass& fc = config_.classes[c];
+        if (down_[static_cast<std::size_t>(fc.component)].contains(instance)) return;
+        const Fault f{at, c, instance,
+                      static_cast<int>(config_.inventory.node_of(fc.component, static_cast<std::int64_t>(instance))),
+                      sim::Time::max()};
+        on_upcoming_(f);
+      },
+      sim::Priority::kFirst);
 }
 
 std::string FaultProcess::path(const Fault& f) const {

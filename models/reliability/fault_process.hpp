@@ -28,6 +28,17 @@
 // Time: faults happen at now() (when start() is called) or later and strictly before the
 // horizon; repairs finishing at or after the horizon are not scheduled (the instance stays down
 // in is_down()). Faults and repairs run at Priority::kFirst.
+//
+// Lookahead (set_lookahead): every class knows its next fault, time and instance, when it
+// schedules it (an exponential class draws the instance right after the gap, a Weibull class
+// keeps every instance's next time in its heap), so a listener can hear of a fault `lead`
+// before it happens (a precursor signal, fault_precursor.hpp). Drawing the instance with the
+// time instead of at the fault keeps each class's sequence of draws (gap, instance, repair,
+// gap, ...) exactly as it was, so the faults are the same with or without a listener. The
+// announcement comes at max(now, fault - lead) (a gap shorter than the lead gives a shorter
+// warning), at Priority::kFirst before the fault, and only for an instance that is up then
+// (one already down cannot warn); an instance that goes down in between (another class) skips
+// its fault, so its announcement was for nothing.
 
 #include <array>
 #include <cstdint>
@@ -64,6 +75,9 @@ class FaultProcess {
 
   // Schedules every class's first fault from the simulator's current time. Once.
   void start();
+  // Before start(): `on_upcoming` hears of each fault of the classes marked in `classes` (one
+  // flag per class) `lead` before it (see the header). Its Fault::at is the fault's time.
+  void set_lookahead(sim::Time lead, std::vector<bool> classes, Handler on_upcoming);
 
   const FaultModelConfig& config() const { return config_; }
   const FaultClass& fault_class(const Fault& f) const { return config_.classes[f.class_index]; }
@@ -85,6 +99,8 @@ class FaultProcess {
   void on_class_event(std::size_t c);
   // Fails `instance` now unless it is down; returns whether it did.
   bool fire(std::size_t c, std::size_t instance);
+  // Lookahead: tells the listener of the fault of class c on `instance` at `at`, lead before it.
+  void announce(std::size_t c, std::size_t instance, sim::Time at);
 
   FaultModelConfig config_;
   sim::Simulator& sim_;
@@ -95,6 +111,9 @@ class FaultProcess {
   // Instances under repair, per component kind: instance -> repair end. Only looked up, never
   // iterated, so its order cannot reach the schedule.
   std::array<std::unordered_map<std::size_t, sim::Time>, kComponentKindCount> down_;
+  sim::Time lead_;
+  std::vector<bool> lookahead_classes_;
+  Handler on_upcoming_;
 };
 
 }  // namespace dcsim::models::reliability

@@ -10,6 +10,46 @@ namespace {
 // BF16 weights (2 B) + Adam fp32 master weights, first and second moments (12 B): ZeRO
 // (Rajbhandari et al. 2020) section 3.1 counts 16 B with the gradients, which are not saved.
 constexpr double kCheckpointBytesPerParam = 2.0 + 12.0;
+
+// Share of the nominal step that scales with 1 / clock factor (see the header).
+double clock_fraction_of(const TrainingStepResult& r) {
+  const double m = std::max(1, r.micro_batches);
+  const double slot_compute = r.forward_s + r.backward_s;
+  const double slot = slot_compute + (r.tp_comm_s + r.pp_comm_s) / m;
+  const double bubble_clock = slot > 0.0 ? r.bubble_s * slot_compute / slot : 0.0;
+  return r.step_time_s > 0.0 ? std::clamp((r.compute_s + bubble_clock) / r.step_time_s, 0.0, 1.0) : 1.0;
+}
+
+// Checkpoint count, bytes, per-node share and write rate of `plan` (at its interval) on `nodes`
+// nodes (see the header).
+void size_checkpoints(TrainingJobPlan& plan, int nodes, const hardware::NodeSpec& node) {
+  const CheckpointConfig& ck = plan.checkpoint_config;
+  if (plan.checkpoint_interval_steps > 0) {
+    plan.checkpoints = (plan.steps - 1) / plan.checkpoint_interval_steps;
+    plan.checkpoint_bytes = checkpoint_bytes(plan.job.model);
+    plan.checkpoint_bytes_per_node = plan.checkpoint_bytes / nodes;
+    if (ck.target == CheckpointTarget::kNvme) {
+      plan.checkpoint_rate_bytes_per_s = node.nvme_write_bandwidth_bytes_per_s;
+      if (!(plan.checkpoint_rate_bytes_per_s > 0.0)) {
+        throw sim::ConfigError("node.nvme_write_bandwidth_bytes_per_s",
+                               "checkpoints to NVMe need a positive NVMe write bandwidth");
+      }
+    } else {
+      double rate = node.storage_nics * node.storage_nic_bandwidth_bps / 8.0;
+      if (ck.remote_bandwidth_bps > 0.0) {
+        rate = std::min(rate, ck.remote_bandwidth_bps / 8.0 / nodes);
+      }
+      if (!(rate > 0.0)) {
+        throw sim::ConfigError("node.storage_nics",
+                               "checkpoints to a remote store need storage NICs");
+      }
+      plan.checkpoint_rate_bytes_per_s = rate;
+      plan.checkpoint_store_host = ck.store_host;
+    }
+    plan.checkpoint_s = plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s;
+  }
+}
+
 }  // namespace
 
 double checkpoint_bytes(const TransformerModel& model) {
@@ -41,42 +81,41 @@ TrainingJobPlan plan_training_job(const TrainingJobSpec& spec, const hardware::N
   plan.fabric = spec.fabric;
   plan.graph_options = spec.graph;
   plan.step = estimate_training_step(spec.job, node, spec.fabric, collectives);
-  const TrainingStepResult& r = plan.step;
-  const double m = std::max(1, r.micro_batches);
-  const double slot_compute = r.forward_s + r.backward_s;
-  const double slot = slot_compute + (r.tp_comm_s + r.pp_comm_s) / m;
-  const double bubble_clock = slot > 0.0 ? r.bubble_s * slot_compute / slot : 0.0;
-  plan.clock_fraction =
-      r.step_time_s > 0.0 ? std::clamp((r.compute_s + bubble_clock) / r.step_time_s, 0.0, 1.0) : 1.0;
+  plan.clock_fraction = clock_fraction_of(plan.step);
   plan.steps = spec.steps;
 
-  const auto& ck = spec.checkpoint;
-  plan.checkpoint_interval_steps = ck.interval_steps;
-  if (ck.interval_steps > 0) {
-    plan.checkpoints = (spec.steps - 1) / ck.interval_steps;
-    plan.checkpoint_bytes = checkpoint_bytes(spec.job.model);
-    plan.checkpoint_bytes_per_node = plan.checkpoint_bytes / spec.job.nodes;
-    if (ck.target == CheckpointTarget::kNvme) {
-      plan.checkpoint_rate_bytes_per_s = node.nvme_write_bandwidth_bytes_per_s;
-      if (!(plan.checkpoint_rate_bytes_per_s > 0.0)) {
-        throw sim::ConfigError("node.nvme_write_bandwidth_bytes_per_s",
-                               "checkpoints to NVMe need a positive NVMe write bandwidth");
-      }
-    } else {
-      double rate = node.storage_nics * node.storage_nic_bandwidth_bps / 8.0;
-      if (ck.remote_bandwidth_bps > 0.0) {
-        rate = std::min(rate, ck.remote_bandwidth_bps / 8.0 / spec.job.nodes);
-      }
-      if (!(rate > 0.0)) {
-        throw sim::ConfigError("node.storage_nics",
-                               "checkpoints to a remote store need storage NICs");
-      }
-      plan.checkpoint_rate_bytes_per_s = rate;
-      plan.checkpoint_store_host = ck.store_host;
-    }
-    plan.checkpoint_s = plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s;
-  }
+  plan.checkpoint_config = spec.checkpoint;
+  plan.checkpoint_interval_steps = spec.checkpoint.interval_steps;
+  size_checkpoints(plan, spec.job.nodes, node);
   return plan;
+}
+
+TrainingJobPlan replan_data_parallel(const TrainingJobPlan& plan, int dp, const hardware::NodeSpec& node,
+                                     const collective::CollectiveRegistry& collectives) {
+  const ParallelismPlan& p = plan.job.parallelism;
+  const int gpus = dp * p.tp * p.pp;
+  if (dp < 1 || gpus % node.gpus != 0) {
+    throw sim::ConfigError("parallelism", std::to_string(dp) + " replicas of tp x pp = " + std::to_string(p.tp * p.pp) +
+                                              " GPUs do not fill whole nodes of " + std::to_string(node.gpus));
+  }
+  const int b = plan.job.micro_batch_size;
+  const int batch = plan.step.micro_batches * b * plan.step.dp;  // sequences per step, kept
+  const int m = (batch + b * dp - 1) / (b * dp);
+  TrainingJobPlan out = plan;
+  out.job.nodes = gpus / node.gpus;
+  out.job.parallelism.dp = dp;
+  out.job.global_batch_sequences = m * b * dp;
+  out.step = estimate_training_step(out.job, node, out.fabric, collectives);
+  // The step still trains `batch` sequences: the padding of an uneven split is idle time.
+  out.step.tokens_per_step = plan.step.tokens_per_step;
+  out.step.tokens_per_s = out.step.tokens_per_step / out.step.step_time_s;
+  out.step.model_flops_per_step = plan.step.model_flops_per_step;
+  const double scale = plan.step.step_time_s / out.step.step_time_s * plan.step.gpus / out.step.gpus;
+  out.step.tflops_per_gpu = plan.step.tflops_per_gpu * scale;
+  out.step.mfu = plan.step.mfu * scale;
+  out.clock_fraction = clock_fraction_of(out.step);
+  size_checkpoints(out, out.job.nodes, node);
+  return out;
 }
 
 }  // namespace dcsim::models::workload

@@ -73,6 +73,7 @@ struct TrainingJobPlan {
   double checkpoint_rate_bytes_per_s = 0.0;  // per node
   double checkpoint_s = 0.0;          // one checkpoint (nominal; flow mode to a store host: flows)
   int checkpoint_store_host = -1;     // flow mode: the store's fabric host (remote target)
+  CheckpointConfig checkpoint_config;  // as given: re-sizes the checkpoints of a re-planned job
   // Run time at nominal clock: steps x step_time_s + checkpoints x checkpoint_s.
   double nominal_duration_s() const;
   // Step time at clock factor f (0 < f <= 1).
@@ -86,5 +87,19 @@ double checkpoint_bytes(const TransformerModel& model);
 // ("parallelism", "steps", "checkpoint.interval_steps", ...).
 TrainingJobPlan plan_training_job(const TrainingJobSpec& spec, const hardware::NodeSpec& node,
                                   const collective::CollectiveRegistry& collectives);
+
+// The same job on `dp` data-parallel replicas instead of plan.step.dp (an elastic job that lost
+// or regained replicas), on dp x tp x pp / node.gpus nodes. The global batch stays what it was
+// (TorchElastic and Megatron keep it: more gradient accumulation per replica), so each replica
+// runs m' = ceil(B / (micro_batch_size x dp)) micro-batches; when dp does not divide the batch,
+// the replicas with fewer micro-batches wait at the gradient reduction for the busiest, so the
+// step takes m' micro-batches' time while it still trains B sequences (tokens_per_step and the
+// model FLOPs per step are the original's). The step is re-estimated by the step model (bubble
+// amortised over m', DP collectives over dp ranks, the optimizer shard of ZeRO over dp), and
+// the checkpoints re-sized for the new node count (the same bytes over fewer nodes). Throws
+// sim::ConfigError when the job does not fit (ZeRO shards grow as dp shrinks) or dp x tp x pp
+// does not fill whole nodes.
+TrainingJobPlan replan_data_parallel(const TrainingJobPlan& plan, int dp, const hardware::NodeSpec& node,
+                                     const collective::CollectiveRegistry& collectives);
 
 }  // namespace dcsim::models::workload

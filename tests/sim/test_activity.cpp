@@ -224,3 +224,21 @@ TEST_CASE("bad work or rate is an internal error", "[sim][activity]") {
   sim.run();
   CHECK_THROWS_AS(a.set_rate(1.0), InternalError);  // done
 }
+
+TEST_CASE("set_total_work shortens an activity in flight to a boundary", "[sim][activity]") {
+  Simulator sim;
+  Time finished = Time::max();
+  // 10 units at 1 unit/us: at 2.5 us, 2.5 are done; cutting the total to 3 leaves 0.5 units,
+  // so it finishes at 3 us instead of 10 us.
+  Activity a(sim, 10.0, 1e6, [&](Activity& self) {
+    finished = sim.now();
+    CHECK(self.total_work() == 3.0);
+  });
+  sim.at(ns(2'500), [&] { a.set_total_work(3.0); });
+  sim.run();
+  CHECK(finished == ns(3'000));
+  // Less than what is already done is a model bug.
+  Activity b(sim, 10.0, 1e6, [](Activity&) {});
+  sim.run_until(sim.now() + ns(4'000));
+  CHECK_THROWS_AS(b.set_total_work(2.0), InternalError);
+}

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -86,6 +87,28 @@ TEST_CASE("random faults during flow-mode training interrupt the jobs and the ru
     interrupted = interrupted || std::get<std::string>(row[3]) == "interrupted";
   }
   CHECK(interrupted);
+}
+
+TEST_CASE("an elastic job in flow mode re-forms on other nodes and fewer replicas, its step graph rebuilt",
+          "[run][reliability]") {
+  // The same faults as above under elastic: the first two node faults are replaced by idle nodes
+  // (elastic_reform), the third leaves no idle node and the job goes on with 2 of its 3 columns
+  // (elastic_shrink); each new run builds the step graph of its replicas on its nodes.
+  dcsim::models::ModelRegistries registries;
+  dcsim::models::register_builtin_models(registries);
+  const std::string file = std::string(DCSIM_SOURCE_DIR) + "/scenarios/two-jobs-shared-fabric.json";
+  const auto scenario = load_scenario_file(file,
+                                           {"duration=60 s", "reliability.faults=llama3_405b",
+                                            "reliability.scale=2000000", "policies.failover=elastic",
+                                            "policies.failover_params.relaunch_overhead=1 s"},
+                                           {}, registries);
+  dcsim::sim::MemoryTraceSink sink;
+  simulate(scenario, registries, sink);
+  CHECK(count(sink, "reliability/elastic_reforms") > 0);
+  CHECK(count(sink, "reliability/elastic_shrinks") > 0);
+  std::vector<std::string> causes;
+  for (const auto& row : sink.table("job_states").rows) causes.push_back(std::get<std::string>(row[4]));
+  CHECK(std::find(causes.begin(), causes.end(), "elastic_shrink") != causes.end());
 }
 
 TEST_CASE("a random cooling-zone fault stops the zone's heat removal until its repair", "[run][reliability]") {

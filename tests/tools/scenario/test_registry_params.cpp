@@ -7,6 +7,7 @@
 #include "models/model_registries.hpp"
 #include "sim/error.hpp"
 #include "sim/params.hpp"
+#include "tools/run/build_datacenter.hpp"
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
@@ -35,6 +36,7 @@ TEST_CASE("every registered parameter has a parseable range and a default that r
     }
   };
   check(registries.schedulers);
+  check(registries.failover_policies);
   check(registries.cooling_controls);
   check(registries.cloud_offers);
   check(registries.egress_tariffs);
@@ -96,4 +98,51 @@ TEST_CASE("scheduler_params reach the chosen scheduler; others are refused at th
   const auto temperature = errors_of(with_scheduler("thermal_aware", {{"temperature_resolution", 3}}));
   REQUIRE(temperature.size() == 1);
   CHECK_THAT(temperature[0], Catch::Contains("temperature"));
+}
+
+namespace {
+
+json with_failover(const std::string& failover, const json& params) {
+  json doc = json::parse(R"({"name": "m", "duration": "1 d", "cluster": {"nodes": 4},
+                             "workload": {"jobs": [{"name": "a", "work": "1 h"}]},
+                             "reliability": {"faults": "llama3_405b"}})");
+  doc["policies"] = {{"failover", failover}, {"failover_params", params}};
+  return doc;
+}
+
+// What loading and building the models (as `validate` and `run` do) report, first message.
+std::string refusal(const json& doc) {
+  models::ModelRegistries registries;
+  models::register_builtin_models(registries);
+  try {
+    const Scenario s = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+    tools::run::check_models_build(s, registries);
+  } catch (const sim::InputErrors& e) {
+    return e.messages().front();
+  } catch (const sim::InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST_CASE("bad predictive_migration and elastic parameters are refused at their JSON pointer",
+          "[scenario][params]") {
+  const auto predictive = [](const json& params) { return refusal(with_failover("predictive_migration", params)); };
+  CHECK_THAT(predictive({{"precision", 0}}), Catch::StartsWith("t.json:/policies/failover_params/precision: expected"));
+  CHECK_THAT(predictive({{"precision", 1.2}}), Catch::StartsWith("t.json:/policies/failover_params/precision: expected"));
+  CHECK_THAT(predictive({{"recall", -0.1}}), Catch::StartsWith("t.json:/policies/failover_params/recall: expected"));
+  CHECK_THAT(predictive({{"recall", 1.5}}), Catch::StartsWith("t.json:/policies/failover_params/recall: expected"));
+  CHECK_THAT(predictive({{"lead_time", "-1 min"}}), Catch::StartsWith("t.json:/policies/failover_params/lead_time:"));
+  // Checked against the fault model when the models are built.
+  CHECK_THAT(predictive({{"precursor_classes", "gpu_faulty,gpu_hbm4"}}),
+             Catch::StartsWith("t.json:/policies/failover_params/precursor_classes: the fault model has no class "
+                               "'gpu_hbm4'"));
+  CHECK(predictive({{"recall", 0}, {"precision", 1}}) == "accepted");
+  const auto elastic = [](const json& params) { return refusal(with_failover("elastic", params)); };
+  CHECK_THAT(elastic({{"min_replicas", 0}}), Catch::StartsWith("t.json:/policies/failover_params/min_replicas: expected"));
+  CHECK_THAT(elastic({{"state_recovery", "memory"}}),
+             Catch::StartsWith("t.json:/policies/failover_params/state_recovery: expected \"auto\""));
+  CHECK(elastic({{"state_recovery", "replicas"}}) == "accepted");
 }

@@ -117,6 +117,51 @@ TEST_CASE("scenarios/failover-policies.json: checkpoints and headroom are what k
   CHECK(effective(no_headroom) < 0.5);
 }
 
+TEST_CASE("scenarios/failover-policies.json: elastic re-forms without a relaunch, predictive_migration moves before the fault",
+          "[tools][scenario][policy][golden]") {
+  const auto run = [](const std::vector<std::string>& overrides) {
+    return simulate_file("failover-policies.json", overrides);
+  };
+  const auto count = [](const sim::MemoryTraceSink& s, const std::string& key) {
+    return std::get<std::int64_t>(s.summary(key).value);
+  };
+  const auto effective = [](const sim::MemoryTraceSink& s) { return summary(s, "goodput/effective_training_fraction"); };
+  const auto restart = run({});
+  const auto elastic = run({"policies.failover=elastic"});
+  // Measured when written: 99.2% effective training (checkpoint_restart 97.3%). With 8 idle
+  // nodes every fault is replaced at full size (elastic_reform); ZeRO 1 makes it reload the
+  // checkpoint as checkpoint_restart does, so the gain is the 1 min re-formation instead of the
+  // 10 min relaunch: a tenth of the restart GPU time.
+  CHECK(count(elastic, "reliability/elastic_reforms") == count(elastic, "reliability/interruptions_total"));
+  CHECK(summary(elastic, "goodput/restart_gpu_h") < 0.2 * summary(restart, "goodput/restart_gpu_h"));
+  CHECK(effective(elastic) > effective(restart) + 0.01);
+  // Without idle nodes elastic goes on with 31 of 32 replicas until a repair (measured 94.1%;
+  // checkpoint_restart waits for every repair: 13%).
+  const auto elastic_tight = run({"policies.failover=elastic", "cluster.nodes=128"});
+  CHECK(count(elastic_tight, "reliability/elastic_shrinks") > 0);
+  CHECK(count(elastic_tight, "reliability/elastic_expands") > 0);
+  CHECK(summary(elastic_tight, "goodput/shrunk_missing_gpu_h") > 0);
+  CHECK(effective(elastic_tight) > 0.9);
+  // predictive_migration: warned faults interrupt nothing (measured: 11 of 22 became migrations,
+  // one false alarm). A migration pays the relaunch and reload a restart pays, and at Daly's
+  // short interval little work is at risk, so it gains little here (97.3%); with checkpoints
+  // every hour it keeps the work a fault would lose (95.7% vs 92.7%).
+  const auto predictive = run({"policies.failover=predictive_migration"});
+  CHECK(count(predictive, "reliability/migrations") > 0);
+  CHECK(count(predictive, "reliability/interruptions_total") < count(restart, "reliability/interruptions_total"));
+  CHECK(summary(predictive, "goodput/lost_gpu_h") < summary(restart, "goodput/lost_gpu_h"));
+  const auto hourly = run({"policies.failover_params.interval=1 h"});
+  const auto predictive_hourly = run({"policies.failover=predictive_migration", "policies.failover_params.interval=1 h"});
+  CHECK(effective(predictive_hourly) > effective(hourly) + 0.02);
+  // Recall 0: no alarm, true or false (precision fixes false alarms relative to true ones):
+  // exactly checkpoint_restart.
+  const auto blind = run({"policies.failover=predictive_migration", "policies.failover_params.recall=0"});
+  CHECK(count(blind, "reliability/alarms") + count(blind, "reliability/false_alarms") == 0);
+  CHECK(count(blind, "reliability/interruptions_total") == count(restart, "reliability/interruptions_total"));
+  CHECK(summary(blind, "goodput/fraction") == summary(restart, "goodput/fraction"));
+  CHECK(effective(blind) == effective(restart));
+}
+
 TEST_CASE("scenarios/trace-replay.json: easy_backfill cuts the Alibaba pods' waits at the same utilisation",
           "[tools][scenario][policy][golden]") {
   const auto run = [](const std::string& scheduler) {
