@@ -239,7 +239,42 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   }
 }
 
-void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue) {
+void ClusterSimulation::preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch) {
+  Job& job = *jobs_[job_index];
+  const Job& winner = *jobs_[by.job_index];
+  if (job.state != Job::State::kRunning || job.spec.priority >= by.priority) {
+    throw sim::InternalError("scheduler '" + config_.scheduler + "' preempted job '" + job.spec.name +
+                             "', which is not a running job of lower priority than '" + winner.spec.name +
+                             "' (this is a bug)");
+  }
+  // What the job keeps: its last checkpoint (training jobs that checkpoint), else nothing. Not a
+  // fault: no failover decision and no interruption count, but the lost work is lost all the same.
+  const bool had_run = job.run != nullptr;
+  const double done_s = had_run ? job.run->done_s() : job.resume_s;
+  const double saved_s = had_run ? job.run->saved_s() : job.resume_s;
+  const int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
+  stop_running(job_index);
+  job.migrating = false;
+  if (job.run_plan != nullptr) {  // a shrunk elastic job comes back at its submitted size
+    job.run_plan = nullptr;
+    shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index));
+  }
+  transition(job, "running", "preempted", "preempted by " + winner.spec.name);
+  const double lost = std::max(0.0, done_s - saved_s) * job.gpus();
+  job.lost_gpu_s += lost;
+  lost_gpu_s_ += lost;
+  preempted_lost_gpu_s_ += lost;
+  ++preemptions_;
+  job.resume_s = saved_s;
+  job.checkpoint_step = job.training ? saved_step : 0;
+  job.resume_step = job.checkpoint_step;
+  const double reload_s = saved_s > 0 && job.plan && job.plan->checkpoint_rate_bytes_per_s > 0
+                              ? job.plan->checkpoint_bytes_per_node / job.plan->checkpoint_rate_bytes_per_s
+                              : 0.0;
+  job.restart_delay = relaunch + sim::Time::from_seconds(reload_s);
+}
+
+void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue, const char* from) {
   Job& job = *jobs_[job_index];
   job.state = Job::State::kWaiting;
   const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
@@ -254,7 +289,7 @@ void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue) {
   } else {
     waiting_.insert(waiting_.begin(), w);
   }
-  transition(job, "interrupted", "requeued", ahead_of_queue ? "resume from checkpoint" : "requeue");
+  transition(job, from, "requeued", ahead_of_queue ? "resume from checkpoint" : "requeue");
 }
 
 void ClusterSimulation::resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,

@@ -56,11 +56,15 @@ void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
     put("goodput/lost_gpu_h_by_cause/elastic_expand", expand_lost_gpu_s_ / 3600.0, "GPU-h",
         "steps in flight abandoned when shrunk jobs grew back");
   }
+  put_count("workload/preemptions", preemptions_,
+            "running jobs a preemptive scheduler stopped for a job of higher priority");
+  put("goodput/lost_gpu_h_by_cause/preempted", preempted_lost_gpu_s_ / 3600.0, "GPU-h",
+      "work preempted jobs lost: progress since their last checkpoint");
   put("goodput/shrunk_missing_gpu_h", shrunk_missing_gpu_s_ / 3600.0, "GPU-h",
       "GPU time elastic jobs ran without: submitted GPUs minus those held while shrunk, x time");
   put("goodput/allocated_gpu_h", held_gpu_s_ / 3600.0, "GPU-h", "GPU time held by jobs");
   put("goodput/lost_gpu_h", lost_gpu_s_ / 3600.0, "GPU-h",
-      "work lost to interruptions: progress since each job's last checkpoint");
+      "work lost to interruptions and preemptions: progress since each job's last checkpoint");
   put("goodput/restart_gpu_h", restart_gpu_s_ / 3600.0, "GPU-h",
       "GPU time held by restarting jobs before their work resumed (relaunch, checkpoint reload, spare swap)");
   // Training jobs: the wall time since each first started that went into steps it kept

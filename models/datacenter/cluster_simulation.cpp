@@ -235,7 +235,8 @@ void ClusterSimulation::visit_running_by_expected_end(
     const std::function<bool(const policy::RunningJob&)>& visit) const {
   for (const auto& [end, index] : running_by_end_) {
     const Job& job = *jobs_[index];
-    const policy::RunningJob r{index, static_cast<int>(job.nodes.size()), job.gpus_per_node, std::max(end, sim_.now())};
+    const policy::RunningJob r{index,          static_cast<int>(job.nodes.size()), job.gpus_per_node,
+                               std::max(end, sim_.now()), job.spec.priority, job.nodes};
     if (!visit(r)) return;
   }
 }
@@ -265,24 +266,34 @@ void ClusterSimulation::set_node_conditions(const NodeConditions* conditions) {
 
 void ClusterSimulation::try_schedule() {
   try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
-  if (waiting_head_ == waiting_.size() || free_gpus_ == 0) return;
+  if (waiting_head_ == waiting_.size() || (free_gpus_ == 0 && !scheduler_->preempts())) return;
   const auto placements = scheduler_->schedule(*this);
   if (placements.empty()) return;
   const std::size_t waiting_size = waiting_.size() - waiting_head_;
-  std::vector<std::size_t> positions;
+  std::vector<std::size_t> positions, preempted;
   positions.reserve(placements.size());
   // Each placement is checked against what the ones before it left free, then acted on.
   for (const auto& p : placements) {
-    check_placement(p, waiting_size);
     for (std::size_t done : positions) {
       if (done == p.position) {
         throw sim::InternalError("scheduler '" + config_.scheduler + "' placed a job twice (this is a bug)");
       }
     }
+    if (p.position < waiting_size) {
+      for (std::size_t victim : p.preempt) {
+        preempt_job(victim, waiting_[waiting_head_ + p.position], p.preempt_relaunch);
+        preempted.push_back(victim);
+      }
+    }
+    check_placement(p, waiting_size);
     positions.push_back(p.position);
     start_job(waiting_[waiting_head_ + p.position].job_index, p.nodes);
   }
   remove_started(std::move(positions));
+  // Preempted jobs wait again only now: queueing them earlier would move the positions the
+  // policy's placements refer to.
+  for (std::size_t victim : preempted) enqueue(victim, false, "preempted");
+  if (!preempted.empty()) mark_dirty();
 }
 
 void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t waiting_size) const {

@@ -135,7 +135,8 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
                        const std::string& cause);
   void begin_run(std::size_t job_index);
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
-  void enqueue(std::size_t job_index, bool ahead_of_queue);
+  void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
+  void preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch);
   void resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,
                         const std::vector<int>& spares, sim::Time swap_time);
   void close_run_accounts(Job& job);
@@ -204,6 +205,8 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   std::vector<int> spares_;   // healthy unused spares, ascending
   sim::TableId states_table_ = 0;
   std::size_t interruptions_ = 0;
+  std::size_t preemptions_ = 0;
+  double preempted_lost_gpu_s_ = 0.0;  // work preempted jobs lost (part of lost_gpu_s_)
   std::size_t failed_ = 0;       // jobs the failover policy gave up
   double lost_gpu_s_ = 0.0;      // work lost (since the last checkpoint)
   double restart_gpu_s_ = 0.0;   // GPU time held by restarting jobs before their work resumed

@@ -48,6 +48,8 @@ struct RunningJob {
   // start + estimate, but never before now: a job that outran its estimate is expected to end
   // any moment (its real end is unknown to the policy).
   sim::Time expected_end;
+  int priority = 0;             // JobSpec::priority
+  std::span<const int> node_ids;  // the nodes it holds (valid during the visit)
   int gpus() const { return nodes * gpus_per_node; }
 };
 

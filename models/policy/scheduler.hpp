@@ -10,12 +10,19 @@
 
 #include "models/policy/cluster_view.hpp"
 #include "sim/params.hpp"
+#include "sim/time.hpp"
 
 namespace dcsim::models::policy {
 
 struct Placement {
   std::size_t position = 0;  // in view.waiting()
   std::vector<int> nodes;    // distinct node ids, exactly the job's node count
+  // Running jobs (job ids) the cluster preempts before it places this job, each of a lower
+  // priority than the placed job: they stop now, lose their work since their last checkpoint and
+  // wait again in queue order; they pay `preempt_relaunch` (plus the checkpoint reload) when
+  // they start again. Their nodes count as free for this placement.
+  std::vector<std::size_t> preempt;
+  sim::Time preempt_relaunch;
 };
 
 class Scheduler {
@@ -27,6 +34,8 @@ class Scheduler {
   // per call; it must not grow with the queue beyond what the policy needs (queues of 1e5+ jobs
   // are routine in traces).
   virtual std::vector<Placement> schedule(const ClusterView& view) = 0;
+  // True for a policy that may preempt: the cluster then asks it even when no GPU is free.
+  virtual bool preempts() const { return false; }
 };
 
 using SchedulerFactory = std::function<std::unique_ptr<Scheduler>(const sim::Params&)>;

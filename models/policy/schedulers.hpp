@@ -11,5 +11,6 @@ void register_first_fit_scheduler(sim::Registry<SchedulerFactory>& registry);
 void register_easy_backfill_scheduler(sim::Registry<SchedulerFactory>& registry);
 void register_topology_aware_scheduler(sim::Registry<SchedulerFactory>& registry);
 void register_thermal_aware_scheduler(sim::Registry<SchedulerFactory>& registry);
+void register_priority_preemptive_scheduler(sim::Registry<SchedulerFactory>& registry);
 
 }  // namespace dcsim::models::policy

@@ -205,3 +205,58 @@ TEST_CASE("a higher priority waits ahead of earlier arrivals", "[models][policy]
   CHECK(run.start_of("C") == Approx(10));
   CHECK(run.start_of("B") == Approx(20));
 }
+
+TEST_CASE("priority_preemptive stops a lower-priority job for a blocked higher-priority one, which loses its work",
+          "[models][policy][preemption]") {
+  // Two one-GPU nodes. L (priority 0, both nodes, 2 h, no checkpoints) starts at 0. H (priority
+  // 5, 1 node, 1 h) arrives at 30 min and fits nowhere: L is preempted (its 30 min x 2 GPUs = 1
+  // GPU-h is lost), H runs 0.5-1.5 h, and L starts over at 1.5 h (relaunch 0 here) on both
+  // nodes: 1.5-3.5 h. Under fifo H waits for L: 2-3 h.
+  const auto two_jobs = [](const std::string& scheduler) {
+    ClusterConfig c = simple_cluster(2);
+    c.scheduler = scheduler;
+    JobSpec low = job("L", Time::zero(), 2, s(7200), 1.0);
+    JobSpec high = job("H", s(1800), 1, s(3600), 1.0);
+    high.priority = 5;
+    c.jobs = {low, high};
+    return c;
+  };
+  ClusterConfig preemptive = two_jobs("priority_preemptive");
+  preemptive.scheduler_params.set_number("relaunch_overhead", 0.0);
+  Run run(preemptive);
+  run.to_end();
+  CHECK(run.start_of("H") == Approx(1800));
+  CHECK(run.finish_of("H") == Approx(5400));
+  CHECK(run.finish_of("L") == Approx(5400 + 7200));
+  CHECK(std::get<std::int64_t>(run.sink.summary("workload/preemptions").value) == 1);
+  CHECK(run.summary("goodput/lost_gpu_h_by_cause/preempted") == Approx(1.0));
+  CHECK(run.summary("goodput/lost_gpu_h") == Approx(1.0));
+  bool logged = false;
+  for (const auto& row : run.sink.table("job_states").rows) {
+    if (std::get<std::string>(row[3]) == "preempted") {
+      logged = true;
+      CHECK(std::get<double>(row[0]) == Approx(1800));
+      CHECK(std::get<std::string>(row[4]) == "preempted by H");
+    }
+  }
+  CHECK(logged);
+
+  Run fifo(two_jobs("fifo"));
+  fifo.to_end();
+  CHECK(fifo.start_of("H") == Approx(7200));
+  CHECK(std::get<std::int64_t>(fifo.sink.summary("workload/preemptions").value) == 0);
+}
+
+TEST_CASE("priority_preemptive leaves jobs within min_priority_gap alone", "[models][policy][preemption]") {
+  ClusterConfig c = simple_cluster(1);
+  c.scheduler = "priority_preemptive";
+  c.scheduler_params.set_number("min_priority_gap", 10.0);
+  JobSpec low = job("L", Time::zero(), 1, s(100), 1.0);
+  JobSpec high = job("H", s(10), 1, s(100), 1.0);
+  high.priority = 5;  // outranks L by 5 < 10: waits
+  c.jobs = {low, high};
+  Run run(c);
+  run.to_end();
+  CHECK(run.start_of("H") == Approx(100));
+  CHECK(std::get<std::int64_t>(run.sink.summary("workload/preemptions").value) == 0);
+}
