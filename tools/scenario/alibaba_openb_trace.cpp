@@ -4,7 +4,13 @@
 // name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,
 // deletion_time,scheduled_time (times in seconds from the trace's start). Used:
 //   name -> the id; creation_time -> arrival; deletion_time - scheduled_time -> work;
-//   num_gpu -> gpus_per_node on one node; gpu_milli / 1000 -> gpu_utilization.
+//   num_gpu -> gpus_per_node on one node; gpu_milli / 1000 -> gpu_utilization;
+//   qos -> priority: LS (latency-sensitive) and Guaranteed 2, Burstable 1, BE (best effort) and
+//   empty 0 -- the order in which Kubernetes QoS classes are evicted, BE first (Weng et al. treat
+//   BE pods as the preemptible ones), so `priority_preemptive` lets LS pods preempt BE pods.
+// Not mapped: cpu_milli and memory_mib (dcsim places GPUs; host CPU and memory are not a
+// placement constraint here) and gpu_spec (a pod's GPU model constraint; a dcsim cluster has one
+// node type).
 // gpu_milli is the share of one GPU a 1-GPU pod asked for (GPU sharing); dcsim places whole GPUs,
 // so a 460-milli pod holds a whole GPU for placement and draws 46% of its dynamic power. The
 // trace has no user estimate of the run time: estimate stays zero (not given).
@@ -20,6 +26,15 @@ namespace dcsim::tools::scenario::trace_rows {
 namespace {
 
 // The columns read; the others (cpu_milli, memory_mib, gpu_spec, qos) may be there or not.
+
+// Priority of a Kubernetes QoS class: eviction order, best effort first.
+int qos_priority(LineReader& r, const std::string& qos) {
+  if (qos == "LS" || qos == "Guaranteed") return 2;
+  if (qos == "Burstable") return 1;
+  if (qos == "BE" || qos.empty()) return 0;
+  r.fail("column qos: expected LS, Guaranteed, Burstable, BE or nothing, got \"" + qos + "\"");
+  return 0;
+}
 constexpr const char* kRequired[] = {"name",          "num_gpu",       "gpu_milli",     "pod_phase",
                                      "creation_time", "deletion_time", "scheduled_time"};
 
@@ -46,6 +61,7 @@ void read_alibaba_openb(LineReader& r, const JobTraceOptions& /*options*/, RowSi
   const std::size_t c_name = column["name"], c_gpus = column["num_gpu"], c_milli = column["gpu_milli"],
                     c_phase = column["pod_phase"], c_created = column["creation_time"],
                     c_deleted = column["deletion_time"], c_scheduled = column["scheduled_time"];
+  const auto qos_column = column.find("qos");
 
   while (r.next(line)) {
     const auto cells = header_row(r, line, header);
@@ -84,6 +100,7 @@ void read_alibaba_openb(LineReader& r, const JobTraceOptions& /*options*/, RowSi
     row.nodes = 1;
     row.gpus_per_node = static_cast<int>(gpus);
     row.gpu_utilization = gpus == 1 ? milli / 1000.0 : 1.0;
+    row.priority = qos_column != column.end() ? qos_priority(r, cells[qos_column->second]) : 0;
     sink.add(std::move(row));
   }
 }

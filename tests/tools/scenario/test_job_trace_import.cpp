@@ -126,6 +126,9 @@ TEST_CASE("Alibaba openb: arrival at creation, work from scheduling to deletion,
   CHECK(t.jobs[1].gpus_per_node == 1);
   CHECK(t.jobs[1].gpu_utilization == Approx(0.46).epsilon(1e-15));
   CHECK(t.jobs[1].estimate == Time::zero());  // the trace has no user estimate
+  // QoS classes as priorities (eviction order): Burstable 1, LS 2.
+  CHECK(t.jobs[0].priority == 1);
+  CHECK(t.jobs[1].priority == 2);
   CHECK(t.rows == 6);
   CHECK(t.skipped == std::vector<std::pair<std::string, std::size_t>>{
                          {"CPU-only pods (num_gpu 0)", 1},
@@ -147,6 +150,8 @@ TEST_CASE("Alibaba openb errors name file:line and the column", "[tools][scenari
   CHECK_THROWS_WITH(from_text("name,num_gpu,gpu_milli,pod_phase,creation_time,deletion_time\n", o, "pods.csv"),
                     Catch::StartsWith("pods.csv:1: header: missing column scheduled_time"));
   CHECK_THROWS_WITH(from_text("", o, "pods.csv"), Catch::StartsWith("pods.csv: empty pod list; expected a header"));
+  CHECK_THROWS_WITH(from_text(kAlibabaHeader + "p0,1,1,1,1000,,Platinum,Running,0,10,0\n", o, "pods.csv"),
+                    "pods.csv:2: column qos: expected LS, Guaranteed, Burstable, BE or nothing, got \"Platinum\"");
 }
 
 TEST_CASE("dcsim CSV: optional columns take their defaults, any order", "[tools][scenario][traces]") {
