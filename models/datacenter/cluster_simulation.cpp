@@ -387,6 +387,9 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
                              std::to_string(factor) + "): out of range (this is a bug)");
   }
   auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (signals_ != nullptr && factor != n.clock_factor) {
+    signals_->node_clock.emit(NodeClockChange{sim_.now(), node, factor});
+  }
   n.clock_factor = factor;
   for (const auto& [index, gpus] : n.jobs) {
     Job& job = *jobs_[index];

@@ -34,6 +34,14 @@ struct NodeHealthChange {
   std::string_view cause;
 };
 
+// A node's GPU clock factor changed (1 = nominal): throttling by a power cap or temperature, or
+// its end. The node's jobs run at the slowest factor among their nodes.
+struct NodeClockChange {
+  sim::Time at;
+  int node = 0;
+  double factor = 1.0;
+};
+
 // The compute nodes' total AC power changed (it stays at power_w until the next change), so a
 // listener integrates IT energy exactly.
 struct ItPowerChange {
@@ -61,6 +69,7 @@ struct DatacenterSignals {
   sim::Signal<const JobStateChange&> job_state;
   sim::Signal<const NodeHealthChange&> node_health;
   sim::Signal<const ItPowerChange&> it_power;
+  sim::Signal<const NodeClockChange&> node_clock;
   sim::Signal<const FacilityStep&> facility_step;
   sim::Signal<const network::FinishedFlow&> flow_finished;  // every flow of the fabric, traffic and jobs
   sim::Signal<const FaultNotice&> fault;

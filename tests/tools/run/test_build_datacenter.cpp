@@ -52,11 +52,15 @@ TEST_CASE("every delivered flow reaches the flow signal with its bytes", "[run][
 
 TEST_CASE("the facility's steps carry exactly the IT and facility energy it reports", "[run][datacenter]") {
   const auto registries = builtin();
-  const auto scenario = load_scenario_file(shipped("cooling-failure.json"), {"duration=1 h"}, {}, registries);
+  const auto scenario = load_scenario_file(shipped("cooling-failure.json"), {"duration=2 h"}, {}, registries);
   dcsim::sim::Simulator sim;
   dcsim::sim::MemoryTraceSink sink;
   auto datacenter = build_datacenter(scenario, registries, sim, sink);
   double it_j = 0.0, facility_j = 0.0, hottest_c = 0.0;
+  std::size_t throttles = 0, restores = 0;
+  datacenter->signals().node_clock.connect([&](const dc::NodeClockChange& c) {
+    (c.factor < 1.0 ? throttles : restores) += 1;
+  });
   dcsim::sim::Time covered = dcsim::sim::Time::zero();
   datacenter->signals().facility_step.connect([&](const dc::FacilityStep& s) {
     CHECK(s.from == covered);  // steps tile the run: no gap, no overlap
@@ -73,6 +77,11 @@ TEST_CASE("the facility's steps carry exactly the IT and facility energy it repo
   CHECK(it_j == Approx(kwh("facility/it_energy_kwh")).epsilon(1e-9));
   CHECK(facility_j == Approx(kwh("facility/total_energy_kwh")).epsilon(1e-9));
   CHECK(hottest_c == Approx(std::get<double>(sink.summary("thermal/max_gpu_c").value)));
+  // The pump failure at 1 h heats the zone's GPUs past their slowdown threshold: the throttling
+  // that the facility reports reaches the signal, and so does its end.
+  CHECK(std::get<double>(sink.summary("thermal/throttled_gpu_s").value) > 0.0);
+  CHECK(throttles > 0);
+  CHECK(restores > 0);
 }
 
 TEST_CASE("every random fault and repair is one fault notice", "[run][datacenter][reliability]") {
