@@ -184,7 +184,9 @@ void EconomicsSubsystem::finish() {
                         {std::string("none"), "USD/GPU-h", "tco_usd per delivered GPU-hour: none delivered"});
     }
     sink_.set_summary(base + "energy_usd", {o.energy_usd, "USD", "electricity in tco_usd"});
-    sink_.set_summary(base + "egress_usd", {o.egress_usd, "USD", "metered internet egress in tco_usd"});
+    sink_.set_summary(base + "egress_usd", {o.egress_usd, "USD",
+                                          "traffic leaving the site in tco_usd: unmetered port fees plus any metered "
+                                          "tariff (owned), the provider's egress tariff (cloud)"});
   };
   const auto month_value = [](const std::optional<std::size_t>& m) -> sim::SummaryValue {
     if (m) return {static_cast<std::int64_t>(*m), "month", "first billing month (1-based) whose end finds owning's "
