@@ -176,3 +176,20 @@ TEST_CASE("bad economics input exits with the JSON pointer", "[run][economics]")
   CHECK_THAT(error_of(doc, {"reliability.faults=llama3_405b"}), Catch::Contains("<test>:/economics/repairs: "));
   CHECK_NOTHROW(run(doc, {"reliability.faults=llama3_405b", "economics.repair_default=1000 USD"}));
 }
+
+TEST_CASE("pricing a run adds no event: the same event sequence with and without /economics", "[run][economics]") {
+  auto without = one_node_scenario();
+  without.erase("economics");
+  const auto a = run(without, {R"(reliability={"faults": "llama3_405b", "scale": 20000})"});
+  const auto b = run(one_node_scenario(),
+                     {R"(reliability={"faults": "llama3_405b", "scale": 20000})", "economics.repair_default=5000 USD"});
+  CHECK(std::get<std::string>(a->sink.summary("engine/fingerprint").value) ==
+        std::get<std::string>(b->sink.summary("engine/fingerprint").value));
+  CHECK(a->number("engine/events") == b->number("engine/events"));
+  // The faults are priced: at least one fired, and owning costs more than without repairs.
+  const double faults = b->number("reliability/faults_total");
+  REQUIRE(faults > 0);
+  const auto c = run(one_node_scenario(),
+                     {R"(reliability={"faults": "llama3_405b", "scale": 20000})", "economics.repair_default=0 USD"});
+  CHECK(b->number("cost/owned/tco_usd") - c->number("cost/owned/tco_usd") == Approx(5000.0 * faults).epsilon(kTol));
+}
