@@ -86,6 +86,13 @@ econ::EconomicsConfig map_economics_section(const json& e, const Scenario& s,
   } else if (auto p = m.preset(registries.node_prices, node_name, base + "/node_price", base + "/node_price_params")) {
     l.capex.node_price = *p;
   }
+  if (!s.fabric) {
+    for (const char* key : {"fabric_prices", "fabric_prices_params"}) {
+      if (find_at(s.given, base + "/" + key) != nullptr) {
+        m.error(base + "/" + key, "given without /fabric: there is no bill of materials to price");
+      }
+    }
+  }
   if (auto p = m.preset(registries.fabric_prices, e.at("fabric_prices").get<std::string>(), base + "/fabric_prices",
                         base + "/fabric_prices_params")) {
     l.capex.fabric_prices = *p;

@@ -162,6 +162,7 @@ TEST_CASE("bad economics input exits with the JSON pointer", "[run][economics]")
       {{"economics.bogus=1"}, "<test>:/economics/bogus: "},
       {{"economics.egress_per_month=1 TB"}, "<test>:/economics/egress_per_month: "},
       {{R"(economics.repairs=[{"class": "gpu", "price": "1 USD"}])"}, "<test>:/economics/repairs/0/class: "},
+      {{"economics.fabric_prices=ethernet"}, "<test>:/economics/fabric_prices: "},
       {{"economics.site_prices_params.nope=1"}, "<test>:/economics/site_prices_params/nope: "},
   };
   for (const auto& c : cases) {
