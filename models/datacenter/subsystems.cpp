@@ -3,6 +3,7 @@
 #include "models/datacenter/fault_effects.hpp"
 #include "models/datacenter/scripted_node_faults.hpp"
 #include "models/datacenter/subsystem.hpp"
+#include "models/economics/economics_subsystem.hpp"
 
 namespace dcsim::models::datacenter {
 
@@ -19,6 +20,11 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
          if (c.config.node_faults.empty()) return nullptr;
          return std::make_unique<ScriptedNodeFaults>(c.config.node_faults, c.parts.nodes, c.signals, c.simulator,
                                                      c.sink);
+       }},
+      {"economics", "prices the run: owning the cluster vs renting the same GPU-hours (economics_subsystem.hpp)",
+       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
+         if (!c.config.economics) return nullptr;
+         return std::make_unique<economics::EconomicsSubsystem>(c);
        }},
   };
   return kEntries;

@@ -47,6 +47,28 @@ std::string fabric_lines(const nlohmann::json& s) {
   return out;
 }
 
+// Owning against each cloud option: TCO and $/GPU-hour, then the break-even month.
+std::string cost_lines(const scenario::Scenario& scenario, const nlohmann::json& s) {
+  const auto option = [&](const std::string& name) {
+    const nlohmann::json::json_pointer unit("/cost/" + name + "/usd_per_gpu_hour");
+    const std::string per_hour = s.contains(unit) && s.at(unit).is_number()
+                                     ? fmt::format("${:.2f}/GPU-h", s.at(unit).get<double>())
+                                     : std::string("no GPU-hours delivered");
+    return fmt::format("{} ${:.3f}M ({})", name, number_at(s, ("/cost/" + name + "/tco_usd").c_str()) / 1e6, per_hour);
+  };
+  std::string out = fmt::format("  cost        {}", option("owned"));
+  for (const auto& c : scenario.economics->ledger.cloud) out += "; " + option(c.offer.name);
+  out += "\n";
+  const nlohmann::json::json_pointer be("/cost/break_even_month");
+  if (s.contains(be)) {
+    out += fmt::format("  break-even  {} (owned vs {}), over {:.0f} months, {:.0f} GPU-hours delivered\n",
+                       s.at(be).is_number() ? fmt::format("month {}", s.at(be).get<std::int64_t>()) : "never",
+                       scenario.economics->ledger.cloud.front().offer.name, number_at(s, "/cost/months"),
+                       number_at(s, "/cost/delivered_gpu_hours"));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string headline_report(const scenario::Scenario& scenario, const run::RunOutputs& outputs) {
@@ -86,6 +108,7 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
                        number_at(s, "/thermal/max_gpu_c"), number_at(s, "/thermal/throttled_gpu_s"));
   }
   if (scenario.fabric) out += fabric_lines(s);
+  if (scenario.economics) out += cost_lines(scenario, s);
   out += fmt::format("  outputs     {}, {}\n", outputs.trace_file.string(), outputs.summary_file.string());
   return out;
 }

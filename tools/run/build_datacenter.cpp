@@ -4,6 +4,7 @@
 
 #include "sim/discard_trace_sink.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/economics_mapping.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
 
@@ -28,6 +29,7 @@ dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
   config.facility = scenario.facility;
   config.reliability = scenario.reliability;
   config.node_faults = scenario.node_faults;
+  config.economics = scenario.economics;
   return config;
 }
 
@@ -42,6 +44,9 @@ sim::InputError scenario_error(const scenario::Scenario& scenario, const dc::Dat
   if (part == "fabric" && !e.field().empty()) {
     const std::string pointer = scenario::fabric_field_pointer(e.field());
     if (!pointer.empty()) return sim::InputError(scenario.source + ":" + pointer + ": " + e.detail());
+  }
+  if (part == "economics") {
+    return sim::InputError(scenario.source + ":" + scenario::economics_field_pointer(e.field()) + ": " + e.detail());
   }
   // Sections whose model is not otherwise mapped: the section's pointer, the field in words.
   const std::string section = "/" + part;

@@ -79,21 +79,38 @@ FieldSpec param_field(const sim::ParamSpec& spec, const std::string& used_by) {
 }
 
 FieldSpec params_object_field(std::string key, std::string description, const std::vector<EntryParams>& entries) {
-  std::map<std::string, std::pair<const sim::ParamSpec*, std::string>> by_name;  // name -> (spec, users)
+  struct Use {
+    const sim::ParamSpec* spec;
+    std::string users;
+    std::vector<std::pair<std::string, std::string>> defaults;  // (entry, default) in entry order
+  };
+  std::map<std::string, Use> by_name;
   for (const auto& e : entries) {
     for (const auto& p : *e.params) {
-      auto [it, fresh] = by_name.emplace(p.name, std::pair{&p, e.name});
+      auto [it, fresh] = by_name.emplace(p.name, Use{&p, e.name, {{e.name, p.default_value}}});
       if (fresh) continue;
-      const sim::ParamSpec& first = *it->second.first;
-      if (first.unit != p.unit || first.valid_range != p.valid_range || first.default_value != p.default_value) {
-        throw sim::InternalError("parameter '" + p.name + "' documented differently by '" + it->second.second +
+      const sim::ParamSpec& first = *it->second.spec;
+      if (first.unit != p.unit || first.valid_range != p.valid_range) {
+        throw sim::InternalError("parameter '" + p.name + "' documented differently by '" + it->second.users +
                                  "' and '" + e.name + "' (this is a bug)");
       }
-      it->second.second += ", " + e.name;
+      it->second.users += ", " + e.name;
+      it->second.defaults.emplace_back(e.name, p.default_value);
     }
   }
   std::vector<FieldSpec> children;
-  for (const auto& [name, spec_users] : by_name) children.push_back(param_field(*spec_users.first, spec_users.second));
+  for (const auto& [name, use] : by_name) {
+    FieldSpec field = param_field(*use.spec, use.users);
+    // Entries with their own figure for the same parameter (price presets): each entry's default.
+    bool same = true;
+    for (const auto& d : use.defaults) same = same && d.second == use.defaults.front().second;
+    if (!same) {
+      std::string note;
+      for (const auto& [entry, value] : use.defaults) note += (note.empty() ? "" : ", ") + entry + ": " + value;
+      field = with_default_note(std::move(field), note);
+    }
+    children.push_back(std::move(field));
+  }
   return object_field(std::move(key), std::move(description), std::move(children));
 }
 

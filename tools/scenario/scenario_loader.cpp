@@ -5,6 +5,7 @@
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
 #include "tools/scenario/registry_params.hpp"
+#include "tools/scenario/economics_mapping.hpp"
 #include "tools/scenario/reliability_mapping.hpp"
 #include "tools/scenario/trace_mapping.hpp"
 #include "tools/scenario/training_spec.hpp"
@@ -498,6 +499,9 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   if (out.facility && out.fabric) count_fabric_switches(*out.facility, *out.fabric, registries, source);
   if (out.resolved.contains("reliability")) {
     out.reliability = map_reliability_section(out.resolved["reliability"], out, registries);
+  }
+  if (out.resolved.contains("economics")) {
+    out.economics = map_economics_section(out.resolved["economics"], out, registries);
   }
   check_run_resources(out, registries, limits);
   return out;

@@ -45,6 +45,19 @@ TEST_CASE("every registered parameter has a parseable range and a default that r
   check(registries.site_prices);
 }
 
+TEST_CASE("a params object over presets with their own figures documents each entry's default",
+          "[scenario][params]") {
+  models::ModelRegistries registries;
+  models::register_builtin_models(registries);
+  // hgx-h100 and dgx-h100 both document usd_per_node, each with its own price: one key, same unit
+  // and range, and the note names each preset's default (a unit or range mismatch stays a bug).
+  const FieldSpec f = params_object_field("node_price_params", "", entry_params(registries.node_prices));
+  const FieldSpec* usd = f.child("usd_per_node");
+  REQUIRE(usd != nullptr);
+  CHECK_THAT(usd->default_note, Catch::Contains("dgx-h100: 270000") && Catch::Contains("hgx-h100: 313500"));
+  CHECK_FALSE(usd->default_value.has_value());
+}
+
 TEST_CASE("parameter ranges read as the registrations write them", "[scenario][params]") {
   const Range open = parse_param_range("0 < x <= 1");
   CHECK(*open.minimum == 0);

@@ -1,0 +1,215 @@
+#include "models/economics/economics_subsystem.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "models/economics/billing_month.hpp"
+#include "models/network/bill_of_materials.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::models::economics {
+
+namespace dc = models::datacenter;
+
+namespace {
+
+// The ledger's config completed with what the assembly knows.
+CostLedgerConfig ledger_config(const EconomicsConfig& e, const dc::SubsystemContext& c) {
+  if (!c.config.cluster) {
+    throw sim::ConfigError("cluster", "needs a cluster: economics prices the nodes the run simulates");
+  }
+  const auto& cluster = *c.config.cluster;
+  CostLedgerConfig l = e.ledger;
+  const double it_kw = e.contracted_kw.value_or(cluster.nodes * cluster.node.max_power_w() / 1e3);
+  l.capex.nodes = cluster.nodes;
+  if (c.parts.topology != nullptr) l.capex.fabric = network::bill_of_materials(*c.parts.topology);
+  double liquid_fraction = 0.0;
+  bool rear_doors = false;
+  if (c.config.facility) {
+    const auto& f = *c.config.facility;
+    liquid_fraction = f.mode == facility::FacilityConfig::Mode::kD2c ? f.d2c_capture : 0.0;
+    rear_doors = f.rdhx;
+  }
+  l.capex.gear = facility_gear(e.site, it_kw, liquid_fraction, rear_doors);
+  l.opex.site = e.site;
+  l.opex.contracted_kw = it_kw;
+  l.opex.nodes = cluster.nodes;
+  l.opex.gpus_per_node = cluster.node.gpus;
+
+  // Every reliability class that can fire needs a part price.
+  if (c.config.reliability) {
+    const auto& r = *c.config.reliability;
+    std::string missing;
+    for (const auto& fc : r.classes) {
+      if (fc.rate_per_hour <= 0 || r.scale <= 0 || l.repairs.usd_per_fault.count(fc.name) > 0) continue;
+      if (e.repair_default_usd) {
+        l.repairs.usd_per_fault[fc.name] = *e.repair_default_usd;
+      } else {
+        missing += (missing.empty() ? "" : ", ") + fc.name;
+      }
+    }
+    if (!missing.empty()) {
+      throw sim::ConfigError("repairs", "expected a part price for every fault class that can fire; none for " +
+                                            missing + " (price each, or give repair_default_usd)");
+    }
+  }
+  return l;
+}
+
+sim::Time horizon_of(const EconomicsConfig& e, const dc::DatacenterConfig& config) {
+  const sim::Time h = e.horizon.is_max() ? config.duration : e.horizon;
+  if (h.is_max()) {
+    throw sim::ConfigError("horizon", "missing; economics needs a period to price: give a horizon or a /duration");
+  }
+  if (h <= sim::Time::zero()) throw sim::ConfigError("horizon", "expected a positive period");
+  return h;
+}
+
+}  // namespace
+
+EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
+    : simulator_(c.simulator), sink_(c.sink), horizon_(horizon_of(*c.config.economics, c.config)) {
+  const EconomicsConfig& e = *c.config.economics;
+  ledger_ = std::make_unique<CostLedger>(ledger_config(e, c));
+  if (e.egress_bytes_per_month > 0 && port_capacity_bytes_per_month(ledger_->config().opex) == 0.0 &&
+      !ledger_->config().owned_metered_egress) {
+    // Found now, not when the run ends (the ledger would refuse at finish).
+    throw sim::ConfigError("egress_per_month", "traffic leaves the site but it has neither unmetered ports nor a "
+                                               "metered egress tariff; give ports or owned_egress");
+  }
+  egress_bytes_per_month_ = e.egress_bytes_per_month;
+  stored_bytes_ = e.stored_bytes;
+  if (c.config.reliability) {
+    for (const auto& fc : c.config.reliability->classes) {
+      if (ledger_->config().repairs.usd_per_fault.count(fc.name) > 0) {
+        fault_index_.emplace(fc.name, ledger_->fault_class(fc.name));
+      }
+    }
+  }
+  // With a facility its steps carry the whole site's energy; otherwise the cluster's IT power.
+  facility_energy_ = c.config.facility.has_value();
+  if (facility_energy_) {
+    c.signals.facility_step.connect([this](const dc::FacilityStep& s) { on_facility_step(s); });
+  } else {
+    c.signals.it_power.connect([this](const dc::ItPowerChange& p) { on_it_power(p); });
+  }
+  c.signals.job_state.connect([this](const dc::JobStateChange& j) { on_job(j); });
+  c.signals.fault.connect([this](const dc::FaultNotice& f) { on_fault(f); });
+
+  // Declared volumes: egress at the middle of each month (pro rata in a partial last month), storage
+  // throughout. O(months).
+  if (egress_bytes_per_month_ > 0) {
+    for (std::size_t m = 0; m < billing_months(horizon_); ++m) {
+      const sim::Time from = billing_month_start(m);
+      const sim::Time to = std::min(horizon_, billing_month_start(m + 1));
+      const double fraction = month_fraction_before(m, horizon_);
+      ledger_->add_egress(from + sim::Time::from_ns((to - from).ns() / 2), egress_bytes_per_month_ * fraction);
+    }
+  }
+  if (stored_bytes_ > 0) ledger_->set_stored_bytes(sim::Time::zero(), stored_bytes_);
+}
+
+void EconomicsSubsystem::add_energy(sim::Time start, sim::Time end, double energy_j) {
+  if (start >= horizon_) return;
+  if (end > horizon_) {
+    energy_j *= static_cast<double>((horizon_ - start).ns()) / static_cast<double>((end - start).ns());
+    end = horizon_;
+  }
+  ledger_->add_energy(start, end, energy_j);
+}
+
+void EconomicsSubsystem::add_gpu_time(sim::Time start, sim::Time end, double gpus) {
+  end = std::min(end, horizon_);
+  if (end <= start) return;
+  ledger_->add_gpu_time(start, end, gpus * (end - start).seconds());
+}
+
+void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
+  if (j.job >= running_.size()) running_.resize(j.job + 1);
+  auto& slot = running_[j.job];
+  if (slot) {
+    add_gpu_time(slot->since, j.at, slot->gpus);
+    slot.reset();
+  }
+  if (j.to == "running") slot = Running{j.at, static_cast<double>(j.gpus)};
+}
+
+void EconomicsSubsystem::on_it_power(const dc::ItPowerChange& p) {
+  if (p.at > power_since_) add_energy(power_since_, p.at, power_w_ * (p.at - power_since_).seconds());
+  power_since_ = std::max(power_since_, p.at);
+  power_w_ = p.power_w;
+}
+
+void EconomicsSubsystem::on_facility_step(const dc::FacilityStep& s) {
+  add_energy(s.from, s.to, s.facility_j);
+  if (s.to > s.from) power_w_ = s.facility_j / (s.to - s.from).seconds();
+  power_since_ = std::max(power_since_, s.to);
+}
+
+void EconomicsSubsystem::on_fault(const dc::FaultNotice& f) {
+  if (f.repaired || f.at >= horizon_) return;
+  // Classes of the reliability model only: scripted /faults entries are what-if events with no part.
+  if (const auto it = fault_index_.find(f.fault_class); it != fault_index_.end()) ledger_->add_fault(f.at, it->second);
+}
+
+void EconomicsSubsystem::finish() {
+  const sim::Time end = std::min(simulator_.now(), horizon_);
+  for (auto& slot : running_) {
+    if (slot) add_gpu_time(slot->since, end, slot->gpus);
+    slot.reset();
+  }
+  // The site stays powered until the horizon: a run that ended sooner (every job done) is taken
+  // to draw its last power (IT, or the facility's last step) from then on.
+  if (horizon_ > power_since_) {
+    add_energy(power_since_, horizon_, power_w_ * (horizon_ - power_since_).seconds());
+    power_since_ = horizon_;
+  }
+  const EconomicsResult r = ledger_->finish(horizon_);
+
+  const auto emit_option = [&](const OptionResult& o) {
+    const std::string base = "cost/" + o.name + "/";
+    const auto series = sink_.declare_series(base + "cumulative_usd", "USD",
+                                             "cumulative cost of this option at the end of each billing month "
+                                             "(30.4375 d; the last point at the horizon)");
+    for (std::size_t m = 0; m < o.cumulative_usd.size(); ++m) {
+      sink_.append(series, std::min(horizon_, billing_month_start(m + 1)), o.cumulative_usd[m]);
+    }
+    sink_.set_summary(base + "tco_usd", {o.tco_usd, "USD", "total cost of ownership over the horizon"});
+    if (o.unit.usd_per_gpu_hour) {
+      sink_.set_summary(base + "usd_per_gpu_hour",
+                        {*o.unit.usd_per_gpu_hour, "USD/GPU-h",
+                         "tco_usd per delivered GPU-hour (idle, failures and lost work included)"});
+    } else {
+      sink_.set_summary(base + "usd_per_gpu_hour",
+                        {std::string("none"), "USD/GPU-h", "tco_usd per delivered GPU-hour: none delivered"});
+    }
+    sink_.set_summary(base + "energy_usd", {o.energy_usd, "USD", "electricity in tco_usd"});
+    sink_.set_summary(base + "egress_usd", {o.egress_usd, "USD",
+                                          "traffic leaving the site in tco_usd: unmetered port fees plus any metered "
+                                          "tariff (owned), the provider's egress tariff (cloud)"});
+  };
+  const auto month_value = [](const std::optional<std::size_t>& m) -> sim::SummaryValue {
+    if (m) return {static_cast<std::int64_t>(*m), "month", "first billing month (1-based) whose end finds owning's "
+                                                             "cumulative cost below renting's; or never"};
+    return {std::string("never"), "month",
+            "first billing month (1-based) whose end finds owning's cumulative cost below renting's; or never"};
+  };
+  emit_option(r.owned);
+  for (std::size_t i = 0; i < r.cloud.size(); ++i) {
+    emit_option(r.cloud[i]);
+    sink_.set_summary("cost/" + r.cloud[i].name + "/break_even_month", month_value(r.break_even_month[i]));
+  }
+  if (!r.cloud.empty()) {
+    auto v = month_value(r.break_even_month[0]);
+    v.description += " (against " + r.cloud[0].name + ", the first cloud option)";
+    sink_.set_summary("cost/break_even_month", v);
+  }
+  sink_.set_summary("cost/capex_usd", {r.capex.total_usd, "USD", "servers, fabric, facility gear and spares"});
+  sink_.set_summary("cost/delivered_gpu_hours",
+                    {r.delivered_gpu_hours, "GPU-h", "GPU-hours jobs held while running, within the horizon"});
+  sink_.set_summary("cost/energy_kwh", {r.energy_j / kJoulesPerKwh, "kWh",
+                                        "energy priced: the facility's total with /facility, else the IT energy"});
+  sink_.set_summary("cost/months", {static_cast<std::int64_t>(r.months), "month", "billing months in the horizon"});
+}
+
+}  // namespace dcsim::models::economics

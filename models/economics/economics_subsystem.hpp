@@ -1,0 +1,85 @@
+#pragma once
+// The economics subsystem of the datacenter assembly: prices what the run simulated with a
+// CostLedger (cost_ledger.hpp) and, at the end, compares owning the cluster with renting the
+// same delivered GPU-hours from each cloud option.
+//
+// Built from EconomicsConfig plus what the assembly knows: nodes and GPUs per node from the
+// cluster, the fabric's bill of materials from the built topology (when /fabric exists), the
+// cooling gear from the facility (D2C cold plates and CDUs for the captured share, rear doors for
+// the rest when the facility has them; air only without a facility).
+//
+// What it hears (datacenter_signals.hpp), O(1) work per signal plus the ledger's O(months the
+// interval crosses):
+//   energy     with a facility, each FacilityStep's facility_j (IT + distribution losses +
+//              cooling) over [from, to); without one, the cluster's IT power step function
+//              (ItPowerChange) integrated exactly between changes
+//   GPU time   every running interval of every job x the GPUs it holds (lost work included: a
+//              cloud would bill it too); jobs still running at the end count up to it
+//   repairs    each fault of the reliability model, at its class's part price
+// Traffic leaving the site and cloud storage are the config's declared volumes (egress as
+// simulated flows is not modelled yet). Tokens and FLOPs are not fed: no $/token is reported.
+// Anything past the horizon is not priced (a constant-power interval crossing it is cut pro rata).
+// A run that ends before the horizon (every job done, no /duration) is taken to keep drawing its
+// last power (IT, or the facility's last step) until the horizon: the site stays on.
+//
+// Outputs at finish, for each option (`owned` and each cloud offer's name):
+//   series  cost/<option>/cumulative_usd   USD at the end of each billing month (at its end time)
+//   summary cost/<option>/tco_usd, usd_per_gpu_hour, energy_usd, egress_usd
+//           cost/<cloud option>/break_even_month   1-based month, or "never"
+//   summary cost/break_even_month (against the first cloud option), cost/capex_usd,
+//           cost/delivered_gpu_hours, cost/energy_kwh, cost/months
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/datacenter/subsystem.hpp"
+#include "models/economics/cost_ledger.hpp"
+#include "models/economics/economics_config.hpp"
+
+namespace dcsim::models::economics {
+
+class EconomicsSubsystem final : public datacenter::Subsystem {
+ public:
+  // sim::ConfigError naming the field: the ledger's ("depreciation.years", "cloud[0].committed_gpus",
+  // "capex.fabric_prices.switches", ...), "horizon" (no horizon and no duration), "cluster" (none),
+  // "repairs" (a fault class of the reliability model without a price).
+  explicit EconomicsSubsystem(const datacenter::SubsystemContext& context);
+  EconomicsSubsystem(const EconomicsSubsystem&) = delete;
+  EconomicsSubsystem& operator=(const EconomicsSubsystem&) = delete;
+
+  void finish() override;
+
+  // The ledger as configured (capex priced): for tests and reports.
+  const CostLedger& ledger() const { return *ledger_; }
+
+ private:
+  struct Running {
+    sim::Time since;
+    double gpus = 0.0;
+  };
+  void on_job(const datacenter::JobStateChange& change);
+  void on_it_power(const datacenter::ItPowerChange& change);
+  void on_facility_step(const datacenter::FacilityStep& step);
+  void on_fault(const datacenter::FaultNotice& notice);
+  // Cuts [start, end) at the horizon (pro rata for energy) and reports what lies before it.
+  void add_energy(sim::Time start, sim::Time end, double energy_j);
+  void add_gpu_time(sim::Time start, sim::Time end, double gpus);
+
+  sim::Simulator& simulator_;
+  sim::TraceSink& sink_;
+  sim::Time horizon_;
+  std::unique_ptr<CostLedger> ledger_;
+  double egress_bytes_per_month_ = 0.0;
+  double stored_bytes_ = 0.0;
+  bool facility_energy_ = false;
+  sim::Time power_since_ = sim::Time::zero();
+  double power_w_ = 0.0;
+  std::vector<std::optional<Running>> running_;  // by job index
+  std::map<std::string, std::size_t, std::less<>> fault_index_;  // reliability class -> ledger index
+};
+
+}  // namespace dcsim::models::economics
