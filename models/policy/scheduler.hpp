@@ -21,8 +21,8 @@ struct Placement {
   // priority than the placed job: they stop now, lose their work since their last checkpoint and
   // wait again in queue order; they pay `preempt_relaunch` (plus the checkpoint reload) when
   // they start again. Their nodes count as free for this placement.
-  std::vector<std::size_t> preempt;
-  sim::Time preempt_relaunch;
+  std::vector<std::size_t> preempt{};
+  sim::Time preempt_relaunch{};
 };
 
 class Scheduler {
