@@ -34,12 +34,7 @@ class EasyBackfillScheduler : public Scheduler {
     std::vector<Placement> out;
     FreeCapacity free(view);
     const auto waiting = view.waiting();
-    std::size_t head = 0;
-    for (; head < waiting.size(); ++head) {
-      auto nodes = free.take_default(waiting[head]);
-      if (!nodes) break;
-      out.push_back({head, std::move(*nodes)});
-    }
+    const std::size_t head = place_queue_prefix(view, free, out);
     if (head == waiting.size() || free.free_gpus() == 0) return out;
 
     const Reservation r = reserve(view, waiting, out, free.free_gpus(), waiting[head].gpus());

@@ -63,4 +63,18 @@ std::vector<Placement> place_in_arrival_order(const ClusterView& view, Place&& p
   return out;
 }
 
+// Places waiting jobs in queue order on the default nodes (take_default) until one does not fit;
+// returns the position of that job (the blocked head), or the queue's length when all fit. The
+// first step of the policies that then do more for the head (reserve, preempt).
+inline std::size_t place_queue_prefix(const ClusterView& view, FreeCapacity& free, std::vector<Placement>& out) {
+  const auto waiting = view.waiting();
+  std::size_t head = 0;
+  for (; head < waiting.size(); ++head) {
+    auto nodes = free.take_default(waiting[head]);
+    if (!nodes) break;
+    out.push_back({head, std::move(*nodes)});
+  }
+  return head;
+}
+
 }  // namespace dcsim::models::policy

@@ -30,12 +30,7 @@ class PriorityPreemptiveScheduler : public Scheduler {
     std::vector<Placement> out;
     FreeCapacity free(view);
     const auto waiting = view.waiting();
-    std::size_t i = 0;
-    for (; i < waiting.size(); ++i) {
-      auto nodes = free.take_default(waiting[i]);
-      if (!nodes) break;
-      out.push_back({i, std::move(*nodes), {}, {}});
-    }
+    const std::size_t i = place_queue_prefix(view, free, out);
     if (i == waiting.size()) return out;
     const WaitingJob& head = waiting[i];
     if (head.gpus_per_node != view.gpus_per_node()) return out;  // a partial-node job does not preempt
