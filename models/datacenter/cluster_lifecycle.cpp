@@ -49,6 +49,13 @@ void ClusterSimulation::transition(const Job& job, const char* from, const char*
   sink_.append_row(states_table_, {sim_.now().seconds(), job.spec.name, std::string(from), std::string(to), cause, node_list});
 }
 
+void ClusterSimulation::report_training_work(const Job& job, double steps) {
+  if (!job.plan || signals_ == nullptr || !signals_->training_work.connected()) return;
+  const workload::TrainingStepResult& step = job.plan->step;  // the submitted plan: the global batch
+  signals_->training_work.emit(TrainingWork{sim_.now(), job.index, steps, steps * step.tokens_per_step,
+                                            steps * step.model_flops_per_step});
+}
+
 void ClusterSimulation::start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
                                         const std::string& cause) {
   jobs_[job_index]->start_label = {from, cause};
@@ -161,6 +168,7 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   ++finished_;
   last_completion_ = sim_.now();
   transition(job, "running", "completed", "");
+  if (job.plan) report_training_work(job, job.plan->steps);
   emit_job_row(job);
   try_schedule();
   mark_dirty();

@@ -94,6 +94,15 @@ void ClusterSimulation::finish() {
   double slowdown_sum = 0.0;
   std::vector<double> waits_s;
   for (auto& job : jobs_) {
+    // Unfinished training jobs delivered the whole steps they have done (running) or will resume
+    // from (waiting), failed and unstarted ones nothing; completed ones reported at completion.
+    if (job->state == Job::State::kRunning && job->run != nullptr && job->training != nullptr) {
+      report_training_work(*job, std::floor(job->training->steps_done()));
+    } else if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) {
+      report_training_work(*job, job->resume_step);
+    } else if (job->state == Job::State::kFailed || job->state == Job::State::kPending) {
+      report_training_work(*job, 0);
+    }
     if (job->state == Job::State::kRunning) close_run_accounts(*job);
     if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) emit_job_row(*job);
     if (job->start != sim::Time::max()) waits_s.push_back((job->start - job->spec.arrival).seconds());

@@ -178,6 +178,8 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   void touch_rack(int node);
   void on_telemetry_tick();
   void emit_job_row(const Job& job);
+  // Training jobs: the training_work signal for `steps` kept (datacenter_signals.hpp).
+  void report_training_work(const Job& job, double steps);
   int fabric_groups_of(const Job& job) const;
   double busy_nodes_of(const Job& job) const;
 

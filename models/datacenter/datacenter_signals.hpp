@@ -26,6 +26,20 @@ struct JobStateChange {
   double energy_j = 0.0;     // node energy attributed to the job over all its runs so far
 };
 
+// Training work a job delivered: its steps kept, with the tokens and model FLOPs they trained
+// (tokens_per_step and the PaLM model FLOPs per step of its submitted plan: an elastic job on fewer
+// replicas trains the same global batch). Emitted once per training job: when it completes (every
+// step), or at the end of the run for one that has not (the steps done by a running job, the steps
+// a waiting job will resume from, 0 for a failed or unstarted one). Work redone after a fault is
+// counted once.
+struct TrainingWork {
+  sim::Time at;
+  std::size_t job = 0;
+  double steps = 0.0;
+  double tokens = 0.0;
+  double model_flops = 0.0;
+};
+
 // A node went down (a fault) or came back (every fault holding it down repaired).
 struct NodeHealthChange {
   sim::Time at;
@@ -67,6 +81,7 @@ struct FaultNotice {
 
 struct DatacenterSignals {
   sim::Signal<const JobStateChange&> job_state;
+  sim::Signal<const TrainingWork&> training_work;
   sim::Signal<const NodeHealthChange&> node_health;
   sim::Signal<const ItPowerChange&> it_power;
   sim::Signal<const NodeClockChange&> node_clock;

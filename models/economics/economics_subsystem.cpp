@@ -95,6 +95,7 @@ EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
   }
   c.signals.job_state.connect([this](const dc::JobStateChange& j) { on_job(j); });
   c.signals.fault.connect([this](const dc::FaultNotice& f) { on_fault(f); });
+  c.signals.training_work.connect([this](const dc::TrainingWork& w) { on_training_work(w); });
 
   // Declared volumes: egress at the middle of each month (pro rata in a partial last month), storage
   // throughout. O(months).
@@ -118,17 +119,20 @@ void EconomicsSubsystem::add_energy(sim::Time start, sim::Time end, double energ
   ledger_->add_energy(start, end, energy_j);
 }
 
-void EconomicsSubsystem::add_gpu_time(sim::Time start, sim::Time end, double gpus) {
+void EconomicsSubsystem::add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus) {
   end = std::min(end, horizon_);
   if (end <= start) return;
-  ledger_->add_gpu_time(start, end, gpus * (end - start).seconds());
+  const double gpu_s = gpus * (end - start).seconds();
+  ledger_->add_gpu_time(start, end, gpu_s);
+  if (job >= gpu_s_by_job_.size()) gpu_s_by_job_.resize(job + 1, 0.0);
+  gpu_s_by_job_[job] += gpu_s;
 }
 
 void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
   if (j.job >= running_.size()) running_.resize(j.job + 1);
   auto& slot = running_[j.job];
   if (slot) {
-    add_gpu_time(slot->since, j.at, slot->gpus);
+    add_gpu_time(j.job, slot->since, j.at, slot->gpus);
     slot.reset();
   }
   if (j.to == "running") slot = Running{j.at, static_cast<double>(j.gpus)};
@@ -152,11 +156,22 @@ void EconomicsSubsystem::on_fault(const dc::FaultNotice& f) {
   if (const auto it = fault_index_.find(f.fault_class); it != fault_index_.end()) ledger_->add_fault(f.at, it->second);
 }
 
+void EconomicsSubsystem::on_training_work(const dc::TrainingWork& w) {
+  // A run that stops at the horizon reports its unfinished jobs' work at the horizon itself: it
+  // was done before it.
+  if (w.at > horizon_) return;
+  const sim::Time at = w.at < horizon_ ? w.at : horizon_ - sim::Time::from_ns(1);
+  if (w.job >= trained_.size()) trained_.resize(w.job + 1, false);
+  trained_[w.job] = true;
+  ledger_->add_tokens(at, w.tokens);
+  ledger_->add_flops(at, w.model_flops);
+}
+
 void EconomicsSubsystem::finish() {
   const sim::Time end = std::min(simulator_.now(), horizon_);
-  for (auto& slot : running_) {
-    if (slot) add_gpu_time(slot->since, end, slot->gpus);
-    slot.reset();
+  for (std::size_t job = 0; job < running_.size(); ++job) {
+    if (running_[job]) add_gpu_time(job, running_[job]->since, end, running_[job]->gpus);
+    running_[job].reset();
   }
   // The site stays powered until the horizon: a run that ended sooner (every job done) is taken
   // to draw its last power (IT, or the facility's last step) from then on.
@@ -165,6 +180,12 @@ void EconomicsSubsystem::finish() {
     power_since_ = horizon_;
   }
   const EconomicsResult r = ledger_->finish(horizon_);
+  double training_gpu_s = 0.0;
+  for (std::size_t job = 0; job < std::min(trained_.size(), gpu_s_by_job_.size()); ++job) {
+    if (trained_[job]) training_gpu_s += gpu_s_by_job_[job];
+  }
+  const double training_gpu_h = training_gpu_s / 3600.0;
+  const double training_share = r.delivered_gpu_hours > 0 ? training_gpu_h / r.delivered_gpu_hours : 0.0;
 
   const auto emit_option = [&](const OptionResult& o) {
     const std::string base = "cost/" + o.name + "/";
@@ -175,14 +196,23 @@ void EconomicsSubsystem::finish() {
       sink_.append(series, std::min(horizon_, billing_month_start(m + 1)), o.cumulative_usd[m]);
     }
     sink_.set_summary(base + "tco_usd", {o.tco_usd, "USD", "total cost of ownership over the horizon"});
-    if (o.unit.usd_per_gpu_hour) {
-      sink_.set_summary(base + "usd_per_gpu_hour",
-                        {*o.unit.usd_per_gpu_hour, "USD/GPU-h",
-                         "tco_usd per delivered GPU-hour (idle, failures and lost work included)"});
-    } else {
-      sink_.set_summary(base + "usd_per_gpu_hour",
-                        {std::string("none"), "USD/GPU-h", "tco_usd per delivered GPU-hour: none delivered"});
-    }
+    const auto per_unit = [&](const std::string& key, const std::optional<double>& v, const char* unit,
+                              const std::string& what) {
+      if (v) {
+        sink_.set_summary(base + key, {*v, unit, "tco_usd per " + what});
+      } else {
+        sink_.set_summary(base + key, {std::string("none"), unit, "tco_usd per " + what + ": none delivered"});
+      }
+    };
+    per_unit("usd_per_gpu_hour", o.unit.usd_per_gpu_hour, "USD/GPU-h",
+             "delivered GPU-hour (idle, failures and lost work included)");
+    // The training jobs' share of the TCO over what they delivered.
+    const UnitCosts training = unit_costs(o.tco_usd * training_share, training_gpu_h, r.tokens, r.flops);
+    per_unit("usd_per_million_tokens", training.usd_per_million_tokens, "USD/Mtoken",
+             "million training tokens delivered (steps kept x tokens per step), on the training jobs' share of "
+             "the delivered GPU-hours");
+    per_unit("usd_per_pflop", training.usd_per_pflop, "USD/PFLOP",
+             "1e15 model FLOPs delivered (PaLM definition, recomputation excluded), on the training jobs' share");
     sink_.set_summary(base + "energy_usd", {o.energy_usd, "USD", "electricity in tco_usd"});
     sink_.set_summary(base + "egress_usd", {o.egress_usd, "USD",
                                           "traffic leaving the site in tco_usd: unmetered port fees plus any metered "
@@ -207,6 +237,12 @@ void EconomicsSubsystem::finish() {
   sink_.set_summary("cost/capex_usd", {r.capex.total_usd, "USD", "servers, fabric, facility gear and spares"});
   sink_.set_summary("cost/delivered_gpu_hours",
                     {r.delivered_gpu_hours, "GPU-h", "GPU-hours jobs held while running, within the horizon"});
+  sink_.set_summary("cost/training_tokens",
+                    {r.tokens, "token", "tokens of the training steps jobs kept, within the horizon"});
+  sink_.set_summary("cost/model_pflop", {r.flops / 1e15, "PFLOP", "model FLOPs of those steps / 1e15"});
+  sink_.set_summary("cost/training_gpu_hours",
+                    {training_gpu_h, "GPU-h", "GPU-hours training jobs held within the horizon: their share of "
+                                              "delivered_gpu_hours carries the per-token and per-PFLOP costs"});
   sink_.set_summary("cost/energy_kwh", {r.energy_j / kJoulesPerKwh, "kWh",
                                         "energy priced: the facility's total with /facility, else the IT energy"});
   sink_.set_summary("cost/months", {static_cast<std::int64_t>(r.months), "month", "billing months in the horizon"});

@@ -16,18 +16,25 @@
 //   GPU time   every running interval of every job x the GPUs it holds (lost work included: a
 //              cloud would bill it too); jobs still running at the end count up to it
 //   repairs    each fault of the reliability model, at its class's part price
+//   work       each training job's TrainingWork (tokens and model FLOPs of the steps it kept,
+//              once per job: at completion, or at the end of the run), for $/million tokens and
+//              $/PFLOP: each option's TCO x the training jobs' share of the delivered GPU-hours,
+//              over the tokens (or FLOPs), so batch jobs sharing the cluster do not load their
+//              cost onto the tokens; work reported after the horizon is not priced
 // Traffic leaving the site and cloud storage are the config's declared volumes (egress as
-// simulated flows is not modelled yet). Tokens and FLOPs are not fed: no $/token is reported.
+// simulated flows is not modelled yet).
 // Anything past the horizon is not priced (a constant-power interval crossing it is cut pro rata).
 // A run that ends before the horizon (every job done, no /duration) is taken to keep drawing its
 // last power (IT, or the facility's last step) until the horizon: the site stays on.
 //
 // Outputs at finish, for each option (`owned` and each cloud offer's name):
 //   series  cost/<option>/cumulative_usd   USD at the end of each billing month (at its end time)
-//   summary cost/<option>/tco_usd, usd_per_gpu_hour, energy_usd, egress_usd
+//   summary cost/<option>/tco_usd, usd_per_gpu_hour, usd_per_million_tokens, usd_per_pflop,
+//           energy_usd, egress_usd (a unit cost is "none" when nothing of that unit was delivered)
 //           cost/<cloud option>/break_even_month   1-based month, or "never"
 //   summary cost/break_even_month (against the first cloud option), cost/capex_usd,
-//           cost/delivered_gpu_hours, cost/energy_kwh, cost/months
+//           cost/delivered_gpu_hours, cost/training_tokens, cost/model_pflop, cost/energy_kwh,
+//           cost/months
 
 #include <cstddef>
 #include <map>
@@ -65,9 +72,10 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   void on_it_power(const datacenter::ItPowerChange& change);
   void on_facility_step(const datacenter::FacilityStep& step);
   void on_fault(const datacenter::FaultNotice& notice);
+  void on_training_work(const datacenter::TrainingWork& work);
   // Cuts [start, end) at the horizon (pro rata for energy) and reports what lies before it.
   void add_energy(sim::Time start, sim::Time end, double energy_j);
-  void add_gpu_time(sim::Time start, sim::Time end, double gpus);
+  void add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus);
 
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
@@ -79,6 +87,11 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   sim::Time power_since_ = sim::Time::zero();
   double power_w_ = 0.0;
   std::vector<std::optional<Running>> running_;  // by job index
+  // GPU-seconds each job held within the horizon, and whether it trained (sent TrainingWork): the
+  // training jobs' share of the delivered GPU-hours is the share of each option's TCO that the
+  // tokens and FLOPs carry (batch jobs on the same cluster carry the rest).
+  std::vector<double> gpu_s_by_job_;
+  std::vector<bool> trained_;
   std::map<std::string, std::size_t, std::less<>> fault_index_;  // reliability class -> ledger index
 };
 

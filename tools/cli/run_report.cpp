@@ -47,14 +47,27 @@ std::string fabric_lines(const nlohmann::json& s) {
   return out;
 }
 
-// Owning against each cloud option: TCO and $/GPU-hour, then the break-even month.
+// Money in the unit that keeps it readable: a one-node month is thousands, a fleet millions.
+std::string short_usd(double usd) {
+  if (usd >= 1e6) return fmt::format("${:.3f}M", usd / 1e6);
+  if (usd >= 1e3) return fmt::format("${:.1f}k", usd / 1e3);
+  return fmt::format("${:.2f}", usd);
+}
+
+// Owning against each cloud option: TCO, $/GPU-hour and (training jobs) $/million tokens, then
+// the break-even month.
 std::string cost_lines(const scenario::Scenario& scenario, const nlohmann::json& s) {
   const auto option = [&](const std::string& name) {
-    const nlohmann::json::json_pointer unit("/cost/" + name + "/usd_per_gpu_hour");
-    const std::string per_hour = s.contains(unit) && s.at(unit).is_number()
-                                     ? fmt::format("${:.2f}/GPU-h", s.at(unit).get<double>())
-                                     : std::string("no GPU-hours delivered");
-    return fmt::format("{} ${:.3f}M ({})", name, number_at(s, ("/cost/" + name + "/tco_usd").c_str()) / 1e6, per_hour);
+    const auto unit_cost = [&](const char* key, const char* format) -> std::string {
+      const nlohmann::json::json_pointer p("/cost/" + name + "/" + key);
+      return s.contains(p) && s.at(p).is_number() ? fmt::format(fmt::runtime(format), s.at(p).get<double>()) : "";
+    };
+    std::string per_unit = unit_cost("usd_per_gpu_hour", "${:.2f}/GPU-h");
+    if (per_unit.empty()) per_unit = "no GPU-hours delivered";
+    if (const auto per_token = unit_cost("usd_per_million_tokens", "${:.3f}/M tokens"); !per_token.empty()) {
+      per_unit += ", " + per_token;
+    }
+    return fmt::format("{} {} ({})", name, short_usd(number_at(s, ("/cost/" + name + "/tco_usd").c_str())), per_unit);
   };
   std::string out = fmt::format("  cost        {}", option("owned"));
   for (const auto& c : scenario.economics->ledger.cloud) out += "; " + option(c.offer.name);

@@ -3,7 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -113,6 +116,155 @@ TEST_CASE("doubling the electricity price doubles the energy cost and changes no
     INFO(key);
     CHECK(twice->number(key) == base->number(key));
   }
+}
+
+// One node training Llama 3 8B for 1,000 steps of 64 sequences x 4,096 tokens, no checkpoints.
+nlohmann::json one_node_training(const std::string& duration) {
+  auto doc = one_node_scenario();
+  doc["duration"] = duration;
+  doc["workload"] = nlohmann::json::parse(R"({ "training": [ { "name": "llama", "model": "llama3-8b", "nodes": 1,
+      "parallelism": { "tp": 1, "zero_stage": 1 }, "global_batch": 64, "sequence_length": 4096, "steps": 1000 } ] })");
+  return doc;
+}
+
+TEST_CASE("a training job's tokens and model FLOPs price a million tokens and a PFLOP", "[run][economics]") {
+  const auto r = run(one_node_training("730.5 h"));
+  // Every step kept: 1,000 steps x 64 x 4,096 tokens = 262,144,000 tokens.
+  CHECK(r->number("cost/training_tokens") == Approx(262'144'000.0).epsilon(kTol));
+  const double pflop = r->number("cost/model_pflop");
+  // Model FLOPs are at least the 6 N D of the dense weights (Llama 3 8B: 8.03e9 parameters,
+  // embeddings included, so within the attention term's share of it).
+  CHECK(pflop > 6 * 7.0e9 * 262'144'000.0 / 1e15);
+  CHECK(pflop < 6 * 8.1e9 * 262'144'000.0 / 1e15 * 1.2);
+  for (const std::string& option : {std::string("owned"), kCloud}) {
+    INFO(option);
+    const double tco = r->number("cost/" + option + "/tco_usd");
+    CHECK(r->number("cost/" + option + "/usd_per_million_tokens") == Approx(tco / 262.144).epsilon(kTol));
+    CHECK(r->number("cost/" + option + "/usd_per_pflop") == Approx(tco / pflop).epsilon(kTol));
+  }
+  CHECK(r->sink.summary("cost/owned/usd_per_million_tokens").unit == "USD/Mtoken");
+}
+
+TEST_CASE("batch jobs on the same cluster carry their share of the cost, not the tokens", "[run][economics]") {
+  // A 100-hour batch job first, then the training job, on the one node: the tokens carry the
+  // training job's share of each option's TCO, 8 x its hours over 8 x (100 h + its hours).
+  auto doc = one_node_training("730.5 h");
+  doc["workload"]["jobs"] = nlohmann::json::parse(R"([ { "name": "batch", "nodes": 1, "work": "100 h" } ])");
+  doc["workload"]["training"][0]["arrival"] = "1 s";
+  const auto r = run(doc);
+  const double train_h = r->number("makespan_s") / 3600 - 100;
+  REQUIRE(train_h > 0);
+  CHECK(r->number("cost/training_gpu_hours") == Approx(8 * train_h).epsilon(1e-9));
+  CHECK(r->number("cost/delivered_gpu_hours") == Approx(8 * (100 + train_h)).epsilon(1e-9));
+  const double share = train_h / (100 + train_h);
+  for (const std::string& option : {std::string("owned"), kCloud}) {
+    INFO(option);
+    const double tco = r->number("cost/" + option + "/tco_usd");
+    CHECK(r->number("cost/" + option + "/usd_per_million_tokens") == Approx(tco * share / 262.144).epsilon(kTol));
+  }
+  // Renting on demand bills GPU-hours, so the tokens' share is exactly their GPU-hours at the price.
+  CHECK(r->number("cost/" + kCloud + "/usd_per_million_tokens") == Approx(4.0 * 8 * train_h / 262.144).epsilon(1e-9));
+}
+
+TEST_CASE("a run cut before a training job ends prices the whole steps it did", "[run][economics]") {
+  // The job alone from time 0 without checkpoints: its makespan is 1,000 step times, so a run cut
+  // at 1,000 s has done floor(1,000 s / step time) whole steps (the step in flight is not work).
+  const auto whole = run(one_node_training("730.5 h"));
+  const double step_s = whole->number("makespan_s") / 1000;
+  const auto cut = run(one_node_training("1000 s"));
+  const double steps = std::floor(1000 / step_s);
+  REQUIRE(steps > 0);
+  CHECK(cut->number("cost/training_tokens") == Approx(steps * 64 * 4096).epsilon(kTol));
+  CHECK(cut->number("cost/model_pflop") == Approx(whole->number("cost/model_pflop") * steps / 1000).epsilon(kTol));
+}
+
+TEST_CASE("batch jobs deliver no tokens: the per-token cost is none, not zero", "[run][economics]") {
+  const auto r = run(one_node_scenario());
+  CHECK(r->number("cost/training_tokens") == 0.0);
+  const auto& v = r->sink.summary("cost/owned/usd_per_million_tokens").value;
+  REQUIRE(std::holds_alternative<std::string>(v));
+  CHECK(std::get<std::string>(v) == "none");
+}
+
+// The one-node scenario with its job busy the whole month (7.6 kW for 730.5 h = 30 days + 10.5 h)
+// under a daily time-of-use tariff: 0.06 USD/kWh, 0.20 from 16:00 to 21:00.
+nlohmann::json one_node_time_of_use() {
+  auto doc = one_node_scenario();
+  doc["workload"]["jobs"][0]["work"] = "730.5 h";
+  doc["economics"].erase("electricity");
+  doc["economics"]["electricity_tariff"] = nlohmann::json::parse(R"({ "repeat": "daily", "points": [
+      { "hour": 0, "price": "0.06 USD/kWh" }, { "hour": 16, "price": "0.20 USD/kWh" },
+      { "hour": 21, "price": "0.06 USD/kWh" } ] })");
+  return doc;
+}
+
+TEST_CASE("a time-of-use tariff prices energy at the price of the hour it was drawn", "[run][economics]") {
+  // A day integrates to 19 h x 0.06 + 5 h x 0.20 = 2.14 USD per kW; the run is 30 days and then
+  // 10.5 h from midnight, all at 0.06: 0.63; at 7.6 kW: (64.2 + 0.63) x 7.6 = 492.708 USD.
+  const auto r = run(one_node_time_of_use());
+  CHECK(r->number("cost/owned/energy_usd") == Approx(492.708).epsilon(kTol));
+  // Starting at 16:00 the last 10.5 h take the 5 expensive hours: 1.0 + 5.5 x 0.06 = 1.33 USD/kW,
+  // (64.2 + 1.33) x 7.6 = 498.028 USD; the energy and everything but its price stay.
+  const auto late = run(one_node_time_of_use(), {"economics.electricity_tariff.start_offset=16 h"});
+  CHECK(late->number("cost/owned/energy_usd") == Approx(498.028).epsilon(kTol));
+  CHECK(late->number("cost/energy_kwh") == r->number("cost/energy_kwh"));
+}
+
+TEST_CASE("a time-of-use tariff from a CSV file prices like the same points inline", "[run][economics]") {
+  const auto dir = std::filesystem::temp_directory_path() / "dcsim-test-tou-tariff";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream csv(dir / "tariff.csv");
+    csv << "# summer weekday, illustrative\nhour,usd_per_kwh\n0,0.06\n16,0.20\n21,0.06\n";
+  }
+  auto doc = one_node_time_of_use();
+  doc["economics"]["electricity_tariff"] = {{"file", (dir / "tariff.csv").string()}};
+  const auto from_file = run(doc);
+  const auto inline_points = run(one_node_time_of_use());
+  CHECK(from_file->number("cost/owned/energy_usd") == Approx(inline_points->number("cost/owned/energy_usd")).epsilon(kTol));
+
+  // Problems name the file and line (or the pointer), all at once.
+  const auto error_of = [&](const std::string& rows, const std::vector<std::string>& sets = {}) -> std::string {
+    {
+      std::ofstream csv(dir / "bad.csv");
+      csv << rows;
+    }
+    auto bad = one_node_time_of_use();
+    bad["economics"]["electricity_tariff"] = {{"file", (dir / "bad.csv").string()}};
+    try {
+      run(bad, sets);
+    } catch (const dcsim::sim::InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string file = (dir / "bad.csv").string();
+  CHECK_THAT(error_of("time,price\n0,0.1\n"), Catch::Contains(file + ":1: expected the header `hour,usd_per_kwh`"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n0,0.1\n5,-0.1\n"), Catch::Contains(file + ":3: column usd_per_kwh:"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n0,0.1\n5,x\n6,0.1,2\n"),
+             Catch::Contains(file + ":3: column usd_per_kwh:") && Catch::Contains(file + ":4: expected two columns"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n0,0.1\n8,0.2\n7,0.1\n"),
+             Catch::Contains(file + ":4: column hour: expected hours that start at 0, strictly increase") &&
+                 Catch::Contains("got 7 after 8"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n1,0.1\n"), Catch::Contains(file + ":2: column hour:"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n0,0.1\n25,0.2\n"), Catch::Contains(file + ":3: column hour:"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n0,0.1\n25,0.2\n", {"economics.electricity_tariff.repeat=weekly"}),
+             Catch::Equals("no error"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n"), Catch::Contains(file + ": no prices after the header"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n0,0.1\n", {"economics.electricity=0.1 USD/kWh"}),
+             Catch::Contains("<test>:/economics/electricity_tariff: given with /economics/electricity"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n0,0.1\n", {"economics.electricity_tariff.repeat=none",
+                                                    "economics.electricity_tariff.start_offset=1 h"}),
+             Catch::Contains("<test>:/economics/electricity_tariff/start_offset: only for a repeating tariff"));
+  CHECK_THAT(error_of("hour,usd_per_kwh\n0,0.1\n", {"economics.electricity_tariff.start_offset=25 h"}),
+             Catch::Contains("<test>:/economics/electricity_tariff/start_offset: expected an offset within the period"));
+  auto neither = one_node_time_of_use();
+  neither["economics"]["electricity_tariff"].erase("points");
+  CHECK_THROWS_WITH(run(neither), Catch::Contains("<test>:/economics/electricity_tariff: expected exactly one of"));
+  CHECK_THROWS_WITH(run(one_node_time_of_use(), {"economics.electricity_tariff.points.1.price=-1 USD/kWh"}),
+                    Catch::Contains("<test>:/economics/electricity_tariff/points/1/price: "));
+  CHECK_THROWS_WITH(run(one_node_time_of_use(), {"economics.electricity_tariff.points.2.hour=10"}),
+                    Catch::Contains("<test>:/economics/electricity_tariff/points/2/hour: expected hours"));
 }
 
 TEST_CASE("the break-even month is the first month the owned cumulative series falls below the rented",
