@@ -1,6 +1,7 @@
 #include "sim/units.hpp"
 
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -145,6 +146,33 @@ std::optional<double> to_double(const NumberText& n, int extra_exp10) {
   return v;
 }
 
+}  // namespace
+
+// A price in another currency is not a typo of ours to guess at: every price is in US dollars, the
+// currency of the presets and of the *_usd outputs, and converting would need a rate the file does
+// not give.
+std::string other_currency_note(std::string_view text) {
+  for (const std::string_view sign : {"\u20ac", "\u00a3", "\u00a5"}) {  // euro, pound, yen signs
+    if (text.find(sign) != std::string_view::npos) {
+      return "; the scenario's currency is USD (dcsim's presets and *_usd outputs are in US dollars): convert at "
+             "your rate";
+    }
+  }
+  std::size_t i = 0;
+  while (i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
+  std::size_t n = 0;
+  while (i + n < text.size() && std::isupper(static_cast<unsigned char>(text[i + n]))) ++n;
+  const std::string_view code = text.substr(i, n);
+  const bool ends = i + n == text.size() || text[i + n] == '/' || text[i + n] == ' ';
+  if (n == 3 && ends && code != "USD") {
+    return "; " + std::string(code) + " is not the scenario's currency, USD (dcsim's presets and *_usd outputs are "
+           "in US dollars): convert at your rate";
+  }
+  return "";
+}
+
+namespace {
+
 [[noreturn]] void fail(QuantityKind kind, std::string_view text, bool negative = false) {
   const std::string_view name = quantity_kind_name(kind);
   std::string msg = "expected ";
@@ -159,6 +187,9 @@ std::optional<double> to_double(const NumberText& n, int extra_exp10) {
   msg += ", got \"";
   msg += text;
   msg += '"';
+  if (kind == QuantityKind::kMoney || kind == QuantityKind::kEnergyPrice || kind == QuantityKind::kDataPrice) {
+    msg += other_currency_note(text);
+  }
   throw ParseError(msg);
 }
 

@@ -42,6 +42,9 @@ double parse_data_rate_bps(std::string_view text);
 double parse_power_w(std::string_view text);
 double parse_energy_j(std::string_view text);
 double parse_temperature_c(std::string_view text);
+// For a price written in another currency ("100 EUR", "0.1 GBP/kWh", "\u20ac100"): a note saying
+// prices are in USD, to append to the parse error; "" otherwise.
+std::string other_currency_note(std::string_view text);
 double parse_money_usd(std::string_view text);
 double parse_energy_price_usd_per_j(std::string_view text);
 double parse_data_price_usd_per_byte(std::string_view text);

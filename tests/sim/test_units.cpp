@@ -153,7 +153,13 @@ TEST_CASE("bad quantities say what was expected and quote the text", "[sim][unit
   // ParseError is an InputError: the CLI maps it to exit code 2.
   CHECK_THROWS_AS(parse_power_w("x"), InputError);
   CHECK_THROWS_WITH(parse_money_usd("5 EUR"),
-                    "expected an amount of money such as \"1200 USD\" or \"$1200\", got \"5 EUR\"");
+                    "expected an amount of money such as \"1200 USD\" or \"$1200\", got \"5 EUR\"; EUR is not the "
+                    "scenario's currency, USD (dcsim's presets and *_usd outputs are in US dollars): convert at your "
+                    "rate");
+  // Only a currency code or sign gets the note: a typo of the unit does not.
+  CHECK_THROWS_WITH(parse_energy_price_usd_per_j("0.1 GBP/kWh"), Catch::Contains("GBP is not the scenario's currency"));
+  CHECK_THROWS_WITH(parse_money_usd("\u20ac5"), Catch::Contains("the scenario's currency is USD"));
+  CHECK_THROWS_WITH(parse_energy_price_usd_per_j("0.1 USD/kwh"), !Catch::Contains("currency"));
 }
 
 TEST_CASE("zero and negative zero", "[sim][units]") {

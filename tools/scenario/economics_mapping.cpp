@@ -7,6 +7,7 @@
 
 #include "models/economics/electricity_tariff.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/electricity_tariff_mapping.hpp"
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
@@ -29,6 +30,8 @@ class Mapper {
   void error(const std::string& pointer, const std::string& message) {
     messages_.push_back(s_.source + ":" + pointer + ": " + message);
   }
+  // A message that already says where (a CSV file and line).
+  void raw_error(const std::string& message) { messages_.push_back(message); }
   void flush() {
     for (const auto& e : errors_.errors()) error(e.pointer, e.message);
     errors_ = ErrorList();
@@ -106,6 +109,18 @@ econ::EconomicsConfig map_economics_section(const json& e, const Scenario& s,
   if (e.contains("contracted_power")) out.contracted_kw = e.at("contracted_power").get<double>() / 1e3;
   if (e.contains("electricity")) {
     l.electricity = econ::flat_tariff(e.at("electricity").get<double>() * econ::kJoulesPerKwh);
+  }
+  if (e.contains("electricity_tariff")) {
+    if (e.contains("electricity")) {
+      m.error(base + "/electricity_tariff", "given with /economics/electricity: the price is flat or by time, not both");
+    }
+    try {
+      l.electricity = map_electricity_tariff(e.at("electricity_tariff"), base + "/electricity_tariff", s.source);
+    } catch (const sim::InputErrors& errors) {
+      for (const auto& message : errors.messages()) m.raw_error(message);
+    } catch (const sim::InputError& error) {  // the file cannot be opened
+      m.raw_error(error.what());
+    }
   }
   std::set<double> speeds;
   const json& ports = e.at("ports");

@@ -22,6 +22,12 @@ FieldSpec economics_section(const models::ModelRegistries& registries) {
           "each cloud option. Writes series cost/<option>/cumulative_usd and summary cost/... (README, Economics). "
           "Needs /cluster, and /duration or /economics/horizon.",
           {
+              with_default(enum_field("currency",
+                                      "The currency every price in this file is written in. dcsim's presets and "
+                                      "its *_usd outputs are in US dollars, so USD is the one it takes: a price in "
+                                      "another currency (\"100 EUR\") is an error, never converted silently.",
+                                      "currency", {"USD"}),
+                           "USD"),
               with_default_note(enum_field("node_price", "Server price preset.", registries.node_prices.kind(),
                                            registries.node_prices.names()),
                                 "the price preset named as /cluster/node/preset"),
@@ -50,6 +56,31 @@ FieldSpec economics_section(const models::ModelRegistries& registries) {
                                                               "(the facility's total with /facility, else IT).",
                                                QuantityKind::kEnergyPrice, at_least(0)),
                                 "the site prices' electricity_usd_per_kwh"),
+              optional_section(
+                  object_field(
+                      "electricity_tariff",
+                      "Time-of-use electricity price instead of a flat one (not with `electricity`): the price of "
+                      "each point holds until the next point's; energy is priced at the price of the time it was "
+                      "drawn.",
+                      {with_default(enum_field("repeat",
+                                               "daily or weekly: hours are of the day (0-24) or week (0-168) and the "
+                                               "profile repeats; none: hours since the run's start, the last price "
+                                               "holds on.",
+                                               "tariff repeat", {"daily", "weekly", "none"}),
+                                    "daily"),
+                       string_field("file", "CSV with header `hour,usd_per_kwh`, one row per price change, the first "
+                                            "at hour 0, relative to the scenario (or give `points`)."),
+                       object_array_field("points", "The prices inline (or give `file`).",
+                                          {required(number_field("hour", "Hour of the period (or since the start).",
+                                                                 at_least(0))),
+                                           required(quantity_field("price", "Price from this hour on.",
+                                                                   QuantityKind::kEnergyPrice, at_least(0)))}),
+                       with_default(quantity_field("start_offset",
+                                                   "Repeating tariffs: where in the period the run starts (\"6 h\": "
+                                                   "the run's time 0 is 06:00).",
+                                                   QuantityKind::kDuration, at_least(0)),
+                                    "0 s")}),
+                  "flat: `electricity`"),
               with_default(object_array_field("ports", "Unmetered internet ports, billed a flat monthly fee per port "
                                                        "by speed (site prices' port list).",
                                               {required(quantity_field("speed", "Port speed.",

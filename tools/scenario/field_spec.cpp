@@ -145,7 +145,10 @@ json resolve_quantity(sim::QuantityKind kind, const Range& range, const json& gi
     // is beyond the 292 years of simulated time), the parser's limit is said as well.
     const std::string detail = e.what();
     const bool beyond_range = detail.find("out of range") != std::string::npos;
-    errors.add(pointer, "expected " + what + got(given) + (beyond_range ? ": " + detail : ""));
+    const bool price = kind == sim::QuantityKind::kMoney || kind == sim::QuantityKind::kEnergyPrice ||
+                       kind == sim::QuantityKind::kDataPrice;
+    errors.add(pointer, "expected " + what + got(given) + (beyond_range ? ": " + detail : "") +
+                            (price ? sim::other_currency_note(given.get<std::string>()) : ""));
     return nullptr;
   }
   if (!range.contains(v)) {
