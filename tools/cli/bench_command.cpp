@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/bench_engine.hpp"
+#include "tools/bench/economics_bench.hpp"
 #include "tools/bench/fabric_bench.hpp"
 #include "tools/bench/facility_bench.hpp"
 #include "tools/bench/operations_bench.hpp"
@@ -24,6 +25,7 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
     int facility_nodes = 128;
     double facility_days = 30.0;
     double facility_tick_s = 10.0;
+    int economics_repeats = 3;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("bench", "benchmarks (wall-clock figures; run on a quiet machine)");
@@ -67,7 +69,12 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
       "operations at scale: 1e6 jobs under easy_backfill, Llama 3 405B for 54 days with faults, 131,072 GPUs for a "
       "year with hot spares, the fault process alone");
   operations->add_flag("--json", args->json, "print a JSON array of cases");
-  return {cmd, [args, engine, fabric, facility, training, operations] {
+  auto* economics = cmd->add_subcommand(
+      "economics", "the same 30-day 1,024-GPU run without and with /economics: what pricing costs (target: within 10%)");
+  economics->add_option("--repeats", args->economics_repeats, "runs of each, alternately; the best of each counts")
+      ->check(CLI::Range(1, 100));
+  economics->add_flag("--json", args->json, "print one JSON object");
+  return {cmd, [args, engine, fabric, facility, training, operations, economics] {
             if (*engine) {
               const auto r = sim::run_engine_bench(args->pending, args->events);
               if (args->json) {
@@ -119,6 +126,19 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
                                            c["wall_s"].get<double>(), c["peak_rss_mb"].get<double>(),
                                            c["events"].get<std::uint64_t>());
                 }
+              }
+            } else if (*economics) {
+              const auto r = bench::run_economics_bench(args->economics_repeats);
+              if (args->json) {
+                std::cout << r.dump(2) << '\n';
+              } else {
+                std::cout << fmt::format("{:<20} {:>9} {:>12}\n", "case", "wall_s", "events");
+                for (const auto& c : r["cases"]) {
+                  std::cout << fmt::format("{:<20} {:>9.3f} {:>12}\n", c["name"].get<std::string>(),
+                                           c["wall_s"].get<double>(), c["events"].get<std::uint64_t>());
+                }
+                std::cout << fmt::format("on / off: {:.3f} (best of {} each; target under 1.10)\n",
+                                         r["ratio"].get<double>(), r["repeats"].get<int>());
               }
             } else if (*fabric) {
               const auto cases = bench::run_fabric_bench(args->fabric_cases, args->fabric_precision);
