@@ -16,8 +16,11 @@
 //   GPU time   every running interval of every job x the GPUs it holds (lost work included: a
 //              cloud would bill it too); jobs still running at the end count up to it
 //   repairs    each fault of the reliability model, at its class's part price
-// Traffic leaving the site and cloud storage are the config's declared volumes (egress as
-// simulated flows is not modelled yet). Tokens and FLOPs are not fed: no $/token is reported.
+//   egress     the bytes the site's uplink carried out (uplink_carried, site_uplink.hpp), in the
+//              month they left (an interval crossing a month boundary is split pro rata), plus
+//              the config's declared egress_per_month; the unmetered ports billed are the
+//              uplink's (DatacenterConfig::uplink), so the fee and the speed cannot disagree
+// Cloud storage is the config's declared volume. Tokens and FLOPs are not fed: no $/token is reported.
 // Anything past the horizon is not priced (a constant-power interval crossing it is cut pro rata).
 // A run that ends before the horizon (every job done, no /duration) is taken to keep drawing its
 // last power (IT, or the facility's last step) until the horizon: the site stays on.
@@ -27,7 +30,8 @@
 //   summary cost/<option>/tco_usd, usd_per_gpu_hour, energy_usd, egress_usd
 //           cost/<cloud option>/break_even_month   1-based month, or "never"
 //   summary cost/break_even_month (against the first cloud option), cost/capex_usd,
-//           cost/delivered_gpu_hours, cost/energy_kwh, cost/months
+//           cost/delivered_gpu_hours, cost/energy_kwh, cost/egress_bytes, cost/uplink_egress_bytes,
+//           cost/months
 
 #include <cstddef>
 #include <map>
@@ -65,6 +69,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   void on_it_power(const datacenter::ItPowerChange& change);
   void on_facility_step(const datacenter::FacilityStep& step);
   void on_fault(const datacenter::FaultNotice& notice);
+  void on_uplink(const network::UplinkCarried& carried);
   // Cuts [start, end) at the horizon (pro rata for energy) and reports what lies before it.
   void add_energy(sim::Time start, sim::Time end, double energy_j);
   void add_gpu_time(sim::Time start, sim::Time end, double gpus);
@@ -74,6 +79,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   sim::Time horizon_;
   std::unique_ptr<CostLedger> ledger_;
   double egress_bytes_per_month_ = 0.0;
+  double uplink_bytes_ = 0.0;  // egress the uplink carried, within the horizon
   double stored_bytes_ = 0.0;
   bool facility_energy_ = false;
   sim::Time power_since_ = sim::Time::zero();
