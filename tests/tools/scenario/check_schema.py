@@ -35,6 +35,7 @@ NOT_SCHEMA_DETECTABLE = {
     "training_plan_does_not_divide": "tp x pp against the job's GPUs, judged by the step model",
     "training_does_not_fit": "memory per GPU, judged by the step model",
     "training_larger_than_cluster": "node counts against /cluster/nodes; names across two arrays",
+    "uplink_stream_without_size": "one of two keys required; a period against /duration; ports for streams",
 }
 NOT_JSON = {"invalid_json", "empty_file"}
 # Valid JSON to Python too (which keeps the last of repeated keys), but the loader rejects it.
