@@ -113,6 +113,11 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   }
   auto run = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_, on_done,
                                               std::move(executor), job.resume_step, job.training, job.checkpoint_step);
+  if (signals_ != nullptr && signals_->checkpoint_written.connected()) {
+    run->set_on_checkpoint([this, job_index, bytes = plan.checkpoint_bytes] {
+      signals_->checkpoint_written.emit(CheckpointWritten{sim_.now(), job_index, jobs_[job_index]->spec.name, bytes});
+    });
+  }
   job.training = run.get();
   job.run = std::move(run);
   // A shrunk job whose nodes freed up during its reconfiguration grows back now.

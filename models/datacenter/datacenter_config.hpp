@@ -9,6 +9,7 @@
 
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/scripted_node_fault.hpp"
+#include "models/datacenter/uplink_config.hpp"
 #include "models/economics/economics_config.hpp"
 #include "models/facility/facility_config.hpp"
 #include "models/network/fabric_run.hpp"
@@ -26,6 +27,8 @@ struct DatacenterConfig {
   std::optional<facility::FacilityConfig> facility;         // needs the cluster
   std::optional<reliability::FaultModelConfig> reliability;  // random faults
   std::vector<ScriptedNodeFault> node_faults;                 // scripted, in time order; need the cluster
+  // The site's internet ports and what crosses them; economics bills these ports' fees.
+  std::optional<UplinkConfig> uplink;
   std::optional<economics::EconomicsConfig> economics;        // cost of owning vs renting; needs the cluster
 };
 

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "models/network/fabric.hpp"
+#include "models/network/wan_uplink.hpp"
 #include "sim/signal.hpp"
 #include "sim/time.hpp"
 
@@ -79,6 +80,15 @@ struct FaultNotice {
   bool repaired = false;
 };
 
+// A training job finished writing a checkpoint: `bytes` is the whole job's state (every node's
+// share), as TrainingJobPlan::checkpoint_bytes.
+struct CheckpointWritten {
+  sim::Time at;
+  std::size_t job = 0;  // index in the cluster's job list
+  std::string_view name;
+  double bytes = 0.0;
+};
+
 struct DatacenterSignals {
   sim::Signal<const JobStateChange&> job_state;
   sim::Signal<const TrainingWork&> training_work;
@@ -88,6 +98,10 @@ struct DatacenterSignals {
   sim::Signal<const FacilityStep&> facility_step;
   sim::Signal<const network::FinishedFlow&> flow_finished;  // every flow of the fabric, traffic and jobs
   sim::Signal<const FaultNotice&> fault;
+  sim::Signal<const CheckpointWritten&> checkpoint_written;
+  // The site's internet uplink carried bytes in one direction over [from, to) at a constant rate
+  // (site_uplink.hpp): what economics bills as egress, in the month it left.
+  sim::Signal<const network::UplinkCarried&> uplink_carried;
 };
 
 }  // namespace dcsim::models::datacenter

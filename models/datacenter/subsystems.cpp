@@ -2,6 +2,7 @@
 
 #include "models/datacenter/fault_effects.hpp"
 #include "models/datacenter/scripted_node_faults.hpp"
+#include "models/datacenter/site_uplink.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/economics/economics_subsystem.hpp"
 
@@ -20,6 +21,13 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
          if (c.config.node_faults.empty()) return nullptr;
          return std::make_unique<ScriptedNodeFaults>(c.config.node_faults, c.parts.nodes, c.signals, c.simulator,
                                                      c.sink);
+       }},
+      // Before economics: its finish reports the last bytes economics bills.
+      {"uplink", "the site's internet ports and the transfers that cross them (site_uplink.hpp)",
+       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
+         if (!c.config.uplink) return nullptr;
+         return std::make_unique<SiteUplink>(*c.config.uplink, c.config.duration, c.config.cluster.has_value(),
+                                             c.signals, c.simulator, c.sink);
        }},
       {"economics", "prices the run: owning the cluster vs renting the same GPU-hours (economics_subsystem.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {

@@ -141,6 +141,7 @@ void TrainingJobRun::on_checkpoint_done() {
   ++checkpoints_written_;
   steps_saved_ = steps_finished_;
   checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();
+  if (on_checkpoint_) on_checkpoint_();
   if (on_saved_) {
     const auto on_saved = std::move(on_saved_);
     on_saved_ = nullptr;

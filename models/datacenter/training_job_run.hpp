@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/datacenter/cluster_config.hpp"
@@ -66,6 +67,8 @@ class TrainingJobRun final : public JobRun {
   // on as before). The steps up to there are useful work; only the write is the cost. Nothing
   // is called if the job ends first (its last step is in flight) or the run is interrupted.
   void checkpoint_at_step_end(std::function<void()> on_saved);
+  // Called at the end of every checkpoint this run writes (before the run goes on).
+  void set_on_checkpoint(std::function<void()> on_checkpoint) { on_checkpoint_ = std::move(on_checkpoint); }
   // JobRun: a segment or checkpoint in flight is abandoned (a checkpoint not finished saves
   // nothing); flow mode: the step in flight drains on the fabric, its end is ignored.
   void interrupt() override;
@@ -125,6 +128,7 @@ class TrainingJobRun final : public JobRun {
   bool checkpoint_on_fabric_ = false;  // a write to the store host in flight
   sim::Time checkpoint_start_;
   Series series_;
+  std::function<void()> on_checkpoint_;
   std::function<void()> on_saved_;  // checkpoint_at_step_end's, until its checkpoint is written
 };
 

@@ -14,7 +14,8 @@ namespace dcsim::models::economics {
 
 struct EconomicsConfig {
   // Prices, depreciation, financing, electricity, repairs and cloud options. The subsystem sets
-  // capex.nodes, capex.fabric, capex.gear and opex.{site, contracted_kw, nodes, gpus_per_node}.
+  // capex.nodes, capex.fabric, capex.gear and opex.{site, contracted_kw, nodes, gpus_per_node,
+  // ports} (the ports from DatacenterConfig::uplink).
   CostLedgerConfig ledger;
   SiteKind site = SiteKind::kColocation;
   // IT power contracted (colocation) or built (own building), the basis of the per-kW gear and
@@ -25,9 +26,9 @@ struct EconomicsConfig {
   std::optional<double> repair_default_usd;
   // The period priced. max(): the run's duration (then the run needs one).
   sim::Time horizon = sim::Time::max();
-  // Traffic the scenario declares as leaving the site, spread evenly over time (egress as
-  // simulated flows is not modelled yet): billed by the cloud options' tariffs and, when given,
-  // the owned metered tariff.
+  // Traffic the scenario declares as leaving the site, spread evenly over time, on top of what the
+  // uplink carries (DatacenterConfig::uplink): billed by the cloud options' tariffs and, when
+  // given, the owned metered tariff.
   double egress_bytes_per_month = 0.0;
   // Data kept in the cloud's object storage the whole horizon (cloud options' storage price).
   double stored_bytes = 0.0;

@@ -35,6 +35,8 @@ CostLedgerConfig ledger_config(const EconomicsConfig& e, const dc::SubsystemCont
   l.opex.contracted_kw = it_kw;
   l.opex.nodes = cluster.nodes;
   l.opex.gpus_per_node = cluster.node.gpus;
+  // The ports the uplink carries transfers on are the ones billed: one list, so they cannot differ.
+  l.opex.ports = c.config.uplink ? c.config.uplink->ports : std::vector<PortGroup>{};
 
   // Every reliability class that can fire needs a part price.
   if (c.config.reliability) {
@@ -75,7 +77,7 @@ EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
       !ledger_->config().owned_metered_egress) {
     // Found now, not when the run ends (the ledger would refuse at finish).
     throw sim::ConfigError("egress_per_month", "traffic leaves the site but it has neither unmetered ports nor a "
-                                               "metered egress tariff; give ports or owned_egress");
+                                               "metered egress tariff; give /uplink/ports or owned_egress");
   }
   egress_bytes_per_month_ = e.egress_bytes_per_month;
   stored_bytes_ = e.stored_bytes;
@@ -96,6 +98,7 @@ EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
   c.signals.job_state.connect([this](const dc::JobStateChange& j) { on_job(j); });
   c.signals.fault.connect([this](const dc::FaultNotice& f) { on_fault(f); });
   c.signals.training_work.connect([this](const dc::TrainingWork& w) { on_training_work(w); });
+  c.signals.uplink_carried.connect([this](const network::UplinkCarried& u) { on_uplink(u); });
 
   // Declared volumes: egress at the middle of each month (pro rata in a partial last month), storage
   // throughout. O(months).
@@ -148,6 +151,23 @@ void EconomicsSubsystem::on_facility_step(const dc::FacilityStep& s) {
   add_energy(s.from, s.to, s.facility_j);
   if (s.to > s.from) power_w_ = s.facility_j / (s.to - s.from).seconds();
   power_since_ = std::max(power_since_, s.to);
+}
+
+void EconomicsSubsystem::on_uplink(const network::UplinkCarried& u) {
+  if (u.direction != network::UplinkDirection::kOut || u.from >= horizon_) return;
+  // Constant rate over [from, to): the horizon and each month take their share.
+  const sim::Time end = std::min(u.to, horizon_);
+  if (u.to <= u.from) {
+    ledger_->add_egress(u.from, u.bytes);
+    uplink_bytes_ += u.bytes;
+    return;
+  }
+  const double per_ns = u.bytes / static_cast<double>((u.to - u.from).ns());
+  for_each_month_piece(u.from, end, [&](std::size_t, sim::Time from, sim::Time to) {
+    const double bytes = per_ns * static_cast<double>((to - from).ns());
+    ledger_->add_egress(from, bytes);
+    uplink_bytes_ += bytes;
+  });
 }
 
 void EconomicsSubsystem::on_fault(const dc::FaultNotice& f) {
@@ -245,6 +265,12 @@ void EconomicsSubsystem::finish() {
                                               "delivered_gpu_hours carries the per-token and per-PFLOP costs"});
   sink_.set_summary("cost/energy_kwh", {r.energy_j / kJoulesPerKwh, "kWh",
                                         "energy priced: the facility's total with /facility, else the IT energy"});
+  sink_.set_summary("cost/egress_bytes", {r.egress_bytes, "B",
+                                          "bytes billed as leaving the site within the horizon: the uplink's egress "
+                                          "transfers plus egress_per_month"});
+  sink_.set_summary("cost/uplink_egress_bytes", {uplink_bytes_, "B",
+                                                 "of egress_bytes, the bytes the uplink carried out (in the month they "
+                                                 "left)"});
   sink_.set_summary("cost/months", {static_cast<std::int64_t>(r.months), "month", "billing months in the horizon"});
 }
 

@@ -21,8 +21,11 @@
 //              $/PFLOP: each option's TCO x the training jobs' share of the delivered GPU-hours,
 //              over the tokens (or FLOPs), so batch jobs sharing the cluster do not load their
 //              cost onto the tokens; work reported after the horizon is not priced
-// Traffic leaving the site and cloud storage are the config's declared volumes (egress as
-// simulated flows is not modelled yet).
+//   egress     the bytes the site's uplink carried out (uplink_carried, site_uplink.hpp), in the
+//              month they left (an interval crossing a month boundary is split pro rata), plus
+//              the config's declared egress_per_month; the unmetered ports billed are the
+//              uplink's (DatacenterConfig::uplink), so the fee and the speed cannot disagree
+// Cloud storage is the config's declared volume.
 // Anything past the horizon is not priced (a constant-power interval crossing it is cut pro rata).
 // A run that ends before the horizon (every job done, no /duration) is taken to keep drawing its
 // last power (IT, or the facility's last step) until the horizon: the site stays on.
@@ -33,7 +36,8 @@
 //           energy_usd, egress_usd (a unit cost is "none" when nothing of that unit was delivered)
 //           cost/<cloud option>/break_even_month   1-based month, or "never"
 //   summary cost/break_even_month (against the first cloud option), cost/capex_usd,
-//           cost/delivered_gpu_hours, cost/training_tokens, cost/model_pflop, cost/energy_kwh,
+//           cost/delivered_gpu_hours, cost/training_tokens, cost/model_pflop,
+//           cost/training_gpu_hours, cost/energy_kwh, cost/egress_bytes, cost/uplink_egress_bytes,
 //           cost/months
 
 #include <cstddef>
@@ -73,6 +77,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   void on_facility_step(const datacenter::FacilityStep& step);
   void on_fault(const datacenter::FaultNotice& notice);
   void on_training_work(const datacenter::TrainingWork& work);
+  void on_uplink(const network::UplinkCarried& carried);
   // Cuts [start, end) at the horizon (pro rata for energy) and reports what lies before it.
   void add_energy(sim::Time start, sim::Time end, double energy_j);
   void add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus);
@@ -82,6 +87,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   sim::Time horizon_;
   std::unique_ptr<CostLedger> ledger_;
   double egress_bytes_per_month_ = 0.0;
+  double uplink_bytes_ = 0.0;  // egress the uplink carried, within the horizon
   double stored_bytes_ = 0.0;
   bool facility_energy_ = false;
   sim::Time power_since_ = sim::Time::zero();

@@ -35,11 +35,12 @@ constexpr const char* kScenario = R"({
     "cooling": {"mode": "d2c", "d2c_capture": 0.8, "rdhx": true, "rdhx_active": true, "rdhx_capacity": "50 kW",
                 "control": "pi_target", "target_gpu": "65 C"},
     "plant": {"supply": "25 C", "chiller": true, "dry_cooler": true},
-    "outdoor": {"kind": "sinusoid", "mean": "15 C", "amplitude": "8 C"}}
+    "outdoor": {"kind": "sinusoid", "mean": "15 C", "amplitude": "8 C"}},
+  "uplink": {"ports": [{"speed": "100 Gb/s", "count": 2}]}
 })";
 
 constexpr const char* kEconomics = R"({
-  "site_prices": "us", "ports": [{"speed": "100 Gb/s", "count": 2}], "egress_per_month": "200 TB",
+  "site_prices": "us", "egress_per_month": "200 TB",
   "stored": "500 TB", "repair_default": "2000 USD",
   "electricity_tariff": {"points": [{"hour": 0, "price": "0.06 USD/kWh"}, {"hour": 16, "price": "0.20 USD/kWh"},
                                     {"hour": 21, "price": "0.06 USD/kWh"}]},

@@ -82,6 +82,19 @@ std::string cost_lines(const scenario::Scenario& scenario, const nlohmann::json&
   return out;
 }
 
+// What crossed the site's uplink and whether its ports kept up.
+std::string uplink_line(const nlohmann::json& s) {
+  const nlohmann::json::json_pointer binds("/uplink/binds_day");
+  const std::string when = s.contains(binds) && s.at(binds).is_number()
+                               ? fmt::format("binds on day {}", s.at(binds).get<std::int64_t>())
+                               : std::string("never binds");
+  return fmt::format("  uplink      {:.1f} TB out, {:.1f} TB in at {:.0f} Gb/s; busiest day {:.1f}%; {}; longest "
+                     "transfer {}\n",
+                     number_at(s, "/uplink/out_bytes") / 1e12, number_at(s, "/uplink/in_bytes") / 1e12,
+                     number_at(s, "/uplink/capacity_bps") / 1e9, 100 * number_at(s, "/uplink/out_utilisation_peak_day"),
+                     when, hours(number_at(s, "/uplink/transfer_time_max_s")));
+}
+
 }  // namespace
 
 std::string headline_report(const scenario::Scenario& scenario, const run::RunOutputs& outputs) {
@@ -121,6 +134,9 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
                        number_at(s, "/thermal/max_gpu_c"), number_at(s, "/thermal/throttled_gpu_s"));
   }
   if (scenario.fabric) out += fabric_lines(s);
+  if (scenario.uplink && (!scenario.uplink->streams.empty() || scenario.uplink->checkpoint_copies)) {
+    out += uplink_line(s);
+  }
   if (scenario.economics) out += cost_lines(scenario, s);
   out += fmt::format("  outputs     {}, {}\n", outputs.trace_file.string(), outputs.summary_file.string());
   return out;

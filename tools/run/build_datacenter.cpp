@@ -7,6 +7,7 @@
 #include "tools/scenario/economics_mapping.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
+#include "tools/scenario/uplink_mapping.hpp"
 
 namespace dcsim::tools::run {
 
@@ -29,6 +30,7 @@ dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
   config.facility = scenario.facility;
   config.reliability = scenario.reliability;
   config.node_faults = scenario.node_faults;
+  config.uplink = scenario.uplink;
   config.economics = scenario.economics;
   return config;
 }
@@ -44,6 +46,9 @@ sim::InputError scenario_error(const scenario::Scenario& scenario, const dc::Dat
   if (part == "fabric" && !e.field().empty()) {
     const std::string pointer = scenario::fabric_field_pointer(e.field());
     if (!pointer.empty()) return sim::InputError(scenario.source + ":" + pointer + ": " + e.detail());
+  }
+  if (part == "uplink") {
+    return sim::InputError(scenario.source + ":" + scenario::uplink_field_pointer(e.field()) + ": " + e.detail());
   }
   if (part == "economics") {
     return sim::InputError(scenario.source + ":" + scenario::economics_field_pointer(e.field()) + ": " + e.detail());

@@ -122,15 +122,6 @@ econ::EconomicsConfig map_economics_section(const json& e, const Scenario& s,
       m.raw_error(error.what());
     }
   }
-  std::set<double> speeds;
-  const json& ports = e.at("ports");
-  for (std::size_t i = 0; i < ports.size(); ++i) {
-    const double speed = ports[i].at("speed").get<double>();
-    if (!speeds.insert(speed).second) {
-      m.error(base + "/ports/" + std::to_string(i) + "/speed", "expected each port speed once; merge the counts");
-    }
-    l.opex.ports.push_back({speed, ports[i].at("count").get<std::int64_t>()});
-  }
   if (e.contains("owned_egress")) {
     l.owned_metered_egress = m.preset(registries.egress_tariffs, e.at("owned_egress").get<std::string>(),
                                       base + "/owned_egress", base + "/owned_egress_params");
@@ -252,7 +243,7 @@ std::string economics_field_pointer(const std::string& field) {
   if (starts("capex.node_price")) return base + "/node_price";
   if (starts("capex.site_prices") || starts("site_prices")) return base + "/site_prices";
   if (starts("capex.spares_fraction")) return base + "/spares_fraction";
-  if (starts("opex.ports")) return base + "/ports";
+  if (starts("opex.ports")) return "/uplink/ports";
   if (starts("opex.contracted_kw") || starts("capex.gear")) return base + "/contracted_power";
   if (starts("electricity")) return base + "/electricity";
   if (starts("owned_metered_egress")) return base + "/owned_egress_params";

@@ -18,7 +18,8 @@ FieldSpec economics_section(const models::ModelRegistries& registries) {
       object_field(
           "economics",
           "Prices the run (models/economics): owning the cluster (capex with depreciation or financing, electricity "
-          "for the energy the run drew, fees, repairs per fault) against renting the GPU-hours the run delivered from "
+          "for the energy the run drew, fees (the /uplink/ports' included), repairs per fault, egress the uplink "
+          "carried) against renting the GPU-hours the run delivered from "
           "each cloud option. Writes series cost/<option>/cumulative_usd and summary cost/... (README, Economics). "
           "Needs /cluster, and /duration or /economics/horizon.",
           {
@@ -81,22 +82,17 @@ FieldSpec economics_section(const models::ModelRegistries& registries) {
                                                    QuantityKind::kDuration, at_least(0)),
                                     "0 s")}),
                   "flat: `electricity`"),
-              with_default(object_array_field("ports", "Unmetered internet ports, billed a flat monthly fee per port "
-                                                       "by speed (site prices' port list).",
-                                              {required(quantity_field("speed", "Port speed.",
-                                                                       QuantityKind::kDataRate, above(0))),
-                                               required(integer_field("count", "Ports of this speed.", at_least(1)))}),
-                           nlohmann::json::array()),
               with_default_note(enum_field("owned_egress",
-                                           "Metered egress tariff the owned site pays beyond its ports (a provider's "
-                                           "table).",
+                                           "Metered egress tariff the owned site pays on every byte that leaves, "
+                                           "on top of the /uplink/ports' fees (a provider's table).",
                                            registries.egress_tariffs.kind(), registries.egress_tariffs.names()),
-                                "none: traffic leaves through the unmetered ports only"),
+                                "none: traffic leaves through the unmetered /uplink/ports only"),
               preset_params("owned_egress_params", "egress tariff", registries.egress_tariffs),
               with_default(quantity_field("egress_per_month",
-                                          "Traffic leaving the site per billing month (checkpoints and results sent "
-                                          "off-site), spread evenly: the same bytes for owning and for each cloud "
-                                          "option. A declared volume: egress as simulated flows is not modelled yet.",
+                                          "Traffic declared as leaving the site per billing month, spread evenly and "
+                                          "billed on top of what /uplink carries out: the same bytes for owning and "
+                                          "for each cloud option. A volume, not a transfer: it does not occupy the "
+                                          "ports (declare /uplink/streams for that).",
                                           QuantityKind::kDataSize, at_least(0)),
                            "0 B"),
               with_default(quantity_field("stored", "Data kept in the cloud options' object storage throughout.",

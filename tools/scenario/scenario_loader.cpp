@@ -6,6 +6,8 @@
 #include "tools/scenario/facility_mapping.hpp"
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/economics_mapping.hpp"
+#include "tools/scenario/uplink_mapping.hpp"
+#include "tools/scenario/uplink_spec.hpp"
 #include "tools/scenario/reliability_mapping.hpp"
 #include "tools/scenario/trace_mapping.hpp"
 #include "tools/scenario/training_spec.hpp"
@@ -448,6 +450,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   out.source = source;
   // Before anything reads the document, so pointers and `given` use today's format.
   for (const auto& notice : migrate_legacy_faults(doc)) out.notices.push_back(source + ": " + notice);
+  for (const auto& notice : migrate_legacy_ports(doc)) out.notices.push_back(source + ": " + notice);
   out.given = doc;
 
   ErrorList errors;
@@ -500,6 +503,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   if (out.resolved.contains("reliability")) {
     out.reliability = map_reliability_section(out.resolved["reliability"], out, registries);
   }
+  if (out.resolved.contains("uplink")) out.uplink = map_uplink_section(out.resolved["uplink"], out);
   if (out.resolved.contains("economics")) {
     out.economics = map_economics_section(out.resolved["economics"], out, registries);
   }

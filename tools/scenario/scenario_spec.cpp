@@ -5,6 +5,7 @@
 #include <set>
 
 #include "tools/scenario/economics_spec.hpp"
+#include "tools/scenario/uplink_spec.hpp"
 #include "tools/scenario/fabric_spec.hpp"
 #include "tools/scenario/facility_spec.hpp"
 #include "tools/scenario/faults_spec.hpp"
@@ -203,6 +204,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
           facility_section(registries),
           reliability_section(),
           faults_section(),
+          uplink_section(),
           economics_section(registries),
           object_field("policies", "Policies, each chosen by name from its registry.",
                        {with_default(enum_field("scheduler",

@@ -36,6 +36,7 @@ NOT_SCHEMA_DETECTABLE = {
     "training_does_not_fit": "memory per GPU, judged by the step model",
     "training_larger_than_cluster": "node counts against /cluster/nodes; names across two arrays",
     "economics_tariff_out_of_order": "order across array elements; two keys that exclude each other",
+    "uplink_stream_without_size": "one of two keys required; a period against /duration; ports for streams",
 }
 NOT_JSON = {"invalid_json", "empty_file"}
 # Valid JSON to Python too (which keeps the last of repeated keys), but the loader rejects it.

@@ -1,0 +1,230 @@
+#include "models/datacenter/site_uplink.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::datacenter {
+
+namespace {
+
+using network::UplinkDirection;
+
+constexpr std::int64_t kDayNs = 86'400LL * 1'000'000'000LL;
+
+std::size_t dir_index(UplinkDirection d) { return static_cast<std::size_t>(d); }
+const char* dir_name(UplinkDirection d) { return d == UplinkDirection::kOut ? "out" : "in"; }
+
+void validate(const UplinkConfig& c, sim::Time duration, bool has_cluster) {
+  for (std::size_t i = 0; i < c.ports.size(); ++i) {
+    const std::string f = "ports[" + std::to_string(i) + "].";
+    if (!(c.ports[i].speed_bps > 0.0) || !std::isfinite(c.ports[i].speed_bps)) {
+      throw sim::ConfigError(f + "speed_bps", "expected a positive port speed in bit/s");
+    }
+    if (c.ports[i].count < 1) throw sim::ConfigError(f + "count", "expected at least one port");
+  }
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < c.streams.size(); ++i) {
+    const UplinkStream& s = c.streams[i];
+    const std::string f = "streams[" + std::to_string(i) + "].";
+    if (s.name.empty() || !names.insert(s.name).second) {
+      throw sim::ConfigError(f + "name", "expected a unique, non-empty stream name, got '" + s.name + "'");
+    }
+    if (!(s.bytes > 0.0) || !std::isfinite(s.bytes)) throw sim::ConfigError(f + "bytes", "expected a positive size");
+    if (!(s.grow_bytes >= 0.0) || !std::isfinite(s.grow_bytes)) {
+      throw sim::ConfigError(f + "grow_bytes", "expected a non-negative growth per occurrence");
+    }
+    if (s.start < sim::Time::zero()) throw sim::ConfigError(f + "start", "expected a non-negative start");
+    if (s.every <= sim::Time::zero()) throw sim::ConfigError(f + "every", "expected a positive period");
+    if (!s.every.is_max() && duration.is_max()) {
+      throw sim::ConfigError(f + "every", "a repeating stream never ends: give the run a /duration");
+    }
+  }
+  if (c.checkpoint_copies) {
+    if (c.checkpoint_copies->every_nth < 1) {
+      throw sim::ConfigError("checkpoint_copies.every_nth", "expected a positive integer");
+    }
+    if (!has_cluster) throw sim::ConfigError("checkpoint_copies", "needs a cluster whose training jobs checkpoint");
+  }
+  if ((!c.streams.empty() || c.checkpoint_copies) && c.ports.empty()) {
+    throw sim::ConfigError("ports", "expected at least one port: transfers cross the site's uplink at the ports' "
+                                    "speed");
+  }
+}
+
+}  // namespace
+
+double SiteUplink::capacity_bps(const std::vector<economics::PortGroup>& ports) {
+  double bps = 0.0;
+  for (const auto& p : ports) bps += static_cast<double>(p.count) * p.speed_bps;
+  return bps;
+}
+
+SiteUplink::SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_cluster, DatacenterSignals& signals,
+                       sim::Simulator& simulator, sim::TraceSink& sink)
+    : simulator_(simulator), sink_(sink), signals_(signals), duration_(duration) {
+  validate(config, duration, has_cluster);
+  capacity_bps_ = capacity_bps(config.ports);
+  copies_ = config.checkpoint_copies;
+  if (capacity_bps_ > 0.0) {
+    uplink_ = std::make_unique<network::WanUplink>(
+        simulator_, capacity_bps_, [this](const network::UplinkCarried& c) { on_carried(c); },
+        [this](const network::UplinkTransferDone& d) { on_finished(d); });
+  }
+  for (const UplinkStream& s : config.streams) {
+    has_ingress_ = has_ingress_ || s.direction == UplinkDirection::kIn;
+    streams_.push_back(Stream{s, uplink_->add_queue(s.direction), 0});
+    queues_.push_back(QueueInfo{s.name, s.direction});
+  }
+  out_bps_ = sink_.declare_series("uplink/out_bps", "bit/s",
+                                  "rate leaving the site on its uplink (the ports' total speed while a transfer is "
+                                  "in flight, shared equally among them)");
+  out_backlog_ = sink_.declare_series("uplink/out_backlog_bytes", "B",
+                                      "egress bytes due but not yet sent (in flight and queued), at each start, "
+                                      "finish and submission; it falls linearly in between while anything is sent");
+  if (has_ingress_) {
+    in_bps_ = sink_.declare_series("uplink/in_bps", "bit/s", "rate entering the site on its uplink");
+    in_backlog_ = sink_.declare_series("uplink/in_backlog_bytes", "B", "ingress bytes due but not yet received");
+  }
+  transfers_ = sink_.declare_table(
+      "uplink/transfers",
+      {{"queue", sim::ColumnType::kString, "", "stream name, or checkpoint-copies/<job>"},
+       {"direction", sim::ColumnType::kString, "", "out (egress, billed) or in (ingress)"},
+       {"bytes", sim::ColumnType::kFloat64, "B", "size of the transfer"},
+       {"due_s", sim::ColumnType::kFloat64, "s", "when it was due (submitted)"},
+       {"start_s", sim::ColumnType::kFloat64, "s", "when it started (after its queue's earlier transfers)"},
+       {"finish_s", sim::ColumnType::kFloat64, "s", "when its last byte left"},
+       {"transfer_time_s", sim::ColumnType::kFloat64, "s", "finish - due"}});
+  if (copies_) {
+    signals_.checkpoint_written.connect([this](const CheckpointWritten& c) { on_checkpoint(c); });
+  }
+}
+
+SiteUplink::~SiteUplink() = default;
+
+void SiteUplink::start() {
+  for (std::size_t i = 0; i < streams_.size(); ++i) {
+    const sim::Time due = streams_[i].spec.start;
+    if (due < duration_) simulator_.at(due, [this, i] { on_due(i); });
+  }
+}
+
+void SiteUplink::on_due(std::size_t i) {
+  Stream& s = streams_[i];
+  const double bytes = s.spec.bytes + static_cast<double>(s.occurrence) * s.spec.grow_bytes;
+  ++s.occurrence;
+  submit(s.queue, bytes);
+  if (s.spec.every.is_max()) return;
+  // Due times from the start, not by accumulation: start + k x every, exactly.
+  const std::int64_t every_ns = s.spec.every.ns();
+  if (s.occurrence > (duration_.ns() - s.spec.start.ns()) / every_ns) return;  // beyond the run
+  const sim::Time next = sim::Time::from_ns(s.spec.start.ns() + s.occurrence * every_ns);
+  if (next < duration_) simulator_.at(next, [this, i] { on_due(i); });
+}
+
+void SiteUplink::on_checkpoint(const CheckpointWritten& c) {
+  if (c.job >= job_queue_.size()) {
+    job_queue_.resize(c.job + 1);
+    job_checkpoints_.resize(c.job + 1, 0);
+  }
+  if (++job_checkpoints_[c.job] % copies_->every_nth != 0 || !(c.bytes > 0.0)) return;
+  if (!job_queue_[c.job]) {
+    job_queue_[c.job] = uplink_->add_queue(UplinkDirection::kOut);
+    queues_.push_back(QueueInfo{"checkpoint-copies/" + std::string(c.name), UplinkDirection::kOut});
+  }
+  submit(*job_queue_[c.job], c.bytes);
+}
+
+void SiteUplink::submit(std::size_t queue, double bytes) {
+  if (uplink_->busy(queue) && !binds_at_) {
+    binds_at_ = simulator_.now();
+    binding_queue_ = queues_[queue].name;
+  }
+  ++transfers_submitted_;
+  uplink_->submit(queue, bytes);
+  backlog_max_bytes_ = std::max(backlog_max_bytes_, uplink_->backlog_bytes(UplinkDirection::kOut));
+  record();
+}
+
+void SiteUplink::record() {
+  const sim::Time now = simulator_.now();
+  const double out = uplink_->rate_bps(UplinkDirection::kOut);
+  if (out != last_out_bps_) sink_.append(out_bps_, now, out);
+  last_out_bps_ = out;
+  sink_.append(out_backlog_, now, uplink_->backlog_bytes(UplinkDirection::kOut));
+  if (has_ingress_) {
+    const double in = uplink_->rate_bps(UplinkDirection::kIn);
+    if (in != last_in_bps_) sink_.append(in_bps_, now, in);
+    last_in_bps_ = in;
+    sink_.append(in_backlog_, now, uplink_->backlog_bytes(UplinkDirection::kIn));
+  }
+}
+
+void SiteUplink::on_carried(const network::UplinkCarried& c) {
+  bytes_[dir_index(c.direction)] += c.bytes;
+  signals_.uplink_carried.emit(c);
+  if (c.direction != UplinkDirection::kOut || c.to <= c.from) return;
+  // Constant rate over [from, to): each day gets the share of the interval it overlaps.
+  const double per_ns = c.bytes / static_cast<double>((c.to - c.from).ns());
+  for (std::int64_t t = c.from.ns(); t < c.to.ns();) {
+    const auto day = static_cast<std::size_t>(t / kDayNs);
+    const std::int64_t end = std::min(c.to.ns(), (static_cast<std::int64_t>(day) + 1) * kDayNs);
+    if (out_bytes_per_day_.size() <= day) out_bytes_per_day_.resize(day + 1, 0.0);
+    out_bytes_per_day_[day] += per_ns * static_cast<double>(end - t);
+    t = end;
+  }
+}
+
+void SiteUplink::on_finished(const network::UplinkTransferDone& d) {
+  ++transfers_done_;
+  const double transfer_s = (d.finished - d.submitted).seconds();
+  transfer_time_max_s_ = std::max(transfer_time_max_s_, transfer_s);
+  queue_wait_max_s_ = std::max(queue_wait_max_s_, (d.started - d.submitted).seconds());
+  sink_.append_row(transfers_, {queues_[d.queue].name, std::string(dir_name(d.direction)), d.bytes,
+                                d.submitted.seconds(), d.started.seconds(), d.finished.seconds(), transfer_s});
+  record();
+}
+
+void SiteUplink::finish() {
+  const sim::Time end = simulator_.now();
+  if (uplink_) uplink_->flush();
+  const auto set = [this](const std::string& key, sim::SummaryValue v) { sink_.set_summary("uplink/" + key, v); };
+  set("capacity_bps", {capacity_bps_, "bit/s", "the ports' total speed, in each direction (full duplex)"});
+  set("out_bytes", {bytes_[0], "B", "bytes that left the site on the uplink during the run (billed as egress)"});
+  set("in_bytes", {bytes_[1], "B", "bytes that entered the site on the uplink during the run (ingress is free)"});
+  set("transfers_done", {transfers_done_, "transfers", "transfers whose last byte crossed the uplink"});
+  set("transfers_unfinished", {transfers_submitted_ - transfers_done_, "transfers",
+                               "transfers due but still in flight or queued when the run ended"});
+  set("out_backlog_max_bytes", {backlog_max_bytes_, "B", "most egress bytes due but not yet sent at any time"});
+  set("out_backlog_end_bytes", {uplink_ ? uplink_->backlog_bytes(UplinkDirection::kOut) : 0.0, "B",
+                                "egress bytes due but not yet sent when the run ended"});
+  const double capacity_bytes_per_s = capacity_bps_ / 8.0;
+  const double mean = end > sim::Time::zero() && capacity_bytes_per_s > 0.0
+                          ? bytes_[0] / (capacity_bytes_per_s * end.seconds())
+                          : 0.0;
+  set("out_utilisation_mean", {mean, "", "egress bytes / (capacity x run time)"});
+  double peak = 0.0;
+  for (std::size_t d = 0; d < out_bytes_per_day_.size() && capacity_bytes_per_s > 0.0; ++d) {
+    const std::int64_t from = static_cast<std::int64_t>(d) * kDayNs;
+    const std::int64_t to = std::min(end.ns(), from + kDayNs);
+    if (to > from) peak = std::max(peak, out_bytes_per_day_[d] / (capacity_bytes_per_s * 1e-9 * static_cast<double>(to - from)));
+  }
+  set("out_utilisation_peak_day", {peak, "", "the busiest day's egress bytes / what the ports carry in a day"});
+  set("transfer_time_max_s", {transfer_time_max_s_, "s", "longest time from a transfer's due time to its last byte"});
+  set("queue_wait_max_s", {queue_wait_max_s_, "s", "longest wait of a transfer behind its queue's earlier ones"});
+  const std::string binds = "first time a transfer was due while the previous one of its queue was still in flight "
+                            "or waiting (the port's speed binds)";
+  if (binds_at_) {
+    set("binds_at_s", {binds_at_->seconds(), "s", binds + "; or never"});
+    set("binds_day", {binds_at_->ns() / kDayNs + 1, "day", "1-based day of binds_at_s; or never"});
+    set("binding_queue", {binding_queue_, "", "the queue that could not keep up first; or none"});
+  } else {
+    set("binds_at_s", {std::string("never"), "s", binds + "; or never"});
+    set("binds_day", {std::string("never"), "day", "1-based day of binds_at_s; or never"});
+    set("binding_queue", {std::string("none"), "", "the queue that could not keep up first; or none"});
+  }
+}
+
+}  // namespace dcsim::models::datacenter

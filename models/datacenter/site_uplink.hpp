@@ -1,0 +1,105 @@
+#pragma once
+// The site's internet uplink as a subsystem of the assembly (subsystem.hpp): the ports of
+// UplinkConfig make one full-duplex WanUplink (network/wan_uplink.hpp) of their total speed in
+// each direction, and what the scenario declares crosses it as transfers:
+//   streams            occurrence k of a stream is due at start + k x every and sends
+//                      bytes + k x grow_bytes, after the stream's earlier transfers (one queue
+//                      per stream)
+//   checkpoint copies  every nth checkpoint a training job writes (CheckpointWritten) is copied
+//                      off-site whole, after that job's earlier copies (one queue per job)
+// Jobs do not wait for their copies: a copy reads a checkpoint already on storage, so a port too
+// slow for the copies shows as copies that queue (backlog, delay), not as slower training.
+//
+// The port binds the first time a transfer is due while the previous one of its queue is still
+// in flight or waiting: from then on the queue cannot keep up unless the load drops.
+//
+// Emits
+//   signal   uplink_carried: bytes per direction per interval of constant rate (economics bills
+//            the outgoing ones in the month they left)
+//   series   uplink/out_bps, uplink/out_backlog_bytes (and in_* with an ingress stream): total rate
+//            and bytes not yet sent, a point at every start, finish and submission
+//   table    uplink/transfers: one row per finished transfer (queue name, direction, bytes,
+//            due, start and finish times, time from due to done)
+//   summary  uplink/capacity_bps, out_bytes, in_bytes, transfers_done, transfers_unfinished,
+//            out_backlog_max_bytes, out_backlog_end_bytes, out_utilisation_mean,
+//            out_utilisation_peak_day, transfer_time_max_s, queue_wait_max_s, binds_at_s,
+//            binds_day, binding_queue
+// Costs: O(transfers in flight in a direction) per start or finish, O(1) per carried report plus
+// O(days it crosses); nothing scales with the cluster. No event without a stream or a copy.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/datacenter/datacenter_signals.hpp"
+#include "models/datacenter/subsystem.hpp"
+#include "models/datacenter/uplink_config.hpp"
+#include "models/network/wan_uplink.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+namespace dcsim::models::datacenter {
+
+class SiteUplink final : public Subsystem {
+ public:
+  // sim::ConfigError naming the field: "ports" (none while something crosses, "ports[i].speed_bps",
+  // "ports[i].count"), "streams[i].bytes", "streams[i].grow_bytes", "streams[i].every" (not positive,
+  // or repeating without a run duration), "streams[i].name" (empty or repeated),
+  // "checkpoint_copies.every_nth", "checkpoint_copies" (no cluster).
+  SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_cluster, DatacenterSignals& signals,
+             sim::Simulator& simulator, sim::TraceSink& sink);
+  ~SiteUplink() override;
+
+  void start() override;
+  void finish() override;
+
+  // Total port speed per direction, bit/s.
+  static double capacity_bps(const std::vector<economics::PortGroup>& ports);
+
+ private:
+  struct Stream {
+    UplinkStream spec;
+    std::size_t queue = 0;
+    std::int64_t occurrence = 0;
+  };
+  struct QueueInfo {
+    std::string name;
+    network::UplinkDirection direction = network::UplinkDirection::kOut;
+  };
+  void on_due(std::size_t stream);
+  void on_checkpoint(const CheckpointWritten& c);
+  // Submits to `queue`; the port binds if the queue is still busy.
+  void submit(std::size_t queue, double bytes);
+  void on_carried(const network::UplinkCarried& c);
+  void on_finished(const network::UplinkTransferDone& d);
+  void record();
+
+  sim::Simulator& simulator_;
+  sim::TraceSink& sink_;
+  DatacenterSignals& signals_;
+  sim::Time duration_;
+  double capacity_bps_ = 0.0;
+  std::optional<CheckpointCopies> copies_;
+  std::unique_ptr<network::WanUplink> uplink_;
+  std::vector<Stream> streams_;
+  std::vector<QueueInfo> queues_;                     // by WanUplink queue index
+  std::vector<std::optional<std::size_t>> job_queue_;  // by job index: its copies' queue
+  std::vector<std::int64_t> job_checkpoints_;          // by job index
+  bool has_ingress_ = false;
+
+  sim::SeriesId out_bps_ = 0, out_backlog_ = 0, in_bps_ = 0, in_backlog_ = 0;
+  sim::TableId transfers_ = 0;
+  double last_out_bps_ = -1.0, last_in_bps_ = -1.0;
+  double bytes_[2] = {0.0, 0.0};
+  std::vector<double> out_bytes_per_day_;
+  std::int64_t transfers_done_ = 0, transfers_submitted_ = 0;
+  double backlog_max_bytes_ = 0.0;
+  double transfer_time_max_s_ = 0.0, queue_wait_max_s_ = 0.0;
+  std::optional<sim::Time> binds_at_;
+  std::string binding_queue_;
+};
+
+}  // namespace dcsim::models::datacenter

@@ -1,0 +1,40 @@
+#pragma once
+// What crosses the site's internet uplink (site_uplink.hpp), as a plain config: the ports (the
+// one place a scenario declares them: their speed caps the transfers, and the economics
+// subsystem bills their flat monthly fee from the same list) and the transfers the scenario
+// declares, as streams and as copies of the checkpoints the training jobs write.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/economics/opex.hpp"
+#include "models/network/wan_uplink.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::models::datacenter {
+
+// A repeating (or one-off) transfer: occurrence k (0-based) is due at start + k x every and sends
+// bytes + k x grow_bytes. A rate is declared as bytes = rate x every (one transfer per period).
+struct UplinkStream {
+  std::string name;
+  network::UplinkDirection direction = network::UplinkDirection::kOut;
+  double bytes = 0.0;       // > 0
+  double grow_bytes = 0.0;  // >= 0, added per occurrence (a dataset, a model, results that grow)
+  sim::Time start = sim::Time::zero();
+  sim::Time every = sim::Time::max();  // max(): once; a repeating stream needs a run duration
+};
+
+// Every `every_nth` checkpoint a training job writes (the nth, 2nth, ... of that job) is copied
+// off-site: the whole checkpoint (TrainingJobPlan::checkpoint_bytes), one queue per job.
+struct CheckpointCopies {
+  int every_nth = 1;
+};
+
+struct UplinkConfig {
+  std::vector<economics::PortGroup> ports;  // unmetered internet ports; the uplink is their total speed
+  std::vector<UplinkStream> streams;
+  std::optional<CheckpointCopies> checkpoint_copies;
+};
+
+}  // namespace dcsim::models::datacenter

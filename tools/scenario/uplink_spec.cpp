@@ -1,0 +1,77 @@
+#include "tools/scenario/uplink_spec.hpp"
+
+namespace dcsim::tools::scenario {
+
+using nlohmann::json;
+using sim::QuantityKind;
+
+FieldSpec uplink_section() {
+  return optional_section(
+      object_field(
+          "uplink",
+          "The site's internet uplink (models/datacenter/site_uplink.hpp): its ports, and the transfers that cross "
+          "it, sharing the ports' total speed equally (full duplex: egress and ingress each have it all). Economics "
+          "bills these ports' flat fee and the egress bytes in the month they left. Writes series uplink/..., table "
+          "uplink/transfers, summary uplink/... (README, Economics).",
+          {with_default(object_array_field("ports",
+                                           "Unmetered internet ports: their total speed caps the transfers, and "
+                                           "/economics bills each a flat monthly fee by speed (site prices' port "
+                                           "list).",
+                                           {required(quantity_field("speed", "Port speed.", QuantityKind::kDataRate,
+                                                                    above(0))),
+                                            required(integer_field("count", "Ports of this speed.", at_least(1)))}),
+                        json::array()),
+           with_default(
+               object_array_field(
+                   "streams",
+                   "Transfers the scenario declares: occurrence k is due at start + k x every and sends size + k x "
+                   "grow_by (or rate x every), after the stream's earlier transfers.",
+                   {required(non_empty(string_field("name", "Stream name (unique); names its transfers."))),
+                    with_default(enum_field("direction", "out: leaves the site (billed egress); in: enters it "
+                                                         "(ingress, free, its own capacity).",
+                                            "direction", {"out", "in"}),
+                                 "out"),
+                    with_default_note(quantity_field("size", "Bytes of each transfer (give size or rate).",
+                                                     QuantityKind::kDataSize, above(0)),
+                                      "none: give size or rate"),
+                    with_default_note(quantity_field("rate", "A steady flow, sent as one transfer of rate x every "
+                                                             "each period (give size or rate).",
+                                                     QuantityKind::kDataRate, above(0)),
+                                      "none: give size or rate"),
+                    with_default_note(quantity_field("every", "Period between transfers; a repeating stream needs "
+                                                              "/duration.",
+                                                     QuantityKind::kDuration, above(0)),
+                                      "size: once; rate: 1 h"),
+                    with_default(quantity_field("start", "When the first transfer is due.", QuantityKind::kDuration,
+                                                at_least(0)),
+                                 "0 s"),
+                    with_default(quantity_field("grow_by", "Added to each later transfer (data that grows).",
+                                                QuantityKind::kDataSize, at_least(0)),
+                                 "0 B")}),
+               json::array()),
+           optional_section(
+               object_field("checkpoint_copies",
+                            "Copies of the training jobs' checkpoints sent off-site, whole (14 B per parameter), "
+                            "one queue per job; jobs do not wait for them.",
+                            {with_default(integer_field("every_nth", "Copy every nth checkpoint of each job (1: "
+                                                                     "all of them).",
+                                                        at_least(1)),
+                                          1)}),
+               "no checkpoint leaves the site")}),
+      "no uplink: nothing crosses it and no port is billed");
+}
+
+std::vector<std::string> migrate_legacy_ports(json& doc) {
+  std::vector<std::string> notices;
+  if (!doc.is_object() || !doc.contains("economics") || !doc["economics"].is_object()) return notices;
+  json& economics = doc["economics"];
+  if (!economics.contains("ports")) return notices;
+  if (doc.contains("uplink") && (!doc["uplink"].is_object() || doc["uplink"].contains("ports"))) return notices;
+  doc["uplink"]["ports"] = economics["ports"];
+  economics.erase("ports");
+  notices.push_back("/economics/ports is the format before /uplink: the ports are /uplink/ports now (their speed "
+                    "carries the transfers, economics bills their fee; move them there to silence this)");
+  return notices;
+}
+
+}  // namespace dcsim::tools::scenario
