@@ -95,6 +95,14 @@ EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
   }
   c.signals.job_state.connect([this](const dc::JobStateChange& j) { on_job(j); });
   c.signals.fault.connect([this](const dc::FaultNotice& f) { on_fault(f); });
+  if (c.config.cluster->cloud_pool) {
+    // The cloud side bills at the pool's offer and its provider's egress tariff.
+    const CloudGpuOffer& offer = c.config.cluster->cloud_pool->offer;
+    const auto& tariff = c.registries.egress_tariffs.get(offer.egress_tariff);
+    burst_ = std::make_unique<BurstAccount>(offer, tariff.factory(sim::Params{}), horizon_);
+    c.signals.cloud_instance.connect([this](const dc::CloudInstanceChange& i) { burst_->on_instance(i); });
+    c.signals.cloud_transfer.connect([this](const dc::CloudTransfer& t) { burst_->on_transfer(t); });
+  }
 
   // Declared volumes: egress at the middle of each month (pro rata in a partial last month), storage
   // throughout. O(months).
@@ -118,7 +126,11 @@ void EconomicsSubsystem::add_energy(sim::Time start, sim::Time end, double energ
   ledger_->add_energy(start, end, energy_j);
 }
 
-void EconomicsSubsystem::add_gpu_time(sim::Time start, sim::Time end, double gpus) {
+void EconomicsSubsystem::add_gpu_time(sim::Time start, sim::Time end, double gpus, bool cloud) {
+  if (cloud) {
+    burst_->add_gpu_time(start, end, gpus);
+    return;
+  }
   end = std::min(end, horizon_);
   if (end <= start) return;
   ledger_->add_gpu_time(start, end, gpus * (end - start).seconds());
@@ -128,10 +140,10 @@ void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
   if (j.job >= running_.size()) running_.resize(j.job + 1);
   auto& slot = running_[j.job];
   if (slot) {
-    add_gpu_time(slot->since, j.at, slot->gpus);
+    add_gpu_time(slot->since, j.at, slot->gpus, slot->cloud);
     slot.reset();
   }
-  if (j.to == "running") slot = Running{j.at, static_cast<double>(j.gpus)};
+  if (j.to == "running") slot = Running{j.at, static_cast<double>(j.gpus), j.cloud};
 }
 
 void EconomicsSubsystem::on_it_power(const dc::ItPowerChange& p) {
@@ -155,9 +167,10 @@ void EconomicsSubsystem::on_fault(const dc::FaultNotice& f) {
 void EconomicsSubsystem::finish() {
   const sim::Time end = std::min(simulator_.now(), horizon_);
   for (auto& slot : running_) {
-    if (slot) add_gpu_time(slot->since, end, slot->gpus);
+    if (slot) add_gpu_time(slot->since, end, slot->gpus, slot->cloud);
     slot.reset();
   }
+  if (burst_) burst_->close(end);
   // The site stays powered until the horizon: a run that ended sooner (every job done) is taken
   // to draw its last power (IT, or the facility's last step) from then on.
   if (horizon_ > power_since_) {
@@ -210,6 +223,7 @@ void EconomicsSubsystem::finish() {
   sink_.set_summary("cost/energy_kwh", {r.energy_j / kJoulesPerKwh, "kWh",
                                         "energy priced: the facility's total with /facility, else the IT energy"});
   sink_.set_summary("cost/months", {static_cast<std::int64_t>(r.months), "month", "billing months in the horizon"});
+  if (burst_) burst_->emit(sink_, r.owned.tco_usd, r.delivered_gpu_hours);
 }
 
 }  // namespace dcsim::models::economics

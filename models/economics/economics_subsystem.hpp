@@ -28,6 +28,10 @@
 //           cost/<cloud option>/break_even_month   1-based month, or "never"
 //   summary cost/break_even_month (against the first cloud option), cost/capex_usd,
 //           cost/delivered_gpu_hours, cost/energy_kwh, cost/months
+// With a cloud pool (a hybrid run) the owned side and the cloud options price the GPU time jobs
+// held on the owned nodes only; the cloud side is a BurstAccount (burst_account.hpp), fed by the
+// pool's signals (instances, transfers) and the cloud runs of jobs: summary cost/burst/*,
+// cost/onprem/gpu_hours, cost/hybrid/*.
 
 #include <cstddef>
 #include <map>
@@ -37,6 +41,7 @@
 #include <vector>
 
 #include "models/datacenter/subsystem.hpp"
+#include "models/economics/burst_account.hpp"
 #include "models/economics/cost_ledger.hpp"
 #include "models/economics/economics_config.hpp"
 
@@ -60,6 +65,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   struct Running {
     sim::Time since;
     double gpus = 0.0;
+    bool cloud = false;
   };
   void on_job(const datacenter::JobStateChange& change);
   void on_it_power(const datacenter::ItPowerChange& change);
@@ -67,7 +73,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   void on_fault(const datacenter::FaultNotice& notice);
   // Cuts [start, end) at the horizon (pro rata for energy) and reports what lies before it.
   void add_energy(sim::Time start, sim::Time end, double energy_j);
-  void add_gpu_time(sim::Time start, sim::Time end, double gpus);
+  void add_gpu_time(sim::Time start, sim::Time end, double gpus, bool cloud);
 
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
@@ -80,6 +86,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   double power_w_ = 0.0;
   std::vector<std::optional<Running>> running_;  // by job index
   std::map<std::string, std::size_t, std::less<>> fault_index_;  // reliability class -> ledger index
+  std::unique_ptr<BurstAccount> burst_;  // with a cloud pool
 };
 
 }  // namespace dcsim::models::economics
