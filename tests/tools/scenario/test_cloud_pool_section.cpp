@@ -52,7 +52,7 @@ TEST_CASE("a valid cloud pool reaches the cluster config with its offer and defa
   CHECK(p.idle_release == sim::Time::from_seconds(600));
   CHECK(p.dataset_bytes == 2e12);
   CHECK(p.wan_bits_per_s == 10e9);
-  CHECK(s.cluster.scheduler_params.number("threshold") == 0.9);
+  CHECK(s.cluster.scheduler == "cloud_burst");
 }
 
 TEST_CASE("a cloud pool needs cloud_burst, and cloud_burst a pool", "[tools][scenario][cloud_pool]") {
