@@ -24,6 +24,7 @@ void register_builtin_models(ModelRegistries& registries) {
   policy::register_topology_aware_scheduler(registries.schedulers);
   policy::register_thermal_aware_scheduler(registries.schedulers);
   policy::register_priority_preemptive_scheduler(registries.schedulers);
+  policy::register_cloud_burst_scheduler(registries.schedulers);
   policy::register_failover_policies(registries.failover_policies);
   network::register_network_models(registries.topologies);
   collective::register_collective_algorithms(registries.collective_algorithms);

@@ -4,9 +4,11 @@
 // (ConfigError names the field, which the scenario layer maps back to a JSON pointer).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "models/economics/cloud_offer.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "models/workload/job_generator.hpp"
 #include "models/workload/job_spec.hpp"
@@ -15,6 +17,21 @@
 #include "sim/time.hpp"
 
 namespace dcsim::models::datacenter {
+
+// A cloud pool (cloud_pool.hpp): instances of one cloud offer that exist only while provisioned,
+// for a bursting scheduler (Scheduler::uses_cloud_pool) to send waiting work to.
+struct CloudPoolConfig {
+  economics::CloudGpuOffer offer;  // shape (GPUs per instance = the node's), purchase, preemption rate
+  int max_instances = 1;
+  sim::Time provisioning_delay;    // from a request until the instance is usable (and billed)
+  sim::Time idle_release;          // an instance idle this long is released
+  // Per job moved: the dataset sent on-prem -> cloud before it starts there (each start: a
+  // fresh instance has nothing), the results sent back when it finishes there; the WAN rate of
+  // one transfer (transfers are not shared: each gets the whole rate).
+  double dataset_bytes = 0.0;
+  double results_bytes = 0.0;
+  double wan_bits_per_s = 10e9;
+};
 
 struct ClusterConfig {
   hardware::NodeSpec node;
@@ -41,6 +58,9 @@ struct ClusterConfig {
   // Faults per hour that take one node or its job down, from the reliability model: what
   // checkpoint intervals are optimised against. 0 = no fault model.
   double node_fault_rate_per_hour = 0.0;
+
+  // Cloud instances a bursting scheduler may use; none by default (on-prem only).
+  std::optional<CloudPoolConfig> cloud_pool;
 
   // Simulated time limit; Time::max() = until every job has finished.
   sim::Time duration = sim::Time::max();

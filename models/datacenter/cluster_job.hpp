@@ -44,6 +44,11 @@ struct ClusterSimulation::Job {
   sim::EventHandle begin_event;
   int restarts = 0;
   double lost_gpu_s = 0.0;
+  // On cloud pool instances in its latest run; ever there; the part of its start delay that is
+  // its dataset's transfer to them.
+  bool cloud = false;
+  bool ran_in_cloud = false;
+  sim::Time transfer_delay;
   // Runs: step graphs before runs (a flow-mode executor refers to its graph), retired ones kept
   // until the end (a retired flow-mode step drains on the fabric).
   std::vector<std::unique_ptr<workload::StepGraph>> step_graphs;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "models/datacenter/batch_job_run.hpp"
+#include "models/datacenter/cloud_pool.hpp"
 #include "models/datacenter/cluster_job.hpp"
 #include "models/datacenter/step_executor.hpp"
 #include "models/datacenter/training_fabric.hpp"
@@ -40,7 +41,7 @@ std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_po
 void ClusterSimulation::transition(const Job& job, const char* from, const char* to, const std::string& cause) {
   if (signals_ != nullptr && signals_->job_state.connected()) {
     signals_->job_state.emit(
-        JobStateChange{sim_.now(), job.index, job.spec.name, from, to, cause, job.gpus(), job.energy_j});
+        JobStateChange{sim_.now(), job.index, job.spec.name, from, to, cause, job.gpus(), job.energy_j, job.cloud});
   }
   // Generated and trace streams (1e6 jobs) keep only their fault-driven transitions.
   if (!job.named && cause.empty()) return;
@@ -70,6 +71,8 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
                                  : std::pair<const char*, std::string>{first ? "waiting" : "requeued", ""};
   job.start_label = {};
   job.nodes = nodes;
+  job.cloud = is_cloud(nodes.front());
+  if (job.cloud) start_cloud_transfer(job);
   job.state = Job::State::kRunning;
   if (first) job.start = sim_.now();
   job.run_start = sim_.now();
@@ -97,7 +100,7 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
 void ClusterSimulation::begin_run(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.begin_event = {};
-  restart_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
+  account_start_delay(job);
   const auto on_done = [this, job_index] { on_completion(job_index); };
   if (!job.plan) {
     job.run = std::make_unique<BatchJobRun>(sim_, job.spec.work.seconds(), job_rate(job), on_done);
@@ -137,7 +140,11 @@ void ClusterSimulation::close_run_accounts(Job& job) {
   }
   job.energy_j += energy_now - job.energy_at_start_j;
   job.energy_at_start_j = energy_now;
-  busy_node_seconds_ += busy_nodes_of(job) * (sim_.now() - job.run_start).seconds();
+  if (job.cloud) {
+    cloud_->held_gpu_s += job.gpus() * (sim_.now() - job.run_start).seconds();
+  } else {
+    busy_node_seconds_ += busy_nodes_of(job) * (sim_.now() - job.run_start).seconds();
+  }
   held_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
   if (job.run_plan != nullptr) {
     shrunk_missing_gpu_s_ += (job.spec.nodes - static_cast<int>(job.nodes.size())) * job.gpus_per_node *
@@ -154,7 +161,7 @@ void ClusterSimulation::stop_running(std::size_t job_index) {
   } else {
     sim_.cancel(job.begin_event);
     job.begin_event = {};
-    restart_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
+    account_start_delay(job);
   }
   close_run_accounts(job);
   running_by_end_.erase({job.expected_end, job_index});
@@ -174,6 +181,7 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   last_completion_ = sim_.now();
   transition(job, "running", "completed", "");
   if (job.plan) report_training_work(job, job.plan->steps);
+  if (job.cloud) finish_cloud_job(job);
   emit_job_row(job);
   try_schedule();
   mark_dirty();
@@ -200,12 +208,14 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
 
   const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0;
   policy::InterruptedJob info{job_index, job.nodes, failed_nodes, checkpoints, job.restarts};
-  if (job.plan && failover_->elastic()) {
+  // On the cloud side there are no spares and no free nodes to re-form on: the job resumes from
+  // its checkpoint or starts over, in the queue (each policy's fallback).
+  if (job.plan && failover_->elastic() && !job.cloud) {
     info.replicas = elastic_replicas(job);
     info.replicas_available = info.replicas > 0 ? replicas_available(job, failed_nodes) : 0;
     info.zero_stage = job.plan->job.parallelism.zero_stage;
   }
-  const policy::FailoverDecision d = failover_->on_interrupt(info, spares_);
+  const policy::FailoverDecision d = failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : spares_);
   using Action = policy::FailoverDecision::Action;
   const bool from_checkpoint = d.action != Action::kRequeue && d.action != Action::kFail && saved_s > 0;
   const bool keep_steps = d.action == Action::kReconfigure && d.keep_progress && job.training != nullptr;
@@ -336,6 +346,7 @@ void ClusterSimulation::take_out_of_pool(int node) {
   if (!n.state.schedulable()) return;
   if (n.state.free_gpus == n.state.gpus) free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
   free_gpus_ -= n.state.free_gpus;
+  in_service_gpus_ -= n.state.gpus;
 }
 
 void ClusterSimulation::put_back_in_pool(int node) {
@@ -343,6 +354,7 @@ void ClusterSimulation::put_back_in_pool(int node) {
   n.state.spare = false;
   if (!n.state.schedulable()) return;
   free_gpus_ += n.state.free_gpus;
+  in_service_gpus_ += n.state.gpus;
   if (n.state.free_gpus == n.state.gpus) {
     free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
   }

@@ -80,9 +80,9 @@ void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
     put("goodput/effective_training_fraction", kept_s / wall_s, "",
         "training jobs: steps kept x nominal step time / wall time since their first start");
   }
-  const double useful = held_gpu_s_ - lost_gpu_s_ - restart_gpu_s_;
+  const double useful = held_gpu_s_ - lost_gpu_s_ - restart_gpu_s_ - transfer_gpu_s_;
   put("goodput/fraction", held_gpu_s_ > 0 ? useful / held_gpu_s_ : 1.0, "",
-      "(allocated - lost - restart) / allocated GPU time; checkpoint writes count as useful here");
+      "(allocated - lost - restart - transfer) / allocated GPU time; checkpoint writes count as useful here");
 }
 
 void ClusterSimulation::finish() {
@@ -147,8 +147,10 @@ void ClusterSimulation::finish() {
   put("makespan_s", last_completion_.seconds(), "s", "time of the last job completion");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
   put("utilization/node_busy_fraction",
-      elapsed_s > 0 ? busy_node_seconds_ / (elapsed_s * static_cast<double>(nodes_.size())) : 0.0, "",
-      "node-seconds held by jobs / (nodes x simulated time); a job on k of a node's GPUs holds k/gpus of it");
+      elapsed_s > 0 ? busy_node_seconds_ / (elapsed_s * static_cast<double>(config_.nodes)) : 0.0, "",
+      "on-prem node-seconds held by jobs / (nodes x simulated time); a job on k of a node's GPUs holds k/gpus of "
+      "it");
+  emit_cloud_summary();
 }
 
 }  // namespace dcsim::models::datacenter

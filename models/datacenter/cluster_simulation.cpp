@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 
+#include "models/datacenter/cloud_pool.hpp"
 #include "models/datacenter/cluster_job.hpp"
 #include "models/datacenter/step_executor.hpp"
 #include "models/datacenter/training_fabric.hpp"
@@ -68,6 +69,12 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   config_.scheduler_params.require_documented(entry.params, "scheduler_params.", "scheduler '" + config_.scheduler + "'");
   config_.scheduler_params.fill_defaults(entry.params);
   scheduler_ = entry.factory(config_.scheduler_params);
+  // A pool nothing sends work to, or a bursting policy with nowhere to burst, would be a key
+  // silently ignored.
+  require(!config_.cloud_pool || scheduler_->uses_cloud_pool(), "cloud_pool",
+          "needs a scheduler that sends work to it (cloud_burst), got '" + config_.scheduler + "'");
+  require(config_.cloud_pool || !scheduler_->uses_cloud_pool(), "scheduler",
+          "'" + config_.scheduler + "' sends work to a cloud pool, but the cluster declares none (cloud_pool)");
   const auto& failover = registries.failover_policies.get(config_.failover);
   config_.failover_params.require_documented(failover.params, "failover_params.",
                                              "failover policy '" + config_.failover + "'");
@@ -121,6 +128,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   free_nodes_.resize(nodes_.size());
   std::iota(free_nodes_.begin(), free_nodes_.end(), 0);
   free_gpus_ = config_.nodes * config_.node.gpus;
+  in_service_gpus_ = free_gpus_;
   // Hot spares: the highest-numbered nodes, held out of the scheduler's pool.
   spare_target_ = failover_->spare_nodes(config_.nodes);
   require(spare_target_ < config_.nodes, "failover_params",
@@ -138,6 +146,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
                 std::to_string(spare_target_) + " spares, but job '" + job->spec.name + "' needs " +
                 std::to_string(job->spec.nodes));
   }
+  if (config_.cloud_pool) build_cloud_pool();  // node ids after the on-prem ones
   const int racks = (config_.nodes + config_.nodes_per_rack - 1) / config_.nodes_per_rack;
   rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
   rack_dirty_.assign(static_cast<std::size_t>(racks), 1);
@@ -250,23 +259,29 @@ double ClusterSimulation::rack_power_headroom_w(int rack) const {
 }
 
 void ClusterSimulation::set_fabric_groups(const std::vector<int>& group_of_node) {
-  if (group_of_node.size() != nodes_.size()) {
+  if (group_of_node.size() != static_cast<std::size_t>(config_.nodes)) {
     throw sim::InternalError("set_fabric_groups: " + std::to_string(group_of_node.size()) + " groups for " +
-                             std::to_string(nodes_.size()) + " nodes (this is a bug)");
+                             std::to_string(config_.nodes) + " nodes (this is a bug)");
   }
-  for (std::size_t i = 0; i < nodes_.size(); ++i) nodes_[i].state.fabric_group = group_of_node[i];
+  for (std::size_t i = 0; i < group_of_node.size(); ++i) nodes_[i].state.fabric_group = group_of_node[i];
 }
 
 void ClusterSimulation::set_node_conditions(const NodeConditions* conditions) {
   conditions_ = conditions;
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+  for (std::size_t i = 0; i < static_cast<std::size_t>(config_.nodes); ++i) {
     nodes_[i].state.zone = conditions_ ? conditions_->zone_of_node(static_cast<int>(i)) : 0;
   }
 }
 
 void ClusterSimulation::try_schedule() {
   try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
-  if (waiting_head_ == waiting_.size() || (free_gpus_ == 0 && !scheduler_->preempts())) return;
+  place_waiting();
+  if (cloud_) request_cloud();  // after the placements, which the policy then sees running
+}
+
+void ClusterSimulation::place_waiting() {
+  const bool room = free_gpus_ > 0 || (cloud_ && !cloud_->idle.empty()) || scheduler_->preempts();
+  if (waiting_head_ == waiting_.size() || !room) return;
   const auto placements = scheduler_->schedule(*this);
   if (placements.empty()) return;
   const std::size_t waiting_size = waiting_.size() - waiting_head_;
@@ -305,7 +320,11 @@ void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t 
   if (static_cast<int>(p.nodes.size()) != job.nodes) fail("gave a job the wrong number of nodes");
   for (std::size_t i = 0; i < p.nodes.size(); ++i) {
     const int n = p.nodes[i];
-    if (n < 0 || n >= config_.nodes) fail("placed a job on a node that does not exist");
+    if (n < 0 || n >= static_cast<int>(nodes_.size())) fail("placed a job on a node that does not exist");
+    if (is_cloud(n) != is_cloud(p.nodes.front())) fail("placed a job across on-prem nodes and cloud instances");
+    if (is_cloud(n) && job.gpus_per_node != nodes_[static_cast<std::size_t>(n)].state.gpus) {
+      fail("placed a job on part of a cloud instance");
+    }
     const auto& state = nodes_[static_cast<std::size_t>(n)].state;
     if (!state.schedulable() || state.free_gpus < job.gpus_per_node) fail("placed a job on a node without room");
     if (std::find(p.nodes.begin(), p.nodes.begin() + static_cast<std::ptrdiff_t>(i), n) !=
@@ -341,6 +360,12 @@ void ClusterSimulation::remove_started(std::vector<std::size_t> sorted) {
 
 void ClusterSimulation::hold_gpus(int node, std::size_t job_index, int gpus) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (n.state.cloud) {  // not in the building: no power, not an on-prem free node
+    if (n.state.free_gpus == n.state.gpus) cloud_hold(node);
+    n.state.free_gpus -= gpus;
+    n.jobs.emplace_back(job_index, gpus);
+    return;
+  }
   if (n.state.free_gpus == n.state.gpus && n.state.schedulable()) {
     free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
   }
@@ -354,6 +379,11 @@ void ClusterSimulation::hold_gpus(int node, std::size_t job_index, int gpus) {
 void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
   n.jobs.erase(std::find(n.jobs.begin(), n.jobs.end(), std::pair{job_index, gpus}));
+  if (n.state.cloud) {
+    n.state.free_gpus += gpus;
+    cloud_release(node);
+    return;
+  }
   if (n.jobs.empty()) --busy_nodes_;
   n.state.free_gpus += gpus;
   if (n.state.schedulable()) {
@@ -402,7 +432,7 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
 
 void ClusterSimulation::set_power_source(NodePowerSource* source) {
   power_source_ = source;
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+  for (std::size_t i = 0; i < static_cast<std::size_t>(config_.nodes); ++i) {
     integrate_node(static_cast<int>(i));
     if (power_source_) {
       power_source_->on_node_utilization(static_cast<int>(i), nodes_[i].utilization);
@@ -481,7 +511,8 @@ void ClusterSimulation::settle() {
   for (int r : dirty_racks_) {
     const auto rack = static_cast<std::size_t>(r);
     double p = 0.0;
-    for (std::size_t i = rack * per_rack; i < std::min(nodes_.size(), (rack + 1) * per_rack); ++i) p += nodes_[i].power_w;
+    const auto on_prem = static_cast<std::size_t>(config_.nodes);
+    for (std::size_t i = rack * per_rack; i < std::min(on_prem, (rack + 1) * per_rack); ++i) p += nodes_[i].power_w;
     rack_power_w_[rack] = p;
     rack_dirty_[rack] = 0;
     peak_rack_power_w_ = std::max(peak_rack_power_w_, p);

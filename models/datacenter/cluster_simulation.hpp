@@ -13,6 +13,8 @@
 // paying a restart cost (cluster_lifecycle.cpp). A precursor's warning (warn_node) drains the
 // node and lets the policy move its job off first (cluster_warnings.cpp). Node power is
 // piecewise constant between events, so energy is integrated exactly as sum(P_i * dt_i).
+// A cloud pool (ClusterConfig::cloud_pool, cloud_pool.hpp) adds instances beyond the on-prem
+// nodes that exist only while provisioned, draw no on-prem power and may be preempted (spot).
 //
 // Emits (sim::TraceSink):
 //   series  power/cluster_w, power/rack/<r>_w, jobs/running, jobs/waiting, nodes/busy
@@ -47,6 +49,7 @@
 namespace dcsim::models::datacenter {
 
 class TrainingFabric;
+struct CloudPool;
 
 // The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
 // the policy it hands itself to sees it that way.
@@ -124,6 +127,7 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   void on_arrival(std::size_t job_index);
   void on_completion(std::size_t job_index);
   void try_schedule();
+  void place_waiting();
   void insert_waiting(const policy::WaitingJob& w);
   void check_placement(const policy::Placement& placement, std::size_t waiting_size) const;
   void remove_started(std::vector<std::size_t> positions);
@@ -161,6 +165,21 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   void finish_migration(std::size_t job_index);
   void transition(const Job& job, const char* from, const char* to, const std::string& cause);
   void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
+  // Cloud pool (cloud_pool.cpp).
+  bool is_cloud(int node) const { return node >= config_.nodes; }
+  void build_cloud_pool();
+  void request_cloud();
+  void provision_cloud(int instances);
+  void on_cloud_ready(int node);
+  void release_cloud(int node);
+  void preempt_cloud(int node);
+  void cloud_hold(int node);
+  void cloud_release(int node);
+  void start_cloud_transfer(Job& job);
+  void finish_cloud_job(const Job& job);
+  // Splits the delay a job held its nodes for before its work began into restart and transfer.
+  void account_start_delay(Job& job);
+  void emit_cloud_summary();
   void take_out_of_pool(int node);
   void put_back_in_pool(int node);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
@@ -196,6 +215,11 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   std::span<const policy::WaitingJob> waiting() const override;
   void visit_running_by_expected_end(const std::function<bool(const policy::RunningJob&)>& visit) const override;
   std::size_t running_count() const override { return running_by_end_.size(); }
+  int in_service_gpus() const override { return in_service_gpus_; }
+  int cloud_max_instances() const override;
+  int cloud_provisioning() const override;
+  int cloud_provisioned() const override;
+  std::span<const int> cloud_idle_nodes() const override;
 
   ClusterConfig config_;
   sim::Simulator& sim_;
@@ -233,6 +257,9 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   std::size_t waiting_head_ = 0;
   std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
   int free_gpus_ = 0;            // on healthy nodes
+  int in_service_gpus_ = 0;      // of schedulable on-prem nodes
+  std::unique_ptr<CloudPool> cloud_;  // null without a cloud pool
+  double transfer_gpu_s_ = 0.0;  // GPU time cloud jobs held while their dataset arrived
   int busy_nodes_ = 0;           // nodes holding at least one job
   std::set<std::pair<sim::Time, std::size_t>> running_by_end_;  // (start + estimate, job)
   double node_load_power_w_ = 0.0;

@@ -25,6 +25,7 @@ struct JobStateChange {
   std::string_view cause;    // fault class or failover action; empty for normal steps
   int gpus = 0;              // GPUs the job holds (or held, for interrupted and completed)
   double energy_j = 0.0;     // node energy attributed to the job over all its runs so far
+  bool cloud = false;        // its (latest) run is on cloud pool instances, not on-prem nodes
 };
 
 // Training work a job delivered: its steps kept, with the tokens and model FLOPs they trained
@@ -89,6 +90,27 @@ struct CheckpointWritten {
   double bytes = 0.0;
 };
 
+// An instance of the cluster's cloud pool (cloud_pool.hpp): requested, ready (usable and billed
+// from now), released after its idle timeout, or preempted (spot; gone, its jobs interrupted).
+struct CloudInstanceChange {
+  enum class Kind { kRequested, kReady, kReleased, kPreempted };
+  sim::Time at;
+  int instance = 0;          // its node id in the cluster
+  Kind kind = Kind::kRequested;
+  int gpus = 0;
+  double lost_gpu_s = 0.0;   // kPreempted: work the interrupted jobs lost (since their last checkpoint)
+};
+
+// Data a job's move to or from the cloud pool carries over the WAN: its dataset before it starts
+// on instances (leaves_cloud false: ingress, free at the providers), its results after it
+// finishes there (leaves_cloud true: egress at the offer's tariff).
+struct CloudTransfer {
+  sim::Time at;
+  std::size_t job = 0;
+  double bytes = 0.0;
+  bool leaves_cloud = false;
+};
+
 struct DatacenterSignals {
   sim::Signal<const JobStateChange&> job_state;
   sim::Signal<const TrainingWork&> training_work;
@@ -102,6 +124,8 @@ struct DatacenterSignals {
   // The site's internet uplink carried bytes in one direction over [from, to) at a constant rate
   // (site_uplink.hpp): what economics bills as egress, in the month it left.
   sim::Signal<const network::UplinkCarried&> uplink_carried;
+  sim::Signal<const CloudInstanceChange&> cloud_instance;
+  sim::Signal<const CloudTransfer&> cloud_transfer;
 };
 
 }  // namespace dcsim::models::datacenter

@@ -99,6 +99,14 @@ EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
   c.signals.fault.connect([this](const dc::FaultNotice& f) { on_fault(f); });
   c.signals.training_work.connect([this](const dc::TrainingWork& w) { on_training_work(w); });
   c.signals.uplink_carried.connect([this](const network::UplinkCarried& u) { on_uplink(u); });
+  if (c.config.cluster->cloud_pool) {
+    // The cloud side bills at the pool's offer and its provider's egress tariff.
+    const CloudGpuOffer& offer = c.config.cluster->cloud_pool->offer;
+    const auto& tariff = c.registries.egress_tariffs.get(offer.egress_tariff);
+    burst_ = std::make_unique<BurstAccount>(offer, tariff.factory(sim::Params{}), horizon_);
+    c.signals.cloud_instance.connect([this](const dc::CloudInstanceChange& i) { burst_->on_instance(i); });
+    c.signals.cloud_transfer.connect([this](const dc::CloudTransfer& t) { burst_->on_transfer(t); });
+  }
 
   // Declared volumes: egress at the middle of each month (pro rata in a partial last month), storage
   // throughout. O(months).
@@ -122,12 +130,21 @@ void EconomicsSubsystem::add_energy(sim::Time start, sim::Time end, double energ
   ledger_->add_energy(start, end, energy_j);
 }
 
-void EconomicsSubsystem::add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus) {
+void EconomicsSubsystem::add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus, bool cloud) {
+  if (job >= gpu_s_by_job_.size()) {
+    gpu_s_by_job_.resize(job + 1, 0.0);
+    cloud_gpu_s_by_job_.resize(job + 1, 0.0);
+  }
+  if (cloud) {
+    burst_->add_gpu_time(start, end, gpus);
+    const sim::Time cut = std::min(end, horizon_);
+    if (cut > start) cloud_gpu_s_by_job_[job] += gpus * (cut - start).seconds();
+    return;
+  }
   end = std::min(end, horizon_);
   if (end <= start) return;
   const double gpu_s = gpus * (end - start).seconds();
   ledger_->add_gpu_time(start, end, gpu_s);
-  if (job >= gpu_s_by_job_.size()) gpu_s_by_job_.resize(job + 1, 0.0);
   gpu_s_by_job_[job] += gpu_s;
 }
 
@@ -135,10 +152,10 @@ void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
   if (j.job >= running_.size()) running_.resize(j.job + 1);
   auto& slot = running_[j.job];
   if (slot) {
-    add_gpu_time(j.job, slot->since, j.at, slot->gpus);
+    add_gpu_time(j.job, slot->since, j.at, slot->gpus, slot->cloud);
     slot.reset();
   }
-  if (j.to == "running") slot = Running{j.at, static_cast<double>(j.gpus)};
+  if (j.to == "running") slot = Running{j.at, static_cast<double>(j.gpus), j.cloud};
 }
 
 void EconomicsSubsystem::on_it_power(const dc::ItPowerChange& p) {
@@ -181,8 +198,14 @@ void EconomicsSubsystem::on_training_work(const dc::TrainingWork& w) {
   // was done before it.
   if (w.at > horizon_) return;
   const sim::Time at = w.at < horizon_ ? w.at : horizon_ - sim::Time::from_ns(1);
-  if (w.job >= trained_.size()) trained_.resize(w.job + 1, false);
+  if (w.job >= trained_.size()) {
+    trained_.resize(w.job + 1, false);
+    tokens_by_job_.resize(w.job + 1, 0.0);
+    flops_by_job_.resize(w.job + 1, 0.0);
+  }
   trained_[w.job] = true;
+  tokens_by_job_[w.job] += w.tokens;
+  flops_by_job_[w.job] += w.model_flops;
   ledger_->add_tokens(at, w.tokens);
   ledger_->add_flops(at, w.model_flops);
 }
@@ -190,9 +213,10 @@ void EconomicsSubsystem::on_training_work(const dc::TrainingWork& w) {
 void EconomicsSubsystem::finish() {
   const sim::Time end = std::min(simulator_.now(), horizon_);
   for (std::size_t job = 0; job < running_.size(); ++job) {
-    if (running_[job]) add_gpu_time(job, running_[job]->since, end, running_[job]->gpus);
+    if (running_[job]) add_gpu_time(job, running_[job]->since, end, running_[job]->gpus, running_[job]->cloud);
     running_[job].reset();
   }
+  if (burst_) burst_->close(end);
   // The site stays powered until the horizon: a run that ended sooner (every job done) is taken
   // to draw its last power (IT, or the facility's last step) from then on.
   if (horizon_ > power_since_) {
@@ -201,8 +225,15 @@ void EconomicsSubsystem::finish() {
   }
   const EconomicsResult r = ledger_->finish(horizon_);
   double training_gpu_s = 0.0;
+  double owned_tokens = 0.0;  // what the owned GPU time trained (all of it without a cloud pool)
+  double owned_flops = 0.0;
   for (std::size_t job = 0; job < std::min(trained_.size(), gpu_s_by_job_.size()); ++job) {
-    if (trained_[job]) training_gpu_s += gpu_s_by_job_[job];
+    if (!trained_[job]) continue;
+    training_gpu_s += gpu_s_by_job_[job];
+    const double held_s = gpu_s_by_job_[job] + cloud_gpu_s_by_job_[job];
+    const double owned_share = held_s > 0 ? gpu_s_by_job_[job] / held_s : 0.0;
+    owned_tokens += tokens_by_job_[job] * owned_share;
+    owned_flops += flops_by_job_[job] * owned_share;
   }
   const double training_gpu_h = training_gpu_s / 3600.0;
   const double training_share = r.delivered_gpu_hours > 0 ? training_gpu_h / r.delivered_gpu_hours : 0.0;
@@ -227,7 +258,7 @@ void EconomicsSubsystem::finish() {
     per_unit("usd_per_gpu_hour", o.unit.usd_per_gpu_hour, "USD/GPU-h",
              "delivered GPU-hour (idle, failures and lost work included)");
     // The training jobs' share of the TCO over what they delivered.
-    const UnitCosts training = unit_costs(o.tco_usd * training_share, training_gpu_h, r.tokens, r.flops);
+    const UnitCosts training = unit_costs(o.tco_usd * training_share, training_gpu_h, owned_tokens, owned_flops);
     per_unit("usd_per_million_tokens", training.usd_per_million_tokens, "USD/Mtoken",
              "million training tokens delivered (steps kept x tokens per step), on the training jobs' share of "
              "the delivered GPU-hours");
@@ -272,6 +303,7 @@ void EconomicsSubsystem::finish() {
                                                  "of egress_bytes, the bytes the uplink carried out (in the month they "
                                                  "left)"});
   sink_.set_summary("cost/months", {static_cast<std::int64_t>(r.months), "month", "billing months in the horizon"});
+  if (burst_) burst_->emit(sink_, r.owned.tco_usd, r.delivered_gpu_hours);
 }
 
 }  // namespace dcsim::models::economics

@@ -39,6 +39,10 @@
 //           cost/delivered_gpu_hours, cost/training_tokens, cost/model_pflop,
 //           cost/training_gpu_hours, cost/energy_kwh, cost/egress_bytes, cost/uplink_egress_bytes,
 //           cost/months
+// With a cloud pool (a hybrid run) the owned side and the cloud options price the GPU time jobs
+// held on the owned nodes only; the cloud side is a BurstAccount (burst_account.hpp), fed by the
+// pool's signals (instances, transfers) and the cloud runs of jobs: summary cost/burst/*,
+// cost/onprem/gpu_hours, cost/hybrid/*.
 
 #include <cstddef>
 #include <map>
@@ -48,6 +52,7 @@
 #include <vector>
 
 #include "models/datacenter/subsystem.hpp"
+#include "models/economics/burst_account.hpp"
 #include "models/economics/cost_ledger.hpp"
 #include "models/economics/economics_config.hpp"
 
@@ -71,6 +76,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   struct Running {
     sim::Time since;
     double gpus = 0.0;
+    bool cloud = false;
   };
   void on_job(const datacenter::JobStateChange& change);
   void on_it_power(const datacenter::ItPowerChange& change);
@@ -80,7 +86,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   void on_uplink(const network::UplinkCarried& carried);
   // Cuts [start, end) at the horizon (pro rata for energy) and reports what lies before it.
   void add_energy(sim::Time start, sim::Time end, double energy_j);
-  void add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus);
+  void add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus, bool cloud);
 
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
@@ -96,9 +102,15 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   // GPU-seconds each job held within the horizon, and whether it trained (sent TrainingWork): the
   // training jobs' share of the delivered GPU-hours is the share of each option's TCO that the
   // tokens and FLOPs carry (batch jobs on the same cluster carry the rest).
+  // In a hybrid run only the owned GPU time is priced by these options, so the tokens they carry
+  // are each job's tokens x its owned share of its GPU time (cloud_gpu_s_by_job_ the rest).
   std::vector<double> gpu_s_by_job_;
+  std::vector<double> cloud_gpu_s_by_job_;
   std::vector<bool> trained_;
+  std::vector<double> tokens_by_job_;
+  std::vector<double> flops_by_job_;
   std::map<std::string, std::size_t, std::less<>> fault_index_;  // reliability class -> ledger index
+  std::unique_ptr<BurstAccount> burst_;  // with a cloud pool
 };
 
 }  // namespace dcsim::models::economics

@@ -25,7 +25,11 @@ struct NodeState {
   bool drained = false;  // warned of a coming fault (a precursor signal): no new work
   int gpus = 1;
   int free_gpus = 1;     // GPUs no job holds
-  bool schedulable() const { return healthy && !spare && !drained; }
+  // A cloud pool instance (node ids node_count() and up; models/datacenter/cloud_pool.hpp), not an
+  // on-prem node; usable only while provisioned (requested and past its provisioning delay).
+  bool cloud = false;
+  bool provisioned = true;
+  bool schedulable() const { return healthy && provisioned && !spare && !drained; }
 };
 
 struct WaitingJob {
@@ -57,6 +61,7 @@ class ClusterView {
  public:
   virtual ~ClusterView() = default;
   virtual sim::Time now() const = 0;
+  // On-prem nodes, ids 0 .. node_count() - 1. A cloud pool's instances follow them (cloud_*).
   virtual int node_count() const = 0;
   virtual int gpus_per_node() const = 0;  // of the cluster's node type
   virtual const NodeState& node(int id) const = 0;
@@ -77,6 +82,19 @@ class ClusterView {
   // Running jobs by expected end, earliest first, until `visit` returns false. O(jobs visited).
   virtual void visit_running_by_expected_end(const std::function<bool(const RunningJob&)>& visit) const = 0;
   virtual std::size_t running_count() const = 0;
+  // GPUs of the schedulable on-prem nodes (healthy, not spares, not drained), busy or free: the
+  // denominator of on-prem occupancy. O(1).
+  virtual int in_service_gpus() const = 0;
+
+  // The cloud pool (models/datacenter/cloud_pool.hpp), all zero without one: at most
+  // cloud_max_instances() instances of cloud_gpus_per_instance() GPUs, node ids node_count() ..
+  // node_count() + cloud_max_instances() - 1. A scheduler asks for instances through
+  // Scheduler::cloud_request and places whole-node jobs on idle ones like on any node. O(1).
+  virtual int cloud_max_instances() const { return 0; }
+  virtual int cloud_provisioning() const { return 0; }  // requested, not usable yet
+  virtual int cloud_provisioned() const { return 0; }   // usable, busy or idle
+  // Provisioned instances no job holds, ascending node ids.
+  virtual std::span<const int> cloud_idle_nodes() const { return {}; }
 };
 
 }  // namespace dcsim::models::policy

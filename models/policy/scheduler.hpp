@@ -25,6 +25,14 @@ struct Placement {
   sim::Time preempt_relaunch{};
 };
 
+// What a bursting scheduler asks of the cloud pool after a decision: instances to provision now
+// (at most cloud_max_instances() minus those provisioned or provisioning; the cluster checks),
+// and when to be asked again although nothing happened (a sustain timer running out).
+struct CloudRequest {
+  int instances = 0;
+  sim::Time ask_again_at = sim::Time::max();
+};
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
@@ -36,6 +44,15 @@ class Scheduler {
   virtual std::vector<Placement> schedule(const ClusterView& view) = 0;
   // True for a policy that may preempt: the cluster then asks it even when no GPU is free.
   virtual bool preempts() const { return false; }
+  // True for a policy that sends work to a cloud pool: the scenario must then declare one, and a
+  // pool needs such a policy (else its instances would never be used).
+  virtual bool uses_cloud_pool() const { return false; }
+  // Asked after every decision when the cluster has a cloud pool (the view then shows this
+  // decision's placements as running), and at ask_again_at.
+  virtual CloudRequest cloud_request(const ClusterView& view) {
+    (void)view;
+    return {};
+  }
 };
 
 using SchedulerFactory = std::function<std::unique_ptr<Scheduler>(const sim::Params&)>;

@@ -12,5 +12,6 @@ void register_easy_backfill_scheduler(sim::Registry<SchedulerFactory>& registry)
 void register_topology_aware_scheduler(sim::Registry<SchedulerFactory>& registry);
 void register_thermal_aware_scheduler(sim::Registry<SchedulerFactory>& registry);
 void register_priority_preemptive_scheduler(sim::Registry<SchedulerFactory>& registry);
+void register_cloud_burst_scheduler(sim::Registry<SchedulerFactory>& registry);
 
 }  // namespace dcsim::models::policy

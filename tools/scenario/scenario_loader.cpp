@@ -1,5 +1,6 @@
 #include "tools/scenario/scenario_loader.hpp"
 
+#include "tools/scenario/cloud_pool_spec.hpp"
 #include "tools/scenario/faults_spec.hpp"
 
 #include "tools/scenario/fabric_mapping.hpp"
@@ -228,6 +229,7 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   map_node_hardware(node, c.node);
   c.nodes = cl.at("nodes").get<int>();
   c.nodes_per_rack = cl.at("nodes_per_rack").get<int>();
+  c.cloud_pool = map_cloud_pool(cl, registries);
 
   const json& wl = r.at("workload");
   for (const json& j : wl.at("jobs")) {
@@ -478,6 +480,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                             "cooling control", control->get<std::string>(), entry_params(registries.cooling_controls),
                             errors);
     }
+    check_cloud_pool_cross_field(doc, out.resolved, registries, errors);
     check_training_cross_field(out.resolved, errors);
     check_trace_cross_field(out.resolved, errors);
     check_faults_cross_field(doc, out.resolved, errors);
@@ -583,6 +586,11 @@ std::string config_field_pointer(std::string_view field) {
     return ptr;
   }
   if (field.substr(0, 5) == "node.") return "/cluster/node";
+  if (field.substr(0, 10) == "cloud_pool") {
+    std::string ptr = "/cluster/" + std::string(field);
+    for (char& ch : ptr) ch = ch == '.' ? '/' : ch;
+    return ptr;
+  }
   if (field.substr(0, 17) == "scheduler_params.") return "/policies/scheduler_params/" + std::string(field.substr(17));
   if (field.substr(0, 16) == "failover_params.") return "/policies/failover_params/" + std::string(field.substr(16));
   return "";

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "tools/scenario/cloud_pool_spec.hpp"
 #include "tools/scenario/economics_spec.hpp"
 #include "tools/scenario/uplink_spec.hpp"
 #include "tools/scenario/fabric_spec.hpp"
@@ -55,6 +56,7 @@ FieldSpec cluster_section(const models::ModelRegistries& registries) {
           with_default(integer_field("nodes_per_rack", "Nodes per rack (for per-rack power).",
                                      at_least(1)),
                        4),
+          cloud_pool_field(registries),
       }), "(absent: no compute nodes; a scenario needs /cluster or /fabric)");
 }
 

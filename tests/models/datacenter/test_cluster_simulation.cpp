@@ -166,5 +166,5 @@ TEST_CASE("impossible cluster configs name the offending field", "[models][clust
   c.jobs.clear();
   c.scheduler = "lifo";
   CHECK_THROWS_WITH(ClusterSimulation(c, reg, sim, sink),
-                    Catch::Contains("unknown scheduler 'lifo'; valid: easy_backfill, fifo, first_fit, priority_preemptive, thermal_aware, topology_aware"));
+                    Catch::Contains("unknown scheduler 'lifo'; valid: cloud_burst, easy_backfill, fifo, first_fit, priority_preemptive, thermal_aware, topology_aware"));
 }

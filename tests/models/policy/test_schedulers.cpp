@@ -173,6 +173,18 @@ TEST_CASE("every registered scheduler places only what is free and finishes a mi
     c.node.gpus = 4;
     c.nodes_per_rack = 2;
     c.scheduler = entry.name;
+    if (entry.factory(dcsim::sim::Params::defaults(entry.params))->uses_cloud_pool()) {
+      // A bursting policy needs a pool (and may place on its instances, checked the same way):
+      // 4-GPU spot instances that come 5 s after a request, preempted twice an hour.
+      dcsim::models::datacenter::CloudPoolConfig pool;
+      pool.offer = dcsim::models::economics::aws_p5_spot();
+      pool.offer.gpus_per_instance = 4;
+      pool.offer.preemptions_per_instance_hour = 2;
+      pool.max_instances = 6;
+      pool.provisioning_delay = s(5);
+      pool.idle_release = s(3);
+      c.cloud_pool = pool;
+    }
     // Whole-node jobs of 1-6 nodes and jobs of 1-3 GPUs, arriving every second; the cluster
     // throws InternalError on any placement that is not free, so finishing is the check.
     for (int i = 0; i < 40; ++i) {
