@@ -79,6 +79,15 @@ std::string cost_lines(const scenario::Scenario& scenario, const nlohmann::json&
                        scenario.economics->ledger.cloud.front().offer.name, number_at(s, "/cost/months"),
                        number_at(s, "/cost/delivered_gpu_hours"));
   }
+  // A hybrid run: what the cloud pool did and cost beside the owned side.
+  if (s.contains(nlohmann::json::json_pointer("/cost/burst/usd"))) {
+    out += fmt::format("  burst       {:.0f} jobs, {:.0f} GPU-hours in the cloud ({:.0f} instance-hours, {:.0f} spot "
+                       "preemptions): {}; hybrid {} (${:.2f}/GPU-h)\n",
+                       number_at(s, "/workload/burst/jobs"), number_at(s, "/cost/burst/gpu_hours"),
+                       number_at(s, "/cost/burst/instance_hours"), number_at(s, "/workload/spot_preemptions"),
+                       short_usd(number_at(s, "/cost/burst/usd")), short_usd(number_at(s, "/cost/hybrid/tco_usd")),
+                       number_at(s, "/cost/hybrid/usd_per_gpu_hour"));
+  }
   return out;
 }
 
