@@ -138,7 +138,8 @@ void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
     add_gpu_time(j.job, slot->since, j.at, slot->gpus);
     slot.reset();
   }
-  if (j.to == "running") slot = Running{j.at, static_cast<double>(j.gpus)};
+  // A job stalled at a held checkpoint still holds (and would rent) its GPUs.
+  if (j.to == "running" || j.to == "stalled") slot = Running{j.at, static_cast<double>(j.gpus)};
 }
 
 void EconomicsSubsystem::on_it_power(const dc::ItPowerChange& p) {
