@@ -185,13 +185,14 @@ void ClusterSimulation::try_expand() {
     for (int col = 0; col < current; ++col) keep[static_cast<std::size_t>(col)] = col;
     const std::vector<int> fresh(free_nodes_.begin(), free_nodes_.begin() + add * c.stages);
     const std::vector<int> nodes = column_list(job.nodes, current, keep, fresh, c.stages);
+    const char* from = running_label(job);  // stalled at a held checkpoint, or running
     stop_running(index);
     const bool full = current + add == c.count;
     job.run_plan = full ? nullptr : plan;
     job.restart_delay = job.reconfigure_time;
     if (full) shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), index));
     ++elastic_expands_;
-    start_job_after(index, nodes, "running", "elastic_expand");
+    start_job_after(index, nodes, from, "elastic_expand");
   }
 }
 

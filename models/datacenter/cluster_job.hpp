@@ -68,6 +68,13 @@ struct ClusterSimulation::Job {
   // waiting/requeued -> running.
   std::pair<const char*, std::string> start_label{nullptr, ""};
   sim::Time migration_relaunch;
+  // CheckpointGate: its next checkpoint is held; stalled at it since `stalled_since` (accounted
+  // up to there); the label the release returns to (null once a migration relabelled it).
+  bool checkpoints_held = false;
+  bool stalled = false;
+  sim::Time stalled_since;
+  const char* stall_return = nullptr;
+  double stall_s = 0.0;  // over every run
   TrainingJobRun* training = nullptr;  // the latest training run (rows read it)
   TrainingJobRun::Series training_series;
   int gpus() const { return static_cast<int>(nodes.size()) * gpus_per_node; }

@@ -6,6 +6,8 @@
 //   restart cost = GPU time a restarting job holds before its work resumes: the policy's
 //                  relaunch overhead + reading the checkpoint back (bytes per node / checkpoint
 //                  rate) when it resumes from one + the swap time when it waits for spares.
+//   stalled      = GPU time a training job holds while its next checkpoint is held
+//                  (CheckpointGate: no staging space for it): no progress, GPUs idle.
 
 #include <algorithm>
 #include <cmath>
@@ -116,11 +118,14 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   }
   auto run = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_, on_done,
                                               std::move(executor), job.resume_step, job.training, job.checkpoint_step);
-  if (signals_ != nullptr && signals_->checkpoint_written.connected()) {
+  // A job on cloud instances writes its checkpoints in the cloud: the site's uplink neither
+  // carries nor stages them.
+  if (signals_ != nullptr && signals_->checkpoint_written.connected() && !job.cloud) {
     run->set_on_checkpoint([this, job_index, bytes = plan.checkpoint_bytes] {
       signals_->checkpoint_written.emit(CheckpointWritten{sim_.now(), job_index, jobs_[job_index]->spec.name, bytes});
     });
   }
+  run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
   job.training = run.get();
   job.run = std::move(run);
   // A shrunk job whose nodes freed up during its reconfiguration grows back now.
@@ -130,6 +135,36 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
       mark_dirty();
     });
   }
+}
+
+const char* ClusterSimulation::running_label(const Job& job) {
+  return job.stalled && job.stall_return != nullptr ? "stalled" : "running";
+}
+
+void ClusterSimulation::hold_checkpoints(std::size_t job_index) { jobs_[job_index]->checkpoints_held = true; }
+
+bool ClusterSimulation::stall_at_checkpoint(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  if (!job.checkpoints_held || job.cloud) return false;
+  job.stalled = true;
+  job.stalled_since = sim_.now();
+  job.stall_return = job.migrating ? "migrating" : "running";
+  transition(job, job.stall_return, "stalled", "off-site copy");
+  for (int node : job.nodes) update_node_utilization(node);  // idle while stalled
+  mark_dirty();
+  return true;
+}
+
+void ClusterSimulation::release_checkpoints(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  job.checkpoints_held = false;
+  if (!job.stalled) return;
+  close_run_accounts(job);
+  job.stalled = false;
+  if (job.stall_return != nullptr) transition(job, "stalled", job.stall_return, "off-site copy");
+  for (int node : job.nodes) update_node_utilization(node);
+  mark_dirty();
+  job.training->write_held_checkpoint();
 }
 
 void ClusterSimulation::close_run_accounts(Job& job) {
@@ -151,6 +186,13 @@ void ClusterSimulation::close_run_accounts(Job& job) {
                              (sim_.now() - job.run_start).seconds();
   }
   job.run_start = sim_.now();
+  if (job.stalled) {
+    const double stalled_s = (sim_.now() - job.stalled_since).seconds();
+    job.stall_s += stalled_s;
+    stall_s_ += stalled_s;
+    stalled_gpu_s_ += job.gpus() * stalled_s;
+    job.stalled_since = sim_.now();
+  }
 }
 
 void ClusterSimulation::stop_running(std::size_t job_index) {
@@ -164,6 +206,7 @@ void ClusterSimulation::stop_running(std::size_t job_index) {
     account_start_delay(job);
   }
   close_run_accounts(job);
+  job.stalled = false;  // the stall ends with the run; the hold stays for the next one
   running_by_end_.erase({job.expected_end, job_index});
   for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
   --running_;
@@ -201,10 +244,11 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
                                                   : job.resume_step;
   const int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
   const double step_s = job.plan ? job.current_plan().step.step_time_s : 0.0;
+  const char* from = running_label(job);
   stop_running(job_index);
   job.migrating = false;
   ++job.restarts;
-  transition(job, "running", "interrupted", cause);
+  transition(job, from, "interrupted", cause);
 
   const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0;
   policy::InterruptedJob info{job_index, job.nodes, failed_nodes, checkpoints, job.restarts};
@@ -276,13 +320,14 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
   const double done_s = had_run ? job.run->done_s() : job.resume_s;
   const double saved_s = had_run ? job.run->saved_s() : job.resume_s;
   const int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
+  const char* from = running_label(job);
   stop_running(job_index);
   job.migrating = false;
   if (job.run_plan != nullptr) {  // a shrunk elastic job comes back at its submitted size
     job.run_plan = nullptr;
     shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index));
   }
-  transition(job, "running", "preempted", "preempted by " + winner.spec.name);
+  transition(job, from, "preempted", "preempted by " + winner.spec.name);
   const double lost = std::max(0.0, done_s - saved_s) * job.gpus();
   job.lost_gpu_s += lost;
   lost_gpu_s_ += lost;

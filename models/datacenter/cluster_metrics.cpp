@@ -67,6 +67,8 @@ void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
       "work lost to interruptions and preemptions: progress since each job's last checkpoint");
   put("goodput/restart_gpu_h", restart_gpu_s_ / 3600.0, "GPU-h",
       "GPU time held by restarting jobs before their work resumed (relaunch, checkpoint reload, spare swap)");
+  put("goodput/stalled_gpu_h", stalled_gpu_s_ / 3600.0, "GPU-h",
+      "GPU time training jobs held idle, stalled at checkpoints held for staging space (off-site copies not done)");
   // Training jobs: the wall time since each first started that went into steps it kept
   // (nominal step time x steps saved or done), the "effective training time" of Llama 3's report.
   double kept_s = 0.0, wall_s = 0.0;
@@ -80,9 +82,9 @@ void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
     put("goodput/effective_training_fraction", kept_s / wall_s, "",
         "training jobs: steps kept x nominal step time / wall time since their first start");
   }
-  const double useful = held_gpu_s_ - lost_gpu_s_ - restart_gpu_s_ - transfer_gpu_s_;
+  const double useful = held_gpu_s_ - lost_gpu_s_ - restart_gpu_s_ - transfer_gpu_s_ - stalled_gpu_s_;
   put("goodput/fraction", held_gpu_s_ > 0 ? useful / held_gpu_s_ : 1.0, "",
-      "(allocated - lost - restart - transfer) / allocated GPU time; checkpoint writes count as useful here");
+      "(allocated - lost - restart - transfer - stalled) / allocated GPU time; checkpoint writes count as useful here");
 }
 
 void ClusterSimulation::finish() {

@@ -177,6 +177,8 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
       {"lost_gpu_h", sim::ColumnType::kFloat64, "GPU-h", "work lost to interruptions: progress since the last checkpoint"},
   };
   append_training_columns(job_columns);
+  job_columns.push_back({"stall_s", sim::ColumnType::kFloat64, "s",
+                         "time stalled at checkpoints held for staging space (off-site copies not done)"});
   std::vector<sim::Column> event_columns = job_columns;
   event_columns.insert(event_columns.begin() + 2,
                        {{"node_list", sim::ColumnType::kString, "", "node indices, space-separated"},
@@ -187,11 +189,13 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   states_table_ = sink_.declare_table(
       "job_states", {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
                      {"job", sim::ColumnType::kString, "", "job name"},
-                     {"from", sim::ColumnType::kString, "", "waiting, running, interrupted, requeued or migrating"},
-                     {"to", sim::ColumnType::kString, "", "running, interrupted, requeued, migrating, completed or failed"},
+                     {"from", sim::ColumnType::kString, "", "waiting, running, stalled, interrupted, requeued or migrating"},
+                     {"to", sim::ColumnType::kString, "",
+                      "running, stalled (at a checkpoint held for staging space), interrupted, requeued, migrating, "
+                      "completed or failed"},
                      {"cause", sim::ColumnType::kString, "",
-                      "fault class, failover action (elastic_shrink, elastic_reform, elastic_expand, migrated) or "
-                      "warning (predicted:<class>, false_alarm); empty for normal steps"},
+                      "fault class, failover action (elastic_shrink, elastic_reform, elastic_expand, migrated), "
+                      "warning (predicted:<class>, false_alarm) or off-site copy (a stall); empty for normal steps"},
                      {"node_list", sim::ColumnType::kString, "", "the job's nodes"}});
   summary_jobs_table_ = sink_.declare_table("summary/jobs", job_columns);
 }
@@ -400,6 +404,7 @@ void ClusterSimulation::update_node_utilization(int node) {
   const auto& n = nodes_[static_cast<std::size_t>(node)];
   double u = 0.0;
   for (const auto& [index, gpus] : n.jobs) {
+    if (jobs_[index]->stalled) continue;  // GPUs held, idle
     u += jobs_[index]->spec.gpu_utilization * static_cast<double>(gpus) / static_cast<double>(n.state.gpus);
   }
   set_node_utilization(node, std::min(u, 1.0));
@@ -572,6 +577,7 @@ void ClusterSimulation::emit_job_row(const Job& job) {
                                  done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh,
                                  std::int64_t{job.restarts}, job.lost_gpu_s / 3600.0};
   append_training_cells(job.plan.get(), job.training, row);
+  row.emplace_back(job.stall_s);
   sink_.append_row(jobs_table_, row);
   if (!job.named) return;  // generated streams are summarised by statistics, not listed
   row.erase(row.begin() + 2, row.begin() + 5);  // the headline table has no placement details

@@ -53,7 +53,7 @@ struct CloudPool;
 
 // The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
 // the policy it hands itself to sees it that way.
-class ClusterSimulation final : private policy::ClusterView, public NodeFaultTarget {
+class ClusterSimulation final : private policy::ClusterView, public NodeFaultTarget, public CheckpointGate {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, const ModelRegistries& registries, sim::Simulator& sim,
@@ -100,6 +100,13 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   bool node_drained(int node) const { return nodes_[static_cast<std::size_t>(node)].state.drained; }
   const policy::FailoverPolicy& failover_policy() const { return *failover_; }
 
+  // CheckpointGate: a held training job stalls at its next checkpoint write (running -> stalled,
+  // cause "off-site copy", in job_states; its GPUs idle) until released (stalled -> running); the
+  // stall is not useful GPU time (goodput/stalled_gpu_h) and an interruption ends it with the run.
+  void hold_checkpoints(std::size_t job) override;
+  void release_checkpoints(std::size_t job) override;
+  double checkpoint_stall_s() const override { return stall_s_; }
+
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.
   void set_signals(const DatacenterSignals* signals) { signals_ = signals; }
@@ -144,6 +151,10 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   void resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,
                         const std::vector<int>& spares, sim::Time swap_time);
   void close_run_accounts(Job& job);
+  // The hold a training run asks before each checkpoint write: true stalls it (cluster_lifecycle.cpp).
+  bool stall_at_checkpoint(std::size_t job_index);
+  // The job's state as job_states names it while it runs: stalled or running.
+  static const char* running_label(const Job& job);
   // Stops the job's run (or its restart delay) and releases its nodes, accounts closed; the
   // caller decides what comes next (requeue, start elsewhere).
   void stop_running(std::size_t job_index);
@@ -237,6 +248,8 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   double lost_gpu_s_ = 0.0;      // work lost (since the last checkpoint)
   double restart_gpu_s_ = 0.0;   // GPU time held by restarting jobs before their work resumed
   double held_gpu_s_ = 0.0;      // GPU time held by jobs
+  double stall_s_ = 0.0;         // time jobs stalled at held checkpoints (CheckpointGate)
+  double stalled_gpu_s_ = 0.0;   // GPU time they held meanwhile
   std::map<std::string, std::pair<std::size_t, double>> by_cause_;  // cause -> (interruptions, lost GPU-s)
   // Elastic jobs running on fewer replicas than submitted, in the order they shrank.
   std::vector<std::size_t> shrunk_jobs_;

@@ -79,7 +79,8 @@ void ClusterSimulation::begin_migration(std::size_t job_index, sim::Time relaunc
   if (job.migrating) return;  // its checkpoint is under way: the move leaves every drained node
   job.migrating = true;
   job.migration_relaunch = relaunch_overhead;
-  transition(job, "running", "migrating", cause);
+  transition(job, running_label(job), "migrating", cause);
+  job.stall_return = nullptr;  // a stall in progress ends within migrating: no row for it
   if (!job.run) {
     // In its restart delay: nothing new to save, it moves now.
     finish_migration(job_index);

@@ -56,6 +56,7 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
   }
   DatacenterParts parts;
   parts.nodes = cluster_.get();
+  parts.checkpoints = cluster_.get();
   if (fabric_) {
     parts.fabric = &fabric_->driver();
     parts.topology = &fabric_->fabric().topology();

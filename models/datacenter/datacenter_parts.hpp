@@ -4,6 +4,7 @@
 // zone's heat removal, the fabric takes links and switches down. A subsystem sees these, never
 // the concrete models.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -41,12 +42,32 @@ class ZoneCoolingTarget {
   virtual void set_zone_cooling_lost(int zone, bool lost, const std::string& cause) = 0;
 };
 
+// Holds training jobs' next checkpoints: the seam through which a subsystem that keeps a job's
+// earlier checkpoints somewhere finite (the uplink's staging space for off-site copies,
+// site_uplink.hpp) makes the job wait for room. Implemented by the cluster, which asks before
+// every checkpoint write: a job whose next write is due while held stalls (no progress, GPUs held
+// and idle) until released, then writes. One holder per job: hold and release are not counted.
+// An interruption ends the stall with the run; a held job's next run stalls at its first
+// checkpoint while it stays held.
+class CheckpointGate {
+ public:
+  virtual ~CheckpointGate() = default;
+  // The job's next checkpoint waits. O(1).
+  virtual void hold_checkpoints(std::size_t job) = 0;
+  // The job may write again; a stalled job writes now. O(1), plus the job's nodes when it stalled.
+  virtual void release_checkpoints(std::size_t job) = 0;
+  // Seconds jobs stalled at held checkpoints, summed over jobs, up to the cluster's last
+  // accounting (its finish() closes the stalls still open).
+  virtual double checkpoint_stall_s() const = 0;
+};
+
 // The parts a datacenter simulates; any may be null (that part is not in the scenario).
 struct DatacenterParts {
   NodeFaultTarget* nodes = nullptr;
   network::FabricSimulation* fabric = nullptr;
   const network::Topology* topology = nullptr;  // with fabric
   ZoneCoolingTarget* zones = nullptr;
+  CheckpointGate* checkpoints = nullptr;  // with a cluster
 };
 
 }  // namespace dcsim::models::datacenter

@@ -17,7 +17,7 @@ constexpr std::int64_t kDayNs = 86'400LL * 1'000'000'000LL;
 std::size_t dir_index(UplinkDirection d) { return static_cast<std::size_t>(d); }
 const char* dir_name(UplinkDirection d) { return d == UplinkDirection::kOut ? "out" : "in"; }
 
-void validate(const UplinkConfig& c, sim::Time duration, bool has_cluster) {
+void validate(const UplinkConfig& c, sim::Time duration, bool has_cluster, const CheckpointGate* gate) {
   for (std::size_t i = 0; i < c.ports.size(); ++i) {
     const std::string f = "ports[" + std::to_string(i) + "].";
     if (!(c.ports[i].speed_bps > 0.0) || !std::isfinite(c.ports[i].speed_bps)) {
@@ -46,7 +46,13 @@ void validate(const UplinkConfig& c, sim::Time duration, bool has_cluster) {
     if (c.checkpoint_copies->every_nth < 1) {
       throw sim::ConfigError("checkpoint_copies.every_nth", "expected a positive integer");
     }
+    if (c.checkpoint_copies->staging_slots < 0) {
+      throw sim::ConfigError("checkpoint_copies.staging_slots", "expected a positive integer (0: unlimited)");
+    }
     if (!has_cluster) throw sim::ConfigError("checkpoint_copies", "needs a cluster whose training jobs checkpoint");
+    if (c.checkpoint_copies->staging_slots > 0 && gate == nullptr) {
+      throw sim::ConfigError("checkpoint_copies.staging_slots", "needs a cluster that can hold its jobs' checkpoints");
+    }
   }
   if ((!c.streams.empty() || c.checkpoint_copies) && c.ports.empty()) {
     throw sim::ConfigError("ports", "expected at least one port: transfers cross the site's uplink at the ports' "
@@ -62,10 +68,11 @@ double SiteUplink::capacity_bps(const std::vector<economics::PortGroup>& ports) 
   return bps;
 }
 
-SiteUplink::SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_cluster, DatacenterSignals& signals,
-                       sim::Simulator& simulator, sim::TraceSink& sink)
+SiteUplink::SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_cluster, CheckpointGate* gate,
+                       DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink)
     : simulator_(simulator), sink_(sink), signals_(signals), duration_(duration) {
-  validate(config, duration, has_cluster);
+  validate(config, duration, has_cluster, gate);
+  if (config.checkpoint_copies && config.checkpoint_copies->staging_slots > 0) gate_ = gate;
   capacity_bps_ = capacity_bps(config.ports);
   copies_ = config.checkpoint_copies;
   if (capacity_bps_ > 0.0) {
@@ -76,7 +83,7 @@ SiteUplink::SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_
   for (const UplinkStream& s : config.streams) {
     has_ingress_ = has_ingress_ || s.direction == UplinkDirection::kIn;
     streams_.push_back(Stream{s, uplink_->add_queue(s.direction), 0});
-    queues_.push_back(QueueInfo{s.name, s.direction});
+    queues_.push_back(QueueInfo{s.name, s.direction, std::nullopt});
   }
   out_bps_ = sink_.declare_series("uplink/out_bps", "bit/s",
                                   "rate leaving the site on its uplink (the ports' total speed while a transfer is "
@@ -99,6 +106,15 @@ SiteUplink::SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_
        {"transfer_time_s", sim::ColumnType::kFloat64, "s", "finish - due"}});
   if (copies_) {
     signals_.checkpoint_written.connect([this](const CheckpointWritten& c) { on_checkpoint(c); });
+  }
+  if (gate_) {
+    // With finite staging the copies do not queue behind each other: the port binds when a job
+    // first stalls for them instead.
+    signals_.job_state.connect([this](const JobStateChange& j) {
+      if (j.to != "stalled" || binds_at_) return;
+      binds_at_ = j.at;
+      binding_queue_ = "checkpoint-copies/" + std::string(j.name);
+    });
   }
 }
 
@@ -128,13 +144,18 @@ void SiteUplink::on_checkpoint(const CheckpointWritten& c) {
   if (c.job >= job_queue_.size()) {
     job_queue_.resize(c.job + 1);
     job_checkpoints_.resize(c.job + 1, 0);
+    job_staged_.resize(c.job + 1, 0);
   }
   if (++job_checkpoints_[c.job] % copies_->every_nth != 0 || !(c.bytes > 0.0)) return;
   if (!job_queue_[c.job]) {
     job_queue_[c.job] = uplink_->add_queue(UplinkDirection::kOut);
-    queues_.push_back(QueueInfo{"checkpoint-copies/" + std::string(c.name), UplinkDirection::kOut});
+    queues_.push_back(QueueInfo{"checkpoint-copies/" + std::string(c.name), UplinkDirection::kOut, c.job});
   }
   submit(*job_queue_[c.job], c.bytes);
+  // The checkpoint stays staged until its copy is done; a full staging space holds the next one.
+  const int staged = ++job_staged_[c.job];
+  staged_max_ = std::max(staged_max_, staged);
+  if (gate_ && staged >= copies_->staging_slots) gate_->hold_checkpoints(c.job);
 }
 
 void SiteUplink::submit(std::size_t queue, double bytes) {
@@ -185,6 +206,10 @@ void SiteUplink::on_finished(const network::UplinkTransferDone& d) {
   sink_.append_row(transfers_, {queues_[d.queue].name, std::string(dir_name(d.direction)), d.bytes,
                                 d.submitted.seconds(), d.started.seconds(), d.finished.seconds(), transfer_s});
   record();
+  if (const std::optional<std::size_t> job = queues_[d.queue].job) {
+    // A staging slot frees: a job held for it may write again.
+    if (--job_staged_[*job] < copies_->staging_slots && gate_) gate_->release_checkpoints(*job);
+  }
 }
 
 void SiteUplink::finish() {
@@ -214,8 +239,14 @@ void SiteUplink::finish() {
   set("out_utilisation_peak_day", {peak, "", "the busiest day's egress bytes / what the ports carry in a day"});
   set("transfer_time_max_s", {transfer_time_max_s_, "s", "longest time from a transfer's due time to its last byte"});
   set("queue_wait_max_s", {queue_wait_max_s_, "s", "longest wait of a transfer behind its queue's earlier ones"});
+  set("job_stall_s", {gate_ ? gate_->checkpoint_stall_s() : 0.0, "s",
+                       "time training jobs stalled at checkpoints held for staging space, summed over jobs "
+                       "(checkpoint_copies.staging_slots; 0 with unlimited staging)"});
+  set("staged_checkpoints_max", {std::int64_t{staged_max_}, "checkpoints",
+                                 "most checkpoints of one job waiting for or in their off-site copy at once (with "
+                                 "unlimited staging: the staging_slots that would never stall it)"});
   const std::string binds = "first time a transfer was due while the previous one of its queue was still in flight "
-                            "or waiting (the port's speed binds)";
+                            "or waiting, or a job stalled for staging space (the port's speed binds)";
   if (binds_at_) {
     set("binds_at_s", {binds_at_->seconds(), "s", binds + "; or never"});
     set("binds_day", {binds_at_->ns() / kDayNs + 1, "day", "1-based day of binds_at_s; or never"});

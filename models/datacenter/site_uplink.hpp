@@ -7,11 +7,16 @@
 //                      per stream)
 //   checkpoint copies  every nth checkpoint a training job writes (CheckpointWritten) is copied
 //                      off-site whole, after that job's earlier copies (one queue per job)
-// Jobs do not wait for their copies: a copy reads a checkpoint already on storage, so a port too
-// slow for the copies shows as copies that queue (backlog, delay), not as slower training.
+// A copy reads a checkpoint already on storage, so by default (unlimited staging) jobs do not wait
+// for their copies: a port too slow for them shows as copies that queue (backlog, delay). With
+// `staging_slots` n, a job's checkpoints waiting for or in their copy occupy the local staging
+// space: when n of them do, the uplink holds the job's next checkpoint (CheckpointGate,
+// datacenter_parts.hpp) until a copy finishes, and a job that reaches it meanwhile stalls: the
+// port's bound shows as slower training.
 //
 // The port binds the first time a transfer is due while the previous one of its queue is still
-// in flight or waiting: from then on the queue cannot keep up unless the load drops.
+// in flight or waiting, or a job stalls for staging space (job_state signal, to "stalled"): from
+// then on the queue cannot keep up unless the load drops.
 //
 // Emits
 //   signal   uplink_carried: bytes per direction per interval of constant rate (economics bills
@@ -23,9 +28,10 @@
 //   summary  uplink/capacity_bps, out_bytes, in_bytes, transfers_done, transfers_unfinished,
 //            out_backlog_max_bytes, out_backlog_end_bytes, out_utilisation_mean,
 //            out_utilisation_peak_day, transfer_time_max_s, queue_wait_max_s, binds_at_s,
-//            binds_day, binding_queue
+//            binds_day, binding_queue, job_stall_s (the gate's stalls), staged_checkpoints_max
 // Costs: O(transfers in flight in a direction) per start or finish, O(1) per carried report plus
-// O(days it crosses); nothing scales with the cluster. No event without a stream or a copy.
+// O(days it crosses), O(1) per checkpoint for staging; nothing scales with the cluster. No event
+// without a stream or a copy.
 
 #include <cstddef>
 #include <cstdint>
@@ -48,9 +54,11 @@ class SiteUplink final : public Subsystem {
   // sim::ConfigError naming the field: "ports" (none while something crosses, "ports[i].speed_bps",
   // "ports[i].count"), "streams[i].bytes", "streams[i].grow_bytes", "streams[i].every" (not positive,
   // or repeating without a run duration), "streams[i].name" (empty or repeated),
-  // "checkpoint_copies.every_nth", "checkpoint_copies" (no cluster).
-  SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_cluster, DatacenterSignals& signals,
-             sim::Simulator& simulator, sim::TraceSink& sink);
+  // "checkpoint_copies.every_nth", "checkpoint_copies.staging_slots" (negative), "checkpoint_copies"
+  // (no cluster, or finite staging without a gate). `gate` (the cluster) holds the jobs'
+  // checkpoints when staging is finite; not owned.
+  SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_cluster, CheckpointGate* gate,
+             DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink);
   ~SiteUplink() override;
 
   void start() override;
@@ -68,6 +76,7 @@ class SiteUplink final : public Subsystem {
   struct QueueInfo {
     std::string name;
     network::UplinkDirection direction = network::UplinkDirection::kOut;
+    std::optional<std::size_t> job;  // checkpoint copies: whose
   };
   void on_due(std::size_t stream);
   void on_checkpoint(const CheckpointWritten& c);
@@ -88,6 +97,9 @@ class SiteUplink final : public Subsystem {
   std::vector<QueueInfo> queues_;                     // by WanUplink queue index
   std::vector<std::optional<std::size_t>> job_queue_;  // by job index: its copies' queue
   std::vector<std::int64_t> job_checkpoints_;          // by job index
+  std::vector<int> job_staged_;  // by job index: its checkpoints waiting for or in their copy
+  int staged_max_ = 0;
+  CheckpointGate* gate_ = nullptr;
   bool has_ingress_ = false;
 
   sim::SeriesId out_bps_ = 0, out_backlog_ = 0, in_bps_ = 0, in_backlog_ = 0;

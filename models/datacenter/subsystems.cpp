@@ -27,7 +27,7 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
          if (!c.config.uplink) return nullptr;
          return std::make_unique<SiteUplink>(*c.config.uplink, c.config.duration, c.config.cluster.has_value(),
-                                             c.signals, c.simulator, c.sink);
+                                             c.parts.checkpoints, c.signals, c.simulator, c.sink);
        }},
       {"economics", "prices the run: owning the cluster vs renting the same GPU-hours (economics_subsystem.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {

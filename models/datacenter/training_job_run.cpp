@@ -68,6 +68,7 @@ void TrainingJobRun::interrupt() {
   if (interrupted_) return;
   progress_at_interrupt_ = steps_done();
   interrupted_ = true;
+  stalled_ = false;
   if (segment_ && !segment_->done()) {
     steps_finished_ += static_cast<int>(segment_->total_work() - segment_->remaining());  // whole steps
     training_s_ += (sim_.now() - segment_->started_at()).seconds();
@@ -105,6 +106,21 @@ void TrainingJobRun::on_step(const StepMeasurement& m) {
 }
 
 void TrainingJobRun::start_checkpoint() {
+  if (hold_ && hold_()) {
+    stalled_ = true;
+    record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+    return;
+  }
+  write_checkpoint();
+}
+
+void TrainingJobRun::write_held_checkpoint() {
+  if (!stalled_ || interrupted_) return;
+  stalled_ = false;
+  write_checkpoint();
+}
+
+void TrainingJobRun::write_checkpoint() {
   checkpoint_start_ = sim_.now();
   if (executor_ && plan_.checkpoint_store_host >= 0) {
     checkpoint_on_fabric_ = true;

@@ -14,9 +14,10 @@
 // measured. Checkpoints sit between steps in both modes.
 //
 // Emits (step functions, a point whenever the value changes):
-//   jobs/<name>/step_time_s   current step time (NaN while checkpointing; flow mode: the last
-//                             completed step's, first at the end of the first step)
-//   jobs/<name>/tokens_per_s  current training throughput (0 while checkpointing)
+//   jobs/<name>/step_time_s   current step time (NaN while checkpointing or stalled at a held
+//                             checkpoint; flow mode: the last completed step's, first at the end
+//                             of the first step)
+//   jobs/<name>/tokens_per_s  current training throughput (0 while checkpointing or stalled)
 
 #include <functional>
 #include <memory>
@@ -69,6 +70,12 @@ class TrainingJobRun final : public JobRun {
   void checkpoint_at_step_end(std::function<void()> on_saved);
   // Called at the end of every checkpoint this run writes (before the run goes on).
   void set_on_checkpoint(std::function<void()> on_checkpoint) { on_checkpoint_ = std::move(on_checkpoint); }
+  // Asked before every checkpoint write (datacenter_parts.hpp, CheckpointGate): true holds it,
+  // and the run stalls (no step, no write) until write_held_checkpoint().
+  void set_checkpoint_hold(std::function<bool()> hold) { hold_ = std::move(hold); }
+  bool stalled() const { return stalled_; }
+  // Ends a stall: the held checkpoint is written now, then the run goes on.
+  void write_held_checkpoint();
   // JobRun: a segment or checkpoint in flight is abandoned (a checkpoint not finished saves
   // nothing); flow mode: the step in flight drains on the fabric, its end is ignored.
   void interrupt() override;
@@ -101,7 +108,9 @@ class TrainingJobRun final : public JobRun {
   void on_segment_done();
   void next_step();
   void on_step(const StepMeasurement& m);
+  // Asks the hold, then writes (write_checkpoint) or stalls.
   void start_checkpoint();
+  void write_checkpoint();
   void on_checkpoint_done();
   void record(double step_time_s, double tokens_per_s);
 
@@ -129,6 +138,8 @@ class TrainingJobRun final : public JobRun {
   sim::Time checkpoint_start_;
   Series series_;
   std::function<void()> on_checkpoint_;
+  std::function<bool()> hold_;
+  bool stalled_ = false;  // at a held checkpoint
   std::function<void()> on_saved_;  // checkpoint_at_step_end's, until its checkpoint is written
 };
 

@@ -27,8 +27,12 @@ struct UplinkStream {
 
 // Every `every_nth` checkpoint a training job writes (the nth, 2nth, ... of that job) is copied
 // off-site: the whole checkpoint (TrainingJobPlan::checkpoint_bytes), one queue per job.
+// `staging_slots` > 0 is the local space for checkpoints awaiting their copy: while that many of
+// a job's checkpoints wait for or are in their copy, the job cannot write another and stalls
+// (CheckpointGate). 0: unlimited, jobs never wait.
 struct CheckpointCopies {
   int every_nth = 1;
+  int staging_slots = 0;
 };
 
 struct UplinkConfig {

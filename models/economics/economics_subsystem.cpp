@@ -155,7 +155,8 @@ void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
     add_gpu_time(j.job, slot->since, j.at, slot->gpus, slot->cloud);
     slot.reset();
   }
-  if (j.to == "running") slot = Running{j.at, static_cast<double>(j.gpus), j.cloud};
+  // A job stalled at a held checkpoint still holds (and would rent) its GPUs.
+  if (j.to == "running" || j.to == "stalled") slot = Running{j.at, static_cast<double>(j.gpus), j.cloud};
 }
 
 void EconomicsSubsystem::on_it_power(const dc::ItPowerChange& p) {

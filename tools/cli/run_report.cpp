@@ -97,11 +97,15 @@ std::string uplink_line(const nlohmann::json& s) {
   const std::string when = s.contains(binds) && s.at(binds).is_number()
                                ? fmt::format("binds on day {}", s.at(binds).get<std::int64_t>())
                                : std::string("never binds");
+  // Jobs that waited for staging space are where a too-slow port costs training time.
+  const nlohmann::json::json_pointer stall("/uplink/job_stall_s");
+  const double stall_s = s.contains(stall) ? s.at(stall).get<double>() : 0.0;
+  const std::string stalled = stall_s > 0 ? fmt::format("; jobs stalled {} for staging", hours(stall_s)) : "";
   return fmt::format("  uplink      {:.1f} TB out, {:.1f} TB in at {:.0f} Gb/s; busiest day {:.1f}%; {}; longest "
-                     "transfer {}\n",
+                     "transfer {}{}\n",
                      number_at(s, "/uplink/out_bytes") / 1e12, number_at(s, "/uplink/in_bytes") / 1e12,
                      number_at(s, "/uplink/capacity_bps") / 1e9, 100 * number_at(s, "/uplink/out_utilisation_peak_day"),
-                     when, hours(number_at(s, "/uplink/transfer_time_max_s")));
+                     when, hours(number_at(s, "/uplink/transfer_time_max_s")), stalled);
 }
 
 }  // namespace

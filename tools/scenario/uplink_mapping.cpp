@@ -61,7 +61,9 @@ dc::UplinkConfig map_uplink_section(const json& u, const Scenario& s) {
   }
 
   if (u.contains("checkpoint_copies")) {
-    out.checkpoint_copies = dc::CheckpointCopies{u.at("checkpoint_copies").at("every_nth").get<int>()};
+    const json& copies = u.at("checkpoint_copies");
+    out.checkpoint_copies = dc::CheckpointCopies{copies.at("every_nth").get<int>(),
+                                                 copies.contains("staging_slots") ? copies.at("staging_slots").get<int>() : 0};
     bool checkpoints = false;
     if (s.has_cluster) {
       for (const auto& t : s.cluster.training_jobs) checkpoints = checkpoints || t.checkpoint.interval_steps > 0;

@@ -52,11 +52,21 @@ FieldSpec uplink_section() {
            optional_section(
                object_field("checkpoint_copies",
                             "Copies of the training jobs' checkpoints sent off-site, whole (14 B per parameter), "
-                            "one queue per job; jobs do not wait for them.",
+                            "one queue per job; jobs wait for them only with staging_slots.",
                             {with_default(integer_field("every_nth", "Copy every nth checkpoint of each job (1: "
                                                                      "all of them).",
                                                         at_least(1)),
-                                          1)}),
+                                          1),
+                             with_default_note(
+                                 integer_field("staging_slots",
+                                               "Local staging space for checkpoints awaiting their copy, in "
+                                               "checkpoints per job: while this many of a job's checkpoints wait "
+                                               "for or are in their copy, the job cannot write another and stalls "
+                                               "(GPUs held and idle) until a copy finishes "
+                                               "(summary uplink/job_stall_s, goodput/stalled_gpu_h).",
+                                               at_least(1)),
+                                 "unlimited: jobs never wait for their copies, the port's bound shows as copies "
+                                 "that queue (uplink/staged_checkpoints_max says how many slots that took)")}),
                "no checkpoint leaves the site")}),
       "no uplink: nothing crosses it and no port is billed");
 }
