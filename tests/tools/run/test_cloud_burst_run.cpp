@@ -12,6 +12,7 @@
 #include "models/economics/cloud_offer.hpp"
 #include "models/model_registries.hpp"
 #include "sim/error.hpp"
+#include "tests/tools/run/run_test_support.hpp"
 #include "tools/run/run_scenario.hpp"
 
 using dcsim::tools::run::simulate;
@@ -29,22 +30,10 @@ dcsim::models::ModelRegistries builtin() {
   return r;
 }
 
-struct Result {
-  dcsim::sim::MemoryTraceSink sink;
-  double number(const std::string& path) const {
-    const auto& v = sink.summary(path).value;
-    if (std::holds_alternative<std::int64_t>(v)) return static_cast<double>(std::get<std::int64_t>(v));
-    return std::get<double>(v);
-  }
-  bool has(const std::string& path) const { return sink.summary().count(path) > 0; }
-};
+using Result = dcsim::test::RunOutputs;
 
 std::unique_ptr<Result> run(json doc, const std::vector<std::string>& sets = {}) {
-  const auto registries = builtin();
-  const auto scenario = load_scenario_json(std::move(doc), "<test>", sets, {}, registries);
-  auto r = std::make_unique<Result>();
-  simulate(scenario, registries, r->sink);
-  return r;
+  return dcsim::test::run_scenario_json(std::move(doc), sets);
 }
 
 std::unique_ptr<Result> run_file(const std::string& name, const std::vector<std::string>& sets = {}) {

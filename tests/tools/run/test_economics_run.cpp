@@ -14,7 +14,7 @@
 
 #include "models/model_registries.hpp"
 #include "sim/error.hpp"
-#include "tools/run/run_scenario.hpp"
+#include "tests/tools/run/run_test_support.hpp"
 
 using dcsim::tools::run::simulate;
 using dcsim::tools::scenario::load_scenario_json;
@@ -48,22 +48,10 @@ nlohmann::json one_node_scenario() {
     } })");
 }
 
-struct Run {
-  dcsim::sim::MemoryTraceSink sink;
-  double number(const std::string& path) const {
-    const auto& v = sink.summary(path).value;
-    if (std::holds_alternative<std::int64_t>(v)) return static_cast<double>(std::get<std::int64_t>(v));
-    return std::get<double>(v);
-  }
-};
+using Run = dcsim::test::RunOutputs;
 
 std::unique_ptr<Run> run(nlohmann::json doc, const std::vector<std::string>& sets = {}) {
-  dcsim::models::ModelRegistries registries;
-  dcsim::models::register_builtin_models(registries);
-  const auto scenario = load_scenario_json(std::move(doc), "<test>", sets, {}, registries);
-  auto r = std::make_unique<Run>();
-  simulate(scenario, registries, r->sink);
-  return r;
+  return dcsim::test::run_scenario_json(std::move(doc), sets);
 }
 
 const std::string kCloud = "aws-p5-on-demand";

@@ -11,7 +11,7 @@
 
 #include "models/model_registries.hpp"
 #include "sim/error.hpp"
-#include "tools/run/run_scenario.hpp"
+#include "tests/tools/run/run_test_support.hpp"
 
 using dcsim::tools::run::simulate;
 using dcsim::tools::scenario::load_scenario_json;
@@ -37,14 +37,7 @@ nlohmann::json uplink_scenario() {
     } })");
 }
 
-struct Run {
-  dcsim::sim::MemoryTraceSink sink;
-  std::vector<std::string> notices;
-  double number(const std::string& path) const {
-    const auto& v = sink.summary(path).value;
-    if (std::holds_alternative<std::int64_t>(v)) return static_cast<double>(std::get<std::int64_t>(v));
-    return std::get<double>(v);
-  }
+struct Run : dcsim::test::RunOutputs {
   std::string text(const std::string& path) const { return std::get<std::string>(sink.summary(path).value); }
   const dcsim::sim::MemoryTraceSink::Table& transfers() const { return sink.table("uplink/transfers"); }
   double column_sum(std::size_t column) const {
@@ -55,22 +48,11 @@ struct Run {
 };
 
 std::unique_ptr<Run> run(nlohmann::json doc, const std::vector<std::string>& sets = {}) {
-  dcsim::models::ModelRegistries registries;
-  dcsim::models::register_builtin_models(registries);
-  const auto scenario = load_scenario_json(std::move(doc), "<test>", sets, {}, registries);
-  auto r = std::make_unique<Run>();
-  r->notices = scenario.notices;
-  simulate(scenario, registries, r->sink);
-  return r;
+  return dcsim::test::run_scenario_json<Run>(std::move(doc), sets);
 }
 
 std::string error_of(nlohmann::json doc, const std::vector<std::string>& sets) {
-  try {
-    run(std::move(doc), sets);
-  } catch (const dcsim::sim::InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return dcsim::test::input_error_of(std::move(doc), sets);
 }
 
 const std::string kCloud = "aws-p5-on-demand";

@@ -12,7 +12,7 @@
 #include "models/model_registries.hpp"
 #include "sim/error.hpp"
 #include "tests/table_test_support.hpp"
-#include "tools/run/run_scenario.hpp"
+#include "tests/tools/run/run_test_support.hpp"
 
 using dcsim::tests::row_cell;
 using dcsim::tools::run::simulate;
@@ -37,13 +37,7 @@ nlohmann::json staging_scenario() {
     "uplink": { "ports": [ { "speed": "1 Gb/s", "count": 1 } ], "checkpoint_copies": { "every_nth": 1 } } })");
 }
 
-struct Run {
-  dcsim::sim::MemoryTraceSink sink;
-  double number(const std::string& path) const {
-    const auto& v = sink.summary(path).value;
-    if (std::holds_alternative<std::int64_t>(v)) return static_cast<double>(std::get<std::int64_t>(v));
-    return std::get<double>(v);
-  }
+struct Run : dcsim::test::RunOutputs {
   double job(const std::string& column) const { return std::get<double>(row_cell(sink, "jobs", "llama", column)); }
   struct State {
     double at_s;
@@ -66,21 +60,11 @@ struct Run {
 };
 
 std::unique_ptr<Run> run(nlohmann::json doc, const std::vector<std::string>& sets = {}) {
-  dcsim::models::ModelRegistries registries;
-  dcsim::models::register_builtin_models(registries);
-  const auto scenario = load_scenario_json(std::move(doc), "<test>", sets, {}, registries);
-  auto r = std::make_unique<Run>();
-  simulate(scenario, registries, r->sink);
-  return r;
+  return dcsim::test::run_scenario_json<Run>(std::move(doc), sets);
 }
 
 std::string error_of(nlohmann::json doc, const std::vector<std::string>& sets) {
-  try {
-    run(std::move(doc), sets);
-  } catch (const dcsim::sim::InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return dcsim::test::input_error_of(std::move(doc), sets);
 }
 
 // Stalled time summed from the job_states rows: from each "-> stalled" to the row that ends it.
