@@ -269,6 +269,11 @@ void EconomicsSubsystem::finish() {
     sink_.set_summary(base + "egress_usd", {o.egress_usd, "USD",
                                           "traffic leaving the site in tco_usd: unmetered port fees plus any metered "
                                           "tariff (owned), the provider's egress tariff (cloud)"});
+    // What share of the option's cost each is: where the money goes, the first thing a TCO
+    // review asks. A TCO of 0 (nothing priced) has no shares.
+    const double tco = o.tco_usd;
+    sink_.set_summary(base + "energy_share", {tco > 0 ? o.energy_usd / tco : 0.0, "", "energy_usd / tco_usd"});
+    sink_.set_summary(base + "egress_share", {tco > 0 ? o.egress_usd / tco : 0.0, "", "egress_usd / tco_usd"});
   };
   const auto month_value = [](const std::optional<std::size_t>& m) -> sim::SummaryValue {
     if (m) return {static_cast<std::int64_t>(*m), "month", "first billing month (1-based) whose end finds owning's "

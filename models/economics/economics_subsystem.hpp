@@ -33,7 +33,8 @@
 // Outputs at finish, for each option (`owned` and each cloud offer's name):
 //   series  cost/<option>/cumulative_usd   USD at the end of each billing month (at its end time)
 //   summary cost/<option>/tco_usd, usd_per_gpu_hour, usd_per_million_tokens, usd_per_pflop,
-//           energy_usd, egress_usd (a unit cost is "none" when nothing of that unit was delivered)
+//           energy_usd, egress_usd, energy_share, egress_share (of tco_usd; a unit cost is "none"
+//           when nothing of that unit was delivered)
 //           cost/<cloud option>/break_even_month   1-based month, or "never"
 //   summary cost/break_even_month (against the first cloud option), cost/capex_usd,
 //           cost/delivered_gpu_hours, cost/training_tokens, cost/model_pflop,

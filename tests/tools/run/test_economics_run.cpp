@@ -91,6 +91,20 @@ TEST_CASE("one node for one month: the TCO of owning and renting by hand", "[run
   CHECK(r->sink.summary("cost/owned/usd_per_gpu_hour").unit == "USD/GPU-h");
 }
 
+TEST_CASE("energy and egress shares are their parts of the TCO", "[run][economics]") {
+  const auto r = run(one_node_scenario());
+  for (const std::string& option : {std::string("owned"), kCloud}) {
+    INFO(option);
+    const double tco = r->number("cost/" + option + "/tco_usd");
+    REQUIRE(tco > 0);
+    CHECK(r->number("cost/" + option + "/energy_share") == Approx(r->number("cost/" + option + "/energy_usd") / tco));
+    CHECK(r->number("cost/" + option + "/egress_share") == Approx(r->number("cost/" + option + "/egress_usd") / tco));
+  }
+  // The cloud's price includes its power: renting has no energy bill of its own.
+  CHECK(r->number("cost/" + kCloud + "/energy_share") == 0.0);
+  CHECK(r->number("cost/owned/energy_share") > 0.0);
+}
+
 TEST_CASE("doubling the electricity price doubles the energy cost and changes nothing else", "[run][economics]") {
   const auto base = run(one_node_scenario());
   const auto twice = run(one_node_scenario(), {"economics.electricity=0.20 USD/kWh"});
