@@ -1,5 +1,7 @@
 #include "tools/cli/run_report.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace dcsim::tools::cli {
@@ -45,6 +47,46 @@ std::string fabric_lines(const nlohmann::json& s) {
   out += fmt::format("  bytes       {} sent, {} delivered\n", short_bytes(number_at(s, "/network/bytes_sent")),
                      short_bytes(number_at(s, "/network/bytes_delivered")));
   return out;
+}
+
+// One line per training job the scenario names (its summary row in /jobs): what it trained and how
+// fast, the figures a training run is judged by. The first kMaxTrainingLines; the rest counted.
+std::string training_lines(const nlohmann::json& s) {
+  constexpr int kMaxTrainingLines = 8;
+  if (!s.contains("jobs") || !s.at("jobs").is_array()) return "";
+  std::string out;
+  int shown = 0;
+  int more = 0;
+  for (const auto& job : s.at("jobs")) {
+    if (!job.contains("mfu") || !job.at("mfu").is_number()) continue;  // not a training job
+    if (shown == kMaxTrainingLines) {
+      ++more;
+      continue;
+    }
+    ++shown;
+    const std::string state = job.value("state", "");
+    const double steps = job.value("steps_done", 0.0);
+    const std::string progress = state == "done" ? fmt::format("done, {:.0f} steps", steps)
+                                                 : fmt::format("{} ({:.0f} whole steps done)", state, std::floor(steps));
+    out += fmt::format("  training    {}: step {:.3f} s, {:.1f}k tokens/s, {:.0f} TFLOP/s per GPU, MFU {:.1f}%; {}\n",
+                       job.value("name", "?"), job.value("step_time_s", 0.0), job.value("tokens_per_s", 0.0) / 1e3,
+                       job.value("tflops_per_gpu", 0.0), 100 * job.value("mfu", 0.0), progress);
+  }
+  if (more > 0) out += fmt::format("  training    ... and {} more training jobs (summary.json /jobs)\n", more);
+  return out;
+}
+
+// Jobs that did not finish, said plainly: a script reading only the headline must not mistake an
+// unfinished run for a finished one.
+std::string unfinished_line(const nlohmann::json& s) {
+  const double unfinished = number_at(s, "/workload/jobs_unfinished");
+  const double failed = number_at(s, "/workload/jobs_failed");
+  if (unfinished <= 0 && failed <= 0) return "";
+  std::string what;
+  const auto jobs = [](double n) { return fmt::format("{:.0f} job{}", n, n == 1 ? "" : "s"); };
+  if (unfinished > 0) what = jobs(unfinished) + " still waiting or running when the run ended";
+  if (failed > 0) what += (what.empty() ? "" : "; ") + jobs(failed) + " failed (the failover policy gave up)";
+  return "  not done    " + what + "\n";
 }
 
 // Money in the unit that keeps it readable: a one-node month is thousands, a fleet millions.
@@ -122,12 +164,16 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
     out += fmt::format("  IT power    mean {:.1f} kW, peak {:.1f} kW, peak rack {:.1f} kW\n",
                        number_at(s, "/power/mean_w") / 1e3, number_at(s, "/power/peak_w") / 1e3,
                        number_at(s, "/power/peak_rack_w") / 1e3);
-    out += fmt::format("  jobs        {:.0f} of {:.0f} completed; mean wait {}; mean completion {}\n",
-                       number_at(s, "/workload/jobs_completed"), number_at(s, "/workload/jobs_total"),
-                       hours(number_at(s, "/workload/mean_wait_s")),
-                       hours(number_at(s, "/workload/mean_completion_s")));
-    out += fmt::format("  nodes busy  {:.1f}% of node-time; makespan {}\n",
-                       100 * number_at(s, "/utilization/node_busy_fraction"), hours(number_at(s, "/makespan_s")));
+    const double completed = number_at(s, "/workload/jobs_completed");
+    out += fmt::format("  jobs        {:.0f} of {:.0f} completed; mean wait {}; {}\n", completed,
+                       number_at(s, "/workload/jobs_total"), hours(number_at(s, "/workload/mean_wait_s")),
+                       completed > 0 ? "mean completion " + hours(number_at(s, "/workload/mean_completion_s"))
+                                     : std::string("none completed"));
+    out += unfinished_line(s);
+    out += fmt::format("  nodes busy  {:.1f}% of node-time; {}\n", 100 * number_at(s, "/utilization/node_busy_fraction"),
+                       completed > 0 ? "makespan " + hours(number_at(s, "/makespan_s"))
+                           : std::string("no job completed, so no makespan"));
+    out += training_lines(s);
     for (const auto& t : scenario.traces) out += fmt::format("  trace       {}: {}\n", t.name, t.summary);
     // What faults cost, where a run has any (the question a reliability scenario asks).
     if (scenario.reliability) {
