@@ -36,5 +36,6 @@ Command add_schema_command(CLI::App& app, const CommandContext& context);
 Command add_bench_command(CLI::App& app, const CommandContext& context);
 Command add_collective_command(CLI::App& app, const CommandContext& context);
 Command add_topo_command(CLI::App& app, const CommandContext& context);
+Command add_export_command(CLI::App& app, const CommandContext& context);
 
 }  // namespace dcsim::tools::cli

@@ -11,6 +11,7 @@ std::vector<Command> add_all_commands(CLI::App& app, const CommandContext& conte
       add_bench_command(app, context),
       add_collective_command(app, context),
       add_topo_command(app, context),
+      add_export_command(app, context),
   };
 }
 

@@ -28,12 +28,6 @@ std::string seconds_text(std::int64_t ns) {
                      magnitude % 1'000'000'000);
 }
 
-std::string value_text(double v) {
-  if (std::isnan(v)) return "";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return fmt::format("{}", v);
-}
-
 std::vector<std::string> series_paths(hid_t series_group) {
   std::vector<std::string> paths;
   auto visit = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
@@ -80,7 +74,7 @@ void export_one(hid_t file, const std::string& path, const std::filesystem::path
             object);
     }
     for (std::size_t i = 0; i < count; ++i) {
-      out << t[i] << ',' << seconds_text(t[i]) << ',' << value_text(v[i]) << '\n';
+      out << t[i] << ',' << seconds_text(t[i]) << ',' << csv_value_text(v[i]) << '\n';
     }
   }
   out.close();
@@ -89,15 +83,18 @@ void export_one(hid_t file, const std::string& path, const std::filesystem::path
 
 }  // namespace
 
-std::vector<std::filesystem::path> write_series_csv(const std::filesystem::path& trace,
-                                                    const std::filesystem::path& out_dir,
-                                                    const std::string& series_path) {
+std::string csv_value_text(double v) {
+  if (std::isnan(v)) return "";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{}", v);
+}
+
+Handle open_dcsim_trace(const std::filesystem::path& trace) {
   silence_hdf5_errors();
   const hid_t fid = H5Fopen(trace.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (fid < 0) {
     const std::string detail = hdf5_error_detail();
-    throw sim::InputError("cannot open trace '" + trace.string() + "'" +
-                          (detail.empty() ? "" : ": " + detail));
+    throw sim::InputError("cannot open trace '" + trace.string() + "'" + (detail.empty() ? "" : ": " + detail));
   }
   Handle file = file_handle(fid, trace.string());
   std::string version;
@@ -106,9 +103,16 @@ std::vector<std::filesystem::path> write_series_csv(const std::filesystem::path&
   } catch (const Hdf5Error&) {
   }
   if (version != kTraceFormatVersion) {
-    throw sim::InputError("'" + trace.string() + "' is not a dcsim trace (format_version '" +
-                          version + "', expected '" + kTraceFormatVersion + "')");
+    throw sim::InputError("'" + trace.string() + "' is not a dcsim trace (format_version '" + version + "', expected '" +
+                          kTraceFormatVersion + "')");
   }
+  return file;
+}
+
+std::vector<std::filesystem::path> write_series_csv(const std::filesystem::path& trace,
+                                                    const std::filesystem::path& out_dir,
+                                                    const std::string& series_path) {
+  Handle file = open_dcsim_trace(trace);
   Handle series = group_handle(H5Gopen2(file.get(), "/series", H5P_DEFAULT), "/series");
   std::vector<std::string> paths = series_paths(series.get());
   if (!series_path.empty()) {

@@ -20,4 +20,7 @@ std::vector<std::filesystem::path> write_series_csv(const std::filesystem::path&
                                                     const std::filesystem::path& out_dir,
                                                     const std::string& series_path = "");
 
+// A float cell as the CSV exports write it: shortest round-trip form, NaN empty, inf / -inf.
+std::string csv_value_text(double v);
+
 }  // namespace dcsim::tools::output

@@ -16,6 +16,7 @@
 #endif
 
 #include <cstdint>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -111,5 +112,9 @@ void write_double_attribute(hid_t obj, const std::string& object, const std::str
 
 // Readers for what the writers above wrote (used by the CSV export).
 std::string read_string_attribute(hid_t obj, const std::string& object, const std::string& name);
+
+// A trace file opened read-only after checking its format_version (csv_export.cpp); throws
+// sim::InputError when it cannot be opened or is not a dcsim trace.
+Handle open_dcsim_trace(const std::filesystem::path& trace);
 
 }  // namespace dcsim::tools::output

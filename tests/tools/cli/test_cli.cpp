@@ -50,6 +50,26 @@ TEST_CASE("the headline gives each training job's speed and says plainly what di
   fs::remove_all(out);
 }
 
+TEST_CASE("export --csv writes a run's trace as CSV files; a file that is not a trace exits 2", "[cli]") {
+  const auto out = temp_path("export-run");
+  const auto csv = temp_path("export-csv");
+  fs::remove_all(out);
+  fs::remove_all(csv);
+  REQUIRE(run_dcsim("run " + kSource + "/scenarios/quickstart.json -o " + out.string()).exit_code == 0);
+  const auto r = run_dcsim("export " + (out / "trace.h5").string() + " --csv " + csv.string());
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("CSV files in"));
+  CHECK(fs::exists(csv / "series" / "power" / "cluster_w.csv"));
+  CHECK(fs::exists(csv / "events" / "jobs.csv"));
+  CHECK(fs::exists(csv / "summary.csv"));
+  const auto bad = run_dcsim("export " + kSource + "/scenarios/quickstart.json --csv " + csv.string());
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("cannot open trace"));
+  CHECK(run_dcsim("export " + (out / "trace.h5").string()).exit_code == 2);  // --csv is required
+  fs::remove_all(out);
+  fs::remove_all(csv);
+}
+
 TEST_CASE("validate exits 2 and names the JSON pointer of a bad key", "[cli]") {
   const auto file = temp_path("bad.json");
   std::ofstream(file) << R"({"name": "x", "cluster": {"nodes": 2, "nodez": 3}})";
