@@ -17,6 +17,7 @@ using dcsim::tools::output::Hdf5TraceWriter;
 using dcsim::tools::output::RunMeta;
 using dcsim::tools::output::SummaryRecorder;
 using dcsim::tools::output::summary_json_text;
+using dcsim::tools::output::test::read_file;
 using dcsim::tools::output::test::TempDir;
 
 namespace {
@@ -50,12 +51,6 @@ void emit(dcsim::sim::TraceSink& sink, bool with_nan = true) {
   sink.declare_table("jobs", {Column{"id", ColumnType::kInt64, "", ""}});  // not headline
 }
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 }  // namespace
 

@@ -1,10 +1,13 @@
 #pragma once
-// A fresh directory under the system temp dir, removed with everything in it at scope exit.
+// A fresh directory under the system temp dir, removed with everything in it at scope exit; and
+// reading a file the tests wrote back whole.
 
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace dcsim::tools::output::test {
@@ -30,5 +33,12 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 }  // namespace dcsim::tools::output::test

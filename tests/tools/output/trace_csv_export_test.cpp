@@ -18,18 +18,8 @@ using dcsim::sim::Time;
 using dcsim::tools::output::export_trace_csv;
 using dcsim::tools::output::Hdf5Options;
 using dcsim::tools::output::Hdf5TraceWriter;
+using dcsim::tools::output::test::read_file;
 using dcsim::tools::output::test::TempDir;
-
-namespace {
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
 
 TEST_CASE("a trace exports to CSV: series, tables with units in the header, and the summary", "[tools][output][csv]") {
   TempDir dir;
