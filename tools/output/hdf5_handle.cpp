@@ -97,7 +97,9 @@ void write_string_array_attribute(hid_t obj, const std::string& object, const st
   std::vector<const char*> ptrs;
   ptrs.reserve(values.size());
   for (const auto& v : values) ptrs.push_back(v.c_str());
-  write_attribute(obj, object, name, type.get(), type.get(), space.get(), ptrs.data());
+  // HDF5 refuses a null buffer even for no elements (an empty vector's data() may be null).
+  const char* none = nullptr;
+  write_attribute(obj, object, name, type.get(), type.get(), space.get(), ptrs.empty() ? &none : ptrs.data());
 }
 
 void write_int64_attribute(hid_t obj, const std::string& object, const std::string& name,

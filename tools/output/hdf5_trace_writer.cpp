@@ -212,6 +212,7 @@ struct Hdf5TraceWriter::Impl {
     write_double_attribute(group.get(), object, "wall_time_s", wall_time_s);
     write_string_attribute(group.get(), object, "started_at", meta.started_at);
     write_string_attribute(group.get(), object, "source", meta.source);
+    write_string_array_attribute(group.get(), object, "overrides", meta.overrides);
     group.close(object);
   }
 

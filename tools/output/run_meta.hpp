@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace dcsim::tools::output {
 
@@ -15,6 +16,7 @@ struct RunMeta {
   std::uint64_t seed = 0;  // every seed a scenario takes, 0 to 2^64 - 1
   std::string started_at;         // ISO-8601 UTC wall clock, e.g. "2024-05-01T12:00:00Z"
   std::string source;             // where the scenario came from (file path, or "<stdin>")
+  std::vector<std::string> overrides;  // --set (and --seed) overrides, as given, in order
 };
 
 // The current UTC wall clock as ISO-8601 with second resolution ("2024-05-01T12:00:00Z").

@@ -12,7 +12,7 @@ namespace dcsim::tools::output {
 
 namespace {
 
-constexpr std::array<const char*, 4> kReserved = {"scenario", "seed", "dcsim_version", "units"};
+constexpr std::array<const char*, 5> kReserved = {"scenario", "seed", "dcsim_version", "units", "overrides"};
 
 nlohmann::json number(double v) {
   // JSON has no NaN or infinity; null says "no value" without breaking strict parsers.
@@ -112,6 +112,7 @@ nlohmann::json summary_json(const SummaryRecorder& summary, const RunMeta& meta)
   nlohmann::json units = nlohmann::json::object();
   root["scenario"] = meta.scenario_name;
   root["seed"] = meta.seed;
+  root["overrides"] = meta.overrides;
   root["dcsim_version"] = meta.dcsim_version;
   std::string leaf;
   for (const auto& [path, value] : summary.scalars()) {

@@ -76,6 +76,7 @@ RunOutputs run_to_directory(const scenario::Scenario& scenario,
   meta.seed = scenario.seed;
   meta.started_at = output::utc_now_iso8601();
   meta.source = scenario.source;
+  meta.overrides = scenario.overrides;
   out.set_meta(meta);
 
   RunOutputs result;

@@ -450,6 +450,8 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
 
   Scenario out;
   out.source = source;
+  out.overrides = set_overrides;
+  if (seed_override) out.overrides.push_back("seed=" + std::to_string(*seed_override));
   // Before anything reads the document, so pointers and `given` use today's format.
   for (const auto& notice : migrate_legacy_faults(doc)) out.notices.push_back(source + ": " + notice);
   for (const auto& notice : migrate_legacy_ports(doc)) out.notices.push_back(source + ": " + notice);

@@ -60,6 +60,9 @@ struct Scenario {
   std::vector<models::datacenter::ScriptedNodeFault> node_faults;
   // What the loader changed on its own (old keys moved to today's format), for the user to read.
   std::vector<std::string> notices;
+  // The --set overrides applied, as given, in order (and "seed=N" for a --seed): recorded with
+  // the run's outputs so a result says which variant produced it.
+  std::vector<std::string> overrides;
 };
 
 // Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see

@@ -70,6 +70,19 @@ TEST_CASE("export --csv writes a run's trace as CSV files; a file that is not a 
   fs::remove_all(csv);
 }
 
+TEST_CASE("summary.json records the --set and --seed overrides that made the run", "[cli]") {
+  const auto out = temp_path("run-overrides");
+  fs::remove_all(out);
+  const auto r = run_dcsim("run " + kSource + "/scenarios/quickstart.json -o " + out.string() +
+                           " --set cluster.nodes=9 --seed 5 -q");
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(out / "summary.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Catch::Contains("\"overrides\": [\n    \"cluster.nodes=9\",\n    \"seed=5\"\n  ]"));
+  CHECK_THAT(text, Catch::Contains("\"seed\": 5"));
+  fs::remove_all(out);
+}
+
 TEST_CASE("validate exits 2 and names the JSON pointer of a bad key", "[cli]") {
   const auto file = temp_path("bad.json");
   std::ofstream(file) << R"({"name": "x", "cluster": {"nodes": 2, "nodez": 3}})";

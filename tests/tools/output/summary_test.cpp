@@ -30,6 +30,7 @@ RunMeta meta() {
   // Wall-clock fields must not reach summary.json: different values here, same bytes there.
   m.started_at = "2024-01-01T00:00:00Z";
   m.source = "a.json";
+  m.overrides = {"cluster.nodes=16", "seed=42"};  // recorded as given, in order
   return m;
 }
 
@@ -81,6 +82,10 @@ TEST_CASE("summary.json nests paths, lists headline tables and maps units",
     }
   ],
   "jobs_completed": 3,
+  "overrides": [
+    "cluster.nodes=16",
+    "seed=42"
+  ],
   "power": {
     "avg_w": 1.0,
     "peak_w": 2500000.0
@@ -128,6 +133,6 @@ TEST_CASE("summary.json is byte-identical for identical input", "[tools][output]
 TEST_CASE("summary.json of an empty run", "[tools][output][summary]") {
   const auto text = summary_json_text(SummaryRecorder{}, meta());
   CHECK(text ==
-        "{\n  \"dcsim_version\": \"0.1.0\",\n  \"scenario\": \"quickstart\",\n  \"seed\": 42,\n"
-        "  \"units\": {}\n}\n");
+        "{\n  \"dcsim_version\": \"0.1.0\",\n  \"overrides\": [\n    \"cluster.nodes=16\",\n    \"seed=42\"\n  ],\n"
+        "  \"scenario\": \"quickstart\",\n  \"seed\": 42,\n  \"units\": {}\n}\n");
 }
