@@ -91,8 +91,13 @@ std::vector<Verdict> judge(const RunExpectation& run, const json& summary) {
     Verdict v;
     v.run = run.name;
     switch (c.kind) {
-      case Check::Kind::kBounds: v = bounds(c, value_at(summary, c.path), v); v.value = value_text(value_at(summary, c.path)); break;
-      case Check::Kind::kBaseline: v = baseline(c, value_at(summary, c.path), v); v.value = value_text(value_at(summary, c.path)); break;
+      case Check::Kind::kBounds:
+      case Check::Kind::kBaseline: {
+        const json x = value_at(summary, c.path);
+        v = c.kind == Check::Kind::kBounds ? bounds(c, x, v) : baseline(c, x, v);
+        v.value = value_text(x);
+        break;
+      }
       case Check::Kind::kEquals: {
         const json x = value_at(summary, c.path);
         v.check = c.path + " == " + value_text(c.equals);
