@@ -163,7 +163,9 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
               if (f == "fabric.nics_per_node") {
                 throw sim::InputError(args->scenario.file + ":/cluster/node/compute_nics: " + e.detail());
               }
-              throw scenario::translate_config_error(args->scenario.file, e);
+              const auto origins = scenario.origins.find("cluster");
+              throw scenario::translate_config_error(
+                  args->scenario.file, e, origins != scenario.origins.end() ? origins->second : scenario::FieldOrigins{});
             }
             return 0;
           }};

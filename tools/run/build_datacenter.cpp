@@ -4,10 +4,8 @@
 
 #include "sim/discard_trace_sink.hpp"
 #include "sim/error.hpp"
-#include "tools/scenario/economics_mapping.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
-#include "tools/scenario/uplink_mapping.hpp"
 
 namespace dcsim::tools::run {
 
@@ -39,21 +37,19 @@ namespace {
 
 sim::InputError scenario_error(const scenario::Scenario& scenario, const dc::DatacenterConfigError& e) {
   const std::string& part = e.part();
-  if (part == "cluster") return scenario::translate_config_error(scenario.source, e, &scenario.resolved);
   if (part == "facility" && scenario.resolved.contains("facility") && !e.field().empty()) {
     return scenario::facility_config_error(scenario.source, scenario.resolved.at("facility"), e);
   }
-  if (part == "fabric" && !e.field().empty()) {
-    const std::string pointer = scenario::fabric_field_pointer(e.field());
-    if (!pointer.empty()) return sim::InputError(scenario.source + ":" + pointer + ": " + e.detail());
+  if (part == "fabric" && scenario.fabric && !e.field().empty()) {
+    return sim::InputError(scenario::fabric_error(*scenario.fabric, scenario.source, e));
   }
-  if (part == "uplink") {
-    return sim::InputError(scenario.source + ":" + scenario::uplink_field_pointer(e.field()) + ": " + e.detail());
+  // The other sections recorded where each config field came from while they were mapped.
+  if (const auto origins = scenario.origins.find(part);
+      origins != scenario.origins.end() && !origins->second.pointer_of(e.field()).empty()) {
+    return scenario::translate_config_error(scenario.source, e, origins->second, &scenario.resolved);
   }
-  if (part == "economics") {
-    return sim::InputError(scenario.source + ":" + scenario::economics_field_pointer(e.field()) + ": " + e.detail());
-  }
-  // Sections whose model is not otherwise mapped: the section's pointer, the field in words.
+  // A field the mapping did not read (the model's own derived value): the section's pointer,
+  // the field in words.
   const std::string section = "/" + part;
   return sim::InputError(scenario.source + ":" + section + ": " + (e.field().empty() ? "" : e.field() + ": ") +
                          e.detail());

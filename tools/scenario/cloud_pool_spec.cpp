@@ -116,20 +116,26 @@ void check_cloud_pool_cross_field(const json& given, const json& resolved, const
   }
 }
 
-std::optional<models::datacenter::CloudPoolConfig> map_cloud_pool(const json& cluster,
+std::optional<models::datacenter::CloudPoolConfig> map_cloud_pool(const OriginReader& cluster,
                                                                   const models::ModelRegistries& registries) {
   if (!cluster.contains("cloud_pool")) return std::nullopt;
-  const json& p = cluster.at("cloud_pool");
+  const OriginReader p = cluster.object("cloud_pool", "cloud_pool.");
   models::datacenter::CloudPoolConfig out;
-  const auto& entry = registries.cloud_offers.get(p.at("offer").get<std::string>());
-  out.offer = entry.factory(params_from_resolved(p.contains("offer_params") ? &p.at("offer_params") : nullptr));
-  out.max_instances = p.at("max_instances").get<int>();
-  out.provisioning_delay = sim::Time::from_seconds(p.at("provisioning_delay").get<double>());
-  out.idle_release = sim::Time::from_seconds(p.at("idle_release").get<double>());
-  const json& t = p.at("transfer");
-  out.dataset_bytes = t.at("dataset").get<double>();
-  out.results_bytes = t.at("results").get<double>();
-  out.wan_bits_per_s = t.at("wan_bandwidth").get<double>();
+  const auto& entry = registries.cloud_offers.get(p.at("offer", "offer").get<std::string>());
+  const json* params = nullptr;
+  if (p.contains("offer_params")) {
+    const OriginReader given = p.object("offer_params", "offer_params.");
+    given.record_each_key();
+    params = &given.json();
+  }
+  out.offer = entry.factory(params_from_resolved(params));
+  out.max_instances = p.at("max_instances", "max_instances").get<int>();
+  out.provisioning_delay = sim::Time::from_seconds(p.at("provisioning_delay", "provisioning_delay").get<double>());
+  out.idle_release = sim::Time::from_seconds(p.at("idle_release", "idle_release").get<double>());
+  const OriginReader t = p.object("transfer", "transfer.");
+  out.dataset_bytes = t.at("dataset", "dataset").get<double>();
+  out.results_bytes = t.at("results", "results").get<double>();
+  out.wan_bits_per_s = t.at("wan_bandwidth", "wan_bandwidth").get<double>();
   return out;
 }
 

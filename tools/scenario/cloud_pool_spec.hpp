@@ -10,6 +10,7 @@
 
 #include "models/datacenter/cluster_config.hpp"
 #include "models/model_registries.hpp"
+#include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
 
 namespace dcsim::tools::scenario {
@@ -22,8 +23,9 @@ FieldSpec cloud_pool_field(const models::ModelRegistries& registries);
 void check_cloud_pool_cross_field(const nlohmann::json& given, const nlohmann::json& resolved,
                                   const models::ModelRegistries& registries, ErrorList& errors);
 
-// The resolved /cluster section's pool, after the checks above passed; none without one.
-std::optional<models::datacenter::CloudPoolConfig> map_cloud_pool(const nlohmann::json& resolved_cluster,
+// The resolved /cluster section's pool, after the checks above passed; none without one. The
+// fields' origins are recorded as "cloud_pool.<field>".
+std::optional<models::datacenter::CloudPoolConfig> map_cloud_pool(const OriginReader& resolved_cluster,
                                                                   const models::ModelRegistries& registries);
 
 }  // namespace dcsim::tools::scenario

@@ -9,17 +9,17 @@
 
 #include "models/economics/economics_config.hpp"
 #include "models/model_registries.hpp"
+#include "tools/scenario/field_origins.hpp"
 
 namespace dcsim::tools::scenario {
 
 struct Scenario;
 
-// `scenario` has its cluster mapped and its `given` document set.
+// `scenario` has its cluster mapped and its `given` document set. Where each ledger field came
+// from goes to `origins` ("depreciation.years" <- /economics/depreciation/years), for the
+// economics subsystem's own checks.
 models::economics::EconomicsConfig map_economics_section(const nlohmann::json& resolved, const Scenario& scenario,
-                                                         const models::ModelRegistries& registries);
-
-// The JSON pointer of a field the economics subsystem names in a ConfigError ("depreciation.years"
-// -> "/economics/depreciation/years"); "/economics" when it has no finer place.
-std::string economics_field_pointer(const std::string& field);
+                                                         const models::ModelRegistries& registries,
+                                                         FieldOrigins& origins);
 
 }  // namespace dcsim::tools::scenario

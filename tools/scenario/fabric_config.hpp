@@ -13,6 +13,7 @@
 #include "models/network/topology.hpp"
 #include "models/network/traffic.hpp"
 #include "sim/time.hpp"
+#include "tools/scenario/field_origins.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -23,6 +24,9 @@ struct FabricScenario {
   models::network::TopologyConfig topology_config;
   models::network::FabricOptions options;
   std::vector<FabricFault> faults;  // in time order
+  // Where each config field came from ("roce.mtu_bytes" <- /fabric/roce/mtu): a ConfigError the
+  // network model raises about it names the scenario key.
+  FieldOrigins origins;
 };
 
 struct TrafficScenario {

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <regex>
 
 #include "models/network/traffic.hpp"
 #include "tools/scenario/flow_csv.hpp"
@@ -30,16 +29,18 @@ std::string beside(const std::string& source, const std::string& file) {
   return (std::filesystem::path(source).parent_path() / p).string();
 }
 
-FabricScenario map_fabric(const json& f, std::uint64_t scenario_seed, const std::string& source,
+FabricScenario map_fabric(const json& fabric_json, std::uint64_t scenario_seed, const std::string& source,
                           std::vector<std::string>& errors) {
   FabricScenario out;
-  out.topology = f.at("topology").get<std::string>();
+  const OriginReader f(fabric_json, "/fabric", "", out.origins);
+  out.topology = f.at("topology", "topology").get<std::string>();
   net::TopologyConfig& c = out.topology_config;
+  // TopologyConfig's fields are named as the scenario's keys (the registry's ParamSpec names).
   const auto integer = [&f](const char* key, int& field) {
-    if (f.contains(key)) field = f.at(key).get<int>();
+    if (f.contains(key)) field = f.at(key, key).get<int>();
   };
   const auto number = [&f](const char* key, double& field) {
-    if (f.contains(key)) field = f.at(key).get<double>();
+    if (f.contains(key)) field = f.at(key, key).get<double>();
   };
   integer("k", c.k);
   integer("tiers", c.tiers);
@@ -48,59 +49,68 @@ FabricScenario map_fabric(const json& f, std::uint64_t scenario_seed, const std:
   number("oversubscription", c.oversubscription);
   integer("nodes", c.nodes);
   integer("nodes_per_rail_group", c.nodes_per_rail_group);
-  if (f.contains("dims")) c.dims = f.at("dims").get<std::vector<int>>();
+  if (f.contains("dims")) {
+    const OriginReader dims = f.object("dims", "dims");
+    c.dims = dims.json().get<std::vector<int>>();
+    for (std::size_t i = 0; i < c.dims.size(); ++i) dims.record("[" + std::to_string(i) + "]", std::to_string(i));
+  }
   integer("nics_per_node", c.nics_per_node);
   integer("links_per_node", c.links_per_node);
-  if (f.contains("bundle_parallel_links")) c.bundle_parallel_links = f.at("bundle_parallel_links").get<bool>();
+  if (f.contains("bundle_parallel_links")) {
+    c.bundle_parallel_links = f.at("bundle_parallel_links", "bundle_parallel_links").get<bool>();
+  }
   number("link_bandwidth_bps", c.link_bandwidth_bps);
   number("nic_bandwidth_bps", c.nic_bandwidth_bps);
   number("host_cable_m", c.host_cable_m);
   number("switch_cable_m", c.switch_cable_m);
-  if (f.contains("switch_latency")) c.switch_latency_ns = duration_of(f.at("switch_latency")).ns();
+  // The struct holds integer ns, the scenario a duration.
+  if (f.contains("switch_latency")) c.switch_latency_ns = duration_of(f.at("switch_latency", "switch_latency_ns")).ns();
 
-  const json& r = f.at("routing");
+  const OriginReader r = f.object("routing", "routing.");
   net::RoutingConfig& routing = out.options.routing;
-  const auto mode = r.at("mode").get<std::string>();
+  const auto mode = r.at("mode", "mode").get<std::string>();
   routing.mode = mode == "spray"     ? net::RoutingMode::kSpray
                  : mode == "d_mod_k" ? net::RoutingMode::kDestinationModK
                                      : net::RoutingMode::kEcmp;
-  routing.key = r.at("ecmp_key").get<std::string>() == "connection" ? net::EcmpKey::kConnection
-                                                                    : net::EcmpKey::kQueuePair;
-  routing.qps_per_flow = r.at("qps_per_connection").get<int>();
-  routing.max_spray_paths = r.at("max_spray_paths").get<int>();
-  routing.seed = r.contains("hash_seed") ? r.at("hash_seed").get<std::uint64_t>() : scenario_seed;
-  routing.resilient_hashing = r.at("resilient_hashing").get<bool>();
+  routing.key = r.at("ecmp_key", "key").get<std::string>() == "connection" ? net::EcmpKey::kConnection
+                                                                           : net::EcmpKey::kQueuePair;
+  routing.qps_per_flow = r.at("qps_per_connection", "qps_per_flow").get<int>();
+  routing.max_spray_paths = r.at("max_spray_paths", "max_spray_paths").get<int>();
+  routing.seed = r.contains("hash_seed") ? r.at("hash_seed", "seed").get<std::uint64_t>() : scenario_seed;
+  routing.resilient_hashing = r.at("resilient_hashing", "resilient_hashing").get<bool>();
 
-  const json& q = f.at("roce");
+  const OriginReader q = f.object("roce", "roce.");
   net::RoceConfig& roce = out.options.roce;
   // Spreading is a PFC effect: asking for it switches PFC on.
-  roce.pfc = q.at("pfc").get<bool>() || q.at("pfc_spreading").get<bool>();
-  roce.dcqcn = q.at("dcqcn").get<bool>();
+  roce.pfc = q.at("pfc", "pfc").get<bool>() || q.at("pfc_spreading", "pfc_spreading").get<bool>();
+  roce.dcqcn = q.at("dcqcn", "dcqcn").get<bool>();
   // PFC and DCQCN are RoCE effects: asking for one means RoCE is on.
-  roce.enabled = q.at("enabled").get<bool>() || roce.pfc || roce.dcqcn;
-  const double mtu = q.at("mtu").get<double>();
-  const double header = q.at("header").get<double>();
+  roce.enabled = q.at("enabled", "enabled").get<bool>() || roce.pfc || roce.dcqcn;
+  const double mtu = q.at("mtu", "mtu_bytes").get<double>();
+  const double header = q.at("header", "header_bytes").get<double>();
   if (mtu != std::floor(mtu) || mtu > 1e6) {
     errors.push_back(located(source, "/fabric/roce/mtu", "expected a whole number of bytes up to 1 MB, got " +
-                                                             q.at("mtu").dump() + " B"));
+                                                             q.json().at("mtu").dump() + " B"));
   }
   if (header != std::floor(header) || header > 1e6) {
     errors.push_back(located(source, "/fabric/roce/header",
-                             "expected a whole number of bytes up to 1 MB, got " + q.at("header").dump() + " B"));
+                             "expected a whole number of bytes up to 1 MB, got " + q.json().at("header").dump() + " B"));
   }
   roce.mtu_bytes = static_cast<int>(std::min(mtu, 1e6));
   roce.header_bytes = static_cast<int>(std::min(header, 1e6));
-  roce.pfc_incast_fanin = q.at("pfc_incast_fanin").get<int>();
-  roce.pfc_efficiency = q.at("pfc_efficiency").get<double>();
-  roce.pfc_spreading = q.at("pfc_spreading").get<bool>();
-  roce.pfc_spreading_hops = q.at("pfc_spreading_hops").get<int>();
-  roce.dcqcn_recovery_ns = duration_of(q.at("dcqcn_recovery")).ns();
-  roce.dcqcn_loss_fraction = q.at("dcqcn_loss_fraction").get<double>();
-  out.options.link_series_interval_ns = duration_of(f.at("link_utilisation_interval")).ns();
-  out.options.max_min_precision = f.at("max_min_precision").get<double>();
+  roce.pfc_incast_fanin = q.at("pfc_incast_fanin", "pfc_incast_fanin").get<int>();
+  roce.pfc_efficiency = q.at("pfc_efficiency", "pfc_efficiency").get<double>();
+  roce.pfc_spreading_hops = q.at("pfc_spreading_hops", "pfc_spreading_hops").get<int>();
+  roce.pfc_spreading = q.json().at("pfc_spreading").get<bool>();
+  roce.dcqcn_recovery_ns = duration_of(q.at("dcqcn_recovery", "dcqcn_recovery_ns")).ns();
+  roce.dcqcn_loss_fraction = q.at("dcqcn_loss_fraction", "dcqcn_loss_fraction").get<double>();
+  out.options.link_series_interval_ns =
+      duration_of(f.at("link_utilisation_interval", "link_series_interval_ns")).ns();
+  out.options.max_min_precision = f.at("max_min_precision", "max_min_precision").get<double>();
   // The flows table holds every route, so a run can be checked against another simulator.
   out.options.record_routes = true;
-
+  // A port the scripted faults name (map_fabric_faults) that the model finds missing.
+  out.origins.record("nic_port", "/faults");
   return out;
 }
 
@@ -197,14 +207,16 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
                             const MemoryEstimate& fabric_estimate, const ResourceLimits& limits,
                             std::size_t hosts, std::vector<std::string>& errors) {
   TrafficScenario out;
-  const auto pattern = tr.at("pattern").get<std::string>();
+  FieldOrigins origins;  // only the generator's checks below need them
+  const OriginReader t(tr, "/traffic", "", origins);
+  const auto pattern = t.at("pattern", "hosts").get<std::string>();  // the pattern decides which hosts take part
   net::TrafficConfig& c = out.config;
-  c.seed = tr.contains("seed") ? tr.at("seed").get<std::uint64_t>() : scenario_seed;
-  c.start = duration_of(tr.at("start"));
-  c.incast_senders = tr.at("incast_senders").get<int>();
-  c.incast_target = tr.at("incast_target").get<net::NodeId>();
-  c.flows = tr.at("flows").get<std::int64_t>();
-  c.arrival_rate_per_s = tr.at("arrival_rate_per_s").get<double>();
+  c.seed = tr.contains("seed") ? t.at("seed", "seed").get<std::uint64_t>() : scenario_seed;
+  c.start = duration_of(t.at("start", "start"));
+  c.incast_senders = t.at("incast_senders", "incast_senders").get<int>();
+  c.incast_target = t.at("incast_target", "incast_target").get<net::NodeId>();
+  c.flows = t.at("flows", "flows").get<std::int64_t>();
+  c.arrival_rate_per_s = t.at("arrival_rate_per_s", "arrival_rate_per_s").get<double>();
 
   if (pattern == "replay") {
     out.replay = true;
@@ -225,22 +237,22 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
     return out;
   }
   if (tr.contains("size")) {
-    const json& d = tr.at("size");
-    const auto kind = d.at("kind").get<std::string>();
+    const OriginReader d = t.object("size", "size.");
+    const auto kind = d.at("kind", "kind").get<std::string>();
     if (kind == "fixed") {
       c.size.kind = net::SizeDistribution::Kind::kFixed;
-      c.size.bytes = d.at("value").get<double>();
+      c.size.bytes = d.at("value", "bytes").get<double>();
     } else if (kind == "lognormal") {
       c.size.kind = net::SizeDistribution::Kind::kLognormal;
-      c.size.bytes = d.at("median").get<double>();
-      c.size.sigma = d.at("sigma").get<double>();
+      c.size.bytes = d.at("median", "bytes").get<double>();
+      c.size.sigma = d.at("sigma", "sigma").get<double>();
     } else {
       errors.push_back(located(source, "/traffic/size/kind",
                                "expected a flow size kind, one of: fixed, lognormal, got \"" + kind + "\""));
       return out;
     }
   } else {
-    const std::string file = beside(source, tr.at("size_file").get<std::string>());
+    const std::string file = beside(source, t.at("size_file", "size.list").get<std::string>());
     c.size.kind = net::SizeDistribution::Kind::kList;
     c.size.list = read_size_csv(file, file);
   }
@@ -252,9 +264,9 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
   try {
     out.records = net::generate_traffic(c, hosts);
   } catch (const sim::ConfigError& e) {
-    const std::string ptr = traffic_field_pointer(e.field());
-    errors.push_back(ptr.empty() ? source + ":/traffic: " + e.field() + ": " + e.detail()
-                                 : located(source, ptr, e.detail()));
+    const std::string pointer = origins.pointer_of(e.field());
+    errors.push_back(pointer.empty() ? source + ":/traffic: " + e.field() + ": " + e.detail()
+                                     : located(source, pointer, e.detail()));
   }
   return out;
 }
@@ -289,42 +301,11 @@ void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistri
 
 }  // namespace
 
-std::string fabric_field_pointer(std::string_view field) {
-  static const std::map<std::string, std::string, std::less<>> kFields{
-      {"roce.mtu_bytes", "/fabric/roce/mtu"},
-      {"roce.header_bytes", "/fabric/roce/header"},
-      {"roce.pfc_efficiency", "/fabric/roce/pfc_efficiency"},
-      {"roce.pfc_incast_fanin", "/fabric/roce/pfc_incast_fanin"},
-      {"roce.pfc_spreading_hops", "/fabric/roce/pfc_spreading_hops"},
-      {"roce.dcqcn_loss_fraction", "/fabric/roce/dcqcn_loss_fraction"},
-      {"roce.dcqcn_recovery_ns", "/fabric/roce/dcqcn_recovery"},
-      {"routing.qps_per_flow", "/fabric/routing/qps_per_connection"},
-      {"routing.max_spray_paths", "/fabric/routing/max_spray_paths"},
-      {"nic_port", "/fabric/faults"},
-      // The one TopologyConfig field whose name is not its key: the struct holds integer ns, the
-      // scenario a duration (resolved in seconds, like every other duration).
-      {"switch_latency_ns", "/fabric/switch_latency"},
-  };
-  if (const auto it = kFields.find(field); it != kFields.end()) return it->second;
-  // TopologyConfig's fields are the scenario's keys (the registry's ParamSpec names).
-  static const std::regex kIndexed(R"(^(\w+)\[(\d+)\]$)");
-  std::match_results<std::string_view::const_iterator> m;
-  if (std::regex_match(field.begin(), field.end(), m, kIndexed)) return "/fabric/" + m[1].str() + "/" + m[2].str();
-  static const std::regex kKey(R"(^\w+$)");
-  if (std::regex_match(field.begin(), field.end(), kKey)) return "/fabric/" + std::string(field);
-  return "";
-}
-
-std::string traffic_field_pointer(std::string_view field) {
-  static const std::map<std::string, std::string, std::less<>> kFields{
-      {"size.bytes", "/traffic/size"},          {"size.sigma", "/traffic/size/sigma"},
-      {"size.list", "/traffic/size_file"},      {"hosts", "/traffic/pattern"},
-      {"incast_target", "/traffic/incast_target"}, {"incast_senders", "/traffic/incast_senders"},
-      {"flows", "/traffic/flows"},              {"arrival_rate_per_s", "/traffic/arrival_rate_per_s"},
-  };
-  if (const auto it = kFields.find(field); it != kFields.end()) return it->second;
-  if (field.substr(0, 10) == "size.list[") return "/traffic/size_file";
-  return "";
+std::string fabric_error(const FabricScenario& fabric, const std::string& source, const sim::ConfigError& error) {
+  const std::string pointer = fabric.origins.pointer_of(error.field());
+  // Every field the mapping read has an origin; a model's own derived field reads "/fabric: <field>: ...".
+  if (pointer.empty()) return source + ":/fabric: " + error.field() + ": " + error.detail();
+  return located(source, pointer, error.detail());
 }
 
 net::Topology build_topology(const FabricScenario& fabric, const models::ModelRegistries& registries,
@@ -332,9 +313,7 @@ net::Topology build_topology(const FabricScenario& fabric, const models::ModelRe
   try {
     return registries.topologies.get(fabric.topology).factory(fabric.topology_config);
   } catch (const sim::ConfigError& e) {
-    const std::string ptr = fabric_field_pointer(e.field());
-    if (ptr.empty()) throw sim::InputError(source + ":/fabric: " + e.field() + ": " + e.detail());
-    throw sim::InputError(located(source, ptr, e.detail()));
+    throw sim::InputError(fabric_error(fabric, source, e));
   }
 }
 
@@ -347,6 +326,11 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
   if (!resolved.contains("fabric")) return;
   FabricScenario fabric = map_fabric(resolved.at("fabric"), out.seed, out.source, errors);
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  // The topology's parameters left to the builder's defaults are written into the resolved
+  // document (fill_topology_defaults): a complaint about one points there.
+  for (const auto& p : registries.topologies.get(fabric.topology).params) {
+    if (fabric.origins.pointer_of(p.name).empty()) fabric.origins.record(p.name, pointer_append("/fabric", p.name));
+  }
   // The size from the builder's formula first: a k=100,000 fat-tree must not be built to be refused.
   const net::TopologySize size = registries.topologies.get(fabric.topology).factory.size(fabric.topology_config);
   const MemoryEstimate fabric_estimate = fabric_memory(size);
@@ -362,9 +346,7 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
   try {
     net::Fabric probe(net::Topology(topology), fabric.options);
   } catch (const sim::ConfigError& e) {
-    const std::string ptr = fabric_field_pointer(e.field());
-    errors.push_back(ptr.empty() ? out.source + ":/fabric: " + e.field() + ": " + e.detail()
-                                 : located(out.source, ptr, e.detail()));
+    errors.push_back(fabric_error(fabric, out.source, e));
   }
   if (resolved.contains("traffic")) {
     out.traffic = map_traffic(resolved.at("traffic"), out.seed, out.source, fabric_estimate, limits,

@@ -1,13 +1,13 @@
 #pragma once
 // Resolved `fabric` / `traffic` sections -> network model configs (FabricScenario,
-// TrafficScenario), and the network model's ConfigError fields -> scenario JSON pointers.
+// TrafficScenario, with the origin of each field), and the network model's ConfigErrors ->
+// messages at the scenario key that fed the field.
 //
 // The topology is built once while loading, so what only the builder can judge (an odd k, NICs
 // an edge switch cannot wire, a fault on a link that does not exist, a trace naming a host the
 // fabric lacks) is reported by `dcsim validate`, before a run writes anything.
 
 #include <string>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -25,14 +25,13 @@ namespace dcsim::tools::scenario {
 void map_fabric_sections(const nlohmann::json& resolved, const models::ModelRegistries& registries,
                          const ResourceLimits& limits, Scenario& out);
 
-// "k" -> "/fabric/k", "dims[1]" -> "/fabric/dims/1", "roce.mtu_bytes" -> "/fabric/roce/mtu",
-// "routing.qps_per_flow" -> "/fabric/routing/qps_per_connection"; "" when unknown.
-std::string fabric_field_pointer(std::string_view field);
-// The same for TrafficConfig's fields ("incast_target" -> "/traffic/incast_target").
-std::string traffic_field_pointer(std::string_view field);
+// "<source>:<pointer>: <detail>" for a ConfigError the network model raised about `fabric`, at
+// the key its field came from (FabricScenario::origins); "<source>:/fabric: <field>: ..." when
+// the field is the model's own.
+std::string fabric_error(const FabricScenario& fabric, const std::string& source, const sim::ConfigError& error);
 
 // Builds the fabric's topology with the registered builder; a ConfigError becomes an InputError
-// "<source>:/fabric/<key>: <detail>".
+// "<source>:/fabric/<key>: <detail>" (fabric_error).
 models::network::Topology build_topology(const FabricScenario& fabric, const models::ModelRegistries& registries,
                                          const std::string& source);
 

@@ -16,7 +16,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -218,52 +217,69 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   out.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
   out.has_cluster = r.contains("cluster");
   if (!out.has_cluster) return;  // fabric-only: check_cross_field made sure there are no jobs
-  const json& cl = r.at("cluster");
-  const json& node = cl.at("node");
-  c.node = registries.node_presets.get(node.at("preset").get<std::string>()).factory();
-  c.node.gpus = node.at("gpus").get<int>();
-  c.node.gpu.idle_power_w = si(node.at("gpu_idle_power"));
-  c.node.gpu.max_power_w = si(node.at("gpu_max_power"));
-  c.node.other_idle_power_w = si(node.at("other_idle_power"));
-  c.node.other_max_power_w = si(node.at("other_max_power"));
+  FieldOrigins& origins = out.origins["cluster"];
+  const OriginReader top(r, "", "", origins);
+  const OriginReader cl = top.object("cluster", "");
+  const OriginReader node = cl.object("node", "node.");
+  c.node = registries.node_presets.get(node.at("preset", "preset").get<std::string>()).factory();
+  c.node.gpus = node.at("gpus", "gpus").get<int>();
+  c.node.gpu.idle_power_w = si(node.at("gpu_idle_power", "gpu.idle_power_w"));
+  c.node.gpu.max_power_w = si(node.at("gpu_max_power", "gpu.max_power_w"));
+  c.node.other_idle_power_w = si(node.at("other_idle_power", "other_idle_power_w"));
+  c.node.other_max_power_w = si(node.at("other_max_power", "other_max_power_w"));
   map_node_hardware(node, c.node);
-  c.nodes = cl.at("nodes").get<int>();
-  c.nodes_per_rack = cl.at("nodes_per_rack").get<int>();
+  c.nodes = cl.at("nodes", "nodes").get<int>();
+  c.nodes_per_rack = cl.at("nodes_per_rack", "nodes_per_rack").get<int>();
   c.cloud_pool = map_cloud_pool(cl, registries);
 
-  const json& wl = r.at("workload");
-  for (const json& j : wl.at("jobs")) {
+  const OriginReader wl = top.object("workload", "");
+  const json& jobs = wl.at("jobs", "jobs");
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const std::string index = std::to_string(i);
+    const OriginReader j(jobs[i], "/workload/jobs/" + index, "jobs[" + index + "].", origins);
     models::workload::JobSpec job;
-    job.name = j.at("name").get<std::string>();
-    job.arrival = duration_of(j.at("arrival"));
-    job.nodes = j.at("nodes").get<int>();
-    job.work = duration_of(j.at("work"));
-    if (j.contains("estimate")) job.estimate = duration_of(j.at("estimate"));
-    job.gpus_per_node = j.at("gpus_per_node").get<int>();
-    job.priority = j.at("priority").get<int>();
-    job.gpu_utilization = j.at("gpu_utilization").get<double>();
+    job.name = j.at("name", "name").get<std::string>();
+    job.arrival = duration_of(j.at("arrival", "arrival"));
+    job.nodes = j.at("nodes", "nodes").get<int>();
+    job.work = duration_of(j.at("work", "work"));
+    if (j.contains("estimate")) job.estimate = duration_of(j.at("estimate", "estimate"));
+    job.gpus_per_node = j.at("gpus_per_node", "gpus_per_node").get<int>();
+    job.priority = j.at("priority", "priority").get<int>();
+    job.gpu_utilization = j.at("gpu_utilization", "gpu_utilization").get<double>();
     c.jobs.push_back(std::move(job));
   }
-  for (const json& g : wl.at("generators")) {
+  const json& generators = wl.at("generators", "generators");
+  for (std::size_t i = 0; i < generators.size(); ++i) {
+    const std::string index = std::to_string(i);
+    const OriginReader g(generators[i], "/workload/generators/" + index, "generators[" + index + "].", origins);
     models::workload::JobGeneratorConfig gen;
-    gen.name = g.at("name").get<std::string>();
-    gen.count = g.at("count").get<int>();
-    gen.start = duration_of(g.at("start"));
-    gen.interarrival_s = to_distribution(g.at("interarrival"));
-    gen.work_s = to_distribution(g.at("work"));
-    gen.node_choices = g.at("nodes").get<std::vector<int>>();
-    gen.gpu_utilization = g.at("gpu_utilization").get<double>();
+    gen.name = g.at("name", "name").get<std::string>();
+    gen.count = g.at("count", "count").get<int>();
+    gen.start = duration_of(g.at("start", "start"));
+    gen.interarrival_s = to_distribution(g.at("interarrival", "interarrival_s"));
+    gen.work_s = to_distribution(g.at("work", "work_s"));
+    gen.node_choices = g.at("nodes", "node_choices").get<std::vector<int>>();
+    gen.gpu_utilization = g.at("gpu_utilization", "gpu_utilization").get<double>();
     c.generators.push_back(std::move(gen));
   }
+  if (wl.contains("traces")) wl.record("trace_jobs", "traces");
 
   c.seed = out.seed;
-  c.scheduler = r.at("policies").at("scheduler").get<std::string>();
+  top.record("seed", "seed");
+  const OriginReader policies = top.object("policies", "");
+  c.scheduler = policies.at("scheduler", "scheduler").get<std::string>();
+  c.failover = policies.at("failover", "failover").get<std::string>();
+  // Params objects: the keys are the policies' own parameter names.
+  for (const char* key : {"scheduler_params", "failover_params"}) {
+    if (!policies.contains(key)) continue;
+    policies.object(key, std::string(key) + ".").record_each_key();
+  }
   c.scheduler_params = params_from_resolved(find_at(r, "/policies/scheduler_params"));
-  c.failover = r.at("policies").at("failover").get<std::string>();
   c.failover_params = params_from_resolved(find_at(r, "/policies/failover_params"));
-  c.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
-  c.telemetry_interval = duration_of(r.at("outputs").at("telemetry_interval"));
-  map_training_jobs(r, registries, c);
+  c.duration = out.duration;
+  if (r.contains("duration")) top.record("duration", "duration");
+  c.telemetry_interval = duration_of(top.object("outputs", "").at("telemetry_interval", "telemetry_interval"));
+  map_training_jobs(r, registries, c, origins);
   // Last: trace jobs are checked against every name above.
   map_job_traces(r, out.source, c, out.traces);
 }
@@ -386,7 +402,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   try {
     map_to_config(out.resolved, registries, out);
   } catch (const sim::ConfigError& e) {
-    throw translate_config_error(source, e, &out.resolved);
+    throw translate_config_error(source, e, out.origins["cluster"], &out.resolved);
   }
   map_fabric_sections(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
@@ -398,9 +414,11 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   if (out.resolved.contains("reliability")) {
     out.reliability = map_reliability_section(out.resolved["reliability"], out, registries);
   }
-  if (out.resolved.contains("uplink")) out.uplink = map_uplink_section(out.resolved["uplink"], out);
+  if (out.resolved.contains("uplink")) {
+    out.uplink = map_uplink_section(out.resolved["uplink"], out, out.origins["uplink"]);
+  }
   if (out.resolved.contains("economics")) {
-    out.economics = map_economics_section(out.resolved["economics"], out, registries);
+    out.economics = map_economics_section(out.resolved["economics"], out, registries, out.origins["economics"]);
   }
   check_run_resources(out, registries, limits);
   return out;
@@ -425,72 +443,9 @@ std::string scenario_reference_markdown(const models::ModelRegistries& registrie
   return reference_table_markdown(scenario_spec(registries));
 }
 
-std::string config_field_pointer(std::string_view field) {
-  // ClusterConfig's field names, and where each comes from in the scenario.
-  static const std::map<std::string, std::string, std::less<>> kTop{
-      {"seed", "/seed"},
-      {"duration", "/duration"},
-      {"scheduler", "/policies/scheduler"},
-      {"failover", "/policies/failover"},
-      {"failover_params", "/policies/failover_params"},
-      {"telemetry_interval", "/outputs/telemetry_interval"},
-      {"nodes", "/cluster/nodes"},
-      {"nodes_per_rack", "/cluster/nodes_per_rack"},
-      {"node", "/cluster/node"},
-      {"node.preset", "/cluster/node/preset"},
-      {"node.gpus", "/cluster/node/gpus"},
-      {"node.gpu.idle_power_w", "/cluster/node/gpu_idle_power"},
-      {"node.gpu.max_power_w", "/cluster/node/gpu_max_power"},
-      {"node.other_idle_power_w", "/cluster/node/other_idle_power"},
-      {"node.other_max_power_w", "/cluster/node/other_max_power"},
-      {"jobs", "/workload/jobs"},
-      {"generators", "/workload/generators"},
-      {"trace_jobs", "/workload/traces"},
-  };
-  static const std::map<std::string, std::string, std::less<>> kJob{
-      {"name", "name"}, {"arrival", "arrival"}, {"nodes", "nodes"}, {"work", "work"},
-      {"gpu_utilization", "gpu_utilization"}, {"gpus_per_node", "gpus_per_node"}, {"estimate", "estimate"},
-      {"priority", "priority"}};
-  static const std::map<std::string, std::string, std::less<>> kGenerator{
-      {"name", "name"},
-      {"count", "count"},
-      {"start", "start"},
-      {"interarrival_s", "interarrival"},
-      {"interarrival", "interarrival"},
-      {"work_s", "work"},
-      {"work", "work"},
-      {"node_choices", "nodes"},
-      {"nodes", "nodes"},
-      {"gpu_utilization", "gpu_utilization"}};
-
-  if (const auto it = kTop.find(field); it != kTop.end()) return it->second;
-  if (auto training = training_field_pointer(field); !training.empty()) return training;
-  static const std::regex kIndexed(R"(^(jobs|generators)\[(\d+)\](?:\.(\w+))?)");
-  std::match_results<std::string_view::const_iterator> m;
-  if (std::regex_search(field.begin(), field.end(), m, kIndexed)) {
-    const bool job = m[1] == "jobs";
-    std::string ptr = std::string(job ? "/workload/jobs/" : "/workload/generators/") + m[2].str();
-    if (m[3].matched) {
-      const auto& table = job ? kJob : kGenerator;
-      const auto it = table.find(m[3].str());
-      if (it != table.end()) ptr += "/" + it->second;
-    }
-    return ptr;
-  }
-  if (field.substr(0, 5) == "node.") return "/cluster/node";
-  if (field.substr(0, 10) == "cloud_pool") {
-    std::string ptr = "/cluster/" + std::string(field);
-    for (char& ch : ptr) ch = ch == '.' ? '/' : ch;
-    return ptr;
-  }
-  if (field.substr(0, 17) == "scheduler_params.") return "/policies/scheduler_params/" + std::string(field.substr(17));
-  if (field.substr(0, 16) == "failover_params.") return "/policies/failover_params/" + std::string(field.substr(16));
-  return "";
-}
-
 sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error,
-                                       const nlohmann::json* resolved) {
-  const std::string ptr = config_field_pointer(error.field());
+                                       const FieldOrigins& origins, const nlohmann::json* resolved) {
+  const std::string ptr = origins.pointer_of(error.field());
   if (ptr.empty()) return sim::InputError(source + ": " + error.field() + ": " + error.detail());
   std::string got;
   if (resolved != nullptr) {

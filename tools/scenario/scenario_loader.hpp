@@ -13,6 +13,7 @@
 // sim::InputError.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,7 @@
 #include "models/reliability/fault_class.hpp"
 #include "sim/error.hpp"
 #include "tools/scenario/fabric_config.hpp"
+#include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
 #include "tools/scenario/resource_guard.hpp"
 #include "tools/scenario/trace_mapping.hpp"
@@ -63,6 +65,9 @@ struct Scenario {
   // The --set overrides applied, as given, in order (and "seed=N" for a --seed): recorded with
   // the run's outputs so a result says which variant produced it.
   std::vector<std::string> overrides;
+  // Where the config fields of each section came from ("cluster", "uplink", "economics"; the
+  // fabric's are in FabricScenario::origins), so a model's ConfigError names the scenario key.
+  std::map<std::string, FieldOrigins, std::less<>> origins;
 };
 
 // Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see
@@ -99,13 +104,11 @@ nlohmann::json scenario_schema(const models::ModelRegistries& registries);
 // scenarios/README.md between the "generated" markers.
 std::string scenario_reference_markdown(const models::ModelRegistries& registries);
 
-// Maps a ConfigError field of ClusterConfig ("jobs[2].nodes", "node.gpu.max_power_w") to the
-// JSON pointer of the scenario key it came from ("/workload/jobs/2/nodes"); "" when unknown.
-std::string config_field_pointer(std::string_view field);
 // "<source>:<pointer>: <detail>" for a ConfigError a model threw about a loaded scenario (e.g.
-// from ClusterSimulation's constructor), so it reads like the loader's own messages.
+// from ClusterSimulation's constructor), so it reads like the loader's own messages; the pointer
+// is where `origins` says the field came from (the section's "cluster" origins, say).
 // With the resolved document, the message ends with the value found there (", got 9").
 sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error,
-                                       const nlohmann::json* resolved = nullptr);
+                                       const FieldOrigins& origins, const nlohmann::json* resolved = nullptr);
 
 }  // namespace dcsim::tools::scenario

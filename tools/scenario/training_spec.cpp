@@ -1,7 +1,6 @@
 #include "tools/scenario/training_spec.hpp"
 
 #include <map>
-#include <regex>
 
 #include "models/workload/training_job.hpp"
 #include "sim/error.hpp"
@@ -171,18 +170,18 @@ void fill_node_hardware_from_preset(json& node, const models::hardware::NodeSpec
   fill("nvme_write_bandwidth", spec.nvme_write_bandwidth_bytes_per_s * 8.0);
 }
 
-void map_node_hardware(const json& n, models::hardware::NodeSpec& node) {
-  node.gpu.hbm_bytes = si(n.at("gpu_hbm"));
-  node.gpu.hbm_bandwidth_bytes_per_s = si(n.at("gpu_hbm_bandwidth")) / 8.0;
-  node.gpu.peak_bf16_flops = si(n.at("gpu_bf16_tflops")) * 1e12;
-  node.gpu.peak_fp8_flops = si(n.at("gpu_fp8_tflops")) * 1e12;
-  node.gpu.nvlink_bandwidth_bytes_per_s = si(n.at("nvlink_bandwidth")) / 8.0;
-  node.nvls = n.at("nvls").get<bool>();
-  node.compute_nics = n.at("compute_nics").get<int>();
-  node.compute_nic_bandwidth_bps = si(n.at("compute_nic_bandwidth"));
-  node.storage_nics = n.at("storage_nics").get<int>();
-  node.storage_nic_bandwidth_bps = si(n.at("storage_nic_bandwidth"));
-  node.nvme_write_bandwidth_bytes_per_s = si(n.at("nvme_write_bandwidth")) / 8.0;
+void map_node_hardware(const OriginReader& n, models::hardware::NodeSpec& node) {
+  node.gpu.hbm_bytes = si(n.at("gpu_hbm", "gpu.hbm_bytes"));
+  node.gpu.hbm_bandwidth_bytes_per_s = si(n.at("gpu_hbm_bandwidth", "gpu.hbm_bandwidth_bytes_per_s")) / 8.0;
+  node.gpu.peak_bf16_flops = si(n.at("gpu_bf16_tflops", "gpu.peak_bf16_flops")) * 1e12;
+  node.gpu.peak_fp8_flops = si(n.at("gpu_fp8_tflops", "gpu.peak_fp8_flops")) * 1e12;
+  node.gpu.nvlink_bandwidth_bytes_per_s = si(n.at("nvlink_bandwidth", "gpu.nvlink_bandwidth_bytes_per_s")) / 8.0;
+  node.nvls = n.at("nvls", "nvls").get<bool>();
+  node.compute_nics = n.at("compute_nics", "compute_nics").get<int>();
+  node.compute_nic_bandwidth_bps = si(n.at("compute_nic_bandwidth", "compute_nic_bandwidth_bps"));
+  node.storage_nics = n.at("storage_nics", "storage_nics").get<int>();
+  node.storage_nic_bandwidth_bps = si(n.at("storage_nic_bandwidth", "storage_nic_bandwidth_bps"));
+  node.nvme_write_bandwidth_bytes_per_s = si(n.at("nvme_write_bandwidth", "nvme_write_bandwidth_bytes_per_s")) / 8.0;
 }
 
 void check_training_cross_field(const json& resolved, ErrorList& errors) {
@@ -232,98 +231,69 @@ models::collective::FabricParams collective_fabric_params(const models::hardware
 }
 
 void map_training_jobs(const json& r, const models::ModelRegistries& registries,
-                       models::datacenter::ClusterConfig& config) {
+                       models::datacenter::ClusterConfig& config, FieldOrigins& origins) {
   namespace mw = models::workload;
   const json::json_pointer ptr("/workload/training");
   if (!r.contains(ptr)) return;
   const json& list = r.at(ptr);
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const json& t = list[i];
+    const std::string index = std::to_string(i);
+    const std::string prefix = "training[" + index + "].";
+    const OriginReader t(list[i], "/workload/training/" + index, prefix, origins);
     mw::TrainingJobSpec spec;
     mw::TrainingJobConfig& job = spec.job;
-    job.name = t.at("name").get<std::string>();
-    job.model = registries.training_models.get(t.at("model").get<std::string>()).factory();
-    const json& shape = t.at("shape");
-    const auto set_int = [](const json& obj, const char* key, int& out) {
-      if (obj.contains(key)) out = obj.at(key).get<int>();
+    job.name = t.at("name", "name").get<std::string>();
+    job.model = registries.training_models.get(t.at("model", "model").get<std::string>()).factory();
+    const OriginReader shape = t.object("shape", "model.");
+    // The preset's figure unless given; either way the key is where a complaint about it points.
+    const auto set_int = [](const OriginReader& obj, const char* key, const char* field, int& out) {
+      obj.record(field, key);
+      if (obj.contains(key)) out = obj.json().at(key).get<int>();
     };
-    set_int(shape, "layers", job.model.layers);
-    set_int(shape, "hidden", job.model.hidden);
-    set_int(shape, "heads", job.model.heads);
-    set_int(shape, "kv_heads", job.model.kv_heads);
-    set_int(shape, "ffn_hidden", job.model.ffn_hidden);
-    set_int(shape, "vocab", job.model.vocab);
-    set_int(t, "sequence_length", job.model.seq_len);
-    if (!shape.empty()) job.model.published_params = 0.0;  // no longer the published model
-    job.nodes = t.at("nodes").get<int>();
-    const json& p = t.at("parallelism");
-    job.parallelism.tp = p.at("tp").get<int>();
-    job.parallelism.pp = p.at("pp").get<int>();
-    job.parallelism.dp = p.value("dp", 0);
-    job.parallelism.zero_stage = p.at("zero_stage").get<int>();
-    job.micro_batch_size = t.at("micro_batch_size").get<int>();
-    job.global_batch_sequences = t.value("global_batch", 0);
-    job.precision = t.at("precision").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
-                                                                  : models::compute::Precision::kBf16;
-    job.recompute = t.at("recompute").get<std::string>() == "full" ? mw::Recompute::kFull
-                                                                   : mw::Recompute::kSelective;
-    spec.steps = t.at("steps").get<int>();
-    spec.graph.max_dp_chunks = t.at("max_dp_chunks").get<int>();
-    spec.arrival = sim::Time::from_seconds(t.at("arrival").get<double>());
-    const json& ck = t.at("checkpoint");
-    spec.checkpoint.interval_steps = ck.at("interval").get<int>();
-    spec.checkpoint.target =
-        ck.at("target").get<std::string>() == "remote" ? mw::CheckpointTarget::kRemote : mw::CheckpointTarget::kNvme;
-    spec.checkpoint.remote_bandwidth_bps = ck.value("remote_bandwidth", 0.0);
-    spec.checkpoint.store_host = ck.value("store_host", -1);
+    set_int(shape, "layers", "layers", job.model.layers);
+    set_int(shape, "hidden", "hidden", job.model.hidden);
+    set_int(shape, "heads", "heads", job.model.heads);
+    set_int(shape, "kv_heads", "kv_heads", job.model.kv_heads);
+    set_int(shape, "ffn_hidden", "ffn_hidden", job.model.ffn_hidden);
+    set_int(shape, "vocab", "vocab", job.model.vocab);
+    set_int(t, "sequence_length", "model.seq_len", job.model.seq_len);
+    if (!shape.json().empty()) job.model.published_params = 0.0;  // no longer the published model
+    job.nodes = t.at("nodes", "nodes").get<int>();
+    const OriginReader p = t.object("parallelism", "parallelism.");
+    job.parallelism.tp = p.at("tp", "tp").get<int>();
+    job.parallelism.pp = p.at("pp", "pp").get<int>();
+    if (p.contains("dp")) job.parallelism.dp = p.at("dp", "dp").get<int>();
+    job.parallelism.zero_stage = p.at("zero_stage", "zero_stage").get<int>();
+    job.micro_batch_size = t.at("micro_batch_size", "micro_batch_size").get<int>();
+    if (t.contains("global_batch")) job.global_batch_sequences = t.at("global_batch", "global_batch_sequences").get<int>();
+    job.precision = t.at("precision", "precision").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
+                                                                              : models::compute::Precision::kBf16;
+    job.recompute = t.at("recompute", "recompute").get<std::string>() == "full" ? mw::Recompute::kFull
+                                                                               : mw::Recompute::kSelective;
+    spec.steps = t.at("steps", "steps").get<int>();
+    spec.graph.max_dp_chunks = t.at("max_dp_chunks", "max_dp_chunks").get<int>();
+    spec.arrival = sim::Time::from_seconds(t.at("arrival", "arrival").get<double>());
+    const OriginReader ck = t.object("checkpoint", "checkpoint.");
+    spec.checkpoint.interval_steps = ck.at("interval", "interval_steps").get<int>();
+    spec.checkpoint.target = ck.at("target", "target").get<std::string>() == "remote" ? mw::CheckpointTarget::kRemote
+                                                                                    : mw::CheckpointTarget::kNvme;
+    if (ck.contains("remote_bandwidth")) {
+      spec.checkpoint.remote_bandwidth_bps = ck.at("remote_bandwidth", "remote_bandwidth_bps").get<double>();
+    }
+    if (ck.contains("store_host")) spec.checkpoint.store_host = ck.at("store_host", "store_host").get<int>();
+    // The node hardware a job's plan checks is the cluster's node: its keys are in /cluster/node.
     spec.fabric = collective_fabric_params(config.node);
+    origins.record(prefix + "fabric.nics_per_node", "/cluster/node/compute_nics");
+    origins.record(prefix + "node", "/cluster/node");
+    origins.record(prefix + "node.storage_nics", "/cluster/node/storage_nics");
+    origins.record(prefix + "node.nvme_write_bandwidth_bytes_per_s", "/cluster/node/nvme_write_bandwidth");
     try {
       (void)mw::plan_training_job(spec, config.node, registries.collective_algorithms);
     } catch (const sim::ConfigError& e) {
-      throw sim::ConfigError("training[" + std::to_string(i) + "]." + e.field(), e.detail());
+      throw sim::ConfigError(prefix + e.field(), e.detail());
     }
     config.training_jobs.push_back(std::move(spec));
   }
-}
-
-std::string training_field_pointer(std::string_view field) {
-  static const std::regex kIndexed(R"(^training\[(\d+)\](?:\.(.+))?$)");
-  std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_match(field.begin(), field.end(), m, kIndexed)) return "";
-  const std::string base = "/workload/training/" + m[1].str();
-  if (!m[2].matched) return base;
-  const std::string rest = m[2].str();
-  // The step model's field names -> the scenario's keys.
-  static const std::map<std::string, std::string, std::less<>> kFields{
-      {"parallelism", "/parallelism"},
-      {"parallelism.tp", "/parallelism/tp"},
-      {"parallelism.pp", "/parallelism/pp"},
-      {"parallelism.dp", "/parallelism/dp"},
-      {"parallelism.zero_stage", "/parallelism/zero_stage"},
-      {"micro_batch_size", "/micro_batch_size"},
-      {"global_batch_sequences", "/global_batch"},
-      {"nodes", "/nodes"},
-      {"steps", "/steps"},
-      {"max_dp_chunks", "/max_dp_chunks"},
-      {"checkpoint.interval_steps", "/checkpoint/interval"},
-      {"checkpoint.store_host", "/checkpoint/store_host"},
-      {"model.layers", "/shape/layers"},
-      {"model.hidden", "/shape/hidden"},
-      {"model.heads", "/shape/heads"},
-      {"model.kv_heads", "/shape/kv_heads"},
-      {"model.ffn_hidden", "/shape/ffn_hidden"},
-      {"model.vocab", "/shape/vocab"},
-      {"model.seq_len", "/sequence_length"},
-  };
-  if (const auto it = kFields.find(rest); it != kFields.end()) return base + it->second;
-  // Hardware the job needs: the node's keys.
-  static const std::map<std::string, std::string, std::less<>> kNode{
-      {"fabric.nics_per_node", "/cluster/node/compute_nics"},
-      {"node.storage_nics", "/cluster/node/storage_nics"},
-      {"node.nvme_write_bandwidth_bytes_per_s", "/cluster/node/nvme_write_bandwidth"},
-  };
-  if (const auto it = kNode.find(rest); it != kNode.end()) return it->second;
-  return base;
 }
 
 }  // namespace dcsim::tools::scenario

@@ -9,13 +9,13 @@
 // and their mapping to model configs (models/workload/training_job.hpp).
 
 #include <string>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "models/collective/collective_estimator.hpp"
 #include "models/datacenter/cluster_config.hpp"
 #include "models/model_registries.hpp"
+#include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
 
 namespace dcsim::tools::scenario {
@@ -26,8 +26,8 @@ void add_training_fields(FieldSpec& root, const models::ModelRegistries& registr
 
 // Fills the node hardware keys not given from the preset's figures (resolved units: bit/s, B).
 void fill_node_hardware_from_preset(nlohmann::json& node, const models::hardware::NodeSpec& preset);
-// Resolved /cluster/node -> the hardware fields of `node`.
-void map_node_hardware(const nlohmann::json& node_json, models::hardware::NodeSpec& node);
+// Resolved /cluster/node (read with the "node." field prefix) -> the hardware fields of `node`.
+void map_node_hardware(const OriginReader& node_json, models::hardware::NodeSpec& node);
 
 // Checks across keys: a training job's nodes within /cluster/nodes, names unique among
 // /workload/jobs and /workload/training.
@@ -38,11 +38,9 @@ void check_training_cross_field(const nlohmann::json& resolved, ErrorList& error
 models::collective::FabricParams collective_fabric_params(const models::hardware::NodeSpec& node);
 
 // Resolved /workload/training -> config.training_jobs, and plans each one (so `dcsim validate`
-// reports a plan that does not divide or fit). Throws ConfigError "training[i].<field>".
+// reports a plan that does not divide or fit). Throws ConfigError "training[i].<field>"; the
+// fields' origins go to `origins`.
 void map_training_jobs(const nlohmann::json& resolved, const models::ModelRegistries& registries,
-                       models::datacenter::ClusterConfig& config);
-
-// "training[2].parallelism" -> "/workload/training/2/parallelism"; "" when not a training field.
-std::string training_field_pointer(std::string_view field);
+                       models::datacenter::ClusterConfig& config, FieldOrigins& origins);
 
 }  // namespace dcsim::tools::scenario

@@ -1,6 +1,5 @@
 #include "tools/scenario/uplink_mapping.hpp"
 
-#include <regex>
 #include <set>
 #include <vector>
 
@@ -12,45 +11,47 @@ namespace dcsim::tools::scenario {
 using nlohmann::json;
 namespace dc = models::datacenter;
 
-dc::UplinkConfig map_uplink_section(const json& u, const Scenario& s) {
+dc::UplinkConfig map_uplink_section(const json& uplink, const Scenario& s, FieldOrigins& origins) {
   std::vector<std::string> errors;
   const auto error = [&](const std::string& pointer, const std::string& message) {
     errors.push_back(s.source + ":" + pointer + ": " + message);
   };
   dc::UplinkConfig out;
   const std::string base = "/uplink";
+  const OriginReader u(uplink, base, "", origins);
 
   std::set<double> speeds;
-  const json& ports = u.at("ports");
+  const json& ports = u.at("ports", "ports");
   for (std::size_t i = 0; i < ports.size(); ++i) {
-    const double speed = ports[i].at("speed").get<double>();
-    if (!speeds.insert(speed).second) {
-      error(base + "/ports/" + std::to_string(i) + "/speed", "expected each port speed once; merge the counts");
-    }
-    out.ports.push_back({speed, ports[i].at("count").get<std::int64_t>()});
+    const std::string index = std::to_string(i);
+    const OriginReader port(ports[i], base + "/ports/" + index, "ports[" + index + "].", origins);
+    const double speed = port.at("speed", "speed_bps").get<double>();
+    if (!speeds.insert(speed).second) error(port.pointer() + "/speed", "expected each port speed once; merge the counts");
+    out.ports.push_back({speed, port.at("count", "count").get<std::int64_t>()});
   }
 
   std::set<std::string> names;
-  const json& streams = u.at("streams");
+  const json& streams = u.at("streams", "streams");
   for (std::size_t i = 0; i < streams.size(); ++i) {
-    const json& j = streams[i];
-    const std::string ptr = base + "/streams/" + std::to_string(i);
+    const std::string index = std::to_string(i);
+    const OriginReader j(streams[i], base + "/streams/" + index, "streams[" + index + "].", origins);
+    const std::string& ptr = j.pointer();
     dc::UplinkStream st;
-    st.name = j.at("name").get<std::string>();
+    st.name = j.at("name", "name").get<std::string>();
     if (!names.insert(st.name).second) error(ptr + "/name", "expected each stream name once, got '" + st.name + "' again");
-    st.direction = j.at("direction").get<std::string>() == "in" ? models::network::UplinkDirection::kIn
-                                                                 : models::network::UplinkDirection::kOut;
-    st.start = sim::Time::from_seconds(j.at("start").get<double>());
-    st.grow_bytes = j.at("grow_by").get<double>();
+    st.direction = j.at("direction", "direction").get<std::string>() == "in" ? models::network::UplinkDirection::kIn
+                                                                              : models::network::UplinkDirection::kOut;
+    st.start = sim::Time::from_seconds(j.at("start", "start").get<double>());
+    st.grow_bytes = j.at("grow_by", "grow_bytes").get<double>();
     const bool sized = j.contains("size"), rated = j.contains("rate");
-    if (j.contains("every")) st.every = sim::Time::from_seconds(j.at("every").get<double>());
+    if (j.contains("every")) st.every = sim::Time::from_seconds(j.at("every", "every").get<double>());
     if (sized && rated) {
       error(ptr + "/rate", "expected either size (bytes per transfer) or rate (a steady flow), got both");
     } else if (sized) {
-      st.bytes = j.at("size").get<double>();
+      st.bytes = j.at("size", "bytes").get<double>();
     } else if (rated) {
       if (st.every.is_max()) st.every = sim::Time::from_s(3600);
-      st.bytes = j.at("rate").get<double>() / 8.0 * st.every.seconds();
+      st.bytes = j.at("rate", "bytes").get<double>() / 8.0 * st.every.seconds();
     } else {
       error(ptr, "expected size (bytes per transfer) or rate (a steady flow), got neither");
     }
@@ -61,9 +62,10 @@ dc::UplinkConfig map_uplink_section(const json& u, const Scenario& s) {
   }
 
   if (u.contains("checkpoint_copies")) {
-    const json& copies = u.at("checkpoint_copies");
-    out.checkpoint_copies = dc::CheckpointCopies{copies.at("every_nth").get<int>(),
-                                                 copies.contains("staging_slots") ? copies.at("staging_slots").get<int>() : 0};
+    const OriginReader copies = u.object("checkpoint_copies", "checkpoint_copies.");
+    out.checkpoint_copies = dc::CheckpointCopies{
+        copies.at("every_nth", "every_nth").get<int>(),
+        copies.contains("staging_slots") ? copies.at("staging_slots", "staging_slots").get<int>() : 0};
     bool checkpoints = false;
     if (s.has_cluster) {
       for (const auto& t : s.cluster.training_jobs) checkpoints = checkpoints || t.checkpoint.interval_steps > 0;
@@ -79,22 +81,6 @@ dc::UplinkConfig map_uplink_section(const json& u, const Scenario& s) {
   }
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
   return out;
-}
-
-std::string uplink_field_pointer(const std::string& field) {
-  static const std::regex kIndexed(R"(^(ports|streams)\[(\d+)\]\.(\w+)$)");
-  static const std::regex kCopies(R"(^checkpoint_copies(\.(\w+))?$)");
-  std::smatch m;
-  if (std::regex_match(field, m, kIndexed)) {
-    std::string key = m[3].str();
-    if (key == "speed_bps") key = "speed";
-    if (key == "bytes") key = "size";
-    if (key == "grow_bytes") key = "grow_by";
-    return "/uplink/" + m[1].str() + "/" + m[2].str() + "/" + key;
-  }
-  if (std::regex_match(field, m, kCopies)) return "/uplink/checkpoint_copies" + (m[2].matched ? "/" + m[2].str() : "");
-  if (field == "ports") return "/uplink/ports";
-  return "/uplink";
 }
 
 }  // namespace dcsim::tools::scenario

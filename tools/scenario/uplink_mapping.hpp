@@ -10,16 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "models/datacenter/uplink_config.hpp"
+#include "tools/scenario/field_origins.hpp"
 
 namespace dcsim::tools::scenario {
 
 struct Scenario;
 
-// `scenario` has its cluster and duration mapped.
-models::datacenter::UplinkConfig map_uplink_section(const nlohmann::json& resolved, const Scenario& scenario);
-
-// The JSON pointer of a field the uplink subsystem names in a ConfigError ("streams[2].every" ->
-// "/uplink/streams/2/every"); "/uplink" when it has no finer place.
-std::string uplink_field_pointer(const std::string& field);
+// `scenario` has its cluster and duration mapped. Where each config field came from goes to
+// `origins` ("streams[2].bytes" <- /uplink/streams/2/size), for the model's own checks.
+models::datacenter::UplinkConfig map_uplink_section(const nlohmann::json& resolved, const Scenario& scenario,
+                                                    FieldOrigins& origins);
 
 }  // namespace dcsim::tools::scenario

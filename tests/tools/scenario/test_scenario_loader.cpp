@@ -218,23 +218,31 @@ TEST_CASE("keys with '/' or '~' are escaped in pointers", "[tools][scenario]") {
             "t.json:/cluster/a~1b~0c: unknown key; valid keys here: cloud_pool, node, nodes, nodes_per_rack"});
 }
 
-TEST_CASE("ConfigError fields map back to scenario keys", "[tools][scenario]") {
-  CHECK(config_field_pointer("jobs[2].nodes") == "/workload/jobs/2/nodes");
-  CHECK(config_field_pointer("jobs[0]") == "/workload/jobs/0");
-  CHECK(config_field_pointer("generators[1].work_s") == "/workload/generators/1/work");
-  CHECK(config_field_pointer("generators[1].node_choices") == "/workload/generators/1/nodes");
-  CHECK(config_field_pointer("node.gpu.max_power_w") == "/cluster/node/gpu_max_power");
-  CHECK(config_field_pointer("node.compute_nics") == "/cluster/node");
-  CHECK(config_field_pointer("nodes_per_rack") == "/cluster/nodes_per_rack");
-  CHECK(config_field_pointer("scheduler") == "/policies/scheduler");
-  CHECK(config_field_pointer("telemetry_interval") == "/outputs/telemetry_interval");
-  CHECK(config_field_pointer("something_else").empty());
+TEST_CASE("a model's ConfigError points at the key that fed the field", "[tools][scenario]") {
+  // The origins recorded while full.json was mapped, for fields whose model names differ from
+  // the keys (work_s <- work, node_choices <- nodes, gpu.max_power_w <- gpu_max_power).
+  const Scenario s = load_fixture("full.json");
+  const FieldOrigins& o = s.origins.at("cluster");
+  CHECK(o.pointer_of("jobs[1].nodes") == "/workload/jobs/1/nodes");
+  CHECK(o.pointer_of("jobs[0]") == "/workload/jobs/0");
+  CHECK(o.pointer_of("generators[1].work_s") == "/workload/generators/1/work");
+  CHECK(o.pointer_of("generators[2].node_choices") == "/workload/generators/2/nodes");
+  CHECK(o.pointer_of("generators[0].interarrival_s") == "/workload/generators/0/interarrival");
+  CHECK(o.pointer_of("node.gpu.max_power_w") == "/cluster/node/gpu_max_power");
+  CHECK(o.pointer_of("node.compute_nics") == "/cluster/node/compute_nics");
+  CHECK(o.pointer_of("node.something_derived") == "/cluster/node");
+  CHECK(o.pointer_of("nodes_per_rack") == "/cluster/nodes_per_rack");
+  CHECK(o.pointer_of("scheduler") == "/policies/scheduler");
+  CHECK(o.pointer_of("telemetry_interval") == "/outputs/telemetry_interval");
+  CHECK(o.pointer_of("jobs[2].nodes") == "/workload/jobs");  // full.json has two jobs: the list
+  CHECK(o.pointer_of("something_else").empty());
 
-  const sim::ConfigError e("jobs[3].nodes", "must be at most 4");
-  CHECK(std::string(translate_config_error("r.json", e).what()) ==
-        "r.json:/workload/jobs/3/nodes: must be at most 4");
+  // The message a model's error becomes, with the value the resolved document holds there.
+  const sim::ConfigError e("jobs[1].nodes", "must be at most 4");
+  CHECK(std::string(translate_config_error("r.json", e, o, &s.resolved).what()) ==
+        "r.json:/workload/jobs/1/nodes: must be at most 4, got " + s.resolved["workload"]["jobs"][1]["nodes"].dump());
   const sim::ConfigError f("mystery", "is wrong");
-  CHECK(std::string(translate_config_error("r.json", f).what()) == "r.json: mystery: is wrong");
+  CHECK(std::string(translate_config_error("r.json", f, o).what()) == "r.json: mystery: is wrong");
 }
 
 TEST_CASE("a preset's figures are overridden one by one", "[tools][scenario]") {
