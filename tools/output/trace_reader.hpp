@@ -17,7 +17,8 @@ namespace dcsim::tools::output {
 class TraceReader {
  public:
   // Throws sim::InputError when the file cannot be opened or is not a dcsim trace
-  // (open_dcsim_trace's check).
+  // (open_dcsim_trace's check). Every reader below throws sim::InputError too when HDF5 fails
+  // to read (a damaged file).
   explicit TraceReader(const std::filesystem::path& trace);
   ~TraceReader();
   TraceReader(const TraceReader&) = delete;
