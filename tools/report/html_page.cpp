@@ -12,7 +12,7 @@ constexpr const char* kStyle = R"(body{font-family:system-ui,-apple-system,"Sego
 h1{font-size:1.5em;margin:0.4em 0 0.1em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:1.6em}
 .subtitle{color:#555;margin:0 0 1em}nav a{margin-right:1em}
 table{border-collapse:collapse;margin:0.5em 0}td,th{padding:2px 10px 2px 0;text-align:left;vertical-align:top}
-th{color:#555;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{color:#555;font-weight:600;white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .note{color:#555;font-style:italic}p.absent{color:#666}
 svg.chart{display:block;margin:10px 0;font-size:11px;background:#fff}
 svg.chart .title{font-size:13px;font-weight:600}svg.chart .label{font-size:12px}

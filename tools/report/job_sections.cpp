@@ -87,20 +87,24 @@ ReportSection job_timeline_section(const RunData& run) {
   std::vector<std::size_t> order(names.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return arrival[a] < arrival[b]; });
-  const std::size_t shown = std::min(order.size(), kMaxGanttRows);
+  // Too many jobs for a row each: every k-th by arrival, so the chart still spans the whole run.
+  const std::size_t every = (order.size() + kMaxGanttRows - 1) / kMaxGanttRows;
   GanttChart chart;
-  chart.title = fmt::format("Jobs: waiting and running ({} of {})", shown, order.size());
   chart.x_label = run.time.label();
   chart.x_end = run.end_s / run.time.seconds_per_unit;
   const double u = run.time.seconds_per_unit;
-  for (std::size_t k = 0; k < shown; ++k) {
+  for (std::size_t k = 0; k < order.size(); k += every) {
     const std::size_t i = order[k];
     chart.rows.push_back({names[i], arrival[i] / u, start[i] / u, finish[i] / u, states[i]});
   }
+  chart.title = every == 1 ? fmt::format("Jobs: waiting and running ({} jobs)", order.size())
+                           : fmt::format("Jobs: waiting and running ({} of {} jobs, every {}th by arrival)",
+                                         chart.rows.size(), order.size(), every);
   s.html += svg_gantt_chart(chart);
-  if (shown < order.size()) {
-    s.html += note_html(fmt::format("Showing the first {} of {} jobs by arrival; every job is in trace.h5 /events/jobs.",
-                                    shown, order.size()));
+  if (every > 1) {
+    s.html += note_html(fmt::format("{} jobs are too many for a row each: every {}th job by arrival is shown ({} rows); "
+                                    "every job is in trace.h5 /events/jobs.",
+                                    order.size(), every, chart.rows.size()));
   }
   s.html += series_chart(run, "Jobs waiting and running", "jobs",
                          {{"jobs/running", "running"}, {"jobs/waiting", "waiting"}});
