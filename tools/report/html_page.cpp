@@ -55,7 +55,7 @@ std::string html_page(const ReportPage& page) {
   out += "</nav>\n";
   for (const auto& s : page.sections) {
     if (!s.absent.empty()) {
-      out += fmt::format("<p class=\"absent\" data-section=\"{}\" data-absent=\"true\"><b>{}</b>: not in this report: {}</p>\n",
+      out += fmt::format("<p class=\"absent\" data-section=\"{}\" data-absent=\"true\"><b>{}</b> left out: {}</p>\n",
                          s.id, html_escape(s.title), html_escape(s.absent));
       continue;
     }

@@ -69,6 +69,13 @@ std::string delivered_chart(const RunData& run) {
   return svg_line_chart(chart);
 }
 
+// "2nd", "3rd", "5th", "11th", "21st".
+std::string ordinal(std::size_t n) {
+  const std::size_t tens = n % 100;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  return std::to_string(n) + suffix;
+}
+
 }  // namespace
 
 ReportSection job_timeline_section(const RunData& run) {
@@ -98,13 +105,13 @@ ReportSection job_timeline_section(const RunData& run) {
     chart.rows.push_back({names[i], arrival[i] / u, start[i] / u, finish[i] / u, states[i]});
   }
   chart.title = every == 1 ? fmt::format("Jobs: waiting and running ({} jobs)", order.size())
-                           : fmt::format("Jobs: waiting and running ({} of {} jobs, every {}th by arrival)",
-                                         chart.rows.size(), order.size(), every);
+                           : fmt::format("Jobs: waiting and running ({} of {} jobs, every {} by arrival)",
+                                         chart.rows.size(), order.size(), ordinal(every));
   s.html += svg_gantt_chart(chart);
   if (every > 1) {
-    s.html += note_html(fmt::format("{} jobs are too many for a row each: every {}th job by arrival is shown ({} rows); "
+    s.html += note_html(fmt::format("{} jobs are too many for a row each: every {} job by arrival is shown ({} rows); "
                                     "every job is in trace.h5 /events/jobs.",
-                                    order.size(), every, chart.rows.size()));
+                                    order.size(), ordinal(every), chart.rows.size()));
   }
   s.html += series_chart(run, "Jobs waiting and running", "jobs",
                          {{"jobs/running", "running"}, {"jobs/waiting", "waiting"}});
