@@ -2,7 +2,7 @@
 """Make `dcsim report` pages of finished runs and check each in headless Chromium.
 
     /usr/bin/python3 tests/browser/check_report.py --dcsim build/dcsim RUN_DIR [RUN_DIR ...]
-        [--screenshot PNG] [--expect-sections headline,power,...]
+        [--screenshot PNG] [--expect-sections headline,power,...] [--expect-title TEXT]
 
 For each RUN_DIR (a directory `dcsim run -o` wrote) it runs `dcsim report RUN_DIR`, opens
 RUN_DIR/report.html through file:// in headless Chromium (Debian's chromium + chromium-driver,
@@ -11,7 +11,9 @@ driven by python3-selenium) and checks that:
     the pointer moved over a chart (the hover script runs);
   - the page fetched nothing: no resource timing entries (no network, no other file);
   - every plot (svg[data-points]) has more than 0 points and a rendered size above zero;
-  - every section named by --expect-sections is on the page.
+  - every section named by --expect-sections is on the page;
+  - the page's heading reads --expect-title literally (a scenario name with < & " shows as
+    written, never as markup).
 --screenshot saves the first page, whole, as a PNG (the README's picture).
 
 Exit codes: 0 every page passed, 1 a check failed (what and where is printed), 2 bad arguments or
@@ -88,7 +90,7 @@ def make_report(dcsim, run_dir):
     return page
 
 
-def check_page(driver, page, expect_sections):
+def check_page(driver, page, expect_sections, expect_title=None):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
@@ -128,6 +130,10 @@ def check_page(driver, page, expect_sections):
     for section in expect_sections:
         if not driver.find_elements(By.CSS_SELECTOR, f"section#{section}"):
             failures.append(f"section '{section}' is missing")
+    if expect_title is not None:
+        heading = driver.find_element(By.TAG_NAME, "h1").text
+        if heading != expect_title:
+            failures.append(f"the heading reads {heading!r}, expected {expect_title!r}")
     for entry in driver.get_log("browser"):
         if entry.get("level") == "SEVERE":
             failures.append(f"console: {entry.get('message')}")
@@ -150,6 +156,7 @@ def main():
     parser.add_argument("run_dirs", nargs="+", type=Path)
     parser.add_argument("--screenshot", type=Path)
     parser.add_argument("--expect-sections", default="", help="comma-separated section ids every page must have")
+    parser.add_argument("--expect-title", help="the text every page's heading must read")
     args = parser.parse_args()
     expect = [s for s in args.expect_sections.split(",") if s]
     for d in args.run_dirs:
@@ -163,7 +170,7 @@ def main():
             pages = [make_report(args.dcsim, d) for d in args.run_dirs]
             failures = []
             for page in pages:
-                failures += [f"{page}: {f}" for f in check_page(driver, page, expect)]
+                failures += [f"{page}: {f}" for f in check_page(driver, page, expect, args.expect_title)]
             if args.screenshot and not failures:
                 save_screenshot(driver, pages[0], args.screenshot)
         finally:
