@@ -1,8 +1,8 @@
-#include <iostream>
-#include <memory>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <iostream>
+#include <memory>
 
 #include "tools/cli/command.hpp"
 #include "tools/report/report_builder.hpp"
@@ -15,10 +15,15 @@ Command add_report_command(CLI::App& app, const CommandContext& /*context*/) {
     std::string output;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("report", "write a run's results as one self-contained HTML page (headline, power "
-                                           "and PUE, temperatures, job timeline, throughput, links, costs)");
-  cmd->add_option("run_dir", args->run_dir, "a directory written by dcsim run -o (trace.h5 and summary.json)")->required();
-  cmd->add_option("-o,--output", args->output, "the HTML file to write (default RUN_DIR/report.html); its directory must exist");
+  auto* cmd =
+      app.add_subcommand("report",
+                         "write a run's results as one self-contained HTML page (headline, power "
+                         "and PUE, temperatures, job timeline, throughput, links, costs)");
+  cmd->add_option("run_dir", args->run_dir,
+                  "a directory written by dcsim run -o (trace.h5 and summary.json)")
+      ->required();
+  cmd->add_option("-o,--output", args->output,
+                  "the HTML file to write (default RUN_DIR/report.html); its directory must exist");
   return {cmd, [args] {
             const auto written = report::write_report(args->run_dir, args->output);
             std::cout << fmt::format("report written to {}\n", written.string());

@@ -18,19 +18,23 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
       scenario.uplink && (!scenario.uplink->streams.empty() || scenario.uplink->checkpoint_copies);
   facts.has_economics = scenario.economics.has_value();
   if (scenario.economics) {
-    for (const auto& c : scenario.economics->ledger.cloud) facts.cloud_options.push_back(c.offer.name);
+    for (const auto& c : scenario.economics->ledger.cloud)
+      facts.cloud_options.push_back(c.offer.name);
   }
   for (const auto& t : scenario.traces) facts.trace_notes.push_back(t.name + ": " + t.summary);
 
   std::string out = fmt::format("{} (seed {})\n", scenario.name, scenario.seed);
   // Writing the outputs is part of what the user waited for (25,000 rack series took 46 s).
   const auto& stats = outputs.stats;
-  out += fmt::format("  simulated   {} in {:.3f} s of wall time ({} events), outputs written in {:.3f} s\n",
-                     stats.simulated_s >= 60 ? report::hours_text(stats.simulated_s)
-                                             : report::short_time_text(stats.simulated_s),
-                     stats.wall_s, stats.events, stats.write_s);
-  for (const auto& line : report::headline_lines(facts, outputs.summary)) out += report::headline_text_line(line);
-  out += fmt::format("  outputs     {}, {}\n", outputs.trace_file.string(), outputs.summary_file.string());
+  out += fmt::format(
+      "  simulated   {} in {:.3f} s of wall time ({} events), outputs written in {:.3f} s\n",
+      stats.simulated_s >= 60 ? report::hours_text(stats.simulated_s)
+                              : report::short_time_text(stats.simulated_s),
+      stats.wall_s, stats.events, stats.write_s);
+  for (const auto& line : report::headline_lines(facts, outputs.summary))
+    out += report::headline_text_line(line);
+  out += fmt::format("  outputs     {}, {}\n", outputs.trace_file.string(),
+                     outputs.summary_file.string());
   return out;
 }
 

@@ -25,7 +25,8 @@ std::vector<std::string> list_series(hid_t file) {
     }
     return 0;
   };
-  check(H5Lvisit(series.get(), H5_INDEX_NAME, H5_ITER_INC, visit, &paths), "cannot list", "/series");
+  check(H5Lvisit(series.get(), H5_INDEX_NAME, H5_ITER_INC, visit, &paths), "cannot list",
+        "/series");
   return paths;
 }
 
@@ -48,12 +49,14 @@ hsize_t dataset_length(hid_t ds, const std::string& object) {
   return static_cast<hsize_t>(H5Sget_simple_extent_npoints(space.get()));
 }
 
-void read_slab(hid_t ds, hid_t mem_type, hsize_t start, hsize_t count, void* data, const std::string& object) {
+void read_slab(hid_t ds, hid_t mem_type, hsize_t start, hsize_t count, void* data,
+               const std::string& object) {
   Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object);
   Handle file_space = space_handle(H5Dget_space(ds), object);
-  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), "cannot select in",
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr),
+        "cannot select in", object);
+  check(H5Dread(ds, mem_type, mem.get(), file_space.get(), H5P_DEFAULT, data), "cannot read",
         object);
-  check(H5Dread(ds, mem_type, mem.get(), file_space.get(), H5P_DEFAULT, data), "cannot read", object);
 }
 
 // HDF5 failures while reading (a damaged file) are bad input, like a file that does not open.
@@ -90,9 +93,12 @@ struct TraceReader::Impl {
     return dataset_handle(H5Dopen2(file.get(), object.c_str(), H5P_DEFAULT), object);
   }
 
-  Handle open_meta() const { return group_handle(H5Gopen2(file.get(), "/meta", H5P_DEFAULT), "/meta"); }
+  Handle open_meta() const {
+    return group_handle(H5Gopen2(file.get(), "/meta", H5P_DEFAULT), "/meta");
+  }
   bool has_meta_attribute(const std::string& name) const {
-    return link_exists(file.get(), "/meta") && H5Aexists_by_name(file.get(), "/meta", name.c_str(), H5P_DEFAULT) > 0;
+    return link_exists(file.get(), "/meta") &&
+           H5Aexists_by_name(file.get(), "/meta", name.c_str(), H5P_DEFAULT) > 0;
   }
 };
 
@@ -188,14 +194,16 @@ std::uint64_t TraceReader::table_rows(const std::string& path) const {
   });
 }
 
-std::vector<double> TraceReader::read_number_column(const std::string& table, const std::string& column) const {
+std::vector<double> TraceReader::read_number_column(const std::string& table,
+                                                    const std::string& column) const {
   return guarded(impl_->path, [&]() -> std::vector<double> {
     const std::string object = "/" + table + "/" + column;
     Handle ds = impl_->open_column(table, column);
     Handle type = type_handle(H5Dget_type(ds.get()), object);
     const H5T_class_t kind = H5Tget_class(type.get());
     if (kind != H5T_INTEGER && kind != H5T_FLOAT) {
-      throw sim::InputError("'" + object + "' in '" + impl_->path.string() + "' is not a number column");
+      throw sim::InputError("'" + object + "' in '" + impl_->path.string() +
+                            "' is not a number column");
     }
     const hsize_t n = dataset_length(ds.get(), object);
     std::vector<double> out(n);
@@ -208,13 +216,15 @@ std::vector<double> TraceReader::read_number_column(const std::string& table, co
   });
 }
 
-std::vector<std::string> TraceReader::read_string_column(const std::string& table, const std::string& column) const {
+std::vector<std::string> TraceReader::read_string_column(const std::string& table,
+                                                         const std::string& column) const {
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     const std::string object = "/" + table + "/" + column;
     Handle ds = impl_->open_column(table, column);
     Handle type = type_handle(H5Dget_type(ds.get()), object);
     if (H5Tget_class(type.get()) != H5T_STRING) {
-      throw sim::InputError("'" + object + "' in '" + impl_->path.string() + "' is not a string column");
+      throw sim::InputError("'" + object + "' in '" + impl_->path.string() +
+                            "' is not a string column");
     }
     const hsize_t n = dataset_length(ds.get(), object);
     std::vector<std::string> out;

@@ -26,7 +26,8 @@ class TraceReader {
 
   const std::filesystem::path& path() const;
 
-  // Every series path ("power/cluster_w"), depth first in name order (as the CSV export lists them).
+  // Every series path ("power/cluster_w"), depth first in name order (as the CSV export lists
+  // them).
   const std::vector<std::string>& series_paths() const;
   bool has_series(const std::string& path) const;
   std::string series_unit(const std::string& path) const;
@@ -46,7 +47,8 @@ class TraceReader {
   // A numeric column (int64 or float64) as doubles; a string column as strings. InputError when
   // the column is missing or of the other kind.
   std::vector<double> read_number_column(const std::string& table, const std::string& column) const;
-  std::vector<std::string> read_string_column(const std::string& table, const std::string& column) const;
+  std::vector<std::string> read_string_column(const std::string& table,
+                                              const std::string& column) const;
 
   // /meta attributes; "" / empty when absent.
   std::string meta_string(const std::string& name) const;

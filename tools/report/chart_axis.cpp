@@ -1,9 +1,9 @@
 #include "tools/report/chart_axis.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace dcsim::tools::report {
 
@@ -36,10 +36,12 @@ AxisTicks nice_ticks(double lo, double hi, int target) {
 
 std::string tick_text(double value, double step) {
   if (std::abs(value) < step * 1e-9) value = 0.0;  // -0 and rounding noise print as 0
-  if (std::abs(value) >= 1e7 || (value != 0 && std::abs(value) < 1e-4)) return fmt::format("{:.3g}", value);
+  if (std::abs(value) >= 1e7 || (value != 0 && std::abs(value) < 1e-4))
+    return fmt::format("{:.3g}", value);
   const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
   // 2.5-steps need one more digit than their magnitude (0.25, not 0.3).
-  const bool quarter = std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6;
+  const bool quarter = std::abs(step * std::pow(10.0, decimals) -
+                                std::round(step * std::pow(10.0, decimals))) > 1e-6;
   return fmt::format("{:.{}f}", value, decimals + (quarter ? 1 : 0));
 }
 

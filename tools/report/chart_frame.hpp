@@ -20,7 +20,7 @@ struct ChartFrame {
   double height = 300;
   double left = 76;  // room for the y tick labels and the rotated y label
   double right = 20;
-  double top = 52;   // title and legend
+  double top = 52;  // title and legend
   double bottom = 46;
   AxisTicks x;
   AxisTicks y;
@@ -34,10 +34,12 @@ struct ChartFrame {
 
   // `<svg class="chart" data-kind=... data-points=...>` with a <title> and the visible title;
   // hover=true adds the data range attributes the page's hover script reads.
-  std::string open(const std::string& title, const std::string& kind, std::size_t points, bool hover) const;
+  std::string open(const std::string& title, const std::string& kind, std::size_t points,
+                   bool hover) const;
   // Grid, tick labels and axis labels (units in them, e.g. "power (kW)"); y_ticks=false leaves
   // the y axis unlabelled (the Gantt chart labels its rows instead).
-  std::string axes(const std::string& x_label, const std::string& y_label, bool y_ticks = true) const;
+  std::string axes(const std::string& x_label, const std::string& y_label,
+                   bool y_ticks = true) const;
   // One row of (name, colour) swatches under the title.
   std::string legend(const std::vector<std::pair<std::string, std::string>>& items) const;
   static std::string close() { return "</svg>\n"; }

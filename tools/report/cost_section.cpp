@@ -1,10 +1,10 @@
 // Costs: owning against each cloud option, from the economics summary values (TCO, unit costs,
 // break-even) and the cumulative cost series.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "tools/report/headline.hpp"
 #include "tools/report/html_escape.hpp"
@@ -29,11 +29,13 @@ std::vector<std::string> cost_options(const RunData& run) {
   if (run.resolved.contains(cloud) && run.resolved.at(cloud).is_array()) {
     for (const auto& c : run.resolved.at(cloud)) {
       const std::string name = c.value("offer", "");
-      if (is_option(name) && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+      if (is_option(name) && std::find(out.begin(), out.end(), name) == out.end())
+        out.push_back(name);
     }
   }
   for (const auto& [name, value] : cost.items()) {
-    if (is_option(name) && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    if (is_option(name) && std::find(out.begin(), out.end(), name) == out.end())
+      out.push_back(name);
   }
   return out;
 }
@@ -49,17 +51,21 @@ std::string cell(const RunData& run, const std::string& pointer, const char* for
 }
 
 std::string options_table(const RunData& run, const std::vector<std::string>& options) {
-  std::string out = "<table class=\"costs\"><tr><th>option</th><th>TCO</th><th>USD per GPU-hour</th>"
-                    "<th>USD per million tokens</th><th>energy</th><th>egress</th><th>break-even vs owning</th></tr>\n";
+  std::string out =
+      "<table class=\"costs\"><tr><th>option</th><th>TCO</th><th>USD per GPU-hour</th>"
+      "<th>USD per million tokens</th><th>energy</th><th>egress</th><th>break-even vs "
+      "owning</th></tr>\n";
   for (const auto& o : options) {
     const std::string base = "/cost/" + o + "/";
     const double tco = summary_number(run, base + "tco_usd");
-    out += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-                       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-                       html_escape(o), std::isfinite(tco) ? html_escape(short_usd_text(tco)) : "",
-                       cell(run, base + "usd_per_gpu_hour", "{:.2f}"), cell(run, base + "usd_per_million_tokens", "{:.3f}"),
-                       cell(run, base + "energy_usd", "{:.0f} USD"), cell(run, base + "egress_usd", "{:.0f} USD"),
-                       o == "owned" ? "" : cell(run, base + "break_even_month", "month {:.0f}"));
+    out += fmt::format(
+        "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        html_escape(o), std::isfinite(tco) ? html_escape(short_usd_text(tco)) : "",
+        cell(run, base + "usd_per_gpu_hour", "{:.2f}"),
+        cell(run, base + "usd_per_million_tokens", "{:.3f}"),
+        cell(run, base + "energy_usd", "{:.0f} USD"), cell(run, base + "egress_usd", "{:.0f} USD"),
+        o == "owned" ? "" : cell(run, base + "break_even_month", "month {:.0f}"));
   }
   return out + "</table>\n";
 }
@@ -68,7 +74,13 @@ std::string options_table(const RunData& run, const std::vector<std::string>& op
 // horizon can be longer than the simulated run.
 std::string cumulative_chart(const RunData& run, const std::vector<std::string>& options) {
   constexpr double kMonthNs = 30.4375 * 86400e9;  // the ledger's billing month (LAYOUT.md)
-  LineChart chart{"Cumulative cost at each billing month's end", "time (months)", "", {}, 0.0, std::nan(""), true};
+  LineChart chart{"Cumulative cost at each billing month's end",
+                  "time (months)",
+                  "",
+                  {},
+                  0.0,
+                  std::nan(""),
+                  true};
   const std::size_t budget = points_per_line(std::min(options.size(), kMaxLinesPerPlot));
   for (const auto& o : options) {
     const std::string path = "cost/" + o + "/cumulative_usd";
@@ -99,10 +111,12 @@ ReportSection cost_section(const RunData& run) {
   }
   BarChart bars{"Total cost of ownership over the horizon", "", {}};
   double max_tco = 0;
-  for (const auto& o : options) max_tco = std::max(max_tco, std::abs(summary_number(run, "/cost/" + o + "/tco_usd")));
+  for (const auto& o : options)
+    max_tco = std::max(max_tco, std::abs(summary_number(run, "/cost/" + o + "/tco_usd")));
   const UnitScale scale = scale_for("USD", max_tco);
   bars.value_label = axis_label("TCO", scale.unit);
-  for (const auto& o : options) bars.bars.push_back({o, summary_number(run, "/cost/" + o + "/tco_usd") / scale.divisor});
+  for (const auto& o : options)
+    bars.bars.push_back({o, summary_number(run, "/cost/" + o + "/tco_usd") / scale.divisor});
   s.html += svg_bar_chart(bars);
   s.html += options_table(run, options);
   s.html += cumulative_chart(run, options);
@@ -110,14 +124,16 @@ ReportSection cost_section(const RunData& run) {
   const double gpu_h = summary_number(run, "/cost/delivered_gpu_hours");
   const double months = summary_number(run, "/cost/months");
   if (std::isfinite(capex) && std::isfinite(gpu_h) && std::isfinite(months)) {
-    s.html += note_html(fmt::format("Capex {}; {:.0f} GPU-hours delivered over {:.0f} billing months.", short_usd_text(capex),
-                                    gpu_h, months));
+    s.html +=
+        note_html(fmt::format("Capex {}; {:.0f} GPU-hours delivered over {:.0f} billing months.",
+                              short_usd_text(capex), gpu_h, months));
   }
   const double hybrid = summary_number(run, "/cost/hybrid/tco_usd");
   if (std::isfinite(hybrid)) {
-    s.html += note_html(fmt::format("Hybrid (owned + cloud burst): {} for {:.0f} GPU-hours, {:.2f} USD per GPU-hour.",
-                                    short_usd_text(hybrid), summary_number(run, "/cost/hybrid/gpu_hours"),
-                                    summary_number(run, "/cost/hybrid/usd_per_gpu_hour")));
+    s.html += note_html(fmt::format(
+        "Hybrid (owned + cloud burst): {} for {:.0f} GPU-hours, {:.2f} USD per GPU-hour.",
+        short_usd_text(hybrid), summary_number(run, "/cost/hybrid/gpu_hours"),
+        summary_number(run, "/cost/hybrid/usd_per_gpu_hour")));
   }
   return s;
 }

@@ -8,7 +8,8 @@ namespace dcsim::tools::report {
 
 Downsampler::Downsampler(double x_min, double x_max, std::size_t max_points)
     : x_min_(x_min), x_max_(x_max), max_points_(max_points) {
-  if (max_points < kPointsPerBucket) throw std::invalid_argument("Downsampler: max_points below one bucket");
+  if (max_points < kPointsPerBucket)
+    throw std::invalid_argument("Downsampler: max_points below one bucket");
 }
 
 void Downsampler::add(double x, double y) {
@@ -58,7 +59,8 @@ std::vector<PlotPoint> Downsampler::points() const {
     }
     // In the order they were added; one point can be first, lowest and last at once.
     std::sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& c) { return a.seq < c.seq; });
-    kept.erase(std::unique(kept.begin(), kept.end(), [](const Kept& a, const Kept& c) { return a.seq == c.seq; }),
+    kept.erase(std::unique(kept.begin(), kept.end(),
+                           [](const Kept& a, const Kept& c) { return a.seq == c.seq; }),
                kept.end());
     for (const auto& k : kept) out.push_back(k.p);
   }

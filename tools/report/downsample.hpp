@@ -45,7 +45,7 @@ class Downsampler {
   double x_min_, x_max_;
   std::size_t max_points_;
   std::uint64_t seen_ = 0;
-  std::vector<PlotPoint> raw_;  // while it fits
+  std::vector<PlotPoint> raw_;   // while it fits
   std::vector<Bucket> buckets_;  // once it does not
 };
 

@@ -5,10 +5,9 @@
 // run that wrote it.
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace dcsim::tools::report {
 
@@ -20,7 +19,7 @@ struct HeadlineFacts {
   bool has_facility = false;
   bool has_fabric = false;
   bool has_reliability = false;
-  bool uplink_carries_traffic = false;    // /uplink with streams or checkpoint copies
+  bool uplink_carries_traffic = false;  // /uplink with streams or checkpoint copies
   bool has_economics = false;
   std::vector<std::string> cloud_options;  // /economics/cloud offers, in scenario order
   std::vector<std::string> trace_notes;    // "<trace>: <what it gave>" per /workload/traces entry

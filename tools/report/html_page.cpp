@@ -8,7 +8,8 @@ namespace dcsim::tools::report {
 
 namespace {
 
-constexpr const char* kStyle = R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:960px;padding:16px 24px;color:#222;background:#fff}
+constexpr const char* kStyle =
+    R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:960px;padding:16px 24px;color:#222;background:#fff}
 h1{font-size:1.5em;margin:0.4em 0 0.1em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:1.6em}
 .subtitle{color:#555;margin:0 0 1em}nav a{margin-right:1em}
 table{border-collapse:collapse;margin:0.5em 0}td,th{padding:2px 10px 2px 0;text-align:left;vertical-align:top}
@@ -45,9 +46,10 @@ constexpr const char* kScript = R"((function(){
 std::string html_page(const ReportPage& page) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  out += fmt::format("<title>dcsim report: {}</title>\n<style>\n{}\n</style>\n</head>\n<body>\n", html_escape(page.title),
-                     kStyle);
-  out += fmt::format("<h1>{}</h1>\n<p class=\"subtitle\">{}</p>\n", html_escape(page.title), html_escape(page.subtitle));
+  out += fmt::format("<title>dcsim report: {}</title>\n<style>\n{}\n</style>\n</head>\n<body>\n",
+                     html_escape(page.title), kStyle);
+  out += fmt::format("<h1>{}</h1>\n<p class=\"subtitle\">{}</p>\n", html_escape(page.title),
+                     html_escape(page.subtitle));
   out += "<nav>";
   for (const auto& s : page.sections) {
     if (s.absent.empty()) out += fmt::format("<a href=\"#{}\">{}</a>", s.id, html_escape(s.title));
@@ -55,14 +57,18 @@ std::string html_page(const ReportPage& page) {
   out += "</nav>\n";
   for (const auto& s : page.sections) {
     if (!s.absent.empty()) {
-      out += fmt::format("<p class=\"absent\" data-section=\"{}\" data-absent=\"true\"><b>{}</b> left out: {}</p>\n",
-                         s.id, html_escape(s.title), html_escape(s.absent));
+      out += fmt::format(
+          "<p class=\"absent\" data-section=\"{}\" data-absent=\"true\"><b>{}</b> left out: "
+          "{}</p>\n",
+          s.id, html_escape(s.title), html_escape(s.absent));
       continue;
     }
-    out += fmt::format("<section id=\"{0}\" data-section=\"{0}\">\n<h2>{1}</h2>\n{2}</section>\n", s.id,
-                       html_escape(s.title), s.html);
+    out += fmt::format("<section id=\"{0}\" data-section=\"{0}\">\n<h2>{1}</h2>\n{2}</section>\n",
+                       s.id, html_escape(s.title), s.html);
   }
-  out += "<footer>Written by dcsim report. Self-contained: no part of this page is fetched from the network.</footer>\n";
+  out +=
+      "<footer>Written by dcsim report. Self-contained: no part of this page is fetched from the "
+      "network.</footer>\n";
   out += fmt::format("<script>\n{}\n</script>\n</body>\n</html>\n", kScript);
   return out;
 }

@@ -1,11 +1,11 @@
 // Link utilisation: the fabric's per-tier utilisation (summary), its busiest link per interval
 // (the optional link_utilisation table), flow completion times, and the site uplink's rate.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "tools/report/report_sections.hpp"
 #include "tools/report/svg_bar_chart.hpp"
@@ -42,8 +42,13 @@ std::string busiest_link_chart(const RunData& run) {
     double& p = peak[static_cast<int>(tier[i])][start[i]];
     p = std::max(p, util[i]);
   }
-  LineChart chart{"Busiest link per tier, per interval", run.time.label(), "utilisation (%)", {}, 0.0,
-                  run.end_s / run.time.seconds_per_unit, true};
+  LineChart chart{"Busiest link per tier, per interval",
+                  run.time.label(),
+                  "utilisation (%)",
+                  {},
+                  0.0,
+                  run.end_s / run.time.seconds_per_unit,
+                  true};
   const std::size_t budget = points_per_line(std::min(peak.size(), kMaxLinesPerPlot));
   for (const auto& [t, cells] : peak) {
     if (chart.lines.size() == kMaxLinesPerPlot) break;
@@ -67,15 +72,21 @@ std::string fct_chart(const RunData& run) {
   if (fct_s.empty()) return "";
   std::sort(fct_s.begin(), fct_s.end());
   const TimeAxis unit = time_axis_for(fct_s.back());
-  LineChart chart{fmt::format("Flow completion times ({} flows)", fct_s.size()), "flow completion time (" + unit.unit + ")",
-                  "flows finished (%)", {}, std::nan(""), std::nan(""), true};
+  LineChart chart{fmt::format("Flow completion times ({} flows)", fct_s.size()),
+                  "flow completion time (" + unit.unit + ")",
+                  "flows finished (%)",
+                  {},
+                  std::nan(""),
+                  std::nan(""),
+                  true};
   ChartLine line{"CDF", {}, false, std::nan("")};
   const std::size_t n = fct_s.size();
   const std::size_t points = std::min(n, kMaxPointsPerPlot);
   for (std::size_t k = 0; k < points; ++k) {
     // Evenly spaced ranks, the last one always the slowest flow.
     const std::size_t i = points == 1 ? 0 : k * (n - 1) / (points - 1);
-    line.points.push_back({fct_s[i] / unit.seconds_per_unit, 100.0 * static_cast<double>(i + 1) / static_cast<double>(n)});
+    line.points.push_back({fct_s[i] / unit.seconds_per_unit,
+                           100.0 * static_cast<double>(i + 1) / static_cast<double>(n)});
   }
   chart.lines.push_back(std::move(line));
   return svg_line_chart(chart);
@@ -88,7 +99,8 @@ ReportSection link_section(const RunData& run) {
   s.html += tier_bars(run);
   s.html += busiest_link_chart(run);
   if (!s.html.empty() && !run.trace.has_table("events/network/link_utilisation")) {
-    s.html += note_html("Per-interval link utilisation is recorded with /fabric/link_utilisation_interval.");
+    s.html += note_html(
+        "Per-interval link utilisation is recorded with /fabric/link_utilisation_interval.");
   }
   s.html += fct_chart(run);
   std::vector<SeriesPick> uplink = {{"uplink/out_bps", "out"}, {"uplink/in_bps", "in"}};

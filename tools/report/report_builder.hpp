@@ -14,6 +14,7 @@ std::string build_report_html(const std::filesystem::path& run_dir);
 // Builds the page and writes it to `output` (empty: RUN_DIR/report.html) complete or not at all
 // (a temporary beside it, renamed). InputError as above, and when `output`'s directory does not
 // exist or `output` is a directory; nothing is written then. Returns the path written.
-std::filesystem::path write_report(const std::filesystem::path& run_dir, const std::filesystem::path& output);
+std::filesystem::path write_report(const std::filesystem::path& run_dir,
+                                   const std::filesystem::path& output);
 
 }  // namespace dcsim::tools::report

@@ -12,17 +12,21 @@ namespace dcsim::tools::report {
 ReportSection headline_section(const RunData& run) {
   ReportSection s{"headline", "Headline", "", ""};
   const auto& t = run.trace;
-  const std::uint64_t seed = t.meta_uint64("seed").value_or(run.summary.value("seed", std::uint64_t{0}));
+  const std::uint64_t seed =
+      t.meta_uint64("seed").value_or(run.summary.value("seed", std::uint64_t{0}));
   std::string rows;
   const auto row = [&](const std::string& label, const std::string& text) {
-    if (!text.empty()) rows += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", html_escape(label), html_escape(text));
+    if (!text.empty())
+      rows +=
+          fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", html_escape(label), html_escape(text));
   };
   row("scenario", t.meta_string("scenario_name"));
   row("description", run.resolved.value("description", ""));
   row("source", t.meta_string("source"));
   row("seed", std::to_string(seed));
   std::string overrides;
-  for (const auto& o : t.meta_strings("overrides")) overrides += (overrides.empty() ? "" : ", ") + o;
+  for (const auto& o : t.meta_strings("overrides"))
+    overrides += (overrides.empty() ? "" : ", ") + o;
   row("overrides", overrides.empty() ? "none" : overrides);
   row("simulated", run.end_s >= 60 ? hours_text(run.end_s) : short_time_text(run.end_s));
   const auto wall = t.meta_double("wall_time_s");
@@ -34,9 +38,11 @@ ReportSection headline_section(const RunData& run) {
   const HeadlineFacts facts = headline_facts_from_resolved(run.resolved, seed);
   std::string lines;
   for (const auto& l : headline_lines(facts, run.summary)) {
-    lines += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", html_escape(l.label), html_escape(l.text));
+    lines +=
+        fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", html_escape(l.label), html_escape(l.text));
   }
-  if (!lines.empty()) s.html += "<h3>Results</h3>\n<table class=\"headline\">\n" + lines + "</table>\n";
+  if (!lines.empty())
+    s.html += "<h3>Results</h3>\n<table class=\"headline\">\n" + lines + "</table>\n";
   return s;
 }
 

@@ -25,7 +25,8 @@ std::string series_chart(const RunData& run, const std::string& title, const std
                          const std::vector<SeriesPick>& picks, bool y_from_zero = true);
 
 // The series under `prefix` whose path ends with `suffix` ("power/rack/", "_w"), in name order.
-std::vector<std::string> series_matching(const RunData& run, const std::string& prefix, const std::string& suffix);
+std::vector<std::string> series_matching(const RunData& run, const std::string& prefix,
+                                         const std::string& suffix);
 
 // "<p class="note">text</p>" with text escaped.
 std::string note_html(const std::string& text);

@@ -18,10 +18,12 @@ TimeAxis time_axis_for(double span_s) {
 
 double summary_number(const RunData& run, const std::string& pointer) {
   const nlohmann::json::json_pointer p(pointer);
-  return run.summary.contains(p) && run.summary.at(p).is_number() ? run.summary.at(p).get<double>() : std::nan("");
+  return run.summary.contains(p) && run.summary.at(p).is_number() ? run.summary.at(p).get<double>()
+                                                                  : std::nan("");
 }
 
-ChartLine series_line(const RunData& run, const std::string& path, const std::string& name, std::size_t max_points) {
+ChartLine series_line(const RunData& run, const std::string& path, const std::string& name,
+                      std::size_t max_points) {
   const double end_units = run.end_s / run.time.seconds_per_unit;
   Downsampler d(0.0, end_units, max_points);
   const double ns_per_unit = run.time.seconds_per_unit * 1e9;

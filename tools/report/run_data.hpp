@@ -4,10 +4,9 @@
 // trace series to a bounded chart line.
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tools/output/trace_reader.hpp"
 #include "tools/report/svg_line_chart.hpp"
@@ -41,7 +40,8 @@ double summary_number(const RunData& run, const std::string& pointer);
 
 // The series `path` as a chart line (x in run.time units, y as stored), at most max_points points
 // (Downsampler), held to the end of the run.
-ChartLine series_line(const RunData& run, const std::string& path, const std::string& name, std::size_t max_points);
+ChartLine series_line(const RunData& run, const std::string& path, const std::string& name,
+                      std::size_t max_points);
 
 // Divides every line's y by the scale that suits `unit` and their largest value; returns it.
 UnitScale scale_lines(std::vector<ChartLine>& lines, const std::string& unit);

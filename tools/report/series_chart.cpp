@@ -1,17 +1,20 @@
 // The builders' shared step: trace series -> one bounded, unit-scaled line chart.
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "tools/report/html_escape.hpp"
 #include "tools/report/report_sections.hpp"
 
 namespace dcsim::tools::report {
 
-std::string note_html(const std::string& text) { return "<p class=\"note\">" + html_escape(text) + "</p>\n"; }
+std::string note_html(const std::string& text) {
+  return "<p class=\"note\">" + html_escape(text) + "</p>\n";
+}
 
-std::vector<std::string> series_matching(const RunData& run, const std::string& prefix, const std::string& suffix) {
+std::vector<std::string> series_matching(const RunData& run, const std::string& prefix,
+                                         const std::string& suffix) {
   std::vector<std::string> out;
   for (const auto& p : run.trace.series_paths()) {
     if (p.size() > prefix.size() + suffix.size() && p.compare(0, prefix.size(), prefix) == 0 &&
@@ -30,7 +33,8 @@ std::string series_chart(const RunData& run, const std::string& title, const std
     if (run.trace.has_series(p.path) && run.trace.series_points(p.path) > 0) present.push_back(p);
   }
   if (present.empty()) return "";
-  const std::size_t left_out = present.size() > kMaxLinesPerPlot ? present.size() - kMaxLinesPerPlot : 0;
+  const std::size_t left_out =
+      present.size() > kMaxLinesPerPlot ? present.size() - kMaxLinesPerPlot : 0;
   present.resize(present.size() - left_out);
   LineChart chart;
   chart.title = title;
@@ -44,7 +48,8 @@ std::string series_chart(const RunData& run, const std::string& title, const std
   chart.y_label = axis_label(what, scale.unit);
   std::string out = svg_line_chart(chart);
   if (left_out > 0) {
-    out += note_html(fmt::format("{} more series of this kind are not plotted (all are in trace.h5).", left_out));
+    out += note_html(fmt::format(
+        "{} more series of this kind are not plotted (all are in trace.h5).", left_out));
   }
   return out;
 }

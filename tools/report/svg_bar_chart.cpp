@@ -1,9 +1,9 @@
 #include "tools/report/svg_bar_chart.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "tools/report/chart_frame.hpp"
 #include "tools/report/html_escape.hpp"
@@ -37,12 +37,15 @@ std::string svg_bar_chart(const BarChart& chart) {
     const double x0 = f.px(std::min(0.0, b.value));
     const double x1 = f.px(std::max(0.0, b.value));
     std::string shown = b.label.size() > 28 ? b.label.substr(0, 27) + "~" : b.label;
-    out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", px_text(f.plot_left() - 6),
-                       px_text(y + 13), html_escape(shown));
-    out += fmt::format("<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {:.6g}</title></rect>",
-                       px_text(x0), px_text(y), px_text(std::max(x1 - x0, 1.0)), px_text(kRow - 8), series_colour(i),
-                       html_escape(b.label), b.value);
-    out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\">{:.4g}</text>\n", px_text(x1 + 4), px_text(y + 13), b.value);
+    out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+                       px_text(f.plot_left() - 6), px_text(y + 13), html_escape(shown));
+    out += fmt::format(
+        "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: "
+        "{:.6g}</title></rect>",
+        px_text(x0), px_text(y), px_text(std::max(x1 - x0, 1.0)), px_text(kRow - 8),
+        series_colour(i), html_escape(b.label), b.value);
+    out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\">{:.4g}</text>\n", px_text(x1 + 4),
+                       px_text(y + 13), b.value);
   }
   return out + ChartFrame::close();
 }

@@ -1,8 +1,8 @@
 #include "tools/report/svg_gantt_chart.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "tools/report/chart_frame.hpp"
 #include "tools/report/html_escape.hpp"
@@ -51,7 +51,8 @@ std::string svg_gantt_chart(const GanttChart& chart) {
   f.x = nice_ticks(x_lo, std::max(chart.x_end, x_lo), 8);
   f.x.lo = x_lo;
   f.x.hi = std::max(chart.x_end, x_lo + 1e-9);
-  std::erase_if(f.x.ticks, [&](double t) { return t < f.x.lo - 1e-9 || t > f.x.hi + 1e-9 * f.x.step; });
+  std::erase_if(f.x.ticks,
+                [&](double t) { return t < f.x.lo - 1e-9 || t > f.x.hi + 1e-9 * f.x.step; });
   f.y = AxisTicks{0, rows, 1, {}};
 
   std::string out = f.open(chart.title, "gantt", gantt_bars(chart), false);
@@ -63,15 +64,17 @@ std::string svg_gantt_chart(const GanttChart& chart) {
     const double h = std::max(row - (row >= 6 ? 2.0 : 0.5), 1.0);
     if (names) {
       const std::string shown = r.label.size() > 24 ? r.label.substr(0, 23) + "~" : r.label;
-      out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", px_text(f.plot_left() - 6),
-                         px_text(y + h / 2 + 4), html_escape(shown));
+      out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+                         px_text(f.plot_left() - 6), px_text(y + h / 2 + 4), html_escape(shown));
     }
     for (const auto& [span, running] : spans(r, chart.x_end)) {
-      out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} {:.4g} to {:.4g} ({})</title></rect>",
-                         px_text(f.px(span.from)), px_text(y + (row >= 6 ? 1.0 : 0.0)),
-                         px_text(std::max(f.px(span.to) - f.px(span.from), 0.8)), px_text(h),
-                         running ? kRunColour : kWaitColour, html_escape(r.label), running ? "ran" : "waited", span.from,
-                         span.to, html_escape(r.state));
+      out += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} {:.4g} to "
+          "{:.4g} ({})</title></rect>",
+          px_text(f.px(span.from)), px_text(y + (row >= 6 ? 1.0 : 0.0)),
+          px_text(std::max(f.px(span.to) - f.px(span.from), 0.8)), px_text(h),
+          running ? kRunColour : kWaitColour, html_escape(r.label), running ? "ran" : "waited",
+          span.from, span.to, html_escape(r.state));
     }
     out += "\n";
   }

@@ -1,9 +1,9 @@
 #include "tools/report/svg_line_chart.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "tools/report/chart_frame.hpp"
 #include "tools/report/html_escape.hpp"
@@ -44,9 +44,9 @@ std::string line_path(const ChartFrame& f, const ChartLine& line) {
 std::size_t plotted_points(const LineChart& chart) {
   std::size_t n = 0;
   for (const auto& line : chart.lines) {
-    n += static_cast<std::size_t>(std::count_if(line.points.begin(), line.points.end(), [](const PlotPoint& p) {
-      return std::isfinite(p.x) && std::isfinite(p.y);
-    }));
+    n += static_cast<std::size_t>(
+        std::count_if(line.points.begin(), line.points.end(),
+                      [](const PlotPoint& p) { return std::isfinite(p.x) && std::isfinite(p.y); }));
   }
   return n;
 }
@@ -74,7 +74,9 @@ std::string svg_line_chart(const LineChart& chart) {
   if (std::isfinite(x_lo) && std::isfinite(x_hi) && x_hi > x_lo) {
     f.x.lo = x_lo;
     f.x.hi = x_hi;
-    std::erase_if(f.x.ticks, [&](double t) { return t < x_lo - 1e-9 * f.x.step || t > x_hi + 1e-9 * f.x.step; });
+    std::erase_if(f.x.ticks, [&](double t) {
+      return t < x_lo - 1e-9 * f.x.step || t > x_hi + 1e-9 * f.x.step;
+    });
   }
   f.y = nice_ticks(y_lo, y_hi, 5);
 
@@ -86,13 +88,13 @@ std::string svg_line_chart(const LineChart& chart) {
     const auto& line = chart.lines[i];
     const std::string& colour = series_colour(i);
     legend.emplace_back(line.name, colour);
-    out += fmt::format("<path class=\"line\" stroke=\"{}\" d=\"{}\"><title>{}</title></path>\n", colour,
-                       line_path(f, line), html_escape(line.name));
+    out += fmt::format("<path class=\"line\" stroke=\"{}\" d=\"{}\"><title>{}</title></path>\n",
+                       colour, line_path(f, line), html_escape(line.name));
   }
   out += "</g>\n";
   if (chart.lines.size() > 1) out += f.legend(legend);
-  out += fmt::format("<text class=\"hover\" x=\"{}\" y=\"{}\" text-anchor=\"end\"></text>\n", px_text(f.plot_right() - 4),
-                     px_text(f.plot_top() + 14));
+  out += fmt::format("<text class=\"hover\" x=\"{}\" y=\"{}\" text-anchor=\"end\"></text>\n",
+                     px_text(f.plot_right() - 4), px_text(f.plot_top() + 14));
   return out + ChartFrame::close();
 }
 

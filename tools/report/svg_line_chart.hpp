@@ -15,7 +15,8 @@ struct ChartLine {
   std::string name;
   std::vector<PlotPoint> points;  // in x order
   bool step = true;
-  // A step line's last value holds until here (the end of the run); NaN: it stops at its last point.
+  // A step line's last value holds until here (the end of the run); NaN: it stops at its last
+  // point.
   double hold_until = std::nan("");
 };
 
@@ -26,7 +27,7 @@ struct LineChart {
   std::vector<ChartLine> lines;
   double x_min = std::nan("");  // NaN: from the data
   double x_max = std::nan("");
-  bool y_from_zero = true;      // include 0 in the y range (powers, counts); false for temperatures
+  bool y_from_zero = true;  // include 0 in the y range (powers, counts); false for temperatures
 };
 
 // Finite points drawn, over all lines (what data-points says).

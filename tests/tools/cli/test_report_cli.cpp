@@ -1,7 +1,6 @@
 // `dcsim report` as a user meets it: a fresh run's page lands in the run directory; a missing or
 // foreign directory and an -o into nowhere are exit 2 with the reason, and nothing is written.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -16,7 +15,8 @@ using dcsim::cli_testing::temp_path;
 TEST_CASE("report: a fresh run's page is written into its directory", "[cli][report]") {
   const auto out = temp_path("report-run");
   fs::remove_all(out);
-  REQUIRE(run_dcsim("run " + source_dir() + "/scenarios/quickstart.json -q -o " + out.string()).exit_code == 0);
+  REQUIRE(run_dcsim("run " + source_dir() + "/scenarios/quickstart.json -q -o " + out.string())
+              .exit_code == 0);
   const auto r = run_dcsim("report " + out.string());
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("report written to " + (out / "report.html").string()));
@@ -41,7 +41,8 @@ TEST_CASE("report: bad run directories and targets exit 2 and write nothing", "[
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("cannot open trace"));
   CHECK_FALSE(fs::exists(out / "not-a-run" / "report.html"));
-  r = run_dcsim("report " + (out / "not-a-run").string() + " -o " + (out / "nowhere" / "r.html").string());
+  r = run_dcsim("report " + (out / "not-a-run").string() + " -o " +
+                (out / "nowhere" / "r.html").string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("does not exist"));
   CHECK_FALSE(fs::exists(out / "nowhere"));

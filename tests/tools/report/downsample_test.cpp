@@ -1,18 +1,19 @@
 // The plot downsampler: points kept as they are while they fit, a min/max envelope per bucket
 // beyond, never more than the budget.
 
-#include <catch2/catch.hpp>
+#include "tools/report/downsample.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "tools/report/chart_axis.hpp"
-#include "tools/report/downsample.hpp"
 
 using dcsim::tools::report::Downsampler;
 using dcsim::tools::report::nice_ticks;
 using dcsim::tools::report::PlotPoint;
 
-TEST_CASE("a series that fits the budget is plotted point for point", "[tools][report][downsample]") {
+TEST_CASE("a series that fits the budget is plotted point for point",
+          "[tools][report][downsample]") {
   Downsampler d(0, 10, 2000);
   for (int i = 0; i < 10; ++i) d.add(i, i * i);
   const auto p = d.points();
@@ -21,7 +22,8 @@ TEST_CASE("a series that fits the budget is plotted point for point", "[tools][r
   CHECK(p[3].y == 9);
 }
 
-TEST_CASE("a sawtooth keeps each bucket's first, highest and last point", "[tools][report][downsample]") {
+TEST_CASE("a sawtooth keeps each bucket's first, highest and last point",
+          "[tools][report][downsample]") {
   // 10,000 points y = i mod 100 over x in [0, 10000), 50 points allowed: 50 / 5 = 10 buckets of
   // 1,000 points. In bucket b the first point (x = 1000b, y = 0) is also the lowest, the highest
   // is the first 99 (x = 1000b + 99) and the last is x = 1000b + 999 (y = 99): 3 points a bucket.
@@ -39,7 +41,8 @@ TEST_CASE("a sawtooth keeps each bucket's first, highest and last point", "[tool
   }
 }
 
-TEST_CASE("a long series never exceeds the budget and keeps its extremes and gaps", "[tools][report][downsample]") {
+TEST_CASE("a long series never exceeds the budget and keeps its extremes and gaps",
+          "[tools][report][downsample]") {
   // 1,000,000 points with one spike, one dip and a NaN gap: 2000 allowed = 400 buckets x 5.
   Downsampler d(0, 1e6, 2000);
   for (int i = 0; i < 1'000'000; ++i) {

@@ -3,7 +3,6 @@
 // run directories and targets are InputError and write nothing.
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -56,12 +55,14 @@ void write_run(const std::filesystem::path& dir, int jobs = 3) {
                                               Column{"finish_s", ColumnType::kFloat64, "s", ""}});
   for (int j = 0; j < jobs; ++j) {
     const double arrival = 10.0 * j;
-    w.append_row(table, {std::string(j == 0 ? kEvilJob : "job-" + std::to_string(j)), std::string("done"), arrival,
-                         arrival + 100, arrival + 3600});
+    w.append_row(table, {std::string(j == 0 ? kEvilJob : "job-" + std::to_string(j)),
+                         std::string("done"), arrival, arrival + 100, arrival + 3600});
   }
   RunMeta meta;
   meta.scenario_name = kEvilName;
-  meta.scenario_resolved = nlohmann::json{{"name", kEvilName}, {"description", "a & b"}, {"cluster", {{"nodes", 4}}},
+  meta.scenario_resolved = nlohmann::json{{"name", kEvilName},
+                                          {"description", "a & b"},
+                                          {"cluster", {{"nodes", 4}}},
                                           {"facility", nlohmann::json::object()}}
                                .dump();
   meta.dcsim_version = "0.1.0";
@@ -69,18 +70,19 @@ void write_run(const std::filesystem::path& dir, int jobs = 3) {
   meta.source = "scenarios/x.json";
   w.set_meta(meta);
   w.finish(0.5);
-  std::ofstream(dir / "summary.json") << nlohmann::json{{"dcsim_version", "0.1.0"},
-                                                        {"scenario", kEvilName},
-                                                        {"seed", 42},
-                                                        {"energy", {{"it_kwh", 960.0}}},
-                                                        {"facility", {{"pue", 1.2}}}}
-                                             .dump(2);
+  std::ofstream(dir / "summary.json") << nlohmann::json{
+      {"dcsim_version", "0.1.0"},
+      {"scenario", kEvilName},
+      {"seed", 42},
+      {"energy", {{"it_kwh", 960.0}}},
+      {"facility", {{"pue", 1.2}}}}.dump(2);
 }
 
 std::vector<long> data_points(const std::string& html) {
   std::vector<long> out;
   const std::regex svg(R"re(<svg [^>]*data-points="(\d+)")re");
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), svg); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), svg); it != std::sregex_iterator();
+       ++it) {
     out.push_back(std::stol((*it)[1]));
   }
   return out;
@@ -129,20 +131,25 @@ TEST_CASE("scenario text on the page is escaped", "[tools][report]") {
   // The one script is the page's own.
   CHECK(std::count(html.begin(), html.end(), '<') > 0);
   std::size_t scripts = 0;
-  for (std::size_t at = html.find("<script"); at != std::string::npos; at = html.find("<script", at + 1)) ++scripts;
+  for (std::size_t at = html.find("<script"); at != std::string::npos;
+       at = html.find("<script", at + 1))
+    ++scripts;
   CHECK(scripts == 1);
   CHECK(report::html_escape("a<b & \"c\" 'd'") == "a&lt;b &amp; &quot;c&quot; &#39;d&#39;");
 }
 
-TEST_CASE("the report fetches nothing: no external URL in src, href or @import", "[tools][report]") {
+TEST_CASE("the report fetches nothing: no external URL in src, href or @import",
+          "[tools][report]") {
   TempDir dir;
   write_run(dir / "run");
   const std::string html = report::build_report_html(dir / "run");
-  const std::regex external(R"re((src|href)\s*=\s*["']?\s*(https?:|//|ftp:)|@import|url\()re", std::regex::icase);
+  const std::regex external(R"re((src|href)\s*=\s*["']?\s*(https?:|//|ftp:)|@import|url\()re",
+                            std::regex::icase);
   CHECK_FALSE(std::regex_search(html, external));
   // Every link is to an anchor on the page.
   const std::regex href(R"re(href="([^"]*)")re");
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), href); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), href); it != std::sregex_iterator();
+       ++it) {
     CHECK((*it)[1].str().rfind('#', 0) == 0);
   }
 }
@@ -161,7 +168,8 @@ TEST_CASE("thousands of jobs: the Gantt chart shows every k-th and says so", "[t
 TEST_CASE("a job that waited and ran has two bars; one never started, one", "[tools][report]") {
   report::GanttChart chart;
   chart.x_end = 100;
-  chart.rows = {{"a", 0, 10, 50, "done"}, {"b", 5, std::nan(""), std::nan(""), "waiting"},
+  chart.rows = {{"a", 0, 10, 50, "done"},
+                {"b", 5, std::nan(""), std::nan(""), "waiting"},
                 {"c", 20, 20, std::nan(""), "running"}};
   // a: waited 0-10, ran 10-50; b: waited 5-100; c: no wait, ran 20-100.
   CHECK(report::gantt_bars(chart) == 4);
@@ -188,12 +196,14 @@ TEST_CASE("bad run directories and targets are bad input and write nothing", "[t
   TempDir dir;
   CHECK_THROWS_WITH(report::write_report(dir / "missing", {}), Catch::Contains("does not exist"));
   std::filesystem::create_directories(dir / "empty");
-  CHECK_THROWS_WITH(report::write_report(dir / "empty", {}), Catch::Contains("not a dcsim run directory"));
+  CHECK_THROWS_WITH(report::write_report(dir / "empty", {}),
+                    Catch::Contains("not a dcsim run directory"));
   CHECK_FALSE(std::filesystem::exists(dir / "empty" / "report.html"));
   // summary.json of someone else's tool.
   std::filesystem::create_directories(dir / "other");
   std::ofstream(dir / "other" / "summary.json") << "{\"accuracy\": 0.9}";
-  CHECK_THROWS_WITH(report::write_report(dir / "other", {}), Catch::Contains("is not a dcsim summary"));
+  CHECK_THROWS_WITH(report::write_report(dir / "other", {}),
+                    Catch::Contains("is not a dcsim summary"));
   // A dcsim summary beside a trace.h5 that is not HDF5.
   std::filesystem::create_directories(dir / "broken");
   std::ofstream(dir / "broken" / "summary.json") << "{\"dcsim_version\": \"0.1.0\"}";
@@ -202,8 +212,10 @@ TEST_CASE("bad run directories and targets are bad input and write nothing", "[t
   CHECK_FALSE(std::filesystem::exists(dir / "broken" / "report.html"));
   // -o into a directory that does not exist, or onto a directory.
   write_run(dir / "run");
-  CHECK_THROWS_WITH(report::write_report(dir / "run", dir / "nowhere" / "r.html"), Catch::Contains("does not exist"));
+  CHECK_THROWS_WITH(report::write_report(dir / "run", dir / "nowhere" / "r.html"),
+                    Catch::Contains("does not exist"));
   CHECK_FALSE(std::filesystem::exists(dir / "nowhere"));
-  CHECK_THROWS_WITH(report::write_report(dir / "run", dir / "run"), Catch::Contains("is a directory"));
+  CHECK_THROWS_WITH(report::write_report(dir / "run", dir / "run"),
+                    Catch::Contains("is a directory"));
   CHECK_FALSE(std::filesystem::exists(dir / "run" / "report.html"));
 }
