@@ -12,6 +12,8 @@ packages=(
   # notebooks and test helpers (Debian's /usr/bin/python3)
   python3 python3-h5py python3-numpy python3-matplotlib python3-nbclient python3-nbformat
   python3-ipykernel python3-jsonschema
+  # `dcsim report`'s browser check (tests/browser/check_report.py, tools/browser_check.sh)
+  chromium chromium-driver python3-selenium
 )
 # --fuzz: also clang and its libFuzzer runtime, for tools/fuzz.sh (its own job, not CI's).
 if [[ "${1:-}" == "--fuzz" ]]; then

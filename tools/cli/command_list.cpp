@@ -13,6 +13,7 @@ std::vector<Command> add_all_commands(CLI::App& app, const CommandContext& conte
       add_collective_command(app, context),
       add_topo_command(app, context),
       add_export_command(app, context),
+      add_report_command(app, context),
   };
 }
 

@@ -112,6 +112,7 @@ void write_double_attribute(hid_t obj, const std::string& object, const std::str
 
 // Readers for what the writers above wrote (used by the CSV export).
 std::string read_string_attribute(hid_t obj, const std::string& object, const std::string& name);
+std::vector<std::string> read_string_array_attribute(hid_t obj, const std::string& object, const std::string& name);
 
 // A trace file opened read-only after checking its format_version (csv_export.cpp); throws
 // sim::InputError when it cannot be opened or is not a dcsim trace.

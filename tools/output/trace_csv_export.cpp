@@ -57,20 +57,6 @@ bool is_group(hid_t file, const std::string& path) {
   return info.type == H5O_TYPE_GROUP;
 }
 
-std::vector<std::string> read_string_array_attribute(hid_t obj, const std::string& object, const std::string& name) {
-  const std::string where = object + "@" + name;
-  Handle attr = attr_handle(H5Aopen(obj, name.c_str(), H5P_DEFAULT), where);
-  Handle space = space_handle(H5Aget_space(attr.get()), where);
-  const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get()));
-  std::vector<char*> ptrs(n, nullptr);
-  Handle type = utf8_string_type();
-  check(H5Aread(attr.get(), type.get(), ptrs.data()), "cannot read attribute", where);
-  std::vector<std::string> out;
-  for (char* p : ptrs) out.emplace_back(p != nullptr ? p : "");
-  H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, ptrs.data());
-  return out;
-}
-
 // One column of a table, read a block of rows at a time.
 class ColumnReader {
  public:

@@ -1,0 +1,284 @@
+#include "tools/output/trace_reader.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "sim/error.hpp"
+#include "tools/output/hdf5_handle.hpp"
+
+namespace dcsim::tools::output {
+
+namespace {
+
+constexpr hsize_t kBlock = 65536;  // points read per block
+
+// A group under /series is a series exactly when it has a time_ns dataset (LAYOUT.md).
+std::vector<std::string> list_series(hid_t file) {
+  std::vector<std::string> paths;
+  if (H5Lexists(file, "/series", H5P_DEFAULT) <= 0) return paths;
+  Handle series = group_handle(H5Gopen2(file, "/series", H5P_DEFAULT), "/series");
+  auto visit = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+    const std::string n = name;
+    const std::string leaf = "/time_ns";
+    if (n.size() > leaf.size() && n.compare(n.size() - leaf.size(), std::string::npos, leaf) == 0) {
+      static_cast<std::vector<std::string>*>(out)->push_back(n.substr(0, n.size() - leaf.size()));
+    }
+    return 0;
+  };
+  check(H5Lvisit(series.get(), H5_INDEX_NAME, H5_ITER_INC, visit, &paths), "cannot list",
+        "/series");
+  return paths;
+}
+
+bool link_exists(hid_t file, const std::string& path) {
+  // H5Lexists needs every parent to exist: walk the components.
+  std::string prefix;
+  std::size_t from = 1;
+  while (from <= path.size()) {
+    const std::size_t slash = path.find('/', from);
+    prefix = path.substr(0, slash);
+    if (H5Lexists(file, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (slash == std::string::npos) break;
+    from = slash + 1;
+  }
+  return true;
+}
+
+hsize_t dataset_length(hid_t ds, const std::string& object) {
+  Handle space = space_handle(H5Dget_space(ds), object);
+  return static_cast<hsize_t>(H5Sget_simple_extent_npoints(space.get()));
+}
+
+void read_slab(hid_t ds, hid_t mem_type, hsize_t start, hsize_t count, void* data,
+               const std::string& object) {
+  Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object);
+  Handle file_space = space_handle(H5Dget_space(ds), object);
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr),
+        "cannot select in", object);
+  check(H5Dread(ds, mem_type, mem.get(), file_space.get(), H5P_DEFAULT, data), "cannot read",
+        object);
+}
+
+// HDF5 failures while reading (a damaged file) are bad input, like a file that does not open.
+template <class F>
+auto guarded(const std::filesystem::path& trace, F&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const Hdf5Error& e) {
+    throw sim::InputError("cannot read trace '" + trace.string() + "': " + e.what());
+  }
+}
+
+}  // namespace
+
+struct TraceReader::Impl {
+  std::filesystem::path path;
+  Handle file;
+  std::vector<std::string> series;
+  std::unordered_set<std::string> series_set;
+
+  Handle open_series_dataset(const std::string& series_path, const char* leaf) const {
+    const std::string object = "/series/" + series_path + "/" + leaf;
+    if (series_set.count(series_path) == 0) {
+      throw sim::InputError("trace '" + path.string() + "' has no series '" + series_path + "'");
+    }
+    return dataset_handle(H5Dopen2(file.get(), object.c_str(), H5P_DEFAULT), object);
+  }
+
+  Handle open_column(const std::string& table, const std::string& column) const {
+    const std::string object = "/" + table + "/" + column;
+    if (!link_exists(file.get(), object)) {
+      throw sim::InputError("trace '" + path.string() + "' has no table column '" + object + "'");
+    }
+    return dataset_handle(H5Dopen2(file.get(), object.c_str(), H5P_DEFAULT), object);
+  }
+
+  Handle open_meta() const {
+    return group_handle(H5Gopen2(file.get(), "/meta", H5P_DEFAULT), "/meta");
+  }
+  bool has_meta_attribute(const std::string& name) const {
+    return link_exists(file.get(), "/meta") &&
+           H5Aexists_by_name(file.get(), "/meta", name.c_str(), H5P_DEFAULT) > 0;
+  }
+};
+
+TraceReader::TraceReader(const std::filesystem::path& trace) : impl_(std::make_unique<Impl>()) {
+  impl_->path = trace;
+  impl_->file = open_dcsim_trace(trace);
+  impl_->series = guarded(trace, [&] { return list_series(impl_->file.get()); });
+  impl_->series_set.insert(impl_->series.begin(), impl_->series.end());
+}
+
+TraceReader::~TraceReader() = default;
+
+const std::filesystem::path& TraceReader::path() const { return impl_->path; }
+
+const std::vector<std::string>& TraceReader::series_paths() const { return impl_->series; }
+
+bool TraceReader::has_series(const std::string& path) const {
+  return impl_->series_set.count(path) > 0;
+}
+
+std::string TraceReader::series_unit(const std::string& path) const {
+  return guarded(impl_->path, [&]() -> std::string {
+    const std::string object = "/series/" + path;
+    Handle group = group_handle(H5Gopen2(impl_->file.get(), object.c_str(), H5P_DEFAULT), object);
+    return read_string_attribute(group.get(), object, "unit");
+  });
+}
+
+std::uint64_t TraceReader::series_points(const std::string& path) const {
+  return guarded(impl_->path, [&]() -> std::uint64_t {
+    Handle times = impl_->open_series_dataset(path, "time_ns");
+    return dataset_length(times.get(), "/series/" + path + "/time_ns");
+  });
+}
+
+std::optional<std::int64_t> TraceReader::series_last_time_ns(const std::string& path) const {
+  return guarded(impl_->path, [&]() -> std::optional<std::int64_t> {
+    const std::string object = "/series/" + path + "/time_ns";
+    Handle times = impl_->open_series_dataset(path, "time_ns");
+    const hsize_t n = dataset_length(times.get(), object);
+    if (n == 0) return std::nullopt;
+    std::int64_t last = 0;
+    read_slab(times.get(), H5T_NATIVE_INT64, n - 1, 1, &last, object);
+    return last;
+  });
+}
+
+void TraceReader::read_series(const std::string& path, const SeriesBlockFn& block) const {
+  return guarded(impl_->path, [&]() -> void {
+    const std::string object = "/series/" + path;
+    Handle times = impl_->open_series_dataset(path, "time_ns");
+    Handle values = impl_->open_series_dataset(path, "value");
+    const hsize_t n = dataset_length(times.get(), object + "/time_ns");
+    if (dataset_length(values.get(), object + "/value") != n) {
+      throw sim::InputError("series '" + object + "' has time_ns and value of different lengths");
+    }
+    std::vector<std::int64_t> t;
+    std::vector<double> v;
+    for (hsize_t start = 0; start < n; start += kBlock) {
+      const hsize_t count = std::min(kBlock, n - start);
+      t.resize(count);
+      v.resize(count);
+      read_slab(times.get(), H5T_NATIVE_INT64, start, count, t.data(), object + "/time_ns");
+      read_slab(values.get(), H5T_NATIVE_DOUBLE, start, count, v.data(), object + "/value");
+      block(t, v);
+    }
+  });
+}
+
+bool TraceReader::has_table(const std::string& path) const {
+  return guarded(impl_->path, [&]() -> bool {
+    const std::string object = "/" + path;
+    return link_exists(impl_->file.get(), object) &&
+           H5Aexists_by_name(impl_->file.get(), object.c_str(), "columns", H5P_DEFAULT) > 0;
+  });
+}
+
+std::vector<std::string> TraceReader::table_columns(const std::string& path) const {
+  return guarded(impl_->path, [&]() -> std::vector<std::string> {
+    if (!has_table(path)) return {};
+    const std::string object = "/" + path;
+    Handle group = group_handle(H5Gopen2(impl_->file.get(), object.c_str(), H5P_DEFAULT), object);
+    return read_string_array_attribute(group.get(), object, "columns");
+  });
+}
+
+std::uint64_t TraceReader::table_rows(const std::string& path) const {
+  return guarded(impl_->path, [&]() -> std::uint64_t {
+    const auto columns = table_columns(path);
+    if (columns.empty()) return 0;
+    Handle ds = impl_->open_column(path, columns.front());
+    return dataset_length(ds.get(), "/" + path + "/" + columns.front());
+  });
+}
+
+std::vector<double> TraceReader::read_number_column(const std::string& table,
+                                                    const std::string& column) const {
+  return guarded(impl_->path, [&]() -> std::vector<double> {
+    const std::string object = "/" + table + "/" + column;
+    Handle ds = impl_->open_column(table, column);
+    Handle type = type_handle(H5Dget_type(ds.get()), object);
+    const H5T_class_t kind = H5Tget_class(type.get());
+    if (kind != H5T_INTEGER && kind != H5T_FLOAT) {
+      throw sim::InputError("'" + object + "' in '" + impl_->path.string() +
+                            "' is not a number column");
+    }
+    const hsize_t n = dataset_length(ds.get(), object);
+    std::vector<double> out(n);
+    // HDF5 converts int64 to double on read.
+    for (hsize_t start = 0; start < n; start += kBlock) {
+      const hsize_t count = std::min(kBlock, n - start);
+      read_slab(ds.get(), H5T_NATIVE_DOUBLE, start, count, out.data() + start, object);
+    }
+    return out;
+  });
+}
+
+std::vector<std::string> TraceReader::read_string_column(const std::string& table,
+                                                         const std::string& column) const {
+  return guarded(impl_->path, [&]() -> std::vector<std::string> {
+    const std::string object = "/" + table + "/" + column;
+    Handle ds = impl_->open_column(table, column);
+    Handle type = type_handle(H5Dget_type(ds.get()), object);
+    if (H5Tget_class(type.get()) != H5T_STRING) {
+      throw sim::InputError("'" + object + "' in '" + impl_->path.string() +
+                            "' is not a string column");
+    }
+    const hsize_t n = dataset_length(ds.get(), object);
+    std::vector<std::string> out;
+    out.reserve(n);
+    Handle mtype = utf8_string_type();
+    std::vector<char*> ptrs;
+    for (hsize_t start = 0; start < n; start += kBlock) {
+      hsize_t count = std::min(kBlock, n - start);
+      ptrs.assign(count, nullptr);
+      read_slab(ds.get(), mtype.get(), start, count, ptrs.data(), object);
+      for (char* p : ptrs) out.emplace_back(p != nullptr ? p : "");
+      Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object);
+      H5Dvlen_reclaim(mtype.get(), mem.get(), H5P_DEFAULT, ptrs.data());
+    }
+    return out;
+  });
+}
+
+std::string TraceReader::meta_string(const std::string& name) const {
+  return guarded(impl_->path, [&]() -> std::string {
+    if (!impl_->has_meta_attribute(name)) return "";
+    Handle meta = impl_->open_meta();
+    return read_string_attribute(meta.get(), "/meta", name);
+  });
+}
+
+std::vector<std::string> TraceReader::meta_strings(const std::string& name) const {
+  return guarded(impl_->path, [&]() -> std::vector<std::string> {
+    if (!impl_->has_meta_attribute(name)) return {};
+    Handle meta = impl_->open_meta();
+    return read_string_array_attribute(meta.get(), "/meta", name);
+  });
+}
+
+std::optional<std::uint64_t> TraceReader::meta_uint64(const std::string& name) const {
+  return guarded(impl_->path, [&]() -> std::optional<std::uint64_t> {
+    if (!impl_->has_meta_attribute(name)) return std::nullopt;
+    Handle meta = impl_->open_meta();
+    Handle attr = attr_handle(H5Aopen(meta.get(), name.c_str(), H5P_DEFAULT), "/meta@" + name);
+    std::uint64_t v = 0;
+    check(H5Aread(attr.get(), H5T_NATIVE_UINT64, &v), "cannot read attribute", "/meta@" + name);
+    return v;
+  });
+}
+
+std::optional<double> TraceReader::meta_double(const std::string& name) const {
+  return guarded(impl_->path, [&]() -> std::optional<double> {
+    if (!impl_->has_meta_attribute(name)) return std::nullopt;
+    Handle meta = impl_->open_meta();
+    Handle attr = attr_handle(H5Aopen(meta.get(), name.c_str(), H5P_DEFAULT), "/meta@" + name);
+    double v = 0;
+    check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), "cannot read attribute", "/meta@" + name);
+    return v;
+  });
+}
+
+}  // namespace dcsim::tools::output

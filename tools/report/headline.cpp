@@ -1,0 +1,269 @@
+#include "tools/report/headline.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace dcsim::tools::report {
+
+namespace {
+
+using Lines = std::vector<HeadlineLine>;
+
+double number_at(const nlohmann::json& j, const char* pointer) {
+  const nlohmann::json::json_pointer p(pointer);
+  return j.contains(p) && j.at(p).is_number() ? j.at(p).get<double>() : 0.0;
+}
+
+std::string short_bytes(double bytes) {
+  if (bytes >= 1e9) return fmt::format("{:.3f} GB", bytes / 1e9);
+  if (bytes >= 1e6) return fmt::format("{:.3f} MB", bytes / 1e6);
+  return fmt::format("{:.0f} B", bytes);
+}
+
+void add_fabric(Lines& out, const nlohmann::json& s) {
+  // The bill of materials in one line: what the fabric costs next to what it delivered.
+  out.push_back(
+      {"fabric",
+       fmt::format("{:.0f} switches, {:.0f} cables ({:.0f} transceivers), {:.0f} NIC ports",
+                   number_at(s, "/network/switches"), number_at(s, "/network/cables"),
+                   number_at(s, "/network/transceivers"), number_at(s, "/network/nic_ports"))});
+  out.push_back({"network", fmt::format("{:.0f} flows completed, {:.0f} failed; makespan {}",
+                                        number_at(s, "/network/flows_completed"),
+                                        number_at(s, "/network/flows_failed"),
+                                        short_time_text(number_at(s, "/network/makespan_s")))});
+  out.push_back({"flow times", fmt::format("p50 {}, p99 {}, max {}",
+                                           short_time_text(number_at(s, "/network/fct_p50_s")),
+                                           short_time_text(number_at(s, "/network/fct_p99_s")),
+                                           short_time_text(number_at(s, "/network/fct_max_s")))});
+  out.push_back({"links", fmt::format("utilisation mean {:.1f}%, max {:.1f}%",
+                                      100 * number_at(s, "/network/link_utilisation_mean"),
+                                      100 * number_at(s, "/network/link_utilisation_max"))});
+  out.push_back({"bytes", fmt::format("{} sent, {} delivered",
+                                      short_bytes(number_at(s, "/network/bytes_sent")),
+                                      short_bytes(number_at(s, "/network/bytes_delivered")))});
+}
+
+// One line per training job the scenario names (its summary row in /jobs): what it trained and how
+// fast, the figures a training run is judged by. The first kMaxTrainingLines; the rest counted.
+void add_training(Lines& out, const nlohmann::json& s) {
+  constexpr int kMaxTrainingLines = 8;
+  if (!s.contains("jobs") || !s.at("jobs").is_array()) return;
+  int shown = 0;
+  int more = 0;
+  for (const auto& job : s.at("jobs")) {
+    if (!job.contains("mfu") || !job.at("mfu").is_number()) continue;  // not a training job
+    if (shown == kMaxTrainingLines) {
+      ++more;
+      continue;
+    }
+    ++shown;
+    const std::string state = job.value("state", "");
+    const double steps = job.value("steps_done", 0.0);
+    const std::string progress =
+        state == "done" ? fmt::format("done, {:.0f} steps", steps)
+                        : fmt::format("{} ({:.0f} whole steps done)", state, std::floor(steps));
+    out.push_back(
+        {"training",
+         fmt::format("{}: step {:.3f} s, {:.1f}k tokens/s, {:.0f} TFLOP/s per GPU, MFU {:.1f}%; {}",
+                     job.value("name", "?"), job.value("step_time_s", 0.0),
+                     job.value("tokens_per_s", 0.0) / 1e3, job.value("tflops_per_gpu", 0.0),
+                     100 * job.value("mfu", 0.0), progress)});
+  }
+  if (more > 0)
+    out.push_back(
+        {"training", fmt::format("... and {} more training jobs (summary.json /jobs)", more)});
+}
+
+// Jobs that did not finish, said plainly: a script reading only the headline must not mistake an
+// unfinished run for a finished one.
+void add_unfinished(Lines& out, const nlohmann::json& s) {
+  const double unfinished = number_at(s, "/workload/jobs_unfinished");
+  const double failed = number_at(s, "/workload/jobs_failed");
+  if (unfinished <= 0 && failed <= 0) return;
+  std::string what;
+  const auto jobs = [](double n) { return fmt::format("{:.0f} job{}", n, n == 1 ? "" : "s"); };
+  if (unfinished > 0) what = jobs(unfinished) + " still waiting or running when the run ended";
+  if (failed > 0)
+    what += (what.empty() ? "" : "; ") + jobs(failed) + " failed (the failover policy gave up)";
+  out.push_back({"not done", what});
+}
+
+// Owning against each cloud option: TCO, $/GPU-hour and (training jobs) $/million tokens, then
+// the break-even month.
+void add_costs(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s) {
+  const auto option = [&](const std::string& name) {
+    const auto unit_cost = [&](const char* key, const char* format) -> std::string {
+      const nlohmann::json::json_pointer p("/cost/" + name + "/" + key);
+      return s.contains(p) && s.at(p).is_number()
+                 ? fmt::format(fmt::runtime(format), s.at(p).get<double>())
+                 : "";
+    };
+    std::string per_unit = unit_cost("usd_per_gpu_hour", "${:.2f}/GPU-h");
+    if (per_unit.empty()) per_unit = "no GPU-hours delivered";
+    if (const auto per_token = unit_cost("usd_per_million_tokens", "${:.3f}/M tokens");
+        !per_token.empty()) {
+      per_unit += ", " + per_token;
+    }
+    return fmt::format("{} {} ({})", name,
+                       short_usd_text(number_at(s, ("/cost/" + name + "/tco_usd").c_str())),
+                       per_unit);
+  };
+  std::string cost = option("owned");
+  for (const auto& name : facts.cloud_options) cost += "; " + option(name);
+  out.push_back({"cost", cost});
+  const nlohmann::json::json_pointer be("/cost/break_even_month");
+  if (s.contains(be) && !facts.cloud_options.empty()) {
+    out.push_back(
+        {"break-even",
+         fmt::format(
+             "{} (owned vs {}), over {:.0f} months, {:.0f} GPU-hours delivered",
+             s.at(be).is_number() ? fmt::format("month {}", s.at(be).get<std::int64_t>()) : "never",
+             facts.cloud_options.front(), number_at(s, "/cost/months"),
+             number_at(s, "/cost/delivered_gpu_hours"))});
+  }
+  // A hybrid run: what the cloud pool did and cost beside the owned side.
+  if (s.contains(nlohmann::json::json_pointer("/cost/burst/usd"))) {
+    out.push_back(
+        {"burst",
+         fmt::format(
+             "{:.0f} jobs, {:.0f} GPU-hours in the cloud ({:.0f} instance-hours, {:.0f} spot "
+             "preemptions): {}; hybrid {} (${:.2f}/GPU-h)",
+             number_at(s, "/workload/burst/jobs"), number_at(s, "/cost/burst/gpu_hours"),
+             number_at(s, "/cost/burst/instance_hours"), number_at(s, "/workload/spot_preemptions"),
+             short_usd_text(number_at(s, "/cost/burst/usd")),
+             short_usd_text(number_at(s, "/cost/hybrid/tco_usd")),
+             number_at(s, "/cost/hybrid/usd_per_gpu_hour"))});
+  }
+}
+
+// What crossed the site's uplink and whether its ports kept up.
+void add_uplink(Lines& out, const nlohmann::json& s) {
+  const nlohmann::json::json_pointer binds("/uplink/binds_day");
+  const std::string when = s.contains(binds) && s.at(binds).is_number()
+                               ? fmt::format("binds on day {}", s.at(binds).get<std::int64_t>())
+                               : std::string("never binds");
+  // Jobs that waited for staging space are where a too-slow port costs training time.
+  const nlohmann::json::json_pointer stall("/uplink/job_stall_s");
+  const double stall_s = s.contains(stall) ? s.at(stall).get<double>() : 0.0;
+  const std::string stalled =
+      stall_s > 0 ? fmt::format("; jobs stalled {} for staging", hours_text(stall_s)) : "";
+  out.push_back(
+      {"uplink",
+       fmt::format("{:.1f} TB out, {:.1f} TB in at {:.0f} Gb/s; busiest day {:.1f}%; {}; longest "
+                   "transfer {}{}",
+                   number_at(s, "/uplink/out_bytes") / 1e12,
+                   number_at(s, "/uplink/in_bytes") / 1e12,
+                   number_at(s, "/uplink/capacity_bps") / 1e9,
+                   100 * number_at(s, "/uplink/out_utilisation_peak_day"), when,
+                   hours_text(number_at(s, "/uplink/transfer_time_max_s")), stalled)});
+}
+
+void add_cluster(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s) {
+  out.push_back({"IT energy", fmt::format("{:.1f} kWh", number_at(s, "/energy/it_kwh"))});
+  out.push_back({"IT power", fmt::format("mean {:.1f} kW, peak {:.1f} kW, peak rack {:.1f} kW",
+                                         number_at(s, "/power/mean_w") / 1e3,
+                                         number_at(s, "/power/peak_w") / 1e3,
+                                         number_at(s, "/power/peak_rack_w") / 1e3)});
+  const double completed = number_at(s, "/workload/jobs_completed");
+  out.push_back({"jobs", fmt::format("{:.0f} of {:.0f} completed; mean wait {}; {}", completed,
+                                     number_at(s, "/workload/jobs_total"),
+                                     hours_text(number_at(s, "/workload/mean_wait_s")),
+                                     completed > 0 ? "mean completion " +
+                                                         hours_text(number_at(
+                                                             s, "/workload/mean_completion_s"))
+                                                   : std::string("none completed"))});
+  add_unfinished(out, s);
+  out.push_back({"nodes busy",
+                 fmt::format("{:.1f}% of node-time; {}",
+                             100 * number_at(s, "/utilization/node_busy_fraction"),
+                             completed > 0 ? "makespan " + hours_text(number_at(s, "/makespan_s"))
+                                           : std::string("no job completed, so no makespan"))});
+  add_training(out, s);
+  for (const auto& note : facts.trace_notes) out.push_back({"trace", note});
+  // What faults cost, where a run has any (the question a reliability scenario asks).
+  if (facts.has_reliability) {
+    const nlohmann::json::json_pointer effective("/goodput/effective_training_fraction");
+    out.push_back(
+        {"faults", fmt::format("{:.0f} faults, {:.0f} job interruptions; goodput {:.1f}%{}",
+                               number_at(s, "/reliability/faults_total"),
+                               number_at(s, "/reliability/interruptions_total"),
+                               100 * number_at(s, "/goodput/fraction"),
+                               s.contains(effective) && s.at(effective).is_number()
+                                   ? fmt::format(", effective training {:.1f}%",
+                                                 100 * s.at(effective).get<double>())
+                                   : std::string())});
+  }
+}
+
+}  // namespace
+
+std::string hours_text(double seconds) {
+  return seconds >= 3600 ? fmt::format("{:.2f} h", seconds / 3600)
+                         : fmt::format("{:.1f} min", seconds / 60);
+}
+
+// Flow times are micro- to milliseconds: print them in the unit that keeps 3 significant digits.
+std::string short_time_text(double seconds) {
+  if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
+  return fmt::format("{:.3f} us", seconds * 1e6);
+}
+
+// Money in the unit that keeps it readable: a one-node month is thousands, a fleet millions.
+std::string short_usd_text(double usd) {
+  if (usd >= 1e6) return fmt::format("${:.3f}M", usd / 1e6);
+  if (usd >= 1e3) return fmt::format("${:.1f}k", usd / 1e3);
+  return fmt::format("${:.2f}", usd);
+}
+
+HeadlineFacts headline_facts_from_resolved(const nlohmann::json& resolved, std::uint64_t seed) {
+  HeadlineFacts f;
+  f.name = resolved.value("name", "");
+  f.seed = seed;
+  f.has_cluster = resolved.contains("cluster");
+  f.has_facility = resolved.contains("facility");
+  f.has_fabric = resolved.contains("fabric");
+  f.has_reliability = resolved.contains("reliability");
+  if (resolved.contains("uplink")) {
+    const auto& u = resolved.at("uplink");
+    f.uplink_carries_traffic =
+        (u.contains("streams") && !u.at("streams").empty()) || u.contains("checkpoint_copies");
+  }
+  if (resolved.contains("economics")) {
+    f.has_economics = true;
+    const nlohmann::json::json_pointer cloud("/economics/cloud");
+    if (resolved.contains(cloud) && resolved.at(cloud).is_array()) {
+      for (const auto& c : resolved.at(cloud)) {
+        if (c.contains("offer") && c.at("offer").is_string())
+          f.cloud_options.push_back(c.at("offer").get<std::string>());
+      }
+    }
+  }
+  return f;
+}
+
+std::vector<HeadlineLine> headline_lines(const HeadlineFacts& facts, const nlohmann::json& s) {
+  Lines out;
+  if (facts.has_cluster) add_cluster(out, facts, s);
+  if (facts.has_facility) {
+    out.push_back(
+        {"facility",
+         fmt::format("PUE {:.3f} (energy-weighted); {:.1f} kWh total for {:.1f} kWh IT",
+                     number_at(s, "/facility/pue"), number_at(s, "/facility/total_energy_kwh"),
+                     number_at(s, "/facility/it_energy_kwh"))});
+    out.push_back({"thermal", fmt::format("hottest GPU {:.1f} C; {:.0f} GPU-seconds throttled",
+                                          number_at(s, "/thermal/max_gpu_c"),
+                                          number_at(s, "/thermal/throttled_gpu_s"))});
+  }
+  if (facts.has_fabric) add_fabric(out, s);
+  if (facts.uplink_carries_traffic) add_uplink(out, s);
+  if (facts.has_economics) add_costs(out, facts, s);
+  return out;
+}
+
+std::string headline_text_line(const HeadlineLine& line) {
+  return fmt::format("  {:<12}{}\n", line.label, line.text);
+}
+
+}  // namespace dcsim::tools::report

@@ -1,0 +1,48 @@
+#pragma once
+// The headline results of a run, as labelled lines: `dcsim run` prints them after a run and
+// `dcsim report` puts them at the top of its page. Built from summary.json's data and a few facts
+// about the scenario, so a finished run directory (trace.h5's /meta) gives the same lines as the
+// run that wrote it.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dcsim::tools::report {
+
+// What the headline needs to know about the scenario beyond its summary values.
+struct HeadlineFacts {
+  std::string name;
+  std::uint64_t seed = 0;
+  bool has_cluster = false;
+  bool has_facility = false;
+  bool has_fabric = false;
+  bool has_reliability = false;
+  bool uplink_carries_traffic = false;  // /uplink with streams or checkpoint copies
+  bool has_economics = false;
+  std::vector<std::string> cloud_options;  // /economics/cloud offers, in scenario order
+  std::vector<std::string> trace_notes;    // "<trace>: <what it gave>" per /workload/traces entry
+};
+
+// The facts as the resolved scenario (trace.h5 /meta scenario_resolved) records them; trace notes
+// are not recorded there and stay empty.
+HeadlineFacts headline_facts_from_resolved(const nlohmann::json& resolved, std::uint64_t seed);
+
+struct HeadlineLine {
+  std::string label;  // "IT energy", "jobs", ...
+  std::string text;
+};
+
+// The lines in reading order; sections the scenario does not have are left out.
+std::vector<HeadlineLine> headline_lines(const HeadlineFacts& facts, const nlohmann::json& summary);
+
+// "  <label padded to 12 columns><text>\n", the terminal layout.
+std::string headline_text_line(const HeadlineLine& line);
+
+// Durations and money as the headline writes them: "2.50 h" / "45.0 min"; "1.234 ms"; "$1.2k".
+std::string hours_text(double seconds);
+std::string short_time_text(double seconds);
+std::string short_usd_text(double usd);
+
+}  // namespace dcsim::tools::report

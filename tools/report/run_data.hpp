@@ -1,0 +1,58 @@
+#pragma once
+// What the section builders of `dcsim report` read: the run's trace, its summary.json, the
+// resolved scenario, where the run ends and the time unit its charts use; and the step from a
+// trace series to a bounded chart line.
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tools/output/trace_reader.hpp"
+#include "tools/report/svg_line_chart.hpp"
+#include "tools/report/unit_scale.hpp"
+
+namespace dcsim::tools::report {
+
+// Points one plot may carry, over all its lines: a 54-day run's page stays a few MB.
+inline constexpr std::size_t kMaxPointsPerPlot = 2000;
+
+struct TimeAxis {
+  double seconds_per_unit = 1.0;
+  std::string unit = "s";  // "us", "ms", "s", "min", "h", "d"
+  std::string label() const { return "time (" + unit + ")"; }
+};
+
+// The unit that keeps a run of `span_s` readable: up to 2 min in s (ms, us below 1 s), up to 2 h
+// in min, up to 4 days in h, longer in days.
+TimeAxis time_axis_for(double span_s);
+
+struct RunData {
+  const output::TraceReader& trace;
+  nlohmann::json summary;   // summary.json
+  nlohmann::json resolved;  // /meta scenario_resolved
+  double end_s = 0.0;       // the end of the run: the last sample, flow or job event
+  TimeAxis time;
+};
+
+// A number in the summary at a JSON pointer; NaN when absent or not a number.
+double summary_number(const RunData& run, const std::string& pointer);
+
+// The series `path` as a chart line (x in run.time units, y as stored), at most max_points points
+// (Downsampler), held to the end of the run.
+ChartLine series_line(const RunData& run, const std::string& path, const std::string& name,
+                      std::size_t max_points);
+
+// Divides every line's y by the scale that suits `unit` and their largest value; returns it.
+UnitScale scale_lines(std::vector<ChartLine>& lines, const std::string& unit);
+
+// Lines one plot draws at most (the palette's colours); more are left out with a note.
+inline constexpr std::size_t kMaxLinesPerPlot = 8;
+
+// The budget of each of `lines` (<= kMaxLinesPerPlot) lines in one plot: kMaxPointsPerPlot shared.
+std::size_t points_per_line(std::size_t lines);
+
+// The axis label "<what> (<unit>)", or "<what>" for a dimensionless value.
+std::string axis_label(const std::string& what, const std::string& unit);
+
+}  // namespace dcsim::tools::report
