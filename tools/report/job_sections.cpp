@@ -144,7 +144,7 @@ ReportSection throughput_section(const RunData& run) {
     tokens.push_back({p, p.substr(5, p.size() - 5 - 13)});
   }
   if (!tokens.empty())
-    s.html += series_chart(run, "Training throughput per job", "throughput", tokens);
+    s.html += series_chart(run, "Training throughput per job", "throughput", tokens, true, Reduction::kStepMean);
   s.html += series_chart(run, "Nodes busy", "nodes", {{"nodes/busy", "busy"}});
   s.html += completions_chart(run);
   s.html += delivered_chart(run);

@@ -21,8 +21,11 @@ struct SeriesPick {
   std::string path;
   std::string name;
 };
+// With Reduction::kStepMean, a series too long for the plot is drawn as its mean per stretch of
+// the run, and a note under the chart says so.
 std::string series_chart(const RunData& run, const std::string& title, const std::string& what,
-                         const std::vector<SeriesPick>& picks, bool y_from_zero = true);
+                         const std::vector<SeriesPick>& picks, bool y_from_zero = true,
+                         Reduction reduction = Reduction::kEnvelope);
 
 // The series under `prefix` whose path ends with `suffix` ("power/rack/", "_w"), in name order.
 std::vector<std::string> series_matching(const RunData& run, const std::string& prefix,

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tools/report/downsample.hpp"
+#include "tools/report/step_mean.hpp"
 
 namespace dcsim::tools::report {
 
@@ -23,16 +24,27 @@ double summary_number(const RunData& run, const std::string& pointer) {
 }
 
 ChartLine series_line(const RunData& run, const std::string& path, const std::string& name,
-                      std::size_t max_points) {
+                      std::size_t max_points, Reduction reduction, bool* reduced) {
   const double end_units = run.end_s / run.time.seconds_per_unit;
-  Downsampler d(0.0, end_units, max_points);
   const double ns_per_unit = run.time.seconds_per_unit * 1e9;
-  run.trace.read_series(path, [&](std::span<const std::int64_t> t, std::span<const double> v) {
-    for (std::size_t i = 0; i < t.size(); ++i) d.add(static_cast<double>(t[i]) / ns_per_unit, v[i]);
-  });
+  const bool too_many = run.trace.series_points(path) > max_points;
+  if (reduced != nullptr) *reduced = too_many;
   ChartLine line;
   line.name = name;
-  line.points = d.points();
+  if (reduction == Reduction::kStepMean && too_many && end_units > 0) {
+    // As many buckets as the envelope would have pixel columns.
+    StepMeanSampler m(0.0, end_units, std::max<std::size_t>(1, max_points / Downsampler::kPointsPerBucket));
+    run.trace.read_series(path, [&](std::span<const std::int64_t> t, std::span<const double> v) {
+      for (std::size_t i = 0; i < t.size(); ++i) m.add(static_cast<double>(t[i]) / ns_per_unit, v[i]);
+    });
+    line.points = m.points();
+  } else {
+    Downsampler d(0.0, end_units, max_points);
+    run.trace.read_series(path, [&](std::span<const std::int64_t> t, std::span<const double> v) {
+      for (std::size_t i = 0; i < t.size(); ++i) d.add(static_cast<double>(t[i]) / ns_per_unit, v[i]);
+    });
+    line.points = d.points();
+  }
   line.step = true;
   line.hold_until = end_units;
   return line;

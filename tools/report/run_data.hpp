@@ -38,10 +38,15 @@ struct RunData {
 // A number in the summary at a JSON pointer; NaN when absent or not a number.
 double summary_number(const RunData& run, const std::string& pointer);
 
-// The series `path` as a chart line (x in run.time units, y as stored), at most max_points points
-// (Downsampler), held to the end of the run.
+// How a series longer than a plot's point budget is reduced: its min/max envelope per pixel
+// bucket (downsample.hpp), or the time-weighted mean per bucket (step_mean.hpp, for rates that
+// switch on and off every step).
+enum class Reduction { kEnvelope, kStepMean };
+
+// The series `path` as a chart line (x in run.time units, y as stored), at most max_points points,
+// held to the end of the run. `reduced` (when given) is set when the series had more points.
 ChartLine series_line(const RunData& run, const std::string& path, const std::string& name,
-                      std::size_t max_points);
+                      std::size_t max_points, Reduction reduction = Reduction::kEnvelope, bool* reduced = nullptr);
 
 // Divides every line's y by the scale that suits `unit` and their largest value; returns it.
 UnitScale scale_lines(std::vector<ChartLine>& lines, const std::string& unit);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "tools/report/downsample.hpp"
 #include "tools/report/html_escape.hpp"
 #include "tools/report/report_sections.hpp"
 
@@ -27,7 +28,7 @@ std::vector<std::string> series_matching(const RunData& run, const std::string& 
 }
 
 std::string series_chart(const RunData& run, const std::string& title, const std::string& what,
-                         const std::vector<SeriesPick>& picks, bool y_from_zero) {
+                         const std::vector<SeriesPick>& picks, bool y_from_zero, Reduction reduction) {
   std::vector<SeriesPick> present;
   for (const auto& p : picks) {
     if (run.trace.has_series(p.path) && run.trace.series_points(p.path) > 0) present.push_back(p);
@@ -43,10 +44,20 @@ std::string series_chart(const RunData& run, const std::string& title, const std
   chart.x_max = run.end_s / run.time.seconds_per_unit;
   chart.y_from_zero = y_from_zero;
   const std::size_t budget = points_per_line(present.size());
-  for (const auto& p : present) chart.lines.push_back(series_line(run, p.path, p.name, budget));
+  bool averaged = false;
+  for (const auto& p : present) {
+    bool reduced = false;
+    chart.lines.push_back(series_line(run, p.path, p.name, budget, reduction, &reduced));
+    averaged = averaged || (reduced && reduction == Reduction::kStepMean);
+  }
   const UnitScale scale = scale_lines(chart.lines, run.trace.series_unit(present.front().path));
   chart.y_label = axis_label(what, scale.unit);
   std::string out = svg_line_chart(chart);
+  if (averaged) {
+    out += note_html(fmt::format("Too many points to draw: each point is the mean over 1/{} of the run, so "
+                                 "checkpoints and restarts lower it; every value is in trace.h5.",
+                                 std::max<std::size_t>(1, budget / Downsampler::kPointsPerBucket)));
+  }
   if (left_out > 0) {
     out += note_html(fmt::format(
         "{} more series of this kind are not plotted (all are in trace.h5).", left_out));
