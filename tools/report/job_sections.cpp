@@ -21,7 +21,7 @@ constexpr std::size_t kMaxGanttRows = 200;
 ChartLine cumulative_line(const RunData& run, std::vector<std::pair<double, double>> events,
                           const std::string& name, std::size_t max_points) {
   std::sort(events.begin(), events.end());
-  const double end_units = run.end_s / run.time.seconds_per_unit;
+  const double end_units = end_in_units(run);
   Downsampler d(0.0, end_units, max_points);
   d.add(0.0, 0.0);
   double total = 0;
@@ -44,13 +44,7 @@ std::string completions_chart(const RunData& run) {
     if (std::isfinite(f)) events.emplace_back(f, 1.0);
   }
   if (events.empty()) return note_html("No job completed during the run.");
-  LineChart chart{"Jobs completed (cumulative)",
-                  run.time.label(),
-                  "jobs completed",
-                  {},
-                  0.0,
-                  run.end_s / run.time.seconds_per_unit,
-                  true};
+  LineChart chart = time_chart(run, "Jobs completed (cumulative)", "jobs completed");
   chart.lines.push_back(cumulative_line(run, std::move(events), "completed", kMaxPointsPerPlot));
   return svg_line_chart(chart);
 }
@@ -67,13 +61,7 @@ std::string delivered_chart(const RunData& run) {
       events.emplace_back(finish_ns[i] * 1e-9, bytes[i]);
   }
   if (events.empty()) return note_html("No flow delivered its bytes during the run.");
-  LineChart chart{"Fabric: payload delivered (cumulative, at each flow's completion)",
-                  run.time.label(),
-                  "",
-                  {},
-                  0.0,
-                  run.end_s / run.time.seconds_per_unit,
-                  true};
+  LineChart chart = time_chart(run, "Fabric: payload delivered (cumulative, at each flow's completion)", "");
   chart.lines.push_back(cumulative_line(run, std::move(events), "delivered", kMaxPointsPerPlot));
   const UnitScale scale = scale_lines(chart.lines, "B");
   chart.y_label = axis_label("delivered", scale.unit);
@@ -115,7 +103,7 @@ ReportSection job_timeline_section(const RunData& run) {
   const std::size_t every = (order.size() + kMaxGanttRows - 1) / kMaxGanttRows;
   GanttChart chart;
   chart.x_label = run.time.label();
-  chart.x_end = run.end_s / run.time.seconds_per_unit;
+  chart.x_end = end_in_units(run);
   const double u = run.time.seconds_per_unit;
   for (std::size_t k = 0; k < order.size(); k += every) {
     const std::size_t i = order[k];

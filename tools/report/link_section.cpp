@@ -42,13 +42,7 @@ std::string busiest_link_chart(const RunData& run) {
     double& p = peak[static_cast<int>(tier[i])][start[i]];
     p = std::max(p, util[i]);
   }
-  LineChart chart{"Busiest link per tier, per interval",
-                  run.time.label(),
-                  "utilisation (%)",
-                  {},
-                  0.0,
-                  run.end_s / run.time.seconds_per_unit,
-                  true};
+  LineChart chart = time_chart(run, "Busiest link per tier, per interval", "utilisation (%)");
   const std::size_t budget = points_per_line(std::min(peak.size(), kMaxLinesPerPlot));
   for (const auto& [t, cells] : peak) {
     if (chart.lines.size() == kMaxLinesPerPlot) break;

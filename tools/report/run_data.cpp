@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "tools/report/downsample.hpp"
 #include "tools/report/step_mean.hpp"
@@ -17,6 +18,16 @@ TimeAxis time_axis_for(double span_s) {
   return {86400, "d"};
 }
 
+LineChart time_chart(const RunData& run, std::string title, std::string y_label) {
+  LineChart chart;
+  chart.title = std::move(title);
+  chart.x_label = run.time.label();
+  chart.y_label = std::move(y_label);
+  chart.x_min = 0.0;
+  chart.x_max = end_in_units(run);
+  return chart;
+}
+
 double summary_number(const RunData& run, const std::string& pointer) {
   const nlohmann::json::json_pointer p(pointer);
   return run.summary.contains(p) && run.summary.at(p).is_number() ? run.summary.at(p).get<double>()
@@ -25,7 +36,7 @@ double summary_number(const RunData& run, const std::string& pointer) {
 
 ChartLine series_line(const RunData& run, const std::string& path, const std::string& name,
                       std::size_t max_points, Reduction reduction, bool* reduced) {
-  const double end_units = run.end_s / run.time.seconds_per_unit;
+  const double end_units = end_in_units(run);
   const double ns_per_unit = run.time.seconds_per_unit * 1e9;
   const bool too_many = run.trace.series_points(path) > max_points;
   if (reduced != nullptr) *reduced = too_many;

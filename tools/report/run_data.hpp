@@ -35,6 +35,11 @@ struct RunData {
   TimeAxis time;
 };
 
+// The run's end in its time axis's units (the x range of every time chart ends there).
+inline double end_in_units(const RunData& run) { return run.end_s / run.time.seconds_per_unit; }
+// An empty line chart over the whole run: x from 0 to its end in run.time units, y from zero.
+LineChart time_chart(const RunData& run, std::string title, std::string y_label);
+
 // A number in the summary at a JSON pointer; NaN when absent or not a number.
 double summary_number(const RunData& run, const std::string& pointer);
 

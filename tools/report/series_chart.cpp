@@ -37,11 +37,7 @@ std::string series_chart(const RunData& run, const std::string& title, const std
   const std::size_t left_out =
       present.size() > kMaxLinesPerPlot ? present.size() - kMaxLinesPerPlot : 0;
   present.resize(present.size() - left_out);
-  LineChart chart;
-  chart.title = title;
-  chart.x_label = run.time.label();
-  chart.x_min = 0.0;
-  chart.x_max = run.end_s / run.time.seconds_per_unit;
+  LineChart chart = time_chart(run, title, "");
   chart.y_from_zero = y_from_zero;
   const std::size_t budget = points_per_line(present.size());
   bool averaged = false;
