@@ -7,6 +7,7 @@
 #include "tools/cli/command.hpp"
 #include "tools/cli/run_report.hpp"
 #include "tools/cli/scenario_args.hpp"
+#include "tools/output/timeline_file.hpp"
 #include "tools/run/interrupt.hpp"
 #include "tools/run/progress_reporter.hpp"
 #include "tools/run/run_scenario.hpp"
@@ -19,6 +20,8 @@ Command add_run_command(CLI::App& app, const CommandContext& context) {
     std::string output_dir;
     bool quiet = false;
     bool json = false;
+    std::string timeline;
+    output::TimelineOptions timeline_options;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("run", "run a scenario; writes trace.h5 and summary.json");
@@ -26,11 +29,29 @@ Command add_run_command(CLI::App& app, const CommandContext& context) {
   cmd->add_option("-o,--output", args->output_dir, "output directory (created if needed; an earlier run's summary.json and trace.h5 there are deleted when the run starts)")->required();
   cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no headline results");
   cmd->add_flag("--json", args->json, "print summary.json's content on stdout instead of the headline");
-  return {cmd, [args, &context] {
+  auto* timeline_option = cmd->add_option("--timeline", args->timeline,
+                  "also write a Chrome / Perfetto trace-event JSON of the run (jobs' phases, training steps, "
+                  "faults, throttling, power and PUE) to this file; open it in ui.perfetto.dev or chrome://tracing");
+  auto& limits = args->timeline_options;
+  cmd->add_option("--timeline-max-steps", limits.max_steps_per_job,
+                  "step slices per training job in the timeline; beyond, each slice groups k consecutive steps")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--timeline-max-points", limits.max_counter_points,
+                  "points per counter track in the timeline; beyond, time-weighted means over equal buckets")
+      ->check(CLI::Range(std::size_t{2}, std::size_t{100000000}))
+      ->capture_default_str();
+  cmd->add_option("--timeline-max-jobs", limits.records.max_jobs,
+                  "job tracks in the timeline besides the named jobs (generated and trace jobs beyond are left out)")
+      ->capture_default_str();
+  return {cmd, [args, timeline_option, &context] {
             // Ctrl-C or SIGTERM from here on: stop at the next event, delete the temporaries,
             // exit 130 or 143 (main.cpp).
             const run::InterruptHandlers interrupts;
             const auto scenario = args->scenario.load(context.registries);
+            // Opened (and checked) before the run: a bad path is exit 2 at once, nothing written.
+            std::optional<output::TimelineFile> timeline;
+            if (timeline_option->count() > 0) timeline.emplace(args->timeline, args->timeline_options);
             std::optional<run::ProgressReporter> reporter;
             run::ProgressFn progress;
             run::PhaseFn phase;
@@ -42,7 +63,8 @@ Command add_run_command(CLI::App& app, const CommandContext& context) {
               phase = [&](const std::string& what) { reporter->phase(what); };
             }
             const auto outputs =
-                run::run_to_directory(scenario, context.registries, args->output_dir, progress, phase);
+                run::run_to_directory(scenario, context.registries, args->output_dir, progress, phase,
+                                      timeline ? &*timeline : nullptr);
             if (reporter) reporter->done();
             if (args->json) {
               std::cout << outputs.summary.dump(2) << '\n';
