@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 namespace dcsim::tools::output::timeline {
 
@@ -19,7 +20,7 @@ class StepSlicer {
   void add_portion(std::int64_t index, std::int64_t start_ns, std::int64_t end_ns, double c, double m, double b,
                    bool completes, bool starts_mid_step) {
     if (step_.open && (step_.first != index || step_.end_ns != start_ns)) flush_step(false);
-    if (!step_.open) step_ = Span{true, index, index, 1, start_ns, start_ns, 0.0, 0.0, 0.0, starts_mid_step, false};
+    if (!step_.open) step_ = Span{true, index, index, 1, start_ns, start_ns, 0.0, 0.0, 0.0, 0.0, 0, starts_mid_step, false};
     step_.end_ns = end_ns;
     step_.c += c;
     step_.m += m;
@@ -49,7 +50,29 @@ class StepSlicer {
       group_.m += s.m;
       group_.b += s.b;
     }
-    if (!whole || group_.count >= per_slice_) flush_group();
+    // A full group stays open until the next step: a checkpoint right after it still joins it.
+    if (!whole) flush_group();
+  }
+
+  // A checkpoint write: in grouped mode (per_slice > 1) one right after the group's last step joins
+  // the group as its "checkpoint" part (else the slices would be bounded by the checkpoint
+  // count, not the step count); otherwise a slice of its own.
+  void add_checkpoint(const TimelineRecords::StepPiece& p) {
+    flush_step(false);
+    if (per_slice_ > 1 && group_.open && !group_.part && group_.end_ns == p.start_ns && !p.interrupted) {
+      group_.ck += static_cast<double>(p.end_ns - p.start_ns) * 1e-9;
+      group_.checkpoints += 1;
+      group_.end_ns = p.end_ns;
+      return;
+    }
+    flush_group();
+    Args args;
+    args.add("after_step", number(p.from_step));
+    if (p.interrupted) args.add("interrupted", "true");
+    if (p.end_ns > p.start_ns) {
+      writer_.complete(p.interrupted ? "checkpoint (interrupted)" : "checkpoint", "checkpoint", p.start_ns,
+                       p.end_ns - p.start_ns, pid_, tid_, args);
+    }
   }
 
   void flush_group() {
@@ -64,6 +87,8 @@ class StepSlicer {
     std::int64_t first = 0, last = 0, count = 0;
     std::int64_t start_ns = 0, end_ns = 0;
     double c = 0.0, m = 0.0, b = 0.0;  // seconds of compute, exposed communication, bubble
+    double ck = 0.0;                    // seconds of checkpoint writes (grouped mode)
+    std::int64_t checkpoints = 0;
     bool part = false;                  // not a whole step: began mid-step, or cut off
     bool interrupted = false;
   };
@@ -74,26 +99,33 @@ class StepSlicer {
     std::string name = s.count == 1 ? fmt::format("step {}", s.first + 1)
                                     : fmt::format("steps {}-{}", s.first + 1, s.last + 1);
     if (s.part) name += s.interrupted ? " (interrupted)" : " (part)";
+    if (s.checkpoints > 0) name += fmt::format(" + {} checkpoint{}", s.checkpoints, s.checkpoints == 1 ? "" : "s");
     Args args;
     args.add("steps", fmt::format("{}", s.count))
         .add("compute_ms", number(s.c * 1e3))
         .add("communication_ms", number(s.m * 1e3))
         .add("bubble_ms", number(s.b * 1e3));
+    if (s.checkpoints > 0) args.add("checkpoints", fmt::format("{}", s.checkpoints)).add("checkpoint_ms", number(s.ck * 1e3));
     if (s.interrupted) args.add("interrupted", "true");
     writer_.complete(name, "step", s.start_ns, dur, pid_, tid_, args);
     // Children end to end, scaled to the slice so that they add up to it exactly.
-    const double total = s.c + s.m + s.b;
+    const double total = s.c + s.m + s.b + s.ck;
     if (!(total > 0.0)) return;
     const auto share = [&](double part) {
       return static_cast<std::int64_t>(std::llround(static_cast<double>(dur) * part / total));
     };
     std::int64_t c_ns = std::min(share(s.c), dur);
-    std::int64_t m_ns = std::min(share(s.m), dur - c_ns);
-    const std::int64_t b_ns = dur - c_ns - m_ns;
+    const std::int64_t m_ns = std::min(share(s.m), dur - c_ns);
+    const std::int64_t ck_ns = s.checkpoints > 0 ? std::min(share(s.ck), dur - c_ns - m_ns) : 0;
+    const std::int64_t b_ns = dur - c_ns - m_ns - ck_ns;
     std::int64_t at = s.start_ns;
-    for (const auto& [part, ns] : {std::pair<const char*, std::int64_t>{"compute", c_ns},
-                                   {"communication", m_ns}, {"bubble", b_ns}}) {
-      if (ns > 0) writer_.complete(part, part, at, ns, pid_, tid_, Args());
+    // Categories: compute, communication, bubble, checkpointing (a checkpoint part inside a group,
+    // told apart from a checkpoint slice of its own, category checkpoint).
+    for (const auto& [part, cat, ns] : {std::tuple<const char*, const char*, std::int64_t>{"compute", "compute", c_ns},
+                                        {"communication", "communication", m_ns},
+                                        {"bubble", "bubble", b_ns},
+                                        {"checkpoint", "checkpointing", ck_ns}}) {
+      if (ns > 0) writer_.complete(part, cat, at, ns, pid_, tid_, Args());
       at += ns;
     }
   }
@@ -120,15 +152,7 @@ void write_training_steps(EventWriter& writer, int pid, int tid,
   StepSlicer slicer(writer, pid, tid, per_slice);
   for (const auto* p : pieces) {
     if (p->checkpoint) {
-      slicer.flush_step(false);
-      slicer.flush_group();
-      Args args;
-      args.add("after_step", number(p->from_step));
-      if (p->interrupted) args.add("interrupted", "true");
-      if (p->end_ns > p->start_ns) {
-        writer.complete(p->interrupted ? "checkpoint (interrupted)" : "checkpoint", "checkpoint", p->start_ns,
-                        p->end_ns - p->start_ns, pid, tid, args);
-      }
+      slicer.add_checkpoint(*p);
       continue;
     }
     const double f = p->from_step, t = p->to_step;

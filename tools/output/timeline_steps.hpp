@@ -4,7 +4,8 @@
 // children compute, communication and bubble laid end to end (an attribution, not their order
 // in the step) whose durations add up to the step's exactly; a step cut by a clock change is
 // joined back into one, one cut by an interruption ends with "interrupted". More steps than
-// `max_steps`: slices of k consecutive steps ("steps N-M"), their parts summed.
+// `max_steps`: slices of k consecutive steps ("steps N-M"), their parts summed, with the
+// checkpoint writes between them as a fourth part ("steps N-M + 2 checkpoints").
 
 #include <cstddef>
 #include <cstdint>

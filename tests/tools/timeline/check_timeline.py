@@ -52,7 +52,7 @@ def check(doc):
                     problems.append(f"event {n}: counter {k} is not a number")
         if ph == "X" and e.get("cat") in ("waiting", "running", "interrupted"):
             phases[(e["pid"], e["tid"])].append(e)
-        if ph == "X" and e.get("cat") in ("step", "compute", "communication", "bubble"):
+        if ph == "X" and e.get("cat") in ("step", "compute", "communication", "bubble", "checkpointing"):
             steps[(e["pid"], e["tid"])].append(e)
     for track, list_ in phases.items():
         list_.sort(key=lambda e: e["ts"])
