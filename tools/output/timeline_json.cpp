@@ -185,7 +185,13 @@ TimelineStats write_timeline_json(std::ostream& out, const TimelineRecords& reco
   // Counters: the cluster's, then the facility's.
   Args counter_sampling;
   bool cluster_named = false, facility_named = false;
-  for (const auto& s : records.series) {
+  // In path order, whatever order the models declared them in (a trace replayed from trace.h5
+  // gives the same bytes).
+  std::vector<const TimelineRecords::Series*> series;
+  for (const auto& s : records.series) series.push_back(&s);
+  std::sort(series.begin(), series.end(), [](const auto* a, const auto* b) { return a->path < b->path; });
+  for (const auto* sp : series) {
+    const auto& s = *sp;
     const bool facility = s.path.rfind("facility/", 0) == 0 || s.path.rfind("thermal/", 0) == 0;
     const int pid = facility ? kFacilityPid : kClusterPid;
     bool& named = facility ? facility_named : cluster_named;
@@ -208,7 +214,14 @@ TimelineStats write_timeline_json(std::ostream& out, const TimelineRecords& reco
     name_thread(w, kEventsPid, kFaultsTid, "faults");
     name_thread(w, kEventsPid, kThrottlingTid, "throttling");
   }
-  for (const auto& e : records.instants) {
+  // In time order, then by source table (each table's rows keep their order).
+  std::vector<const TimelineRecords::Instant*> instants;
+  for (const auto& e : records.instants) instants.push_back(&e);
+  std::stable_sort(instants.begin(), instants.end(), [](const auto* a, const auto* b) {
+    return a->time_ns != b->time_ns ? a->time_ns < b->time_ns : a->source < b->source;
+  });
+  for (const auto* ep : instants) {
+    const auto& e = *ep;
     Args args;
     for (const auto& [key, value] : e.args) args.add(key, timeline::cell(value));
     w.instant(e.name, e.source, e.time_ns, kEventsPid, e.track == "throttling" ? kThrottlingTid : kFaultsTid, args);

@@ -48,3 +48,27 @@ TEST_CASE("run --timeline naming a directory or a missing folder is exit 2 befor
   CHECK(fs::is_empty(dir));  // no output folder, no timeline, no temporary
   fs::remove_all(dir);
 }
+
+TEST_CASE("export --timeline rebuilds from trace.h5 the same bytes the run wrote", "[cli][timeline]") {
+  // With faults, a training job and a facility: every kind of record, and generated jobs.
+  const fs::path dir = temp_path("timeline-export");
+  fs::create_directories(dir);
+  for (const std::string scenario : {"quickstart.json --set duration=\"1 d\" --set reliability.faults=llama3_405b "
+                                     "--set reliability.scale=10000",
+                                     "failover-policies.json --set duration=\"1 d\"", "cooling-failure.json"}) {
+    INFO(scenario);
+    fs::remove_all(dir / "out");
+    const auto r = run_dcsim("run " + source_dir() + "/scenarios/" + scenario + " -q -o " + (dir / "out").string() +
+                             " --timeline " + (dir / "run.json").string());
+    REQUIRE(r.exit_code == 0);
+    const auto e = run_dcsim("export " + (dir / "out" / "trace.h5").string() + " --timeline " +
+                             (dir / "export.json").string());
+    CHECK(e.exit_code == 0);
+    std::ifstream a(dir / "run.json"), b(dir / "export.json");
+    const std::string run_text((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());
+    const std::string export_text((std::istreambuf_iterator<char>(b)), std::istreambuf_iterator<char>());
+    CHECK(run_text.size() > 1000);
+    CHECK(run_text == export_text);
+  }
+  fs::remove_all(dir);
+}
