@@ -29,7 +29,8 @@ Command add_export_command(CLI::App& app, const CommandContext& /*context*/) {
                                    "write the run's Chrome / Perfetto trace-event JSON (as `dcsim run --timeline` "
                                    "does) to this file");
   auto& limits = args->timeline_options;
-  cmd->add_option("--timeline-max-steps", limits.max_steps_per_job, "step slices per training job in the timeline")
+  cmd->add_option("--timeline-max-steps", limits.max_step_slices,
+                  "step slices in the timeline, shared evenly by the training jobs")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--timeline-max-points", limits.max_counter_points, "points per counter track in the timeline")

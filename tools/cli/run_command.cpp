@@ -33,8 +33,9 @@ Command add_run_command(CLI::App& app, const CommandContext& context) {
                   "also write a Chrome / Perfetto trace-event JSON of the run (jobs' phases, training steps, "
                   "faults, throttling, power and PUE) to this file; open it in ui.perfetto.dev or chrome://tracing");
   auto& limits = args->timeline_options;
-  cmd->add_option("--timeline-max-steps", limits.max_steps_per_job,
-                  "step slices per training job in the timeline; beyond, each slice groups k consecutive steps")
+  cmd->add_option("--timeline-max-steps", limits.max_step_slices,
+                  "step slices in the timeline, shared evenly by the training jobs; beyond its share, a job's "
+                  "slices each group k consecutive steps")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--timeline-max-points", limits.max_counter_points,

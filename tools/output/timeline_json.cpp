@@ -166,16 +166,20 @@ TimelineStats write_timeline_json(std::ostream& out, const TimelineRecords& reco
     list.push_back(&p);
   }
   Args steps_sampling;
+  // The step-slice budget, shared evenly: a file's size does not grow with the number of jobs.
+  const std::size_t per_job_slices =
+      std::max<std::size_t>(1, options.max_step_slices / std::max<std::size_t>(1, training_order.size()));
   for (std::size_t i = 0; i < training_order.size(); ++i) {
     const int pid = kFirstTrainingPid + static_cast<int>(i);
     const auto& list = pieces[training_order[i]];
-    const std::int64_t per_slice = timeline::steps_per_slice(list, options.max_steps_per_job);
+    const std::int64_t per_slice = timeline::steps_per_slice(list, per_job_slices);
     name_process(w, pid, "training: " + training_order[i], pid);
     name_thread(w, pid, 1, "steps and checkpoints");
     if (per_slice > 1) {
       w.metadata("process_labels", pid, 0,
-                 Args().add("labels", quote(fmt::format("{} steps per slice (--timeline-max-steps {})", per_slice,
-                                                        options.max_steps_per_job))));
+                 Args().add("labels", quote(fmt::format("{} steps per slice (--timeline-max-steps {} shared by {} "
+                                                        "training jobs)",
+                                                        per_slice, options.max_step_slices, training_order.size()))));
       steps_sampling.add(training_order[i], fmt::format("{}", per_slice));
     }
     timeline::write_training_steps(w, pid, 1, list, per_slice);
@@ -232,7 +236,7 @@ TimelineStats write_timeline_json(std::ostream& out, const TimelineRecords& reco
   std::string overrides;
   for (const auto& o : meta.overrides) overrides += (overrides.empty() ? "" : ",") + quote(o);
   Args limits;
-  limits.add("max_steps_per_job", fmt::format("{}", options.max_steps_per_job))
+  limits.add("max_step_slices", fmt::format("{}", options.max_step_slices))
       .add("max_counter_points", fmt::format("{}", options.max_counter_points))
       .add("max_jobs", fmt::format("{}", options.records.max_jobs))
       .add("max_instants", fmt::format("{}", options.records.max_instants));

@@ -11,8 +11,9 @@
 // Times are simulated: ts and dur in microseconds, printed from integer nanoseconds with three
 // decimals (exact). The same records give the same bytes (no wall clock, stable order).
 //
-// Size bounds (TimelineOptions): a training job with more than max_steps_per_job steps gets
-// slices of k consecutive steps (k = ceil(steps / max_steps_per_job)), their parts summed; a
+// Size bounds (TimelineOptions): max_step_slices is shared evenly by the training jobs; a job
+// with more steps than its share gets slices of k consecutive steps (k = ceil(steps / share)),
+// their parts summed, the checkpoint writes between them a fourth part; a
 // counter with more than max_counter_points points gets time-weighted means over that many equal
 // buckets. Both are noted in otherData.sampling and in the process's labels.
 
@@ -27,7 +28,7 @@
 namespace dcsim::tools::output {
 
 struct TimelineOptions {
-  std::size_t max_steps_per_job = 10000;
+  std::size_t max_step_slices = 10000;  // over all training jobs
   std::size_t max_counter_points = 2000;
   TimelineRecordLimits records;
 };

@@ -21,6 +21,12 @@ REQUIRED = {
 TOLERANCE_US = 0.002  # times are printed with three decimals (nanoseconds)
 
 
+def tolerance(ts):
+    # A double holds ~16 significant digits: beyond ~1e12 us (11 days) the last printed decimal
+    # is rounded when parsed, by up to a few ulps once added.
+    return TOLERANCE_US + 8e-16 * abs(ts)
+
+
 def check(doc):
     problems = []
     for key in ("traceEvents", "displayTimeUnit", "otherData"):
@@ -57,14 +63,14 @@ def check(doc):
     for track, list_ in phases.items():
         list_.sort(key=lambda e: e["ts"])
         for a, b in zip(list_, list_[1:]):
-            if abs(a["ts"] + a["dur"] - b["ts"]) > TOLERANCE_US:
+            if abs(a["ts"] + a["dur"] - b["ts"]) > tolerance(b["ts"]):
                 problems.append(f"job track {track}: phases not contiguous at ts {b['ts']}")
     for track, list_ in steps.items():
         parent = None
         total = 0.0
         for e in list_ + [None]:
             if e is None or e["cat"] == "step":
-                if parent is not None and total > 0 and abs(total - parent["dur"]) > 3 * TOLERANCE_US:
+                if parent is not None and total > 0 and abs(total - parent["dur"]) > 3 * tolerance(parent["dur"]):
                     problems.append(f"{parent['name']} on {track}: parts add up to {total}, not {parent['dur']}")
                 parent, total = e, 0.0
             else:

@@ -91,7 +91,7 @@ TEST_CASE("timeline: flow-mode steps (measured on the fabric) also add up", "[ti
 TEST_CASE("timeline: beyond --timeline-max-steps slices group k steps and their checkpoints, nothing lost",
           "[timeline]") {
   TimelineOptions options;
-  options.max_steps_per_job = 16;  // 200 steps -> k = 13
+  options.max_step_slices = 16;  // one training job, 200 steps -> k = 13
   const auto run = run_file("scenarios/llama3-70b-256-gpus.json", {}, options);
   check_structure(run->doc);
   const auto steps = step_slices(run->doc);
