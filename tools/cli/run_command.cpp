@@ -1,8 +1,10 @@
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "tools/cli/command.hpp"
 #include "tools/cli/run_report.hpp"
@@ -71,6 +73,13 @@ Command add_run_command(CLI::App& app, const CommandContext& context) {
               std::cout << outputs.summary.dump(2) << '\n';
             } else if (!args->quiet) {
               std::cout << headline_report(scenario, outputs);
+              if (timeline) {
+                std::error_code ec;
+                const auto bytes = std::filesystem::file_size(timeline->path(), ec);
+                std::cout << fmt::format("  timeline    {} ({} events, {:.1f} MB, written in {:.2f} s)\n",
+                                         timeline->path().string(), timeline->stats().events,
+                                         ec ? 0.0 : static_cast<double>(bytes) / 1e6, outputs.stats.timeline_s);
+              }
             }
             return 0;
           }};

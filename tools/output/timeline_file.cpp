@@ -52,6 +52,7 @@ TimelineStats TimelineFile::write(const TimelineRecords& records, const Timeline
     throw sim::InputError("cannot write timeline '" + temporary_.string() + "': " + std::strerror(errno));
   }
   written_ = true;
+  stats_ = stats;
   return stats;
 }
 

@@ -30,10 +30,13 @@ class TimelineFile {
   TimelineStats write(const TimelineRecords& records, const TimelineMeta& meta);
   // Renames the temporary to path(). InputError when that fails (the temporary is removed).
   void commit();
+  // What write() wrote.
+  const TimelineStats& stats() const { return stats_; }
 
  private:
   std::filesystem::path path_, temporary_;
   TimelineOptions options_;
+  TimelineStats stats_;
   bool written_ = false, committed_ = false;
 };
 

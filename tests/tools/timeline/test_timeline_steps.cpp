@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -182,4 +183,51 @@ TEST_CASE("timeline file: a directory, a missing folder or an empty path is refu
   const auto doc = nlohmann::json::parse(in);
   for (const auto& e : doc.at("traceEvents")) CHECK(e.at("ph") == "M");  // nothing recorded: names only
   fs::remove_all(dir);
+}
+
+TEST_CASE("training_steps: pieces cut by clock changes are contiguous in time and steps, each as long as its steps take",
+          "[timeline]") {
+  // 20 days of the token-cost fleet under its facility: throttling and power capping change the
+  // clock mid-segment, so pieces end at fractional steps; the next piece of the run goes on from
+  // there, and every piece lasts (to_step - from_step) x step_s.
+  const auto run = run_file("scenarios/token-cost-llama3-70b.json", {"duration=20 d"});
+  const auto& t = run->sink.table("training_steps");
+  const auto col = [&](const std::string& name) {
+    for (std::size_t i = 0; i < t.columns.size(); ++i) {
+      if (t.columns[i].name == name) return i;
+    }
+    FAIL("no column " << name);
+    return std::size_t{0};
+  };
+  const std::size_t start = col("start_ns"), end = col("end_ns"), job = col("job"), kind = col("kind"),
+                    from = col("from_step"), to = col("to_step"), step = col("step_s"), c = col("compute_s"),
+                    m = col("exposed_comm_s"), b = col("bubble_s"), cut = col("interrupted");
+  std::map<std::string, std::size_t> last;  // job -> its previous steps row
+  int fractional = 0;
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const auto& row = t.rows[r];
+    if (std::get<std::string>(row[kind]) != "steps") continue;
+    INFO("row " << r);
+    const double f = std::get<double>(row[from]), e = std::get<double>(row[to]), s = std::get<double>(row[step]);
+    fractional += f != std::floor(f);
+    CHECK(std::get<double>(row[c]) + std::get<double>(row[m]) + std::get<double>(row[b]) == Approx(s).epsilon(1e-12));
+    const auto ns = static_cast<double>(std::get<std::int64_t>(row[end]) - std::get<std::int64_t>(row[start]));
+    // An activity ends on the first whole nanosecond its work is done: a nanosecond or two more.
+    CHECK(ns == Approx((e - f) * s * 1e9).margin(2.0));
+    const std::string name = std::get<std::string>(row[job]);
+    const auto it = last.find(name);
+    if (it != last.end()) {
+      const auto& prev = t.rows[it->second];
+      if (std::get<std::int64_t>(prev[end]) == std::get<std::int64_t>(row[start]) &&
+          std::get<std::int64_t>(prev[cut]) == 0) {
+        CHECK(std::get<double>(prev[to]) == f);  // a cut piece goes on where it stopped
+      }
+    }
+    last[name] = r;
+  }
+  CHECK(fractional > 100);
+  // And the timeline joins the cut steps back up: every step slice's parts add up.
+  for (int pid = 10; pid < 30; ++pid) {
+    for (const auto& s : step_slices(run->doc, pid)) CHECK(s.parts_us == Approx(s.slice.at("dur").get<double>()).margin(5e-3));
+  }
 }
