@@ -76,9 +76,11 @@ Command add_run_command(CLI::App& app, const CommandContext& context) {
               if (timeline) {
                 std::error_code ec;
                 const auto bytes = std::filesystem::file_size(timeline->path(), ec);
-                std::cout << fmt::format("  timeline    {} ({} events, {:.1f} MB, written in {:.2f} s)\n",
+                const double mb = ec ? 0.0 : static_cast<double>(bytes) / 1e6;
+                std::cout << fmt::format("  timeline    {} ({} events, {}, written in {:.2f} s)\n",
                                          timeline->path().string(), timeline->stats().events,
-                                         ec ? 0.0 : static_cast<double>(bytes) / 1e6, outputs.stats.timeline_s);
+                                         mb < 1.0 ? fmt::format("{:.0f} kB", mb * 1e3) : fmt::format("{:.1f} MB", mb),
+                                         outputs.stats.timeline_s);
               }
             }
             return 0;
