@@ -13,17 +13,19 @@ sim::TableId TrainingJobRun::declare_steps_table(sim::TraceSink& sink) {
   using sim::ColumnType;
   return sink.declare_table(
       "training_steps",
-      {{"start_ns", ColumnType::kInt64, "ns", "start of the first step (or of the checkpoint write)"},
-       {"end_ns", ColumnType::kInt64, "ns", "end of the last step (or of the write)"},
+      {{"start_ns", ColumnType::kInt64, "ns", "start of the first step of the piece"},
+       {"end_ns", ColumnType::kInt64, "ns", "end of the last step of the piece"},
        {"job", ColumnType::kString, "", "training job name"},
-       {"kind", ColumnType::kString, "", "steps or checkpoint"},
        {"from_step", ColumnType::kFloat64, "steps", "job's steps done at start_ns (fractional where a piece was cut mid-step)"},
-       {"to_step", ColumnType::kFloat64, "steps", "steps done at end_ns (checkpoint: = from_step)"},
-       {"step_s", ColumnType::kFloat64, "s", "time of one step in this piece (NaN for a checkpoint)"},
-       {"compute_s", ColumnType::kFloat64, "s", "compute part of one step (NaN for a checkpoint)"},
+       {"to_step", ColumnType::kFloat64, "steps", "steps done at end_ns"},
+       {"step_s", ColumnType::kFloat64, "s", "time of one step in this piece"},
+       {"compute_s", ColumnType::kFloat64, "s", "compute part of one step"},
        {"exposed_comm_s", ColumnType::kFloat64, "s", "communication not hidden behind compute, one step"},
        {"bubble_s", ColumnType::kFloat64, "s", "pipeline bubble of one step (compute_s + exposed_comm_s + bubble_s = step_s)"},
-       {"interrupted", ColumnType::kInt64, "", "1: the run was interrupted here (a partial step or write is lost)"}});
+       {"checkpoint_start_ns", ColumnType::kInt64, "ns", "start of the checkpoint write after the piece (-1: none)"},
+       {"checkpoint_end_ns", ColumnType::kInt64, "ns", "its end (-1: none)"},
+       {"interrupted", ColumnType::kInt64, "",
+        "1: the run was interrupted at the row's last time (a partial step or write is lost)"}});
 }
 
 TrainingJobRun::Series TrainingJobRun::declare_series(sim::TraceSink& sink, const std::string& name,
@@ -58,17 +60,33 @@ void TrainingJobRun::close_piece(double to_step, bool interrupted) {
     piece_.to_step = to_step;
   }
   if (piece_.end == piece_.start) return;  // e.g. a rate change at the segment's start
-  const StepMeasurement& m = piece_.split;
-  sink_.append_row(series_.steps, {piece_.start.ns(), piece_.end.ns(), series_.job, std::string("steps"),
-                                   piece_.from_step, piece_.to_step, m.step_s, m.compute_s, m.exposed_comm_s,
-                                   m.bubble_s, std::int64_t{interrupted ? 1 : 0}});
+  flush_piece(false, false);               // an earlier piece no checkpoint followed
+  pending_ = piece_;
+  pending_.open = true;
+  if (interrupted) flush_piece(false, true);
 }
 
-void TrainingJobRun::emit_checkpoint_row(bool interrupted) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const double at = steps_finished_;
-  sink_.append_row(series_.steps, {checkpoint_start_.ns(), sim_.now().ns(), series_.job, std::string("checkpoint"),
-                                   at, at, nan, nan, nan, nan, std::int64_t{interrupted ? 1 : 0}});
+void TrainingJobRun::flush_piece(bool with_checkpoint, bool interrupted) {
+  if (!pending_.open && !with_checkpoint) return;
+  if (!pending_.open) {
+    // A write with no steps before it in this run: a piece of no steps carries it.
+    pending_ = Piece{checkpoint_start_, checkpoint_start_, static_cast<double>(steps_finished_),
+                     static_cast<double>(steps_finished_), split_at(clock_factor_), true};
+  }
+  pending_.open = false;
+  const StepMeasurement& m = pending_.split;
+  const std::int64_t ck_start = with_checkpoint ? checkpoint_start_.ns() : -1;
+  const std::int64_t ck_end = with_checkpoint ? sim_.now().ns() : -1;
+  sink_.append_row(series_.steps, {pending_.start.ns(), pending_.end.ns(), series_.job, pending_.from_step,
+                                   pending_.to_step, m.step_s, m.compute_s, m.exposed_comm_s, m.bubble_s, ck_start,
+                                   ck_end, std::int64_t{interrupted ? 1 : 0}});
+}
+
+void TrainingJobRun::record_steps_until_now() {
+  if (interrupted_) return;
+  close_piece(steps_done(), false);
+  const bool writing = (checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_;
+  flush_piece(writing, false);
 }
 
 TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series,
@@ -127,7 +145,9 @@ void TrainingJobRun::interrupt() {
   // so far are whole (the step in flight is not measured).
   close_piece(progress_at_interrupt_, !executor_);
   if ((checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_) {
-    emit_checkpoint_row(true);
+    flush_piece(true, true);
+  } else {
+    flush_piece(false, false);
   }
   interrupted_ = true;
   stalled_ = false;
@@ -161,6 +181,7 @@ void TrainingJobRun::on_step(const StepMeasurement& m) {
   measured_.bubble_s += m.bubble_s;
   if (steps_finished_ >= plan_.steps) {
     close_piece(0.0, false);
+    flush_piece(false, false);
     record(std::numeric_limits<double>::quiet_NaN(), 0.0);
     on_done_();
     return;
@@ -218,6 +239,7 @@ void TrainingJobRun::on_segment_done() {
   training_s_ += (sim_.now() - segment_->started_at()).seconds();
   close_piece(steps_finished_, false);
   if (steps_finished_ >= plan_.steps) {
+    flush_piece(false, false);
     record(std::numeric_limits<double>::quiet_NaN(), 0.0);
     on_done_();
     return;
@@ -229,7 +251,7 @@ void TrainingJobRun::on_segment_done() {
 
 void TrainingJobRun::on_checkpoint_done() {
   if (interrupted_) return;
-  emit_checkpoint_row(false);
+  flush_piece(true, false);
   ++checkpoints_written_;
   steps_saved_ = steps_finished_;
   checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();

@@ -21,7 +21,8 @@
 // and rows of the table training_steps (declare_steps_table, one for all jobs): a row per piece
 // of steps at one step time and breakdown -- analytic mode: a segment, cut where the clock
 // factor changes or the run is interrupted (its from_step/to_step are then fractional); flow
-// mode: consecutive steps that measured exactly the same -- and a row per checkpoint write.
+// mode: consecutive steps that measured exactly the same -- with the checkpoint write that
+// followed it, if any (one row, not two: a 54-day run has tens of thousands of checkpoints).
 // Timelines (tools/output/timeline_*) draw each step from them.
 
 #include <functional>
@@ -85,6 +86,9 @@ class TrainingJobRun final : public JobRun {
   bool stalled() const { return stalled_; }
   // Ends a stall: the held checkpoint is written now, then the run goes on.
   void write_held_checkpoint();
+  // The end of the simulation: the steps (and a checkpoint write) in flight up to now go into
+  // training_steps, as if the run were cut here.
+  void record_steps_until_now();
   // JobRun: a segment or checkpoint in flight is abandoned (a checkpoint not finished saves
   // nothing); flow mode: the step in flight drains on the fabric, its end is ignored.
   void interrupt() override;
@@ -133,8 +137,11 @@ class TrainingJobRun final : public JobRun {
   // Analytic mode: one step's breakdown at `clock_factor` (only the clock-bound share stretches).
   StepMeasurement split_at(double clock_factor) const;
   void open_piece(double from_step);
+  // Closes the open piece; it waits (pending_) for the checkpoint write that may follow it.
   void close_piece(double to_step, bool interrupted);
-  void emit_checkpoint_row(bool interrupted);
+  // Writes the pending piece's row, with the checkpoint write [checkpoint_start_, now) when
+  // `with_checkpoint`, with none otherwise.
+  void flush_piece(bool with_checkpoint, bool interrupted);
 
   const workload::TrainingJobPlan& plan_;
   sim::Simulator& sim_;
@@ -159,7 +166,7 @@ class TrainingJobRun final : public JobRun {
   bool checkpoint_on_fabric_ = false;  // a write to the store host in flight
   sim::Time checkpoint_start_;
   Series series_;
-  Piece piece_;
+  Piece piece_, pending_;  // open; closed and not yet written (pending_.open: there is one)
   std::function<void()> on_checkpoint_;
   std::function<bool()> hold_;
   bool stalled_ = false;  // at a held checkpoint

@@ -155,19 +155,32 @@ void TimelineRecorder::keep_row(const KeptTable& table, const std::vector<sim::C
           {r.time_ns("time").value_or(0), r.text("job"), r.text("from"), r.text("to"), r.text("cause")});
       return;
     case Kind::kSteps: {
+      // A row: a piece of steps, then the checkpoint write that followed it (if any); the
+      // interruption flag belongs to the row's last part.
       TimelineRecords::StepPiece p;
       p.start_ns = r.integer("start_ns");
       p.end_ns = r.integer("end_ns");
       p.job = r.text("job");
-      p.checkpoint = r.text("kind") == "checkpoint";
       p.from_step = r.number("from_step");
       p.to_step = r.number("to_step");
       p.step_s = r.number("step_s");
       p.compute_s = r.number("compute_s");
       p.comm_s = r.number("exposed_comm_s");
       p.bubble_s = r.number("bubble_s");
-      p.interrupted = r.integer("interrupted") != 0;
-      records_.steps.push_back(std::move(p));
+      const bool interrupted = r.integer("interrupted") != 0;
+      const std::int64_t ck_start = r.integer("checkpoint_start_ns"), ck_end = r.integer("checkpoint_end_ns");
+      const bool checkpoint = ck_start >= 0 && ck_end >= ck_start;
+      p.interrupted = interrupted && !checkpoint;
+      if (p.end_ns > p.start_ns) records_.steps.push_back(p);
+      if (checkpoint) {
+        TimelineRecords::StepPiece ck = p;
+        ck.checkpoint = true;
+        ck.start_ns = ck_start;
+        ck.end_ns = ck_end;
+        ck.from_step = ck.to_step = p.to_step;
+        ck.interrupted = interrupted;
+        records_.steps.push_back(std::move(ck));
+      }
       return;
     }
     case Kind::kInstants: {
