@@ -35,6 +35,9 @@ struct ClusterSimulation::Job {
   double energy_at_start_j = 0.0;
   double energy_j = 0.0;   // over every run, up to the last one's end
   bool named = false;      // listed in the scenario (not generated): gets a headline row
+  // An unnamed job whose transitions are all logged from now on: a fault or preemption touched
+  // it, so its restart and end are needed to tell its phases apart (timelines).
+  bool states_logged = false;
   // Restarts: the resume point (nominal seconds of work saved, and the step for training jobs),
   // the delay the next start pays, the pending start of the work after such a delay.
   double resume_s = 0.0;

@@ -40,13 +40,16 @@ std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_po
   return changed;
 }
 
-void ClusterSimulation::transition(const Job& job, const char* from, const char* to, const std::string& cause) {
+void ClusterSimulation::transition(Job& job, const char* from, const char* to, const std::string& cause) {
   if (signals_ != nullptr && signals_->job_state.connected()) {
     signals_->job_state.emit(
         JobStateChange{sim_.now(), job.index, job.spec.name, from, to, cause, job.gpus(), job.energy_j, job.cloud});
   }
-  // Generated and trace streams (1e6 jobs) keep only their fault-driven transitions.
-  if (!job.named && cause.empty()) return;
+  // Generated and trace streams (1e6 jobs) keep only their fault-driven transitions and, once a
+  // fault or preemption touched a job, its later ones (its restart and end, a handful per fault):
+  // with the jobs table's arrival and start, its phases are then complete.
+  if (!job.named && cause.empty() && !job.states_logged) return;
+  if (!job.named) job.states_logged = true;
   std::string node_list;
   for (int n : job.nodes) node_list += (node_list.empty() ? "" : " ") + std::to_string(n);
   sink_.append_row(states_table_, {sim_.now().seconds(), job.spec.name, std::string(from), std::string(to), cause, node_list});

@@ -100,6 +100,7 @@ void ClusterSimulation::finish() {
     // from (waiting), failed and unstarted ones nothing; completed ones reported at completion.
     if (job->state == Job::State::kRunning && job->run != nullptr && job->training != nullptr) {
       report_training_work(*job, std::floor(job->training->steps_done()));
+      job->training->record_steps_until_now();  // the steps in flight at the end, in training_steps
     } else if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) {
       report_training_work(*job, job->resume_step);
     } else if (job->state == Job::State::kFailed || job->state == Job::State::kPending) {

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "models/datacenter/cloud_pool.hpp"
@@ -102,13 +103,17 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
                std::make_move_iterator(config_.trace_jobs.end()));
   config_.trace_jobs = {};
   // Arrival order, ties broken by position in the list: deterministic.
+  std::optional<sim::TableId> steps_table;  // training_steps, declared with the first training job
   for (std::size_t i = 0; i < specs.size(); ++i) {
     auto job = std::make_unique<Job>();
     job->spec = std::move(specs[i]);
     job->named = i < named_count;
     job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
     if (job->spec.training) job->plan = plan_with_policy_interval(job->spec);
-    if (job->spec.training) job->training_series = TrainingJobRun::declare_series(sink_, job->spec.name);
+    if (job->spec.training) {
+      if (!steps_table) steps_table = TrainingJobRun::declare_steps_table(sink_);
+      job->training_series = TrainingJobRun::declare_series(sink_, job->spec.name, *steps_table);
+    }
     jobs_.push_back(std::move(job));
   }
   std::stable_sort(jobs_.begin(), jobs_.end(),

@@ -174,7 +174,7 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   void end_drain(int node);
   void begin_migration(std::size_t job_index, sim::Time relaunch_overhead, const std::string& cause);
   void finish_migration(std::size_t job_index);
-  void transition(const Job& job, const char* from, const char* to, const std::string& cause);
+  void transition(Job& job, const char* from, const char* to, const std::string& cause);
   void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
   // Cloud pool (cloud_pool.cpp).
   bool is_cloud(int node) const { return node >= config_.nodes; }

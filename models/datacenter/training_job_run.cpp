@@ -9,11 +9,84 @@
 
 namespace dcsim::models::datacenter {
 
-TrainingJobRun::Series TrainingJobRun::declare_series(sim::TraceSink& sink, const std::string& name) {
+sim::TableId TrainingJobRun::declare_steps_table(sim::TraceSink& sink) {
+  using sim::ColumnType;
+  return sink.declare_table(
+      "training_steps",
+      {{"start_ns", ColumnType::kInt64, "ns", "start of the first step of the piece"},
+       {"end_ns", ColumnType::kInt64, "ns", "end of the last step of the piece"},
+       {"job", ColumnType::kString, "", "training job name"},
+       {"from_step", ColumnType::kFloat64, "steps", "job's steps done at start_ns (fractional where a piece was cut mid-step)"},
+       {"to_step", ColumnType::kFloat64, "steps", "steps done at end_ns"},
+       {"step_s", ColumnType::kFloat64, "s", "time of one step in this piece"},
+       {"compute_s", ColumnType::kFloat64, "s", "compute part of one step"},
+       {"exposed_comm_s", ColumnType::kFloat64, "s", "communication not hidden behind compute, one step"},
+       {"bubble_s", ColumnType::kFloat64, "s", "pipeline bubble of one step (compute_s + exposed_comm_s + bubble_s = step_s)"},
+       {"checkpoint_start_ns", ColumnType::kInt64, "ns", "start of the checkpoint write after the piece (-1: none)"},
+       {"checkpoint_end_ns", ColumnType::kInt64, "ns", "its end (-1: none)"},
+       {"interrupted", ColumnType::kInt64, "",
+        "1: the run was interrupted at the row's last time (a partial step or write is lost)"}});
+}
+
+TrainingJobRun::Series TrainingJobRun::declare_series(sim::TraceSink& sink, const std::string& name,
+                                                      sim::TableId steps_table) {
   return {sink.declare_series("jobs/" + name + "/step_time_s", "s",
                               "step time of training job " + name + " (NaN while checkpointing)"),
           sink.declare_series("jobs/" + name + "/tokens_per_s", "tokens/s",
-                              "training throughput of job " + name + " (0 while checkpointing)")};
+                              "training throughput of job " + name + " (0 while checkpointing)"),
+          steps_table, name};
+}
+
+StepMeasurement TrainingJobRun::split_at(double clock_factor) const {
+  const workload::TrainingStepResult& r = plan_.step;
+  StepMeasurement m;
+  m.step_s = plan_.step_time_s(clock_factor);
+  m.exposed_comm_s = r.exposed_comm_s;
+  m.compute_s = std::min(r.compute_s / clock_factor, m.step_s - m.exposed_comm_s);
+  // The rest of the stretch is the bubble's (it waits on other stages' slower compute).
+  m.bubble_s = std::max(0.0, m.step_s - m.compute_s - m.exposed_comm_s);
+  return m;
+}
+
+void TrainingJobRun::open_piece(double from_step) {
+  piece_ = Piece{sim_.now(), sim_.now(), from_step, from_step, split_at(clock_factor_), true};
+}
+
+void TrainingJobRun::close_piece(double to_step, bool interrupted) {
+  if (!piece_.open) return;
+  piece_.open = false;
+  if (!executor_) {
+    piece_.end = sim_.now();
+    piece_.to_step = to_step;
+  }
+  if (piece_.end == piece_.start) return;  // e.g. a rate change at the segment's start
+  flush_piece(false, false);               // an earlier piece no checkpoint followed
+  pending_ = piece_;
+  pending_.open = true;
+  if (interrupted) flush_piece(false, true);
+}
+
+void TrainingJobRun::flush_piece(bool with_checkpoint, bool interrupted) {
+  if (!pending_.open && !with_checkpoint) return;
+  if (!pending_.open) {
+    // A write with no steps before it in this run: a piece of no steps carries it.
+    pending_ = Piece{checkpoint_start_, checkpoint_start_, static_cast<double>(steps_finished_),
+                     static_cast<double>(steps_finished_), split_at(clock_factor_), true};
+  }
+  pending_.open = false;
+  const StepMeasurement& m = pending_.split;
+  const std::int64_t ck_start = with_checkpoint ? checkpoint_start_.ns() : -1;
+  const std::int64_t ck_end = with_checkpoint ? sim_.now().ns() : -1;
+  sink_.append_row(series_.steps, {pending_.start.ns(), pending_.end.ns(), series_.job, pending_.from_step,
+                                   pending_.to_step, m.step_s, m.compute_s, m.exposed_comm_s, m.bubble_s, ck_start,
+                                   ck_end, std::int64_t{interrupted ? 1 : 0}});
+}
+
+void TrainingJobRun::record_steps_until_now() {
+  if (interrupted_) return;
+  close_piece(steps_done(), false);
+  const bool writing = (checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_;
+  flush_piece(writing, false);
 }
 
 TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series,
@@ -58,6 +131,7 @@ void TrainingJobRun::start_segment() {
   segment_ = std::make_unique<sim::Activity>(sim_, static_cast<double>(steps), 1.0 / step_s,
                                              [this](sim::Activity&) { on_segment_done(); });
   record(step_s, plan_.step.tokens_per_step / step_s);
+  open_piece(steps_finished_);
 }
 
 void TrainingJobRun::next_step() {
@@ -67,6 +141,14 @@ void TrainingJobRun::next_step() {
 void TrainingJobRun::interrupt() {
   if (interrupted_) return;
   progress_at_interrupt_ = steps_done();
+  // Analytic: the segment's piece ends here, its partial step lost; flow: the identical steps
+  // so far are whole (the step in flight is not measured).
+  close_piece(progress_at_interrupt_, !executor_);
+  if ((checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_) {
+    flush_piece(true, true);
+  } else {
+    flush_piece(false, false);
+  }
   interrupted_ = true;
   stalled_ = false;
   if (segment_ && !segment_->done()) {
@@ -82,17 +164,30 @@ void TrainingJobRun::on_step(const StepMeasurement& m) {
   if (interrupted_) return;
   ++steps_finished_;
   ++steps_measured_;
+  const sim::Time step_start = executor_->step_start();
+  const StepMeasurement& p = piece_.split;
+  const bool same = piece_.open && piece_.end == step_start && p.step_s == m.step_s && p.compute_s == m.compute_s &&
+                    p.exposed_comm_s == m.exposed_comm_s && p.bubble_s == m.bubble_s;
+  if (!same) {
+    close_piece(0.0, false);
+    piece_ = Piece{step_start, sim_.now(), steps_finished_ - 1.0, steps_finished_ - 1.0, m, true};
+  }
+  piece_.end = sim_.now();
+  piece_.to_step = steps_finished_;
   training_s_ += m.step_s;
   measured_.step_s += m.step_s;
   measured_.compute_s += m.compute_s;
   measured_.exposed_comm_s += m.exposed_comm_s;
   measured_.bubble_s += m.bubble_s;
   if (steps_finished_ >= plan_.steps) {
+    close_piece(0.0, false);
+    flush_piece(false, false);
     record(std::numeric_limits<double>::quiet_NaN(), 0.0);
     on_done_();
     return;
   }
   if ((plan_.checkpoint_interval_steps > 0 && steps_finished_ % plan_.checkpoint_interval_steps == 0) || on_saved_) {
+    close_piece(0.0, false);
     start_checkpoint();
     last_recorded_step_s_ = -1.0;
     return;
@@ -142,7 +237,9 @@ void TrainingJobRun::on_segment_done() {
   if (interrupted_) return;
   steps_finished_ += static_cast<int>(segment_->total_work());
   training_s_ += (sim_.now() - segment_->started_at()).seconds();
+  close_piece(steps_finished_, false);
   if (steps_finished_ >= plan_.steps) {
+    flush_piece(false, false);
     record(std::numeric_limits<double>::quiet_NaN(), 0.0);
     on_done_();
     return;
@@ -154,6 +251,7 @@ void TrainingJobRun::on_segment_done() {
 
 void TrainingJobRun::on_checkpoint_done() {
   if (interrupted_) return;
+  flush_piece(true, false);
   ++checkpoints_written_;
   steps_saved_ = steps_finished_;
   checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();
@@ -191,9 +289,11 @@ void TrainingJobRun::set_clock_factor(double factor) {
     return;
   }
   if (segment_ && !segment_->done() && !segment_->cancelled()) {
+    close_piece(steps_done(), false);
     const double step_s = current_step_time_s();
     segment_->set_rate(1.0 / step_s);
     record(step_s, plan_.step.tokens_per_step / step_s);
+    open_piece(steps_done());
   }
 }
 

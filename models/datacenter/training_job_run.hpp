@@ -18,6 +18,12 @@
 //                             checkpoint; flow mode: the last completed step's, first at the end
 //                             of the first step)
 //   jobs/<name>/tokens_per_s  current training throughput (0 while checkpointing or stalled)
+// and rows of the table training_steps (declare_steps_table, one for all jobs): a row per piece
+// of steps at one step time and breakdown -- analytic mode: a segment, cut where the clock
+// factor changes or the run is interrupted (its from_step/to_step are then fractional); flow
+// mode: consecutive steps that measured exactly the same -- with the checkpoint write that
+// followed it, if any (one row, not two: a 54-day run has tens of thousands of checkpoints).
+// Timelines (tools/output/timeline_*) draw each step from them.
 
 #include <functional>
 #include <memory>
@@ -42,9 +48,13 @@ class TrainingJobRun final : public JobRun {
   struct Series {
     sim::SeriesId step_time = 0;
     sim::SeriesId tokens_per_s = 0;
+    sim::TableId steps = 0;  // training_steps, shared by every training job
+    std::string job;
   };
+  // Declared when the model is built (before the run starts), once for all training jobs.
+  static sim::TableId declare_steps_table(sim::TraceSink& sink);
   // Declared when the model is built (before the run starts), for job `name`.
-  static Series declare_series(sim::TraceSink& sink, const std::string& name);
+  static Series declare_series(sim::TraceSink& sink, const std::string& name, sim::TableId steps_table);
 
   // Starts at sim.now() at `clock_factor`; calls on_done once the last step has finished.
   // With `executor` (flow mode) every step runs as its graph; without, in analytic segments.
@@ -76,6 +86,9 @@ class TrainingJobRun final : public JobRun {
   bool stalled() const { return stalled_; }
   // Ends a stall: the held checkpoint is written now, then the run goes on.
   void write_held_checkpoint();
+  // The end of the simulation: the steps (and a checkpoint write) in flight up to now go into
+  // training_steps, as if the run were cut here.
+  void record_steps_until_now();
   // JobRun: a segment or checkpoint in flight is abandoned (a checkpoint not finished saves
   // nothing); flow mode: the step in flight drains on the fabric, its end is ignored.
   void interrupt() override;
@@ -113,6 +126,22 @@ class TrainingJobRun final : public JobRun {
   void write_checkpoint();
   void on_checkpoint_done();
   void record(double step_time_s, double tokens_per_s);
+  // training_steps rows: the piece of steps in flight (analytic: open until its segment ends or
+  // its rate changes; flow: the run of identical steps so far), and checkpoint writes.
+  struct Piece {
+    sim::Time start, end;
+    double from_step = 0.0, to_step = 0.0;
+    StepMeasurement split;  // one step's time and breakdown
+    bool open = false;
+  };
+  // Analytic mode: one step's breakdown at `clock_factor` (only the clock-bound share stretches).
+  StepMeasurement split_at(double clock_factor) const;
+  void open_piece(double from_step);
+  // Closes the open piece; it waits (pending_) for the checkpoint write that may follow it.
+  void close_piece(double to_step, bool interrupted);
+  // Writes the pending piece's row, with the checkpoint write [checkpoint_start_, now) when
+  // `with_checkpoint`, with none otherwise.
+  void flush_piece(bool with_checkpoint, bool interrupted);
 
   const workload::TrainingJobPlan& plan_;
   sim::Simulator& sim_;
@@ -137,6 +166,7 @@ class TrainingJobRun final : public JobRun {
   bool checkpoint_on_fabric_ = false;  // a write to the store host in flight
   sim::Time checkpoint_start_;
   Series series_;
+  Piece piece_, pending_;  // open; closed and not yet written (pending_.open: there is one)
   std::function<void()> on_checkpoint_;
   std::function<bool()> hold_;
   bool stalled_ = false;  // at a held checkpoint

@@ -1,12 +1,14 @@
 #include "tools/run/run_scenario.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
 #include "tools/output/run_output.hpp"
+#include "tools/output/timeline_recorder.hpp"
 #include "tools/run/interrupt.hpp"
 #include "tools/run/build_datacenter.hpp"
 #include "tools/version.hpp"
@@ -66,7 +68,7 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
 RunOutputs run_to_directory(const scenario::Scenario& scenario,
                             const models::ModelRegistries& registries,
                             const std::filesystem::path& output_dir, const ProgressFn& progress,
-                            const PhaseFn& phase) {
+                            const PhaseFn& phase, output::TimelineFile* timeline) {
   output::RunOutput out(output_dir);
   output::RunMeta meta;
   meta.scenario_name = scenario.name;
@@ -80,8 +82,21 @@ RunOutputs run_to_directory(const scenario::Scenario& scenario,
   out.set_meta(meta);
 
   RunOutputs result;
-  result.stats = simulate(scenario, registries, out.sink(), progress, phase);
+  // A timeline keeps a copy of what it draws on the way to trace.h5 (models never see it).
+  std::optional<output::TimelineRecorder> recorder;
+  if (timeline != nullptr) recorder.emplace(&out.sink(), timeline->options().records);
+  sim::TraceSink& sink = recorder ? static_cast<sim::TraceSink&>(*recorder) : out.sink();
+  result.stats = simulate(scenario, registries, sink, progress, phase);
   result.summary = output::summary_json(out.writer().summary(), meta);
+  if (timeline != nullptr) {
+    if (phase) phase("writing " + timeline->path().string());
+    const auto timeline_start = std::chrono::steady_clock::now();
+    output::TimelineMeta timeline_meta{scenario.name, scenario.seed, meta.dcsim_version, scenario.overrides,
+                                       sim::Time::from_seconds(result.stats.simulated_s).ns()};
+    timeline->write(recorder->records(), timeline_meta);
+    result.stats.timeline_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - timeline_start).count();
+  }
   if (phase) phase("writing " + out.trace_path().string());
   // A signal while the files are written still leaves nothing complete-looking: checked after
   // they are written, before they get their final names.
@@ -90,6 +105,7 @@ RunOutputs run_to_directory(const scenario::Scenario& scenario,
   result.stats.write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
   result.trace_file = out.trace_path();
   result.summary_file = out.summary_path();
+  if (timeline != nullptr) timeline->commit();
   return result;
 }
 

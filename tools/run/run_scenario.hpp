@@ -11,6 +11,7 @@
 
 #include "models/model_registries.hpp"
 #include "sim/trace_sink.hpp"
+#include "tools/output/timeline_file.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
 namespace dcsim::tools::run {
@@ -19,6 +20,7 @@ struct RunStats {
   std::uint64_t events = 0;
   double wall_s = 0.0;   // building the models and simulating
   double write_s = 0.0;  // writing trace.h5 and summary.json (run_to_directory)
+  double timeline_s = 0.0;  // writing the timeline (run_to_directory with a timeline)
   double simulated_s = 0.0;
 };
 
@@ -42,9 +44,12 @@ struct RunOutputs {
 };
 
 // Simulates and writes trace.h5 and summary.json into `output_dir`, each complete or not at all.
+// With `timeline` (opened before, so that a bad path fails before the run), also the run's
+// timeline JSON (tools/output/timeline_json.hpp), renamed into place after summary.json.
 RunOutputs run_to_directory(const scenario::Scenario& scenario,
                             const models::ModelRegistries& registries,
                             const std::filesystem::path& output_dir,
-                            const ProgressFn& progress = {}, const PhaseFn& phase = {});
+                            const ProgressFn& progress = {}, const PhaseFn& phase = {},
+                            output::TimelineFile* timeline = nullptr);
 
 }  // namespace dcsim::tools::run
