@@ -38,5 +38,6 @@ Command add_collective_command(CLI::App& app, const CommandContext& context);
 Command add_topo_command(CLI::App& app, const CommandContext& context);
 Command add_export_command(CLI::App& app, const CommandContext& context);
 Command add_check_command(CLI::App& app, const CommandContext& context);
+Command add_sweep_command(CLI::App& app, const CommandContext& context);
 
 }  // namespace dcsim::tools::cli

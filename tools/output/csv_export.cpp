@@ -90,7 +90,7 @@ std::string csv_value_text(double v) {
 }
 
 Handle open_dcsim_trace(const std::filesystem::path& trace) {
-  silence_hdf5_errors();
+  const Hdf5Lock hdf5_lock;
   const hid_t fid = H5Fopen(trace.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (fid < 0) {
     const std::string detail = hdf5_error_detail();
@@ -112,6 +112,7 @@ Handle open_dcsim_trace(const std::filesystem::path& trace) {
 std::vector<std::filesystem::path> write_series_csv(const std::filesystem::path& trace,
                                                     const std::filesystem::path& out_dir,
                                                     const std::string& series_path) {
+  const Hdf5Lock hdf5_lock;  // first, so it outlives the handles
   Handle file = open_dcsim_trace(trace);
   Handle series = group_handle(H5Gopen2(file.get(), "/series", H5P_DEFAULT), "/series");
   std::vector<std::string> paths = series_paths(series.get());
