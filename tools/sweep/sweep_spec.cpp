@@ -144,11 +144,13 @@ void read_range(const json& range, const std::string& ptr, bool random, Paramete
                                        range.at("start").dump(), range.at("stop").dump()));
     return;
   }
-  if (n + 1.0 > static_cast<double>(kMaxVariants)) {
-    r.error(ptr + "/step", fmt::format("the range has {:.0f} values; at most {} are allowed", std::floor(n) + 1, kMaxVariants));
+  // Steps that land on stop within a relative 1e-9 include it: 0.2 / 0.05 is 3.9999999999999996.
+  const double steps = std::floor(n + 1e-9 * std::max(1.0, n));
+  if (steps + 1.0 > static_cast<double>(kMaxVariants)) {
+    r.error(ptr + "/step", fmt::format("the range has {:.0f} values; at most {} are allowed", steps + 1, kMaxVariants));
     return;
   }
-  const auto count = static_cast<std::size_t>(std::floor(n + 1e-9)) + 1;
+  const auto count = static_cast<std::size_t>(steps) + 1;
   const bool integral = range.at("start").is_number_integer() && range.at("step").is_number_integer();
   for (std::size_t i = 0; i < count; ++i) {
     const double k = static_cast<double>(i);
