@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "sim/error.hpp"
@@ -16,12 +17,35 @@ using nlohmann::json;
 using output::ResultsCell;
 using output::ResultsColumn;
 
+// A headline table whose rows are named (jobs: one row per named job) is small and its rows are
+// what a sweep compares (a job's step time): its cells become "<table>/<row name>/<column>".
+// Other tables (unnamed rows, more than kMaxNamedRows) stay out of the row.
+constexpr std::size_t kMaxNamedRows = 64;
+
+bool named_rows(const json& table) {
+  if (table.empty() || table.size() > kMaxNamedRows) return false;
+  std::set<std::string> names;
+  for (const auto& row : table) {
+    if (!row.is_object() || !row.contains("name") || !row.at("name").is_string()) return false;
+    if (!names.insert(row.at("name").get<std::string>()).second) return false;
+  }
+  return true;
+}
+
 void walk(const json& node, const std::string& prefix, std::vector<std::pair<std::string, json>>& out) {
   for (const auto& [key, value] : node.items()) {
     const std::string path = prefix.empty() ? key : prefix + "/" + key;
     if (value.is_object()) {
       walk(value, path, out);
-    } else if (!value.is_array()) {
+    } else if (value.is_array()) {
+      if (!named_rows(value)) continue;
+      for (const auto& row : value) {
+        const std::string row_path = path + "/" + row.at("name").get<std::string>();
+        for (const auto& [column, cell] : row.items()) {
+          if (column != "name" && !cell.is_structured()) out.emplace_back(row_path + "/" + column, cell);
+        }
+      }
+    } else {
       out.emplace_back(path, value);
     }
   }
@@ -58,6 +82,17 @@ VariantRecord read_record(const std::filesystem::path& dir) {
     r.error = v.value("error", std::string("failed"));
   }
   return r;
+}
+
+// summary.json's "units" names a table column once ("jobs/step_time_s"), not per row.
+std::string unit_of(const json& units, const std::string& path) {
+  std::string key = path;
+  if (!units.contains(key)) {
+    const auto last = path.rfind('/');
+    const auto row = last == std::string::npos || last == 0 ? std::string::npos : path.rfind('/', last - 1);
+    if (row != std::string::npos) key = path.substr(0, row) + path.substr(last);
+  }
+  return units.contains(key) && units.at(key).is_string() ? units.at(key).get<std::string>() : "";
 }
 
 ResultsCell cell_of(const json& v, ResultsColumn::Type type) {
@@ -121,7 +156,7 @@ ResultsReport write_results(const Sweep& sweep, const Plan& plan, const std::fil
       ++info.present;
       info.all_int = info.all_int && value.is_number_integer();
       info.all_number = info.all_number && value.is_number();
-      if (info.unit.empty() && units.contains(path) && units.at(path).is_string()) info.unit = units.at(path);
+      if (info.unit.empty()) info.unit = unit_of(units, path);
     }
   }
 

@@ -39,7 +39,9 @@ struct ResultsReport {
 ResultsReport write_results(const Sweep& sweep, const Plan& plan, const std::filesystem::path& dir);
 
 // summary.json's scalar values by path ("engine/events"), without the run metadata (scenario,
-// seed, overrides, dcsim_version, units) and the headline tables (arrays).
+// seed, overrides, dcsim_version, units); the cells of a headline table whose rows have unique
+// names (at most 64 rows) as "<table>/<row name>/<column>" ("jobs/a/step_time_s"); other
+// headline tables are left out.
 std::vector<std::pair<std::string, nlohmann::json>> summary_scalars(const nlohmann::json& summary);
 
 // RFC 4180: a cell holding a comma, a quote or a line break is quoted, its quotes doubled.
