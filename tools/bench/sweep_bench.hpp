@@ -3,11 +3,14 @@
 // `variants` replications of a scenario that runs about a second (bench_scenario_json; its
 // seeds differ, nothing else) goes through everything `dcsim sweep` does -- validation, the
 // variants on `jobs` threads (and on every rank under mpirun), results.csv and results.h5 --
-// into `output_dir` (emptied first). The wall time of the whole is compared with the ideal:
+// into `output_dir` (emptied first; the variant folders are deleted after). The wall time of the whole is compared with the ideal:
 // the variants' total CPU time (each on its own thread's clock, summed over ranks) divided by
 // the workers that ran at once, min(jobs x ranks, cores). Target (issue 14): ratio <= 1.15.
-// Returns {"variants", "jobs", "ranks", "workers", "wall_s", "variant_cpu_s", "ideal_s", "ratio"}
-// on rank 0 (other ranks return null).
+// Also the CPU time of the whole processes against the variants' (cpu_overhead): what the sweep
+// machinery costs whatever else the machine is doing, when a busy machine makes the wall ratio
+// measure the neighbours.
+// Returns {"variants", "jobs", "ranks", "workers", "wall_s", "variant_cpu_s", "ideal_s",
+// "process_cpu_s", "cpu_overhead", "ratio"} on rank 0 (other ranks return null).
 
 #include <cstddef>
 #include <string>

@@ -104,10 +104,11 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
                 std::cout << fmt::format(
                     "sweep: {} variants, {} ranks x {} threads ({} workers)\n  wall          {:8.2f} s\n"
                     "  variant CPU   {:8.2f} s ({:.3f} s each)\n  ideal         {:8.2f} s (CPU / workers)\n"
-                    "  ratio         {:8.3f} (target <= 1.15)\n",
+                    "  ratio         {:8.3f} (target <= 1.15)\n  process CPU   {:8.2f} s ({:.3f} x the variants')\n",
                     r["variants"].get<std::size_t>(), r["ranks"].get<int>(), r["jobs"].get<std::size_t>(),
                     r["workers"].get<std::size_t>(), r["wall_s"].get<double>(), r["variant_cpu_s"].get<double>(),
-                    r["mean_variant_cpu_s"].get<double>(), r["ideal_s"].get<double>(), r["ratio"].get<double>());
+                    r["mean_variant_cpu_s"].get<double>(), r["ideal_s"].get<double>(), r["ratio"].get<double>(),
+                    r["process_cpu_s"].get<double>(), r["cpu_overhead"].get<double>());
               }
               return 0;
             }
