@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <stdlib.h>
 #include <sys/resource.h>
 
 #include "tools/scenario/resource_guard.hpp"
@@ -40,6 +41,13 @@ constexpr const char* kScenario = R"({
   "outputs": { "telemetry_interval": "15 min" }
 })";
 
+// The machine's 1-minute load average: above the core count, other processes took CPU from the
+// sweep and the wall ratio measures them too.
+double load_average() {
+  double load[1] = {0.0};
+  return getloadavg(load, 1) == 1 ? load[0] : -1.0;
+}
+
 double process_cpu_s() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -68,6 +76,7 @@ nlohmann::json run_sweep_bench(const models::ModelRegistries& registries, const 
   }
   world.barrier();
 
+  const double load_before = load_average();
   const auto start = std::chrono::steady_clock::now();
   const double cpu_start = process_cpu_s();
   const sweep::Sweep s = sweep::load_sweep((input / "sweep.json").string());
@@ -109,6 +118,9 @@ nlohmann::json run_sweep_bench(const models::ModelRegistries& registries, const 
           // busy machine the wall ratio measures the neighbours, this ratio only dcsim.
           {"process_cpu_s", process_cpu},
           {"cpu_overhead", process_cpu / totals[0]},
+          {"cores", sweep::core_count()},
+          {"load_average_before", load_before},
+          {"load_average_after", load_average()},
           {"ratio", wall_s / ideal_s}};
 }
 

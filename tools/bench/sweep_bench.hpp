@@ -10,7 +10,8 @@
 // machinery costs whatever else the machine is doing, when a busy machine makes the wall ratio
 // measure the neighbours.
 // Returns {"variants", "jobs", "ranks", "workers", "wall_s", "variant_cpu_s", "ideal_s",
-// "process_cpu_s", "cpu_overhead", "ratio"} on rank 0 (other ranks return null).
+// "process_cpu_s", "cpu_overhead", "cores", "load_average_before", "load_average_after", "ratio"}
+// on rank 0 (other ranks return null).
 
 #include <cstddef>
 #include <string>

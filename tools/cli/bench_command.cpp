@@ -109,6 +109,12 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
                     r["workers"].get<std::size_t>(), r["wall_s"].get<double>(), r["variant_cpu_s"].get<double>(),
                     r["mean_variant_cpu_s"].get<double>(), r["ideal_s"].get<double>(), r["ratio"].get<double>(),
                     r["process_cpu_s"].get<double>(), r["cpu_overhead"].get<double>());
+                const double load = std::max(r["load_average_before"].get<double>(), r["load_average_after"].get<double>());
+                if (load > static_cast<double>(r["cores"].get<std::size_t>())) {
+                  std::cout << fmt::format("  note: the machine was busy (load average {:.1f} on {} cores): the wall ratio "
+                                           "measures the other processes too; the process CPU ratio does not\n",
+                                           load, r["cores"].get<std::size_t>());
+                }
               }
               return 0;
             }
