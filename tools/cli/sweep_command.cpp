@@ -80,8 +80,11 @@ Command add_sweep_command(CLI::App& app, const CommandContext& context) {
             std::filesystem::create_directories(dir);
             if (world.rank() == 0) {
               // The sweep file beside its results: which sweep produced them.
-              std::filesystem::copy_file(args->sweep, dir / "sweep.json",
-                                         std::filesystem::copy_options::overwrite_existing);
+              const auto copy = dir / "sweep.json";
+              std::error_code same;
+              if (!std::filesystem::equivalent(args->sweep, copy, same)) {
+                std::filesystem::copy_file(args->sweep, copy, std::filesystem::copy_options::overwrite_existing);
+              }
             }
             sweep::RunOptions options;
             options.output_dir = dir;

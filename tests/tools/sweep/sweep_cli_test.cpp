@@ -4,6 +4,7 @@
 // JSON pointer and write nothing.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -189,4 +190,28 @@ TEST_CASE("sweep: the example sweeps validate and expand; --dry-run writes nothi
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.output, Catch::Contains(count));
   }
+}
+
+TEST_CASE("sweep: the step-time example runs; oversubscription stretches the shared jobs' steps", "[cli][sweep]") {
+  const auto out = temp_path("sweep-example");
+  fs::remove_all(out);
+  const auto r = run_dcsim("sweep " + kSource + "/scenarios/sweeps/step-vs-oversubscription.json -o " + out.string() +
+                           " --jobs 2 --quiet");
+  REQUIRE(r.exit_code == 0);
+  const auto rows = lines_of(read_file(out / "results.csv"));
+  REQUIRE(rows.size() == 9);
+  const auto header = cells_of(rows[0]);
+  const auto column = std::find(header.begin(), header.end(), "jobs/a/step_time_s") - header.begin();
+  REQUIRE(column < static_cast<long>(header.size()));
+  // Under ECMP (even rows: v0000, v0002, ...) job a's all-reduce crosses leaf 1's uplinks, which
+  // shrink as the oversubscription grows 1, 2, 4, 8: its step time grows with it.
+  double previous = 0.0;
+  for (std::size_t i = 1; i < rows.size(); i += 2) {
+    const auto c = cells_of(rows[i]);
+    CHECK(c[5] == "ecmp");
+    const double step = std::stod(c[column]);
+    CHECK(step > previous);
+    previous = step;
+  }
+  fs::remove_all(out);
 }
