@@ -1,6 +1,9 @@
 #include "tools/sweep/mpi_world.hpp"
 
+#include <chrono>
 #include <cstdlib>
+#include <exception>
+#include <thread>
 #include <string>
 
 #include "sim/error.hpp"
@@ -65,13 +68,27 @@ MpiWorld::MpiWorld() {
 
 MpiWorld::~MpiWorld() {
 #ifdef DCSIM_WITH_MPI
-  if (initialised_) MPI_Finalize();
+  if (initialised_) {
+    // Wait asleep for rank 0 to write the results; MPI_Finalize would wait busy.
+    if (std::uncaught_exceptions() == 0) barrier();
+    MPI_Finalize();
+  }
 #endif
 }
 
 void MpiWorld::barrier() const {
 #ifdef DCSIM_WITH_MPI
-  if (size_ > 1) MPI_Barrier(MPI_COMM_WORLD);
+  if (size_ <= 1) return;
+  // Not MPI_Barrier: Open MPI busy-polls in it, so a rank that finished its share would burn a
+  // core that the ranks still running need (on a 2-core machine, half of it). A non-blocking
+  // barrier tested every few milliseconds waits asleep.
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done != 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 #endif
 }
 
