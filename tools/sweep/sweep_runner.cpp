@@ -27,6 +27,15 @@ double thread_cpu_s() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+// Time this thread spent runnable but waiting for a core (Linux schedstat; 0 where missing):
+// what other processes cost a variant, which the benchmark separates from the sweep's own.
+double thread_queued_s() {
+  std::ifstream in("/proc/thread-self/schedstat");
+  unsigned long long on_cpu = 0, queued = 0;
+  if (!(in >> on_cpu >> queued)) return 0.0;
+  return static_cast<double>(queued) * 1e-9;
+}
+
 // Written under a temporary name and renamed: a reader never sees half a variant.json.
 void write_json_atomically(const std::filesystem::path& file, const json& doc) {
   const auto tmp = file.parent_path() / fmt::format(".{}.tmp-{}", file.filename().string(), ::getpid());
@@ -104,6 +113,7 @@ RunTally run_variants(const Sweep& sweep, const Plan& plan, const models::ModelR
     std::filesystem::remove(dir / kVariantFileName, ec);
     json record = variant_record(sweep, v, hash);
     const double cpu_start = thread_cpu_s();
+    const double queued_start = thread_queued_s();
     bool failed = false;
     try {
       const auto scenario = scenario::load_scenario_file(sweep.scenario, v.overrides, std::nullopt, registries, limits);
@@ -120,11 +130,13 @@ RunTally run_variants(const Sweep& sweep, const Plan& plan, const models::ModelR
     std::filesystem::create_directories(dir, ec);
     write_json_atomically(dir / kVariantFileName, record);
     const double cpu = thread_cpu_s() - cpu_start;
+    const double queued = thread_queued_s() - queued_start;
     {
       const std::lock_guard lock(mutex);
       ++tally.ran;
       tally.failed += failed ? 1 : 0;
       tally.cpu_s += cpu;
+      tally.queued_s += queued;
     }
     progress.variant_done(failed, false);
   });

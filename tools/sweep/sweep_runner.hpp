@@ -35,6 +35,9 @@ struct RunOptions {
 struct RunTally {
   std::size_t ran = 0, reused = 0, failed = 0;
   double cpu_s = 0.0;  // CPU time of the variants run (each on its thread's clock)
+  // Time their threads were runnable but waited for a core (Linux schedstat): on a busy machine,
+  // what the other processes took.
+  double queued_s = 0.0;
 };
 
 // The variants of `sweep` this rank runs (index % ranks == rank).
