@@ -95,7 +95,7 @@ nlohmann::json run_sweep_bench(const models::ModelRegistries& registries, const 
   const sweep::RunTally tally = sweep::run_variants(s, plan, registries, limits, options, progress);
   world.barrier();
   const double rank_cpu_s = process_cpu_s() - cpu_start;
-  const auto totals = world.sum({tally.cpu_s, rank_cpu_s, tally.queued_s});
+  const auto totals = world.sum({tally.cpu_s, rank_cpu_s, tally.queued_s, tally.wall_s});
   if (world.rank() != 0) return nullptr;
   const double results_cpu_start = process_cpu_s();
   const sweep::ResultsReport report = sweep::write_results(s, plan, results);
@@ -125,6 +125,9 @@ nlohmann::json run_sweep_bench(const models::ModelRegistries& registries, const 
           // The wall time less the workers' mean wait for a core (the neighbours' share on a
           // busy machine): an estimate of the ratio on a quiet one.
           {"queued_s", totals[2]},
+          // Variant threads neither running nor waiting for a core: fsync of each trace.h5 and
+          // summary.json (atomic outputs), the HDF5 lock, reading the scenario.
+          {"blocked_s", std::max(0.0, totals[3] - totals[0] - totals[2])},
           {"ratio_without_queueing", (wall_s - totals[2] / static_cast<double>(workers)) / ideal_s}};
 }
 

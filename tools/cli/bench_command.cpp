@@ -106,12 +106,13 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
                     "  variant CPU   {:8.2f} s ({:.3f} s each)\n  ideal         {:8.2f} s (CPU / workers)\n"
                     "  ratio         {:8.3f} (target <= 1.15)\n  process CPU   {:8.2f} s ({:.3f} x the variants')\n"
                     "  queued        {:8.2f} s (variant threads waiting for a core other processes held)\n"
-                    "  ratio less queueing {:8.3f} (the wall less the mean wait per worker, over the ideal)\n",
+                    "  ratio less queueing {:8.3f} (the wall less the mean wait per worker, over the ideal)\n"
+                    "  blocked       {:8.2f} s (variant threads neither running nor queued: fsync, HDF5 lock, reads)\n",
                     r["variants"].get<std::size_t>(), r["ranks"].get<int>(), r["jobs"].get<std::size_t>(),
                     r["workers"].get<std::size_t>(), r["wall_s"].get<double>(), r["variant_cpu_s"].get<double>(),
                     r["mean_variant_cpu_s"].get<double>(), r["ideal_s"].get<double>(), r["ratio"].get<double>(),
                     r["process_cpu_s"].get<double>(), r["cpu_overhead"].get<double>(), r["queued_s"].get<double>(),
-                    r["ratio_without_queueing"].get<double>());
+                    r["ratio_without_queueing"].get<double>(), r["blocked_s"].get<double>());
                 const double load = std::max(r["load_average_before"].get<double>(), r["load_average_after"].get<double>());
                 if (load > static_cast<double>(r["cores"].get<std::size_t>())) {
                   std::cout << fmt::format("  note: the machine was busy (load average {:.1f} on {} cores): the wall ratio "

@@ -1,5 +1,6 @@
 #include "tools/sweep/sweep_runner.hpp"
 
+#include <chrono>
 #include <ctime>
 #include <fstream>
 #include <mutex>
@@ -114,6 +115,7 @@ RunTally run_variants(const Sweep& sweep, const Plan& plan, const models::ModelR
     json record = variant_record(sweep, v, hash);
     const double cpu_start = thread_cpu_s();
     const double queued_start = thread_queued_s();
+    const auto wall_start = std::chrono::steady_clock::now();
     bool failed = false;
     try {
       const auto scenario = scenario::load_scenario_file(sweep.scenario, v.overrides, std::nullopt, registries, limits);
@@ -131,12 +133,14 @@ RunTally run_variants(const Sweep& sweep, const Plan& plan, const models::ModelR
     write_json_atomically(dir / kVariantFileName, record);
     const double cpu = thread_cpu_s() - cpu_start;
     const double queued = thread_queued_s() - queued_start;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     {
       const std::lock_guard lock(mutex);
       ++tally.ran;
       tally.failed += failed ? 1 : 0;
       tally.cpu_s += cpu;
       tally.queued_s += queued;
+      tally.wall_s += wall;
     }
     progress.variant_done(failed, false);
   });

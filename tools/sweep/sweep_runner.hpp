@@ -38,6 +38,9 @@ struct RunTally {
   // Time their threads were runnable but waited for a core (Linux schedstat): on a busy machine,
   // what the other processes took.
   double queued_s = 0.0;
+  // Their wall times, summed: wall - CPU - queued is time blocked (fsync of the outputs, the
+  // HDF5 lock, reading files).
+  double wall_s = 0.0;
 };
 
 // The variants of `sweep` this rank runs (index % ranks == rank).
