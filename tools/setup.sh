@@ -9,6 +9,8 @@ packages=(
   # C++ libraries
   libboost-graph-dev libeigen3-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2
   libhdf5-dev libbenchmark-dev
+  # optional for the build (CMake detects it): `mpirun -np R dcsim sweep ...`
+  openmpi-bin libopenmpi-dev
   # notebooks and test helpers (Debian's /usr/bin/python3)
   python3 python3-h5py python3-numpy python3-matplotlib python3-nbclient python3-nbformat
   python3-ipykernel python3-jsonschema

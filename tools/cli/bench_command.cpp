@@ -10,12 +10,15 @@
 #include "tools/bench/fabric_bench.hpp"
 #include "tools/bench/facility_bench.hpp"
 #include "tools/bench/operations_bench.hpp"
+#include "tools/bench/sweep_bench.hpp"
 #include "tools/bench/training_bench.hpp"
 #include "tools/cli/command.hpp"
+#include "tools/sweep/mpi_world.hpp"
+#include "tools/sweep/parallel_for.hpp"
 
 namespace dcsim::tools::cli {
 
-Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
+Command add_bench_command(CLI::App& app, const CommandContext& context) {
   struct Args {
     std::size_t pending = 100'000;
     std::uint64_t events = 10'000'000;
@@ -26,6 +29,9 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
     double facility_days = 30.0;
     double facility_tick_s = 10.0;
     int economics_repeats = 3;
+    std::size_t sweep_variants = 100;
+    std::size_t sweep_jobs = 0;
+    std::string sweep_output = "out/bench-sweep";
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("bench", "benchmarks (wall-clock figures; run on a quiet machine)");
@@ -74,7 +80,48 @@ Command add_bench_command(CLI::App& app, const CommandContext& /*context*/) {
   economics->add_option("--repeats", args->economics_repeats, "runs of each, alternately; the best of each counts")
       ->check(CLI::Range(1, 100));
   economics->add_flag("--json", args->json, "print one JSON object");
-  return {cmd, [args, engine, fabric, facility, training, operations, economics] {
+  auto* sweep_cmd = cmd->add_subcommand(
+      "sweep", "a 100-variant sweep of a one-second scenario: wall time against the ideal (variant CPU time / cores; "
+               "target within 15%); also under mpirun -np R");
+  sweep_cmd->add_option("--variants", args->sweep_variants, "variants (replications of the bench scenario)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100'000}));
+  sweep_cmd->add_option("-j,--jobs", args->sweep_jobs, "threads per rank (default: the cores / the ranks on this machine)");
+  sweep_cmd->add_option("-o,--output", args->sweep_output, "scratch folder, emptied first (default out/bench-sweep)");
+  sweep_cmd->add_flag("--json", args->json, "print one JSON object");
+  return {cmd, [args, engine, fabric, facility, training, operations, economics, sweep_cmd, &context] {
+            if (*sweep_cmd) {
+              const sweep::MpiWorld world;
+              const std::size_t jobs = args->sweep_jobs > 0
+                                           ? args->sweep_jobs
+                                           : std::max<std::size_t>(1, sweep::core_count() /
+                                                                          static_cast<std::size_t>(world.local_size()));
+              const auto r = bench::run_sweep_bench(context.registries, world, args->sweep_variants, jobs,
+                                                    args->sweep_output);
+              if (world.rank() != 0) return 0;
+              if (args->json) {
+                std::cout << r.dump() << '\n';
+              } else {
+                std::cout << fmt::format(
+                    "sweep: {} variants, {} ranks x {} threads ({} workers)\n  wall          {:8.2f} s\n"
+                    "  variant CPU   {:8.2f} s ({:.3f} s each)\n  ideal         {:8.2f} s (CPU / workers)\n"
+                    "  ratio         {:8.3f} (target <= 1.15)\n  process CPU   {:8.2f} s ({:.3f} x the variants')\n"
+                    "  queued        {:8.2f} s (variant threads waiting for a core other processes held)\n"
+                    "  ratio less queueing {:8.3f} (the wall less the mean wait per worker, over the ideal)\n"
+                    "  blocked       {:8.2f} s (variant threads neither running nor queued: fsync, HDF5 lock, reads)\n",
+                    r["variants"].get<std::size_t>(), r["ranks"].get<int>(), r["jobs"].get<std::size_t>(),
+                    r["workers"].get<std::size_t>(), r["wall_s"].get<double>(), r["variant_cpu_s"].get<double>(),
+                    r["mean_variant_cpu_s"].get<double>(), r["ideal_s"].get<double>(), r["ratio"].get<double>(),
+                    r["process_cpu_s"].get<double>(), r["cpu_overhead"].get<double>(), r["queued_s"].get<double>(),
+                    r["ratio_without_queueing"].get<double>(), r["blocked_s"].get<double>());
+                const double load = std::max(r["load_average_before"].get<double>(), r["load_average_after"].get<double>());
+                if (load > static_cast<double>(r["cores"].get<std::size_t>())) {
+                  std::cout << fmt::format("  note: the machine was busy (load average {:.1f} on {} cores): the wall ratio "
+                                           "measures the other processes too; the process CPU ratio does not\n",
+                                           load, r["cores"].get<std::size_t>());
+                }
+              }
+              return 0;
+            }
             if (*engine) {
               const auto r = sim::run_engine_bench(args->pending, args->events);
               if (args->json) {

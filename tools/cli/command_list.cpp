@@ -7,6 +7,7 @@ std::vector<Command> add_all_commands(CLI::App& app, const CommandContext& conte
       add_run_command(app, context),
       add_validate_command(app, context),
       add_check_command(app, context),
+      add_sweep_command(app, context),
       add_list_command(app, context),
       add_schema_command(app, context),
       add_bench_command(app, context),

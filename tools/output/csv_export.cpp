@@ -52,7 +52,7 @@ std::string csv_value_text(double v) {
 }
 
 Handle open_dcsim_trace(const std::filesystem::path& trace) {
-  silence_hdf5_errors();
+  const Hdf5Lock hdf5_lock;
   const hid_t fid = H5Fopen(trace.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (fid < 0) {
     const std::string detail = hdf5_error_detail();

@@ -11,6 +11,15 @@ void silence_hdf5_errors() {
   }
 }
 
+namespace {
+std::recursive_mutex& hdf5_mutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
+}  // namespace
+
+Hdf5Lock::Hdf5Lock() : lock_(hdf5_mutex()) { silence_hdf5_errors(); }
+
 std::string hdf5_error_detail() {
   std::string detail;
   // The walk goes from the innermost frame outwards (H5E_WALK_UPWARD): keep the first message,
@@ -47,13 +56,17 @@ Handle& Handle::operator=(Handle&& other) noexcept {
 }
 
 void Handle::reset() noexcept {
-  if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+  if (id_ >= 0 && closer_ != nullptr) {
+    const Hdf5Lock lock;
+    closer_(id_);
+  }
   id_ = -1;
 }
 
 void Handle::close(const std::string& object) {
   if (id_ < 0) return;
   const hid_t id = std::exchange(id_, -1);
+  const Hdf5Lock lock;
   if (closer_(id) < 0) throw_hdf5_error("cannot close", object);
 }
 

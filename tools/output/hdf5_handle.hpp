@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -30,9 +31,23 @@ class Hdf5Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Debian's HDF5 is a thread-safe build, where the automatic error printing is a per-thread
-// setting: call this on entry to each public operation (it is cheap after the first call).
+// Where the automatic error printing is a per-thread setting (a thread-safe build): called on
+// entry to each public operation (it is cheap after the first call). Hdf5Lock calls it.
 void silence_hdf5_errors();
+
+// Every HDF5 call in the process is made while holding this one lock. Debian also ships serial
+// HDF5 builds that are not thread-safe (and even a thread-safe build serialises its calls behind
+// one global lock), and `dcsim sweep` runs variants on several threads, each with its own trace
+// writer: so each public operation of tools/output that touches HDF5 takes the lock on entry.
+// Recursive, because such operations call each other (a writer's finish() closes handles, which
+// lock again). The simulation itself runs unlocked; only the buffered writes wait for each other.
+class Hdf5Lock {
+ public:
+  Hdf5Lock();
+
+ private:
+  std::unique_lock<std::recursive_mutex> lock_;
+};
 
 // The most specific message on the current thread's HDF5 error stack ("" when empty).
 std::string hdf5_error_detail();

@@ -246,7 +246,7 @@ struct Hdf5TraceWriter::Impl {
 
 Hdf5TraceWriter::Hdf5TraceWriter(std::filesystem::path file, Hdf5Options options)
     : impl_(std::make_unique<Impl>()) {
-  silence_hdf5_errors();
+  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   m.file_path = std::move(file);
   m.options = options;
@@ -284,12 +284,13 @@ Hdf5TraceWriter::Hdf5TraceWriter(std::filesystem::path file, Hdf5Options options
 }
 
 Hdf5TraceWriter::~Hdf5TraceWriter() {
+  const Hdf5Lock hdf5_lock;
   if (impl_ && impl_->open) impl_->close_all(false);
 }
 
 sim::SeriesId Hdf5TraceWriter::declare_series(const std::string& path, const std::string& unit,
                                               const std::string& description) {
-  silence_hdf5_errors();
+  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   m.require_open("declare_series");
   m.series_paths.claim(path, "series");
@@ -332,17 +333,17 @@ void Hdf5TraceWriter::append(sim::SeriesId series, sim::Time t, double value) {
   s.value_buffer.push_back(value);
   m.buffered_bytes += sizeof(std::int64_t) + sizeof(double);
   if (s.time_buffer.size() >= m.options.chunk_elements) {
-    silence_hdf5_errors();
+    const Hdf5Lock hdf5_lock;
     m.flush_series(s);
   } else if (m.buffered_bytes > m.options.max_buffered_bytes) {
-    silence_hdf5_errors();
+    const Hdf5Lock hdf5_lock;
     m.flush_buffers();
   }
 }
 
 sim::TableId Hdf5TraceWriter::declare_table(const std::string& path,
                                             std::vector<sim::Column> columns) {
-  silence_hdf5_errors();
+  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   m.require_open("declare_table");
   check_record_path(path, "table");
@@ -416,10 +417,10 @@ void Hdf5TraceWriter::append_row(sim::TableId table, std::vector<sim::Cell> row)
   t.buffered_bytes += bytes;
   m.buffered_bytes += bytes;
   if (t.buffered_rows >= m.options.chunk_elements) {
-    silence_hdf5_errors();
+    const Hdf5Lock hdf5_lock;
     m.flush_table(t);
   } else if (m.buffered_bytes > m.options.max_buffered_bytes) {
-    silence_hdf5_errors();
+    const Hdf5Lock hdf5_lock;
     m.flush_buffers();
   }
 }
@@ -441,7 +442,7 @@ void Hdf5TraceWriter::set_meta(const RunMeta& meta) {
 const RunMeta& Hdf5TraceWriter::meta() const { return impl_->meta; }
 
 void Hdf5TraceWriter::flush() {
-  silence_hdf5_errors();
+  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   m.require_open("flush");
   m.flush_buffers();
@@ -449,7 +450,7 @@ void Hdf5TraceWriter::flush() {
 }
 
 void Hdf5TraceWriter::finish(double wall_time_s) {
-  silence_hdf5_errors();
+  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   m.require_open("finish");
   m.flush_buffers();
@@ -459,7 +460,7 @@ void Hdf5TraceWriter::finish(double wall_time_s) {
 }
 
 void Hdf5TraceWriter::close() {
-  silence_hdf5_errors();
+  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   if (!m.open) return;
   m.flush_buffers();

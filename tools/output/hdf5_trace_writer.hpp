@@ -23,7 +23,8 @@
 // After an exception the file is not trustworthy; OutputDirectory deletes it.
 //
 // Not thread-safe: one writer per run, driven by that run's thread. Several writers on several
-// threads (a sweep) are fine: Debian's HDF5 serialises its calls internally.
+// threads (a sweep) are fine: every HDF5 call is made under one process-wide lock (Hdf5Lock in
+// hdf5_handle.hpp), so it works with a serial (not thread-safe) HDF5 build too.
 
 #include <cstddef>
 #include <filesystem>

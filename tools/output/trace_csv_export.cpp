@@ -182,6 +182,7 @@ void export_summary_scalars(hid_t file, const std::filesystem::path& target) {
 
 std::vector<std::filesystem::path> export_trace_csv(const std::filesystem::path& trace,
                                                     const std::filesystem::path& out_dir) {
+  const Hdf5Lock hdf5_lock;  // first, so it outlives the handles
   std::vector<std::filesystem::path> written = write_series_csv(trace, out_dir / "series");
   Handle file = open_dcsim_trace(trace);
   for (const char* root : {"/events", "/summary"}) {

@@ -103,6 +103,7 @@ struct TraceReader::Impl {
 };
 
 TraceReader::TraceReader(const std::filesystem::path& trace) : impl_(std::make_unique<Impl>()) {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   impl_->path = trace;
   impl_->file = open_dcsim_trace(trace);
   impl_->series = guarded(trace, [&] { return list_series(impl_->file.get()); });
@@ -120,6 +121,7 @@ bool TraceReader::has_series(const std::string& path) const {
 }
 
 std::string TraceReader::series_unit(const std::string& path) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::string {
     const std::string object = "/series/" + path;
     Handle group = group_handle(H5Gopen2(impl_->file.get(), object.c_str(), H5P_DEFAULT), object);
@@ -128,6 +130,7 @@ std::string TraceReader::series_unit(const std::string& path) const {
 }
 
 std::uint64_t TraceReader::series_points(const std::string& path) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::uint64_t {
     Handle times = impl_->open_series_dataset(path, "time_ns");
     return dataset_length(times.get(), "/series/" + path + "/time_ns");
@@ -135,6 +138,7 @@ std::uint64_t TraceReader::series_points(const std::string& path) const {
 }
 
 std::optional<std::int64_t> TraceReader::series_last_time_ns(const std::string& path) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::optional<std::int64_t> {
     const std::string object = "/series/" + path + "/time_ns";
     Handle times = impl_->open_series_dataset(path, "time_ns");
@@ -147,6 +151,7 @@ std::optional<std::int64_t> TraceReader::series_last_time_ns(const std::string& 
 }
 
 void TraceReader::read_series(const std::string& path, const SeriesBlockFn& block) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> void {
     const std::string object = "/series/" + path;
     Handle times = impl_->open_series_dataset(path, "time_ns");
@@ -169,6 +174,7 @@ void TraceReader::read_series(const std::string& path, const SeriesBlockFn& bloc
 }
 
 bool TraceReader::has_table(const std::string& path) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> bool {
     const std::string object = "/" + path;
     return link_exists(impl_->file.get(), object) &&
@@ -177,6 +183,7 @@ bool TraceReader::has_table(const std::string& path) const {
 }
 
 std::vector<std::string> TraceReader::table_columns(const std::string& path) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     if (!has_table(path)) return {};
     const std::string object = "/" + path;
@@ -186,6 +193,7 @@ std::vector<std::string> TraceReader::table_columns(const std::string& path) con
 }
 
 std::uint64_t TraceReader::table_rows(const std::string& path) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::uint64_t {
     const auto columns = table_columns(path);
     if (columns.empty()) return 0;
@@ -196,6 +204,7 @@ std::uint64_t TraceReader::table_rows(const std::string& path) const {
 
 std::vector<double> TraceReader::read_number_column(const std::string& table,
                                                     const std::string& column) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::vector<double> {
     const std::string object = "/" + table + "/" + column;
     Handle ds = impl_->open_column(table, column);
@@ -218,6 +227,7 @@ std::vector<double> TraceReader::read_number_column(const std::string& table,
 
 std::vector<std::string> TraceReader::read_string_column(const std::string& table,
                                                          const std::string& column) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     const std::string object = "/" + table + "/" + column;
     Handle ds = impl_->open_column(table, column);
@@ -244,6 +254,7 @@ std::vector<std::string> TraceReader::read_string_column(const std::string& tabl
 }
 
 std::string TraceReader::meta_string(const std::string& name) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::string {
     if (!impl_->has_meta_attribute(name)) return "";
     Handle meta = impl_->open_meta();
@@ -252,6 +263,7 @@ std::string TraceReader::meta_string(const std::string& name) const {
 }
 
 std::vector<std::string> TraceReader::meta_strings(const std::string& name) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     if (!impl_->has_meta_attribute(name)) return {};
     Handle meta = impl_->open_meta();
@@ -260,6 +272,7 @@ std::vector<std::string> TraceReader::meta_strings(const std::string& name) cons
 }
 
 std::optional<std::uint64_t> TraceReader::meta_uint64(const std::string& name) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::optional<std::uint64_t> {
     if (!impl_->has_meta_attribute(name)) return std::nullopt;
     Handle meta = impl_->open_meta();
@@ -271,6 +284,7 @@ std::optional<std::uint64_t> TraceReader::meta_uint64(const std::string& name) c
 }
 
 std::optional<double> TraceReader::meta_double(const std::string& name) const {
+  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::optional<double> {
     if (!impl_->has_meta_attribute(name)) return std::nullopt;
     Handle meta = impl_->open_meta();

@@ -182,6 +182,7 @@ std::int64_t last_series_time(hid_t file) {
 }  // namespace
 
 TimelineStats export_trace_timeline(const std::filesystem::path& trace, TimelineFile& file) {
+  const Hdf5Lock hdf5_lock;  // first, so it outlives the handles
   Handle h5 = open_dcsim_trace(trace);
   TimelineRecorder recorder(nullptr, file.options().records);
   for (const auto& path : timeline_tables()) replay_table(h5.get(), path, recorder);

@@ -1,6 +1,8 @@
 #include "tools/run/interrupt.hpp"
 
+#include <array>
 #include <csignal>
+#include <cstddef>
 #include <string>
 
 namespace dcsim::tools::run {
@@ -8,19 +10,37 @@ namespace dcsim::tools::run {
 namespace {
 
 std::atomic<int> g_signal{0};
-std::atomic<std::atomic<bool>*> g_forward{nullptr};
+// One slot per run in progress: a sweep runs one per thread. A fixed array of lock-free
+// pointers, because the signal handler may neither lock nor allocate. A run that finds every
+// slot taken is not forwarded to; it still stops when it checks throw_if_interrupted().
+constexpr std::size_t kForwardSlots = 256;
+std::array<std::atomic<std::atomic<bool>*>, kForwardSlots> g_forward{};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
 static_assert(std::atomic<std::atomic<bool>*>::is_always_lock_free, "the signal handler needs a lock-free pointer");
 
 extern "C" void record_signal(int signal) {
   g_signal.store(signal, std::memory_order_relaxed);
-  if (std::atomic<bool>* flag = g_forward.load(std::memory_order_acquire)) flag->store(true, std::memory_order_relaxed);
+  for (auto& slot : g_forward) {
+    if (std::atomic<bool>* flag = slot.load(std::memory_order_acquire)) flag->store(true, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace
 
-ForwardInterrupts::ForwardInterrupts(std::atomic<bool>& flag) { g_forward.store(&flag, std::memory_order_release); }
-ForwardInterrupts::~ForwardInterrupts() { g_forward.store(nullptr, std::memory_order_release); }
+ForwardInterrupts::ForwardInterrupts(std::atomic<bool>& flag) {
+  for (std::size_t i = 0; i < kForwardSlots; ++i) {
+    std::atomic<bool>* expected = nullptr;
+    if (g_forward[i].compare_exchange_strong(expected, &flag, std::memory_order_acq_rel)) {
+      slot_ = i;
+      break;
+    }
+  }
+  // A signal that arrived before the slot was taken: stop at once rather than run to the end.
+  if (g_signal.load(std::memory_order_relaxed) != 0) flag.store(true, std::memory_order_relaxed);
+}
+ForwardInterrupts::~ForwardInterrupts() {
+  if (slot_ < kForwardSlots) g_forward[slot_].store(nullptr, std::memory_order_release);
+}
 
 void throw_if_interrupted() {
   const int signal = g_signal.load(std::memory_order_relaxed);

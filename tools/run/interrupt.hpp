@@ -7,6 +7,7 @@
 // once), so a stuck run can still be killed from the keyboard.
 
 #include <atomic>
+#include <cstddef>
 #include <memory>
 #include <stdexcept>
 
@@ -26,13 +27,17 @@ class Interrupted : public std::runtime_error {
   int signal_;
 };
 
-// While it lives, a signal also stores true into `flag` (an engine's stop flag). One at a time.
+// While it lives, a signal also stores true into `flag` (an engine's stop flag). Several may live
+// at once, on several threads (a sweep runs one simulation per thread).
 class ForwardInterrupts {
  public:
   explicit ForwardInterrupts(std::atomic<bool>& flag);
   ~ForwardInterrupts();
   ForwardInterrupts(const ForwardInterrupts&) = delete;
   ForwardInterrupts& operator=(const ForwardInterrupts&) = delete;
+
+ private:
+  std::size_t slot_ = static_cast<std::size_t>(-1);  // none when every slot was taken
 };
 
 // Installs the handlers for its lifetime and restores the previous ones after; clears any
