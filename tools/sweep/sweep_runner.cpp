@@ -62,7 +62,8 @@ json variant_record(const Sweep& sweep, const Variant& variant, const std::strin
   return {{"variant", variant.name},           {"index", variant.index},
           {"replication", variant.replication}, {"seed", variant.seed},
           {"values", values},                   {"overrides", variant.overrides},
-          {"scenario_hash", scenario_hash},     {"dcsim_version", std::string(version())}};
+          {"scenario_hash", scenario_hash},     {"dcsim_version", std::string(version())},
+          {"dcsim_build", std::string(build_id())}};
 }
 
 std::string reuse_problem(const std::filesystem::path& dir, const Variant& variant, const std::string& scenario_hash) {
@@ -74,6 +75,7 @@ std::string reuse_problem(const std::filesystem::path& dir, const Variant& varia
   }
   if (record.value("scenario_hash", "") != scenario_hash) return "the scenario changed since the last run";
   if (record.value("dcsim_version", "") != version()) return "it ran with another dcsim version";
+  if (record.value("dcsim_build", "") != build_id()) return "it ran with another build of dcsim";
   const json summary = read_json_or_null(dir / "summary.json");
   if (!summary.is_object()) return "its summary.json is missing";
   if (summary.value("overrides", json()) != json(variant.overrides) || summary.value("seed", json()) != json(variant.seed)) {

@@ -134,6 +134,18 @@ TEST_CASE("sweep: a second run reuses finished variants; changed values run agai
   fs::remove(s.out("o") + "/v0005/summary.json");
   const auto partial = run_dcsim("sweep " + s.file() + " -o " + s.out("o") + " --quiet");
   CHECK_THAT(partial.output, Catch::Contains("(1 run now, 7 reused)"));
+
+  // A variant that another build of dcsim ran (the same version, other code) is run again.
+  {
+    const std::string record_file = s.out("o") + "/v0003/variant.json";
+    auto record = nlohmann::json::parse(read_file(record_file));
+    CHECK(record.at("dcsim_build").get<std::string>().size() == 16);  // a 64-bit hash of the executable
+    record["dcsim_build"] = "0000000000000000";
+    std::ofstream(record_file, std::ios::trunc) << record.dump(2);
+  }
+  const auto rebuilt = run_dcsim("sweep " + s.file() + " -o " + s.out("o") + " --quiet");
+  CHECK_THAT(rebuilt.output, Catch::Contains("(1 run now, 7 reused)") &&
+                                 Catch::Contains("v0003: it ran with another build of dcsim"));
 }
 
 TEST_CASE("sweep: a variant that fails is a failed row with its message; the others run; exit 4", "[cli][sweep]") {
