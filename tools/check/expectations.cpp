@@ -1,12 +1,10 @@
 #include "tools/check/expectations.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "sim/error.hpp"
-#include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/input_reader.hpp"
 
 namespace dcsim::tools::check {
 
@@ -14,66 +12,8 @@ namespace {
 
 using nlohmann::json;
 
-class Reader {
- public:
-  Reader(std::string source, std::string base_dir) : source_(std::move(source)), base_dir_(std::move(base_dir)) {}
+using Reader = scenario::InputReader;
 
-  void error(const std::string& pointer, const std::string& message) {
-    errors_.push_back(source_ + ":" + pointer + ": " + message);
-  }
-  void flush() {
-    if (!errors_.empty()) throw sim::InputErrors(std::move(errors_));
-  }
-  // Keys of `object` outside `valid` are errors: a misspelt check must not pass silently.
-  void only_keys(const json& object, const std::string& pointer, const std::set<std::string>& valid) {
-    for (const auto& [key, value] : object.items()) {
-      if (valid.count(key) == 0) {
-        std::string list;
-        for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
-        error(pointer + "/" + key, "unknown key; valid keys here: " + list);
-      }
-    }
-  }
-  std::optional<double> number(const json& object, const std::string& key, const std::string& pointer) {
-    if (!object.contains(key)) return std::nullopt;
-    const json& v = object.at(key);
-    if (!v.is_number()) {
-      error(pointer + "/" + key, "expected a number, got " + v.dump());
-      return std::nullopt;
-    }
-    return v.get<double>();
-  }
-  std::string string(const json& object, const std::string& key, const std::string& pointer, bool required) {
-    if (!object.contains(key)) {
-      if (required) error(pointer + "/" + key, "missing required key; expected a string");
-      return "";
-    }
-    const json& v = object.at(key);
-    if (!v.is_string() || v.get<std::string>().empty()) {
-      error(pointer + "/" + key, "expected a non-empty string, got " + v.dump());
-      return "";
-    }
-    return v.get<std::string>();
-  }
-  std::string resolve(const std::string& path) const {
-    const std::filesystem::path p(path);
-    return p.is_relative() ? (std::filesystem::path(base_dir_) / p).string() : path;
-  }
-  const std::string& source() const { return source_; }
-
- private:
-  std::string source_;
-  std::string base_dir_;
-  std::vector<std::string> errors_;
-};
-
-json read_json_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw sim::InputError(path + ": cannot open " + what);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return scenario::parse_json_text(text.str(), path);
-}
 
 Check read_check(const json& c, const std::string& ptr, Reader& r) {
   Check check;
@@ -139,7 +79,7 @@ Check read_check(const json& c, const std::string& ptr, Reader& r) {
     if (!file.empty()) {
       check.baseline_file = r.resolve(file);
       try {
-        const json base = read_json_file(check.baseline_file, "baseline summary");
+        const json base = scenario::read_json_file(check.baseline_file, "baseline summary");
         const json::json_pointer p("/" + check.path);
         if (!base.contains(p) || !base.at(p).is_number()) {
           r.error(ptr + "/baseline", "the baseline " + file + " has no number at '" + check.path + "'");
@@ -212,7 +152,7 @@ Expectations parse_expectations(const json& doc, const std::string& source, cons
 }
 
 Expectations load_expectations(const std::string& path) {
-  const json doc = read_json_file(path, "expectations file");
+  const json doc = scenario::read_json_file(path, "expectations file");
   return parse_expectations(doc, path, std::filesystem::path(path).parent_path().string());
 }
 

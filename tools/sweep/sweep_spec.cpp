@@ -2,15 +2,14 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
 #include "sim/random.hpp"
+#include "tools/scenario/input_reader.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
 namespace dcsim::tools::sweep {
@@ -19,67 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-  void error(const std::string& pointer, const std::string& message) {
-    errors_.push_back(source_ + ":" + pointer + ": " + message);
-  }
-  void flush() {
-    if (!errors_.empty()) throw sim::InputErrors(std::move(errors_));
-  }
-  bool ok() const { return errors_.empty(); }
-  void only_keys(const json& object, const std::string& pointer, const std::set<std::string>& valid) {
-    for (const auto& [key, value] : object.items()) {
-      if (valid.count(key) == 0) {
-        std::string list;
-        for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
-        error(pointer + "/" + key, "unknown key; valid keys here: " + list);
-      }
-    }
-  }
-  // A count >= `minimum` (replications, samples).
-  std::optional<std::uint64_t> count(const json& object, const std::string& key, const std::string& pointer,
-                                     std::uint64_t minimum) {
-    if (!object.contains(key)) return std::nullopt;
-    const json& v = object.at(key);
-    if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0) ||
-        v.get<std::uint64_t>() < minimum) {
-      error(pointer + "/" + key, fmt::format("expected an integer >= {}, got {}", minimum, v.dump()));
-      return std::nullopt;
-    }
-    return v.get<std::uint64_t>();
-  }
-  std::optional<double> number(const json& object, const std::string& key, const std::string& pointer,
-                               bool required) {
-    if (!object.contains(key)) {
-      if (required) error(pointer + "/" + key, "missing required key; expected a number");
-      return std::nullopt;
-    }
-    const json& v = object.at(key);
-    if (!v.is_number()) {
-      error(pointer + "/" + key, "expected a number, got " + v.dump());
-      return std::nullopt;
-    }
-    return v.get<double>();
-  }
-  std::string string(const json& object, const std::string& key, const std::string& pointer, bool required) {
-    if (!object.contains(key)) {
-      if (required) error(pointer + "/" + key, "missing required key; expected a string");
-      return "";
-    }
-    const json& v = object.at(key);
-    if (!v.is_string() || v.get<std::string>().empty()) {
-      error(pointer + "/" + key, "expected a non-empty string, got " + v.dump());
-      return "";
-    }
-    return v.get<std::string>();
-  }
-
- private:
-  std::string source_;
-  std::vector<std::string> errors_;
-};
+using Reader = scenario::InputReader;
 
 // 12 significant digits: what a person wrote as a step survives, float noise does not.
 double round12(double v) { return std::stod(fmt::format("{:.12g}", v)); }
@@ -196,13 +135,6 @@ Parameter read_parameter(const json& item, const std::string& ptr, bool random, 
   return p;
 }
 
-json read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw sim::InputError(path + ": cannot open the sweep file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return scenario::parse_json_text(text.str(), path);
-}
 
 // The value of a continuous parameter for one sample: its own stream per (sample, parameter),
 // so a sample does not depend on the others or on the parameters' order.
@@ -221,7 +153,7 @@ std::size_t sample_choice(const Sweep& sweep, const Parameter& p, std::size_t sa
 }  // namespace
 
 Sweep parse_sweep(const json& doc, const std::string& source, const std::string& base_dir) {
-  Reader r(source);
+  Reader r(source, base_dir);
   Sweep s;
   s.source = source;
   if (!doc.is_object()) {
@@ -232,10 +164,7 @@ Sweep parse_sweep(const json& doc, const std::string& source, const std::string&
                         "seed"});
   s.name = r.string(doc, "name", "", true);
   const std::string scenario = r.string(doc, "scenario", "", true);
-  if (!scenario.empty()) {
-    const std::filesystem::path p(scenario);
-    s.scenario = p.is_relative() ? (std::filesystem::path(base_dir) / p).string() : scenario;
-  }
+  if (!scenario.empty()) s.scenario = r.resolve(scenario);
   if (doc.contains("set")) {
     const json& sets = doc.at("set");
     if (!sets.is_array()) r.error("/set", "expected an array of \"path=value\" strings, got " + sets.dump());
@@ -313,7 +242,7 @@ Sweep parse_sweep(const json& doc, const std::string& source, const std::string&
 }
 
 Sweep load_sweep(const std::string& path) {
-  const json doc = read_json_file(path);
+  const json doc = scenario::read_json_file(path, "the sweep file");
   return parse_sweep(doc, path, std::filesystem::path(path).parent_path().string());
 }
 
