@@ -67,8 +67,8 @@ Command add_sweep_command(CLI::App& app, const CommandContext& context) {
             const std::size_t count = sweep::variant_count(s);
             if (args->dry_run) {
               if (world.rank() == 0) {
-                std::cout << fmt::format("{}: {} variants ({} points x {} replications)\n", s.name, count,
-                                         sweep::point_count(s), s.replications);
+                std::cout << fmt::format("{}: {} variants ({} points x {} replication{})\n", s.name, count,
+                                         sweep::point_count(s), s.replications, s.replications == 1 ? "" : "s");
                 for (std::size_t i = 0; i < count; ++i) {
                   const auto v = sweep::variant_at(s, i, plan.base_seed);
                   std::cout << fmt::format("  {}  {}\n", v.name, sweep::describe_values(s, v));
