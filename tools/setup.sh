@@ -8,7 +8,7 @@ packages=(
   g++ cmake ninja-build git pkg-config
   # C++ libraries
   libboost-graph-dev libeigen3-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2
-  libhdf5-dev libbenchmark-dev
+  libhdf5-dev zlib1g-dev libbenchmark-dev
   # optional for the build (CMake detects it): `mpirun -np R dcsim sweep ...`
   openmpi-bin libopenmpi-dev
   # notebooks and test helpers (Debian's /usr/bin/python3)

@@ -1,5 +1,6 @@
 #include "tools/output/hdf5_trace_writer.hpp"
 
+#include <bit>
 #include <cmath>
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <variant>
 
 #include "sim/error.hpp"
+#include "tools/output/chunk_compression.hpp"
 #include "tools/output/hdf5_handle.hpp"
 
 namespace dcsim::tools::output {
@@ -48,6 +50,33 @@ void append_to(Extensible& ds, hid_t mem_type, const void* data, std::size_t cou
   Handle mem_space = space_handle(H5Screate_simple(1, &n, nullptr), ds.object);
   check(H5Dwrite(ds.dataset.get(), mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
         "cannot write dataset", ds.object);
+  ds.size = new_size;
+}
+
+// One append to a numeric dataset, prepared before the HDF5 lock is taken: a whole chunk that
+// starts on a chunk boundary is filtered here (chunk_compression.hpp) and later written as it is
+// (H5Dwrite_chunk), so the lock is held for the write only, not for deflate.
+struct StagedAppend {
+  Extensible* ds = nullptr;
+  hid_t mem_type = -1;
+  const void* data = nullptr;
+  std::size_t count = 0;
+  std::optional<std::vector<unsigned char>> filtered;  // set: the chunk's bytes as stored
+};
+
+// Under the lock.
+void commit(StagedAppend& a) {
+  if (!a.filtered) {
+    append_to(*a.ds, a.mem_type, a.data, a.count);
+    return;
+  }
+  Extensible& ds = *a.ds;
+  const hsize_t offset = ds.size;
+  const hsize_t new_size = ds.size + a.count;
+  check(H5Dset_extent(ds.dataset.get(), &new_size), "cannot extend dataset", ds.object);
+  // Filter mask 0: every filter of the dataset's pipeline was applied.
+  check(H5Dwrite_chunk(ds.dataset.get(), H5P_DEFAULT, 0, &offset, a.filtered->size(), a.filtered->data()),
+        "cannot write chunk", ds.object);
   ds.size = new_size;
 }
 
@@ -105,6 +134,7 @@ struct Hdf5TraceWriter::Impl {
   std::vector<SeriesState> series;
   std::vector<TableState> tables;
   std::size_t buffered_bytes = 0;
+  bool direct_chunks = false;  // filters_outside_lock(), decided once
   bool open = false;
 
   void require_open(const char* operation) const {
@@ -126,11 +156,32 @@ struct Hdf5TraceWriter::Impl {
     return dcpl;
   }
 
+  // Chunks are filtered outside the lock when the stored bytes equal the memory bytes: numeric
+  // columns are little-endian in the file, so only on a little-endian machine.
+  bool filters_outside_lock() const {
+    return std::endian::native == std::endian::little && options.deflate_level > 0 &&
+           H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0;
+  }
+
+  // Call without the lock held (it compresses); `data` stays valid until commit.
+  StagedAppend stage(Extensible& ds, hid_t mem_type, const void* data, std::size_t count) const {
+    StagedAppend a{&ds, mem_type, data, count, std::nullopt};
+    if (direct_chunks && count == options.chunk_elements && ds.size % options.chunk_elements == 0) {
+      a.filtered = compress_chunk(data, count, 8, ChunkFilters{true, options.deflate_level});
+    }
+    return a;
+  }
+
   void flush_series(SeriesState& s) {
     const std::size_t n = s.time_buffer.size();
     if (n == 0) return;
-    append_to(s.time_ns, H5T_NATIVE_INT64, s.time_buffer.data(), n);
-    append_to(s.value, H5T_NATIVE_DOUBLE, s.value_buffer.data(), n);
+    StagedAppend times = stage(s.time_ns, H5T_NATIVE_INT64, s.time_buffer.data(), n);
+    StagedAppend values = stage(s.value, H5T_NATIVE_DOUBLE, s.value_buffer.data(), n);
+    {
+      const Hdf5Lock hdf5_lock;
+      commit(times);
+      commit(values);
+    }
     s.time_buffer.clear();
     s.value_buffer.clear();
     buffered_bytes -= n * (sizeof(std::int64_t) + sizeof(double));
@@ -138,25 +189,35 @@ struct Hdf5TraceWriter::Impl {
 
   void flush_table(TableState& t) {
     if (t.buffered_rows == 0) return;
+    std::vector<StagedAppend> numeric;
+    std::vector<std::size_t> string_columns;
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       auto& ds = t.datasets[c];
       std::visit(
           [&](auto& buffer) {
             using T = typename std::decay_t<decltype(buffer)>::value_type;
             if constexpr (std::is_same_v<T, std::int64_t>) {
-              append_to(ds, H5T_NATIVE_INT64, buffer.data(), buffer.size());
+              numeric.push_back(stage(ds, H5T_NATIVE_INT64, buffer.data(), buffer.size()));
             } else if constexpr (std::is_same_v<T, double>) {
-              append_to(ds, H5T_NATIVE_DOUBLE, buffer.data(), buffer.size());
+              numeric.push_back(stage(ds, H5T_NATIVE_DOUBLE, buffer.data(), buffer.size()));
             } else {
-              std::vector<const char*> ptrs;
-              ptrs.reserve(buffer.size());
-              for (const auto& str : buffer) ptrs.push_back(str.c_str());
-              append_to(ds, string_type.get(), ptrs.data(), ptrs.size());
+              string_columns.push_back(c);
             }
-            buffer.clear();
           },
           t.buffers[c]);
     }
+    {
+      const Hdf5Lock hdf5_lock;
+      for (auto& a : numeric) commit(a);
+      for (const std::size_t c : string_columns) {
+        const auto& buffer = std::get<std::vector<std::string>>(t.buffers[c]);
+        std::vector<const char*> ptrs;
+        ptrs.reserve(buffer.size());
+        for (const auto& str : buffer) ptrs.push_back(str.c_str());
+        append_to(t.datasets[c], string_type.get(), ptrs.data(), ptrs.size());
+      }
+    }
+    for (auto& buffer : t.buffers) std::visit([](auto& b) { b.clear(); }, buffer);
     buffered_bytes -= t.buffered_bytes;
     t.buffered_bytes = 0;
     t.buffered_rows = 0;
@@ -271,6 +332,7 @@ Hdf5TraceWriter::Hdf5TraceWriter(std::filesystem::path file, Hdf5Options options
   check(H5Pset_char_encoding(m.lcpl.get(), H5T_CSET_UTF8), "cannot set link encoding", name);
   m.numeric_dcpl = m.make_dcpl(true);
   m.string_dcpl = m.make_dcpl(false);
+  m.direct_chunks = m.filters_outside_lock();
   m.dapl = plist_handle(H5Pcreate(H5P_DATASET_ACCESS), "dataset access properties");
   check(H5Pset_chunk_cache(m.dapl.get(), H5D_CHUNK_CACHE_NSLOTS_DEFAULT, 0,
                            H5D_CHUNK_CACHE_W0_DEFAULT),
@@ -332,11 +394,10 @@ void Hdf5TraceWriter::append(sim::SeriesId series, sim::Time t, double value) {
   s.time_buffer.push_back(t.ns());
   s.value_buffer.push_back(value);
   m.buffered_bytes += sizeof(std::int64_t) + sizeof(double);
+  // The flushes take the HDF5 lock themselves, after compressing (see StagedAppend).
   if (s.time_buffer.size() >= m.options.chunk_elements) {
-    const Hdf5Lock hdf5_lock;
     m.flush_series(s);
   } else if (m.buffered_bytes > m.options.max_buffered_bytes) {
-    const Hdf5Lock hdf5_lock;
     m.flush_buffers();
   }
 }
@@ -417,10 +478,8 @@ void Hdf5TraceWriter::append_row(sim::TableId table, std::vector<sim::Cell> row)
   t.buffered_bytes += bytes;
   m.buffered_bytes += bytes;
   if (t.buffered_rows >= m.options.chunk_elements) {
-    const Hdf5Lock hdf5_lock;
     m.flush_table(t);
   } else if (m.buffered_bytes > m.options.max_buffered_bytes) {
-    const Hdf5Lock hdf5_lock;
     m.flush_buffers();
   }
 }
@@ -442,28 +501,28 @@ void Hdf5TraceWriter::set_meta(const RunMeta& meta) {
 const RunMeta& Hdf5TraceWriter::meta() const { return impl_->meta; }
 
 void Hdf5TraceWriter::flush() {
-  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   m.require_open("flush");
-  m.flush_buffers();
+  m.flush_buffers();  // before the lock: it compresses
+  const Hdf5Lock hdf5_lock;
   check(H5Fflush(m.file.get(), H5F_SCOPE_LOCAL), "cannot flush", m.file_path.string());
 }
 
 void Hdf5TraceWriter::finish(double wall_time_s) {
-  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   m.require_open("finish");
-  m.flush_buffers();
+  m.flush_buffers();  // before the lock: it compresses
+  const Hdf5Lock hdf5_lock;
   m.write_summary_scalars();
   m.write_meta(wall_time_s);
   m.close_all(true);
 }
 
 void Hdf5TraceWriter::close() {
-  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   if (!m.open) return;
-  m.flush_buffers();
+  m.flush_buffers();  // before the lock: it compresses
+  const Hdf5Lock hdf5_lock;
   m.close_all(true);
 }
 

@@ -24,7 +24,10 @@
 //
 // Not thread-safe: one writer per run, driven by that run's thread. Several writers on several
 // threads (a sweep) are fine: every HDF5 call is made under one process-wide lock (Hdf5Lock in
-// hdf5_handle.hpp), so it works with a serial (not thread-safe) HDF5 build too.
+// hdf5_handle.hpp), so it works with a serial (not thread-safe) HDF5 build too. So that the
+// writers do not queue behind each other's deflate, a whole numeric chunk is shuffled and
+// deflated before the lock is taken and stored as it is (chunk_compression.hpp, H5Dwrite_chunk);
+// partial chunks and string columns go through HDF5's own filters under the lock.
 
 #include <cstddef>
 #include <filesystem>
