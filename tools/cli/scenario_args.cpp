@@ -19,9 +19,7 @@ void ScenarioArgs::add_to(CLI::App& cmd) {
                  "machine's memory)");
 }
 
-scenario::Scenario ScenarioArgs::load(const models::ModelRegistries& registries) const {
-  std::vector<std::string> all = overrides;
-  if (seed) all.push_back("seed=" + *seed);
+scenario::ResourceLimits resource_limits(const std::optional<std::string>& max_memory) {
   auto limits = scenario::ResourceLimits::for_this_machine();
   if (max_memory) {
     try {
@@ -33,6 +31,13 @@ scenario::Scenario ScenarioArgs::load(const models::ModelRegistries& registries)
       throw sim::InputError("--max-memory: expected a positive size such as \"8 GB\", got \"" + *max_memory + "\"");
     }
   }
+  return limits;
+}
+
+scenario::Scenario ScenarioArgs::load(const models::ModelRegistries& registries) const {
+  std::vector<std::string> all = overrides;
+  if (seed) all.push_back("seed=" + *seed);
+  const auto limits = resource_limits(max_memory);
   auto loaded = scenario::load_scenario_file(file, all, std::nullopt, registries, limits);
   // What the loader changed on its own (old keys in today's format): on stderr, so --json output stays clean.
   for (const auto& notice : loaded.notices) std::cerr << "dcsim: note: " << notice << "\n";

@@ -30,4 +30,8 @@ struct ScenarioArgs {
   scenario::Scenario load(const models::ModelRegistries& registries) const;
 };
 
+// This machine's limits, with the memory limit from `max_memory` ("8 GB") when given.
+// InputError "--max-memory: ..." for a size that does not parse or is not positive.
+scenario::ResourceLimits resource_limits(const std::optional<std::string>& max_memory);
+
 }  // namespace dcsim::tools::cli

@@ -2,12 +2,14 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
 #include "tools/cli/command.hpp"
+#include "tools/cli/scenario_args.hpp"
 #include "tools/run/interrupt.hpp"
 #include "tools/run/progress_reporter.hpp"
 #include "tools/sweep/mpi_world.hpp"
@@ -36,6 +38,7 @@ Command add_sweep_command(CLI::App& app, const CommandContext& context) {
     std::size_t jobs = 0;
     bool quiet = false;
     bool dry_run = false;
+    std::optional<std::string> max_memory;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
@@ -48,6 +51,10 @@ Command add_sweep_command(CLI::App& app, const CommandContext& context) {
   cmd->add_option("-j,--jobs", args->jobs, "variants run at once (default: the core count; per rank under mpirun)");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress line");
   cmd->add_flag("--dry-run", args->dry_run, "validate and list the variants without running or writing anything");
+  cmd->add_option("--max-memory", args->max_memory,
+                  "memory the variants running at once on this machine may use together, e.g. \"16 GB\"; each gets "
+                  "its share (SIZE / (jobs x ranks on this machine)) and a variant estimated above it fails (default: "
+                  "3/4 of this machine's memory)");
   return {cmd, [args, &context] {
             sweep::MpiWorld world;
             const run::InterruptHandlers interrupts;
@@ -59,9 +66,10 @@ Command add_sweep_command(CLI::App& app, const CommandContext& context) {
               throw sim::InputError("sweep: -o DIR is required (where the variants and results.csv go)");
             }
             const sweep::Sweep s = sweep::load_sweep(args->sweep);
-            // Each of the variants that run at once gets its part of the memory limit.
-            auto limits = scenario::ResourceLimits::for_this_machine();
-            limits.max_memory_bytes /= static_cast<double>(jobs);
+            // Each of the variants that run at once on this machine (every local rank's threads)
+            // gets its part of the memory limit.
+            auto limits = resource_limits(args->max_memory);
+            limits.max_memory_bytes /= static_cast<double>(jobs * static_cast<std::size_t>(world.local_size()));
             // Every variant loads before anything is written: bad input costs seconds and leaves -o untouched.
             const sweep::Plan plan = sweep::validate_sweep(s, context.registries, jobs, limits);
             const std::size_t count = sweep::variant_count(s);

@@ -77,19 +77,6 @@ models::network::NodeId parse_host(const LineReader& r, const std::string& cell,
 
 }  // namespace
 
-std::ifstream open_data_file(const std::string& path, const std::string& display) {
-  // A device or a pipe (/dev/zero, /dev/stdin) would be read for ever: data files are files.
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    throw sim::InputError(display + ": expected a regular file, got a " +
-                          (std::filesystem::is_directory(status) ? std::string("directory") : std::string("device, pipe or socket")));
-  }
-  std::ifstream in(path);
-  if (!in) throw sim::InputError(display + ": cannot open file");
-  return in;
-}
-
 std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const std::string& display,
                                                        std::size_t hosts) {
   LineReader r(in, display);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/network/traffic.hpp"
+#include "tools/scenario/data_file.hpp"  // open_data_file, used by every data-file reader
 
 namespace dcsim::tools::scenario {
 
@@ -27,8 +28,5 @@ std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const s
 std::vector<double> read_size_csv(const std::string& path, const std::string& display);
 std::vector<double> read_size_csv(std::istream& in, const std::string& display);
 
-// Opens a data file a scenario names; InputError "<display>: ..." when it cannot be opened or is
-// not a regular file (a device such as /dev/zero would be read for ever).
-std::ifstream open_data_file(const std::string& path, const std::string& display);
 
 }  // namespace dcsim::tools::scenario

@@ -73,7 +73,7 @@ std::string reuse_problem(const std::filesystem::path& dir, const Variant& varia
   if (record.value("overrides", json()) != json(variant.overrides)) {
     return "its values changed since the last run (was: " + record.value("overrides", json()).dump() + ")";
   }
-  if (record.value("scenario_hash", "") != scenario_hash) return "the scenario changed since the last run";
+  if (record.value("scenario_hash", "") != scenario_hash) return "the scenario or a data file it reads changed since the last run";
   if (record.value("dcsim_version", "") != version()) return "it ran with another dcsim version";
   if (record.value("dcsim_build", "") != build_id()) return "it ran with another build of dcsim";
   const json summary = read_json_or_null(dir / "summary.json");

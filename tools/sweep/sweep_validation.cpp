@@ -1,12 +1,16 @@
 #include "tools/sweep/sweep_validation.hpp"
 
 #include <atomic>
+#include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "tools/scenario/data_file.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 #include "tools/sweep/parallel_for.hpp"
 
@@ -36,6 +40,32 @@ std::string text_hash(const std::string& text) {
   for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ULL;
   return fmt::format("{:016x}", h);
 }
+
+namespace {
+
+// The content hash of each data file, read once however many variants name it.
+class FileHashCache {
+ public:
+  std::string of(const std::string& path) {
+    {
+      const std::lock_guard lock(mutex_);
+      if (const auto it = hashes_.find(path); it != hashes_.end()) return it->second;
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream content;
+    content << in.rdbuf();
+    // Unreadable now although the loader just read it: a hash that matches no earlier run.
+    const std::string hash = in ? text_hash(content.str()) : "unreadable";
+    const std::lock_guard lock(mutex_);
+    return hashes_.emplace(path, hash).first->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::string> hashes_;
+};
+
+}  // namespace
 
 std::string path_problem(const scenario::FieldSpec& root, const std::string& path) {
   using scenario::FieldType;
@@ -151,6 +181,7 @@ Plan validate_sweep(const Sweep& sweep, const models::ModelRegistries& registrie
   const std::size_t count = variant_count(sweep);
   plan.scenario_hashes.resize(count);
   std::mutex mutex;
+  FileHashCache file_hashes;
   std::vector<std::pair<std::size_t, std::string>> variant_errors;
   std::size_t unlisted = 0;
   parallel_for(count, jobs, [&](std::size_t i) {
@@ -159,8 +190,13 @@ Plan validate_sweep(const Sweep& sweep, const models::ModelRegistries& registrie
       if (bad_values.count(v.value_pointers[k] + "\n" + v.values[k].dump()) != 0) return;  // reported above
     }
     try {
+      const scenario::DataFileLog data_files;
       const auto loaded = scenario::load_scenario_file(sweep.scenario, v.overrides, std::nullopt, registries, limits);
-      plan.scenario_hashes[i] = text_hash(loaded.given.dump());
+      // The data files it read are part of what a variant's results depend on (a resumed sweep
+      // reruns the variants whose trace CSV changed), each hashed once per validation.
+      std::string inputs = loaded.given.dump();
+      for (const auto& path : data_files.paths()) inputs += "\n" + path + "=" + file_hashes.of(path);
+      plan.scenario_hashes[i] = text_hash(inputs);
     } catch (const sim::InputError& e) {
       const std::lock_guard lock(mutex);
       variant_errors.emplace_back(i, sweep.source + ":/parameters: variant " + v.name + " (" +

@@ -18,8 +18,9 @@ namespace dcsim::tools::sweep {
 
 struct Plan {
   std::uint64_t base_seed = 0;  // sweep.seed, or the base scenario's /seed
-  // Per variant: a hash of its scenario document after the overrides (scenario_hash), so a
-  // finished variant is not reused when the base scenario file changed under it.
+  // Per variant: a hash of its scenario document after the overrides and of the contents of
+  // every data file it reads (scenario_hash), so a finished variant is not reused when the base
+  // scenario or a CSV it names changed under it.
   std::vector<std::string> scenario_hashes;
 };
 

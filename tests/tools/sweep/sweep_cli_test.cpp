@@ -227,3 +227,41 @@ TEST_CASE("sweep: the step-time example runs; oversubscription stretches the sha
   }
   fs::remove_all(out);
 }
+
+TEST_CASE("sweep: a variant whose data file changed runs again; an untouched one is reused", "[cli][sweep]") {
+  // The scenario replays a job list from a CSV next to it: the variants' results depend on that
+  // file as much as on the JSON, so editing it must not leave the old results standing.
+  const fs::path dir = temp_path("sweep-data-file");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "jobs.csv") << "name,arrival_s,nodes,work_s\na,0,1,600\nb,60,2,1200\n";
+  std::ofstream(dir / "scenario.json") << R"({"name": "data file", "seed": 1, "duration": "2 h",
+    "cluster": {"node": {"preset": "hgx-h100"}, "nodes": 2, "nodes_per_rack": 2},
+    "workload": {"traces": [{"name": "list", "format": "csv", "path": "jobs.csv"}]},
+    "policies": {"scheduler": "fifo"}, "outputs": {"telemetry_interval": "10 min"}})";
+  std::ofstream(dir / "sweep.json") << R"({"name": "d", "scenario": "scenario.json",
+    "parameters": [{"path": "cluster.nodes", "values": [2, 4]}]})";
+  const std::string cmd = "sweep " + (dir / "sweep.json").string() + " -o " + (dir / "o").string() + " --quiet";
+  REQUIRE(run_dcsim(cmd).exit_code == 0);
+  CHECK_THAT(run_dcsim(cmd).output, Catch::Contains("(0 run now, 2 reused)"));
+
+  std::ofstream(dir / "jobs.csv", std::ios::trunc) << "name,arrival_s,nodes,work_s\na,0,1,900\nb,60,2,1200\n";
+  const auto changed = run_dcsim(cmd);
+  CHECK(changed.exit_code == 0);
+  CHECK_THAT(changed.output, Catch::Contains("(2 run now, 0 reused)") &&
+                                 Catch::Contains("the scenario or a data file it reads changed since the last run"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("sweep: --max-memory is shared by the variants that run at once, and checked before anything runs", "[cli][sweep]") {
+  const SweepDir s("max-memory", kGrid);
+  // 1 MB for two variants at once: each gets half, far below what a run needs; exit 2, nothing written.
+  const auto small = run_dcsim("sweep " + s.file() + " -o " + s.out("o") + " -j 2 --max-memory '1 MB' --quiet");
+  CHECK(small.exit_code == 2);
+  CHECK_THAT(small.output, Catch::Contains("above the memory limit of"));
+  CHECK_FALSE(fs::exists(s.out("o")));
+  const auto bad = run_dcsim("sweep " + s.file() + " -o " + s.out("o") + " --max-memory lots --quiet");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--max-memory"));
+  CHECK(run_dcsim("sweep " + s.file() + " -o " + s.out("o") + " -j 2 --max-memory '8 GB' --quiet").exit_code == 0);
+}
