@@ -41,15 +41,26 @@ double FacilitySimulation::rack_power_at_limit_w(std::size_t rack, double gpu_li
   return p;
 }
 
-bool FacilitySimulation::cap_rack(std::size_t rack) {
+bool FacilitySimulation::cap_rack(std::size_t rack, std::size_t changed) {
   const std::size_t first = rack * static_cast<std::size_t>(nodes_per_rack_);
   const std::size_t last = std::min(nodes_.size(), first + static_cast<std::size_t>(nodes_per_rack_));
   const double configured_w = config_.node.gpu.power_limit_w;
   // A rack under its limit with every GPU at the configured limit needs no decision (no policy
-  // caps a rack that fits): the common case costs one evaluation.
+  // caps a rack that fits). Its power is then the one check_rack keeps, but for the changed
+  // node's: the common case costs at most one node's evaluation (a tick none).
   bool lowered = false;
   for (std::size_t n = first; n < last; ++n) lowered = lowered || nodes_[n].power_limit_w != configured_w;
-  if (!lowered && rack_power_at_limit_w(rack, configured_w) <= config_.rack_limit_w) return false;
+  if (!lowered) {
+    double rack_w = rack_power_w_[rack];
+    if (changed < nodes_.size()) {
+      power::GpuPowerConfig gpu = config_.node.gpu;
+      double clock = 1.0;
+      rack_w += node_ac_w_at(changed, power::power_cap_clock_factor(gpu, nodes_[changed].utilization), scratch_gpu_w(),
+                             &clock) -
+                nodes_[changed].ac_w;
+    }
+    if (rack_w <= config_.rack_limit_w) return false;
+  }
 
   RackPowerInput input;
   input.rack_limit_w = config_.rack_limit_w;

@@ -215,7 +215,7 @@ void FacilitySimulation::on_node_utilization(int node, double utilization) {
   n.utilization = utilization;
   // The rack's capping decision first, at the new load: the rack never passes through a
   // crossing the policy prevents.
-  if (!cap_rack(n.rack)) {
+  if (!cap_rack(n.rack, static_cast<std::size_t>(node))) {
     update_cap_factor(static_cast<std::size_t>(node));
     recompute_node(static_cast<std::size_t>(node));
     apply_node_clock(static_cast<std::size_t>(node));

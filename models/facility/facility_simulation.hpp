@@ -122,10 +122,11 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   double node_ac_w_at(std::size_t n, double cap_factor, double* gpu_w, double* clock) const;
   // Power capping (facility_power_cap.cpp): the node's cap factor from its power limit; the
   // rack's power at a common GPU limit; the policy's limit applied to a rack that would cross
-  // its limit or has a lowered one (true: it recomputed every node of the rack).
+  // its limit or has a lowered one (true: it recomputed every node of the rack). `changed`: a
+  // node of the rack whose utilisation changed since it was last computed (npos: none).
   void update_cap_factor(std::size_t n);
   double rack_power_at_limit_w(std::size_t rack, double gpu_limit_w);
-  bool cap_rack(std::size_t rack);
+  bool cap_rack(std::size_t rack, std::size_t changed = static_cast<std::size_t>(-1));
   void apply_node_clock(std::size_t n);
   void check_rack(std::size_t rack);
   void apply_fault(std::size_t index, bool begin);
