@@ -119,6 +119,10 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     return;
   }
   const workload::TrainingJobPlan& plan = job.current_plan();
+  // GPU power follows the step's phases (gpu_phase_power.hpp): the plan's breakdown (an elastic
+  // job's re-formed plan has its own); in flow mode each measured step's from then on. Before the
+  // run exists: a power cap this changes sets the clock the run starts at (job_rate).
+  set_job_utilization(job_index, step_gpu_activity(gpu_activities_, plan.step));
   std::unique_ptr<StepExecutor> executor;
   if (training_fabric_) {
     // Flow mode: every step as its graph, on the jobs' shared fabric.
@@ -136,9 +140,6 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     });
   }
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
-  // GPU power follows the step's phases (gpu_phase_power.hpp): the plan's breakdown (an elastic
-  // job's re-formed plan has its own); in flow mode each measured step's from then on.
-  set_job_utilization(job_index, step_gpu_activity(gpu_activities_, plan.step));
   if (training_fabric_) {
     run->set_on_step([this, job_index, optimizer_s = plan.step.optimizer_s](const StepMeasurement& m) {
       set_job_utilization(job_index, step_gpu_activity(gpu_activities_, m.compute_s, optimizer_s, m.exposed_comm_s,
