@@ -11,6 +11,7 @@
 #include "models/economics/node_price.hpp"
 #include "models/economics/site_prices.hpp"
 #include "models/facility/cooling_control.hpp"
+#include "models/facility/power_capping.hpp"
 #include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "models/network/topology_builders.hpp"
@@ -32,6 +33,7 @@ struct ModelRegistries {
   sim::Registry<collective::CollectiveAlgorithmFactory> collective_algorithms{"collective algorithm"};
   sim::Registry<workload::TrainingModelFactory> training_models{"training model"};
   sim::Registry<facility::CoolingControlFactory> cooling_controls{"cooling control"};
+  sim::Registry<facility::PowerCappingFactory> power_capping{"power capping"};
   // Price presets (models/economics): each entry's description names its source and date.
   sim::Registry<economics::PricePresetFactory<economics::CloudGpuOffer>> cloud_offers{"cloud offer"};
   sim::Registry<economics::PricePresetFactory<economics::EgressTariff>> egress_tariffs{"egress tariff"};
@@ -53,6 +55,7 @@ void for_each_registry(const ModelRegistries& registries, F&& f) {
   f(registries.collective_algorithms);
   f(registries.training_models);
   f(registries.cooling_controls);
+  f(registries.power_capping);
   f(registries.cloud_offers);
   f(registries.egress_tariffs);
   f(registries.node_prices);

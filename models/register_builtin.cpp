@@ -30,6 +30,7 @@ void register_builtin_models(ModelRegistries& registries) {
   collective::register_collective_algorithms(registries.collective_algorithms);
   workload::register_training_models(registries.training_models);
   facility::register_cooling_controls(registries.cooling_controls);
+  facility::register_power_capping(registries.power_capping);
   economics::register_cloud_offers(registries.cloud_offers);
   economics::register_egress_tariffs(registries.egress_tariffs);
   economics::register_node_prices(registries.node_prices);

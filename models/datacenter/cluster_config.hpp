@@ -10,6 +10,7 @@
 
 #include "models/economics/cloud_offer.hpp"
 #include "models/hardware/node_spec.hpp"
+#include "models/power/gpu_phase_power.hpp"
 #include "models/workload/job_generator.hpp"
 #include "models/workload/job_spec.hpp"
 #include "models/workload/training_job.hpp"
@@ -46,6 +47,9 @@ struct ClusterConfig {
   // Training jobs (named, after `jobs`): planned by the analytic step model, then run as steps
   // and checkpoints (training_job_run.hpp). ConfigError fields read "training[i].<field>".
   std::vector<workload::TrainingJobSpec> training_jobs;
+  // GPU power by phase (gpu_phase_power.hpp): a training job's utilisation is the time-weighted
+  // mean activity of its step's compute, memory-bound, exposed-communication and bubble phases.
+  power::GpuPhasePowerConfig gpu_phase_power;
   std::uint64_t seed = 1;
   std::string scheduler = "fifo";
   // The scheduler's parameters (its registry entry documents them); missing ones take their

@@ -108,10 +108,21 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   account_start_delay(job);
   const auto on_done = [this, job_index] { on_completion(job_index); };
   if (!job.plan) {
-    job.run = std::make_unique<BatchJobRun>(sim_, job.spec.work.seconds(), job_rate(job), on_done);
+    // A utilisation profile starts over with the run (batch jobs restart from scratch).
+    std::function<void(double)> on_phase;
+    if (!job.spec.utilization_profile.empty()) {
+      set_job_utilization(job_index, job.spec.utilization_profile.front().gpu_utilization);
+      on_phase = [this, job_index](double utilization) { set_job_utilization(job_index, utilization); };
+    }
+    job.run = std::make_unique<BatchJobRun>(sim_, job.spec.work.seconds(), job_rate(job), on_done,
+                                            job.spec.utilization_profile, std::move(on_phase));
     return;
   }
   const workload::TrainingJobPlan& plan = job.current_plan();
+  // GPU power follows the step's phases (gpu_phase_power.hpp): the plan's breakdown (an elastic
+  // job's re-formed plan has its own); in flow mode each measured step's from then on. Before the
+  // run exists: a power cap this changes sets the clock the run starts at (job_rate).
+  set_job_utilization(job_index, step_gpu_activity(gpu_activities_, plan.step));
   std::unique_ptr<StepExecutor> executor;
   if (training_fabric_) {
     // Flow mode: every step as its graph, on the jobs' shared fabric.
@@ -129,6 +140,12 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     });
   }
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
+  if (training_fabric_) {
+    run->set_on_step([this, job_index, optimizer_s = plan.step.optimizer_s](const StepMeasurement& m) {
+      set_job_utilization(job_index, step_gpu_activity(gpu_activities_, m.compute_s, optimizer_s, m.exposed_comm_s,
+                                                       m.bubble_s));
+    });
+  }
   job.training = run.get();
   job.run = std::move(run);
   // A shrunk job whose nodes freed up during its reconfiguration grows back now.

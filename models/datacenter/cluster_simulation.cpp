@@ -49,6 +49,13 @@ void validate(const ClusterConfig& c) {
     require(j.gpu_utilization >= 0 && j.gpu_utilization <= 1, at + ".gpu_utilization",
             "must be between 0 and 1");
     require(j.arrival >= sim::Time::zero(), at + ".arrival", "must not be negative");
+    for (std::size_t k = 0; k < j.utilization_profile.size(); ++k) {
+      const auto& phase = j.utilization_profile[k];
+      const std::string p = at + ".utilization_profile[" + std::to_string(k) + "]";
+      require(phase.work > sim::Time::zero(), p + ".work", "must be positive");
+      require(phase.gpu_utilization >= 0 && phase.gpu_utilization <= 1, p + ".gpu_utilization",
+              "must be between 0 and 1");
+    }
   }
   for (std::size_t g = 0; g < c.generators.size(); ++g) {
     for (std::size_t k = 0; k < c.generators[g].node_choices.size(); ++k) {
@@ -130,6 +137,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
     n.state.free_gpus = config_.node.gpus;
   }
   node_load_power_w_ = power::node_power_w(config_.node, 1.0) - power::node_power_w(config_.node, 0.0);
+  gpu_activities_ = power::phase_activities(config_.gpu_phase_power, config_.node.gpu);
   free_nodes_.resize(nodes_.size());
   std::iota(free_nodes_.begin(), free_nodes_.end(), 0);
   free_gpus_ = config_.nodes * config_.node.gpus;
@@ -413,6 +421,16 @@ void ClusterSimulation::update_node_utilization(int node) {
     u += jobs_[index]->spec.gpu_utilization * static_cast<double>(gpus) / static_cast<double>(n.state.gpus);
   }
   set_node_utilization(node, std::min(u, 1.0));
+}
+
+void ClusterSimulation::set_job_utilization(std::size_t job_index, double utilization) {
+  Job& job = *jobs_[job_index];
+  if (job.spec.gpu_utilization == utilization) return;
+  job.spec.gpu_utilization = utilization;
+  for (int node : job.nodes) {
+    if (!is_cloud(node)) update_node_utilization(node);  // cloud instances draw no on-prem power
+  }
+  mark_dirty();
 }
 
 double ClusterSimulation::job_rate(const Job& job) const {

@@ -198,6 +198,9 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   void hold_gpus(int node, std::size_t job_index, int gpus);
   void release_gpus(int node, std::size_t job_index, int gpus);
   void update_node_utilization(int node);
+  // A running job's GPUs now do something else (a training step's phase mix): its utilisation
+  // and its nodes' power follow.
+  void set_job_utilization(std::size_t job_index, double utilization);
   double job_rate(const Job& job) const;
   void set_node_utilization(int node, double utilization);
   void integrate_node(int node);
@@ -276,6 +279,7 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   int busy_nodes_ = 0;           // nodes holding at least one job
   std::set<std::pair<sim::Time, std::size_t>> running_by_end_;  // (start + estimate, job)
   double node_load_power_w_ = 0.0;
+  power::PhaseActivities gpu_activities_;  // of config_.gpu_phase_power on the node's GPU
   int running_ = 0;
   std::size_t finished_ = 0;
 

@@ -175,6 +175,7 @@ void TrainingJobRun::on_step(const StepMeasurement& m) {
   piece_.end = sim_.now();
   piece_.to_step = steps_finished_;
   training_s_ += m.step_s;
+  if (on_step_) on_step_(m);
   measured_.step_s += m.step_s;
   measured_.compute_s += m.compute_s;
   measured_.exposed_comm_s += m.exposed_comm_s;
@@ -330,8 +331,19 @@ double TrainingJobRun::checkpoint_bytes_written() const {
   return bytes;
 }
 
+double step_gpu_activity(const power::PhaseActivities& activities, double compute_s, double optimizer_s,
+                         double exposed_comm_s, double bubble_s) {
+  const double memory_s = std::clamp(optimizer_s, 0.0, std::max(0.0, compute_s));
+  return power::mean_activity(activities, {std::max(0.0, compute_s) - memory_s, memory_s, exposed_comm_s, bubble_s});
+}
+
+double step_gpu_activity(const power::PhaseActivities& activities, const workload::TrainingStepResult& step) {
+  return step_gpu_activity(activities, step.compute_s, step.optimizer_s, step.exposed_comm_s, step.bubble_s);
+}
+
 void append_training_jobs(const ClusterConfig& config, const ModelRegistries& registries,
                           std::vector<workload::JobSpec>& specs) {
+  const power::PhaseActivities activities = power::phase_activities(config.gpu_phase_power, config.node.gpu);
   for (std::size_t i = 0; i < config.training_jobs.size(); ++i) {
     const workload::TrainingJobSpec& t = config.training_jobs[i];
     std::shared_ptr<const workload::TrainingJobPlan> plan;
@@ -350,7 +362,7 @@ void append_training_jobs(const ClusterConfig& config, const ModelRegistries& re
     spec.arrival = t.arrival;
     spec.nodes = t.job.nodes;
     spec.work = sim::Time::from_seconds(plan->nominal_duration_s());
-    spec.gpu_utilization = 1.0;
+    spec.gpu_utilization = step_gpu_activity(activities, plan->step);
     spec.training = std::move(plan);
     specs.push_back(std::move(spec));
   }

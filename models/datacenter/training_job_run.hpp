@@ -35,6 +35,7 @@
 #include "models/datacenter/job_run.hpp"
 #include "models/datacenter/step_executor.hpp"
 #include "models/model_registries.hpp"
+#include "models/power/gpu_phase_power.hpp"
 #include "models/workload/job_spec.hpp"
 #include "models/workload/training_job.hpp"
 #include "sim/activity.hpp"
@@ -78,6 +79,9 @@ class TrainingJobRun final : public JobRun {
   // on as before). The steps up to there are useful work; only the write is the cost. Nothing
   // is called if the job ends first (its last step is in flight) or the run is interrupted.
   void checkpoint_at_step_end(std::function<void()> on_saved);
+  // Flow mode: called with every step's measurement as it completes (before a checkpoint or the
+  // next step), e.g. for GPU power to follow what the step did.
+  void set_on_step(std::function<void(const StepMeasurement&)> on_step) { on_step_ = std::move(on_step); }
   // Called at the end of every checkpoint this run writes (before the run goes on).
   void set_on_checkpoint(std::function<void()> on_checkpoint) { on_checkpoint_ = std::move(on_checkpoint); }
   // Asked before every checkpoint write (datacenter_parts.hpp, CheckpointGate): true holds it,
@@ -168,13 +172,22 @@ class TrainingJobRun final : public JobRun {
   Series series_;
   Piece piece_, pending_;  // open; closed and not yet written (pending_.open: there is one)
   std::function<void()> on_checkpoint_;
+  std::function<void(const StepMeasurement&)> on_step_;
   std::function<bool()> hold_;
   bool stalled_ = false;  // at a held checkpoint
   std::function<void()> on_saved_;  // checkpoint_at_step_end's, until its checkpoint is written
 };
 
+// Mean GPU activity of one step (power/gpu_phase_power.hpp): its compute at compute activity,
+// except the optimizer (Adam, HBM-bound: training_step.hpp) at memory-bound activity; its
+// exposed communication and its bubble at theirs. optimizer_s is capped at compute_s.
+double step_gpu_activity(const power::PhaseActivities& activities, double compute_s, double optimizer_s,
+                         double exposed_comm_s, double bubble_s);
+double step_gpu_activity(const power::PhaseActivities& activities, const workload::TrainingStepResult& step);
+
 // Plans config.training_jobs (plan_training_job) and appends them to `specs` as named jobs
-// whose `work` is the nominal duration. ConfigError fields read "training[i].<field>".
+// whose `work` is the nominal duration and whose GPU utilisation is the mean activity of their
+// step (step_gpu_activity, config.gpu_phase_power). ConfigError fields read "training[i].<field>".
 void append_training_jobs(const ClusterConfig& config, const ModelRegistries& registries,
                           std::vector<workload::JobSpec>& specs);
 

@@ -50,6 +50,12 @@ struct FacilityConfig {
   double ups_efficiency = 0.96;
   double pdu_efficiency = 0.985;
   double rack_limit_w = 60'000.0;    // a crossing is logged in facility/events
+  // What keeps racks under rack_limit_w (power_capping.hpp): a registered policy and its
+  // parameters (undocumented ones are a ConfigError "power_capping_params.<name>"). The lowest
+  // GPU power limit it may set is the driver's (200 W on H100 SXM, public-figures.md).
+  std::string power_capping = "log_only";
+  sim::Params power_capping_params;
+  double min_gpu_power_limit_w = 200.0;
   double spike_fraction = 0.25;      // rack power rising by this fraction ...
   sim::Time spike_window = sim::Time::from_s(1);  // ... within this window is logged as a spike
 

@@ -88,12 +88,18 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   config_.control_params.require_documented(control.params, "cooling.control_params.",
                                             "cooling control '" + config_.control + "'");
   config_.control_params.fill_defaults(control.params);
+  const auto& capping = registries.power_capping.get(config_.power_capping);
+  config_.power_capping_params.require_documented(capping.params, "power_capping_params.",
+                                                  "power capping '" + config_.power_capping + "'");
+  config_.power_capping_params.fill_defaults(capping.params);
+  capping_ = capping.factory(config_.power_capping_params);
 
   sim::RandomStream rng(seed, "facility/tim");
   const double t0 = config_.plant.supply_c;
   nodes_.resize(static_cast<std::size_t>(nodes));
   gpus_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(c.node.gpus));
   node_gpu_w_.assign(static_cast<std::size_t>(c.node.gpus), 0.0);
+  cap_gpu_w_.assign(static_cast<std::size_t>(c.node.gpus), 0.0);
   for (auto& g : gpus_) {
     // Thermal-interface spread: assembly variation makes some GPUs hotter than others.
     const double r = c.rc.die_to_plate_k_per_w * std::max(0.5, 1.0 + c.tim_spread * rng.normal(0.0, 1.0));
@@ -103,6 +109,7 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     nodes_[n].rack = n / static_cast<std::size_t>(nodes_per_rack);
     nodes_[n].zone = rack_zone[nodes_[n].rack];
+    nodes_[n].power_limit_w = c.node.gpu.power_limit_w;
     zones_[static_cast<std::size_t>(nodes_[n].zone)].nodes.push_back(n);
   }
   for (std::size_t zi = 0; zi < zones_.size(); ++zi) {
@@ -123,6 +130,8 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   }
   rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
   rack_over_limit_.assign(static_cast<std::size_t>(racks), false);
+  rack_gpu_limit_w_.assign(static_cast<std::size_t>(racks), c.node.gpu.power_limit_w);
+  rack_cap_short_.assign(static_cast<std::size_t>(racks), 0);
   rack_history_.resize(static_cast<std::size_t>(racks));
   rack_last_spike_.assign(static_cast<std::size_t>(racks), sim::Time::zero() - c.spike_window - c.spike_window);
   for (std::size_t n = 0; n < nodes_.size(); ++n) recompute_node(n);
@@ -204,19 +213,18 @@ void FacilitySimulation::on_node_utilization(int node, double utilization) {
   advance();
   auto& n = nodes_[static_cast<std::size_t>(node)];
   n.utilization = utilization;
-  const double cap = power::power_cap_clock_factor(config_.node.gpu, utilization);
-  if ((cap < 1.0) != (n.cap_factor < 1.0) && utilization > 0.0) {
-    log_event(cap < 1.0 ? "power_cap" : "power_cap_end", n.zone, static_cast<int>(n.rack), node, cap,
-              "GPU power limit below demand: clock lowered (DVFS)");
+  // The rack's capping decision first, at the new load: the rack never passes through a
+  // crossing the policy prevents.
+  if (!cap_rack(n.rack, static_cast<std::size_t>(node))) {
+    update_cap_factor(static_cast<std::size_t>(node));
+    recompute_node(static_cast<std::size_t>(node));
+    apply_node_clock(static_cast<std::size_t>(node));
   }
-  n.cap_factor = cap;
-  recompute_node(static_cast<std::size_t>(node));
-  apply_node_clock(static_cast<std::size_t>(node));
   schedule_threshold_check();
 }
 
-void FacilitySimulation::recompute_node(std::size_t n) {
-  auto& node = nodes_[n];
+double FacilitySimulation::node_ac_w_at(std::size_t n, double cap_factor, double* gpu_w, double* clock) const {
+  const auto& node = nodes_[n];
   const int per = config_.node.gpus;
   double thermal = 1.0;
   bool any_shutdown = false;
@@ -226,19 +234,27 @@ void FacilitySimulation::recompute_node(std::size_t n) {
     any_shutdown = any_shutdown || gpu.shutdown;
   }
   // Synchronous data-parallel work: the node runs at its slowest GPU's clock.
-  node.clock = any_shutdown ? kShutdownClockFactor : std::min(node.cap_factor, thermal);
-  // One slot per GPU of the node, sized when the model is built (no fixed bound to trust).
-  std::vector<double>& gpu_w = node_gpu_w_;
-  node.gpu_w = 0.0;
+  *clock = any_shutdown ? kShutdownClockFactor : std::min(cap_factor, thermal);
   for (int g = 0; g < per; ++g) {
-    auto& gpu = gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)];
-    gpu.power_w = gpu.shutdown ? 0.0 : power::gpu_power_w(config_.node.gpu, node.utilization, node.clock);
-    gpu_w[g] = gpu.power_w;
-    node.gpu_w += gpu.power_w;
+    const auto& gpu = gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)];
+    gpu_w[g] = gpu.shutdown ? 0.0 : power::gpu_power_w(config_.node.gpu, node.utilization, *clock);
   }
   const auto& zone = zones_[static_cast<std::size_t>(node.zone)];
   const double fan = config_.mode == FacilityConfig::Mode::kAir ? zone.speed : config_.node_fan_min_speed;
-  node.ac_w = power::node_power(config_.node, gpu_w.data(), node.utilization, fan).ac_w;
+  return power::node_power(config_.node, gpu_w, node.utilization, fan).ac_w;
+}
+
+void FacilitySimulation::recompute_node(std::size_t n) {
+  auto& node = nodes_[n];
+  const int per = config_.node.gpus;
+  // One slot per GPU of the node, sized when the model is built (no fixed bound to trust).
+  std::vector<double>& gpu_w = node_gpu_w_;
+  node.ac_w = node_ac_w_at(n, node.cap_factor, gpu_w.data(), &node.clock);
+  node.gpu_w = 0.0;
+  for (int g = 0; g < per; ++g) {
+    gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)].power_w = gpu_w[g];
+    node.gpu_w += gpu_w[g];
+  }
   peak_node_w_ = std::max(peak_node_w_, node.ac_w);
   check_rack(node.rack);
 }
@@ -458,6 +474,8 @@ void FacilitySimulation::schedule_threshold_check() {
 void FacilitySimulation::on_tick() {
   advance();
   update_throttling();
+  // Temperatures (and air zones' fans) moved the racks' power: the capping policy looks again.
+  for (std::size_t r = 0; r < rack_power_w_.size(); ++r) cap_rack(r);
   control_and_record();
 }
 

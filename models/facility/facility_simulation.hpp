@@ -5,7 +5,9 @@
 //
 // Coupling (node_power_source.hpp): the facility is the cluster's NodePowerSource, so there is one
 // IT power per run. It learns utilisation changes from the cluster and slows nodes through
-// ClusterSimulation::set_node_clock_factor (power cap, thermal slowdown, shutdown).
+// ClusterSimulation::set_node_clock_factor (power cap, thermal slowdown, shutdown). A registered
+// power-capping policy (power_capping.hpp, facility_power_cap.cpp) may lower the GPU power limits
+// of a rack that would cross its limit; the default only logs crossings.
 //
 // Time: the continuous state (temperatures, energies) is advanced by backward Euler at every
 // power change and at every tick (config.tick), with the powers and plant settings held over the
@@ -37,7 +39,7 @@
 //
 // Emits: series facility/*, thermal/*, thermal/zone/<z>/* (the cluster's power/* series carry
 // the facility's node power); table facility
-// (events: faults, throttling, rack limit, power spikes); summary facility/*, power/peak_node_w,
+// (events: faults, throttling, rack limit and the capping policy's limits, power spikes); summary facility/*, power/peak_node_w,
 // power/capped_gpu_s, thermal/max_gpu_c, thermal/throttled_gpu_s, thermal/energy_balance_error,
 // thermal/zone/<z>/* (tools/output/LAYOUT.md lists them all).
 
@@ -97,6 +99,9 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   double air_energy_j() const { return air_j_; }
   double stored_energy_j() const;   // relative to the start
   double throttled_gpu_s() const { return throttled_gpu_s_; }
+  // The power limit of the node's GPUs now (the configured one unless a capping policy lowered it).
+  double gpu_power_limit_w(int node) const;
+  double rack_power_w(int rack) const { return rack_power_w_[static_cast<std::size_t>(rack)]; }
   std::size_t threshold_checks() const { return threshold_checks_; }  // events between ticks
   double zone_coolant_c(int zone) const;
   int zones() const override;
@@ -112,6 +117,16 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   void schedule_threshold_check();
   double plate_conductance(const Zone& zone) const;
   void recompute_node(std::size_t n);
+  // The node's AC power were its GPUs at `cap_factor` (and their thermal state): per-GPU power
+  // into gpu_w (size gpus) and the node's clock into *clock.
+  double node_ac_w_at(std::size_t n, double cap_factor, double* gpu_w, double* clock) const;
+  // Power capping (facility_power_cap.cpp): the node's cap factor from its power limit; the
+  // rack's power at a common GPU limit; the policy's limit applied to a rack that would cross
+  // its limit or has a lowered one (true: it recomputed every node of the rack). `changed`: a
+  // node of the rack whose utilisation changed since it was last computed (npos: none).
+  void update_cap_factor(std::size_t n);
+  double rack_power_at_limit_w(std::size_t rack, double gpu_limit_w);
+  bool cap_rack(std::size_t rack, std::size_t changed = static_cast<std::size_t>(-1));
   void apply_node_clock(std::size_t n);
   void check_rack(std::size_t rack);
   void apply_fault(std::size_t index, bool begin);
@@ -131,6 +146,11 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   std::vector<Node> nodes_;
   std::vector<Zone> zones_;
   std::vector<double> rack_power_w_;
+  std::unique_ptr<PowerCappingPolicy> capping_;
+  std::vector<double> rack_gpu_limit_w_;  // the limit the policy last set per rack
+  std::vector<char> rack_cap_short_;      // the policy's limit left the rack over (logged once)
+  std::vector<double> cap_gpu_w_;         // per GPU of one node: the capping evaluations' scratch
+  double* scratch_gpu_w() { return cap_gpu_w_.data(); }
   std::vector<bool> rack_over_limit_;
   std::vector<std::deque<std::pair<sim::Time, double>>> rack_history_;
   std::vector<sim::Time> rack_last_spike_;

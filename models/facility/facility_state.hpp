@@ -22,6 +22,7 @@ struct FacilitySimulation::Gpu {
 struct FacilitySimulation::Node {
   double utilization = 0.0;
   double cap_factor = 1.0;
+  double power_limit_w = 0.0;  // of each of its GPUs: the configured one, or the capping policy's
   double clock = 1.0;
   double gpu_w = 0.0;
   double ac_w = 0.0;

@@ -5,12 +5,20 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/time.hpp"
 
 namespace dcsim::models::workload {
 
 struct TrainingJobPlan;  // training_job.hpp
+
+// One phase of a batch job's utilisation profile: `work` seconds of nominal run time at
+// `gpu_utilization`. A profile's phases repeat in order until the job's work is done.
+struct UtilizationPhase {
+  sim::Time work = sim::Time::zero();
+  double gpu_utilization = 1.0;
+};
 
 struct JobSpec {
   std::string name;
@@ -24,7 +32,10 @@ struct JobSpec {
   // backfilling policies plan with. It can be wrong both ways; zero = not given, use `work`.
   sim::Time estimate = sim::Time::zero();
   int priority = 0;  // the queue orders by priority (higher first), then arrival
-  double gpu_utilization = 1.0;        // mean utilisation of the job's GPUs while it runs, 0..1
+  double gpu_utilization = 1.0;        // utilisation of the job's GPUs while it runs now, 0..1
+  // Batch jobs: phases of utilisation that repeat through the run (empty: gpu_utilization
+  // throughout). The cluster sets gpu_utilization to the phase in progress.
+  std::vector<UtilizationPhase> utilization_profile;
   // Set for a training job: it runs steps and checkpoints (models/datacenter/training_job_run)
   // instead of one block of work; `work` is then its nominal duration.
   std::shared_ptr<const TrainingJobPlan> training;

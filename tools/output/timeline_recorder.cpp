@@ -23,7 +23,8 @@ const std::set<std::string>& kept_series() {
 bool is_throttling_kind(const std::string& kind) {
   static const std::set<std::string> kinds = {"thermal_slowdown",   "gpu_shutdown",       "thermal_nominal",
                                               "power_cap",          "power_cap_end",      "rack_limit_exceeded",
-                                              "rack_limit_cleared", "power_spike"};
+                                              "rack_limit_cleared", "power_spike",        "rack_power_cap",
+                                              "rack_cap_insufficient"};
   return kinds.count(kind) > 0;
 }
 

@@ -81,6 +81,9 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
     c.node.gpu.power_limit_w = node->gpu.max_power_w;
   }
   c.rack_limit_w = f["rack_limit"].get<double>();
+  c.power_capping = f["power_capping"].get<std::string>();
+  c.power_capping_params = params_from_resolved(f.contains("power_capping_params") ? &f["power_capping_params"] : nullptr);
+  if (node != nullptr) c.min_gpu_power_limit_w = node->gpu.min_power_limit_w;
   const auto& cool = f["cooling"];
   c.mode = cool["mode"] == "air" ? FacilityConfig::Mode::kAir : FacilityConfig::Mode::kD2c;
   c.d2c_capture = cool["d2c_capture"].get<double>();

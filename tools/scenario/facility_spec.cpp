@@ -21,9 +21,20 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
           with_default_note(quantity_field("gpu_power_limit", "GPU power cap; demand above it lowers the clock (DVFS).",
                                            QuantityKind::kPower, between(100, 700)),
                             "the GPU's maximum power (/cluster/node/gpu_max_power)"),
-          with_default(quantity_field("rack_limit", "Rack power limit; crossings are logged (events/facility).",
+          with_default(quantity_field("rack_limit", "Rack power limit; crossings are logged (events/facility), "
+                                      "and enforced when power_capping says so.",
                                       QuantityKind::kPower, above(0)),
                        "60 kW"),
+          with_default(enum_field("power_capping",
+                                  "Power-capping policy (`dcsim list \"power capping\"`): log_only keeps GPU power "
+                                  "limits as configured; rack_gpu_cap lowers the GPU limits of a rack that would "
+                                  "cross rack_limit, which lowers their clock and slows their jobs.",
+                                  registries.power_capping.kind(), registries.power_capping.names()),
+                       "log_only"),
+          params_object_field("power_capping_params",
+                              "Parameters of the chosen power-capping policy (`dcsim list \"power capping\"`); keys "
+                              "it does not document are errors, keys left out take its defaults.",
+                              entry_params(registries.power_capping)),
           object_field(
               "cooling", "How heat leaves the nodes.",
               {

@@ -82,6 +82,19 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
     }
   }
 
+  // A profile replaces gpu_utilization: both given would leave one silently ignored.
+  if (const json* jobs = get(given, "/workload/jobs"); jobs != nullptr && jobs->is_array()) {
+    for (std::size_t i = 0; i < jobs->size(); ++i) {
+      const json& j = (*jobs)[i];
+      if (!j.is_object() || !j.contains("gpu_utilization") || !j.contains("utilization_profile")) continue;
+      if (j["utilization_profile"].is_array() && !j["utilization_profile"].empty()) {
+        errors.add("/workload/jobs/" + std::to_string(i) + "/gpu_utilization",
+                   "expected either gpu_utilization or a utilization_profile, not both, got " +
+                       render_value(j["gpu_utilization"]));
+      }
+    }
+  }
+
   if (const json* node = get(resolved, "/cluster/node")) {
     for (const auto& [idle, max] : {std::pair{"gpu_idle_power", "gpu_max_power"},
                                     std::pair{"other_idle_power", "other_max_power"}}) {
@@ -231,6 +244,13 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   c.nodes = cl.at("nodes", "nodes").get<int>();
   c.nodes_per_rack = cl.at("nodes_per_rack", "nodes_per_rack").get<int>();
   c.cloud_pool = map_cloud_pool(cl, registries);
+  const OriginReader phases = cl.object("gpu_phase_power", "gpu_phase_power.");
+  c.gpu_phase_power.compute_activity = phases.at("compute_activity", "compute_activity").get<double>();
+  c.gpu_phase_power.hbm_energy_pj_per_bit = phases.at("hbm_pj_per_bit", "hbm_energy_pj_per_bit").get<double>();
+  c.gpu_phase_power.memory_sm_activity = phases.at("memory_sm_activity", "memory_sm_activity").get<double>();
+  c.gpu_phase_power.comm_sm_fraction = phases.at("comm_sm_fraction", "comm_sm_fraction").get<double>();
+  c.gpu_phase_power.comm_hbm_fraction = phases.at("comm_hbm_fraction", "comm_hbm_fraction").get<double>();
+  c.gpu_phase_power.bubble_activity = phases.at("bubble_activity", "bubble_activity").get<double>();
 
   const OriginReader wl = top.object("workload", "");
   const json& jobs = wl.at("jobs", "jobs");
@@ -246,6 +266,11 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
     job.gpus_per_node = j.at("gpus_per_node", "gpus_per_node").get<int>();
     job.priority = j.at("priority", "priority").get<int>();
     job.gpu_utilization = j.at("gpu_utilization", "gpu_utilization").get<double>();
+    const json& profile = j.at("utilization_profile", "utilization_profile");
+    for (std::size_t k = 0; k < profile.size(); ++k) {
+      job.utilization_profile.push_back({duration_of(profile[k].at("work")), profile[k].at("gpu_utilization").get<double>()});
+    }
+    if (!job.utilization_profile.empty()) job.gpu_utilization = job.utilization_profile.front().gpu_utilization;
     c.jobs.push_back(std::move(job));
   }
   const json& generators = wl.at("generators", "generators");
@@ -386,6 +411,11 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
     if (const json* control = find_at(out.resolved, "/facility/cooling/control"); control && control->is_string()) {
       check_params_of_entry(find_at(doc, "/facility/cooling/control_params"), "/facility/cooling/control_params",
                             "cooling control", control->get<std::string>(), entry_params(registries.cooling_controls),
+                            errors);
+    }
+    if (const json* capping = find_at(out.resolved, "/facility/power_capping"); capping && capping->is_string()) {
+      check_params_of_entry(find_at(doc, "/facility/power_capping_params"), "/facility/power_capping_params",
+                            "power capping", capping->get<std::string>(), entry_params(registries.power_capping),
                             errors);
     }
     check_cloud_pool_cross_field(doc, out.resolved, registries, errors);

@@ -57,6 +57,43 @@ FieldSpec cluster_section(const models::ModelRegistries& registries) {
                                      at_least(1)),
                        4),
           cloud_pool_field(registries),
+          object_field(
+              "gpu_phase_power",
+              "GPU power by what the GPU does (models/power/gpu_phase_power.hpp): each kind of phase draws "
+              "idle power plus an activity times (max - idle); a training job's GPU utilisation is the "
+              "time-weighted mean activity of its step's phases (compute, optimizer, exposed communication, "
+              "bubble). Defaults are H100 SXM figures, each cited in the header.",
+              {
+                  with_default(number_field("compute_activity",
+                                            "Activity of compute (tensor-core) phases: 1 runs the GPU at its "
+                                            "max power.",
+                                            between(0, 1)),
+                               1.0),
+                  with_default(number_field("hbm_pj_per_bit",
+                                            "HBM access energy in pJ per bit; with the GPU's HBM bandwidth it gives "
+                                            "the HBM power of memory-bound phases (3.9: HBM2, O'Connor et al. 2017).",
+                                            between(0, 100)),
+                               3.9),
+                  with_default(number_field("memory_sm_activity",
+                                            "Share of the non-HBM dynamic power drawn in memory-bound phases "
+                                            "(optimizer step).",
+                                            between(0, 1)),
+                               0.25),
+                  with_default(number_field("comm_sm_fraction",
+                                            "Share of the non-HBM dynamic power drawn by communication kernels "
+                                            "(NCCL channels' SMs: 32 of 132).",
+                                            between(0, 1)),
+                               32.0 / 132.0),
+                  with_default(number_field("comm_hbm_fraction",
+                                            "Share of HBM power drawn while communicating (3 accesses per link byte "
+                                            "at 450 GB/s of 3.35 TB/s).",
+                                            between(0, 1)),
+                               0.4),
+                  with_default(number_field("bubble_activity",
+                                            "Activity while a pipeline stage waits on another (bubble).",
+                                            between(0, 1)),
+                               0.0),
+              }),
       }), "(absent: no compute nodes; a scenario needs /cluster or /fabric)");
 }
 
@@ -101,6 +138,20 @@ FieldSpec workload_section() {
                                                  at_least(0)),
                                    0),
                       utilization(),
+                      with_default(
+                          object_array_field(
+                              "utilization_profile",
+                              "Phases of GPU utilisation that repeat in order until the job's work is done (a "
+                              "load / compute / write cycle), so its nodes' power follows them; instead of "
+                              "gpu_utilization. Empty: gpu_utilization throughout.",
+                              {
+                                  required(quantity_field("work", "Nominal run time of the phase (a throttled "
+                                                          "clock stretches it like the rest of the work).",
+                                                          QuantityKind::kDuration, above(0))),
+                                  required(number_field("gpu_utilization", "GPU utilisation during the phase.",
+                                                        between(0, 1))),
+                              }),
+                          nlohmann::json::array()),
                   }),
               nlohmann::json::array()),
           with_default(

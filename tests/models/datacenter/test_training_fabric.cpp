@@ -8,8 +8,10 @@
 
 #include "models/datacenter/cluster_simulation.hpp"
 #include "models/datacenter/training_fabric.hpp"
+#include "models/datacenter/training_job_run.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/network/topology_builders.hpp"
+#include "models/power/node_power.hpp"
 #include "models/workload/training_job.hpp"
 
 using dcsim::models::ModelRegistries;
@@ -124,4 +126,43 @@ TEST_CASE("two jobs on one oversubscribed fabric each run slower than alone",
   CHECK(both.b_step_s > alone.a_step_s * 1.01);  // job b alone is job a's mirror image
   // And the oversubscribed fabric alone already costs job a time against a non-blocking one.
   CHECK(alone.a_step_s > run(reg, 1.0, 1).a_step_s);
+}
+
+TEST_CASE("in flow mode a job's power follows each measured step's phases",
+          "[models][datacenter][training][flow][power]") {
+  const auto reg = builtin();
+  ClusterConfig c;
+  c.node = dcsim::models::hardware::hgx_h100();
+  c.nodes = 6;
+  c.nodes_per_rack = 6;
+  c.training_jobs.push_back(bert_job(reg, c, "a"));
+  const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
+  dcsim::sim::Simulator sim;
+  dcsim::sim::MemoryTraceSink sink;
+  net::FabricOptions spray;
+  spray.routing.mode = net::RoutingMode::kSpray;
+  net::Fabric fabric(leaf_spine(4.0), spray);
+  net::FabricSimulation driver(sim, fabric, nullptr);
+  ClusterSimulation cluster(c, reg, sim, sink);
+  TrainingFabric training(sim, driver, {0, 1, 2, 3, 4, 5});
+  cluster.set_training_fabric(&training);
+  cluster.start();
+  sim.run();
+  cluster.finish();
+  // The first step runs at the plan's mean activity; every later one at the activity of the
+  // step measured before it. The oversubscribed fabric exposes more communication than the plan
+  // (a ring edge gets 1.6 of 3.2 Tb/s), so the measured activity is lower.
+  const auto activities = dcsim::models::power::phase_activities(c.gpu_phase_power, c.node.gpu);
+  const double u_plan = dcsim::models::datacenter::step_gpu_activity(activities, plan.step);
+  const double step_s = cell(sink, 0, "step_time_s");
+  const double u_step = dcsim::models::datacenter::step_gpu_activity(
+      activities, cell(sink, 0, "compute_s"), plan.step.optimizer_s, cell(sink, 0, "exposed_comm_s"),
+      cell(sink, 0, "bubble_s"));
+  CHECK(u_step < u_plan);
+  // Energy by hand (identical steps on a quiet fabric): 3 busy nodes, one step at P(u_plan) and
+  // 49 at P(u_step), 3 idle nodes throughout (node_power.hpp's linear model).
+  const auto p = [&](double u) { return dcsim::models::power::node_power_w(c.node, u); };
+  const double run_s = 50 * step_s;
+  const double expected_j = 3 * (step_s * p(u_plan) + 49 * step_s * p(u_step)) + 3 * run_s * p(0.0);
+  CHECK(std::get<double>(sink.summary("energy/it_kwh").value) * 3.6e6 == Approx(expected_j).epsilon(1e-6));
 }

@@ -123,7 +123,7 @@ TEST_CASE("list shows every registry with descriptions; unknown kinds are errors
   const auto bad = run_dcsim("list gizmo");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Catch::Contains("valid: node preset, gpu preset, scheduler, failover policy, topology, collective algorithm, "
-                                          "training model, cooling control, cloud offer, egress tariff, node price, "
+                                          "training model, cooling control, power capping, cloud offer, egress tariff, node price, "
                                           "fabric prices, site prices"));
 }
 

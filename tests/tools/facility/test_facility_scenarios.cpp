@@ -143,6 +143,10 @@ TrainingRun train_through_pump_failure(bool with_fault) {
     "training": [ { "name": "llama", "model": "llama3-8b", "nodes": 10,
                     "parallelism": { "tp": 2, "pp": 1, "zero_stage": 1 },
                     "micro_batch_size": 1, "global_batch": 640, "steps": 100000 } ] })");
+  // Every phase at the GPUs' limit (TDP-flat, as this test's figures were measured): the pump
+  // failure, not the step's phase mix (gpu_phase_power.hpp), is what it is about.
+  doc["cluster"]["gpu_phase_power"] = nlohmann::json::parse(R"({ "memory_sm_activity": 1, "comm_sm_fraction": 1,
+                                                               "comm_hbm_fraction": 1, "bubble_activity": 1 })");
   if (!with_fault) doc["faults"] = nlohmann::json::array();
   const auto scenario = tools::scenario::load_scenario_json(doc, "cooling-failure-training.json", {}, std::nullopt, registries());
   sim::MemoryTraceSink sink;

@@ -38,6 +38,7 @@ TEST_CASE("every registered parameter has a parseable range and a default that r
   check(registries.schedulers);
   check(registries.failover_policies);
   check(registries.cooling_controls);
+  check(registries.power_capping);
   check(registries.cloud_offers);
   check(registries.egress_tariffs);
   check(registries.node_prices);
