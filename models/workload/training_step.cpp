@@ -188,7 +188,7 @@ std::string memory_error(const TrainingJobConfig& job, const Plan& plan, const h
   if (p.tp < domain) ideas.push_back("raise tp");
   if (p.pp < job.model.layers) ideas.push_back("raise pp");
   if (m.activations_bytes > 0.0) ideas.push_back("raise cp");
-  if (p.zero_stage < 3 && plan.data_shards > 1) ideas.push_back("use zero_stage " + std::to_string(p.zero_stage + 1));
+  if (p.zero_stage < 3 && plan.data_shards > 1) ideas.push_back("raise zero_stage");
   if (job.recompute != Recompute::kFull) ideas.push_back("use full recomputation");
   if (!p.sequence_parallel && p.tp > 1) ideas.push_back("turn sequence_parallel on");
   if (p.virtual_stages > 1) ideas.push_back("use fewer virtual_stages");
