@@ -83,7 +83,7 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                with_default(integer_field("pp", "Pipeline stages (1F1B schedule).", at_least(1)),
                                             1),
                                with_default_note(integer_field("dp", "Data-parallel replicas.", at_least(1)),
-                                                 "GPUs / (tp x pp)"),
+                                                 "GPUs / (tp x cp x pp)"),
                                with_default(integer_field("zero_stage",
                                                           "ZeRO sharding of optimizer (1), + gradients (2), "
                                                           "+ weights (3, FSDP) over dp.",
