@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "models/workload/pipeline_schedule.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::workload {
@@ -158,6 +159,8 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
   Builder b{g};
   const int p = job.parallelism.pp;
   const int tp = job.parallelism.tp;
+  const int cp = job.parallelism.cp;
+  const int v = std::max(1, r.virtual_stages);
   const int m = std::max(1, r.micro_batches);
   const int dp = r.dp;
   const int gpus = node.gpus;
@@ -172,14 +175,16 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
   // Line rate of one flow when a node's flows of a transfer spread evenly over its NICs.
   const double flow_bytes_per_s = nics * nic_bps / 8.0 / per_pair;
   const double eff = tuning.network_efficiency;
-  const int stage_ranks = tp * dp;
+  const int stage_ranks = tp * cp * dp;
 
-  // Per-micro-batch TP time: 2 all-reduces per layer in the forward, 2 (4 with full
-  // recomputation, which repeats the forward's) in the backward.
-  const double tp_micro = r.tp_comm_s / m;
+  // Per-chunk exposed TP (+ CP ring) time of stage s: 2 all-reduces per layer in the forward,
+  // 2 (4 with full recomputation, which repeats the forward's) in the backward.
   const double tp_fwd_share = job.recompute == Recompute::kFull ? 2.0 / 6.0 : 0.5;
-  const double tp_fwd = tp_micro * tp_fwd_share, tp_bwd = tp_micro - tp_fwd;
-  const double p2p_s = r.pp_comm_s / (2.0 * m);
+  auto comm_of = [&](int s, bool forward) {
+    const double per_chunk = r.stage_comm_s[static_cast<std::size_t>(s)] / v;
+    return forward ? per_chunk * tp_fwd_share : per_chunk * (1.0 - tp_fwd_share);
+  };
+  const double p2p_s = r.pp_send_s;
 
   // DP chunks (parameter fractions) and the collectives on them.
   const bool has_dp = dp > 1 && r.dp_grad_bytes > 0.0;
@@ -252,7 +257,7 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
   // A pipeline transfer from stage `from` to stage `to` (rank i to rank i).
   const bool pp_cross_node = stage_ranks >= gpus;
   const double pp_bytes_per_gpu =
-      static_cast<double>(job.micro_batch_size) * job.model.seq_len * job.model.hidden * 2.0 / tp;
+      static_cast<double>(job.micro_batch_size) * job.model.seq_len / cp * job.model.hidden * 2.0 / tp;
   auto pp_transfer = [&](int from, int to, int j) {
     StepTask t;
     t.role = StepTaskRole::kPp;
@@ -299,7 +304,9 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
   auto compute_item = [&](int s, int j, bool forward, const std::vector<Chunk>* parts) {
     StreamItem item;
     const int pieces = parts != nullptr ? static_cast<int>(parts->size()) : 1;
-    const double total = forward ? r.forward_s : r.backward_s;
+    // A stage's v chunks take equal shares of its time (as the step model).
+    const auto su = static_cast<std::size_t>(s);
+    const double total = (forward ? r.stage_forward_s[su] : r.stage_backward_s[su]) / v;
     for (int k = 0; k < pieces; ++k) {
       const auto chunk = static_cast<std::size_t>(forward ? pieces - 1 - k : k);
       StepTask t;
@@ -313,7 +320,7 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
     }
     item.first = item.pieces.front();
     item.last = item.pieces.back();
-    const double tp_s = forward ? tp_fwd : tp_bwd;
+    const double tp_s = comm_of(s, forward);
     if (tp_s > 0.0) {
       StepTask t;
       t.kind = StepTaskKind::kNvlink;
@@ -328,62 +335,99 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
     return item;
   };
 
+  // Items indexed by chunk c and micro-batch j: [c m + j]. Megatron's order of each stage
+  // (pipeline_schedule.hpp) decides which items carry the DP pieces: the first forward on the
+  // stream (gathers), the last backward (gradients) and, with ZeRO 3, the first backward.
+  std::vector<std::vector<ScheduleItem>> orders;
+  auto at = [m](int c, int j) { return static_cast<std::size_t>(c * m + j); };
   for (int s = 0; s < p; ++s) {
+    orders.push_back(stage_order(p, v, m, s));
+    const auto& order = orders.back();
+    const ScheduleItem first_f = order.front();
+    const ScheduleItem last_b = order.back();
+    ScheduleItem first_b{};
+    for (const auto& it : order) {
+      if (!it.forward) { first_b = it; break; }
+    }
     auto& F = fwd[static_cast<std::size_t>(s)];
     auto& B = bwd[static_cast<std::size_t>(s)];
-    for (int j = 0; j < m; ++j) F.push_back(compute_item(s, j, true, gather && j == 0 ? &gather_chunks : nullptr));
-    for (int j = 0; j < m; ++j) {
-      const std::vector<Chunk>* parts = !has_dp ? nullptr
-                                        : j == m - 1           ? &grad_chunks
-                                        : z >= 3 && j == 0     ? &gather_chunks
+    F.resize(static_cast<std::size_t>(v * m));
+    B.resize(static_cast<std::size_t>(v * m));
+    for (int c = 0; c < v; ++c) {
+      for (int j = 0; j < m; ++j) {
+        const bool is_first_f = c == first_f.chunk && j == first_f.micro_batch;
+        F[at(c, j)] = compute_item(s, j, true, gather && is_first_f ? &gather_chunks : nullptr);
+      }
+    }
+    for (int c = 0; c < v; ++c) {
+      for (int j = 0; j < m; ++j) {
+        const bool is_last = c == last_b.chunk && j == last_b.micro_batch;
+        const bool is_first = c == first_b.chunk && j == first_b.micro_batch;
+        const std::vector<Chunk>* parts = !has_dp ? nullptr
+                                          : is_last           ? &grad_chunks
+                                          : z >= 3 && is_first ? &gather_chunks
                                                                : nullptr;
-      B.push_back(compute_item(s, j, false, parts));
+        B[at(c, j)] = compute_item(s, j, false, parts);
+      }
     }
   }
 
-  // Pipeline transfers and the blocking-send dependencies.
+  // Pipeline transfers to the next / previous virtual stage (chunk c of stage p-1 feeds chunk
+  // c+1 of stage 0), and the blocking-send dependencies.
   std::vector<std::vector<std::uint32_t>> act(static_cast<std::size_t>(p)), grad(static_cast<std::size_t>(p));
   for (int s = 0; s < p; ++s) {
-    act[static_cast<std::size_t>(s)].assign(static_cast<std::size_t>(m), kNone);
-    grad[static_cast<std::size_t>(s)].assign(static_cast<std::size_t>(m), kNone);
-    for (int j = 0; j < m; ++j) {
-      if (s + 1 < p) {
-        const std::uint32_t t = pp_transfer(s, s + 1, j);
-        b.dep(t, fwd[static_cast<std::size_t>(s)][static_cast<std::size_t>(j)].last);
-        act[static_cast<std::size_t>(s)][static_cast<std::size_t>(j)] = t;
-      }
-      if (s > 0) {
-        const std::uint32_t t = pp_transfer(s, s - 1, j);
-        b.dep(t, bwd[static_cast<std::size_t>(s)][static_cast<std::size_t>(j)].last);
-        grad[static_cast<std::size_t>(s)][static_cast<std::size_t>(j)] = t;
+    const auto su = static_cast<std::size_t>(s);
+    act[su].assign(static_cast<std::size_t>(v * m), kNone);
+    grad[su].assign(static_cast<std::size_t>(v * m), kNone);
+    for (int c = 0; c < v; ++c) {
+      for (int j = 0; j < m; ++j) {
+        if (s + 1 < p || c + 1 < v) {
+          const std::uint32_t t = pp_transfer(s, s + 1 < p ? s + 1 : 0, j);
+          b.dep(t, fwd[su][at(c, j)].last);
+          act[su][at(c, j)] = t;
+        }
+        if (s > 0 || c > 0) {
+          const std::uint32_t t = pp_transfer(s, s > 0 ? s - 1 : p - 1, j);
+          b.dep(t, bwd[su][at(c, j)].last);
+          grad[su][at(c, j)] = t;
+        }
       }
     }
   }
   for (int s = 0; s < p; ++s) {
     const auto su = static_cast<std::size_t>(s);
-    for (int j = 0; j < m; ++j) {
-      const auto ju = static_cast<std::size_t>(j);
-      if (s > 0) b.dep(fwd[su][ju].first, act[su - 1][ju]);
-      if (s + 1 < p) b.dep(bwd[su][ju].first, grad[su + 1][ju]);
+    for (int c = 0; c < v; ++c) {
+      for (int j = 0; j < m; ++j) {
+        if (s > 0) b.dep(fwd[su][at(c, j)].first, act[su - 1][at(c, j)]);
+        if (s == 0 && c > 0) b.dep(fwd[su][at(c, j)].first, act[static_cast<std::size_t>(p - 1)][at(c - 1, j)]);
+        if (s + 1 < p) b.dep(bwd[su][at(c, j)].first, grad[su + 1][at(c, j)]);
+        if (s == p - 1 && c + 1 < v) b.dep(bwd[su][at(c, j)].first, grad[0][at(c + 1, j)]);
+      }
     }
-    // 1F1B order on the stream; each element waits for the previous one and its send.
-    const int warm = std::min(p - s - 1, m);
+    // Megatron's order on the stream; each element waits for the previous one and, under 1F1B,
+    // its send (blocking); the interleaved schedule overlaps a send with the next element and
+    // waits for it one element later (overlap_p2p_comm).
     std::vector<std::pair<const StreamItem*, std::uint32_t>> order;  // item, its send
-    for (int j = 0; j < warm; ++j) order.push_back({&fwd[su][static_cast<std::size_t>(j)], act[su][static_cast<std::size_t>(j)]});
-    for (int i = 0; i < m - warm; ++i) {
-      order.push_back({&fwd[su][static_cast<std::size_t>(warm + i)], act[su][static_cast<std::size_t>(warm + i)]});
-      order.push_back({&bwd[su][static_cast<std::size_t>(i)], grad[su][static_cast<std::size_t>(i)]});
+    for (const auto& it : orders[su]) {
+      const std::size_t k = at(it.chunk, it.micro_batch);
+      order.push_back(it.forward ? std::make_pair(&fwd[su][k], act[su][k]) : std::make_pair(&bwd[su][k], grad[su][k]));
     }
-    for (int j = m - warm; j < m; ++j) order.push_back({&bwd[su][static_cast<std::size_t>(j)], grad[su][static_cast<std::size_t>(j)]});
-    std::uint32_t prev_last = kNone, prev_send = kNone;
+    std::uint32_t prev_last = kNone, prev_send = kNone, older_send = kNone;
     for (const auto& [item, send] : order) {
       b.dep(item->first, prev_last);
-      b.dep(item->first, prev_send);
+      b.dep(item->first, v == 1 ? prev_send : older_send);
       // Pieces and TP of one item run back to back.
       for (std::size_t k = 1; k < item->pieces.size(); ++k) b.dep(item->pieces[k], item->pieces[k - 1]);
       if (item->last != item->pieces.back()) b.dep(item->last, item->pieces.back());
       prev_last = item->last;
+      older_send = prev_send;
       prev_send = send;
+    }
+    const ScheduleItem first_f = orders[su].front();
+    const ScheduleItem last_b = orders[su].back();
+    ScheduleItem first_b{};
+    for (const auto& it : orders[su]) {
+      if (!it.forward) { first_b = it; break; }
     }
 
     // DP: parameter all_gather passes, then the gradient chunks, on one NCCL stream.
@@ -391,7 +435,8 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
     if (gather) {
       const int passes = z >= 3 ? 2 : 1;
       for (int pass = 0; pass < passes; ++pass) {
-        const StreamItem& gated = pass == 0 ? fwd[su][0] : bwd[su][0];
+        const StreamItem& gated = pass == 0 ? fwd[su][at(first_f.chunk, first_f.micro_batch)]
+                                            : bwd[su][at(first_b.chunk, first_b.micro_batch)];
         const int c = static_cast<int>(gather_chunks.size());
         for (int k = 0; k < c; ++k) {
           // Pass 0 gathers in forward order (chunk c-1 first), pass 1 in backward order.
@@ -408,12 +453,12 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
     std::uint32_t last_chunk = kNone;
     if (has_dp) {
       const mc::CollectiveOp op = z >= 2 ? mc::CollectiveOp::kReduceScatter : mc::CollectiveOp::kAllReduce;
-      const StreamItem& last_b = bwd[su][static_cast<std::size_t>(m - 1)];
+      const StreamItem& last_item = bwd[su][at(last_b.chunk, last_b.micro_batch)];
       for (std::size_t k = 0; k < grad_chunks.size(); ++k) {
         const Chunk& ch = grad_chunks[k];
         const std::uint32_t t = dp_collective(s, op, ch.bytes, analytic(op, ch.buckets));
         b.dep(t, nccl);
-        b.dep(t, last_b.pieces[k]);
+        b.dep(t, last_item.pieces[k]);
         nccl = t;
       }
       last_chunk = nccl;
@@ -427,6 +472,7 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
     const std::uint32_t o = b.add(std::move(opt));
     b.dep(o, prev_last);
     b.dep(o, prev_send);
+    b.dep(o, older_send);
     b.dep(o, last_chunk);
     g.stage_end.push_back(o);
   }

@@ -3,20 +3,25 @@
 // behind the closed form of training_step.hpp, run task by task by the datacenter layer's
 // StepExecutor (flow mode) or evaluated on its own (critical_path_s, ideal network).
 //
-// Per pipeline stage s (of p) and micro-batch j (of m), on the stage's one compute stream, in
-// Megatron's 1F1B order: warm-up min(p-s-1, m) forwards, then alternating forward / backward,
-// then the cool-down backwards. Every forward F(s,j) and backward B(s,j) is followed on the
-// stream by its exposed TP communication (NVLink, the step model's duration: half of the
-// micro-batch's TP time after the forward, half after the backward; with full recomputation the
-// backward side carries 4 of the 6 all-reduces). Stages are the tp x dp consecutive ranks of
-// Megatron's tp-dp-pp order, so stage s holds nodes [s x nodes/p, (s+1) x nodes/p) once a
-// stage fills a node.
+// Per pipeline stage s (of p), model chunk c (of v) and micro-batch j (of m), on the stage's one
+// compute stream, in Megatron's order (pipeline_schedule.hpp: 1F1B for v = 1, warm-up
+// min(p-s-1, m) forwards, then alternating forward / backward, then the cool-down backwards;
+// the interleaved schedule for v > 1). A chunk's forward F(s,c,j) and backward B(s,c,j) take
+// 1/v of the stage's times (its layers; the LM head on the last stage) and are followed on the
+// stream by their exposed TP (+ CP ring) communication (NVLink, the step model's duration: half
+// after the forward, half after the backward; with full recomputation the backward side carries
+// 4 of the 6 all-reduces). Stages are the tp x cp x dp consecutive ranks of Megatron's
+// tp-cp-dp-pp order, so stage s holds nodes [s x nodes/p, (s+1) x nodes/p) once a stage fills
+// a node.
 //
-// Pipeline sends (blocking, as Megatron's send_forward / send_backward): F(s,j) + TP ->
-// activation transfer s -> s+1 -> F(s+1,j), and B(s+1,j) + TP -> gradient transfer -> B(s,j); the
-// sender's stream waits for its send. Across nodes a transfer is one fabric flow per NIC per
-// node pair of the boundary (rank i of stage s sends to rank i of stage s+1: T x h x 2 / tp
-// bytes each), within a node a fixed NVLink time.
+// Pipeline sends, as Megatron's send_forward / send_backward: F(s,c,j) + TP -> activation
+// transfer to the next virtual stage (s+1, c; or stage 0, chunk c+1 after stage p-1) -> its
+// forward, and B + TP -> gradient transfer to the previous virtual stage -> its backward. Under
+// 1F1B the sender's stream waits for its send; the interleaved schedule overlaps a send with
+// the next element on the stream (overlap_p2p_comm) and waits for it one element later.
+// Across nodes a transfer is one fabric flow per NIC per node pair of the boundary (rank i of
+// one stage sends to rank i of the other: T x h x 2 / (tp cp) bytes each), within a node a
+// fixed NVLink time.
 //
 // Data parallelism (dp > 1): the stage's gradients (dp_grad_bytes per DP group) in buckets of
 // bucket_bytes, coalesced into at most max_dp_chunks chunks (simulation granularity). Two
@@ -48,7 +53,7 @@
 // "auto" differ in their bandwidth term, which the graph replaces by the ring's).
 //
 // Approximations, stated: one compute stream per stage stands for its tp x dp GPUs in lock-step
-// (the slowest node's clock sets the rate); the LM head is on every stage (as the step model);
+// (the slowest node's clock sets the rate); a stage's chunks take equal shares of its time;
 // SM contention between overlapped communication and compute is not modelled; the pipelined
 // ring's flows of one chunk all start together and the chunk ends with its last flow, so a
 // slow edge delays the whole collective (as the lock-step ring does).

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
+#include "models/workload/activation_memory.hpp"
+#include "models/workload/context_parallel.hpp"
+#include "models/workload/pipeline_schedule.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::workload {
@@ -14,17 +18,9 @@ namespace mc = collective;
 namespace cm = compute;
 
 constexpr double kBf16Bytes = 2.0;
-// Adam in mixed precision: fp32 master weights, first and second moments (Rajbhandari et al.
-// 2020, ZeRO, section 3.1: 12 bytes per parameter).
-constexpr double kAdamStateBytes = 12.0;
 // Optimizer step traffic per parameter of the shard: read master, m, v (12) and the gradient,
 // write master, m, v (12) and the BF16 weight copy (2).
 constexpr double kAdamStepBytes = 24.0 + 2.0;
-// Activation bytes per layer per token per hidden unit with SP and selective recomputation
-// (Korthikanti et al. 2022, "Reducing Activation Recomputation", table 2: 34 s b h / t).
-constexpr double kActivationFactorSelective = 34.0;
-// Full recomputation keeps only each layer's input (2 bytes per element, sharded by SP).
-constexpr double kActivationFactorFull = 2.0;
 
 std::string gb(double bytes) {
   char buf[32];
@@ -33,7 +29,9 @@ std::string gb(double bytes) {
 }
 
 struct Plan {
-  int gpus, tp, pp, dp, m, layers_per_stage;
+  int gpus, tp, pp, dp, cp, v, m;
+  int data_shards;          // dp x cp: ranks per stage and tp rank that hold the same weights
+  std::vector<int> layers;  // per stage
 };
 
 Plan make_plan(const TrainingJobConfig& job, const hardware::NodeSpec& node) {
@@ -43,25 +41,30 @@ Plan make_plan(const TrainingJobConfig& job, const hardware::NodeSpec& node) {
   plan.gpus = job.nodes * node.gpus;
   plan.tp = p.tp;
   plan.pp = p.pp;
+  plan.cp = p.cp;
+  plan.v = p.virtual_stages;
   if (p.tp <= 0 || p.pp <= 0 || p.dp < 0) {
     throw sim::ConfigError("parallelism", "tp and pp must be positive and dp non-negative");
   }
+  if (p.cp <= 0) throw sim::ConfigError("parallelism.cp", "must be a positive integer, got " + std::to_string(p.cp));
   if (p.zero_stage < 0 || p.zero_stage > 3) {
     throw sim::ConfigError("parallelism.zero_stage", "must be 0, 1, 2 or 3");
   }
-  if (plan.gpus % (p.tp * p.pp) != 0) {
-    throw sim::ConfigError("parallelism", "tp x pp = " + std::to_string(p.tp * p.pp) +
+  const int model_ranks = p.tp * p.cp * p.pp;
+  if (plan.gpus % model_ranks != 0) {
+    throw sim::ConfigError("parallelism", "tp x cp x pp = " + std::to_string(model_ranks) +
                                               " does not divide " + std::to_string(plan.gpus) +
                                               " GPUs");
   }
-  plan.dp = p.dp > 0 ? p.dp : plan.gpus / (p.tp * p.pp);
-  if (p.tp * p.pp * plan.dp != plan.gpus) {
-    throw sim::ConfigError("parallelism", "tp x pp x dp = " + std::to_string(p.tp) + " x " +
-                                              std::to_string(p.pp) + " x " +
+  plan.dp = p.dp > 0 ? p.dp : plan.gpus / model_ranks;
+  if (model_ranks * plan.dp != plan.gpus) {
+    throw sim::ConfigError("parallelism", "tp x cp x pp x dp = " + std::to_string(p.tp) + " x " +
+                                              std::to_string(p.cp) + " x " + std::to_string(p.pp) + " x " +
                                               std::to_string(plan.dp) + " must equal the " +
                                               std::to_string(plan.gpus) + " GPUs of " +
                                               std::to_string(job.nodes) + " nodes");
   }
+  plan.data_shards = plan.dp * plan.cp;
   const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
   if (p.tp > domain || node.gpus % p.tp != 0) {
     throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) +
@@ -72,6 +75,13 @@ Plan make_plan(const TrainingJobConfig& job, const hardware::NodeSpec& node) {
     throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) +
                                                  " must divide the " +
                                                  std::to_string(job.model.heads) + " heads");
+  }
+  // Megatron splits each sequence into 2 cp chunks (load-balanced causal attention).
+  if (job.model.seq_len % (2 * p.cp) != 0 && p.cp > 1) {
+    throw sim::ConfigError("parallelism.cp", "context parallelism " + std::to_string(p.cp) +
+                                                 " needs the sequence length (" +
+                                                 std::to_string(job.model.seq_len) +
+                                                 ") to be a multiple of 2 x cp");
   }
   if (p.pp > job.model.layers) {
     throw sim::ConfigError("parallelism.pp", "more pipeline stages than layers");
@@ -94,20 +104,23 @@ Plan make_plan(const TrainingJobConfig& job, const hardware::NodeSpec& node) {
     }
     plan.m = job.global_batch_sequences / per_step;
   }
-  plan.layers_per_stage = (job.model.layers + p.pp - 1) / p.pp;
+  plan.layers = stage_layers(job.model, p);
+  validate_interleaving(plan.pp, plan.v, plan.m, plan.layers);
   return plan;
 }
 
-struct PassTimes {
+// One micro-batch through one transformer layer on one GPU (s b / cp tokens of it).
+struct LayerPass {
   double forward_s = 0.0;
-  double backward_s = 0.0;
-  double flops = 0.0;  // forward + backward (+ recompute) FLOPs of one micro-batch, one GPU
+  double backward_s = 0.0;  // full recomputation included
+  double flops = 0.0;       // forward + backward (+ recompute)
+  double attention_forward_s = 0.0;   // the layer's attention, for the CP ring's overlap
+  double attention_backward_s = 0.0;
 };
 
-// One micro-batch through one stage (layers_per_stage layers + the LM head).
-PassTimes stage_pass(const TrainingJobConfig& job, const Plan& plan, const cm::ComputeModel& cmod) {
+LayerPass layer_pass(const TrainingJobConfig& job, const Plan& plan, const cm::ComputeModel& cmod) {
   const TransformerModel& md = job.model;
-  const double T = static_cast<double>(job.micro_batch_size) * md.seq_len;
+  const double T = static_cast<double>(job.micro_batch_size) * md.seq_len / plan.cp;
   const double h = md.hidden, f = md.ffn_hidden, tp = plan.tp;
   const double d = md.head_dim();
   const double kv_cols = static_cast<double>(md.kv_heads) * d;
@@ -123,53 +136,73 @@ PassTimes stage_pass(const TrainingJobConfig& job, const Plan& plan, const cm::C
   gemm(T, h, h / tp);                                 // attention output
   gemm(T, (md.gated_mlp ? 2.0 : 1.0) * f / tp, h);    // MLP up (and gate)
   gemm(T, h, f / tp);                                 // MLP down
+  // A CP rank computes its s / cp queries against all keys: 1/cp of the attention (balanced
+  // causal split, context_parallel.hpp).
   const double bh = job.micro_batch_size * md.heads / tp;
   const cm::OpTime af = cmod.attention_forward(bh, md.seq_len, md.seq_len, d, md.causal);
   const cm::OpTime ab = cmod.attention_backward(bh, md.seq_len, md.seq_len, d, md.causal);
-  fwd += af.time_s;
-  bwd += ab.time_s;
-  flops += af.flops + ab.flops;
-  // HBM-bound ops per layer, BF16: 2 norms and 2 residual adds on T x h (SP shards them by tp:
-  // read + write each, about 10 h per token), the activation over the MLP width (read 1 or 2,
-  // write 1: 3 f / tp per token).
-  const double ew_bytes = kBf16Bytes * T * (10.0 * h / tp + 3.0 * f / tp);
+  LayerPass out;
+  out.attention_forward_s = af.time_s / plan.cp;
+  out.attention_backward_s = ab.time_s / plan.cp;
+  fwd += out.attention_forward_s;
+  bwd += out.attention_backward_s;
+  flops += (af.flops + ab.flops) / plan.cp;
+  // HBM-bound ops per layer, BF16: 2 norms and 2 residual adds on T x h (read + write each,
+  // about 10 h per token; sequence parallelism shards them by tp, without it every TP rank does
+  // them whole: Korthikanti et al. 2022, section 4.2.2), the activation over the MLP width
+  // (read 1 or 2, write 1: 3 f / tp per token).
+  const bool sp = job.parallelism.sequence_parallel || plan.tp == 1;
+  const double ew_bytes = kBf16Bytes * T * (10.0 * h / (sp ? tp : 1.0) + 3.0 * f / tp);
   const cm::OpTime ew = cmod.memory_op(ew_bytes);
   fwd += ew.time_s;
   bwd += 2.0 * ew.time_s;
-  double layer_fwd = fwd, layer_bwd = bwd, layer_flops = flops;
   if (job.recompute == Recompute::kFull) {
-    layer_bwd += layer_fwd;
-    layer_flops += layer_flops / 3.0;
+    bwd += fwd;
+    flops += flops / 3.0;
   }
-  PassTimes out;
-  out.forward_s = plan.layers_per_stage * layer_fwd;
-  out.backward_s = plan.layers_per_stage * layer_bwd;
-  out.flops = plan.layers_per_stage * layer_flops;
-  // LM head and the fp32 cross-entropy over T x vocab / tp logits.
-  const cm::OpTime head = cmod.gemm(T, md.vocab / tp, h, prec);
-  const cm::OpTime ce = cmod.memory_op(3.0 * 4.0 * T * md.vocab / tp);
-  out.forward_s += head.time_s + ce.time_s;
-  out.backward_s += 2.0 * head.time_s + ce.time_s;
-  out.flops += 3.0 * head.flops / plan.pp;  // the head runs on one stage of pp
+  out.forward_s = fwd;
+  out.backward_s = bwd;
+  out.flops = flops;
   return out;
 }
 
-MemoryBreakdown memory_per_gpu(const TrainingJobConfig& job, const Plan& plan) {
+// The LM head and the fp32 cross-entropy over T x vocab / tp logits (last stage only).
+LayerPass head_pass(const TrainingJobConfig& job, const Plan& plan, const cm::ComputeModel& cmod) {
   const TransformerModel& md = job.model;
-  const double params = md.parameters() / (plan.tp * plan.pp);
-  const int z = job.parallelism.zero_stage;
-  MemoryBreakdown mem;
-  mem.weights_bytes = kBf16Bytes * params / (z >= 3 ? plan.dp : 1);
-  mem.gradients_bytes = job.grad_bytes_per_param * params / (z >= 2 ? plan.dp : 1);
-  mem.optimizer_bytes = kAdamStateBytes * params / (z >= 1 ? plan.dp : 1);
-  const double sbh = static_cast<double>(md.seq_len) * job.micro_batch_size * md.hidden;
-  const double per_layer = sbh / plan.tp *
-                           (job.recompute == Recompute::kFull ? kActivationFactorFull
-                                                              : kActivationFactorSelective);
-  const double in_flight = std::min(plan.m, plan.pp);
-  const double logits = 4.0 * md.seq_len * job.micro_batch_size * md.vocab / plan.tp;
-  mem.activations_bytes = plan.layers_per_stage * per_layer * in_flight + logits;
-  return mem;
+  const double T = static_cast<double>(job.micro_batch_size) * md.seq_len / plan.cp;
+  const cm::OpTime head = cmod.gemm(T, md.vocab / plan.tp, md.hidden, job.precision);
+  const cm::OpTime ce = cmod.memory_op(3.0 * 4.0 * T * md.vocab / plan.tp);
+  LayerPass out;
+  out.forward_s = head.time_s + ce.time_s;
+  out.backward_s = 2.0 * head.time_s + ce.time_s;
+  out.flops = 3.0 * head.flops;
+  return out;
+}
+
+std::string memory_error(const TrainingJobConfig& job, const Plan& plan, const hardware::NodeSpec& node,
+                         const MemoryBreakdown& m, int stage, double usable) {
+  const ParallelismPlan& p = job.parallelism;
+  // Only what the job does not already use (issue 15 item 7).
+  std::vector<std::string> ideas;
+  const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
+  if (p.tp < domain) ideas.push_back("raise tp");
+  if (p.pp < job.model.layers) ideas.push_back("raise pp");
+  if (m.activations_bytes > 0.0) ideas.push_back("raise cp");
+  if (p.zero_stage < 3 && plan.data_shards > 1) ideas.push_back("raise zero_stage");
+  if (job.recompute != Recompute::kFull) ideas.push_back("use full recomputation");
+  if (!p.sequence_parallel && p.tp > 1) ideas.push_back("turn sequence_parallel on");
+  if (p.virtual_stages > 1) ideas.push_back("use fewer virtual_stages");
+  if (job.micro_batch_size > 1) ideas.push_back("use a smaller micro_batch_size");
+  std::string hint;
+  for (std::size_t i = 0; i < ideas.size(); ++i) {
+    hint += (i == 0 ? "" : i + 1 == ideas.size() ? " or " : ", ") + ideas[i];
+  }
+  return job.model.name + " with tp " + std::to_string(plan.tp) + ", cp " + std::to_string(plan.cp) + ", pp " +
+         std::to_string(plan.pp) + ", dp " + std::to_string(plan.dp) + ", zero_stage " +
+         std::to_string(p.zero_stage) + " needs " + gb(m.total_bytes()) + " per GPU on pipeline stage " +
+         std::to_string(stage) + " (weights " + gb(m.weights_bytes) + ", gradients " + gb(m.gradients_bytes) +
+         ", optimizer " + gb(m.optimizer_bytes) + ", activations " + gb(m.activations_bytes) + ") but a " +
+         node.gpu.model + " has " + gb(usable) + " usable" + (hint.empty() ? "" : "; " + hint);
 }
 
 // Sum of per-bucket collective times for `bytes` in buckets of `bucket` bytes; also the last one.
@@ -210,59 +243,102 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
   r.gpus = plan.gpus;
   r.dp = plan.dp;
   r.micro_batches = plan.m;
-  r.memory = memory_per_gpu(job, plan);
+  r.virtual_stages = plan.v;
+  r.stage_layers = plan.layers;
+  // Memory: every stage, the one that needs the most is reported and checked.
   const double usable = node.gpu.hbm_bytes - job.memory_reserve_bytes;
+  for (int s = 0; s < plan.pp; ++s) {
+    r.stage_memory.push_back(stage_memory(job, plan.data_shards, plan.m, plan.layers, s));
+    if (r.stage_memory.back().total_bytes() > r.stage_memory[static_cast<std::size_t>(r.memory_stage)].total_bytes()) {
+      r.memory_stage = s;
+    }
+  }
+  r.memory = r.stage_memory[static_cast<std::size_t>(r.memory_stage)];
   if (r.memory.total_bytes() > usable) {
-    const MemoryBreakdown& m = r.memory;
-    throw sim::ConfigError(
-        "parallelism",
-        job.model.name + " with tp " + std::to_string(plan.tp) + ", pp " + std::to_string(plan.pp) +
-            ", dp " + std::to_string(plan.dp) + ", zero_stage " +
-            std::to_string(job.parallelism.zero_stage) + " needs " + gb(m.total_bytes()) +
-            " per GPU (weights " + gb(m.weights_bytes) + ", gradients " + gb(m.gradients_bytes) +
-            ", optimizer " + gb(m.optimizer_bytes) + ", activations " + gb(m.activations_bytes) +
-            ") but a " + node.gpu.model + " has " + gb(usable) +
-            " usable; raise tp or pp, use zero_stage 3, full recomputation or a smaller micro-batch");
+    throw sim::ConfigError("parallelism", memory_error(job, plan, node, r.memory, r.memory_stage, usable));
   }
 
-  const PassTimes pass = stage_pass(job, plan, cmod);
-  r.forward_s = pass.forward_s;
-  r.backward_s = pass.backward_s;
-
   const TransformerModel& md = job.model;
-  const double T = static_cast<double>(job.micro_batch_size) * md.seq_len;
+  const double T = static_cast<double>(job.micro_batch_size) * md.seq_len / plan.cp;  // per CP rank
+  const LayerPass layer = layer_pass(job, plan, cmod);
+  const LayerPass head = head_pass(job, plan, cmod);
 
-  // Tensor parallelism: inside one node over NVLink.
-  double tp_per_micro = 0.0;
+  // Tensor parallelism: inside one node over NVLink. 4 all-reduces per layer (6 with full
+  // recomputation); with sequence parallelism reduce-scatter + all-gather pairs of the same bytes.
+  double tp_per_layer = 0.0;
   if (plan.tp > 1) {
     mc::CollectiveSystem tps = mc::make_collective_system(node, 1, fabric, plan.tp);
     const double per_layer_collectives = job.recompute == Recompute::kFull ? 6.0 : 4.0;
-    tp_per_micro = plan.layers_per_stage * per_layer_collectives *
+    tp_per_layer = per_layer_collectives *
                    mc::estimate_collective(collectives, mc::CollectiveOp::kAllReduce,
-                                           T * md.hidden * kBf16Bytes, tps, tuning,
-                                           job.tp_algorithm)
+                                           T * md.hidden * kBf16Bytes, tps, tuning, job.tp_algorithm)
                        .time_s;
   }
 
-  // Pipeline parallelism: stages hold tp x dp GPUs; they sit on different nodes once a stage
-  // fills a node.
-  double p2p = 0.0;
-  if (plan.pp > 1) {
-    const bool cross_node = plan.tp * plan.dp >= node.gpus;
-    mc::CollectiveSystem pps = mc::make_collective_system(
-        node, cross_node ? 2 : 1, fabric, cross_node ? 2 * node.gpus : 2);
-    p2p = mc::estimate_collective(collectives, mc::CollectiveOp::kPointToPoint,
-                                  T * md.hidden * kBf16Bytes / plan.tp, pps, tuning, "ring")
-              .time_s;
+  // A point-to-point transfer between neighbours `stride` ranks apart in the rank order: on
+  // other nodes once the stride reaches a node.
+  auto p2p_time = [&](double bytes, bool cross_node) {
+    mc::CollectiveSystem sys = mc::make_collective_system(node, cross_node ? 2 : 1, fabric,
+                                                          cross_node ? 2 * node.gpus : 2);
+    return mc::estimate_collective(collectives, mc::CollectiveOp::kPointToPoint, bytes, sys, tuning, "ring").time_s;
+  };
+
+  // Context parallelism: the KV ring (context_parallel.hpp); CP neighbours are tp ranks apart
+  // (Megatron's tp-cp-dp-pp order), so the ring leaves the node once tp x cp exceeds it.
+  RingAttentionCost ring;
+  if (plan.cp > 1) {
+    const double kv_per_rank = std::max(1.0, static_cast<double>(md.kv_heads) / plan.tp);
+    const double block = 2.0 * T * kv_per_rank * md.head_dim() * kBf16Bytes;
+    const bool cross = plan.tp * plan.cp > node.gpus;
+    ring = ring_attention_cost(plan.cp, block, p2p_time(block, cross), p2p_time(2.0 * block, cross),
+                               layer.attention_forward_s, layer.attention_backward_s,
+                               job.recompute == Recompute::kFull);
   }
 
-  // Data parallelism: dp ranks with the same (tp rank, stage); consecutive TP groups share a
-  // node, so g_local of them are on each node, and they get g_local / gpus of the node's NICs.
+  // Per stage: its layers, the LM head on the last stage; the slowest stage sets the slot.
+  double hw_flops_per_micro = 0.0;  // one micro-batch, all stages, one (tp, cp) rank each
+  for (int s = 0; s < plan.pp; ++s) {
+    const double n = plan.layers[static_cast<std::size_t>(s)];
+    const bool last = s == plan.pp - 1;
+    r.stage_forward_s.push_back(n * layer.forward_s + (last ? head.forward_s : 0.0));
+    r.stage_backward_s.push_back(n * layer.backward_s + (last ? head.backward_s : 0.0));
+    r.stage_comm_s.push_back(n * (tp_per_layer + ring.exposed_s));
+    hw_flops_per_micro += n * layer.flops + (last ? head.flops : 0.0);
+    auto slot_of = [&](int k) {
+      const auto u = static_cast<std::size_t>(k);
+      return r.stage_forward_s[u] + r.stage_backward_s[u] + r.stage_comm_s[u];
+    };
+    if (slot_of(s) > slot_of(r.slot_stage)) r.slot_stage = s;
+  }
+  const auto slot_u = static_cast<std::size_t>(r.slot_stage);
+  r.forward_s = r.stage_forward_s[slot_u];
+  r.backward_s = r.stage_backward_s[slot_u];
+  const double slot_layers = plan.layers[slot_u];
+
+  // Pipeline parallelism: stages hold tp x cp x dp GPUs; they sit on different nodes once a
+  // stage fills a node. v chunks per stage send v times per micro-batch (pipeline_schedule.hpp).
+  double p2p = 0.0;
+  if (plan.pp > 1) {
+    const double bytes = T * md.hidden * kBf16Bytes / plan.tp;
+    p2p = p2p_time(bytes, plan.tp * plan.cp * plan.dp >= node.gpus);
+    r.pp_bytes_per_gpu = plan.m * 2.0 * plan.v * bytes;
+  }
+  r.pp_send_s = p2p;
+  r.cp_comm_s = plan.m * slot_layers * ring.comm_s;
+  r.cp_exposed_s = plan.m * slot_layers * ring.exposed_s;
+  r.cp_bytes_per_gpu = plan.m * md.layers / plan.pp * ring.bytes;
+
+  // Data parallelism: the dp x cp ranks with the same (tp rank, stage) hold the same weights and
+  // reduce their gradients together (Megatron's data-and-context-parallel group); in the
+  // tp-cp-dp-pp order they are tp ranks apart, so g_local of them are on each node, and they get
+  // g_local / gpus of the node's NICs. The first stage, whose last backward ends the pipeline,
+  // sets the exposed tail: its parameters are the bytes.
   double dp_exposed = 0.0, ag_exposed = 0.0;
-  if (plan.dp > 1) {
-    const int g_local = std::max(1, std::min(plan.dp, node.gpus / plan.tp));
+  const int shards = plan.data_shards;
+  if (shards > 1) {
+    const int g_local = std::max(1, std::min(shards, node.gpus / plan.tp));
     mc::CollectiveSystem dps;
-    dps.nodes = plan.dp / g_local;
+    dps.nodes = shards / g_local;
     dps.gpus_per_node = g_local;
     dps.nvlink_bandwidth_bytes_per_s = node.gpu.nvlink_bandwidth_bytes_per_s;
     dps.nvls = node.nvls && node.nvswitch && g_local == node.gpus;
@@ -275,15 +351,16 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
     if (dps.nodes > 1 && !(dps.nic_bandwidth_bps > 0.0)) {
       throw sim::ConfigError("fabric.nics_per_node", "data parallelism across nodes needs NICs");
     }
-    const double params = md.parameters() / (plan.tp * plan.pp);
+    const double params = stage_parameters(job, plan.layers, 0);
     const double grad_bytes = params * job.grad_bytes_per_param;
     const int z = job.parallelism.zero_stage;
     const mc::CollectiveOp grad_op =
         z >= 2 ? mc::CollectiveOp::kReduceScatter : mc::CollectiveOp::kAllReduce;
     const auto [grad_s, grad_last] =
         bucketed(collectives, grad_op, grad_bytes, job.bucket_bytes, dps, tuning, job.dp_algorithm);
-    // The last micro-batch's backward hides the buckets that are ready before it ends.
-    const double window = pass.backward_s;
+    // The last backward on the stream (one chunk of the last micro-batch) hides the buckets that
+    // are ready before it ends.
+    const double window = r.stage_backward_s.front() / plan.v;
     dp_exposed = std::min(grad_s, std::max(grad_last, grad_s - window));
     r.dp_grad_bytes = grad_bytes;
     r.dp_system = dps;
@@ -296,31 +373,39 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
           bucketed(collectives, mc::CollectiveOp::kAllGather, params * kBf16Bytes,
                    job.bucket_bytes, dps, tuning, "auto");
       const double passes = z >= 3 ? 2.0 : 1.0;
-      ag_exposed = passes * std::min(ag_s, std::max(ag_last, ag_s - pass.forward_s));
+      ag_exposed = passes * std::min(ag_s, std::max(ag_last, ag_s - r.stage_forward_s.front() / plan.v));
       dp_total += passes * ag_s;
     }
     r.dp_comm_s = dp_total;
   }
   r.dp_exposed_s = dp_exposed + ag_exposed;
 
-  // Adam over the optimizer shard.
-  const double shard = md.parameters() / (plan.tp * plan.pp) /
-                       (job.parallelism.zero_stage >= 1 ? plan.dp : 1);
+  // Adam over the optimizer shard of the stage with the most parameters.
+  double max_params = 0.0;
+  for (int s = 0; s < plan.pp; ++s) max_params = std::max(max_params, stage_parameters(job, plan.layers, s));
+  const double shard = max_params / (job.parallelism.zero_stage >= 1 ? shards : 1);
   r.optimizer_s = cmod.memory_op(kAdamStepBytes * shard).time_s;
 
-  const double slot = pass.forward_s + pass.backward_s + tp_per_micro + 2.0 * p2p;
-  r.tp_comm_s = plan.m * tp_per_micro;
-  r.pp_comm_s = plan.m * 2.0 * p2p;
-  r.compute_s = plan.m * (pass.forward_s + pass.backward_s) + r.optimizer_s;
-  r.exposed_comm_s = r.tp_comm_s + r.pp_comm_s + r.dp_exposed_s;
-  r.bubble_s = (plan.pp - 1) * slot;
-  r.bubble_fraction = static_cast<double>(plan.pp - 1) / (plan.m + plan.pp - 1);
+  // Pipeline (pipeline_schedule.hpp): m slots of the slowest stage and the bubble.
+  const double slot = r.forward_s + r.backward_s + r.stage_comm_s[slot_u];
+  const double sends = plan.pp > 1 ? exposed_sends_per_micro_batch_s(plan.v, p2p, r.forward_s) : 0.0;
+  r.tp_comm_s = plan.m * slot_layers * tp_per_layer;
+  r.pp_comm_s = plan.m * sends;
+  r.compute_s = plan.m * (r.forward_s + r.backward_s) + r.optimizer_s;
+  r.exposed_comm_s = r.tp_comm_s + r.cp_exposed_s + r.pp_comm_s + r.dp_exposed_s;
+  double sum_slots = 0.0;
+  for (int s = 0; s < plan.pp; ++s) {
+    const auto u = static_cast<std::size_t>(s);
+    sum_slots += r.stage_forward_s[u] + r.stage_backward_s[u] + r.stage_comm_s[u];
+  }
+  r.bubble_s = plan.pp > 1 ? pipeline_bubble_s(plan.pp, plan.v, sum_slots, slot, p2p) : 0.0;
+  r.bubble_fraction = r.bubble_s / (r.bubble_s + plan.m * (slot + sends));
   r.step_time_s = r.compute_s + r.exposed_comm_s + r.bubble_s;
 
   r.tokens_per_step = static_cast<double>(plan.m) * job.micro_batch_size * plan.dp * md.seq_len;
   r.tokens_per_s = r.tokens_per_step / r.step_time_s;
   r.model_flops_per_step = md.training_flops_per_token() * r.tokens_per_step;
-  r.hardware_flops_per_step = pass.flops * plan.m * plan.tp * plan.pp * plan.dp;
+  r.hardware_flops_per_step = hw_flops_per_micro * plan.m * plan.tp * plan.cp * plan.dp;
   r.tflops_per_gpu = r.model_flops_per_step / r.step_time_s / plan.gpus * 1e-12;
   r.mfu = r.model_flops_per_step / (r.step_time_s * plan.gpus * peak);
   return r;

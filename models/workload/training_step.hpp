@@ -1,42 +1,51 @@
 #pragma once
 // Analytic step time of a data/tensor/pipeline-parallel training job (Megatron-LM style).
 //
-// Layout: TP innermost (inside one NVLink domain), then DP, then PP (Megatron's tp-dp-pp rank
-// order); sequence parallelism with TP > 1. Per micro-batch of b sequences (T = b x seq tokens)
-// and per pipeline stage of ceil(L / pp) layers, from the compute model (models/compute):
-//   forward   QKV, attention-out, MLP GEMMs sharded by TP; FlashAttention; norms, residuals and
-//             activations as HBM-bound ops; the LM head on the last stage
+// Layout: TP innermost (inside one NVLink domain), then CP, DP, PP (Megatron's tp-cp-dp-pp rank
+// order); sequence parallelism with TP > 1 unless switched off. Per micro-batch of b sequences
+// (T = b x seq / cp tokens per CP rank) and per transformer layer, from the compute model
+// (models/compute):
+//   forward   QKV, attention-out, MLP GEMMs sharded by TP; FlashAttention (1/cp of it per CP
+//             rank); norms, residuals and activations as HBM-bound ops (not sharded by TP
+//             without sequence parallelism); the LM head and loss on the last stage only
 //   backward  2x each GEMM (dgrad + wgrad), FA2 backward (2.5x), 2x element-wise; full
 //             recomputation adds one more forward
 //   TP        4 all-reduces of T x h x 2 B per layer per micro-batch (2 forward, 2 backward; with
 //             SP they are reduce-scatter + all-gather pairs, the same bytes), inside the node,
 //             exposed (no TP communication overlap)
-//   PP        one activation send forward and one gradient send backward per micro-batch,
-//             T x h x 2 / tp bytes per GPU over its NIC, on the critical path
-// 1F1B schedule with m micro-batches on p stages (Narayanan et al. 2021):
-//   slot   = t_fwd + t_bwd + t_tp + 2 t_p2p
-//   bubble = (p - 1) x slot                 (fraction (p-1)/(m+p-1) of the pipelined time)
-// Data parallel: gradients (grad_bytes_per_param per parameter of the stage shard) reduced in
-// buckets of bucket_bytes (PyTorch DDP's 25 MB default) as backward produces them: all_reduce
-// for ZeRO 0/1, reduce_scatter for ZeRO 2/3 (+ parameter all_gather, overlapped with the next
-// forward as Megatron's overlap-param-gather; ZeRO 3 gathers parameters again for backward).
-// Only the last micro-batch's backward can hide them:
+//   CP        the ring-attention KV exchange, its exposed part (context_parallel.hpp)
+//   PP        one activation send forward and one gradient send backward per micro-batch and
+//             model chunk, T x h x 2 / tp bytes per GPU over its NIC (pipeline_schedule.hpp)
+// Stages hold stage_layers(...) layers (pipeline_schedule.hpp: uneven splits, first/last stage
+// trims); the slowest stage (forward + backward + exposed TP/CP) sets the slot. Schedule 1F1B,
+// or interleaved with v chunks per stage (Narayanan et al. 2021):
+//   slot   = t_fwd + t_bwd + t_tp + t_cp          (slowest stage)
+//   bubble = (sum of the stages' slots - slot) / v + 2 (p-1) t_p2p
+//            (equal stages, v = 1: fraction (p-1)/(m+p-1) of the pipelined time)
+//   sends  = 2 t_p2p per micro-batch (1F1B, blocking) or 2 v max(0, t_p2p - t_fwd / v)
+//            (interleaved, overlapped as Megatron's overlap_p2p_comm)
+// Data parallel: gradients (grad_bytes_per_param per parameter of the first stage's shard)
+// reduced over the dp x cp ranks in buckets of bucket_bytes (PyTorch DDP's 25 MB default) as
+// backward produces them: all_reduce for ZeRO 0/1, reduce_scatter for ZeRO 2/3 (+ parameter
+// all_gather, overlapped with the next forward as Megatron's overlap-param-gather; ZeRO 3
+// gathers parameters again for backward). Only the last backward on the stream (one chunk of
+// the last micro-batch) can hide them:
 //   exposed_dp = min(t_dp, max(t_last_bucket, t_dp - window))
 // step = compute + exposed communication + bubble, with
-//   compute = m (t_fwd + t_bwd) + optimizer (Adam: 30 B per parameter of the optimizer shard,
-//             HBM-bound);  exposed communication = m (t_tp + 2 t_p2p) + exposed_dp + exposed AG
-// Not modelled: SM contention between overlapped communication and compute; stage imbalance
-// from embeddings (the LM head is added to every stage's slot: conservative); data loading.
+//   compute = m (t_fwd + t_bwd) + optimizer (Adam: 30 B per parameter of the largest stage's
+//             optimizer shard, HBM-bound);
+//   exposed communication = m (t_tp + t_cp + sends) + exposed_dp + exposed AG
+// Not modelled: SM contention between overlapped communication and compute; data loading; the
+// embedding lookup's time.
 //
-// Memory per GPU (the busiest, first, stage): weights 2 B, gradients grad_bytes_per_param,
-// Adam 12 B (fp32 master, m, v) per parameter of the stage shard, divided by dp for what ZeRO
-// shards (1: optimizer, 2: + gradients, 3: + weights); activations per layer and micro-batch
-// 34 s b h / tp bytes (Korthikanti et al. 2022, SP + selective recomputation; FlashAttention
-// stores no s^2 term) or 2 s b h / tp with full recomputation, times min(m, p) micro-batches in
-// flight under 1F1B; plus fp32 logits on the last stage. It must fit in hbm_bytes less
-// memory_reserve_bytes, else ConfigError("parallelism", "... needs X GB ...").
+// Memory per GPU of every stage (activation_memory.hpp: the activations 1F1B or the
+// interleaved schedule keeps in flight on that stage, the embedding on the first, the output
+// layer and logits on the last); the stage that needs the most is `memory`. It must fit in
+// hbm_bytes less memory_reserve_bytes, else ConfigError("parallelism", "... needs X GB ...")
+// suggesting only changes the job does not already use.
 
 #include <string>
+#include <vector>
 
 #include "models/collective/collective_algorithm.hpp"
 #include "models/collective/collective_estimator.hpp"
@@ -53,6 +62,16 @@ struct ParallelismPlan {
   int pp = 1;
   int dp = 0;          // 0: GPUs / (tp x pp)
   int zero_stage = 0;  // 0..3 (3 = FSDP full sharding)
+  // --- Issue 15 items 1-3 (pipeline schedule, stage split, context/sequence parallelism):
+  // pipeline_schedule.hpp, context_parallel.hpp, activation_memory.hpp. ---
+  int virtual_stages = 1;       // v model chunks per stage (interleaved schedule); 1: plain 1F1B
+  int first_stage_layers = 0;   // 0: the default split (pipeline_schedule.hpp)
+  int last_stage_layers = 0;    // 0: the default split
+  bool account_for_embedding = false;  // the input embedding counts as one layer of the split
+  bool account_for_loss = false;       // the LM head and loss count as one layer of the split
+  int cp = 1;                   // context-parallel ranks (ring attention); order tp-cp-dp-pp
+  bool sequence_parallel = true;  // with tp > 1: RS + AG and sharded norms/activations
+  // --- end issue 15 items 1-3 ---
 };
 
 struct TrainingJobConfig {
@@ -113,7 +132,22 @@ struct TrainingStepResult {
   double hardware_flops_per_step = 0.0;  // what the ops execute, recomputation included
   double tflops_per_gpu = 0.0;           // model FLOP/s per GPU / 1e12
   double mfu = 0.0;                      // model FLOP/s / (GPUs x dense peak of `precision`)
-  MemoryBreakdown memory;
+  MemoryBreakdown memory;  // of the stage that needs the most (memory_stage)
+  // --- Issue 15 items 1-3, 7 (pipeline helper) ---
+  int virtual_stages = 1;
+  int slot_stage = 0;    // the slowest stage, which sets the slot (forward_s, backward_s)
+  int memory_stage = 0;  // the stage whose memory is `memory`
+  std::vector<int> stage_layers;
+  std::vector<double> stage_forward_s;   // one micro-batch, all chunks of the stage
+  std::vector<double> stage_backward_s;
+  std::vector<double> stage_comm_s;      // exposed TP + CP time of one micro-batch on the stage
+  std::vector<MemoryBreakdown> stage_memory;
+  double cp_comm_s = 0.0;     // ring-attention transfer time, all micro-batches (slot stage)
+  double cp_exposed_s = 0.0;  // the part attention does not hide (in exposed_comm_s)
+  double cp_bytes_per_gpu = 0.0;  // ring-attention bytes one GPU sends per step
+  double pp_bytes_per_gpu = 0.0;  // pipeline bytes one GPU sends per step (v x the 1F1B bytes)
+  double pp_send_s = 0.0;         // one pipeline send
+  // --- end issue 15 ---
 };
 
 // Throws sim::ConfigError naming the field for a plan that does not divide the GPUs, a TP group

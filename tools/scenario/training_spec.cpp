@@ -83,12 +83,54 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                with_default(integer_field("pp", "Pipeline stages (1F1B schedule).", at_least(1)),
                                             1),
                                with_default_note(integer_field("dp", "Data-parallel replicas.", at_least(1)),
-                                                 "GPUs / (tp x pp)"),
+                                                 "GPUs / (tp x cp x pp)"),
                                with_default(integer_field("zero_stage",
                                                           "ZeRO sharding of optimizer (1), + gradients (2), "
                                                           "+ weights (3, FSDP) over dp.",
                                                           between(0, 3)),
                                             0),
+                               // Issue 15 items 1-3 (pipeline schedule, stage split, CP, SP).
+                               with_default(integer_field("virtual_stages",
+                                                          "Model chunks per pipeline stage: > 1 runs Megatron-LM's "
+                                                          "interleaved schedule (bubble (pp-1)/(v m), v times the "
+                                                          "pipeline sends); needs pp > 1 and micro-batches a "
+                                                          "multiple of pp.",
+                                                          at_least(1)),
+                                            1),
+                               with_default_note(integer_field("first_stage_layers",
+                                                               "Layers of the first pipeline stage (Megatron's "
+                                                               "--decoder-first-pipeline-num-layers); the middle "
+                                                               "stages share the rest.",
+                                                               at_least(1)),
+                                                 "layers / pp; a remainder goes to the middle stages first"),
+                               with_default_note(integer_field("last_stage_layers",
+                                                               "Layers of the last pipeline stage (Megatron's "
+                                                               "--decoder-last-pipeline-num-layers).",
+                                                               at_least(1)),
+                                                 "layers / pp; a remainder goes to the middle stages first"),
+                               with_default(boolean_field("account_for_embedding",
+                                                          "Count the input embedding as one layer of the stage "
+                                                          "split (Megatron's --account-for-embedding-in-pipeline-"
+                                                          "split): the first stage gets one layer fewer."),
+                                            false),
+                               with_default(boolean_field("account_for_loss",
+                                                          "Count the LM head and loss as one layer of the stage "
+                                                          "split (--account-for-loss-in-pipeline-split): the last "
+                                                          "stage gets one layer fewer."),
+                                            false),
+                               with_default(integer_field("cp",
+                                                          "Context parallelism: ranks that split each sequence and "
+                                                          "pass key/value blocks around a ring (ring attention); "
+                                                          "rank order tp-cp-dp-pp. The sequence length must be a "
+                                                          "multiple of 2 cp.",
+                                                          at_least(1)),
+                                            1),
+                               with_default(boolean_field("sequence_parallel",
+                                                          "Sequence parallelism with tp > 1 (reduce-scatter + "
+                                                          "all-gather, norms and their activations sharded by tp); "
+                                                          "off: all-reduces, those activations whole on every TP "
+                                                          "rank."),
+                                            true),
                            }),
               with_default(integer_field("micro_batch_size", "Sequences per micro-batch.", at_least(1)), 1),
               with_default_note(integer_field("global_batch",
@@ -264,6 +306,16 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
     job.parallelism.pp = p.at("pp", "pp").get<int>();
     if (p.contains("dp")) job.parallelism.dp = p.at("dp", "dp").get<int>();
     job.parallelism.zero_stage = p.at("zero_stage", "zero_stage").get<int>();
+    // Issue 15 items 1-3.
+    job.parallelism.virtual_stages = p.at("virtual_stages", "virtual_stages").get<int>();
+    p.record("first_stage_layers", "first_stage_layers");
+    p.record("last_stage_layers", "last_stage_layers");
+    if (p.contains("first_stage_layers")) job.parallelism.first_stage_layers = p.at("first_stage_layers", "first_stage_layers").get<int>();
+    if (p.contains("last_stage_layers")) job.parallelism.last_stage_layers = p.at("last_stage_layers", "last_stage_layers").get<int>();
+    job.parallelism.account_for_embedding = p.at("account_for_embedding", "account_for_embedding").get<bool>();
+    job.parallelism.account_for_loss = p.at("account_for_loss", "account_for_loss").get<bool>();
+    job.parallelism.cp = p.at("cp", "cp").get<int>();
+    job.parallelism.sequence_parallel = p.at("sequence_parallel", "sequence_parallel").get<bool>();
     job.micro_batch_size = t.at("micro_batch_size", "micro_batch_size").get<int>();
     if (t.contains("global_batch")) job.global_batch_sequences = t.at("global_batch", "global_batch_sequences").get<int>();
     job.precision = t.at("precision", "precision").get<std::string>() == "fp8" ? models::compute::Precision::kFp8

@@ -98,15 +98,21 @@ TEST_CASE("the 1F1B bubble emerges from the graph's dependencies", "[models][wor
   j.parallelism.dp = 2;
   j.global_batch_sequences = 16;  // m = 8
   const Case c = make(reg, j);
+  // 24 layers, 6 per stage; the last stage also runs the LM head and is the slowest: a
+  // micro-batch fills through every stage once, then the slowest paces the other m - 1.
   const double f = c.step.forward_s, b = c.step.backward_s;
-  const double p2p = c.step.pp_comm_s / (2.0 * 8);
+  double all_stages = 0.0;
+  for (std::size_t s = 0; s < 4; ++s) all_stages += c.step.stage_forward_s[s] + c.step.stage_backward_s[s];
+  const double p2p = c.step.pp_send_s;
   const double pipelined = mw::critical_path_s(c.graph) - c.step.optimizer_s - c.step.dp_exposed_s;
   // Blocking sends put at most two transfers per slot on the path (the closed form counts two).
-  CHECK(pipelined >= (8 + 3) * (f + b));
-  CHECK(pipelined <= (8 + 3) * (f + b + 2.0 * p2p) * (1.0 + 1e-9));
-  // What the m slots of work leave idle is the bubble.
+  CHECK(pipelined >= all_stages + 7 * (f + b));
+  CHECK(pipelined <= all_stages + 7 * (f + b) + 11 * 2.0 * p2p * (1.0 + 1e-9));
+  // What the m slots of work leave idle is the bubble: the closed form's (below 3/11, which
+  // equal stages would give: bert-large's LM head weighs 2.5 of the last stage's 6 layers).
   const double bubble_fraction = 1.0 - 8 * (f + b + 2.0 * p2p) / pipelined;
-  CHECK(bubble_fraction == Approx(3.0 / 11.0).epsilon(kAgreeTol));
+  CHECK(bubble_fraction == Approx(c.step.bubble_fraction).epsilon(kAgreeTol));
+  CHECK(bubble_fraction < 3.0 / 11.0);
 }
 
 TEST_CASE("gradient buckets coalesce into at most max_dp_chunks collectives, the last bucket alone",

@@ -55,7 +55,7 @@ TEST_CASE("dense training FLOPs per token are about 6 x parameters", "[models][w
         Approx(no_attention + 6.0 * m.layers * m.hidden * m.seq_len).epsilon(kFlopsTol));
 }
 
-TEST_CASE("the 1F1B bubble is (p-1)/(m+p-1) of the pipelined time", "[models][workload]") {
+TEST_CASE("the 1F1B bubble is the fill and drain through the other stages, (p-1)/(m+p-1) when equal", "[models][workload]") {
   const auto reg = registry();
   for (int m : {4, 16, 64}) {
     auto j = llama70b_on_64_nodes();
@@ -63,11 +63,17 @@ TEST_CASE("the 1F1B bubble is (p-1)/(m+p-1) of the pipelined time", "[models][wo
     const auto r = workload::estimate_training_step(j, hardware::hgx_h100(), {}, reg);
     INFO("m = " << m);
     REQUIRE(r.micro_batches == m);
+    // 80 layers on 4 stages, 20 each; the last one also runs the LM head and sets the pace. The
+    // fill and drain cross the 3 others once: 3 slots of a 20-layer stage, plus 6 sends.
     const double p = 4;
-    CHECK(r.bubble_fraction == Approx((p - 1) / (m + p - 1)).epsilon(kExact));
-    // The pipelined part is (m + p - 1) slots, of which p - 1 idle.
+    REQUIRE(r.slot_stage == 3);
+    const double slot0 = r.stage_forward_s[0] + r.stage_backward_s[0] + r.stage_comm_s[0];
+    CHECK(r.bubble_s == Approx((p - 1) * (slot0 + 2.0 * r.pp_send_s)).epsilon(kExact));
+    // The pipelined part is m slots of the slowest stage and the bubble.
     const double pipelined = r.step_time_s - r.optimizer_s - r.dp_exposed_s;
-    CHECK(r.bubble_s / pipelined == Approx((p - 1) / (m + p - 1)).epsilon(1e-9));
+    CHECK(r.bubble_s / pipelined == Approx(r.bubble_fraction).epsilon(1e-9));
+    // With equal stages that is (p-1)/(m+p-1); the LM head makes the last stage ~3% slower.
+    CHECK(r.bubble_fraction == Approx((p - 1) / (m + p - 1)).epsilon(0.05));
   }
 }
 

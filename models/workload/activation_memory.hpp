@@ -1,0 +1,40 @@
+#pragma once
+// Memory per GPU of one pipeline stage (issue 15, item 7): weights, gradients, optimizer state
+// and the activations the schedule keeps in flight.
+//
+// Parameters of stage s: its layers, plus the input embedding (and learned positions) on the
+// first stage and the output layer on the last (a tied embedding keeps its copy there when
+// p > 1, as Megatron does), divided by tp. Weights 2 B, gradients grad_bytes_per_param, Adam
+// 12 B per parameter; ZeRO shards over the dp x cp ranks that hold the same weights (Megatron's
+// distributed optimizer shards over the data-and-context-parallel group): 1 the optimizer,
+// 2 + gradients, 3 + weights.
+//
+// Activations per layer and micro-batch of b sequences of s tokens (Korthikanti et al. 2022,
+// "Reducing Activation Recomputation in Large Transformer Models", table 2; FlashAttention
+// stores no s^2 softmax term, so selective recomputation and none coincide):
+//   selective, sequence parallel      34 s b h / t
+//   selective, no sequence parallel   s b h (10 + 24 / t)   (norms, dropouts, residuals whole)
+//   full recomputation                2 s b h / t with sequence parallelism, 2 s b h without
+// divided by cp (each context-parallel rank holds s / cp tokens; Megatron-LM docs, context
+// parallelism). Stage s holds in_flight_chunks(p, v, m, s) chunk-micro-batches of 1/v of its
+// layers (pipeline_schedule.hpp): the first stage p micro-batches under 1F1B, the last one;
+// plus, on the last stage, the fp32 logits of one micro-batch (4 s b vocab / (t cp)).
+
+#include <vector>
+
+#include "models/workload/training_step.hpp"
+
+namespace dcsim::models::workload {
+
+// Memory of one GPU of stage `stage`, for a job with `data_shards` (dp x cp) ranks per stage
+// and tp rank, m micro-batches per step and the given stage split.
+MemoryBreakdown stage_memory(const TrainingJobConfig& job, int data_shards, int m,
+                             const std::vector<int>& layers, int stage);
+
+// Parameters held by one GPU of stage `stage` (before ZeRO sharding).
+double stage_parameters(const TrainingJobConfig& job, const std::vector<int>& layers, int stage);
+
+// Activation bytes of one layer and one micro-batch on one GPU (the table above).
+double activation_bytes_per_layer(const TrainingJobConfig& job);
+
+}  // namespace dcsim::models::workload
