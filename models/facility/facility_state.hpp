@@ -1,7 +1,8 @@
 #pragma once
 // FacilitySimulation's per-GPU, per-node and per-zone state (internal to the facility's
 // translation units: the simulation in facility_simulation.cpp, its faults in
-// facility_faults.cpp, the zone step in zone_heat_balance.cpp, cooling_shortfall.cpp).
+// facility_faults.cpp, the zone step in zone_heat_balance.cpp, throttling in gpu_throttling.cpp,
+// cooling_shortfall.cpp).
 
 #include <memory>
 #include <string>

@@ -81,6 +81,18 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
     c.node.gpu.power_limit_w = node->gpu.max_power_w;
   }
   c.rack_limit_w = f["rack_limit"].get<double>();
+  const auto& ups = f["ups"];
+  c.ups_no_load_loss = ups["no_load_loss"].get<double>();
+  c.ups_proportional_loss = ups["proportional_loss"].get<double>();
+  c.ups_square_law_loss = ups["square_law_loss"].get<double>();
+  if (ups.contains("capacity")) c.ups_capacity_w = ups["capacity"].get<double>();
+  c.pdu_efficiency = f["pdu_efficiency"].get<double>();
+  const auto& throttle = f["throttle"];
+  c.max_operating_c = throttle["max_operating"].get<double>();
+  c.slowdown_c = throttle["slowdown"].get<double>();
+  c.shutdown_c = throttle["shutdown"].get<double>();
+  c.slowdown_clock_factor = throttle["slowdown_clock"].get<double>();
+  c.restart_below_c = throttle["restart_below"].get<double>();
   const auto& cool = f["cooling"];
   c.mode = cool["mode"] == "air" ? FacilityConfig::Mode::kAir : FacilityConfig::Mode::kD2c;
   c.d2c_capture = cool["d2c_capture"].get<double>();
@@ -88,7 +100,13 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
   c.rdhx = cool["rdhx"].get<bool>();
   c.rdhx_active = cool["rdhx_active"].get<bool>();
   c.rdhx_capacity_w = cool["rdhx_capacity"].get<double>();
-  c.crah_capacity_w = cool["crah_capacity"].get<double>();
+  c.rdhx_passive_capacity_w = cool["rdhx_passive_capacity"].get<double>();
+  c.rdhx_effectiveness = cool["rdhx_effectiveness"].get<double>();
+  c.rdhx_fan_power_w = cool["rdhx_fan_power"].get<double>();
+  if (cool.contains("crah_capacity")) c.crah_capacity_w = cool["crah_capacity"].get<double>();
+  c.crah_fan_w_per_w = cool["crah_fan_fraction"].get<double>();
+  c.cdu_pump_power_w_per_rack = cool["cdu_pump_power"].get<double>();
+  c.shortfall_is_error = f["on_shortfall"] == "error";
   c.control = cool["control"].get<std::string>();
   c.control_params = params_from_resolved(cool.contains("control_params") ? &cool["control_params"] : nullptr);
   c.target_gpu_c = cool["target_gpu"].get<double>();
@@ -96,6 +114,8 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
   c.plant.supply_c = plant["supply"].get<double>();
   c.plant.chiller = plant["chiller"].get<bool>();
   c.plant.dry_cooler = plant["dry_cooler"].get<bool>();
+  c.facility_water_flow_kg_per_s_per_rack = plant["water_flow_kg_per_s_per_rack"].get<double>();
+  if (plant.contains("chiller_capacity")) c.chiller_capacity_w = plant["chiller_capacity"].get<double>();
   const auto& out = f["outdoor"];
   c.outdoor.mean_c = out["mean"].get<double>();
   c.outdoor.amplitude_c = out["amplitude"].get<double>();
