@@ -116,7 +116,8 @@ TEST_CASE("an undersized cooling plant stops the run at /facility/on_shortfall w
   CHECK_THROWS_WITH(simulate(scenario, registries, sink),
                     Catch::Contains(":/facility/on_shortfall: the cooling cannot remove the heat") &&
                         Catch::Contains("GPU dies above their max operating 87 C"));
-  CHECK_THROWS_AS(simulate(scenario, registries, sink), dcsim::sim::InputError);  // exit 2
+  dcsim::sim::MemoryTraceSink again;
+  CHECK_THROWS_AS(simulate(scenario, registries, again), dcsim::sim::InputError);  // exit 2
 }
 
 TEST_CASE("a failed run leaves no output that looks complete", "[run]") {
