@@ -45,9 +45,16 @@ struct ZoneConfig {
 struct FacilityConfig {
   sim::Time tick = sim::Time::from_s(10);  // thermal step and control period (also at load events)
   power::NodePowerConfig node;
-  // Power delivery between utility and node inlets (PUE overhead). Double-conversion UPS ~95-97%
-  // and PDU/transformer ~98-99% (assumptions from vendor ranges).
-  double ups_efficiency = 0.96;
+  // Power delivery between utility and node inlets (PUE overhead), power_delivery.hpp. UPS losses
+  // as fractions of its rating: no-load + proportional x load + square-law x load^2 (Schneider
+  // Electric White Paper 108, Avelar: no-load losses can be over 40% of all losses, square-law
+  // 1-4% at high loads). Defaults: 4.2% of rating at full load (a double-conversion UPS at ~96%,
+  // vendor range 95-97%) split 40/48/12 (assumption). PDU/transformer ~98-99% (vendor ranges).
+  double ups_no_load_loss = 0.017;
+  double ups_proportional_loss = 0.02;
+  double ups_square_law_loss = 0.005;
+  // UPS rating; unset: the cluster's full-load IT power (every node at full power plus the network).
+  std::optional<double> ups_capacity_w;
   double pdu_efficiency = 0.985;
   double rack_limit_w = 60'000.0;    // a crossing is logged in facility/events
   // What keeps racks under rack_limit_w (power_capping.hpp): a registered policy and its
@@ -66,23 +73,43 @@ struct FacilityConfig {
   double tim_spread = 0.05;          // relative spread (std dev) of the die-to-plate resistance
   // Secondary (CDU) loop: rated flow per rack, CDU heat-exchanger effectiveness, lumped water
   // mass, pump power at rated flow. 1.5 L/min per kW of liquid heat is a common sizing rule
-  // (assumption): ~1 kg/s per 40 kW rack.
+  // (assumption): ~1 kg/s per 40 kW rack. One CDU loop per zone, sized with its racks (flow,
+  // water mass and pump power are per rack).
   double secondary_flow_kg_per_s_per_rack = 1.0;
   double cdu_effectiveness = 0.8;
   double loop_capacity_j_per_k_per_rack = 4.18e5;  // ~100 L of water per rack (assumption)
   double cdu_pump_power_w_per_rack = 400.0;        // at rated flow; affinity law ~ speed^3 (assumption)
-  // RDHx per rack: heat it can remove at the design air-to-water approach; active doors have fans.
+  // Rear doors (RDHx), one per rack, in series with the rack exhaust (thermal/air_side.hpp): a
+  // door takes `rdhx_effectiveness` of the exhaust heat up to its capacity; the air handlers get
+  // the rest. Active doors have fans; a passive door (or an active one whose fans failed) has
+  // the passive capacity.
   bool rdhx = true;
   bool rdhx_active = true;
   double rdhx_capacity_w = 50'000.0;      // HPE/Motivair 35-55 kW family (public-figures.md)
-  double rdhx_passive_capacity_w = 20'000.0;  // passive door, or active door with fans failed
-  double rdhx_fan_power_w = 1'000.0;      // door fans 0.5-2 kW (public-figures.md)
-  double coil_approach_k = 10.0;          // design air-to-water temperature difference
-  // Room air handlers (CRAH) per zone, for heat the doors do not take: capacity and fan power per W.
-  double crah_capacity_w = 1e9;           // unlimited unless set
+  double rdhx_passive_capacity_w = 20'000.0;  // passive doors up to ~35 kW (public-figures.md); 20 kW: a mid-size one
+  // Share of the exhaust heat a door takes below its capacity. Vendors rate doors "room neutral"
+  // at their capacity; 0.9 leaves a tenth to bypass and leakage around the door (assumption).
+  double rdhx_effectiveness = 0.9;
+  double rdhx_fan_power_w = 1'000.0;      // per door at rated duty: door fans 0.5-2 kW (public-figures.md)
+  double coil_approach_k = 10.0;          // design air-to-water temperature difference (air handlers)
+  // Room air handlers (CRAH) per zone, for what the doors leave: capacity and fan power per W of
+  // heat they move. Unset capacity: sized to the zone's full-load air-side heat (every node at
+  // full power with the doors off), so that losing the doors does not overload the room.
+  std::optional<double> crah_capacity_w;
   double crah_fan_w_per_w = 0.05;         // ~5% of heat moved (assumption, legacy CRAH)
   double air_capacity_j_per_k_per_rack = 3e5;  // room air + structure per rack (assumption)
   double node_fan_min_speed = 0.25;       // D2C nodes still move some air (assumption)
+
+  // Facility water flow per rack (the plant is sized with the cluster): ~1 kg/s carries a 41 kW
+  // rack's heat at a 10 K rise, the same sizing rule as the secondary loop (assumption).
+  double facility_water_flow_kg_per_s_per_rack = 1.0;
+  // Chiller capacity; unset: the cluster's full-load heat (every node at full power plus the
+  // network), a plant sized for the IT it serves.
+  std::optional<double> chiller_capacity_w;
+  // What a cooling shortfall does (a GPU die above its max operating temperature, room air above
+  // ASHRAE's allowable 32 C, or heat the chiller cannot lift): always a facility event and a
+  // summary warning; with this set, also an error that ends the run (exit 2).
+  bool shortfall_is_error = false;
 
   thermal::CoolingPlantConfig plant;
   thermal::OutdoorProfile outdoor;

@@ -1,6 +1,7 @@
 #include "models/facility/facility_simulation.hpp"
 
 #include "models/facility/facility_state.hpp"
+#include "models/facility/power_delivery.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,15 +15,10 @@ namespace dcsim::models::facility {
 
 namespace {
 
-constexpr double kWaterCpJPerKgK = 4180.0;
 constexpr double kJoulesPerKwh = 3.6e6;
 // A shut-down GPU stalls its node's job; activities need a positive rate, so the job crawls at
 // this factor until the GPU restarts.
 constexpr double kShutdownClockFactor = 1e-3;
-// Shortest step between threshold checks (see the header): bounds the overshoot past a threshold
-// to about rate x this (a die heating at 2 K/s crosses by at most 0.2 K) and the number of extra
-// steps per crossing.
-constexpr double kMinSubstepS = 0.1;
 
 void require(bool ok, const std::string& field, const std::string& message) {
   if (!ok) throw sim::ConfigError(field, message);
@@ -43,9 +39,23 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   require(c.tick > sim::Time::zero(), "tick", "must be positive");
   require(c.d2c_capture >= 0 && c.d2c_capture <= 1, "cooling.d2c_capture", "must be between 0 and 1");
   require(c.secondary_flow_kg_per_s_per_rack > 0, "cooling.secondary_flow_kg_per_s_per_rack", "must be positive");
-  require(c.plant.water_flow_kg_per_s > 0, "plant.water_flow_kg_per_s", "must be positive");
-  require(c.ups_efficiency > 0 && c.ups_efficiency <= 1, "power.ups_efficiency", "must be in (0, 1]");
-  require(c.pdu_efficiency > 0 && c.pdu_efficiency <= 1, "power.pdu_efficiency", "must be in (0, 1]");
+  require(c.facility_water_flow_kg_per_s_per_rack > 0, "plant.water_flow_kg_per_s_per_rack", "must be positive");
+  require(!c.chiller_capacity_w || *c.chiller_capacity_w >= 0, "plant.chiller_capacity", "must not be negative");
+  require(!c.crah_capacity_w || *c.crah_capacity_w >= 0, "cooling.crah_capacity", "must not be negative");
+  require(c.rdhx_effectiveness >= 0 && c.rdhx_effectiveness <= 1, "cooling.rdhx_effectiveness", "must be between 0 and 1");
+  require(c.rdhx_passive_capacity_w >= 0, "cooling.rdhx_passive_capacity", "must not be negative");
+  require(c.rdhx_fan_power_w >= 0, "cooling.rdhx_fan_power", "must not be negative");
+  require(c.crah_fan_w_per_w >= 0, "cooling.crah_fan_fraction", "must not be negative");
+  require(c.cdu_pump_power_w_per_rack >= 0, "cooling.cdu_pump_power", "must not be negative");
+  require(c.ups_no_load_loss >= 0 && c.ups_no_load_loss < 1, "ups.no_load_loss", "must be in [0, 1)");
+  require(c.ups_proportional_loss >= 0 && c.ups_proportional_loss < 1, "ups.proportional_loss", "must be in [0, 1)");
+  require(c.ups_square_law_loss >= 0 && c.ups_square_law_loss < 1, "ups.square_law_loss", "must be in [0, 1)");
+  require(!c.ups_capacity_w || *c.ups_capacity_w > 0, "ups.capacity", "must be positive");
+  require(c.max_operating_c < c.slowdown_c, "throttle.slowdown", "must be above throttle.max_operating");
+  require(c.slowdown_c < c.shutdown_c, "throttle.shutdown", "must be above throttle.slowdown");
+  require(c.restart_below_c < c.shutdown_c, "throttle.restart_below", "must be below throttle.shutdown");
+  require(c.slowdown_clock_factor > 0 && c.slowdown_clock_factor <= 1, "throttle.slowdown_clock", "must be in (0, 1]");
+  require(c.pdu_efficiency > 0 && c.pdu_efficiency <= 1, "pdu_efficiency", "must be in (0, 1]");
   require(c.node.gpu.power_limit_w > 0, "power.gpu_power_limit", "must be positive");
   require(c.network_power_w >= 0, "network", "switch power must not be negative");
   require(c.cdu_effectiveness > 0 && c.cdu_effectiveness <= 1, "cooling.cdu_effectiveness", "must be in (0, 1]");
@@ -57,6 +67,15 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
     require(c.rack_limit_w >= idle_rack_w, "power.rack_limit",
             "must be at least one node's idle power (" + std::to_string(static_cast<int>(idle_rack_w)) + " W)");
   }
+  // The plant follows the cluster: facility water per rack; the chiller, unless set, lifts the
+  // cluster's full-load heat (every node at full power plus the network).
+  std::vector<double> full_gpu(static_cast<std::size_t>(c.node.gpus), c.node.gpu.max_power_w);
+  const double air_fan = c.mode == FacilityConfig::Mode::kAir ? 1.0 : c.node_fan_min_speed;
+  const double full_node_w = power::node_power(c.node, full_gpu.data(), 1.0, air_fan).ac_w;
+  config_.plant.water_flow_kg_per_s = c.facility_water_flow_kg_per_s_per_rack * racks;
+  config_.plant.chiller_capacity_w = c.chiller_capacity_w.value_or(full_node_w * nodes + c.network_power_w);
+  ups_ = {c.ups_capacity_w.value_or((full_node_w * nodes + c.network_power_w) / c.pdu_efficiency), c.ups_no_load_loss,
+          c.ups_proportional_loss, c.ups_square_law_loss};
   std::vector<int> rack_zone(static_cast<std::size_t>(racks), -1);
   if (config_.zones.empty()) {
     ZoneConfig all;
@@ -123,6 +142,11 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
     require(z.rdhx_capacity_w >= 0, at + "rdhx_capacity", "must not be negative");
     require(z.secondary_flow_kg_per_s_per_rack > 0, at + "secondary_flow_kg_per_s_per_rack", "must be positive");
     z.plate_flow_scale = z.secondary_flow_kg_per_s_per_rack / c.secondary_flow_kg_per_s_per_rack;
+    // Air handlers sized, unless set, for the zone's full-load air-side heat with the doors off.
+    const double air_share = c.mode == FacilityConfig::Mode::kAir ? 1.0 : 1.0 - z.capture;
+    z.crah_capacity_w = c.crah_capacity_w.value_or(
+        air_share * full_node_w * static_cast<double>(z.nodes.size()) +
+        c.network_power_w * z.racks / std::max(1, racks));
     z.target_gpu_c = zc.target_gpu_c.value_or(c.target_gpu_c);
     z.loop_c = z.air_c = t0;
     z.control = control.factory(config_.control_params);
@@ -302,101 +326,19 @@ void FacilitySimulation::advance() {
   const double facility_before_j = signals_ != nullptr ? facility_energy_j() : 0.0;
   last_ = now;
   const auto& c = config_;
-  const bool d2c = c.mode == FacilityConfig::Mode::kD2c;
-  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
   const double t_fw = plant_.supply_c;
-  const int total_racks = static_cast<int>(rack_power_w_.size());
-  const double c_die = c.rc.die_capacity_j_per_k, c_plate = c.rc.plate_capacity_j_per_k;
   double it_w = 0.0, cdu_pump_w = 0.0, rdhx_fan_w = 0.0, crah_fan_w = 0.0, liquid_w = 0.0, air_w = 0.0;
   double max_c = -std::numeric_limits<double>::infinity();
   scratch_.resize(2 * gpus_.size());
   for (auto& z : zones_) {
-    const double flow = z.speed * z.flow_fraction;  // fraction of rated secondary flow
-    const double capture = d2c ? z.capture : 0.0;
-    const double m_sec = flow * z.secondary_flow_kg_per_s_per_rack * z.racks;
-    const double m_fw = c.plant.water_flow_kg_per_s * z.racks / std::max(1, total_racks);
-    const double g_x = z.cooling_lost() ? 0.0 : c.cdu_effectiveness * kWaterCpJPerKgK * std::min(m_sec, m_fw);
-    const double g_ps = plate_conductance(z);
-    // Pass 1: each GPU's path as an affine function of its sink temperature.
-    // The zone's share of the network switches: IT power whose heat goes to the room air.
-    const double zone_network_w = c.network_power_w * z.racks / std::max(1, total_racks);
-    double s0 = 0.0, s1 = 0.0, direct_liquid_w = 0.0, direct_air_w = zone_network_w, zone_it_w = zone_network_w;
-    for (std::size_t n : z.nodes) {
-      const auto& node = nodes_[n];
-      zone_it_w += node.ac_w;
-      direct_liquid_w += capture * (node.ac_w - node.gpu_w);
-      direct_air_w += d2c ? (1.0 - capture) * node.ac_w : node.ac_w - node.gpu_w;
-      for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
-        auto& gpu = gpus_[g];
-        const double q = (d2c ? capture : 1.0) * gpu.power_w;
-        const auto a = thermal::rc_backward_euler(gpu.die_c, gpu.plate_c, q, gpu.g_die_plate, g_ps,
-                                                  c_die, c_plate, dt);
-        gpu.die_c = a.die0;
-        gpu.plate_c = a.plate0;
-        scratch_[2 * g] = a.die1;
-        scratch_[2 * g + 1] = a.plate1;
-        s0 += g_ps * a.plate0;
-        s1 += g_ps * (a.plate1 - 1.0);
-      }
-    }
-    // Coolant loop (D2C): C_l (T' - T)/dt = s0 + s1 T' + direct - G_x (T' - T_fw).
-    const double c_loop = c.loop_capacity_j_per_k_per_rack * z.racks;
-    double sink_loop = z.loop_c;
-    if (d2c) {
-      sink_loop = (c_loop / dt * z.loop_c + s0 + direct_liquid_w + g_x * t_fw) / (c_loop / dt - s1 + g_x);
-    }
-    // Room air, with the coils' capacity limits (piecewise linear: re-solve with capped coils).
-    const bool doors_full = c.rdhx_active && !z.rdhx_fans_failed;
-    const double door_cap = c.rdhx ? z.racks * (doors_full ? z.rdhx_capacity_w : c.rdhx_passive_capacity_w) : 0.0;
-    const double crah_cap = c.crah_capacity_w;
-    const double caps[2] = {z.cooling_lost() ? 0.0 : door_cap, z.cooling_lost() ? 0.0 : crah_cap};
-    bool capped[2] = {false, false};
-    const double c_air = c.air_capacity_j_per_k_per_rack * z.racks;
-    const double air_s0 = d2c ? 0.0 : s0, air_s1 = d2c ? 0.0 : s1;
-    double t_air = z.air_c;
-    for (int iter = 0; iter < 3; ++iter) {
-      double lhs = c_air / dt - air_s1, rhs = c_air / dt * z.air_c + direct_air_w + air_s0;
-      for (int k = 0; k < 2; ++k) {
-        const double g = caps[k] / c.coil_approach_k;
-        if (capped[k]) { rhs -= caps[k]; } else { lhs += g; rhs += g * t_fw; }
-      }
-      t_air = rhs / lhs;
-      bool changed = false;
-      for (int k = 0; k < 2; ++k) {
-        if (!capped[k] && caps[k] / c.coil_approach_k * (t_air - t_fw) > caps[k]) capped[k] = changed = true;
-      }
-      if (!changed) break;
-    }
-    const auto coil_w = [&](int k) {
-      return capped[k] ? caps[k] : caps[k] / c.coil_approach_k * (t_air - t_fw);
-    };
-    z.rdhx_w = coil_w(0);
-    z.crah_w = coil_w(1);
-    z.air_c = t_air;
-    z.loop_c = sink_loop;
-    const double sink = d2c ? sink_loop : t_air;
-    // Pass 2: resolve each GPU against its sink.
-    z.max_gpu_c = -std::numeric_limits<double>::infinity();
-    for (std::size_t n : z.nodes) {
-      for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
-        auto& gpu = gpus_[g];
-        gpu.die_c += scratch_[2 * g] * sink;
-        gpu.plate_c += scratch_[2 * g + 1] * sink;
-        z.max_gpu_c = std::max(z.max_gpu_c, gpu.die_c);
-        if (gpu.shutdown || gpu.thermal_factor < 1.0) throttled_gpu_s_ += dt;
-      }
-      if (nodes_[n].cap_factor < 1.0 && nodes_[n].utilization > 0.0) capped_gpu_s_ += dt * static_cast<double>(per);
-    }
+    const ZoneStep step = step_zone(z, dt, t_fw);  // zone_heat_balance.cpp
     max_c = std::max(max_c, z.max_gpu_c);
-    z.run_max_gpu_c = std::max(z.run_max_gpu_c, z.max_gpu_c);
-    z.liquid_w = d2c ? g_x * (sink_loop - t_fw) : 0.0;
-    z.air_w = z.rdhx_w + z.crah_w;
-    it_w += zone_it_w;
+    it_w += step.it_w;
     liquid_w += z.liquid_w;
     air_w += z.air_w;
-    if (d2c) cdu_pump_w += c.cdu_pump_power_w_per_rack * z.racks * std::pow(flow, 3.0);
-    if (c.rdhx && doors_full && !z.cooling_lost()) rdhx_fan_w += c.rdhx_fan_power_w * z.racks;
-    crah_fan_w += c.crah_fan_w_per_w * std::max(0.0, z.crah_w);
+    cdu_pump_w += step.cdu_pump_w;
+    rdhx_fan_w += step.rdhx_fan_w;
+    crah_fan_w += step.crah_fan_w;
   }
   max_gpu_c_ = std::max(max_gpu_c_, max_c);
   it_j_ += it_w * dt;
@@ -410,13 +352,14 @@ void FacilitySimulation::advance() {
   chiller_j_ += plant_.chiller_power_w * dt;
   dry_cooler_j_ += plant_.dry_cooler_power_w * dt;
   facility_pump_j_ += plant_.pump_power_w * dt;
-  const double distribution_w = it_w * (1.0 / (c.ups_efficiency * c.pdu_efficiency) - 1.0);
+  const double distribution_w = distribution_loss_w(ups_, c.pdu_efficiency, it_w);
   distribution_j_ += distribution_w * dt;
   if (plant_.economiser) economiser_s_ += dt;
   it_w_ = it_w;
   cooling_w_ = cdu_pump_w + rdhx_fan_w + crah_fan_w + plant_.chiller_power_w + plant_.dry_cooler_power_w +
                plant_.pump_power_w;
   distribution_w_ = distribution_w;
+  check_shortfall(dt, max_c);  // cooling_shortfall.cpp
   if (signals_ != nullptr && signals_->facility_step.connected()) {
     signals_->facility_step.emit(datacenter::FacilityStep{from, now, it_w * dt,
                                                           facility_energy_j() - facility_before_j,
@@ -433,89 +376,12 @@ double FacilitySimulation::plate_conductance(const Zone& z) const {
   return std::pow(z.speed, 0.8) / config_.rc.sink_to_air_k_per_w;
 }
 
-void FacilitySimulation::schedule_threshold_check() {
-  if (!started_ || finished_) return;
-  const auto& c = config_;
-  const bool d2c = c.mode == FacilityConfig::Mode::kD2c;
-  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
-  double soonest_s = std::numeric_limits<double>::infinity();
-  for (const auto& z : zones_) {
-    const double g_ps = plate_conductance(z);
-    const double share = d2c ? z.capture : 1.0;
-    const double sink = d2c ? z.loop_c : z.air_c;
-    for (std::size_t n : z.nodes) {
-      for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
-        const auto& gpu = gpus_[g];
-        if (gpu.shutdown || gpu.die_c >= c.shutdown_c) continue;
-        const double threshold = gpu.die_c < c.max_operating_c ? c.max_operating_c
-                                 : gpu.die_c < c.slowdown_c    ? c.slowdown_c
-                                                               : c.shutdown_c;
-        const double die_plate_w = gpu.g_die_plate * (gpu.die_c - gpu.plate_c);
-        const double die_rate = (share * gpu.power_w - die_plate_w) / c.rc.die_capacity_j_per_k;
-        const double plate_rate = (die_plate_w - g_ps * (gpu.plate_c - sink)) / c.rc.plate_capacity_j_per_k;
-        const double rate = std::max(die_rate, plate_rate);
-        if (rate > 0.0) soonest_s = std::min(soonest_s, (threshold - gpu.die_c) / rate);
-      }
-    }
-  }
-  sim_.cancel(threshold_event_);
-  const sim::Time horizon = std::min(next_tick_, duration_);
-  if (horizon.is_max() || !(soonest_s < (horizon - sim_.now()).seconds())) return;  // the tick decides
-  const sim::Time at = sim_.now() + sim::Time::from_seconds(std::max(soonest_s, kMinSubstepS));
-  if (at >= horizon) return;
-  threshold_event_ = sim_.at(at, [this] {
-    ++threshold_checks_;
-    advance();
-    update_throttling();
-    schedule_threshold_check();
-  }, sim::Priority::kRateChange);
-}
-
 void FacilitySimulation::on_tick() {
   advance();
   update_throttling();
   // Temperatures (and air zones' fans) moved the racks' power: the capping policy looks again.
   for (std::size_t r = 0; r < rack_power_w_.size(); ++r) cap_rack(r);
   control_and_record();
-}
-
-void FacilitySimulation::update_throttling() {
-  const auto& c = config_;
-  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
-  for (std::size_t n = 0; n < nodes_.size(); ++n) {
-    bool changed = false;
-    int state = 0;
-    double hottest = -1e9;
-    for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
-      auto& gpu = gpus_[g];
-      hottest = std::max(hottest, gpu.die_c);
-      const bool was_shutdown = gpu.shutdown;
-      if (gpu.shutdown && gpu.die_c < c.restart_below_c) gpu.shutdown = false;
-      if (!gpu.shutdown && gpu.die_c >= c.shutdown_c) gpu.shutdown = true;
-      double f = 1.0;
-      if (gpu.die_c >= c.slowdown_c) {
-        f = c.slowdown_clock_factor;
-      } else if (gpu.die_c > c.max_operating_c) {
-        f = 1.0 - (1.0 - c.slowdown_clock_factor) * (gpu.die_c - c.max_operating_c) / (c.slowdown_c - c.max_operating_c);
-      }
-      changed = changed || f != gpu.thermal_factor || was_shutdown != gpu.shutdown;
-      gpu.thermal_factor = f;
-      state = std::max(state, gpu.shutdown ? 2 : (f < 1.0 ? 1 : 0));
-    }
-    auto& node = nodes_[n];
-    if (state != node.thermal_state) {
-      static const char* kKinds[] = {"thermal_nominal", "thermal_slowdown", "gpu_shutdown"};
-      static const char* kWhy[] = {"GPU dies back below the max operating temperature",
-                                   "a GPU die above the max operating temperature: clocks lowered",
-                                   "a GPU die reached the shutdown temperature: the node's job stalls"};
-      log_event(kKinds[state], node.zone, static_cast<int>(node.rack), static_cast<int>(n), hottest, kWhy[state]);
-      node.thermal_state = state;
-    }
-    if (changed) {
-      recompute_node(n);
-      apply_node_clock(n);
-    }
-  }
 }
 
 void FacilitySimulation::control_and_record() {
@@ -618,6 +484,7 @@ void FacilitySimulation::finish() {
   put("facility/peak_rack_w", peak_rack_w_, "W",
       "highest rack power: its nodes plus its share of the network switches (vs the rack limit)");
   put("power/capped_gpu_s", capped_gpu_s_, "s", "GPU-seconds with the clock lowered by the power limit");
+  put_shortfall_summary();
   put("thermal/max_gpu_c", max_gpu_c_, "C", "hottest GPU die over the run");
   put("thermal/throttled_gpu_s", throttled_gpu_s_, "s", "GPU-seconds thermally slowed or shut down");
   const double balance = liquid_j_ + air_j_ + stored_energy_j();

@@ -14,15 +14,20 @@
 // step (they are piecewise constant); control and plant decisions happen at ticks. Throttling
 // decisions also happen between ticks, when a die reaches a threshold (threshold crossings below).
 //
-// Zone heat balance per step (rc_path.hpp for the GPU path), D2C zone, capture c:
+// Zone heat balance per step (zone_heat_balance.cpp; rc_path.hpp for the GPU path), D2C zone,
+// capture c:
 //   GPU die g:        heat c P_g
 //   coolant loop:     C_l dT_l/dt = sum_g G_ps (T_p,g - T_l) + c (P_node - sum P_g) - G_x (T_l - T_fw)
 //                     G_x = eps * cp * min(m_secondary, m_facility)       (CDU effectiveness)
 //                     G_ps = G_ps,rated * (m / m_rated)^0.8               (Dittus-Boelter)
-//   room air:         C_a dT_a/dt = (1 - c) P_node - sum_coils min(G_coil (T_a - T_fw), capacity)
+//   rack exhaust:     R = (1 - c) P_node (+ the zone's network switches)
+//   rear doors:       Q_d = min(cap_d, eps_d R)                    (in series: first on the exhaust)
+//   room air:         C_a dT_a/dt = R - Q_d - min(G_crah (T_a - T_fw), cap_crah)   (air_side.hpp)
 // In an air zone the GPU heat sinks feed the room air instead (G_ps ~ fan speed^0.8) and c = 0.
 // Energy is conserved exactly by construction (every flux is evaluated at the end of the step):
-//   IT energy = liquid removed (CDU) + air removed (coils) + change of stored heat.
+//   IT energy = liquid removed (CDU) + air removed (doors, air handlers) + change of stored heat.
+// The plant is sized with the cluster: facility water per rack, the chiller (unless set) for the
+// cluster's full-load heat, the air handlers (unless set) for each zone's full-load air heat.
 //
 // Threshold crossings: after every state change each running GPU's die is extrapolated linearly
 // along its current heating rate, the larger of the die's and the cold plate's (the plate drives
@@ -41,7 +46,13 @@
 // the facility's node power); table facility
 // (events: faults, throttling, rack limit and the capping policy's limits, power spikes); summary facility/*, power/peak_node_w,
 // power/capped_gpu_s, thermal/max_gpu_c, thermal/throttled_gpu_s, thermal/energy_balance_error,
-// thermal/zone/<z>/* (tools/output/LAYOUT.md lists them all).
+// thermal/zone/<z>/*, facility/cooling_shortfall_s and, when cooling fell short,
+// facility/cooling_warning (tools/output/LAYOUT.md lists them all).
+//
+// Cooling shortfall (cooling_shortfall.cpp): the cooling could not remove the heat when a GPU die
+// is above its max operating temperature, a zone's room air above ASHRAE's allowable 32 C, or the
+// chiller short of capacity. Each shortfall is a facility event and a summary warning with the
+// figures that explain it; config.shortfall_is_error makes it an error that ends the run.
 
 #include <deque>
 #include <memory>
@@ -54,11 +65,20 @@
 #include "models/datacenter/node_conditions.hpp"
 #include "models/datacenter/node_power_source.hpp"
 #include "models/facility/facility_config.hpp"
+#include "models/facility/power_delivery.hpp"
 #include "models/model_registries.hpp"
+#include "sim/error.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
 namespace dcsim::models::facility {
+
+// A cooling shortfall when the config makes it an error (FacilityConfig::shortfall_is_error);
+// field "on_shortfall".
+class CoolingShortfallError : public sim::ConfigError {
+ public:
+  explicit CoolingShortfallError(const std::string& message);
+};
 
 class FacilitySimulation final : public datacenter::NodePowerSource,
                                  public datacenter::NodeConditions,
@@ -110,7 +130,13 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   struct Gpu;
   struct Node;
   struct Zone;
+  struct ZoneStep {  // one zone's powers over a step
+    double it_w = 0.0, cdu_pump_w = 0.0, rdhx_fan_w = 0.0, crah_fan_w = 0.0;
+  };
   void advance();
+  ZoneStep step_zone(Zone& zone, double dt_s, double water_c);
+  void check_shortfall(double dt_s, double max_gpu_c);
+  void put_shortfall_summary();
   void on_tick();
   void update_throttling();
   void control_and_record();
@@ -156,6 +182,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   std::vector<sim::Time> rack_last_spike_;
   double supply_offset_k_ = 0.0;
   thermal::PlantState plant_;
+  UpsLossCurve ups_;  // sized in the constructor
   sim::Time last_;
   sim::Time next_tick_ = sim::Time::max();
   sim::EventHandle threshold_event_;
@@ -168,6 +195,11 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   double economiser_s_ = 0.0, throttled_gpu_s_ = 0.0, capped_gpu_s_ = 0.0;
   double max_gpu_c_ = 0.0, peak_node_w_ = 0.0, peak_rack_w_ = 0.0, peak_pue_ = 0.0;
   double it_w_ = 0.0, cooling_w_ = 0.0, distribution_w_ = 0.0;  // over the last step
+  // Cooling shortfalls (cooling_shortfall.cpp): time short, when first, why, the worst seen.
+  bool short_now_ = false;
+  double shortfall_s_ = 0.0, first_shortfall_s_ = -1.0, worst_loop_c_ = 0.0, worst_air_c_ = 0.0,
+         worst_unmet_w_ = 0.0;
+  std::string shortfall_causes_;
   std::vector<double> node_gpu_w_;  // per GPU of one node: recompute_node's power by GPU
   std::vector<double> scratch_;  // per GPU: the affine coefficients of the current step
 

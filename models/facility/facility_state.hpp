@@ -1,7 +1,8 @@
 #pragma once
 // FacilitySimulation's per-GPU, per-node and per-zone state (internal to the facility's
 // translation units: the simulation in facility_simulation.cpp, its faults in
-// facility_faults.cpp).
+// facility_faults.cpp, the zone step in zone_heat_balance.cpp, throttling in gpu_throttling.cpp,
+// cooling_shortfall.cpp).
 
 #include <memory>
 #include <string>
@@ -48,6 +49,7 @@ struct FacilitySimulation::Zone {
   // The zone's cooling (ZoneConfig overrides, else the facility-wide values).
   double capture = 0.0, rdhx_capacity_w = 0.0, secondary_flow_kg_per_s_per_rack = 0.0;
   double plate_flow_scale = 1.0;  // rated zone flow / facility-wide rated flow
+  double crah_capacity_w = 0.0;   // the zone's air handlers (set, or sized for its air heat)
   std::unique_ptr<CoolingControl> control;
   std::vector<sim::SeriesId> series;  // max_gpu_c, coolant_c, air_c, speed, liquid_w, air_w
 };

@@ -39,8 +39,10 @@ PlantState plant_state(const CoolingPlantConfig& config, double heat_w, double o
   }
   double fraction = 1.0;
   if (config.dry_cooler && rise_k > 0.0) fraction = std::clamp((free_c - set_c) / rise_k, 0.0, 1.0);
-  s.supply_c = set_c;
-  s.chiller_heat_w = fraction * q;
+  const double needed_w = fraction * q;
+  s.chiller_heat_w = std::min(needed_w, std::max(config.chiller_capacity_w, 0.0));
+  s.unmet_w = needed_w - s.chiller_heat_w;
+  s.supply_c = set_c + s.unmet_w / (config.water_flow_kg_per_s * kWaterCpJPerKgK);
   s.chiller_power_w = s.chiller_heat_w / chiller_cop(config, set_c, outdoor_c);
   return s;
 }

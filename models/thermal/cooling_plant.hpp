@@ -5,7 +5,10 @@
 // the supply set point the chiller is off (economiser); otherwise, with a chiller, the dry cooler
 // pre-cools the return water and the chiller trims the rest (partial economiser):
 //   T_ret = T_sup + Q / (m_fw c_p),   x_chiller = clamp((T_out + approach - T_sup) / (T_ret - T_sup), 0, 1)
-// Without a chiller the supply floats up to T_out + approach. Chiller COP is a fraction of the
+// Without a chiller the supply floats up to T_out + approach. A chiller lifts at most its
+// capacity; what it cannot lift leaves the supply warmer by that heat over the flow's heat
+// capacity (T_sup = T_set + Q_unmet / (m_fw c_p), one pass: the loop's own water mass is not
+// modelled), which the facility reports as a cooling shortfall. Chiller COP is a fraction of the
 // Carnot COP between evaporator (T_sup - 2 K) and condenser (T_out + condenser approach):
 //   COP = eta_carnot * T_evap,K / (T_cond,K - T_evap,K), capped at cop_max.
 // eta_carnot 0.6 gives COP ~6 at 7 C chilled water and 35 C condensing: the 6-7 quoted for
@@ -25,7 +28,10 @@ struct CoolingPlantConfig {
   double dry_cooler_fan_w_per_w = 0.015;
   // Facility water pumps per W transported (assumption: ~1-2%).
   double facility_pump_w_per_w = 0.01;
-  double water_flow_kg_per_s = 10.0;    // facility water flow (design)
+  // Facility water flow and chiller capacity: FacilitySimulation sizes both with the cluster
+  // (FacilityConfig); these defaults only serve direct callers.
+  double water_flow_kg_per_s = 10.0;
+  double chiller_capacity_w = 1e12;
 };
 
 struct PlantState {
@@ -35,6 +41,7 @@ struct PlantState {
   double dry_cooler_power_w = 0.0;
   double pump_power_w = 0.0;
   bool economiser = false;      // chiller off
+  double unmet_w = 0.0;         // heat the chiller could not lift (over its capacity)
 };
 
 double chiller_cop(const CoolingPlantConfig& config, double supply_c, double outdoor_c);

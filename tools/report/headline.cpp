@@ -255,6 +255,11 @@ std::vector<HeadlineLine> headline_lines(const HeadlineFacts& facts, const nlohm
     out.push_back({"thermal", fmt::format("hottest GPU {:.1f} C; {:.0f} GPU-seconds throttled",
                                           number_at(s, "/thermal/max_gpu_c"),
                                           number_at(s, "/thermal/throttled_gpu_s"))});
+    // An undersized plant is never silent (issue 15): its warning heads the facility's lines.
+    const nlohmann::json::json_pointer warning("/facility/cooling_warning");
+    if (s.contains(warning) && s.at(warning).is_string()) {
+      out.push_back({"WARNING", s.at(warning).get<std::string>()});
+    }
   }
   if (facts.has_fabric) add_fabric(out, s);
   if (facts.uplink_carries_traffic) add_uplink(out, s);

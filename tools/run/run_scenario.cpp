@@ -5,12 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "models/facility/facility_simulation.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
 #include "tools/output/run_output.hpp"
 #include "tools/output/timeline_recorder.hpp"
 #include "tools/run/interrupt.hpp"
 #include "tools/run/build_datacenter.hpp"
+#include "tools/scenario/facility_mapping.hpp"
 #include "tools/version.hpp"
 
 namespace dcsim::tools::run {
@@ -43,10 +45,15 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   throw_if_interrupted();
   if (phase) phase("starting");
   datacenter->start();
-  if (duration.is_max()) {
-    simulator.run();
-  } else {
-    simulator.run_until(duration);
+  try {
+    if (duration.is_max()) {
+      simulator.run();
+    } else {
+      simulator.run_until(duration);
+    }
+  } catch (const models::facility::CoolingShortfallError& e) {
+    // The scenario asked for it (/facility/on_shortfall "error"): located at that key.
+    throw scenario::facility_config_error(scenario.source, scenario.resolved.at("facility"), e);
   }
   throw_if_interrupted();
   if (phase) phase("closing the accounts");

@@ -36,6 +36,57 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                               "it does not document are errors, keys left out take its defaults.",
                               entry_params(registries.power_capping)),
           object_field(
+              "ups",
+              "UPS losses as fractions of its rating, by load x: no-load + proportional x + square-law x^2 "
+              "(Schneider Electric White Paper 108: no-load losses can be over 40% of all losses, square-law 1-4% at "
+              "high load). Defaults: 4.2% of rating at full load (~96%, double conversion) split 40/48/12 "
+              "(assumption); a quarter-loaded UPS is then ~92% efficient.",
+              {
+                  with_default(number_field("no_load_loss", "Loss at no load, fraction of rating.", between(0, 0.5)),
+                               0.017),
+                  with_default(number_field("proportional_loss", "Loss proportional to load, fraction of rating at "
+                                            "full load.", between(0, 0.5)),
+                               0.02),
+                  with_default(number_field("square_law_loss", "Loss with the square of load (I^2 R), fraction of "
+                                            "rating at full load.", between(0, 0.5)),
+                               0.005),
+                  with_default_note(quantity_field("capacity", "UPS rating.", QuantityKind::kPower, above(0)),
+                                    "the cluster's full-load IT power (every node at full power plus the network) "
+                                    "over the PDU efficiency"),
+              }),
+          with_default(number_field("pdu_efficiency", "PDU and transformer efficiency after the UPS (98-99% vendor "
+                                    "range).", between(0.5, 1)),
+                       0.985),
+          object_field(
+              "throttle",
+              "GPU thermal thresholds: clocks fall linearly from max_operating to slowdown, hold at slowdown_clock "
+              "above it, and the GPU shuts down at shutdown until it cools below restart_below. Defaults: the H100 "
+              "SXM's (nvidia-smi -q: max operating 87 C, slowdown 89 C, shutdown 92 C); set them for other GPUs.",
+              {
+                  with_default(quantity_field("max_operating", "Clocks start to fall above it.",
+                                              QuantityKind::kTemperature, between(40, 120)),
+                               "87 C"),
+                  with_default(quantity_field("slowdown", "Hardware slowdown: clocks at slowdown_clock.",
+                                              QuantityKind::kTemperature, between(40, 120)),
+                               "89 C"),
+                  with_default(quantity_field("shutdown", "The GPU stops; its node's job stalls.",
+                                              QuantityKind::kTemperature, between(40, 120)),
+                               "92 C"),
+                  with_default(number_field("slowdown_clock", "Clock factor at and above slowdown (assumption: HW "
+                                            "slowdown halves the clock).", between(0.05, 1)),
+                               0.5),
+                  with_default(quantity_field("restart_below", "A shut-down GPU restarts once cooled below it "
+                                              "(assumption).", QuantityKind::kTemperature, between(20, 120)),
+                               "80 C"),
+              }),
+          with_default(enum_field("on_shortfall",
+                                  "When the cooling cannot remove the heat (a GPU die above its max operating "
+                                  "temperature, room air above ASHRAE's allowable 32 C, or heat beyond the chiller): "
+                                  "warn (an event and /summary/facility/cooling_warning) or error (the run stops, "
+                                  "exit 2).",
+                                  "shortfall action", {"warn", "error"}),
+                       "warn"),
+          object_field(
               "cooling", "How heat leaves the nodes.",
               {
                   with_default(enum_field("mode", "d2c: cold plates on GPUs/CPUs; air: heat sinks and node fans.",
@@ -52,9 +103,41 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                   with_default(quantity_field("rdhx_capacity", "Heat one active door removes.",
                                               QuantityKind::kPower, above(0)),
                                "50 kW"),
-                  with_default(quantity_field("crah_capacity", "Room air handler capacity per zone.",
+                  with_default(quantity_field("rdhx_passive_capacity",
+                                              "Heat one passive door removes (rdhx_active false), and the most an "
+                                              "active door whose fans failed still removes; passive doors reach "
+                                              "about 35 kW (public-figures.md).",
                                               QuantityKind::kPower, at_least(0)),
-                               "1000 MW"),
+                               "20 kW"),
+                  with_default(number_field("rdhx_effectiveness",
+                                            "Share of a rack's exhaust heat its door takes, below the door's "
+                                            "capacity; the doors sit in series with the exhaust, the air handlers "
+                                            "take the rest (assumption: doors are rated room-neutral at capacity, "
+                                            "0.9 leaves a tenth to bypass around the door).",
+                                            between(0, 1)),
+                               0.9),
+                  with_default(quantity_field("rdhx_fan_power",
+                                              "Fan power of one active door at its rated capacity (door fans "
+                                              "0.5-2 kW, public-figures.md); at part duty it follows the fan "
+                                              "affinity law, (duty / capacity)^3.",
+                                              QuantityKind::kPower, at_least(0)),
+                               "1 kW"),
+                  with_default_note(quantity_field("crah_capacity",
+                                                   "Room air handler (CRAH) capacity per zone, for the heat the doors "
+                                                   "leave; heat beyond it warms the room air.",
+                                                   QuantityKind::kPower, at_least(0)),
+                                    "sized for the zone's full-load air-side heat: every node at full power, "
+                                    "doors off"),
+                  with_default(number_field("crah_fan_fraction",
+                                            "Air handler fan power per W of heat it moves (assumption: ~5% for "
+                                            "legacy CRAH units).",
+                                            at_least(0)),
+                               0.05),
+                  with_default(quantity_field("cdu_pump_power",
+                                              "CDU secondary pump power per rack at rated flow; it follows the "
+                                              "affinity law, speed^3 (assumption: ~1% of a 40 kW rack).",
+                                              QuantityKind::kPower, at_least(0)),
+                               "400 W"),
                   with_default(enum_field("control", "Cooling-control policy (`dcsim list \"cooling control\"`).",
                                           registries.cooling_controls.kind(), registries.cooling_controls.names()),
                                "pi_target"),
@@ -97,6 +180,18 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                                         "25 C"),
                            with_default(boolean_field("chiller", "A chiller trims what the dry cooler cannot."), true),
                            with_default(boolean_field("dry_cooler", "A dry cooler for free cooling (economiser)."), true),
+                           with_default(number_field("water_flow_kg_per_s_per_rack",
+                                                     "Facility water flow per rack: the plant follows the cluster "
+                                                     "(assumption: ~1 kg/s carries a 41 kW rack's heat at a 10 K "
+                                                     "rise, the secondary loop's sizing rule).",
+                                                     above(0)),
+                                        1.0),
+                           with_default_note(quantity_field("chiller_capacity",
+                                                            "Heat the chiller can lift; what it cannot lift warms the "
+                                                            "facility water supply and is a cooling shortfall.",
+                                                            QuantityKind::kPower, at_least(0)),
+                                             "the cluster's full-load heat: every node at full power plus the "
+                                             "network"),
                        }),
           object_field("outdoor", "Outdoor temperature profile.",
                        {

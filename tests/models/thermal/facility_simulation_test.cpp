@@ -4,72 +4,15 @@
 #include <memory>
 #include <string>
 
-#include "models/datacenter/cluster_simulation.hpp"
-#include "models/facility/facility_simulation.hpp"
-#include "models/model_registries.hpp"
-#include "sim/simulator.hpp"
-#include "sim/trace_sink.hpp"
+#include "tests/models/thermal/facility_test_support.hpp"
 
 using namespace dcsim;
 using models::facility::FacilityConfig;
 
-namespace {
-
-constexpr double kConservationTol = 1e-3;  // issue 5: 0.1%
-
-struct Result {
-  double makespan_s, max_gpu_c, throttled_gpu_s, pue, it_kwh, total_kwh, cluster_kwh, balance_error,
-      liquid_fraction;
-  std::size_t events;
-  sim::MemoryTraceSink sink;
-};
-
-// 8 H100 nodes (2 racks of 4) each running a 2-hour job at full utilisation, 3 hours simulated.
-std::unique_ptr<Result> run(FacilityConfig f, double hours = 3.0, double work_h = 2.0) {
-  models::ModelRegistries reg;
-  models::register_builtin_models(reg);
-  models::datacenter::ClusterConfig c;
-  c.node = reg.node_presets.get("hgx-h100").factory();
-  c.nodes = 8;
-  c.nodes_per_rack = 4;
-  for (int i = 0; i < 8; ++i) {
-    c.jobs.push_back({});
-    c.jobs.back().name = "j" + std::to_string(i);
-    c.jobs.back().work = sim::Time::from_seconds(work_h * 3600);
-  }
-  c.duration = sim::Time::from_seconds(hours * 3600);
-  auto r = std::make_unique<Result>();
-  sim::Simulator s;
-  models::datacenter::ClusterSimulation cluster(c, reg, s, r->sink);
-  models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, reg, s, r->sink);
-  fac.attach(cluster, c.duration);
-  cluster.start();
-  fac.start();
-  s.run_until(c.duration);
-  cluster.finish();
-  fac.finish();
-  auto num = [&](const std::string& p) { return std::get<double>(r->sink.summary(p).value); };
-  r->makespan_s = num("makespan_s");
-  r->max_gpu_c = num("thermal/max_gpu_c");
-  r->throttled_gpu_s = num("thermal/throttled_gpu_s");
-  r->pue = num("facility/pue");
-  r->it_kwh = num("facility/it_energy_kwh");
-  r->total_kwh = num("facility/total_energy_kwh");
-  r->cluster_kwh = num("energy/it_kwh");
-  r->balance_error = num("thermal/energy_balance_error");
-  r->liquid_fraction = num("thermal/liquid_fraction");
-  r->events = r->sink.table("facility").rows.size();
-  return r;
-}
-
-bool has_event(const Result& r, const std::string& kind) {
-  for (const auto& row : r.sink.table("facility").rows) {
-    if (std::get<std::string>(row[1]) == kind) return true;
-  }
-  return false;
-}
-
-}  // namespace
+using dcsim::tests::has_event;
+using dcsim::tests::Result;
+using dcsim::tests::run;
+using dcsim::tests::kConservationTol;
 
 TEST_CASE("facility: energy is conserved and the cluster integrates the facility's IT power",
           "[models][thermal][facility]") {

@@ -105,6 +105,21 @@ TEST_CASE("a model's objection to a scenario names the JSON pointer", "[run]") {
   CHECK_THROWS_WITH(simulate(scenario, registries, sink), Catch::Contains(":/workload/jobs/0/nodes:"));
 }
 
+TEST_CASE("an undersized cooling plant stops the run at /facility/on_shortfall when the scenario asks", "[run]") {
+  // 0.004 kg/s of facility water per rack (the old fixed 10 kg/s shared by 2,500 racks): the
+  // dies pass 87 C; with on_shortfall "error" the run ends there, located at the key.
+  const auto registries = builtin();
+  const std::string d2c = std::string(DCSIM_SOURCE_DIR) + "/scenarios/d2c-rdhx-50kw.json";
+  auto scenario = load_scenario_file(d2c, {"facility.plant.water_flow_kg_per_s_per_rack=0.004", "duration=1 h",
+                                           "facility.on_shortfall=error"}, {}, registries);
+  dcsim::sim::MemoryTraceSink sink;
+  CHECK_THROWS_WITH(simulate(scenario, registries, sink),
+                    Catch::Contains(":/facility/on_shortfall: the cooling cannot remove the heat") &&
+                        Catch::Contains("GPU dies above their max operating 87 C"));
+  dcsim::sim::MemoryTraceSink again;
+  CHECK_THROWS_AS(simulate(scenario, registries, again), dcsim::sim::InputError);  // exit 2
+}
+
 TEST_CASE("a failed run leaves no output that looks complete", "[run]") {
   const auto registries = builtin();
   TempDir dir("failed");

@@ -1,0 +1,100 @@
+// Cooling shortfalls: the facility's cooling could not remove the heat. Never silent (issue 15,
+// item 13: an undersized plant once reported 270 C GPUs and exited 0): each shortfall is a
+// facility event, the run's summary carries a warning with the figures that explain it, and a
+// scenario may make it an error that ends the run.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <cstdio>
+#include "models/facility/facility_simulation.hpp"
+#include "models/facility/facility_state.hpp"
+
+namespace dcsim::models::facility {
+
+namespace {
+// ASHRAE TC9.9 class A1 allowable inlet air: 15-32 C (public-figures.md). Room air above it
+// means the doors and air handlers together cannot take the air-side heat.
+constexpr double kAllowableInletMaxC = 32.0;
+
+// A number with `digits` decimals (the models layer has no fmt).
+std::string num(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+void add_cause(std::string& causes, const std::string& cause) {
+  if (causes.find(cause) == std::string::npos) causes += (causes.empty() ? "" : "; ") + cause;
+}
+}  // namespace
+
+CoolingShortfallError::CoolingShortfallError(const std::string& message)
+    : sim::ConfigError("on_shortfall", message) {}
+
+void FacilitySimulation::check_shortfall(double dt_s, double max_gpu_c) {
+  const auto& c = config_;
+  std::string causes;
+  double hottest_loop = -1e9, hottest_air = -1e9;
+  for (const auto& z : zones_) {
+    hottest_loop = std::max(hottest_loop, z.loop_c);
+    hottest_air = std::max(hottest_air, z.air_c);
+  }
+  if (max_gpu_c > c.max_operating_c) {
+    add_cause(causes, "GPU dies above their max operating " + num(c.max_operating_c, 0) + " C");
+  }
+  if (hottest_air > kAllowableInletMaxC) {
+    add_cause(causes, "room air above ASHRAE's allowable " + num(kAllowableInletMaxC, 0) +
+                          " C (doors and air handlers short)");
+  }
+  if (plant_.unmet_w > 0.0) {
+    add_cause(causes, "heat beyond the chiller's capacity");
+  }
+  const bool short_now = !causes.empty();
+  if (short_now) {
+    shortfall_s_ += dt_s;
+    if (first_shortfall_s_ < 0.0) first_shortfall_s_ = sim_.now().seconds();
+    worst_loop_c_ = std::max(worst_loop_c_, hottest_loop);
+    worst_air_c_ = std::max(worst_air_c_, hottest_air);
+    worst_unmet_w_ = std::max(worst_unmet_w_, plant_.unmet_w);
+    for (std::size_t at = 0; at < causes.size();) {
+      const std::size_t end = std::min(causes.find("; ", at), causes.size());
+      add_cause(shortfall_causes_, causes.substr(at, end - at));
+      at = end + 2;
+    }
+  }
+  if (short_now != short_now_) {
+    short_now_ = short_now;
+    log_event(short_now ? "cooling_shortfall" : "cooling_shortfall_end", -1, -1, -1,
+              std::isfinite(max_gpu_c) ? max_gpu_c : 0.0, short_now ? causes : "cooling keeps up again");
+    if (short_now && c.shortfall_is_error) {
+      throw CoolingShortfallError(
+          "the cooling cannot remove the heat at t = " + num(sim_.now().seconds(), 0) + " s: " + causes +
+          " (hottest GPU " + num(max_gpu_c, 1) + " C, coolant loop " + num(hottest_loop, 1) + " C, room air " +
+          num(hottest_air, 1) + " C, chiller short by " + num(plant_.unmet_w / 1e3, 1) + " of " +
+          num(c.plant.chiller_capacity_w / 1e3, 1) + " kW); facility water " +
+          num(c.facility_water_flow_kg_per_s_per_rack, 3) + " kg/s per rack for " +
+          std::to_string(rack_power_w_.size()) + " racks");
+    }
+  }
+}
+
+void FacilitySimulation::put_shortfall_summary() {
+  sink_.set_summary("facility/cooling_shortfall_s",
+                    sim::SummaryValue{shortfall_s_, "s",
+                                      "time the cooling could not remove the heat (GPU dies above max operating, "
+                                      "room air above 32 C, or the chiller short)"});
+  if (shortfall_s_ <= 0.0) return;
+  sink_.set_summary(
+      "facility/cooling_warning",
+      sim::SummaryValue{"cooling short for " + num(shortfall_s_, 0) + " s from t = " + num(first_shortfall_s_, 0) +
+                            " s: " + shortfall_causes_ + "; hottest GPU " + num(max_gpu_c_, 1) + " C, coolant loop " +
+                            num(worst_loop_c_, 1) + " C, room air " + num(worst_air_c_, 1) + " C, chiller short by up to " +
+                            num(worst_unmet_w_ / 1e3, 1) + " of " + num(config_.plant.chiller_capacity_w / 1e3, 1) +
+                            " kW; facility water " + num(config_.facility_water_flow_kg_per_s_per_rack, 3) +
+                            " kg/s per rack: size the plant (/facility/plant) before trusting these temperatures",
+                        "", "why the cooling fell short (absent when it never did)"});
+}
+
+}  // namespace dcsim::models::facility

@@ -1,0 +1,111 @@
+// One zone's heat balance over one step (the equations are in facility_simulation.hpp): GPU
+// paths as affine functions of their sink, the CDU coolant loop, then the air side (rear doors in
+// series with the rack exhaust, air handlers on the remainder: thermal/air_side.hpp), then each
+// GPU resolved against its sink.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "models/facility/facility_simulation.hpp"
+#include "models/facility/facility_state.hpp"
+#include "models/thermal/air_side.hpp"
+#include "models/thermal/rc_path.hpp"
+
+namespace dcsim::models::facility {
+
+namespace {
+constexpr double kWaterCpJPerKgK = 4180.0;
+}  // namespace
+
+FacilitySimulation::ZoneStep FacilitySimulation::step_zone(Zone& z, double dt, double t_fw) {
+  const auto& c = config_;
+  const bool d2c = c.mode == FacilityConfig::Mode::kD2c;
+  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  const int total_racks = static_cast<int>(rack_power_w_.size());
+  const double c_die = c.rc.die_capacity_j_per_k, c_plate = c.rc.plate_capacity_j_per_k;
+  ZoneStep out;
+  const double flow = z.speed * z.flow_fraction;  // fraction of rated secondary flow
+  const double capture = d2c ? z.capture : 0.0;
+  const double m_sec = flow * z.secondary_flow_kg_per_s_per_rack * z.racks;
+  // The CDU passes heat to the zone's share of the facility water (sized per rack).
+  const double m_fw = c.plant.water_flow_kg_per_s * z.racks / std::max(1, total_racks);
+  const double g_x = z.cooling_lost() ? 0.0 : c.cdu_effectiveness * kWaterCpJPerKgK * std::min(m_sec, m_fw);
+  const double g_ps = plate_conductance(z);
+  // Pass 1: each GPU's path as an affine function of its sink temperature.
+  // The zone's share of the network switches: IT power whose heat goes into the racks' exhaust.
+  const double zone_network_w = c.network_power_w * z.racks / std::max(1, total_racks);
+  double s0 = 0.0, s1 = 0.0, direct_liquid_w = 0.0, direct_air_w = zone_network_w;
+  out.it_w = zone_network_w;
+  for (std::size_t n : z.nodes) {
+    const auto& node = nodes_[n];
+    out.it_w += node.ac_w;
+    direct_liquid_w += capture * (node.ac_w - node.gpu_w);
+    direct_air_w += d2c ? (1.0 - capture) * node.ac_w : node.ac_w - node.gpu_w;
+    for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+      auto& gpu = gpus_[g];
+      const double q = (d2c ? capture : 1.0) * gpu.power_w;
+      const auto a = thermal::rc_backward_euler(gpu.die_c, gpu.plate_c, q, gpu.g_die_plate, g_ps, c_die, c_plate, dt);
+      gpu.die_c = a.die0;
+      gpu.plate_c = a.plate0;
+      scratch_[2 * g] = a.die1;
+      scratch_[2 * g + 1] = a.plate1;
+      s0 += g_ps * a.plate0;
+      s1 += g_ps * (a.plate1 - 1.0);
+    }
+  }
+  // Coolant loop (D2C): C_l (T' - T)/dt = s0 + s1 T' + direct - G_x (T' - T_fw).
+  const double c_loop = c.loop_capacity_j_per_k_per_rack * z.racks;
+  double sink_loop = z.loop_c;
+  if (d2c) sink_loop = (c_loop / dt * z.loop_c + s0 + direct_liquid_w + g_x * t_fw) / (c_loop / dt - s1 + g_x);
+
+  // Air side: the racks' exhaust (in air mode with the GPU heat sinks' flux, affine in T_a).
+  const bool doors_full = c.rdhx_active && !z.rdhx_fans_failed;
+  thermal::AirSideInput air;
+  air.dt_s = dt;
+  air.capacity_j_per_k = c.air_capacity_j_per_k_per_rack * z.racks;
+  air.air_c = z.air_c;
+  air.water_c = t_fw;
+  air.exhaust0_w = direct_air_w + (d2c ? 0.0 : s0);
+  air.exhaust1_w_per_k = d2c ? 0.0 : s1;
+  if (c.rdhx && !z.cooling_lost()) {
+    // A passive door keeps its effectiveness; an active door whose fans failed passes only the
+    // air the servers push through it, the passive share of its rated airflow (air_side.hpp).
+    const double passive_share = !c.rdhx_active ? 1.0
+                                 : z.rdhx_capacity_w > 0.0 ? c.rdhx_passive_capacity_w / z.rdhx_capacity_w
+                                                           : 0.0;
+    air.door_effectiveness = c.rdhx_effectiveness * (doors_full ? 1.0 : std::min(1.0, passive_share));
+    air.door_capacity_w = z.racks * (doors_full ? z.rdhx_capacity_w : c.rdhx_passive_capacity_w);
+  }
+  air.crah_capacity_w = z.cooling_lost() ? 0.0 : z.crah_capacity_w;
+  air.crah_approach_k = c.coil_approach_k;
+  const auto a = thermal::solve_air_side(air);
+  z.rdhx_w = a.door_w;
+  z.crah_w = a.crah_w;
+  z.air_c = a.air_c;
+  z.loop_c = sink_loop;
+  const double sink = d2c ? sink_loop : a.air_c;
+  // Pass 2: resolve each GPU against its sink.
+  z.max_gpu_c = -std::numeric_limits<double>::infinity();
+  for (std::size_t n : z.nodes) {
+    for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+      auto& gpu = gpus_[g];
+      gpu.die_c += scratch_[2 * g] * sink;
+      gpu.plate_c += scratch_[2 * g + 1] * sink;
+      z.max_gpu_c = std::max(z.max_gpu_c, gpu.die_c);
+      if (gpu.shutdown || gpu.thermal_factor < 1.0) throttled_gpu_s_ += dt;
+    }
+    if (nodes_[n].cap_factor < 1.0 && nodes_[n].utilization > 0.0) capped_gpu_s_ += dt * static_cast<double>(per);
+  }
+  z.run_max_gpu_c = std::max(z.run_max_gpu_c, z.max_gpu_c);
+  z.liquid_w = d2c ? g_x * (sink_loop - t_fw) : 0.0;
+  z.air_w = z.rdhx_w + z.crah_w;
+  if (d2c) out.cdu_pump_w = c.cdu_pump_power_w_per_rack * z.racks * std::pow(flow, 3.0);
+  if (c.rdhx && doors_full && !z.cooling_lost()) {
+    out.rdhx_fan_w = thermal::door_fan_power_w(z.rdhx_w, z.racks, z.rdhx_capacity_w, c.rdhx_fan_power_w);
+  }
+  out.crah_fan_w = c.crah_fan_w_per_w * std::max(0.0, z.crah_w);
+  return out;
+}
+
+}  // namespace dcsim::models::facility

@@ -1,0 +1,85 @@
+// Issue 15, item 14: the cooling and power-delivery assumptions are scenario keys; each reaches
+// the facility model, a default left out is sized with the cluster, bad values name their key.
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/error.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+#include "scenario_test_support.hpp"
+
+using namespace dcsim;
+using namespace dcsim::tools::scenario;
+using nlohmann::json;
+
+namespace {
+
+Scenario load(const json& doc) {
+  const auto registries = testing::make_registries();
+  return load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+}
+
+json with_facility(const json& facility) {
+  json doc = json::parse(R"({"name": "n", "cluster": {"nodes": 4, "nodes_per_rack": 4},
+                             "workload": {"jobs": [{"name": "a", "work": "1 h"}]}})");
+  doc["facility"] = facility;
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("facility cooling keys reach the model", "[tools][scenario][facility]") {
+  const auto s = load(with_facility(json::parse(R"({
+    "on_shortfall": "error",
+    "pdu_efficiency": 0.99,
+    "ups": {"no_load_loss": 0.01, "proportional_loss": 0.03, "square_law_loss": 0.004, "capacity": "500 kW"},
+    "throttle": {"max_operating": "85 C", "slowdown": "88 C", "shutdown": "91 C", "slowdown_clock": 0.6,
+                 "restart_below": "75 C"},
+    "cooling": {"rdhx_effectiveness": 0.8, "rdhx_passive_capacity": "30 kW", "rdhx_fan_power": "1.5 kW",
+                "crah_capacity": "120 kW", "crah_fan_fraction": 0.03, "cdu_pump_power": "300 W"},
+    "plant": {"water_flow_kg_per_s_per_rack": 1.5, "chiller_capacity": "2 MW"}})")));
+  REQUIRE(s.facility);
+  const auto& f = *s.facility;
+  CHECK(f.shortfall_is_error);
+  CHECK(f.pdu_efficiency == 0.99);
+  CHECK(f.ups_no_load_loss == 0.01);
+  CHECK(f.ups_proportional_loss == 0.03);
+  CHECK(f.ups_square_law_loss == 0.004);
+  CHECK(f.ups_capacity_w == 500e3);
+  CHECK(f.max_operating_c == 85.0);
+  CHECK(f.slowdown_c == 88.0);
+  CHECK(f.shutdown_c == 91.0);
+  CHECK(f.slowdown_clock_factor == 0.6);
+  CHECK(f.restart_below_c == 75.0);
+  CHECK(f.rdhx_effectiveness == 0.8);
+  CHECK(f.rdhx_passive_capacity_w == 30e3);
+  CHECK(f.rdhx_fan_power_w == 1.5e3);
+  CHECK(f.crah_capacity_w == 120e3);
+  CHECK(f.crah_fan_w_per_w == 0.03);
+  CHECK(f.cdu_pump_power_w_per_rack == 300.0);
+  CHECK(f.facility_water_flow_kg_per_s_per_rack == 1.5);
+  CHECK(f.chiller_capacity_w == 2e6);
+}
+
+TEST_CASE("facility cooling keys left out: documented defaults, sizes left to the model (with the cluster)",
+          "[tools][scenario][facility]") {
+  const auto s = load(with_facility(json::object()));
+  REQUIRE(s.facility);
+  const auto& f = *s.facility;
+  CHECK_FALSE(f.shortfall_is_error);
+  CHECK_FALSE(f.crah_capacity_w.has_value());  // no "unlimited" air handler: sized per zone
+  CHECK_FALSE(f.chiller_capacity_w.has_value());
+  CHECK_FALSE(f.ups_capacity_w.has_value());
+  CHECK(f.facility_water_flow_kg_per_s_per_rack == 1.0);
+  CHECK(f.rdhx_effectiveness == 0.9);
+  CHECK(f.max_operating_c == 87.0);
+}
+
+TEST_CASE("facility cooling keys: bad values name their key", "[tools][scenario][facility]") {
+  CHECK_THROWS_WITH(load(with_facility({{"on_shortfall", "panic"}})), Catch::Contains("/facility/on_shortfall"));
+  CHECK_THROWS_WITH(load(with_facility({{"cooling", {{"rdhx_effectiveness", 1.5}}}})),
+                    Catch::Contains("/facility/cooling/rdhx_effectiveness"));
+  CHECK_THROWS_WITH(load(with_facility({{"plant", {{"water_flow_kg_per_s_per_rack", 0}}}})),
+                    Catch::Contains("/facility/plant/water_flow_kg_per_s_per_rack"));
+}
