@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "models/network/switch_presets.hpp"
 #include "models/network/traffic.hpp"
@@ -47,10 +48,12 @@ void map_switch_presets(const OriginReader& f, const json& fabric_json, const st
     if (preset == nullptr) continue;  // the schema names the presets
     const int radix = preset->radix_at(c.link_bandwidth_bps);
     if (radix == 0) {
+      std::ostringstream gbps;
+      gbps << c.link_bandwidth_bps / 1e9;
       errors.push_back(located(source, pointer_append("/fabric", key),
-                               name + " has no " + std::to_string(c.link_bandwidth_bps / 1e9).substr(0, 5) +
-                                   " Gb/s ports (link_bandwidth_bps); it offers " + preset->breakouts()));
-      continue;
+                               name + " has no " + gbps.str() + " Gb/s ports (link_bandwidth_bps); it offers " +
+                                   preset->breakouts()));
+      return;  // one message per preset: the other tiers would repeat it
     }
     c.tier_radix[static_cast<std::size_t>(tier)] = radix;
     c.tier_model[static_cast<std::size_t>(tier)] = name;
