@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "models/network/switch_presets.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::network {
@@ -11,24 +12,37 @@ BillOfMaterials bill_of_materials(const Topology& t, const BomOptions& o) {
   if (!(o.dac_max_m >= 0) || !(o.aoc_max_m >= o.dac_max_m)) {
     throw sim::ConfigError("bom", "need 0 <= dac_max_m <= aoc_max_m");
   }
+  if (!(o.sr_max_m <= o.dr_max_m) || !(o.dr_max_m <= o.fr_max_m)) {
+    throw sim::ConfigError("bom", "need sr_max_m <= dr_max_m <= fr_max_m");
+  }
   BillOfMaterials bom;
   bom.hosts = static_cast<std::int64_t>(t.host_count());
   // Ordered maps: the lines come out in a deterministic, documented order.
-  std::map<std::pair<int, int>, SwitchBomLine> sw;
+  std::vector<double> wired_bps(t.node_count(), 0.0);  // per switch, for the preset's power
+  for (const LinkInfo& link : t.links())
+    if (t.node(link.src).kind == NodeKind::kSwitch) wired_bps[link.src] += link.bandwidth_bps;
+  std::map<std::tuple<int, std::string, int>, SwitchBomLine> sw;
   for (NodeId n = 0; n < t.node_count(); ++n) {
     const NodeInfo& info = t.node(n);
     if (info.kind != NodeKind::kSwitch) continue;
-    SwitchBomLine& line = sw[{info.tier, info.radix}];
+    SwitchBomLine& line = sw[{info.tier, t.switch_model(n), info.radix}];
     line.tier = info.tier;
     line.radix = info.radix;
+    line.model = t.switch_model(n);
     ++line.count;
     line.ports_used += info.ports;
     line.ports_total += info.radix;
+    if (const SwitchPreset* preset = find_switch_preset(line.model)) {
+      line.price_key = preset->price_key;
+      const double native = preset->port_speeds_bps.front();
+      line.power_w += preset->power_base_w + preset->power_per_port_w * wired_bps[n] / native;
+    }
   }
   for (auto& [key, line] : sw) {
     bom.switch_count += line.count;
     bom.switch_ports_used += line.ports_used;
     bom.switch_ports_total += line.ports_total;
+    bom.switch_power_w += line.power_w;
     bom.switches.push_back(line);
   }
 
@@ -36,6 +50,9 @@ BillOfMaterials bill_of_materials(const Topology& t, const BomOptions& o) {
   static const char* const kMedia[] = {"DAC", "AOC", "optics"};
   std::map<std::tuple<int, double, int>, CableBomLine> cables;
   std::map<double, NicBomLine> nics;
+  static const char* const kReach[] = {"SR", "DR", "FR", "LR"};
+  auto reach = [&](double m) -> int { return m <= o.sr_max_m ? 0 : m <= o.dr_max_m ? 1 : m <= o.fr_max_m ? 2 : 3; };
+  std::map<std::pair<double, int>, TransceiverBomLine> optics;
   for (LinkId l = 0; l < t.link_count(); ++l) {
     const LinkInfo& link = t.link(l);
     const double per_cable = link.bandwidth_bps / link.cables;
@@ -53,7 +70,15 @@ BillOfMaterials bill_of_materials(const Topology& t, const BomOptions& o) {
     line.media = kMedia[m];
     line.count += link.cables;
     line.total_length_m += link.cable_m * link.cables;
+    if (m == 2) {
+      const int r = reach(link.cable_m);
+      TransceiverBomLine& x = optics[{per_cable, r}];
+      x.speed_bps = per_cable;
+      x.reach = kReach[r];
+      x.count += 2 * link.cables;
+    }
   }
+  for (auto& [key, line] : optics) bom.transceivers.push_back(line);
   for (auto& [key, line] : cables) {
     bom.cable_count += line.count;
     bom.cable_length_m += line.total_length_m;

@@ -1,5 +1,6 @@
 #include <string>
 
+#include "models/network/clos.hpp"
 #include "models/network/topology_builders.hpp"
 #include "sim/error.hpp"
 
@@ -31,6 +32,18 @@ Topology build_fat_tree(const TopologyConfig& c) {
     throw sim::ConfigError("tiers", "must be 2 or 3, got " + std::to_string(c.tiers));
   }
   check_attachment(c);
+  // With switch radices (clos.hpp) every tier's switch must have k ports at the link rate.
+  const bool bound = radix_bound(c);
+  for (int tier = 1; bound && tier <= c.tiers; ++tier) {
+    if (tier_radix(c, tier) < c.k) {
+      throw sim::ConfigError("k", "a k=" + std::to_string(c.k) + " fat-tree needs " + std::to_string(c.k) +
+                                      "-port switches; tier " + std::to_string(tier) + "'s switch has " +
+                                      std::to_string(tier_radix(c, tier)) + " ports at the link rate: use k <= " +
+                                      std::to_string(tier_radix(c, tier)) + " or a larger switch");
+    }
+  }
+  const auto radix = [&](int tier) { return bound ? tier_radix(c, tier) : c.k; };
+  const auto model = [&](int tier) { return c.tier_model[static_cast<std::size_t>(tier - 1)]; };
   const int half = c.k / 2;
   const int ports_per_host = c.nics_per_node * c.links_per_node;
   if (half % ports_per_host != 0) {
@@ -44,12 +57,12 @@ Topology build_fat_tree(const TopologyConfig& c) {
   Topology t;
   for (int h = 0; h < edges * hosts_per_edge; ++h) t.add_host();
   std::vector<NodeId> edge(edges), agg, core;
-  for (int e = 0; e < edges; ++e) edge[e] = t.add_switch(1, c.k);
+  for (int e = 0; e < edges; ++e) edge[e] = t.add_switch(1, radix(1), model(1));
   if (c.tiers == 3) {
-    for (int a = 0; a < c.k * half; ++a) agg.push_back(t.add_switch(2, c.k));
-    for (int x = 0; x < half * half; ++x) core.push_back(t.add_switch(3, c.k));
+    for (int a = 0; a < c.k * half; ++a) agg.push_back(t.add_switch(2, radix(2), model(2)));
+    for (int x = 0; x < half * half; ++x) core.push_back(t.add_switch(3, radix(3), model(3)));
   } else {
-    for (int s = 0; s < half; ++s) agg.push_back(t.add_switch(2, c.k));
+    for (int s = 0; s < half; ++s) agg.push_back(t.add_switch(2, radix(2), model(2)));
   }
   for (int e = 0; e < edges; ++e) {
     for (int h = 0; h < hosts_per_edge; ++h) {
@@ -73,10 +86,11 @@ Topology build_fat_tree(const TopologyConfig& c) {
         for (int a = 0; a < half; ++a)
           t.connect(edge[p * half + e], agg[p * half + a], c.link_bandwidth_bps, c.switch_cable_m, 1, 1, true,
                     c.switch_latency_ns, c.link_latency_ns);
+    const double core_m = c.core_cable_m > 0 ? c.core_cable_m : c.switch_cable_m;
     for (int p = 0; p < c.k; ++p)
       for (int a = 0; a < half; ++a)
         for (int j = 0; j < half; ++j)
-          t.connect(agg[p * half + a], core[a * half + j], c.link_bandwidth_bps, c.switch_cable_m, 2, 1, true,
+          t.connect(agg[p * half + a], core[a * half + j], c.link_bandwidth_bps, core_m, 2, 1, true,
                     c.switch_latency_ns, c.link_latency_ns);
   }
   t.finalize(false);

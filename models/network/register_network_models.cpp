@@ -15,7 +15,24 @@ std::vector<sim::ParamSpec> attachment_params() {
       {"switch_latency", "duration", "\"0 ns\"", "x >= 0", "switch port-to-port latency"},
   };
 }
-std::vector<sim::ParamSpec> with(std::vector<sim::ParamSpec> own) {
+// Switch presets and the radix-bound Clos (clos.hpp, switch_presets.hpp).
+std::vector<sim::ParamSpec> switch_params(bool pods) {
+  std::vector<sim::ParamSpec> out = {
+      {"switch", "", "none", "a switch preset", "switch preset of every tier; its radix at the link rate bounds the fabric (none: switches get the ports their wiring needs)"},
+      {"leaf_switch", "", "switch", "a switch preset", "switch preset of tier 1 (leaf, edge or rail switches)"},
+      {"spine_switch", "", "switch", "a switch preset", "switch preset of tier 2 (spines, aggregation)"},
+      {"core_switch", "", "switch", "a switch preset", "switch preset of tier 3 (cores, grown when the spines run out of ports)"},
+      {"core_cable_m", "length", "switch_cable_m", "x >= 0", "spine-to-core cable length"},
+  };
+  if (pods) {
+    out.push_back({"spine_oversubscription", "", "1", "x >= 1", "pod spine downlink / uplink bandwidth (three tiers)"});
+    out.push_back({"spines", "", "0", "x >= 0, divides a leaf's uplinks", "spines per pod (per fabric with two tiers); 0: derived"});
+    out.push_back({"nodes_per_pod", "", "0", "x >= 0", "hosts per pod of a three-tier fabric; 0: derived from the spine radix"});
+  }
+  return out;
+}
+std::vector<sim::ParamSpec> with(std::vector<sim::ParamSpec> own, std::vector<sim::ParamSpec> more = {}) {
+  own.insert(own.end(), more.begin(), more.end());
   auto common = attachment_params();
   own.insert(own.end(), common.begin(), common.end());
   return own;
@@ -25,17 +42,20 @@ std::vector<sim::ParamSpec> with(std::vector<sim::ParamSpec> own) {
 void register_network_models(sim::Registry<TopologyFactory>& topologies) {
   topologies.add({"fat_tree", "k-ary fat-tree, 2 or 3 tiers (k^2/2 or k^3/4 host ports), non-blocking",
                   with({{"k", "", "4", "even, x >= 2", "switch radix"},
-                        {"tiers", "", "3", "2 or 3", "switch tiers"}}),
+                        {"tiers", "", "3", "2 or 3", "switch tiers"}},
+                       switch_params(false)),
                   {build_fat_tree, fat_tree_size}});
-  topologies.add({"leaf_spine", "two tiers: every leaf wired to every spine, spines sized by oversubscription",
+  topologies.add({"leaf_spine", "every leaf wired to every spine, spines sized by oversubscription; with a switch preset, a third tier of pods and cores when the spines run out of ports",
                   with({{"leaves", "", "4", "x >= 1", "leaf switches"},
                         {"hosts_per_leaf", "", "4", "x >= 1", "hosts under each leaf"},
-                        {"oversubscription", "", "1", "x >= 1", "leaf downlink / uplink bandwidth"}}),
+                        {"oversubscription", "", "1", "x >= 1", "leaf downlink / uplink bandwidth"}},
+                       switch_params(true)),
                   {build_leaf_spine, leaf_spine_size}});
-  topologies.add({"rail_optimized", "NIC r of every host on rail switch r; rails joined by spines",
+  topologies.add({"rail_optimized", "NIC r of every host on rail switch r of its group; rails joined by spines (per pod, with cores between pods when a switch preset's radix runs out)",
                   with({{"nodes", "", "8", "x >= 1", "hosts"},
                         {"nodes_per_rail_group", "", "0", "divides nodes", "hosts per rail switch (0: all)"},
-                        {"oversubscription", "", "1", "x >= 1", "rail downlink / uplink bandwidth"}}),
+                        {"oversubscription", "", "1", "x >= 1", "rail downlink / uplink bandwidth"}},
+                       switch_params(true)),
                   {build_rail_optimized, rail_optimized_size}});
   topologies.add({"mesh", "1-D to 3-D mesh of hosts that forward traffic, no wrap-around",
                   with({{"dims", "", "[4, 4]", "each x >= 2", "hosts per dimension"}}), {build_mesh, mesh_size}});

@@ -25,10 +25,20 @@ Router::Router(const Topology& topology, RoutingConfig config)
 
 void Router::precompute() {
   std::vector<NodeId> anchors;
-  for (NodeId h = 0; h < topology_.host_count(); ++h) anchors.push_back(anchor_of(h));
+  if (adjacency_stale_) build_adjacency();
+  for (NodeId h = 0; h < topology_.host_count(); ++h) {
+    const NodeId a = anchor_of(h);
+    if (forwards_[a]) {
+      anchors.push_back(a);
+      continue;
+    }
+    // A multi-homed host's table is derived from its switches' (distances()): those are the
+    // forwarding tables to compute, one per rail switch rather than one per host.
+    for (std::uint32_t i = in_start_[a], e = in_start_[a + 1]; i < e; ++i)
+      if (forwards_[in_src_[i]]) anchors.push_back(in_src_[i]);
+  }
   std::sort(anchors.begin(), anchors.end());
   anchors.erase(std::unique(anchors.begin(), anchors.end()), anchors.end());
-  if (adjacency_stale_) build_adjacency();
   if (anchors.size() * forwarder_count_ > kPrecomputeEntries) return;
   cache_.reserve(anchors.size());
   for (NodeId a : anchors) distances(a);
@@ -120,6 +130,28 @@ const std::vector<std::uint16_t>& Router::distances(NodeId anchor) {
   // never passed through, so its distance is derived from its own links when it is a source.
   std::vector<std::uint16_t> d(forwarder_count_, kUnreached);
   queue_.clear();
+  if (!forwards_[anchor]) {
+    // A multi-homed host: the BFS would start from its switches at distance 1, so its table is
+    // the element-wise minimum of theirs plus one (a rail-optimised host's 8 switch tables, not
+    // a search of the whole fabric per host). Each switch table is merged before the next is
+    // looked up: looking one up may grow cache_.
+    bool any = false;
+    for (std::uint32_t i = in_start_[anchor], e = in_start_[anchor + 1]; i < e; ++i) {
+      const NodeId u = in_src_[i];
+      if (!forwards_[u]) continue;
+      any = true;
+      const std::vector<std::uint16_t>& du = distances(u);
+      for (std::uint32_t v = 0; v < forwarder_count_; ++v) {
+        const std::uint16_t via = du[v] == kUnreached ? kUnreached : static_cast<std::uint16_t>(du[v] + 1);
+        if (via < d[v]) d[v] = via;
+      }
+    }
+    if (any) {
+      cache_slot_[anchor] = static_cast<std::uint32_t>(cache_.size());
+      cache_.push_back(std::move(d));
+      return cache_.back();
+    }
+  }
   if (forwards_[anchor]) {
     d[forwarder_index_[anchor]] = 0;
     queue_.push_back(forwarder_index_[anchor]);

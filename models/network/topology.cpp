@@ -9,14 +9,23 @@ namespace dcsim::models::network {
 
 NodeId Topology::add_host() {
   if (host_count_ != nodes_.size()) throw sim::InternalError("Topology: hosts come before switches (this is a bug)");
-  nodes_.push_back(NodeInfo{NodeKind::kHost, 0, 0, 0});
+  nodes_.push_back(NodeInfo{NodeKind::kHost, 0, 0, 0, 0});
   boost::add_vertex(graph_);
   ++host_count_;
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
-NodeId Topology::add_switch(int tier, int radix) {
-  nodes_.push_back(NodeInfo{NodeKind::kSwitch, tier, 0, radix});
+NodeId Topology::add_switch(int tier, int radix, const std::string& model) {
+  std::uint8_t m = 0;
+  if (!model.empty()) {
+    const auto it = std::find(switch_models_.begin(), switch_models_.end(), model);
+    m = static_cast<std::uint8_t>(it - switch_models_.begin());
+    if (it == switch_models_.end()) {
+      if (switch_models_.size() > UINT8_MAX) throw sim::InternalError("Topology: too many switch models (this is a bug)");
+      switch_models_.push_back(model);
+    }
+  }
+  nodes_.push_back(NodeInfo{NodeKind::kSwitch, tier, 0, radix, m});
   boost::add_vertex(graph_);
   max_tier_ = std::max(max_tier_, tier);
   return static_cast<NodeId>(nodes_.size() - 1);

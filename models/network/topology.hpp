@@ -13,6 +13,7 @@
 // Builders (topology_builders.hpp) fill a Topology from a TopologyConfig. Queries are O(1);
 // out_links/in_links are CSR arrays built by finalize().
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -39,7 +40,18 @@ struct TopologyConfig {
   int hosts_per_leaf = 4;
   double oversubscription = 1.0;  // downlink / uplink bandwidth at the leaf, >= 1
   int nodes = 8;                  // rail_optimized, ring: number of hosts
-  int nodes_per_rail_group = 0;   // rail_optimized: hosts per rail switch (0: all nodes)
+  int nodes_per_rail_group = 0;   // rail_optimized: hosts per rail switch (0: all nodes, or derived
+                                  // from the leaf radix when tier_radix is set)
+  // Radix-bound Clos (clos.hpp; leaf_spine, rail_optimized, fat_tree): ports of the switch of
+  // each tier (index 0: leaf/edge/rail, 1: spine, 2: core), counted at link_bandwidth_bps; 0
+  // takes tier 0's. All 0: the legacy sizing, where a switch gets whatever ports its wiring
+  // needs. With a radix the builders grow a third tier when the spines run out of ports.
+  std::array<int, 3> tier_radix{0, 0, 0};
+  std::array<std::string, 3> tier_model;  // switch preset names per tier, for the BOM ("" none)
+  double spine_oversubscription = 1.0;  // tier-2 downlink / uplink bandwidth (three tiers), >= 1
+  int spines = 0;         // tier-2 switches per pod (per fabric with two tiers); 0: derived
+  int nodes_per_pod = 0;  // hosts per pod of a three-tier fabric; 0: derived from the spine radix
+  double core_cable_m = 0.0;  // spine-to-core cable length; 0: switch_cable_m
   // mesh / torus: sizes per dimension (ring uses `nodes`)
   std::vector<int> dims{4, 4};
   // Host attachment
@@ -61,6 +73,7 @@ struct NodeInfo {
   int tier = 0;       // 0 host; 1 leaf/edge/rail; 2 spine/aggregation; 3 core
   int ports = 0;      // physical ports wired (cables), filled by finalize()
   int radix = 0;      // ports the switch model has (>= ports)
+  std::uint8_t model = 0;  // index in Topology::switch_models() (0: "" unnamed)
 };
 
 struct LinkInfo {
@@ -81,7 +94,7 @@ class Topology {
 
   // Hosts must be added before any switch.
   NodeId add_host();
-  NodeId add_switch(int tier, int radix);
+  NodeId add_switch(int tier, int radix, const std::string& model = {});
   // Adds `cables` parallel full-duplex cables between a and b: one bundled pair of links, or
   // `cables` pairs when not bundled. The latency is cable_m * 5 ns/m (or `latency_override_ns`
   // when >= 0) plus switch_latency_ns when the link leaves a switch.
@@ -107,6 +120,9 @@ class Topology {
   int max_tier() const { return max_tier_; }
   const Graph& graph() const { return graph_; }
   std::string node_name(NodeId n) const;
+  // Switch model (preset) names; index 0 is "" (none given).
+  const std::vector<std::string>& switch_models() const { return switch_models_; }
+  const std::string& switch_model(NodeId n) const { return switch_models_[nodes_[n].model]; }
 
  private:
   Graph graph_;
@@ -117,6 +133,7 @@ class Topology {
   std::size_t host_count_ = 0;
   bool hosts_are_routers_ = false;
   int max_tier_ = 0;
+  std::vector<std::string> switch_models_{std::string()};
 };
 
 }  // namespace dcsim::models::network

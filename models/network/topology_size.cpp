@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+
+#include "models/network/clos.hpp"
+#include "sim/error.hpp"
 
 namespace dcsim::models::network {
 
@@ -47,8 +51,33 @@ TopologySize fat_tree_size(const TopologyConfig& c) {
   return {hosts, switches, cables, switches, anchors};
 }
 
+// A radix-bound Clos (clos.hpp): the planner's counts. Empty when the request is refused or too
+// large to plan (the legacy formula then bounds it; the builder reports the error).
+std::optional<TopologySize> clos_size(const TopologyConfig& c, double hosts, double host_cables, double leaves,
+                                      double leaf_up_bps, int pod_unit, int pod_leaves, double hosts_per_leaf,
+                                      bool multi_homed) {
+  // (the size field only words errors, which are swallowed here)
+  if (!radix_bound(c) || leaves > 1e7 || !(c.link_bandwidth_bps > 0)) return std::nullopt;
+  try {
+    const int up = leaf_uplinks(c, leaf_up_bps);
+    const ClosPlan p = plan_clos(c, static_cast<int>(leaves), up, pod_unit, pod_leaves, hosts_per_leaf);
+    const double switches = leaves + p.spines() + p.cores();
+    const double cables = host_cables + leaves * up + static_cast<double>(p.spines()) * p.spine_up;
+    return TopologySize{hosts, switches, cables, switches, multi_homed ? hosts : leaves};
+  } catch (const sim::ConfigError&) {
+    return std::nullopt;
+  }
+}
+
 TopologySize leaf_spine_size(const TopologyConfig& c) {
   const double leaves = std::max(1.0, static_cast<double>(c.leaves));
+  if (c.hosts_per_leaf >= 1 && c.nics_per_node >= 1 && c.links_per_node >= 1) {
+    const double per_leaf = c.hosts_per_leaf;
+    const int pod = c.nodes_per_pod > 0 && c.nodes_per_pod % c.hosts_per_leaf == 0 ? c.nodes_per_pod / c.hosts_per_leaf : 0;
+    if (auto s = clos_size(c, leaves * per_leaf, leaves * per_leaf * ports_per_host(c), leaves,
+                           per_leaf * ports_per_host(c) * nic_bandwidth(c), 1, pod, per_leaf, c.nics_per_node > 1))
+      return *s;
+  }
   const double down_ports = std::max(1.0, static_cast<double>(c.hosts_per_leaf)) * ports_per_host(c);
   const double spines = spines_for(c, down_ports * nic_bandwidth(c));
   const double hosts = leaves * std::max(1.0, static_cast<double>(c.hosts_per_leaf));
@@ -58,6 +87,20 @@ TopologySize leaf_spine_size(const TopologyConfig& c) {
 
 TopologySize rail_optimized_size(const TopologyConfig& c) {
   const double nodes = std::max(1.0, static_cast<double>(c.nodes));
+  if (radix_bound(c) && c.nodes >= 1 && c.nics_per_node >= 1 && c.links_per_node >= 1) {
+    // The builder's rail group (leaf_spine.cpp); a refused request falls through.
+    try {
+      const int g = rail_group_size(c);
+      const int rails = c.nics_per_node;
+      const double leaves = static_cast<double>(c.nodes / g) * rails;
+      const int pod = c.nodes_per_pod > 0 && c.nodes_per_pod % g == 0 ? c.nodes_per_pod / g * rails : 0;
+      if (auto s = clos_size(c, nodes, nodes * rails * c.links_per_node, leaves,
+                             g * c.links_per_node * nic_bandwidth(c), rails, pod, static_cast<double>(g) / rails,
+                             rails > 1))
+        return *s;
+    } catch (const sim::ConfigError&) {
+    }
+  }
   const double group = c.nodes_per_rail_group > 0 ? static_cast<double>(c.nodes_per_rail_group) : nodes;
   const double groups = std::max(1.0, std::ceil(nodes / group));
   const double rails = std::max(1.0, static_cast<double>(c.nics_per_node));

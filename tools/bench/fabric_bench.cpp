@@ -14,6 +14,7 @@
 #include <regex>
 
 #include "models/network/fabric.hpp"
+#include "models/network/routing.hpp"
 #include "models/network/topology_builders.hpp"
 #include "sim/error.hpp"
 #include "tools/bench/process_memory.hpp"
@@ -214,6 +215,34 @@ CaseResult ring_allreduce(int ranks, double precision) {
   return result;
 }
 
+// build-rail-131072-gpus: a three-tier rail-optimised fabric of 16,384 nodes x 8 NICs at 400 Gb/s
+// on 128-port switches (a 64x800G Spectrum-4 SN5600 in 2x400G breakout): 2,048 rail leaves of
+// 64 nodes, 32 pods of 64 spines, 64 planes of 16 cores. wall_s: building the topology and its
+// routing tables (Router: the rail switches' distance tables), then one route per host (host i
+// to i + 8,192 on NIC 0), which derives each destination's table from its 8 rail switches'.
+CaseResult build_rail_131072() {
+  const auto t0 = Clock::now();
+  net::TopologyConfig c;
+  c.nodes = 16384;
+  c.nics_per_node = 8;
+  c.link_bandwidth_bps = 400e9;
+  c.tier_radix = {128, 128, 128};
+  c.tier_model = {"nvidia_sn5600", "nvidia_sn5600", "nvidia_sn5600"};
+  const net::Topology topology = net::build_rail_optimized(c);
+  net::Router router(topology, net::RoutingConfig{});
+  std::vector<net::LinkId> route;
+  std::int64_t routed = 0;
+  for (net::NodeId h = 0; h < topology.host_count(); ++h) {
+    const auto dst = static_cast<net::NodeId>((h + topology.host_count() / 2) % topology.host_count());
+    if (router.route(h, dst, h, 0, route, 0)) ++routed;
+  }
+  if (routed != static_cast<std::int64_t>(topology.host_count())) {
+    throw sim::InternalError("build-rail-131072-gpus: a host pair without a route (this is a bug)");
+  }
+  CaseResult result{topology.host_count(), routed, 0.0, std::chrono::duration<double>(Clock::now() - t0).count()};
+  return result;
+}
+
 struct Case {
   std::string name;
   bool default_set;
@@ -229,6 +258,7 @@ std::vector<Case> cases() {
       {"fattree16-random-3000", false, [](double p) { return random_pairs(16, 3000, p); }},
       {"fattree16-random-30000", false, [](double p) { return random_pairs(16, 30000, p); }},
       {"fattree16-random-100000", false, [](double p) { return random_pairs(16, 100000, p); }},
+      {"build-rail-131072-gpus", false, [](double) { return build_rail_131072(); }},
   };
 }
 

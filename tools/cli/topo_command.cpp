@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "models/network/bill_of_materials.hpp"
+#include "models/network/bisection.hpp"
 #include "sim/error.hpp"
 #include "tools/cli/command.hpp"
 #include "tools/cli/scenario_args.hpp"
@@ -30,7 +31,7 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
       ->check(CLI::IsMember({"dot", "graphml", "links"}));
   cmd->add_flag("--links", args->links, "same as --format links: the link ids the flows table's routes use");
   auto* bom_flag = cmd->add_flag("--bom", args->bom,
-                            "the bill of materials: switches by radix, cables by speed and media, NIC ports");
+                            "the bill of materials: switches by tier and preset (power), cables by speed and media, optics by reach, NIC ports; and the bisection bandwidth");
   cmd->add_flag("--json", args->json, "with --bom: print it as JSON")->needs(bom_flag);
   cmd->add_option("-o,--output", args->output, "write to FILE instead of stdout");
   return {cmd, [args, &context] {
@@ -43,10 +44,18 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
             const auto write = [&](std::ostream& out) {
               if (format == "bom") {
                 const auto bom = models::network::bill_of_materials(topology);
+                const double bisection = models::network::bisection_bandwidth_bps(topology);
                 if (args->json) {
-                  out << topo::bom_json(bom).dump(2) << "\n";
+                  auto j = topo::bom_json(bom);
+                  j["bisection_bps"] = bisection;
+                  j["tiers"] = topology.max_tier();
+                  out << j.dump(2) << "\n";
                 } else {
                   topo::write_bom_table(bom, out);
+                  if (bisection > 0) {
+                    out << "bisection: " << bisection / 1e12 << " Tb/s (" << topology.max_tier()
+                        << " switch tiers; lower vs upper half of the hosts, one direction)\n";
+                  }
                 }
               } else if (format == "graphml") {
                 topo::write_graphml(topology, out);

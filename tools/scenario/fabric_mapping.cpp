@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
+#include "models/network/switch_presets.hpp"
 #include "models/network/traffic.hpp"
 #include "tools/scenario/flow_csv.hpp"
 
@@ -27,6 +29,43 @@ std::string beside(const std::string& source, const std::string& file) {
   const std::filesystem::path p(file);
   if (p.is_absolute()) return file;
   return (std::filesystem::path(source).parent_path() / p).string();
+}
+
+// `switch` (every tier) and `leaf_switch` / `spine_switch` / `core_switch`: each tier's radix is
+// the preset's ports at the link rate (switch_presets.hpp); its latency applies unless
+// switch_latency is given (the leaf's, else the first named). A fat-tree without `k` takes the
+// leaf's radix.
+void map_switch_presets(const OriginReader& f, const json& fabric_json, const std::string& source,
+                        net::TopologyConfig& c, std::vector<std::string>& errors) {
+  static const char* const kTierKeys[] = {"leaf_switch", "spine_switch", "core_switch"};
+  const std::string topology = fabric_json.at("topology").get<std::string>();
+  bool latency_set = fabric_json.contains("switch_latency");
+  for (int tier = 0; tier < 3; ++tier) {
+    const char* key = fabric_json.contains(kTierKeys[tier]) ? kTierKeys[tier] : fabric_json.contains("switch") ? "switch" : nullptr;
+    if (key == nullptr) continue;
+    const std::string name = f.at(key, "tier_radix").get<std::string>();
+    const net::SwitchPreset* preset = net::find_switch_preset(name);
+    if (preset == nullptr) continue;  // the schema names the presets
+    const int radix = preset->radix_at(c.link_bandwidth_bps);
+    if (radix == 0) {
+      std::ostringstream gbps;
+      gbps << c.link_bandwidth_bps / 1e9;
+      errors.push_back(located(source, pointer_append("/fabric", key),
+                               name + " has no " + gbps.str() + " Gb/s ports (link_bandwidth_bps); it offers " +
+                                   preset->breakouts()));
+      return;  // one message per preset: the other tiers would repeat it
+    }
+    c.tier_radix[static_cast<std::size_t>(tier)] = radix;
+    c.tier_model[static_cast<std::size_t>(tier)] = name;
+    if (!latency_set) {
+      c.switch_latency_ns = preset->latency_ns;
+      latency_set = true;
+    }
+    if (tier == 0 && topology == "fat_tree" && !fabric_json.contains("k")) {
+      c.k = radix;
+      f.record("k", key);
+    }
+  }
 }
 
 FabricScenario map_fabric(const json& fabric_json, std::uint64_t scenario_seed, const std::string& source,
@@ -65,6 +104,11 @@ FabricScenario map_fabric(const json& fabric_json, std::uint64_t scenario_seed, 
   number("switch_cable_m", c.switch_cable_m);
   // The struct holds integer ns, the scenario a duration.
   if (f.contains("switch_latency")) c.switch_latency_ns = duration_of(f.at("switch_latency", "switch_latency_ns")).ns();
+  number("spine_oversubscription", c.spine_oversubscription);
+  integer("spines", c.spines);
+  integer("nodes_per_pod", c.nodes_per_pod);
+  number("core_cable_m", c.core_cable_m);
+  map_switch_presets(f, fabric_json, source, c, errors);
 
   const OriginReader r = f.object("routing", "routing.");
   net::RoutingConfig& routing = out.options.routing;
@@ -292,6 +336,10 @@ void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistri
       {"host_cable_m", c.host_cable_m},
       {"switch_cable_m", c.switch_cable_m},
       {"switch_latency", static_cast<double>(c.switch_latency_ns) * 1e-9},
+      {"spine_oversubscription", c.spine_oversubscription},
+      {"spines", c.spines},
+      {"nodes_per_pod", c.nodes_per_pod},
+      {"core_cable_m", c.core_cable_m > 0 ? c.core_cable_m : c.switch_cable_m},
   };
   for (const auto& p : registries.topologies.get(f.topology).params) {
     const auto it = values.find(p.name);

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "models/network/switch_presets.hpp"
+
 namespace dcsim::tools::scenario {
 
 namespace {
@@ -56,6 +58,19 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
               param(integer_field("nodes", "Hosts.", at_least(1))),
               param(integer_field("nodes_per_rail_group", "Hosts per rail switch (0: all).", at_least(0))),
               param(min_items(integer_array_field("dims", "Hosts per dimension.", at_least(2)), 1)),
+              param(enum_field("switch", "Switch preset of every tier.", "switch preset",
+                               models::network::switch_preset_names())),
+              param(enum_field("leaf_switch", "Switch preset of tier 1.", "switch preset",
+                               models::network::switch_preset_names())),
+              param(enum_field("spine_switch", "Switch preset of tier 2.", "switch preset",
+                               models::network::switch_preset_names())),
+              param(enum_field("core_switch", "Switch preset of tier 3.", "switch preset",
+                               models::network::switch_preset_names())),
+              param(number_field("spine_oversubscription", "Pod spine downlink / uplink bandwidth.", at_least(1))),
+              param(integer_field("spines", "Spines per pod (0: derived).", at_least(0))),
+              param(integer_field("nodes_per_pod", "Hosts per pod (0: derived).", at_least(0))),
+              param(quantity_field("core_cable_m", "Spine-to-core cable length.", QuantityKind::kLength,
+                                   at_least(0))),
               param(integer_field("nics_per_node", "NICs per host.", at_least(1))),
               param(integer_field("links_per_node", "Cables per NIC.", at_least(1))),
               param(boolean_field("bundle_parallel_links", "Aggregate parallel cables into one link.")),

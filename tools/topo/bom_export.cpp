@@ -19,24 +19,26 @@ void write_bom_table(const net::BillOfMaterials& bom, std::ostream& out) {
   const auto row = [&](const std::string& item, const std::string& tier, const std::string& radix,
                        const std::string& speed, const std::string& media, std::int64_t count,
                        const std::string& ports, const std::string& length) {
-    out << fmt::format("{:<9} {:>4} {:>5} {:>10} {:<6} {:>7} {:>13} {:>10}\n", item, tier, radix, speed, media,
+    out << fmt::format("{:<11} {:>4} {:>5} {:>10} {:<18} {:>7} {:>13} {:>10}\n", item, tier, radix, speed, media,
                        count, ports, length);
   };
-  out << fmt::format("{:<9} {:>4} {:>5} {:>10} {:<6} {:>7} {:>13} {:>10}\n", "item", "tier", "radix", "speed",
-                     "media", "count", "ports used", "length");
+  out << fmt::format("{:<11} {:>4} {:>5} {:>10} {:<18} {:>7} {:>13} {:>10}\n", "item", "tier", "radix", "speed",
+                     "media", "count", "ports used", "length/W");
   for (const auto& s : bom.switches) {
-    row("switch", std::to_string(s.tier), std::to_string(s.radix), "-", "-", s.count,
-        fmt::format("{}/{}", s.ports_used, s.ports_total), "-");
+    row("switch", std::to_string(s.tier), std::to_string(s.radix), "-", s.model.empty() ? "-" : s.model, s.count,
+        fmt::format("{}/{}", s.ports_used, s.ports_total), s.power_w > 0 ? fmt::format("{:.0f} W", s.power_w) : "-");
   }
   for (const auto& c : bom.cables) {
     row("cable", std::to_string(c.tier), "-", gbps(c.speed_bps), c.media, c.count, "-",
         fmt::format("{:g} m", c.total_length_m));
   }
+  for (const auto& x : bom.transceivers) row("optic", "-", "-", gbps(x.speed_bps), x.reach, x.count, "-", "-");
   for (const auto& n : bom.nics) row("nic_port", "-", "-", gbps(n.speed_bps), "-", n.ports, "-", "-");
   out << fmt::format(
       "total: {} hosts, {} switches ({}/{} ports used), {} cables ({:g} m), {} transceivers, {} NIC ports\n",
       bom.hosts, bom.switch_count, bom.switch_ports_used, bom.switch_ports_total, bom.cable_count, bom.cable_length_m,
       bom.transceiver_count, bom.nic_ports);
+  if (bom.switch_power_w > 0) out << fmt::format("switch power: {:.1f} kW (presets' base + per port wired)\n", bom.switch_power_w / 1e3);
 }
 
 nlohmann::json bom_json(const net::BillOfMaterials& bom) {
@@ -44,12 +46,17 @@ nlohmann::json bom_json(const net::BillOfMaterials& bom) {
   for (const auto& s : bom.switches) {
     lines.push_back({{"item", "switch"}, {"tier", s.tier}, {"radix", s.radix}, {"speed_bps", 0.0}, {"media", ""},
                      {"count", s.count}, {"ports_used", s.ports_used}, {"ports_total", s.ports_total},
-                     {"length_m", 0.0}});
+                     {"length_m", 0.0}, {"model", s.model}, {"price_key", s.price_key}, {"power_w", s.power_w}});
   }
   for (const auto& c : bom.cables) {
     lines.push_back({{"item", "cable"}, {"tier", c.tier}, {"radix", 0}, {"speed_bps", c.speed_bps},
                      {"media", c.media}, {"count", c.count}, {"ports_used", 0}, {"ports_total", 0},
                      {"length_m", c.total_length_m}});
+  }
+  for (const auto& x : bom.transceivers) {
+    lines.push_back({{"item", "transceiver"}, {"tier", -1}, {"radix", 0}, {"speed_bps", x.speed_bps},
+                     {"media", x.reach}, {"count", x.count}, {"ports_used", 0}, {"ports_total", 0},
+                     {"length_m", 0.0}});
   }
   for (const auto& n : bom.nics) {
     lines.push_back({{"item", "nic_port"}, {"tier", -1}, {"radix", 0}, {"speed_bps", n.speed_bps}, {"media", ""},
@@ -63,6 +70,7 @@ nlohmann::json bom_json(const net::BillOfMaterials& bom) {
           {"transceivers", bom.transceiver_count},
           {"nic_ports", bom.nic_ports},
           {"cable_length_m", bom.cable_length_m},
+          {"switch_power_w", bom.switch_power_w},
           {"lines", std::move(lines)}};
 }
 

@@ -14,9 +14,11 @@ namespace dcsim::tools::topo {
 void write_bom_table(const models::network::BillOfMaterials& bom, std::ostream& out);
 
 // {"hosts", "switches", "switch_ports_used", "switch_ports_total", "cables", "transceivers",
-//  "nic_ports", "cable_length_m", "lines": [{"item", "tier", "radix", "speed_bps", "media",
-//  "count", "ports_used", "ports_total", "length_m"}, ...]}: the keys of /events/network/bom and
-//  /summary/network/*, so a run's output and `topo --bom --json` can be compared field by field.
+//  "nic_ports", "cable_length_m", "switch_power_w", "lines": [{"item", "tier", "radix",
+//  "speed_bps", "media", "count", "ports_used", "ports_total", "length_m"}, ...]}: the keys of
+//  /events/network/bom and /summary/network/*, so a run's output and `topo --bom --json` can be
+//  compared field by field; switch lines add "model", "price_key" and "power_w" (switch presets),
+//  and "transceiver" lines (media: reach class SR/DR/FR/LR) list the optics of "optics" cables.
 nlohmann::json bom_json(const models::network::BillOfMaterials& bom);
 
 }  // namespace dcsim::tools::topo
