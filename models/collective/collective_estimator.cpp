@@ -69,7 +69,7 @@ std::optional<CollectiveEstimate> best_protocol(const CollectiveAlgorithm& algo,
   std::optional<CollectiveEstimate> best;
   for (int p = 0; p < kProtocolCount; ++p) {
     auto e = algo.estimate(op, bytes, s, t, static_cast<Protocol>(p));
-    if (e && (!best || e->time_s < best->time_s)) best = e;
+    if (e && (!best || e->choice_time_s() < best->choice_time_s())) best = e;
   }
   return best;
 }
@@ -104,7 +104,8 @@ CollectiveEstimate estimate_collective(const CollectiveRegistry& registry, Colle
     auto algo = entry->factory();
     if (!algo->supports(op, system)) continue;
     auto e = best_protocol(*algo, op, bytes, system, tuning);
-    if (e && (!best || e->time_s < best->time_s)) best = e;
+    // NCCL picks by its own cost model (choice_time_s), not by the time it then takes.
+    if (e && (!best || e->choice_time_s() < best->choice_time_s())) best = e;
   }
   if (!best) throw sim::ConfigError("algorithm", "no registered algorithm runs " + std::string(op_name(op)));
   return *best;

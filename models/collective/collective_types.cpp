@@ -54,6 +54,7 @@ double bus_bandwidth_factor(CollectiveOp op, int ranks) {
 }
 
 CollectiveTuning CollectiveTuning::ideal(double alpha_us) {
+  constexpr double kUncapped = 1e12;  // GB/s: no cap
   CollectiveTuning t;
   for (int p = 0; p < kProtocolCount; ++p) {
     t.ring_base_latency_us[p] = 0.0;
@@ -68,6 +69,17 @@ CollectiveTuning CollectiveTuning::ideal(double alpha_us) {
   }
   t.nvls_latency_us = alpha_us;
   t.tree_bw_factor = 1.0;
+  t.tree_ll128_single_node_factor = 1.0;
+  for (int i = 0; i < 3; ++i) {
+    t.ll_max_busbw_GBps[i] = kUncapped;
+    t.tree_per_channel_GBps[i] = kUncapped;
+    t.tree_ll128_per_channel_GBps[i] = kUncapped;
+  }
+  t.ring_ll128_per_channel_GBps = kUncapped;
+  for (auto& row : t.tree_correction) {
+    for (double& f : row) f = 1.0;
+  }
+  t.size_ramp = false;
   t.nvlink_efficiency = 1.0;
   t.nvls_efficiency = 1.0;
   t.network_efficiency = 1.0;

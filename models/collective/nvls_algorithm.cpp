@@ -1,5 +1,7 @@
 #include "models/collective/nvls_algorithm.hpp"
 
+#include "models/collective/size_ramp.hpp"
+
 namespace dcsim::models::collective {
 
 bool NvlsAlgorithm::supports(CollectiveOp op, const CollectiveSystem& system) const {
@@ -19,8 +21,12 @@ std::optional<CollectiveEstimate> NvlsAlgorithm::estimate(CollectiveOp op, doubl
   CollectiveEstimate e;
   e.algorithm = "nvls";
   e.protocol = p;
+  const double wire_bw = s.nvlink_bandwidth_bytes_per_s * t.nvls_efficiency;
   e.latency_s = t.nvls_latency_us * 1e-6;
-  e.bandwidth_s = bytes * (1.0 + 1.0 / n) / (s.nvlink_bandwidth_bytes_per_s * t.nvls_efficiency);
+  e.tuner_time_s = e.latency_s + bytes * (1.0 + 1.0 / n) / wire_bw;
+  // The pipeline fill of the scatter / multimem / gather stages (size_ramp.hpp).
+  const double fill = nvls_fill_bytes(bytes, s.gpus_per_node, t);
+  e.bandwidth_s = (bytes + fill) * (1.0 + 1.0 / n) / wire_bw;
   e.time_s = e.latency_s + e.bandwidth_s;
   return e;
 }

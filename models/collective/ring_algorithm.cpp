@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/collective/size_ramp.hpp"
+
 namespace dcsim::models::collective {
 
 double nvlink_bandwidth(const CollectiveSystem& s, const CollectiveTuning& t) {
@@ -61,7 +63,14 @@ std::optional<CollectiveEstimate> RingAlgorithm::estimate(CollectiveOp op, doubl
   const double nodes = s.nodes;
   double edge = nvlink_bandwidth(s, t);
   if (s.nodes > 1) edge = std::min(edge, node_network_bandwidth(s, t));
-  edge *= t.ring_protocol_bw_factor[pi];
+  // tuning.cc refinements: LL at half the bus bandwidth capped at llMaxBw, LL128 at 0.92
+  // capped per channel. `scaled` shrinks with the channels a small message gets
+  // (size_ramp.hpp), `cap` does not.
+  double scaled = edge * t.ring_protocol_bw_factor[pi];
+  double cap = 0.0;
+  if (p == Protocol::kLL) cap = t.ll_max_busbw_GBps[node_count_index(s.nodes)] * 1e9;
+  if (p == Protocol::kLL128) scaled = std::min(scaled, t.ring_channels * t.ring_ll128_per_channel_GBps * 1e9);
+  const auto capped = [cap](double b) { return cap > 0.0 ? std::min(b, cap) : b; };
 
   double steps = 0.0, inter_steps = 0.0, wire = 0.0;
   switch (op) {
@@ -90,7 +99,8 @@ std::optional<CollectiveEstimate> RingAlgorithm::estimate(CollectiveOp op, doubl
   e.latency_s = (t.ring_base_latency_us[pi] + (steps - inter_steps) * t.ring_nvlink_step_us[pi] +
                  inter_steps * (t.ring_net_step_us[pi] + fabric_latency_us(s))) *
                 1e-6;
-  e.bandwidth_s = wire / edge;
+  e.tuner_time_s = e.latency_s + wire / capped(scaled);
+  e.bandwidth_s = wire / capped(scaled * channel_fraction(bytes, s.ranks(), p, t, true));
   e.time_s = e.latency_s + e.bandwidth_s;
   return e;
 }

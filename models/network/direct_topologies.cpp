@@ -7,7 +7,7 @@ namespace dcsim::models::network {
 
 namespace {
 
-// Hosts on a grid; neighbours along each dimension wired with links_per_node cables.
+// Hosts on a grid; neighbours along each dimension wired NIC to NIC, links_per_node cables each.
 Topology build_grid(const TopologyConfig& c, const std::vector<int>& dims, bool wrap) {
   check_attachment(c);
   std::size_t n = 1;
@@ -28,8 +28,12 @@ Topology build_grid(const TopologyConfig& c, const std::vector<int>& dims, bool 
       // Wrap-around only when it is a new neighbour (a size-2 ring has one).
       if (last && !(wrap && size > 2)) continue;
       const std::size_t next = last ? h - x * stride : h + stride;
-      t.connect(static_cast<NodeId>(h), static_cast<NodeId>(next), c.link_bandwidth_bps, c.host_cable_m, 0,
-                c.links_per_node, c.bundle_parallel_links, 0, c.link_latency_ns);
+      // Each NIC is a host link, as in the switched builders: NIC r of a host is cabled to NIC r
+      // of each neighbour, so a neighbour pair has nics_per_node x links_per_node cables.
+      for (int nic = 0; nic < c.nics_per_node; ++nic) {
+        t.connect(static_cast<NodeId>(h), static_cast<NodeId>(next), c.link_bandwidth_bps, c.host_cable_m, 0,
+                  c.links_per_node, c.bundle_parallel_links, 0, c.link_latency_ns);
+      }
     }
     stride *= size;
   }

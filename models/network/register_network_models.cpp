@@ -6,7 +6,7 @@ namespace {
 std::vector<sim::ParamSpec> attachment_params() {
   return {
       {"nics_per_node", "", "1", "x >= 1", "NICs per host (bonded: flows hash over them)"},
-      {"links_per_node", "", "1", "x >= 1", "cables per NIC (per neighbour in direct topologies)"},
+      {"links_per_node", "", "1", "x >= 1", "cables per NIC (per NIC and neighbour in direct topologies)"},
       {"bundle_parallel_links", "", "true", "", "aggregate parallel cables into one link (LAG)"},
       {"link_bandwidth_bps", "data rate", "\"100 Gbps\"", "x > 0", "switch-to-switch (and direct) link rate"},
       {"nic_bandwidth_bps", "data rate", "link rate", "x > 0", "host NIC port rate"},
@@ -37,6 +37,15 @@ std::vector<sim::ParamSpec> with(std::vector<sim::ParamSpec> own, std::vector<si
   own.insert(own.end(), common.begin(), common.end());
   return own;
 }
+// Direct topologies have no switches: host-to-host links at link_bandwidth_bps, no NIC-to-switch
+// rate, switch cable or switch latency to read.
+std::vector<sim::ParamSpec> direct(std::vector<sim::ParamSpec> own) {
+  auto all = with(std::move(own));
+  std::erase_if(all, [](const sim::ParamSpec& p) {
+    return p.name == "nic_bandwidth_bps" || p.name == "switch_cable_m" || p.name == "switch_latency";
+  });
+  return all;
+}
 }  // namespace
 
 void register_network_models(sim::Registry<TopologyFactory>& topologies) {
@@ -58,11 +67,11 @@ void register_network_models(sim::Registry<TopologyFactory>& topologies) {
                        switch_params(true)),
                   {build_rail_optimized, rail_optimized_size}});
   topologies.add({"mesh", "1-D to 3-D mesh of hosts that forward traffic, no wrap-around",
-                  with({{"dims", "", "[4, 4]", "each x >= 2", "hosts per dimension"}}), {build_mesh, mesh_size}});
+                  direct({{"dims", "", "[4, 4]", "each x >= 2", "hosts per dimension"}}), {build_mesh, mesh_size}});
   topologies.add({"ring", "1-D ring of hosts that forward traffic",
-                  with({{"nodes", "", "8", "x >= 2", "hosts"}}), {build_ring, ring_size}});
+                  direct({{"nodes", "", "8", "x >= 2", "hosts"}}), {build_ring, ring_size}});
   topologies.add({"torus", "2-D or 3-D torus of hosts that forward traffic (wrap-around)",
-                  with({{"dims", "", "[4, 4]", "2 or 3 dims, each x >= 2", "hosts per dimension"}}), {build_torus, torus_size}});
+                  direct({{"dims", "", "[4, 4]", "2 or 3 dims, each x >= 2", "hosts per dimension"}}), {build_torus, torus_size}});
 }
 
 }  // namespace dcsim::models::network

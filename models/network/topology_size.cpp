@@ -29,8 +29,9 @@ double spines_for(const TopologyConfig& c, double down_bps) {
 TopologySize grid_size(const TopologyConfig& c, const std::vector<double>& dims) {
   double hosts = 1;
   for (double d : dims) hosts *= std::max(2.0, d);
-  // At most one neighbour cable bundle per host and dimension.
-  const double cables = hosts * static_cast<double>(dims.size()) * std::max(1.0, static_cast<double>(c.links_per_node));
+  // At most one neighbour per host and dimension, wired NIC to NIC (direct_topologies.cpp).
+  const double cables = hosts * static_cast<double>(dims.size()) * std::max(1.0, static_cast<double>(c.links_per_node)) *
+                        std::max(1.0, static_cast<double>(c.nics_per_node));
   return {hosts, 0, cables, hosts, hosts};  // hosts forward, and each is its own anchor
 }
 

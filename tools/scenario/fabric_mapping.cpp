@@ -1,5 +1,6 @@
 #include "tools/scenario/fabric_mapping.hpp"
 
+#include "tools/scenario/fabric_key_check.hpp"
 #include "tools/scenario/faults_spec.hpp"
 
 #include <algorithm>
@@ -373,6 +374,11 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
   }
   if (!resolved.contains("fabric")) return;
   FabricScenario fabric = map_fabric(resolved.at("fabric"), out.seed, out.source, errors);
+  // A --set of a key the chosen topology does not read would change nothing: an error.
+  for (auto& e : unused_topology_keys(resolved.at("fabric"), fabric.topology, topology_key_use(registries.topologies),
+                                      out.overrides, out.source)) {
+    errors.push_back(std::move(e));
+  }
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
   // The topology's parameters left to the builder's defaults are written into the resolved
   // document (fill_topology_defaults): a complaint about one points there.

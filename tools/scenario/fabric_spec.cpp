@@ -32,9 +32,10 @@ std::map<std::string, RegistryParam> registry_params(const models::ModelRegistri
 
 FieldSpec fabric_section(const models::ModelRegistries& registries) {
   const auto params = registry_params(registries);
-  // A topology key is absent unless given: the builder's own default applies, and keys the chosen
-  // topology does not read are ignored, so `--set fabric.topology=torus` can switch a fat-tree
-  // scenario that also states `dims`.
+  // A topology key is absent unless given: the builder's own default applies. A key the chosen
+  // topology does not read is an error when --set gave it (fabric_key_check.hpp); the file may
+  // state it, so `--set fabric.topology=torus` can still switch a fat-tree scenario that also
+  // states `dims`.
   const auto param = [&params](FieldSpec f) {
     if (const auto it = params.find(f.key); it != params.end()) {
       f.description = it->second.help + " (" + it->second.topologies + ").";
@@ -45,8 +46,10 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
   return optional_section(
       object_field(
           "fabric",
-          "The RoCE v2 network: topology, routing and RoCE effects (its scripted faults are /faults). Keys a "
-          "topology does not use are ignored (`dcsim list topology`).",
+          "The RoCE v2 network: topology, routing and RoCE effects (its scripted faults are /faults). A key "
+          "the topology does not use (`dcsim list topology`) is an error when `--set` gives it; the file "
+          "may state it (so `--set fabric.topology=...` can switch a file that states the keys of "
+          "several topologies).",
           {
               required(enum_field("topology", "Topology builder (`dcsim list topology` describes each).",
                                   registries.topologies.kind(), registries.topologies.names())),

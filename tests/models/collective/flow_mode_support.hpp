@@ -41,9 +41,13 @@ inline collective::CollectiveSystem hgx_nodes(int nodes) {
 }
 
 // The analytic model restricted to the Simple protocol, the one flow mode runs.
+// Simple protocol, no size ramp (size_ramp.hpp: fewer channels for small messages, the NVLS
+// pipeline fill, tree's size correction), which flows at link rates do not model: the closed
+// forms and the flows then describe the same transfer.
 inline collective::CollectiveTuning simple_only() {
   collective::CollectiveTuning t;
   for (int p = 0; p < 2; ++p) t.enable_protocol[p] = false;
+  t.size_ramp = false;
   return t;
 }
 
