@@ -148,8 +148,8 @@ TEST_CASE("golden: BERT-Large on 3 nodes loses about 13% with 2 instead of 4 NIC
 TEST_CASE("golden: llama3-70b on 256 GPUs (TP8 PP4 DP8)", "[golden][cli]") {
   const json j = job_summary(kScenarios + "llama3-70b-256-gpus.json");
   CHECK(j["state"] == "done");
-  CHECK(j["step_time_s"].get<double>() == Approx(17.188).epsilon(kGoldenTol));
-  CHECK(j["mfu"].get<double>() == Approx(0.4638).epsilon(kGoldenTol));  // Llama 3 paper: 38-43% at 16K GPUs
+  CHECK(j["step_time_s"].get<double>() == Approx(17.503).epsilon(kGoldenTol));  // NCCL size ramp + LM head on the last stage only
+  CHECK(j["mfu"].get<double>() == Approx(0.4555).epsilon(kGoldenTol));  // Llama 3 paper: 38-43% at 16K GPUs
   CHECK(j["bubble_s"].get<double>() > 0.0);                              // 1F1B with 4 stages
   // 3 checkpoints (steps 50, 100, 150) of 70.6e9 parameters x 14 B.
   CHECK(j["checkpoints"].get<double>() == 3.0);

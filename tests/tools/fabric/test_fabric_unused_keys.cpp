@@ -23,7 +23,7 @@ std::string override_errors(const std::string& text, const std::vector<std::stri
 }
 }  // namespace
 
-TEST_CASE("--set of a key the topology does not read is an error at its pointer", "[tools][fabric][scenario][errors]") {
+TEST_CASE("a --set of a key the topology does not read is an error at its pointer", "[tools][fabric][scenario][errors]") {
   const std::string fat_tree = R"({"name": "x", "fabric": {"topology": "fat_tree", "k": 4}})";
   // The issue's case: oversubscription on a fat-tree changed nothing and said nothing.
   CHECK(override_errors(fat_tree, {"fabric.oversubscription=4"}) ==

@@ -37,6 +37,13 @@ NOT_SCHEMA_DETECTABLE = {
     "training_larger_than_cluster": "node counts against /cluster/nodes; names across two arrays",
     "economics_tariff_out_of_order": "order across array elements; two keys that exclude each other",
     "uplink_stream_without_size": "one of two keys required; a period against /duration; ports for streams",
+    "fabric_leaf_radix_exceeded": "ports a tier needs against the chosen switch preset's radix",
+    "fabric_needs_fourth_tier": "fabric size against what three tiers of the chosen switches reach",
+    "fabric_spine_oversubscription_not_whole": "whole ports from a ratio and the switch radix",
+    "fabric_switch_speed_not_offered": "the link rate against the preset's port speeds",
+    "training_cp_sequence": "sequence length against 2 x cp, judged by the step model",
+    "training_interleaving_batch": "micro-batches against pp for interleaving, judged by the step model",
+    "training_stage_split": "stage layer counts against the model's layers, judged by the step model",
 }
 NOT_JSON = {"invalid_json", "empty_file"}
 # Valid JSON to Python too (which keeps the last of repeated keys), but the loader rejects it.

@@ -86,7 +86,7 @@ TEST_CASE("overrides (--set) are validated like the file", "[tools][scenario][se
   } catch (const sim::InputErrors& e) {
     CHECK(e.messages() ==
           std::vector<std::string>{
-              "t.json:/cluster/nodez: unknown key; valid keys here: cloud_pool, node, nodes, nodes_per_rack",
+              "t.json:/cluster/nodez: unknown key; valid keys here: cloud_pool, gpu_phase_power, node, nodes, nodes_per_rack",
               "t.json:/cluster/nodes: expected a positive integer, got -1"});
   }
   // A bare number where a quantity is due: the unit is missing, whatever the shell did.

@@ -189,7 +189,7 @@ TEST_CASE("all problems are reported at once, in document-walk order", "[tools][
   const auto registries = make_registries();
   const auto errors = errors_of(doc);
   REQUIRE(errors.size() == 4);
-  CHECK(errors[0] == "t.json:/cluster/nodez: unknown key; valid keys here: cloud_pool, node, nodes, nodes_per_rack");
+  CHECK(errors[0] == "t.json:/cluster/nodez: unknown key; valid keys here: cloud_pool, gpu_phase_power, node, nodes, nodes_per_rack");
   CHECK(errors[1] == "t.json:/cluster/nodes: expected a positive integer, got -2");
   CHECK(errors[2] ==
         "t.json:/workload/jobs/0/work: expected a positive duration such as \"10 s\" or \"1.5 h\", "
@@ -215,7 +215,7 @@ TEST_CASE("keys with '/' or '~' are escaped in pointers", "[tools][scenario]") {
   doc["cluster"]["a/b~c"] = 1;
   CHECK(errors_of(doc) ==
         std::vector<std::string>{
-            "t.json:/cluster/a~1b~0c: unknown key; valid keys here: cloud_pool, node, nodes, nodes_per_rack"});
+            "t.json:/cluster/a~1b~0c: unknown key; valid keys here: cloud_pool, gpu_phase_power, node, nodes, nodes_per_rack"});
 }
 
 TEST_CASE("a model's ConfigError points at the key that fed the field", "[tools][scenario]") {
