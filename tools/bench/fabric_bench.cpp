@@ -258,7 +258,8 @@ std::vector<Case> cases() {
       {"fattree16-random-3000", false, [](double p) { return random_pairs(16, 3000, p); }},
       {"fattree16-random-30000", false, [](double p) { return random_pairs(16, 30000, p); }},
       {"fattree16-random-100000", false, [](double p) { return random_pairs(16, 100000, p); }},
-      {"build-rail-131072-gpus", false, [](double) { return build_rail_131072(); }},
+      // 1.7 s and 295 MB on the quiet 2-core reference machine (target: under 10 s and 4 GiB).
+      {"build-rail-131072-gpus", true, [](double) { return build_rail_131072(); }},
   };
 }
 
