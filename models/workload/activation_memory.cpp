@@ -28,6 +28,35 @@ double stage_parameters(const TrainingJobConfig& job, const std::vector<int>& la
   return params / job.parallelism.tp;
 }
 
+namespace {
+// LoRA: a frozen linear's input is kept only for a weight gradient, so the inputs of frozen
+// linears without an adapter are not stored (Korthikanti et al. 2022, section 4.1: QKV input
+// 2 sbh, attention-out input 2 sbh, MLP up input 2 sbh, MLP down input 8 sbh; without sequence
+// parallelism the QKV and MLP up inputs are whole on every TP rank).
+double frozen_inputs_bytes(const TrainingJobConfig& job, double sbh, bool sp) {
+  if (!job.lora.enabled()) return 0.0;
+  const double t = job.parallelism.tp;
+  const auto adapted = [&](LoraTarget x) {
+    for (LoraTarget y : job.lora.targets) {
+      if (x == y) return true;
+    }
+    return false;
+  };
+  double per_sbh = 0.0;
+  if (!adapted(LoraTarget::kQkv)) per_sbh += 2.0 / (sp ? t : 1.0);
+  if (!adapted(LoraTarget::kAttentionOut)) per_sbh += 2.0 / t;
+  if (!adapted(LoraTarget::kMlpUp)) per_sbh += 2.0 / (sp ? t : 1.0);
+  if (!adapted(LoraTarget::kMlpDown)) per_sbh += 8.0 / t;
+  return per_sbh * sbh;
+}
+}  // namespace
+
+double stage_trainable_parameters(const TrainingJobConfig& job, const std::vector<int>& layers, int stage) {
+  if (!job.lora.enabled()) return stage_parameters(job, layers, stage);
+  return layers[static_cast<std::size_t>(stage)] *
+         lora_parameters_per_layer(job.model, job.lora, job.parallelism.tp);
+}
+
 double activation_bytes_per_layer(const TrainingJobConfig& job) {
   const TransformerModel& md = job.model;
   const ParallelismPlan& pl = job.parallelism;
@@ -35,7 +64,8 @@ double activation_bytes_per_layer(const TrainingJobConfig& job) {
   const double sbh = static_cast<double>(md.seq_len) * job.micro_batch_size * md.hidden / pl.cp;
   const bool sp = pl.sequence_parallel || pl.tp == 1;
   if (job.recompute == Recompute::kFull) return kFullRecompute * sbh / (sp ? t : 1.0);
-  return sp ? kSelectiveSp * sbh / t : sbh * (kSelectiveNoSpWhole + kSelectiveNoSpSharded / t);
+  const double stored = sp ? kSelectiveSp * sbh / t : sbh * (kSelectiveNoSpWhole + kSelectiveNoSpSharded / t);
+  return stored - frozen_inputs_bytes(job, sbh, sp);
 }
 
 MemoryBreakdown stage_memory(const TrainingJobConfig& job, int data_shards, int m,
@@ -45,11 +75,14 @@ MemoryBreakdown stage_memory(const TrainingJobConfig& job, int data_shards, int 
   const int p = static_cast<int>(layers.size());
   const int v = pl.virtual_stages;
   const double params = stage_parameters(job, layers, stage);
+  const double trainable = stage_trainable_parameters(job, layers, stage);
   const int z = pl.zero_stage;
   MemoryBreakdown mem;
-  mem.weights_bytes = kBf16Bytes * params / (z >= 3 ? data_shards : 1);
-  mem.gradients_bytes = job.grad_bytes_per_param * params / (z >= 2 ? data_shards : 1);
-  mem.optimizer_bytes = kAdamStateBytes * params / (z >= 1 ? data_shards : 1);
+  // LoRA: the frozen weights and the adapters; gradients and Adam state for the adapters only.
+  mem.weights_bytes = kBf16Bytes * params / (z >= 3 ? data_shards : 1) +
+                      (job.lora.enabled() ? kBf16Bytes * trainable : 0.0);
+  mem.gradients_bytes = job.grad_bytes_per_param * trainable / (z >= 2 ? data_shards : 1);
+  mem.optimizer_bytes = kAdamStateBytes * trainable / (pl.shards_optimizer() ? data_shards : 1);
   const double chunks = in_flight_chunks(p, v, m, stage);
   mem.activations_bytes =
       activation_bytes_per_layer(job) * layers[static_cast<std::size_t>(stage)] * chunks / v;

@@ -7,7 +7,9 @@
 // p > 1, as Megatron does), divided by tp. Weights 2 B, gradients grad_bytes_per_param, Adam
 // 12 B per parameter; ZeRO shards over the dp x cp ranks that hold the same weights (Megatron's
 // distributed optimizer shards over the data-and-context-parallel group): 1 the optimizer,
-// 2 + gradients, 3 + weights.
+// 2 + gradients, 3 + weights; the distributed optimizer shards the optimizer only. With LoRA
+// (lora.hpp) gradients and optimizer state are the adapters', the weights the frozen ones plus
+// the adapters.
 //
 // Activations per layer and micro-batch of b sequences of s tokens (Korthikanti et al. 2022,
 // "Reducing Activation Recomputation in Large Transformer Models", table 2; FlashAttention
@@ -15,7 +17,9 @@
 //   selective, sequence parallel      34 s b h / t
 //   selective, no sequence parallel   s b h (10 + 24 / t)   (norms, dropouts, residuals whole)
 //   full recomputation                2 s b h / t with sequence parallelism, 2 s b h without
-// divided by cp (each context-parallel rank holds s / cp tokens; Megatron-LM docs, context
+// less, with LoRA (selective), the inputs of frozen linears that carry no adapter (they only
+// served a weight gradient: QKV 2, attention out 2, MLP up 2, MLP down 8 s b h, / t where
+// sharded), divided by cp (each context-parallel rank holds s / cp tokens; Megatron-LM docs, context
 // parallelism). Stage s holds in_flight_chunks(p, v, m, s) chunk-micro-batches of 1/v of its
 // layers (pipeline_schedule.hpp): the first stage p micro-batches under 1F1B, the last one;
 // plus, on the last stage, the fp32 logits of one micro-batch (4 s b vocab / (t cp)).
@@ -33,6 +37,9 @@ MemoryBreakdown stage_memory(const TrainingJobConfig& job, int data_shards, int 
 
 // Parameters held by one GPU of stage `stage` (before ZeRO sharding).
 double stage_parameters(const TrainingJobConfig& job, const std::vector<int>& layers, int stage);
+
+// Parameters one GPU of stage `stage` trains: all of them, or with LoRA its adapters (lora.hpp).
+double stage_trainable_parameters(const TrainingJobConfig& job, const std::vector<int>& layers, int stage);
 
 // Activation bytes of one layer and one micro-batch on one GPU (the table above).
 double activation_bytes_per_layer(const TrainingJobConfig& job);

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 
+#include "models/workload/dp_flows.hpp"
 #include "models/workload/pipeline_schedule.hpp"
 #include "sim/error.hpp"
 
@@ -188,16 +190,16 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
 
   // DP chunks (parameter fractions) and the collectives on them.
   const bool has_dp = dp > 1 && r.dp_grad_bytes > 0.0;
-  const bool gather = has_dp && z >= 1;
+  const bool gather = has_dp && job.parallelism.gathers_parameters();
   const mc::CollectiveSystem& dps = r.dp_system;
   // Gradient chunks (the last backward's pieces) and gather chunks (the first forward's pieces,
   // and ZeRO 3's first backward): one partition of the stage's parameters serves both.
   std::vector<Chunk> gather_chunks, grad_chunks;
   if (has_dp && layout == ChunkLayout::kGrowing) {
-    gather_chunks = growing_chunks(r.dp_grad_bytes, job.bucket_bytes, options.max_dp_chunks, z >= 3);
+    gather_chunks = growing_chunks(r.dp_grad_bytes, r.dp_bucket_bytes, options.max_dp_chunks, z >= 3);
     grad_chunks = gather_chunks;
   } else if (has_dp) {
-    gather_chunks = even_chunks(r.dp_grad_bytes, job.bucket_bytes, options.max_dp_chunks);
+    gather_chunks = even_chunks(r.dp_grad_bytes, r.dp_bucket_bytes, options.max_dp_chunks);
     grad_chunks = gather_chunks;
   }
   const double param_bytes = has_dp ? r.dp_grad_bytes / job.grad_bytes_per_param * 2.0 : 0.0;
@@ -214,9 +216,9 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
   // Sizes of the buckets of `bytes` split by bucket_bytes (the all_gather's own buckets).
   auto buckets_of = [&](double bytes) {
     std::vector<double> out;
-    const double full = std::floor(bytes / job.bucket_bytes);
-    for (double i = 0; i < full; ++i) out.push_back(job.bucket_bytes);
-    if (bytes - full * job.bucket_bytes > 0.0) out.push_back(bytes - full * job.bucket_bytes);
+    const double full = std::floor(bytes / r.dp_bucket_bytes);
+    for (double i = 0; i < full; ++i) out.push_back(r.dp_bucket_bytes);
+    if (bytes - full * r.dp_bucket_bytes > 0.0) out.push_back(bytes - full * r.dp_bucket_bytes);
     return out;
   };
   // Node of the first rank of stage s (Megatron tp-dp-pp order: stages are rank blocks).
@@ -234,21 +236,35 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
       t.ideal_s = closed_s;
       return b.add(std::move(t));
     }
+    // The pattern of the algorithm the collective model picks for a bucket (dp_flows.hpp): the
+    // double binary tree for a tree all-reduce, else the ring (hierarchical's network phase is
+    // a ring per rail between the same neighbours).
+    const std::string algorithm =
+        mc::estimate_collective(collectives, op, std::min(bytes, r.dp_bucket_bytes), dps, tuning,
+                                op == mc::CollectiveOp::kAllGather ? "auto" : job.dp_algorithm)
+            .algorithm;
+    const bool tree = op == mc::CollectiveOp::kAllReduce && algorithm == "tree";
     const int steps = op == mc::CollectiveOp::kAllReduce ? 2 * (n - 1) : n - 1;
-    const double edge = steps * (bytes / n);  // payload over one node boundary
-    const double flow = r.dp_groups_per_node * edge / per_pair / eff;
+    // Payload one GPU moves over NVLink and the transfers between the group's nodes.
+    const double edge = tree ? 2.0 * bytes : steps * (bytes / n);
+    const std::vector<NodeTransfer> transfers = tree ? double_tree_transfers(ring, bytes / 2.0)
+                                                     : ring_transfers(ring, steps * (bytes / n));
     t.kind = StepTaskKind::kFabric;
     t.nvlink_s = dps.gpus_per_node > 1 ? edge / mc::nvlink_bandwidth(dps, tuning) : 0.0;
     const int first = stage_first_node(s);
     const int span = std::max(ring, stage_ranks / gpus);
+    std::vector<double> sent(static_cast<std::size_t>(ring), 0.0);
+    for (const NodeTransfer& x : transfers) sent[static_cast<std::size_t>(x.src)] += x.bytes;
     for (int base = 0; base + ring <= span; base += ring) {
-      for (int i = 0; i < ring; ++i) {
-        for (int k = 0; k < per_pair; ++k) {
-          t.flows.push_back({first + base + i, first + base + (i + 1) % ring, flow, k});
-        }
+      for (const NodeTransfer& x : transfers) {
+        const double flow = r.dp_groups_per_node * x.bytes / per_pair / eff;
+        for (int k = 0; k < per_pair; ++k) t.flows.push_back({first + base + x.src, first + base + x.dst, flow, k});
       }
     }
-    const double bandwidth_s = std::max(t.nvlink_s, flow / flow_bytes_per_s);
+    // At line rate the busiest sender sets the time (every node's flows spread over its NICs).
+    const double busiest = *std::max_element(sent.begin(), sent.end());
+    const double bandwidth_s =
+        std::max(t.nvlink_s, r.dp_groups_per_node * busiest / per_pair / eff / flow_bytes_per_s);
     t.work_s = std::max(0.0, closed_s - bandwidth_s);
     t.ideal_s = bandwidth_s + t.work_s;
     return b.add(std::move(t));
@@ -452,7 +468,8 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
     }
     std::uint32_t last_chunk = kNone;
     if (has_dp) {
-      const mc::CollectiveOp op = z >= 2 ? mc::CollectiveOp::kReduceScatter : mc::CollectiveOp::kAllReduce;
+      const mc::CollectiveOp op = job.parallelism.reduce_scatters_gradients() ? mc::CollectiveOp::kReduceScatter
+                                                                                     : mc::CollectiveOp::kAllReduce;
       const StreamItem& last_item = bwd[su][at(last_b.chunk, last_b.micro_batch)];
       for (std::size_t k = 0; k < grad_chunks.size(); ++k) {
         const Chunk& ch = grad_chunks[k];
@@ -533,7 +550,7 @@ StepGraph build_step_graph(const TrainingJobConfig& job, const TrainingStepResul
                            const mc::CollectiveRegistry& collectives,
                            const StepGraphOptions& options, const mc::CollectiveTuning& tuning) {
   StepGraph growing = build_with_layout(job, r, node, fabric, collectives, options, tuning, ChunkLayout::kGrowing);
-  const double buckets = r.dp_grad_bytes > 0.0 ? std::ceil(r.dp_grad_bytes / job.bucket_bytes) : 0.0;
+  const double buckets = r.dp_grad_bytes > 0.0 ? std::ceil(r.dp_grad_bytes / r.dp_bucket_bytes) : 0.0;
   if (buckets <= options.max_dp_chunks) return growing;  // every bucket is its own collective
   // Coalescing delays a chunk's collective to the end of its whole backward piece (and a gather
   // chunk gates a whole forward piece), so how the buckets coalesce moves the overlap. Which of

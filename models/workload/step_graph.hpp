@@ -39,18 +39,22 @@
 // the first pass, gating the pieces of the first backward B(s,0). The stage's optimizer runs
 // after its stream and its last chunk; the step ends when every stage's optimizer is done.
 //
-// A DP collective across nodes is a ring over the DP group's nodes (dp_system.nodes consecutive
-// nodes of the stage; the node's DP groups share its NICs): one flow per NIC from each node to
-// the next carrying what the lock-step ring sends over that edge in all its steps,
+// A DP collective across nodes follows the algorithm the collective model picks for one bucket
+// (issue 15 item 9, dp_flows.hpp) over the DP group's nodes (dp_system.nodes consecutive nodes
+// of the stage; the node's DP groups share its NICs). A ring (and hierarchical's per-rail ring):
+// one flow per NIC from each node to the next carrying what the lock-step ring sends over that
+// edge in all its steps,
 //   flow bytes = groups per node x steps x S/n / NICs / network_efficiency
 // (steps 2(n-1) for all_reduce, n-1 for reduce_scatter / all_gather; S the chunk's bytes, n the
-// DP ranks), as training_fabric.cpp did and flow_collective.hpp does per step. The collective
+// DP ranks), as flow_collective.hpp does per step. A tree all_reduce: NCCL's double binary tree,
+// one flow per NIC per tree edge and direction of groups per node x S/2 / NICs / efficiency. The collective
 // ends at max(NVLink part steps x S/n / B_nvlink, last flow) + a fixed part. Fixed parts keep
 // what flows do not model: for every fabric task, closed form (sum of the per-bucket times of
 // the step model, or its p2p time) minus its bandwidth term at line rate, clamped at 0 — the
-// protocol and per-bucket latencies. So on an ideal fabric a task takes its closed-form time
-// (exactly when the step model's algorithm is the ring; NVLS / tree / hierarchical choices of
-// "auto" differ in their bandwidth term, which the graph replaces by the ring's).
+// protocol and per-bucket latencies; the bandwidth term is the busiest node's bytes at line rate.
+// So on an ideal fabric a task takes its closed-form time (exactly when the step model's
+// algorithm is the ring; NVLS / tree / hierarchical choices of "auto" differ a little in their
+// bandwidth term, which the graph replaces by its flows').
 //
 // Approximations, stated: one compute stream per stage stands for its tp x dp GPUs in lock-step
 // (the slowest node's clock sets the rate); a stage's chunks take equal shares of its time;

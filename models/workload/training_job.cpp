@@ -15,7 +15,7 @@ constexpr double kCheckpointBytesPerParam = 2.0 + 12.0;
 double clock_fraction_of(const TrainingStepResult& r) {
   const double m = std::max(1, r.micro_batches);
   const double slot_compute = r.forward_s + r.backward_s;
-  const double slot = slot_compute + (r.tp_comm_s + r.cp_exposed_s + r.pp_comm_s) / m;
+  const double slot = slot_compute + (r.tp_comm_s + r.cp_exposed_s + r.amax_reduction_s + r.pp_comm_s) / m;
   const double bubble_clock = slot > 0.0 ? r.bubble_s * slot_compute / slot : 0.0;
   return r.step_time_s > 0.0 ? std::clamp((r.compute_s + bubble_clock) / r.step_time_s, 0.0, 1.0) : 1.0;
 }
@@ -26,7 +26,7 @@ void size_checkpoints(TrainingJobPlan& plan, int nodes, const hardware::NodeSpec
   const CheckpointConfig& ck = plan.checkpoint_config;
   if (plan.checkpoint_interval_steps > 0) {
     plan.checkpoints = (plan.steps - 1) / plan.checkpoint_interval_steps;
-    plan.checkpoint_bytes = checkpoint_bytes(plan.job.model);
+    plan.checkpoint_bytes = checkpoint_bytes(plan.job.model, plan.job.lora);
     plan.checkpoint_bytes_per_node = plan.checkpoint_bytes / nodes;
     if (ck.target == CheckpointTarget::kNvme) {
       plan.checkpoint_rate_bytes_per_s = node.nvme_write_bandwidth_bytes_per_s;
@@ -54,6 +54,12 @@ void size_checkpoints(TrainingJobPlan& plan, int nodes, const hardware::NodeSpec
 
 double checkpoint_bytes(const TransformerModel& model) {
   return model.parameters() * kCheckpointBytesPerParam;
+}
+
+double checkpoint_bytes(const TransformerModel& model, const LoraConfig& lora) {
+  if (!lora.enabled()) return checkpoint_bytes(model);
+  // A fine-tuning checkpoint keeps what trains: the adapters and their Adam state.
+  return model.layers * lora_parameters_per_layer(model, lora, 1) * kCheckpointBytesPerParam;
 }
 
 double TrainingJobPlan::nominal_duration_s() const {

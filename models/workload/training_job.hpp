@@ -82,6 +82,8 @@ struct TrainingJobPlan {
 
 // Bytes of one checkpoint of `model` (see the header comment).
 double checkpoint_bytes(const TransformerModel& model);
+// With LoRA adapters (rank > 0) only the adapters and their optimizer state.
+double checkpoint_bytes(const TransformerModel& model, const LoraConfig& lora);
 
 // Runs the step model and sizes the checkpoints. Throws sim::ConfigError naming the field
 // ("parallelism", "steps", "checkpoint.interval_steps", ...).

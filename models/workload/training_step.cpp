@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "models/compute/fp8_overheads.hpp"
 #include "models/workload/activation_memory.hpp"
 #include "models/workload/context_parallel.hpp"
+#include "models/workload/layer_pass.hpp"
 #include "models/workload/pipeline_schedule.hpp"
+#include "models/workload/tp_overlap.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::workload {
@@ -49,6 +53,23 @@ Plan make_plan(const TrainingJobConfig& job, const hardware::NodeSpec& node) {
   if (p.cp <= 0) throw sim::ConfigError("parallelism.cp", "must be a positive integer, got " + std::to_string(p.cp));
   if (p.zero_stage < 0 || p.zero_stage > 3) {
     throw sim::ConfigError("parallelism.zero_stage", "must be 0, 1, 2 or 3");
+  }
+  if (p.distributed_optimizer && p.zero_stage != 0) {
+    throw sim::ConfigError("parallelism.distributed_optimizer",
+                           "is Megatron-LM's own optimizer sharding and does not combine with zero_stage " +
+                               std::to_string(p.zero_stage) + "; use zero_stage 0 with it");
+  }
+  if (p.tp_comm_overlap && p.tp > 1 && !p.sequence_parallel) {
+    throw sim::ConfigError("parallelism.tp_comm_overlap",
+                           "overlaps sequence parallelism's all-gathers and reduce-scatters; turn "
+                           "sequence_parallel on or tp_comm_overlap off");
+  }
+  if (job.lora.rank < 0) {
+    throw sim::ConfigError("lora.rank", "must be a positive integer (0: no adapters), got " +
+                                            std::to_string(job.lora.rank));
+  }
+  if (job.lora.enabled() && job.lora.targets.empty()) {
+    throw sim::ConfigError("lora.targets", "needs at least one of qkv, attention_out, mlp_up, mlp_down on");
   }
   const int model_ranks = p.tp * p.cp * p.pp;
   if (plan.gpus % model_ranks != 0) {
@@ -109,76 +130,6 @@ Plan make_plan(const TrainingJobConfig& job, const hardware::NodeSpec& node) {
   return plan;
 }
 
-// One micro-batch through one transformer layer on one GPU (s b / cp tokens of it).
-struct LayerPass {
-  double forward_s = 0.0;
-  double backward_s = 0.0;  // full recomputation included
-  double flops = 0.0;       // forward + backward (+ recompute)
-  double attention_forward_s = 0.0;   // the layer's attention, for the CP ring's overlap
-  double attention_backward_s = 0.0;
-};
-
-LayerPass layer_pass(const TrainingJobConfig& job, const Plan& plan, const cm::ComputeModel& cmod) {
-  const TransformerModel& md = job.model;
-  const double T = static_cast<double>(job.micro_batch_size) * md.seq_len / plan.cp;
-  const double h = md.hidden, f = md.ffn_hidden, tp = plan.tp;
-  const double d = md.head_dim();
-  const double kv_cols = static_cast<double>(md.kv_heads) * d;
-  const cm::Precision prec = job.precision;
-  double fwd = 0.0, bwd = 0.0, flops = 0.0;
-  auto gemm = [&](double m, double n, double k) {
-    const cm::OpTime t = cmod.gemm(m, n, k, prec);
-    fwd += t.time_s;
-    bwd += 2.0 * t.time_s;  // dgrad and wgrad: the same FLOPs twice
-    flops += 3.0 * t.flops;
-  };
-  gemm(T, (h + 2.0 * kv_cols) / tp, h);               // QKV
-  gemm(T, h, h / tp);                                 // attention output
-  gemm(T, (md.gated_mlp ? 2.0 : 1.0) * f / tp, h);    // MLP up (and gate)
-  gemm(T, h, f / tp);                                 // MLP down
-  // A CP rank computes its s / cp queries against all keys: 1/cp of the attention (balanced
-  // causal split, context_parallel.hpp).
-  const double bh = job.micro_batch_size * md.heads / tp;
-  const cm::OpTime af = cmod.attention_forward(bh, md.seq_len, md.seq_len, d, md.causal);
-  const cm::OpTime ab = cmod.attention_backward(bh, md.seq_len, md.seq_len, d, md.causal);
-  LayerPass out;
-  out.attention_forward_s = af.time_s / plan.cp;
-  out.attention_backward_s = ab.time_s / plan.cp;
-  fwd += out.attention_forward_s;
-  bwd += out.attention_backward_s;
-  flops += (af.flops + ab.flops) / plan.cp;
-  // HBM-bound ops per layer, BF16: 2 norms and 2 residual adds on T x h (read + write each,
-  // about 10 h per token; sequence parallelism shards them by tp, without it every TP rank does
-  // them whole: Korthikanti et al. 2022, section 4.2.2), the activation over the MLP width
-  // (read 1 or 2, write 1: 3 f / tp per token).
-  const bool sp = job.parallelism.sequence_parallel || plan.tp == 1;
-  const double ew_bytes = kBf16Bytes * T * (10.0 * h / (sp ? tp : 1.0) + 3.0 * f / tp);
-  const cm::OpTime ew = cmod.memory_op(ew_bytes);
-  fwd += ew.time_s;
-  bwd += 2.0 * ew.time_s;
-  if (job.recompute == Recompute::kFull) {
-    bwd += fwd;
-    flops += flops / 3.0;
-  }
-  out.forward_s = fwd;
-  out.backward_s = bwd;
-  out.flops = flops;
-  return out;
-}
-
-// The LM head and the fp32 cross-entropy over T x vocab / tp logits (last stage only).
-LayerPass head_pass(const TrainingJobConfig& job, const Plan& plan, const cm::ComputeModel& cmod) {
-  const TransformerModel& md = job.model;
-  const double T = static_cast<double>(job.micro_batch_size) * md.seq_len / plan.cp;
-  const cm::OpTime head = cmod.gemm(T, md.vocab / plan.tp, md.hidden, job.precision);
-  const cm::OpTime ce = cmod.memory_op(3.0 * 4.0 * T * md.vocab / plan.tp);
-  LayerPass out;
-  out.forward_s = head.time_s + ce.time_s;
-  out.backward_s = 2.0 * head.time_s + ce.time_s;
-  out.flops = 3.0 * head.flops;
-  return out;
-}
-
 std::string memory_error(const TrainingJobConfig& job, const Plan& plan, const hardware::NodeSpec& node,
                          const MemoryBreakdown& m, int stage, double usable) {
   const ParallelismPlan& p = job.parallelism;
@@ -226,6 +177,14 @@ std::pair<double, double> bucketed(const mc::CollectiveRegistry& reg, mc::Collec
 
 }  // namespace
 
+double dp_bucket_bytes(const TrainingJobConfig& job, int data_shards) {
+  if (!job.parallelism.distributed_optimizer) return job.bucket_bytes;
+  // Megatron-Core's DDP default (DistributedDataParallelConfig.bucket_size): max(40M, 1M x the
+  // data-parallel size) parameters, so each rank's shard of a bucket stays >= 1M parameters and
+  // the reduce-scatter / all-gather rings stay bandwidth-bound at large dp.
+  return std::max(40e6, 1e6 * data_shards) * job.grad_bytes_per_param;
+}
+
 TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
                                           const hardware::NodeSpec& node,
                                           const mc::FabricParams& fabric,
@@ -260,19 +219,38 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
 
   const TransformerModel& md = job.model;
   const double T = static_cast<double>(job.micro_batch_size) * md.seq_len / plan.cp;  // per CP rank
-  const LayerPass layer = layer_pass(job, plan, cmod);
-  const LayerPass head = head_pass(job, plan, cmod);
+  const LayerPass layer = layer_pass(job, cmod);
+  const LayerPass head = head_pass(job, cmod);
 
   // Tensor parallelism: inside one node over NVLink. 4 all-reduces per layer (6 with full
   // recomputation); with sequence parallelism reduce-scatter + all-gather pairs of the same bytes.
-  double tp_per_layer = 0.0;
+  double tp_per_layer = 0.0;            // exposed, per layer and micro-batch
+  double tp_collective_per_layer = 0.0;  // before overlap
   if (plan.tp > 1) {
     mc::CollectiveSystem tps = mc::make_collective_system(node, 1, fabric, plan.tp);
     const double per_layer_collectives = job.recompute == Recompute::kFull ? 6.0 : 4.0;
-    tp_per_layer = per_layer_collectives *
-                   mc::estimate_collective(collectives, mc::CollectiveOp::kAllReduce,
-                                           T * md.hidden * kBf16Bytes, tps, tuning, job.tp_algorithm)
-                       .time_s;
+    const double tp_bytes = T * md.hidden * kBf16Bytes;
+    tp_collective_per_layer =
+        per_layer_collectives *
+        mc::estimate_collective(collectives, mc::CollectiveOp::kAllReduce, tp_bytes, tps, tuning, job.tp_algorithm)
+            .time_s;
+    tp_per_layer = tp_collective_per_layer;
+    if (job.parallelism.tp_comm_overlap) {
+      // Each half of an all-reduce pair next to its GEMM (tp_overlap.hpp): forward AG + QKV,
+      // attention out + RS, AG + MLP up, MLP down + RS; the backward pairs the same GEMMs' data
+      // gradients (same shapes) with RS and AG; full recomputation repeats the forward pairs.
+      const double ag = mc::estimate_collective(collectives, mc::CollectiveOp::kAllGather, tp_bytes, tps, tuning,
+                                                job.tp_algorithm).time_s;
+      const double rs = mc::estimate_collective(collectives, mc::CollectiveOp::kReduceScatter, tp_bytes, tps,
+                                                tuning, job.tp_algorithm).time_s;
+      const double pass_comm[4] = {ag, rs, ag, rs};
+      double pass = 0.0;
+      for (int i = 0; i < 4; ++i) {
+        pass += overlapped_tp_exposed_s(pass_comm[i], layer.linear_gemm_s[i], layer.linear_split_gemm_s[i], plan.tp);
+      }
+      tp_collective_per_layer = (per_layer_collectives / 2.0) * 2.0 * (ag + rs);
+      tp_per_layer = (per_layer_collectives / 2.0) * pass;
+    }
   }
 
   // A point-to-point transfer between neighbours `stride` ranks apart in the rank order: on
@@ -295,6 +273,23 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
                                job.recompute == Recompute::kFull);
   }
 
+  // FP8 scaling factors: two amax all-reduces per micro-batch over the stage's tp x cp x dp ranks
+  // (fp8_overheads.hpp), on the stream (exposed), after each forward and each backward.
+  double amax_per_micro = 0.0;
+  if (job.precision == cm::Precision::kFp8 && job.fp8_amax_reduction && plan.tp * plan.cp * plan.dp > 1) {
+    const int amax_ranks = plan.tp * plan.cp * plan.dp;
+    const int amax_nodes = std::max(1, amax_ranks / node.gpus);
+    const mc::CollectiveSystem amax_sys = mc::make_collective_system(node, amax_nodes, fabric, amax_ranks);
+    int max_layers = 0;
+    for (int n : plan.layers) max_layers = std::max(max_layers, n);
+    const double tensors = static_cast<double>(max_layers) * layer.fp8.amax_tensors;
+    // Forward: the inputs' and weights' amaxes (2 of 3 per linear), backward: the gradients'.
+    for (const double bytes : {4.0 * tensors * 2.0 / 3.0, 4.0 * tensors / 3.0}) {
+      amax_per_micro += mc::estimate_collective(collectives, mc::CollectiveOp::kAllReduce, bytes, amax_sys, tuning,
+                                                "auto").time_s;
+    }
+  }
+
   // Per stage: its layers, the LM head on the last stage; the slowest stage sets the slot.
   double hw_flops_per_micro = 0.0;  // one micro-batch, all stages, one (tp, cp) rank each
   for (int s = 0; s < plan.pp; ++s) {
@@ -302,7 +297,7 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
     const bool last = s == plan.pp - 1;
     r.stage_forward_s.push_back(n * layer.forward_s + (last ? head.forward_s : 0.0));
     r.stage_backward_s.push_back(n * layer.backward_s + (last ? head.backward_s : 0.0));
-    r.stage_comm_s.push_back(n * (tp_per_layer + ring.exposed_s));
+    r.stage_comm_s.push_back(n * (tp_per_layer + ring.exposed_s) + amax_per_micro);
     hw_flops_per_micro += n * layer.flops + (last ? head.flops : 0.0);
     auto slot_of = [&](int k) {
       const auto u = static_cast<std::size_t>(k);
@@ -326,6 +321,7 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
   r.pp_send_s = p2p;
   r.cp_comm_s = plan.m * slot_layers * ring.comm_s;
   r.cp_exposed_s = plan.m * slot_layers * ring.exposed_s;
+  r.amax_reduction_s = plan.m * amax_per_micro;
   r.cp_bytes_per_gpu = plan.m * md.layers / plan.pp * ring.bytes;
 
   // Data parallelism: the dp x cp ranks with the same (tp rank, stage) hold the same weights and
@@ -351,13 +347,14 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
     if (dps.nodes > 1 && !(dps.nic_bandwidth_bps > 0.0)) {
       throw sim::ConfigError("fabric.nics_per_node", "data parallelism across nodes needs NICs");
     }
-    const double params = stage_parameters(job, plan.layers, 0);
+    const double params = stage_trainable_parameters(job, plan.layers, 0);
     const double grad_bytes = params * job.grad_bytes_per_param;
+    r.dp_bucket_bytes = dp_bucket_bytes(job, shards);
     const int z = job.parallelism.zero_stage;
-    const mc::CollectiveOp grad_op =
-        z >= 2 ? mc::CollectiveOp::kReduceScatter : mc::CollectiveOp::kAllReduce;
+    const mc::CollectiveOp grad_op = job.parallelism.reduce_scatters_gradients() ? mc::CollectiveOp::kReduceScatter
+                                                                                 : mc::CollectiveOp::kAllReduce;
     const auto [grad_s, grad_last] =
-        bucketed(collectives, grad_op, grad_bytes, job.bucket_bytes, dps, tuning, job.dp_algorithm);
+        bucketed(collectives, grad_op, grad_bytes, r.dp_bucket_bytes, dps, tuning, job.dp_algorithm);
     // The last backward on the stream (one chunk of the last micro-batch) hides the buckets that
     // are ready before it ends.
     const double window = r.stage_backward_s.front() / plan.v;
@@ -366,12 +363,13 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
     r.dp_system = dps;
     r.dp_groups_per_node = node.gpus / g_local;
     double dp_total = grad_s;
-    if (z >= 1) {
-      // Parameter all_gather (ZeRO >= 1 after the optimizer; ZeRO 3 again before backward),
+    if (job.parallelism.gathers_parameters()) {
+      // Parameter all_gather (ZeRO >= 1 and the distributed optimizer after the optimizer step;
+      // ZeRO 3 again before backward),
       // hidden by the next forward up to its last bucket.
       const auto [ag_s, ag_last] =
           bucketed(collectives, mc::CollectiveOp::kAllGather, params * kBf16Bytes,
-                   job.bucket_bytes, dps, tuning, "auto");
+                   r.dp_bucket_bytes / job.grad_bytes_per_param * kBf16Bytes, dps, tuning, "auto");
       const double passes = z >= 3 ? 2.0 : 1.0;
       ag_exposed = passes * std::min(ag_s, std::max(ag_last, ag_s - r.stage_forward_s.front() / plan.v));
       dp_total += passes * ag_s;
@@ -380,19 +378,39 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
   }
   r.dp_exposed_s = dp_exposed + ag_exposed;
 
-  // Adam over the optimizer shard of the stage with the most parameters.
-  double max_params = 0.0;
-  for (int s = 0; s < plan.pp; ++s) max_params = std::max(max_params, stage_parameters(job, plan.layers, s));
-  const double shard = max_params / (job.parallelism.zero_stage >= 1 ? shards : 1);
+  // Adam over the optimizer shard of the stage with the most trainable parameters.
+  double max_trainable = 0.0;
+  for (int s = 0; s < plan.pp; ++s) {
+    max_trainable = std::max(max_trainable, stage_trainable_parameters(job, plan.layers, s));
+  }
+  r.trainable_parameters_per_gpu = max_trainable;
+  const double shard = max_trainable / (job.parallelism.shards_optimizer() ? shards : 1);
   r.optimizer_s = cmod.memory_op(kAdamStepBytes * shard).time_s;
+
+  // FP8: the weights' cast and transpose once per step (fp8_overheads.hpp; TE caches them over
+  // the step's micro-batches), HBM-bound work the step counts with the optimizer's.
+  double fp8_weight_cast_s = 0.0;
+  if (job.precision == cm::Precision::kFp8) {
+    // Frozen weights (LoRA) keep their FP8 copies: nothing to cast again.
+    double max_linear_weight_bytes = 0.0;
+    for (int s = 0; s < plan.pp; ++s) {
+      max_linear_weight_bytes = std::max(max_linear_weight_bytes, plan.layers[static_cast<std::size_t>(s)] * layer.fp8.weight_bytes_per_step);
+    }
+    fp8_weight_cast_s = job.lora.enabled() ? 0.0 : cmod.memory_op(max_linear_weight_bytes).time_s;
+    const double forward_passes = job.recompute == Recompute::kFull ? 2.0 : 1.0;
+    r.fp8_overhead_s = plan.m * slot_layers * (forward_passes * layer.fp8_forward_s + layer.fp8_backward_s) +
+                       fp8_weight_cast_s + r.amax_reduction_s;
+  }
+  r.optimizer_s += fp8_weight_cast_s;
 
   // Pipeline (pipeline_schedule.hpp): m slots of the slowest stage and the bubble.
   const double slot = r.forward_s + r.backward_s + r.stage_comm_s[slot_u];
   const double sends = plan.pp > 1 ? exposed_sends_per_micro_batch_s(plan.v, p2p, r.forward_s) : 0.0;
   r.tp_comm_s = plan.m * slot_layers * tp_per_layer;
+  r.tp_collective_s = plan.m * slot_layers * tp_collective_per_layer;
   r.pp_comm_s = plan.m * sends;
   r.compute_s = plan.m * (r.forward_s + r.backward_s) + r.optimizer_s;
-  r.exposed_comm_s = r.tp_comm_s + r.cp_exposed_s + r.pp_comm_s + r.dp_exposed_s;
+  r.exposed_comm_s = r.tp_comm_s + r.cp_exposed_s + r.pp_comm_s + r.dp_exposed_s + r.amax_reduction_s;
   double sum_slots = 0.0;
   for (int s = 0; s < plan.pp; ++s) {
     const auto u = static_cast<std::size_t>(s);
@@ -404,7 +422,9 @@ TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
 
   r.tokens_per_step = static_cast<double>(plan.m) * job.micro_batch_size * plan.dp * md.seq_len;
   r.tokens_per_s = r.tokens_per_step / r.step_time_s;
-  r.model_flops_per_step = md.training_flops_per_token() * r.tokens_per_step;
+  r.model_flops_per_step =
+      (job.lora.enabled() ? lora_training_flops_per_token(md, job.lora) : md.training_flops_per_token()) *
+      r.tokens_per_step;
   r.hardware_flops_per_step = hw_flops_per_micro * plan.m * plan.tp * plan.cp * plan.dp;
   r.tflops_per_gpu = r.model_flops_per_step / r.step_time_s / plan.gpus * 1e-12;
   r.mfu = r.model_flops_per_step / (r.step_time_s * plan.gpus * peak);

@@ -8,11 +8,16 @@
 //   forward   QKV, attention-out, MLP GEMMs sharded by TP; FlashAttention (1/cp of it per CP
 //             rank); norms, residuals and activations as HBM-bound ops (not sharded by TP
 //             without sequence parallelism); the LM head and loss on the last stage only
-//   backward  2x each GEMM (dgrad + wgrad), FA2 backward (2.5x), 2x element-wise; full
-//             recomputation adds one more forward
+//   backward  2x each GEMM (dgrad + wgrad; 1x for frozen LoRA weights, lora.hpp), FA2 backward
+//             (2.5x), 2x element-wise; full recomputation adds one more forward
+//   FP8       GEMMs of the four linears at the FP8 peak, plus Transformer Engine's casts and
+//             transposes (fp8_overheads.hpp: per micro-batch in the passes, the weights' once per
+//             step with the optimizer's HBM work) and two amax all-reduces per micro-batch on the
+//             stream; attention and the LM head stay BF16
 //   TP        4 all-reduces of T x h x 2 B per layer per micro-batch (2 forward, 2 backward; with
 //             SP they are reduce-scatter + all-gather pairs, the same bytes), inside the node,
-//             exposed (no TP communication overlap)
+//             exposed; with tp_comm_overlap each RS / AG is pipelined with its GEMM in tp pieces
+//             and only what tp_overlap.hpp leaves shows
 //   CP        the ring-attention KV exchange, its exposed part (context_parallel.hpp)
 //   PP        one activation send forward and one gradient send backward per micro-batch and
 //             model chunk, T x h x 2 / tp bytes per GPU over its NIC (pipeline_schedule.hpp)
@@ -24,17 +29,17 @@
 //            (equal stages, v = 1: fraction (p-1)/(m+p-1) of the pipelined time)
 //   sends  = 2 t_p2p per micro-batch (1F1B, blocking) or 2 v max(0, t_p2p - t_fwd / v)
 //            (interleaved, overlapped as Megatron's overlap_p2p_comm)
-// Data parallel: gradients (grad_bytes_per_param per parameter of the first stage's shard)
-// reduced over the dp x cp ranks in buckets of bucket_bytes (PyTorch DDP's 25 MB default) as
-// backward produces them: all_reduce for ZeRO 0/1, reduce_scatter for ZeRO 2/3 (+ parameter
-// all_gather, overlapped with the next forward as Megatron's overlap-param-gather; ZeRO 3
-// gathers parameters again for backward). Only the last backward on the stream (one chunk of
+// Data parallel: gradients (grad_bytes_per_param per trainable parameter of the first stage's
+// shard; LoRA: the adapters') reduced over the dp x cp ranks in buckets of bucket_bytes (PyTorch
+// DDP's 25 MB default) as backward produces them: all_reduce for ZeRO 0/1, reduce_scatter for
+// ZeRO 2/3 and the distributed optimizer (+ parameter all_gather, overlapped with the next
+// forward as Megatron's overlap-param-gather; ZeRO 3 gathers parameters again for backward). Only the last backward on the stream (one chunk of
 // the last micro-batch) can hide them:
 //   exposed_dp = min(t_dp, max(t_last_bucket, t_dp - window))
 // step = compute + exposed communication + bubble, with
-//   compute = m (t_fwd + t_bwd) + optimizer (Adam: 30 B per parameter of the largest stage's
-//             optimizer shard, HBM-bound);
-//   exposed communication = m (t_tp + t_cp + sends) + exposed_dp + exposed AG
+//   compute = m (t_fwd + t_bwd) + optimizer (Adam: 26 B per trainable parameter of the largest
+//             stage's optimizer shard, HBM-bound; with FP8 also the weights' cast);
+//   exposed communication = m (t_tp + t_cp + t_amax + sends) + exposed_dp + exposed AG
 // Not modelled: SM contention between overlapped communication and compute; data loading; the
 // embedding lookup's time.
 //
@@ -51,6 +56,7 @@
 #include "models/collective/collective_estimator.hpp"
 #include "models/compute/compute_model.hpp"
 #include "models/hardware/node_spec.hpp"
+#include "models/workload/lora.hpp"
 #include "models/workload/training_model.hpp"
 
 namespace dcsim::models::workload {
@@ -72,6 +78,19 @@ struct ParallelismPlan {
   int cp = 1;                   // context-parallel ranks (ring attention); order tp-cp-dp-pp
   bool sequence_parallel = true;  // with tp > 1: RS + AG and sharded norms/activations
   // --- end issue 15 items 1-3 ---
+  // Issue 15 item 4: TP collectives pipelined with their GEMMs (tp_overlap.hpp); needs
+  // sequence parallelism.
+  bool tp_comm_overlap = false;
+  // Issue 15 item 5: Megatron-LM's distributed optimizer (--use-distributed-optimizer): Adam
+  // state and fp32 master weights sharded over the dp x cp ranks, gradients reduce-scattered,
+  // BF16 parameters all-gathered after the step (overlapped with the next forward). Gradients
+  // stay whole (Megatron's contiguous grad buffer): 6 + 12 / d bytes per parameter with BF16
+  // gradients as in Megatron-LM's docs ("Distributed Optimizer"). Exclusive with zero_stage.
+  bool distributed_optimizer = false;
+
+  bool shards_optimizer() const { return zero_stage >= 1 || distributed_optimizer; }
+  bool reduce_scatters_gradients() const { return zero_stage >= 2 || distributed_optimizer; }
+  bool gathers_parameters() const { return zero_stage >= 1 || distributed_optimizer; }
 };
 
 struct TrainingJobConfig {
@@ -84,11 +103,16 @@ struct TrainingJobConfig {
   compute::Precision precision = compute::Precision::kBf16;  // of the GEMMs (attention: BF16)
   Recompute recompute = Recompute::kSelective;
   double grad_bytes_per_param = 2.0;  // BF16 gradient reduction
-  double bucket_bytes = 25e6;         // PyTorch DDP bucket_cap_mb default 25
+  double bucket_bytes = 25e6;         // PyTorch DDP bucket_cap_mb default 25 (not with the
+                                      // distributed optimizer: dp_bucket_bytes)
   // CUDA context, NCCL buffers, cuBLAS workspaces and allocator fragmentation: an estimate.
   double memory_reserve_bytes = 4e9;
   std::string tp_algorithm = "auto";
   std::string dp_algorithm = "auto";
+  LoraConfig lora;  // issue 15 item 8: adapters on frozen weights (lora.hpp); rank 0: off
+  // FP8 delayed scaling reduces each tensor's amax over the stage's ranks after every pass
+  // (Transformer Engine's DelayedScaling reduce_amax, on by default); off: local amaxes.
+  bool fp8_amax_reduction = true;
 };
 
 struct MemoryBreakdown {
@@ -113,13 +137,14 @@ struct TrainingStepResult {
   // Details (per step)
   double forward_s = 0.0;   // one micro-batch, one stage
   double backward_s = 0.0;  // one micro-batch, one stage
-  double optimizer_s = 0.0;
+  double optimizer_s = 0.0;  // Adam over the shard, and with FP8 the weights' cast (HBM-bound)
   double tp_comm_s = 0.0;   // all micro-batches
   double pp_comm_s = 0.0;   // all micro-batches
   double dp_comm_s = 0.0;   // total collective time, before overlap
   double dp_exposed_s = 0.0;
   double bubble_fraction = 0.0;
   double dp_grad_bytes = 0.0;  // per DP group and step
+  double dp_bucket_bytes = 0.0;  // gradient bucket (dp_bucket_bytes(job, dp x cp))
   // One DP group (the step graph, step_graph.hpp, puts its collectives on the fabric):
   // dp_system.nodes consecutive nodes of a stage, dp_system.gpus_per_node of its
   // ranks on each, with a 1/dp_groups_per_node share of the node's NICs.
@@ -148,7 +173,17 @@ struct TrainingStepResult {
   double pp_bytes_per_gpu = 0.0;  // pipeline bytes one GPU sends per step (v x the 1F1B bytes)
   double pp_send_s = 0.0;         // one pipeline send
   // --- end issue 15 ---
+  // Issue 15 items 4, 6, 8.
+  double tp_collective_s = 0.0;   // TP collective time before overlap, all micro-batches (slot stage)
+  double fp8_overhead_s = 0.0;    // FP8 casts and transposes (in compute_s) and amax reductions
+                                  // (in exposed_comm_s), per step
+  double amax_reduction_s = 0.0;  // the amax all-reduces of a step (exposed)
+  double trainable_parameters_per_gpu = 0.0;  // of the stage with the most (LoRA: adapters)
 };
+
+// Gradient bucket of the DP reduction: bucket_bytes, or with the distributed optimizer
+// Megatron-Core's max(40M, 1M x data_shards) parameters of grad_bytes_per_param each.
+double dp_bucket_bytes(const TrainingJobConfig& job, int data_shards);
 
 // Throws sim::ConfigError naming the field for a plan that does not divide the GPUs, a TP group
 // larger than the NVLink domain, a batch that does not divide, or a plan that does not fit.

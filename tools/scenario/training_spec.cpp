@@ -131,7 +131,36 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                                           "off: all-reduces, those activations whole on every TP "
                                                           "rank."),
                                             true),
+                               // Issue 15 items 4, 5.
+                               with_default(boolean_field("tp_comm_overlap",
+                                                          "Pipeline each sequence-parallel all-gather and "
+                                                          "reduce-scatter with its GEMM in tp pieces (Megatron-LM "
+                                                          "--tp-comm-overlap, Transformer Engine userbuffers): a "
+                                                          "collective shorter than its GEMM exposes 1/tp of itself. "
+                                                          "Needs sequence_parallel."),
+                                            false),
+                               with_default(boolean_field("distributed_optimizer",
+                                                          "Megatron-LM's distributed optimizer: Adam state sharded "
+                                                          "over the dp x cp ranks, gradients reduce-scattered and "
+                                                          "parameters all-gathered (overlapped with the next "
+                                                          "forward); gradients stay whole. Use with zero_stage 0."),
+                                            false),
                            }),
+              optional_section(
+                  object_field("lora",
+                               "LoRA fine-tuning: adapters of rank r on the chosen linears of every layer, the "
+                               "base weights frozen (no weight gradients, optimizer state and gradient "
+                               "reduction for the adapters only; checkpoints hold the adapters).",
+                               {
+                                   required(integer_field("rank", "Adapter rank r.", at_least(1))),
+                                   with_default(boolean_field("qkv", "Adapt the attention's QKV projection."), true),
+                                   with_default(boolean_field("attention_out", "Adapt the attention's output projection."),
+                                                true),
+                                   with_default(boolean_field("mlp_up", "Adapt the MLP's up (and gate) projection."),
+                                                false),
+                                   with_default(boolean_field("mlp_down", "Adapt the MLP's down projection."), false),
+                               }),
+                  "every weight trains"),
               with_default(integer_field("micro_batch_size", "Sequences per micro-batch.", at_least(1)), 1),
               with_default_note(integer_field("global_batch",
                                               "Sequences per step, a multiple of micro_batch_size x dp.",
@@ -140,6 +169,12 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
               with_default(enum_field("precision", "Precision of the GEMMs (attention stays BF16).",
                                       "precision", {"bf16", "fp8"}),
                            "bf16"),
+              with_default(boolean_field("fp8_amax_reduction",
+                                         "With precision fp8: reduce each tensor's amax over the stage's "
+                                         "tp x cp x dp ranks after every forward and backward (Transformer "
+                                         "Engine's delayed scaling default; two small all-reduces per "
+                                         "micro-batch on the compute stream). Off: local amaxes."),
+                           true),
               with_default(enum_field("recompute", "Activation recomputation.", "recompute mode",
                                       {"selective", "full"}),
                            "selective"),
@@ -316,10 +351,22 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
     job.parallelism.account_for_loss = p.at("account_for_loss", "account_for_loss").get<bool>();
     job.parallelism.cp = p.at("cp", "cp").get<int>();
     job.parallelism.sequence_parallel = p.at("sequence_parallel", "sequence_parallel").get<bool>();
+    job.parallelism.tp_comm_overlap = p.at("tp_comm_overlap", "tp_comm_overlap").get<bool>();
+    job.parallelism.distributed_optimizer = p.at("distributed_optimizer", "distributed_optimizer").get<bool>();
+    if (t.contains("lora")) {
+      const OriginReader lora = t.object("lora", "lora.");
+      job.lora.rank = lora.at("rank", "rank").get<int>();
+      job.lora.targets.clear();
+      for (const std::string& name : mw::lora_target_names()) {
+        if (lora.at(name, "targets").get<bool>()) job.lora.targets.push_back(mw::parse_lora_target(name));
+      }
+      lora.record("targets", "qkv");  // "no target" points at the first switch
+    }
     job.micro_batch_size = t.at("micro_batch_size", "micro_batch_size").get<int>();
     if (t.contains("global_batch")) job.global_batch_sequences = t.at("global_batch", "global_batch_sequences").get<int>();
     job.precision = t.at("precision", "precision").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
                                                                               : models::compute::Precision::kBf16;
+    job.fp8_amax_reduction = t.at("fp8_amax_reduction", "fp8_amax_reduction").get<bool>();
     job.recompute = t.at("recompute", "recompute").get<std::string>() == "full" ? mw::Recompute::kFull
                                                                                : mw::Recompute::kSelective;
     spec.steps = t.at("steps", "steps").get<int>();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "models/hardware/node_presets.hpp"
 #include "models/model_registries.hpp"
@@ -115,14 +116,51 @@ TEST_CASE("the 1F1B bubble emerges from the graph's dependencies", "[models][wor
   CHECK(bubble_fraction < 3.0 / 11.0);
 }
 
+TEST_CASE("DP gradient flows follow the algorithm the collective model picks: ring at 2 nodes, tree at 3",
+          "[models][workload][step_graph]") {
+  const auto reg = builtin();
+  // The largest gradient chunk (whole 25 MB buckets): its flows and their bytes.
+  const auto largest_chunk = [&](int nodes) {
+    const Case c = make(reg, bert(reg, nodes));
+    const mw::StepTask* best = nullptr;
+    double best_bytes = 0.0;
+    for (const auto& t : c.graph.tasks) {
+      if (t.role != mw::StepTaskRole::kDpGrad) continue;
+      double bytes = 0.0;
+      for (const auto& f : t.flows) bytes += f.bytes;
+      if (bytes > best_bytes) best = &t, best_bytes = bytes;
+    }
+    REQUIRE(best != nullptr);
+    return *best;
+  };
+  // 25 MB all-reduces: NCCL's tuning model picks the ring on 2 nodes and the double binary tree
+  // on 3 (dcsim collective --sizes 25M). One flow per NIC (8) per node-to-node transfer.
+  const mw::StepTask ring = largest_chunk(2);
+  CHECK(ring.flows.size() == 2 * 8);  // 0 -> 1 and 1 -> 0
+  const mw::StepTask tree = largest_chunk(3);
+  CHECK(tree.flows.size() == 4 * 2 * 8);  // 2 trees x 2 edges x both ways
+  // Every tree edge carries half the chunk each way: equal flows, and each node sends what it
+  // receives (reduce up, broadcast down).
+  std::vector<double> sent(3, 0.0), received(3, 0.0);
+  for (const auto& f : tree.flows) {
+    CHECK(f.bytes == Approx(tree.flows.front().bytes));
+    sent[static_cast<std::size_t>(f.src_node)] += f.bytes;
+    received[static_cast<std::size_t>(f.dst_node)] += f.bytes;
+  }
+  for (int i = 0; i < 3; ++i) CHECK(sent[static_cast<std::size_t>(i)] == Approx(received[static_cast<std::size_t>(i)]));
+}
+
 TEST_CASE("gradient buckets coalesce into at most max_dp_chunks collectives, the last bucket alone",
           "[models][workload][step_graph]") {
   const auto reg = builtin();
-  // bert-large: 340M parameters x 2 B = 27 buckets of 25 MB (the last one partial).
+  // bert-large: 340M parameters x 2 B = 27 buckets of 25 MB (the last one partial), on a ring
+  // (the collective model would pick the tree at 3 nodes: see the test below).
   for (int chunks : {1, 4, 8, 64}) {
     mw::StepGraphOptions o;
     o.max_dp_chunks = chunks;
-    const Case c = make(reg, bert(reg, 3), o);
+    mw::TrainingJobConfig job = bert(reg, 3);
+    job.dp_algorithm = "ring";
+    const Case c = make(reg, job, o);
     int dp_tasks = 0;
     double fabric_bytes = 0.0, last_chunk_bytes = 0.0;
     for (const auto& t : c.graph.tasks) {

@@ -43,6 +43,9 @@ NOT_SCHEMA_DETECTABLE = {
     "fabric_switch_speed_not_offered": "the link rate against the preset's port speeds",
     "training_cp_sequence": "sequence length against 2 x cp, judged by the step model",
     "training_interleaving_batch": "micro-batches against pp for interleaving, judged by the step model",
+    "training_tp_overlap_without_sp": "tp_comm_overlap against sequence_parallel, judged by the step model",
+    "training_distributed_optimizer_with_zero": "distributed_optimizer against zero_stage, judged by the step model",
+    "training_lora_no_target": "LoRA targets all off, judged by the step model",
     "training_stage_split": "stage layer counts against the model's layers, judged by the step model",
 }
 NOT_JSON = {"invalid_json", "empty_file"}
