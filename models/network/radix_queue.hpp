@@ -23,7 +23,8 @@
 // same total order (time, then id) as a heap on (t, id), so results do not depend on the queue.
 //
 // Complexity: set/erase O(1); min_time() O(size of the first non-empty bucket) when bucket 0 is
-// empty, cached until the next change; pop_min_batch O(k log k) for k entries popped plus the
+// empty, cached until a change that can raise it (the minimum entry moved later or erased: a
+// burst of flow starts keeps the cache); pop_min_batch O(k log k) for k entries popped plus the
 // amortised moves above. Memory: one entry per id in the queue plus 8 bytes per id ever used.
 
 #include <algorithm>
@@ -50,22 +51,32 @@ class RadixQueue {
     if (e.t < 0 || static_cast<std::uint64_t>(e.t) < floor_) {
       throw sim::InternalError("RadixQueue: an entry before the queue's floor (this is a bug)");
     }
+    bool moved_min = false;
     if (contains(e.id)) {
+      moved_min = at(where_[e.id]).t == min_cache_;
       remove_at(where_[e.id]);
     } else {
       if (where_.size() <= e.id) where_.resize(static_cast<std::size_t>(e.id) + 1, Where{});
       ++size_;
     }
     append(bucket_of(static_cast<std::uint64_t>(e.t)), e);
-    min_valid_ = false;
+    // Keep the cached minimum where one change cannot have raised it: a burst of flow starts
+    // then costs O(1) each instead of a scan of the first bucket per query.
+    if (min_valid_) {
+      if (e.t <= min_cache_) {
+        min_cache_ = e.t;
+      } else if (moved_min) {
+        min_valid_ = false;
+      }
+    }
   }
 
   void erase(std::uint32_t id) {
     if (!contains(id)) return;
+    if (at(where_[id]).t == min_cache_) min_valid_ = false;
     remove_at(where_[id]);
     where_[id].bucket = kNone;
     --size_;
-    min_valid_ = false;
   }
 
   // The earliest time in the queue; the queue must not be empty.
@@ -120,6 +131,8 @@ class RadixQueue {
     b.push_back(e);
     nonempty_ |= std::uint64_t{1} << bucket;
   }
+
+  const Entry& at(Where w) const { return buckets_[w.bucket][w.index]; }
 
   void remove_at(Where w) {
     auto& b = buckets_[w.bucket];

@@ -245,8 +245,12 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
             .algorithm;
     const bool tree = op == mc::CollectiveOp::kAllReduce && algorithm == "tree";
     const int steps = op == mc::CollectiveOp::kAllReduce ? 2 * (n - 1) : n - 1;
+    // The tree runs at its bandwidth factor (Simple protocol), on the wire and on the NVLink
+    // chain, as flow_collective.hpp runs it.
+    const double tree_factor = tuning.tree_bw_factor * tuning.tree_protocol_bw_factor[static_cast<int>(mc::Protocol::kSimple)];
+    const double wire_factor = tree ? tree_factor : 1.0;
     // Payload one GPU moves over NVLink and the transfers between the group's nodes.
-    const double edge = tree ? 2.0 * bytes : steps * (bytes / n);
+    const double edge = tree ? 2.0 * bytes / tree_factor : steps * (bytes / n);
     const std::vector<NodeTransfer> transfers = tree ? double_tree_transfers(ring, bytes / 2.0)
                                                      : ring_transfers(ring, steps * (bytes / n));
     t.kind = StepTaskKind::kFabric;
@@ -257,14 +261,14 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
     for (const NodeTransfer& x : transfers) sent[static_cast<std::size_t>(x.src)] += x.bytes;
     for (int base = 0; base + ring <= span; base += ring) {
       for (const NodeTransfer& x : transfers) {
-        const double flow = r.dp_groups_per_node * x.bytes / per_pair / eff;
+        const double flow = r.dp_groups_per_node * x.bytes / per_pair / (eff * wire_factor);
         for (int k = 0; k < per_pair; ++k) t.flows.push_back({first + base + x.src, first + base + x.dst, flow, k});
       }
     }
     // At line rate the busiest sender sets the time (every node's flows spread over its NICs).
     const double busiest = *std::max_element(sent.begin(), sent.end());
     const double bandwidth_s =
-        std::max(t.nvlink_s, r.dp_groups_per_node * busiest / per_pair / eff / flow_bytes_per_s);
+        std::max(t.nvlink_s, r.dp_groups_per_node * busiest / per_pair / (eff * wire_factor) / flow_bytes_per_s);
     t.work_s = std::max(0.0, closed_s - bandwidth_s);
     t.ideal_s = bandwidth_s + t.work_s;
     return b.add(std::move(t));

@@ -47,7 +47,8 @@
 //   flow bytes = groups per node x steps x S/n / NICs / network_efficiency
 // (steps 2(n-1) for all_reduce, n-1 for reduce_scatter / all_gather; S the chunk's bytes, n the
 // DP ranks), as flow_collective.hpp does per step. A tree all_reduce: NCCL's double binary tree,
-// one flow per NIC per tree edge and direction of groups per node x S/2 / NICs / efficiency. The collective
+// one flow per NIC per tree edge and direction of groups per node x S/2 / NICs / (efficiency x
+// tree bandwidth factor), as flow_collective.hpp runs it. The collective
 // ends at max(NVLink part steps x S/n / B_nvlink, last flow) + a fixed part. Fixed parts keep
 // what flows do not model: for every fabric task, closed form (sum of the per-bucket times of
 // the step model, or its p2p time) minus its bandwidth term at line rate, clamped at 0 — the

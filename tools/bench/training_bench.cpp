@@ -1,6 +1,7 @@
 #include "tools/bench/training_bench.hpp"
 
 #include <chrono>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/topology_builders.hpp"
 #include "sim/discard_trace_sink.hpp"
+#include "sim/error.hpp"
+#include "tools/bench/process_memory.hpp"
 #include "sim/simulator.hpp"
 
 namespace dcsim::tools::bench {
@@ -112,12 +115,78 @@ nlohmann::json analytic_case(const models::ModelRegistries& reg) {
   return r;
 }
 
+// flow-step-N-gpus: one step of a Llama-3-405B-style job (TP 8 x PP 16 x DP N / 128, ZeRO 1,
+// full recomputation, 16 micro-batches of one 8K sequence per replica: Llama 3's 405B layout)
+// in flow mode on a three-tier rail-optimised fabric of 128-port switches (SN5600 in 2x400G
+// breakout): every pipeline send between nodes and every DP collective as its flows (one per
+// NIC per node-to-node transfer, a ring's lock-step steps as one flow per edge); TP stays in
+// the NVLink domain. Wall time covers building the fabric, planning and running the step.
+nlohmann::json flow_step_case(const models::ModelRegistries& reg, int nodes) {
+  reset_peak_rss();
+  const auto start = Clock::now();
+  mw::TrainingJobSpec t;
+  t.job.name = "llama3-405b";
+  t.job.model = reg.training_models.get("llama3-405b").factory();
+  t.job.parallelism.tp = 8;
+  t.job.parallelism.pp = 16;
+  t.job.parallelism.zero_stage = 1;
+  t.job.recompute = mw::Recompute::kFull;
+  t.job.micro_batch_size = 1;
+  t.job.global_batch_sequences = 16 * (nodes * 8 / 128);
+  t.steps = 1;
+  const dc::ClusterConfig c = cluster(nodes, t);
+  net::TopologyConfig topo;
+  topo.nodes = nodes;
+  topo.nics_per_node = c.node.compute_nics;
+  topo.link_bandwidth_bps = c.node.compute_nic_bandwidth_bps;
+  topo.tier_radix = {128, 128, 128};
+  topo.tier_model = {"nvidia_sn5600", "nvidia_sn5600", "nvidia_sn5600"};
+  net::Fabric fabric(net::build_rail_optimized(topo), net::FabricOptions{});
+  sim::Simulator sim;
+  sim::DiscardTraceSink sink;
+  net::FabricSimulation driver(sim, fabric, nullptr);
+  dc::ClusterSimulation model(c, reg, sim, sink);
+  std::vector<net::NodeId> hosts(static_cast<std::size_t>(nodes));
+  for (int i = 0; i < nodes; ++i) hosts[static_cast<std::size_t>(i)] = static_cast<net::NodeId>(i);
+  dc::TrainingFabric training(sim, driver, std::move(hosts));
+  model.set_training_fabric(&training);
+  model.start();
+  sim.run();
+  model.finish();
+  auto r = result("flow-step-" + std::to_string(nodes * 8) + "-gpus", nodes * 8, 1, start, sim);
+  r["flows"] = training.flows_started();
+  r["peak_rss_mb"] = peak_rss_mb();
+  const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
+  r["analytic_step_time_s"] = plan.step.step_time_s;
+  r["step_time_s"] = sim.now().seconds();
+  return r;
+}
+
 }  // namespace
 
-nlohmann::json run_training_bench() {
+nlohmann::json run_training_bench(const std::vector<std::string>& names) {
   models::ModelRegistries reg;
   models::register_builtin_models(reg);
-  return nlohmann::json::array({flow_case(reg), analytic_case(reg)});
+  const std::vector<std::string> defaults{"dp-1024-gpus-flow", "llama3-70b-16384-gpus-analytic", "flow-step-16384-gpus",
+                                          "flow-step-131072-gpus"};
+  static const std::regex flow_step("flow-step-([0-9]{1,7})-gpus");
+  nlohmann::json out = nlohmann::json::array();
+  for (const std::string& name : names.empty() ? defaults : names) {
+    std::smatch m;
+    if (name == "dp-1024-gpus-flow") {
+      out.push_back(flow_case(reg));
+    } else if (name == "llama3-70b-16384-gpus-analytic") {
+      out.push_back(analytic_case(reg));
+    } else if (std::regex_match(name, m, flow_step) && std::stol(m[1]) % 1024 == 0 && std::stol(m[1]) >= 1024 &&
+               std::stol(m[1]) <= 131'072) {
+      out.push_back(flow_step_case(reg, static_cast<int>(std::stol(m[1]) / 8)));
+    } else {
+      throw sim::InputError("unknown training bench case '" + name +
+                            "'; expected dp-1024-gpus-flow, llama3-70b-16384-gpus-analytic or flow-step-N-gpus "
+                            "(N a multiple of 1,024 from 1,024 to 131,072: about 4.3 GB at the top)");
+    }
+  }
+  return out;
 }
 
 }  // namespace dcsim::tools::bench

@@ -11,14 +11,26 @@
 //   llama3-70b-16384-gpus-analytic  Llama 3 70B, TP 8 x PP 4 x DP 512, ZeRO-1, on 2,048 nodes,
 //                            analytic steps for one simulated day with a checkpoint every 50
 //                            steps to NVMe. Target < 5 s.
+//   flow-step-N-gpus         one step of a Llama-3-405B-style job (TP 8 x PP 16 x DP N / 128,
+//                            ZeRO 1, full recomputation, 16 micro-batches per replica) in flow
+//                            mode on a three-tier rail-optimised fabric of 128-port switches:
+//                            every pipeline send and DP collective between nodes as flows (one
+//                            per NIC per node-to-node transfer; a ring's lock-step steps are one
+//                            flow per edge). Default set: N = 16,384 (target < 10 s) and 131,072
+//                            (target < 60 s), both under 8 GiB.
 // Each case: {name, gpus, steps, wall_s, events, events_per_s} (+ flow case: fabric_flows,
-// graph_steps, step_time_s realised, analytic_step_time_s). Wall time covers building the
-// model (step planning included) and running it.
+// graph_steps, step_time_s realised, analytic_step_time_s; flow-step: flows, peak_rss_mb,
+// step_time_s, analytic_step_time_s). Wall time covers building the model and fabric (step
+// planning included) and running it.
+
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace dcsim::tools::bench {
 
-nlohmann::json run_training_bench();
+// `names`: the cases to run (empty: the default set); throws sim::InputError for an unknown one.
+nlohmann::json run_training_bench(const std::vector<std::string>& names = {});
 
 }  // namespace dcsim::tools::bench

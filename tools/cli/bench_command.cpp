@@ -23,6 +23,7 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
     std::size_t pending = 100'000;
     std::uint64_t events = 10'000'000;
     std::vector<std::string> fabric_cases;
+    std::vector<std::string> training_cases;
     double fabric_precision = 1e-9;
     bool json = false;
     int facility_nodes = 128;
@@ -70,6 +71,10 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
   auto* training = cmd->add_subcommand(
       "training", "training jobs: 1,024 GPUs x 1,000 steps in flow mode, 16,384 GPUs x 1 day analytic");
   training->add_flag("--json", args->json, "print a JSON array of cases");
+  training->add_option("--case", args->training_cases,
+                       "only these cases (repeatable); default: the standard set. Names: dp-1024-gpus-flow, "
+                       "llama3-70b-16384-gpus-analytic, flow-step-N-gpus (one Llama-3-405B-style step in flow "
+                       "mode on N GPUs, e.g. flow-step-16384-gpus, flow-step-131072-gpus)");
   auto* operations = cmd->add_subcommand(
       "operations",
       "operations at scale: 1e6 jobs under easy_backfill, Llama 3 405B for 54 days with faults, 131,072 GPUs for a "
@@ -149,7 +154,7 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
                     r["pue"].get<double>());
               }
             } else if (*training) {
-              const auto cases = bench::run_training_bench();
+              const auto cases = bench::run_training_bench(args->training_cases);
               if (args->json) {
                 std::cout << cases.dump(2) << '\n';
               } else {

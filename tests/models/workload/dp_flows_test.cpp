@@ -1,68 +1,18 @@
 // Issue 15 item 9: the node-to-node transfers of a DP collective follow the algorithm the
-// collective model picks (dp_flows.hpp): ring neighbours, or NCCL's double binary tree.
+// collective model picks (dp_flows.hpp): ring neighbours, or NCCL's double binary tree (whose
+// shape tests/models/collective/flow_mode_algorithms_test.cpp checks).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <vector>
 
+#include "../collective/flow_mode_support.hpp"
+#include "models/collective/flow_collective.hpp"
+#include "models/network/fabric.hpp"
 #include "models/workload/dp_flows.hpp"
+#include "sim/time.hpp"
 
 namespace mw = dcsim::models::workload;
-
-namespace {
-
-// Children of each rank in one tree, from its parent function.
-std::vector<int> child_counts(int n, int (*parent)(int, int)) {
-  std::vector<int> children(static_cast<std::size_t>(n), 0);
-  for (int r = 0; r < n; ++r) {
-    const int p = parent(r, n);
-    if (p >= 0) ++children[static_cast<std::size_t>(p)];
-  }
-  return children;
-}
-
-// Every rank reaches the root in at most n hops (no cycles), exactly one root.
-bool is_tree(int n, int (*parent)(int, int)) {
-  int roots = 0;
-  for (int r = 0; r < n; ++r) {
-    int hops = 0;
-    for (int x = r; parent(x, n) >= 0; x = parent(x, n)) {
-      if (++hops > n) return false;
-    }
-    roots += parent(r, n) < 0 ? 1 : 0;
-  }
-  return roots == 1;
-}
-
-}  // namespace
-
-TEST_CASE("the in-order binary tree over 8 nodes, by hand", "[dp_flows]") {
-  // Lowest set bit b of r: parent (r - b) + 2b, or r - b past the last rank.
-  // 0 <- 4; 4 <- 2, 6; 2 <- 1, 3; 6 <- 5, 7.
-  const int expected[8] = {-1, 2, 4, 2, 0, 6, 4, 6};
-  for (int r = 0; r < 8; ++r) CHECK(mw::binary_tree_parent(r, 8) == expected[r]);
-  // The mirror: rank r plays 7 - r, so the leaves (odd ranks) of the first are its inner nodes.
-  const int mirror[8] = {1, 3, 1, 7, 5, 3, 5, -1};
-  for (int r = 0; r < 8; ++r) CHECK(mw::second_tree_parent(r, 8) == mirror[r]);
-}
-
-TEST_CASE("both trees are trees and no node is inner in both, for every group size up to 300", "[dp_flows]") {
-  for (int n = 2; n <= 300; ++n) {
-    INFO("nodes " << n);
-    CHECK(is_tree(n, mw::binary_tree_parent));
-    CHECK(is_tree(n, mw::second_tree_parent));
-    const auto a = child_counts(n, mw::binary_tree_parent);
-    const auto b = child_counts(n, mw::second_tree_parent);
-    int inner_in_both = 0;
-    for (int r = 0; r < n; ++r) {
-      CHECK(a[static_cast<std::size_t>(r)] <= 2);
-      CHECK(b[static_cast<std::size_t>(r)] <= 2);
-      inner_in_both += a[static_cast<std::size_t>(r)] > 0 && b[static_cast<std::size_t>(r)] > 0 ? 1 : 0;
-    }
-    // NCCL's construction leaves at most one node inner in both (the odd shift's seam).
-    CHECK(inner_in_both <= 1);
-  }
-}
 
 TEST_CASE("a double-tree all-reduce moves S per tree edge pair and at most 2 S out of a node", "[dp_flows]") {
   const double S = 1e6;
@@ -77,7 +27,7 @@ TEST_CASE("a double-tree all-reduce moves S per tree edge pair and at most 2 S o
       received[static_cast<std::size_t>(t.dst)] += t.bytes;
     }
     for (int r = 0; r < n; ++r) {
-      CHECK(sent[static_cast<std::size_t>(r)] <= 2.0 * S * (1 + 1e-12) + (n % 2 == 1 ? S : 0.0));
+      CHECK(sent[static_cast<std::size_t>(r)] <= 2.0 * S * (1 + 1e-12));  // at most 4 edges x S/2
       // Bytes in = bytes out for every node: what goes up to a parent comes back down.
       CHECK(sent[static_cast<std::size_t>(r)] == Approx(received[static_cast<std::size_t>(r)]));
     }
@@ -91,4 +41,56 @@ TEST_CASE("a ring's transfers go to the next node, one edge per node", "[dp_flow
   CHECK(t[3].dst == 0);
   CHECK(mw::ring_transfers(1, 3.0).empty());
   CHECK(mw::double_tree_transfers(1, 3.0).empty());
+}
+
+TEST_CASE("a ring's lock-step steps as one flow per edge take the steps' time on a symmetric fabric", "[dp_flows]") {
+  // The step graph puts a ring collective on the fabric as one flow per NIC per edge carrying all
+  // 2 (n - 1) steps' bytes (issue 15: lock-step flows collapsed). Against flow_collective.hpp's
+  // step-by-step ring on the same non-blocking fabric with packet spraying (no ECMP collisions;
+  // every step waits for its slowest flow): the same time, since every edge moves at the same
+  // rate in every step. (Under collisions they differ: per-step flows draw new hashes each step
+  // and wait for the unluckiest, the collapsed flows keep theirs and share what frees up.)
+  namespace mc = dcsim::models::collective;
+  namespace net = dcsim::models::network;
+  const int nodes = 4, nics = 8;
+  const mc::CollectiveSystem sys = dcsim::models::flow_mode_testing::hgx_nodes(nodes);
+  mc::CollectiveTuning tuning;
+  const std::vector<net::NodeId> hosts{0, 1, 2, 3};
+  const double S = 1e9;
+  // 1:1 (NVLink sets each step) and 4:1 uplinks (the spine sets each step).
+  for (const double oversubscription : {1.0, 4.0}) {
+  INFO("oversubscription " << oversubscription);
+  net::FabricOptions spray;
+  spray.routing.mode = net::RoutingMode::kSpray;
+  net::Fabric stepped(dcsim::models::flow_mode_testing::leaf_spine(nodes, nics, oversubscription), spray);
+  const mc::FlowRunResult steps = mc::ring_all_reduce_on_fabric(stepped, hosts, S, sys, tuning, nics);
+  REQUIRE_FALSE(steps.failed);
+
+  net::Fabric collapsed(dcsim::models::flow_mode_testing::leaf_spine(nodes, nics, oversubscription), spray);
+  const int n = nodes * 8;
+  const auto transfers = mw::ring_transfers(nodes, 2.0 * (n - 1) * S / n);
+  for (const auto& t : transfers) {
+    for (int c = 0; c < nics; ++c) {
+      collapsed.start_flow(dcsim::sim::Time::zero(), hosts[static_cast<std::size_t>(t.src)],
+                           hosts[static_cast<std::size_t>(t.dst)], t.bytes / nics / tuning.network_efficiency, 1, c);
+    }
+  }
+  std::size_t pending = transfers.size() * nics;
+  dcsim::sim::Time last = dcsim::sim::Time::zero();
+  std::vector<net::FinishedFlow> finished;
+  while (pending > 0) {
+    finished.clear();
+    collapsed.advance(collapsed.next_event_time(), finished);
+    for (const auto& f : finished) {
+      --pending;
+      last = std::max(last, f.finish);
+    }
+  }
+  // The collapsed collective ends with the later of its flows and its NVLink part (the step
+  // graph's max(nvlink_s, flows)); every lock-step step ends with the later of the same two, and
+  // all steps are alike, so the sums agree, up to the nanosecond rounding of 62 step ends.
+  const double nvlink_s = 2.0 * (n - 1) * (S / n) / mc::nvlink_bandwidth(sys, tuning);
+  CHECK(std::max(last.seconds(), nvlink_s) == Approx(steps.bandwidth_s).margin(62e-9));
+  if (oversubscription > 1.0) CHECK(last.seconds() > 1.5 * nvlink_s);
+  }
 }

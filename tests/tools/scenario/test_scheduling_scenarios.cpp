@@ -76,7 +76,7 @@ TEST_CASE("topology_aware keeps a training ring under one leaf: fewer spine cros
   const double split_step = std::get<double>(job_cell(fifo, "ring", "step_time_s"));
   const double packed_step = std::get<double>(job_cell(packed, "ring", "step_time_s"));
   INFO("step time split over two leaves " << split_step << " s, under one " << packed_step << " s");
-  CHECK(packed_step < split_step);  // measured: 33.0 ms split, 24.2 ms packed
+  CHECK(packed_step < split_step);  // measured: 33.9 ms split, 24.2 ms packed
 }
 
 TEST_CASE("scenarios/hot-zone-scheduling.json: thermal_aware throttles less than fifo",
