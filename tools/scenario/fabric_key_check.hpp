@@ -6,8 +6,10 @@
 //
 //  - a key given by a --set override that the topology does not read is an error, at its JSON
 //    pointer, with its value and the topologies that read it (the CLI exits 2);
-//  - a key written in the file is accepted: a scenario file may state the keys of several
-//    builders so that `--set fabric.topology=torus` switches it (scenarios/fabric-comparison.json).
+//  - a key written in the file is accepted, with a note (the loader's notices, printed by `run`
+//    and `validate`) that it changes nothing in this run: a scenario file may state the keys of
+//    several builders so that `--set fabric.topology=torus` switches it
+//    (scenarios/fabric-comparison.json).
 
 #include <map>
 #include <string>
@@ -30,5 +32,11 @@ TopologyKeyUse topology_key_use(const sim::Registry<models::network::TopologyFac
 std::vector<std::string> unused_topology_keys(const nlohmann::json& fabric, const std::string& topology,
                                       const TopologyKeyUse& use, const std::vector<std::string>& overrides,
                                       const std::string& source);
+
+// One note per topology key written in the file (`given_fabric`, the /fabric object as the user
+// wrote it) that `topology` does not read and no --set gave.
+std::vector<std::string> unread_file_topology_keys(const nlohmann::json& given_fabric, const std::string& topology,
+                                                   const TopologyKeyUse& use, const std::vector<std::string>& overrides,
+                                                   const std::string& source);
 
 }  // namespace dcsim::tools::scenario

@@ -380,6 +380,13 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
     errors.push_back(std::move(e));
   }
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  // Written in the file but not read by this topology: accepted, and said.
+  if (out.given.contains("fabric")) {
+    for (auto& note : unread_file_topology_keys(out.given.at("fabric"), fabric.topology,
+                                                topology_key_use(registries.topologies), out.overrides, out.source)) {
+      out.notices.push_back(std::move(note));
+    }
+  }
   // The topology's parameters left to the builder's defaults are written into the resolved
   // document (fill_topology_defaults): a complaint about one points there.
   for (const auto& p : registries.topologies.get(fabric.topology).params) {

@@ -21,10 +21,11 @@ struct Result {
   std::string out;
 };
 
-// Runs the dcsim binary with `args` (shell words), stdout captured, stderr folded in.
-Result run_dcsim(const std::string& args) {
+// Runs the dcsim binary with `args` (shell words), stdout captured, stderr folded in (or dropped,
+// where the test reads stdout as a file format: notes go to stderr).
+Result run_dcsim(const std::string& args, bool fold_stderr = true) {
   Result r;
-  FILE* pipe = ::popen((std::string(DCSIM_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  FILE* pipe = ::popen((std::string(DCSIM_BINARY) + " " + args + (fold_stderr ? " 2>&1" : " 2>/dev/null")).c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::array<char, 4096> buf{};
   while (const std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) r.out.append(buf.data(), n);
@@ -46,11 +47,25 @@ TEST_CASE("dcsim topo --links lists every directed link", "[tools][fabric][cli]"
   CHECK(r.out.find("\n32,s1.0,s2.8,400000000000,") != std::string::npos);
 }
 
+TEST_CASE("a topology key written in the file that the topology does not read is noted, never silently ignored",
+          "[tools][fabric][cli]") {
+  // fat-tree-vs-mesh.json states the mesh's dims so that --set fabric.topology=mesh switches it;
+  // on its fat-tree they change nothing, and validate and run say so (exit 0: a note, not an
+  // error; a --set of such a key is an error, test_fabric_scenario.cpp).
+  const auto r = run_dcsim("validate " + kScenarios + "fat-tree-vs-mesh.json");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("note: " + kScenarios + "fat-tree-vs-mesh.json:/fabric/dims: fat_tree does not use dims (got [4,4]): "
+                   "it changes nothing in this run (read by mesh, torus)") != std::string::npos);
+  const auto mesh = run_dcsim("validate " + kScenarios + "fat-tree-vs-mesh.json --set fabric.topology=mesh");
+  CHECK(mesh.code == 0);
+  CHECK(mesh.out.find("/fabric/dims") == std::string::npos);
+}
+
 TEST_CASE("dcsim topo -o writes dot, and refuses a scenario without a fabric", "[tools][fabric][cli]") {
   TempDir dir("topo");
   const auto file = (dir.path / "ft.dot").string();
   REQUIRE(run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --set fabric.topology=torus -o " + file).code == 0);
-  const std::string dot = run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --set fabric.topology=torus").out;
+  const std::string dot = run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --set fabric.topology=torus", false).out;
   std::size_t edges = 0;
   for (auto pos = dot.find("--"); pos != std::string::npos; pos = dot.find("--", pos + 2)) ++edges;
   CHECK(edges == 32);  // 4x4 torus: 16 hosts x 4 neighbours / 2
@@ -66,7 +81,7 @@ TEST_CASE("dcsim topo --bom prints the bill of materials, as a table or JSON", "
   const auto table = run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --bom");
   REQUIRE(table.code == 0);
   CHECK(table.out.find("total: 16 hosts, 20 switches (80/80 ports used), 48 cables") != std::string::npos);
-  const auto json = run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --bom --json");
+  const auto json = run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --bom --json", false);
   REQUIRE(json.code == 0);
   const auto j = nlohmann::json::parse(json.out);
   CHECK(j["switches"] == 20);
