@@ -378,6 +378,13 @@ void append_training_columns(std::vector<sim::Column>& columns) {
       {"compute_s", ColumnType::kFloat64, "s", "compute part of one step (nominal clock; flow mode: realised mean)"},
       {"exposed_comm_s", ColumnType::kFloat64, "s", "communication not hidden behind compute, one step (flow mode: realised mean)"},
       {"bubble_s", ColumnType::kFloat64, "s", "pipeline bubble of one step, 1F1B (flow mode: realised mean)"},
+      // The step model's split of its exposed communication (closed form, nominal clock; they
+      // add up to its exposed_comm_s): where to look when communication shows.
+      {"exposed_tp_s", ColumnType::kFloat64, "s", "exposed tensor-parallel communication of one step (closed form)"},
+      {"exposed_cp_s", ColumnType::kFloat64, "s", "exposed context-parallel ring-attention transfers of one step (closed form)"},
+      {"exposed_pp_s", ColumnType::kFloat64, "s", "exposed pipeline sends of one step (closed form)"},
+      {"exposed_dp_s", ColumnType::kFloat64, "s", "exposed data-parallel gradient reduction and parameter gathers of one step (closed form)"},
+      {"exposed_fp8_amax_s", ColumnType::kFloat64, "s", "FP8 amax all-reduces of one step (closed form)"},
       {"steps_done", ColumnType::kFloat64, "steps", "training steps completed"},
       {"checkpoints", ColumnType::kFloat64, "", "checkpoints written"},
       {"checkpoint_bytes", ColumnType::kFloat64, "B", "bytes of checkpoints written (all nodes)"},
@@ -390,7 +397,7 @@ void append_training_cells(const workload::TrainingJobPlan* plan, const Training
                            std::vector<sim::Cell>& row) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   if (plan == nullptr) {
-    row.insert(row.end(), 11, sim::Cell{nan});
+    row.insert(row.end(), 16, sim::Cell{nan});
     return;
   }
   const auto& r = plan->step;
@@ -414,6 +421,8 @@ void append_training_cells(const workload::TrainingJobPlan* plan, const Training
   row.insert(row.end(), {sim::Cell{step_s}, sim::Cell{r.tokens_per_s * scale},
                          sim::Cell{r.tflops_per_gpu * scale}, sim::Cell{r.mfu * scale},
                          sim::Cell{compute_s}, sim::Cell{exposed_s}, sim::Cell{bubble_s},
+                         sim::Cell{r.tp_comm_s}, sim::Cell{r.cp_exposed_s}, sim::Cell{r.pp_comm_s},
+                         sim::Cell{r.dp_exposed_s}, sim::Cell{r.amax_reduction_s},
                          sim::Cell{steps},
                          sim::Cell{static_cast<double>(run ? run->checkpoints_written() : 0)},
                          sim::Cell{run ? run->checkpoint_bytes_written() : 0.0},

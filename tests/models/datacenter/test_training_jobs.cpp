@@ -160,3 +160,20 @@ TEST_CASE("a training job's node power is the time-weighted mean of its step's p
   // Below the TDP-flat figure every GPU at its limit would give.
   CHECK(mean_w < 3 * c.node.max_power_w());
 }
+
+TEST_CASE("the job table splits a step's exposed communication by kind, adding up to it", "[models][datacenter][training]") {
+  // bert-large data parallel on 3 nodes: what shows is the DP gradient reduction's tail only.
+  const auto reg = builtin();
+  const ClusterConfig c = bert_cluster(reg, 3, 10, 0);
+  Run run;
+  ClusterSimulation model(c, reg, run.sim, run.sink);
+  model.start();
+  run.sim.run();
+  model.finish();
+  const double split = cell(run.sink, "exposed_tp_s") + cell(run.sink, "exposed_cp_s") + cell(run.sink, "exposed_pp_s") +
+                       cell(run.sink, "exposed_dp_s") + cell(run.sink, "exposed_fp8_amax_s");
+  CHECK(split == Approx(cell(run.sink, "exposed_comm_s")));
+  CHECK(cell(run.sink, "exposed_dp_s") > 0.0);
+  CHECK(cell(run.sink, "exposed_tp_s") == 0.0);  // tp 1
+  CHECK(cell(run.sink, "exposed_pp_s") == 0.0);  // pp 1
+}
