@@ -46,6 +46,28 @@ dc::ClusterConfig cluster(int nodes, mw::TrainingJobSpec job) {
   return c;
 }
 
+struct FlowRun {
+  std::uint64_t flows = 0;
+  std::uint64_t graph_steps = 0;
+};
+
+// Runs cluster `c` to the end in flow mode on `topology` (cluster node i is fabric host i).
+FlowRun run_in_flow_mode(const dc::ClusterConfig& c, const models::ModelRegistries& reg, net::Topology topology,
+                         sim::Simulator& sim) {
+  net::Fabric fabric(std::move(topology), net::FabricOptions{});
+  sim::DiscardTraceSink sink;
+  net::FabricSimulation driver(sim, fabric, nullptr);
+  dc::ClusterSimulation model(c, reg, sim, sink);
+  std::vector<net::NodeId> hosts(static_cast<std::size_t>(c.nodes));
+  for (int i = 0; i < c.nodes; ++i) hosts[static_cast<std::size_t>(i)] = static_cast<net::NodeId>(i);
+  dc::TrainingFabric training(sim, driver, std::move(hosts));
+  model.set_training_fabric(&training);
+  model.start();
+  sim.run();
+  model.finish();
+  return {training.flows_started(), training.steps_executed()};
+}
+
 nlohmann::json flow_case(const models::ModelRegistries& reg) {
   const int nodes = 128, steps = 1000;
   const auto start = Clock::now();
@@ -65,21 +87,11 @@ nlohmann::json flow_case(const models::ModelRegistries& reg) {
   topo.links_per_node = c.node.compute_nics;
   topo.link_bandwidth_bps = c.node.compute_nic_bandwidth_bps;
   topo.nic_bandwidth_bps = c.node.compute_nic_bandwidth_bps;
-  net::Fabric fabric(net::build_leaf_spine(topo), net::FabricOptions{});
   sim::Simulator sim;
-  sim::DiscardTraceSink sink;
-  net::FabricSimulation driver(sim, fabric, nullptr);
-  dc::ClusterSimulation model(c, reg, sim, sink);
-  std::vector<net::NodeId> hosts(nodes);
-  for (int i = 0; i < nodes; ++i) hosts[static_cast<std::size_t>(i)] = static_cast<net::NodeId>(i);
-  dc::TrainingFabric training(sim, driver, std::move(hosts));
-  model.set_training_fabric(&training);
-  model.start();
-  sim.run();
-  model.finish();
+  const FlowRun run = run_in_flow_mode(c, reg, net::build_leaf_spine(topo), sim);
   auto r = result("dp-1024-gpus-flow", nodes * 8, steps, start, sim);
-  r["fabric_flows"] = training.flows_started();
-  r["graph_steps"] = training.steps_executed();
+  r["fabric_flows"] = run.flows;
+  r["graph_steps"] = run.graph_steps;
   r["simulated_s"] = sim.now().seconds();
   const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
   r["analytic_step_time_s"] = plan.step.step_time_s;
@@ -141,20 +153,10 @@ nlohmann::json flow_step_case(const models::ModelRegistries& reg, int nodes) {
   topo.link_bandwidth_bps = c.node.compute_nic_bandwidth_bps;
   topo.tier_radix = {128, 128, 128};
   topo.tier_model = {"nvidia_sn5600", "nvidia_sn5600", "nvidia_sn5600"};
-  net::Fabric fabric(net::build_rail_optimized(topo), net::FabricOptions{});
   sim::Simulator sim;
-  sim::DiscardTraceSink sink;
-  net::FabricSimulation driver(sim, fabric, nullptr);
-  dc::ClusterSimulation model(c, reg, sim, sink);
-  std::vector<net::NodeId> hosts(static_cast<std::size_t>(nodes));
-  for (int i = 0; i < nodes; ++i) hosts[static_cast<std::size_t>(i)] = static_cast<net::NodeId>(i);
-  dc::TrainingFabric training(sim, driver, std::move(hosts));
-  model.set_training_fabric(&training);
-  model.start();
-  sim.run();
-  model.finish();
+  const FlowRun run = run_in_flow_mode(c, reg, net::build_rail_optimized(topo), sim);
   auto r = result("flow-step-" + std::to_string(nodes * 8) + "-gpus", nodes * 8, 1, start, sim);
-  r["flows"] = training.flows_started();
+  r["flows"] = run.flows;
   r["peak_rss_mb"] = peak_rss_mb();
   const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
   r["analytic_step_time_s"] = plan.step.step_time_s;

@@ -3,11 +3,14 @@
 // built directly (no scenario files), into a sink that counts points:
 //   dp-1024-gpus-flow        BERT-Large data parallel on 128 nodes (1,024 GPUs), 1,000 steps in
 //                            flow mode, EVERY step executed as its step graph (no sampling):
-//                            gradient chunks as ring flows (one per NIC per node boundary) on a
+//                            gradient chunks as flows of the algorithm the collective model
+//                            picks (the double binary tree at 128 nodes; one per NIC per tree
+//                            edge and direction) on a
 //                            non-blocking leaf-spine (16 leaves x 8 hosts, 8 x 400G bonded per
 //                            host, 64 spines, ECMP per flow: hash collisions on the uplinks
 //                            are real; spraying would split every flow into 64 subflows, an
-//                            upper bound and about that much slower). Target < 10 s.
+//                            upper bound and about that much slower). Target < 10 s (13 s since
+//                            the tree: 4x the ring's flows).
 //   llama3-70b-16384-gpus-analytic  Llama 3 70B, TP 8 x PP 4 x DP 512, ZeRO-1, on 2,048 nodes,
 //                            analytic steps for one simulated day with a checkpoint every 50
 //                            steps to NVMe. Target < 5 s.

@@ -7,8 +7,11 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "models/model_registries.hpp"
 #include "models/policy/scheduler.hpp"
+#include "tools/scenario/scenario_loader.hpp"
 
 namespace dcsim::tools::scenario::testing {
 
@@ -56,6 +59,20 @@ inline void write_text(const std::filesystem::path& path, const std::string& tex
 inline bool update_golden() {
   const char* v = std::getenv("DCSIM_UPDATE_GOLDEN");
   return v != nullptr && std::string(v) == "1";
+}
+
+// `doc` loaded as the scenario file "t.json" with make_registries().
+inline Scenario load_doc(const nlohmann::json& doc) {
+  const auto registries = make_registries();
+  return load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+}
+
+// A 4-node, one-rack cluster running one batch job, with `facility` as its /facility.
+inline nlohmann::json with_facility(const nlohmann::json& facility) {
+  nlohmann::json doc = nlohmann::json::parse(R"({"name": "n", "cluster": {"nodes": 4, "nodes_per_rack": 4},
+                                                 "workload": {"jobs": [{"name": "a", "work": "1 h"}]}})");
+  doc["facility"] = facility;
+  return doc;
 }
 
 }  // namespace dcsim::tools::scenario::testing

@@ -13,24 +13,11 @@ using namespace dcsim;
 using namespace dcsim::tools::scenario;
 using nlohmann::json;
 
-namespace {
-
-Scenario load(const json& doc) {
-  const auto registries = testing::make_registries();
-  return load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
-}
-
-json with_facility(const json& facility) {
-  json doc = json::parse(R"({"name": "n", "cluster": {"nodes": 4, "nodes_per_rack": 4},
-                             "workload": {"jobs": [{"name": "a", "work": "1 h"}]}})");
-  doc["facility"] = facility;
-  return doc;
-}
-
-}  // namespace
+using testing::with_facility;
+using testing::load_doc;
 
 TEST_CASE("facility cooling keys reach the model", "[tools][scenario][facility]") {
-  const auto s = load(with_facility(json::parse(R"({
+  const auto s = load_doc(with_facility(json::parse(R"({
     "on_shortfall": "error",
     "pdu_efficiency": 0.99,
     "ups": {"no_load_loss": 0.01, "proportional_loss": 0.03, "square_law_loss": 0.004, "capacity": "500 kW"},
@@ -64,7 +51,7 @@ TEST_CASE("facility cooling keys reach the model", "[tools][scenario][facility]"
 
 TEST_CASE("facility cooling keys left out: documented defaults, sizes left to the model (with the cluster)",
           "[tools][scenario][facility]") {
-  const auto s = load(with_facility(json::object()));
+  const auto s = load_doc(with_facility(json::object()));
   REQUIRE(s.facility);
   const auto& f = *s.facility;
   CHECK_FALSE(f.shortfall_is_error);
@@ -77,9 +64,9 @@ TEST_CASE("facility cooling keys left out: documented defaults, sizes left to th
 }
 
 TEST_CASE("facility cooling keys: bad values name their key", "[tools][scenario][facility]") {
-  CHECK_THROWS_WITH(load(with_facility({{"on_shortfall", "panic"}})), Catch::Contains("/facility/on_shortfall"));
-  CHECK_THROWS_WITH(load(with_facility({{"cooling", {{"rdhx_effectiveness", 1.5}}}})),
+  CHECK_THROWS_WITH(load_doc(with_facility({{"on_shortfall", "panic"}})), Catch::Contains("/facility/on_shortfall"));
+  CHECK_THROWS_WITH(load_doc(with_facility({{"cooling", {{"rdhx_effectiveness", 1.5}}}})),
                     Catch::Contains("/facility/cooling/rdhx_effectiveness"));
-  CHECK_THROWS_WITH(load(with_facility({{"plant", {{"water_flow_kg_per_s_per_rack", 0}}}})),
+  CHECK_THROWS_WITH(load_doc(with_facility({{"plant", {{"water_flow_kg_per_s_per_rack", 0}}}})),
                     Catch::Contains("/facility/plant/water_flow_kg_per_s_per_rack"));
 }

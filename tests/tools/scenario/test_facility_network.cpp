@@ -11,26 +11,13 @@ using namespace dcsim;
 using namespace dcsim::tools::scenario;
 using nlohmann::json;
 
-namespace {
-
-Scenario load(const json& doc) {
-  const auto registries = testing::make_registries();
-  return load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
-}
-
-json with_facility(const json& facility) {
-  json doc = json::parse(R"({"name": "n", "cluster": {"nodes": 4, "nodes_per_rack": 4},
-                             "workload": {"jobs": [{"name": "a", "work": "1 h"}]}})");
-  doc["facility"] = facility;
-  return doc;
-}
-
-}  // namespace
+using testing::with_facility;
+using testing::load_doc;
 
 TEST_CASE("facility network: switches without a fabric count as IT power", "[tools][scenario][facility]") {
-  const auto none = load(with_facility(json::object()));
+  const auto none = load_doc(with_facility(json::object()));
   CHECK(none.facility->network_power_w == 0.0);
-  const auto some = load(with_facility({{"network", {{"switches", 2}, {"active_ports", 32}, {"port_speed", "400 Gb/s"}}}}));
+  const auto some = load_doc(with_facility({{"network", {{"switches", 2}, {"active_ports", 32}, {"port_speed", "400 Gb/s"}}}}));
   CHECK(some.facility->network_switches == 2);
   CHECK(some.facility->network_power_w == Approx(2 * models::power::switch_power_w({}, 32, 400e9)));
 }
@@ -43,11 +30,11 @@ TEST_CASE("facility network: a fabric section's switches are counted from its to
   doc["cluster"] = {{"nodes", 16}, {"nodes_per_rack", 4}};
   doc["workload"] = {{"jobs", json::array({{{"name", "a"}, {"work", "1 h"}}})}};
   doc["facility"] = json::object();
-  const auto s = load(doc);
+  const auto s = load_doc(doc);
   REQUIRE(s.facility);
   CHECK(s.facility->network_switches == 20);
   CHECK(s.facility->network_active_ports == 80);
   CHECK(s.facility->network_power_w == Approx(20 * 400.0 + 80 * 11.0));
   doc["facility"] = {{"network", {{"switches", 3}}}};
-  CHECK_THROWS_WITH(load(doc), Catch::Contains("/facility/network/switches"));
+  CHECK_THROWS_WITH(load_doc(doc), Catch::Contains("/facility/network/switches"));
 }
