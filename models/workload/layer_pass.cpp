@@ -49,7 +49,8 @@ LayerPass layer_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod)
   // LoRA adapters (lora.hpp), BF16: x A then (x A) B per target, trained (dgrad + wgrad). With
   // one side of rank r their arithmetic intensity is about r FLOP per byte, far below the
   // tensor cores' ridge: they cost their HBM traffic (operands and output, 2 B each).
-  for (LoraTarget target : job.lora.enabled() ? job.lora.targets : std::vector<LoraTarget>{}) {
+  static const std::vector<LoraTarget> kNoAdapters;
+  for (LoraTarget target : job.lora.enabled() ? job.lora.targets : kNoAdapters) {
     const LinearShape sh = target_shape(md, target);
     const double in = sh.column_parallel ? sh.in : sh.in / tp;
     const double outf = sh.column_parallel ? sh.out / tp : sh.out;

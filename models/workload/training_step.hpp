@@ -22,19 +22,20 @@
 //   PP        one activation send forward and one gradient send backward per micro-batch and
 //             model chunk, T x h x 2 / tp bytes per GPU over its NIC (pipeline_schedule.hpp)
 // Stages hold stage_layers(...) layers (pipeline_schedule.hpp: uneven splits, first/last stage
-// trims); the slowest stage (forward + backward + exposed TP/CP) sets the slot. Schedule 1F1B,
+// trims); the slowest stage (forward + backward + exposed TP/CP/amax) sets the slot. Schedule 1F1B,
 // or interleaved with v chunks per stage (Narayanan et al. 2021):
-//   slot   = t_fwd + t_bwd + t_tp + t_cp          (slowest stage)
+//   slot   = t_fwd + t_bwd + t_tp + t_cp + t_amax  (slowest stage)
 //   bubble = (sum of the stages' slots - slot) / v + 2 (p-1) t_p2p
 //            (equal stages, v = 1: fraction (p-1)/(m+p-1) of the pipelined time)
 //   sends  = 2 t_p2p per micro-batch (1F1B, blocking) or 2 v max(0, t_p2p - t_fwd / v)
 //            (interleaved, overlapped as Megatron's overlap_p2p_comm)
 // Data parallel: gradients (grad_bytes_per_param per trainable parameter of the first stage's
-// shard; LoRA: the adapters') reduced over the dp x cp ranks in buckets of bucket_bytes (PyTorch
-// DDP's 25 MB default) as backward produces them: all_reduce for ZeRO 0/1, reduce_scatter for
-// ZeRO 2/3 and the distributed optimizer (+ parameter all_gather, overlapped with the next
-// forward as Megatron's overlap-param-gather; ZeRO 3 gathers parameters again for backward). Only the last backward on the stream (one chunk of
-// the last micro-batch) can hide them:
+// shard; LoRA: the adapters') reduced over the dp x cp ranks in buckets (dp_bucket_bytes: PyTorch
+// DDP's 25 MB, or Megatron-Core's for the distributed optimizer) as backward produces them:
+// all_reduce for ZeRO 0/1, reduce_scatter for ZeRO 2/3 and the distributed optimizer (+ parameter
+// all_gather, overlapped with the next forward as Megatron's overlap-param-gather; ZeRO 3 gathers
+// parameters again for backward). Only the last backward on the stream (one chunk of the last
+// micro-batch) can hide them:
 //   exposed_dp = min(t_dp, max(t_last_bucket, t_dp - window))
 // step = compute + exposed communication + bubble, with
 //   compute = m (t_fwd + t_bwd) + optimizer (Adam: 26 B per trainable parameter of the largest

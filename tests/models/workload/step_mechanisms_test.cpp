@@ -272,6 +272,11 @@ TEST_CASE("LoRA adapter parameters by hand, whole and TP-sharded", "[training][l
   CHECK(mw::lora_parameters_per_layer(md, lora, 1) == Approx(16.0 * 18432 + 16.0 * 16384));
   // TP 4: QKV keeps A whole, shards B (10240 / 4); out shards A (8192 / 4), keeps B.
   CHECK(mw::lora_parameters_per_layer(md, lora, 4) == Approx(16.0 * (8192 + 2560) + 16.0 * (2048 + 8192)));
+  // The MLP too: up 8192 -> 2 x 28672 (SwiGLU gate and up), down 28672 -> 8192.
+  lora.targets.push_back(mw::LoraTarget::kMlpUp);
+  lora.targets.push_back(mw::LoraTarget::kMlpDown);
+  CHECK(mw::lora_parameters_per_layer(md, lora, 1) ==
+        Approx(16.0 * 18432 + 16.0 * 16384 + 16.0 * (8192 + 57344) + 16.0 * (28672 + 8192)));
 }
 
 TEST_CASE("LoRA memory: frozen weights, gradients and Adam state for the adapters only", "[training][lora]") {
@@ -284,6 +289,11 @@ TEST_CASE("LoRA memory: frozen weights, gradients and Adam state for the adapter
   CHECK(r.memory.gradients_bytes == Approx(2.0 * adapters));
   CHECK(r.memory.optimizer_bytes == Approx(12.0 * adapters));
   CHECK(r.dp_grad_bytes == Approx(2.0 * adapters));
+  // Activations (selective, sequence parallel, tp 4): 34 s b h / t per layer less the inputs of
+  // the frozen MLP linears, which carry no adapter (up 2, down 8 s b h / t): 24 s b h / 4 per
+  // layer, 80 layers, plus the fp32 logits 4 s b vocab / t of the one (last) stage.
+  const double sbh = 8192.0 * 8192.0;
+  CHECK(r.memory.activations_bytes == Approx(80 * 24.0 / 4 * sbh + 4.0 * 8192 * 32000 / 4));
   // Fully fine-tuned, the same job needs 70e9 / 4 parameters x 16 B = 280 GB per GPU.
   mw::TrainingJobConfig full = j;
   full.lora.rank = 0;
