@@ -69,7 +69,9 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
   facility->add_option("--tick", args->facility_tick_s, "thermal tick, seconds")->check(CLI::Range(0.1, 86400.0));
   facility->add_flag("--json", args->json, "print one JSON object");
   auto* training = cmd->add_subcommand(
-      "training", "training jobs: 1,024 GPUs x 1,000 steps in flow mode, 16,384 GPUs x 1 day analytic");
+      "training",
+      "training jobs: 1,024 GPUs x 1,000 steps in flow mode, 16,384 GPUs x 1 day analytic, one Llama-3-405B-style "
+      "step in flow mode on 16,384 and 131,072 GPUs");
   training->add_flag("--json", args->json, "print a JSON array of cases");
   training->add_option("--case", args->training_cases,
                        "only these cases (repeatable); default: the standard set. Names: dp-1024-gpus-flow, "
