@@ -160,13 +160,21 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
               if (args->json) {
                 std::cout << cases.dump(2) << '\n';
               } else {
-                std::cout << fmt::format("{:<34} {:>7} {:>9} {:>9} {:>10} {:>12}\n", "case", "gpus", "steps",
-                                         "wall_s", "events", "events/s");
+                std::cout << fmt::format("{:<34} {:>7} {:>9} {:>9} {:>10} {:>12} {:>10} {:>9}\n", "case", "gpus",
+                                         "steps", "wall_s", "events", "events/s", "flows", "rss_MB");
                 for (const auto& c : cases) {
-                  std::cout << fmt::format("{:<34} {:>7} {:>9.0f} {:>9.3f} {:>10} {:>12.0f}\n",
+                  // Flows and peak RSS where a case reports them (the flow-step cases' targets).
+                  const std::string flows = c.contains("flows") ? std::to_string(c["flows"].get<std::uint64_t>())
+                                            : c.contains("fabric_flows")
+                                                ? std::to_string(c["fabric_flows"].get<std::uint64_t>())
+                                                : "-";
+                  const std::string rss =
+                      c.contains("peak_rss_mb") ? fmt::format("{:.0f}", c["peak_rss_mb"].get<double>()) : "-";
+                  std::cout << fmt::format("{:<34} {:>7} {:>9.0f} {:>9.3f} {:>10} {:>12.0f} {:>10} {:>9}\n",
                                            c["name"].get<std::string>(), c["gpus"].get<int>(),
                                            c["steps"].get<double>(), c["wall_s"].get<double>(),
-                                           c["events"].get<std::uint64_t>(), c["events_per_s"].get<double>());
+                                           c["events"].get<std::uint64_t>(), c["events_per_s"].get<double>(), flows,
+                                           rss);
                 }
               }
             } else if (*operations) {
