@@ -27,6 +27,25 @@ int spines_for(const TopologyConfig& c, double down_bps) {
   return static_cast<int>(rounded);
 }
 
+// How a leaf's `uplinks` reach the spines: `spines` > 0 spreads them over that many spines,
+// uplinks / spines parallel cables to each (as the radix-bound builder wires them); 0: one spine
+// per uplink.
+struct SpineWiring {
+  int spines = 0;
+  int cables = 1;  // per leaf-spine pair
+};
+
+SpineWiring spine_wiring(const TopologyConfig& c, int uplinks) {
+  if (c.spines < 0) throw sim::ConfigError("spines", "must be >= 0 (0: derived), got " + std::to_string(c.spines));
+  if (c.spines == 0) return {uplinks, 1};
+  if (uplinks % c.spines != 0) {
+    throw sim::ConfigError("spines", std::to_string(c.spines) + " spines do not divide a leaf's " +
+                                         std::to_string(uplinks) + " uplinks; try a divisor of " +
+                                         std::to_string(uplinks));
+  }
+  return {c.spines, uplinks / c.spines};
+}
+
 std::string num(double x) {
   std::string s = std::to_string(x);
   s.erase(s.find_last_not_of('0') + 1);
@@ -148,20 +167,21 @@ Topology build_leaf_spine(const TopologyConfig& c) {
   }
   if (radix_bound(c)) return build_leaf_spine_radix(c);
   const int down_ports = c.hosts_per_leaf * c.nics_per_node * c.links_per_node;
-  const int spines = spines_for(c, down_ports * nic_bw(c));
+  const int uplinks = spines_for(c, down_ports * nic_bw(c));
+  const SpineWiring w = spine_wiring(c, uplinks);
   Topology t;
   for (int h = 0; h < c.leaves * c.hosts_per_leaf; ++h) t.add_host();
   std::vector<NodeId> leaf, spine;
-  for (int l = 0; l < c.leaves; ++l) leaf.push_back(t.add_switch(1, down_ports + spines));
-  for (int s = 0; s < spines; ++s) spine.push_back(t.add_switch(2, c.leaves));
+  for (int l = 0; l < c.leaves; ++l) leaf.push_back(t.add_switch(1, down_ports + uplinks));
+  for (int s = 0; s < w.spines; ++s) spine.push_back(t.add_switch(2, c.leaves * w.cables));
   for (int l = 0; l < c.leaves; ++l)
     for (int h = 0; h < c.hosts_per_leaf; ++h)
       for (int n = 0; n < c.nics_per_node; ++n)
         t.connect(static_cast<NodeId>(l * c.hosts_per_leaf + h), leaf[l], nic_bw(c), c.host_cable_m, 0,
                   c.links_per_node, c.bundle_parallel_links, c.switch_latency_ns, c.link_latency_ns);
   for (int l = 0; l < c.leaves; ++l)
-    for (int s = 0; s < spines; ++s)
-      t.connect(leaf[l], spine[s], c.link_bandwidth_bps, c.switch_cable_m, 1, 1, true, c.switch_latency_ns,
+    for (int s = 0; s < w.spines; ++s)
+      t.connect(leaf[l], spine[s], c.link_bandwidth_bps, c.switch_cable_m, 1, w.cables, true, c.switch_latency_ns,
                 c.link_latency_ns);
   t.finalize(false);
   return t;
@@ -178,20 +198,22 @@ Topology build_rail_optimized(const TopologyConfig& c) {
   if (radix_bound(c)) return build_rail_optimized_radix(c);
   const int groups = c.nodes / group;
   const int rails = c.nics_per_node;
-  const int spines = spines_for(c, group * c.links_per_node * nic_bw(c));
+  const int uplinks = spines_for(c, group * c.links_per_node * nic_bw(c));
+  const SpineWiring w = spine_wiring(c, uplinks);
   Topology t;
   for (int h = 0; h < c.nodes; ++h) t.add_host();
   std::vector<NodeId> rail_switch, spine;
   for (int g = 0; g < groups; ++g)
-    for (int r = 0; r < rails; ++r) rail_switch.push_back(t.add_switch(1, group * c.links_per_node + spines));
-  for (int s = 0; s < spines; ++s) spine.push_back(t.add_switch(2, groups * rails));
+    for (int r = 0; r < rails; ++r) rail_switch.push_back(t.add_switch(1, group * c.links_per_node + uplinks));
+  for (int s = 0; s < w.spines; ++s) spine.push_back(t.add_switch(2, groups * rails * w.cables));
   for (int h = 0; h < c.nodes; ++h)
     for (int r = 0; r < rails; ++r)
       t.connect(static_cast<NodeId>(h), rail_switch[(h / group) * rails + r], nic_bw(c), c.host_cable_m, 0,
                 c.links_per_node, c.bundle_parallel_links, c.switch_latency_ns, c.link_latency_ns);
   for (NodeId leaf : rail_switch)
     for (NodeId s : spine)
-      t.connect(leaf, s, c.link_bandwidth_bps, c.switch_cable_m, 1, 1, true, c.switch_latency_ns, c.link_latency_ns);
+      t.connect(leaf, s, c.link_bandwidth_bps, c.switch_cable_m, 1, w.cables, true, c.switch_latency_ns,
+                c.link_latency_ns);
   t.finalize(false);
   return t;
 }

@@ -80,10 +80,11 @@ TopologySize leaf_spine_size(const TopologyConfig& c) {
       return *s;
   }
   const double down_ports = std::max(1.0, static_cast<double>(c.hosts_per_leaf)) * ports_per_host(c);
-  const double spines = spines_for(c, down_ports * nic_bandwidth(c));
+  const double uplinks = spines_for(c, down_ports * nic_bandwidth(c));
+  const double spines = c.spines > 0 ? c.spines : uplinks;  // as leaf_spine.cpp's spine_wiring
   const double hosts = leaves * std::max(1.0, static_cast<double>(c.hosts_per_leaf));
   const double anchors = c.nics_per_node > 1 ? hosts : leaves;
-  return {hosts, leaves + spines, leaves * down_ports + leaves * spines, leaves + spines, anchors};
+  return {hosts, leaves + spines, leaves * down_ports + leaves * uplinks, leaves + spines, anchors};
 }
 
 TopologySize rail_optimized_size(const TopologyConfig& c) {
@@ -106,10 +107,11 @@ TopologySize rail_optimized_size(const TopologyConfig& c) {
   const double groups = std::max(1.0, std::ceil(nodes / group));
   const double rails = std::max(1.0, static_cast<double>(c.nics_per_node));
   const double links = std::max(1.0, static_cast<double>(c.links_per_node));
-  const double spines = spines_for(c, group * links * nic_bandwidth(c));
+  const double uplinks = spines_for(c, group * links * nic_bandwidth(c));
+  const double spines = c.spines > 0 ? c.spines : uplinks;  // as leaf_spine.cpp's spine_wiring
   const double rail_switches = groups * rails;
   const double anchors = rails > 1 ? nodes : rail_switches;
-  return {nodes, rail_switches + spines, nodes * rails * links + rail_switches * spines, rail_switches + spines,
+  return {nodes, rail_switches + spines, nodes * rails * links + rail_switches * uplinks, rail_switches + spines,
           anchors};
 }
 

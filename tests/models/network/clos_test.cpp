@@ -323,3 +323,36 @@ TEST_CASE("the BOM lists switches by preset with their power and optics by reach
   CHECK(bom.transceivers[0].reach == "SR");
   CHECK(bom.transceivers[0].count == 2 * 16 * 64);
 }
+
+TEST_CASE("without a switch preset, named spines take a leaf's uplinks in parallel cables",
+          "[network][clos]") {
+  // 2 leaves x 4 hosts x 2 NICs at 400G, non-blocking: 8 uplinks per leaf. Derived: 8 spines of
+  // 2 ports. spines = 2: 2 spines of 2 leaves x 4 cables = 8 ports; the same cables and bisection.
+  net::TopologyConfig c;
+  c.leaves = 2;
+  c.hosts_per_leaf = 4;
+  c.nics_per_node = 2;
+  c.link_bandwidth_bps = 400e9;
+  const auto derived = net::build_leaf_spine(c);
+  c.spines = 2;
+  const auto named = net::build_leaf_spine(c);
+  CHECK(switches_per_tier(derived) == std::map<int, int>{{1, 2}, {2, 8}});
+  CHECK(switches_per_tier(named) == std::map<int, int>{{1, 2}, {2, 2}});
+  CHECK(cables(named) == cables(derived));
+  CHECK(cables(named) == 2 * 4 * 2 + 2 * 8);
+  for (net::NodeId n = static_cast<net::NodeId>(named.host_count()); n < named.node_count(); ++n) {
+    if (named.node(n).tier == 2) CHECK(named.out_links(n).size() == 2);  // one bundled link per leaf
+  }
+  CHECK(net::bisection_bandwidth_bps(named) == Approx(net::bisection_bandwidth_bps(derived)));
+  CHECK(net::bisection_bandwidth_bps(named) == Approx(8 * 2 * 400e9 / 2));
+  // The same on rail-optimised: 8 hosts, 2 rails, 8 uplinks per rail switch over 4 spines.
+  net::TopologyConfig r;
+  r.nodes = 8;
+  r.nics_per_node = 2;
+  r.link_bandwidth_bps = 400e9;
+  r.spines = 4;
+  CHECK(switches_per_tier(net::build_rail_optimized(r)) == std::map<int, int>{{1, 2}, {2, 4}});
+  // Spines that do not divide the uplinks say which would.
+  c.spines = 3;
+  CHECK_THROWS_WITH(net::build_leaf_spine(c), Catch::Contains("3 spines do not divide a leaf's 8 uplinks"));
+}

@@ -38,6 +38,13 @@ std::vector<TopologyConfig> sample_configs() {
   c.nodes_per_rail_group = 0;
   c.dims = {6, 6};
   out.push_back(c);
+  // Spines named: a leaf's uplinks spread over fewer spines, several cables to each.
+  c.k = 8;
+  c.tiers = 2;
+  c.hosts_per_leaf = 8;
+  c.nodes = 16;
+  c.spines = 2;
+  out.push_back(c);
   return out;
 }
 
