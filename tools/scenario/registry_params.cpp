@@ -122,7 +122,9 @@ void check_params_of_entry(const nlohmann::json* given_params, const std::string
   if (it == entries.end()) return;  // the unknown name is reported at its own pointer
   std::string valid;
   for (const auto& p : *it->params) valid += (valid.empty() ? "" : ", ") + p.name;
-  for (const auto& [key, value] : given_params->items()) {
+  for (const auto& item : given_params->items()) {
+    // A named copy: clang 14 (the fuzz preset's) cannot capture a structured binding.
+    const std::string& key = item.key();
     const bool documented = std::any_of(it->params->begin(), it->params->end(),
                                         [&](const sim::ParamSpec& p) { return p.name == key; });
     if (!documented) {
