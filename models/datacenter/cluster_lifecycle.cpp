@@ -140,6 +140,13 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     });
   }
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
+  // Checkpoints to a store host are flows on the network the job names (the datacenter checked
+  // that it exists and holds the host).
+  TrainingFabric* checkpoint_network =
+      plan.checkpoint_config.network == workload::CheckpointNetwork::kFrontend ? frontend_network_ : training_fabric_;
+  if (plan.checkpoint_store_host >= 0 && checkpoint_network != nullptr) {
+    run->set_checkpoint_write(std::make_unique<NetworkWrite>(*checkpoint_network, job.nodes));
+  }
   if (training_fabric_) {
     run->set_on_step([this, job_index, optimizer_s = plan.step.optimizer_s](const StepMeasurement& m) {
       set_job_utilization(job_index, step_gpu_activity(gpu_activities_, m.compute_s, optimizer_s, m.exposed_comm_s,

@@ -74,6 +74,10 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   // on this shared fabric (training_fabric.hpp, step_executor.hpp); call before start(). Not
   // owned. Without it, training jobs run the analytic step model in segments.
   void set_training_fabric(TrainingFabric* fabric) { training_fabric_ = fabric; }
+  // The nodes' front-end network (their storage NICs): checkpoints whose config names it go to
+  // their store host there as flows (network_write.hpp); those naming the backend go on the
+  // training fabric. Call before start(). Not owned.
+  void set_frontend_network(TrainingFabric* network) { frontend_network_ = network; }
   // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
   void set_power_source(NodePowerSource* source);
   // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
@@ -263,6 +267,7 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
   const NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
+  TrainingFabric* frontend_network_ = nullptr;  // when the datacenter has one
   const DatacenterSignals* signals_ = nullptr;
   const ModelRegistries& registries_;
 

@@ -40,7 +40,20 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
     fabric_->driver().flow_finished().connect(
         [this](const network::FinishedFlow& f) { signals_.flow_finished.emit(f); });
   }
-  if (cluster_) connect_fabric();
+  if (config_.frontend) {
+    if (!cluster_) throw DatacenterConfigError("frontend", "", "needs a cluster: the front-end network connects its nodes");
+    config_.frontend->name = "frontend";
+    try {
+      frontend_ = std::make_unique<network::FabricRun>(*config_.frontend, registries, simulator, sink);
+    } catch (const sim::ConfigError& e) {
+      throw DatacenterConfigError("frontend", e);
+    }
+  }
+  if (cluster_) {
+    check_store_hosts();
+    connect_fabric();
+    connect_frontend();
+  }
   if (config_.facility) {
     if (!cluster_) throw DatacenterConfigError("facility", "", "needs a cluster: the facility cools and powers its nodes");
     try {
@@ -61,6 +74,7 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
     parts.fabric = &fabric_->driver();
     parts.topology = &fabric_->fabric().topology();
   }
+  if (frontend_) parts.frontend_topology = &frontend_->fabric().topology();
   parts.zones = facility_.get();
   const SubsystemContext context{config_, registries, simulator, sink, signals_, parts};
   for (const SubsystemEntry& entry : subsystem_entries()) {
@@ -94,17 +108,20 @@ void Datacenter::build_cluster(const ModelRegistries& registries) {
   cluster_->set_signals(&signals_);
 }
 
+namespace {
+
+// Cluster node i is host i of a network: (0, 1, ..., nodes - 1).
+std::vector<network::NodeId> first_hosts(int nodes) {
+  std::vector<network::NodeId> hosts(static_cast<std::size_t>(nodes));
+  for (std::size_t i = 0; i < hosts.size(); ++i) hosts[i] = static_cast<network::NodeId>(i);
+  return hosts;
+}
+
+}  // namespace
+
 void Datacenter::connect_fabric() {
   const ClusterConfig& cluster = *config_.cluster;
-  if (!fabric_) {
-    for (std::size_t j = 0; j < cluster.training_jobs.size(); ++j) {
-      if (cluster.training_jobs[j].checkpoint.store_host >= 0) {
-        throw DatacenterConfigError("cluster", "training[" + std::to_string(j) + "].checkpoint.store_host",
-                                    "needs the scenario's /fabric section");
-      }
-    }
-    return;
-  }
+  if (!fabric_) return;
   const network::Topology& topology = fabric_->fabric().topology();
   cluster_->set_fabric_groups(fabric_groups(topology, cluster.nodes));
   if (cluster.training_jobs.empty()) return;
@@ -116,26 +133,53 @@ void Datacenter::connect_fabric() {
                                                   std::to_string(cluster.nodes) +
                                                   " nodes (training jobs map node i to host i)");
   }
-  check_store_hosts(hosts);
-  std::vector<network::NodeId> node_hosts(static_cast<std::size_t>(cluster.nodes));
-  for (std::size_t i = 0; i < node_hosts.size(); ++i) node_hosts[i] = static_cast<network::NodeId>(i);
-  training_fabric_ = std::make_unique<TrainingFabric>(simulator_, fabric_->driver(), std::move(node_hosts));
+  training_fabric_ = std::make_unique<TrainingFabric>(simulator_, fabric_->driver(), first_hosts(cluster.nodes));
   cluster_->set_training_fabric(training_fabric_.get());
 }
 
-void Datacenter::check_store_hosts(std::size_t hosts) const {
+void Datacenter::connect_frontend() {
+  if (!frontend_) return;
+  const int nodes = config_.cluster->nodes;
+  const std::size_t hosts = frontend_->fabric().topology().host_count();
+  if (hosts < static_cast<std::size_t>(nodes)) {
+    throw DatacenterConfigError("frontend", "", "the front-end network has " + std::to_string(hosts) +
+                                                    " hosts but the cluster has " + std::to_string(nodes) +
+                                                    " nodes (node i is its host i; give it at least as many hosts)");
+  }
+  frontend_network_ = std::make_unique<TrainingFabric>(simulator_, frontend_->driver(), first_hosts(nodes));
+  cluster_->set_frontend_network(frontend_network_.get());
+}
+
+// A store host is a host of the network the job's checkpoints use, beyond the cluster's nodes.
+void Datacenter::check_store_hosts() const {
   const ClusterConfig& cluster = *config_.cluster;
   const int nodes = cluster.nodes;
   for (std::size_t j = 0; j < cluster.training_jobs.size(); ++j) {
-    const int store = cluster.training_jobs[j].checkpoint.store_host;
-    if (store >= 0 && (store < nodes || static_cast<std::size_t>(store) >= hosts)) {
+    const workload::CheckpointConfig& ck = cluster.training_jobs[j].checkpoint;
+    if (ck.store_host < 0) continue;
+    const std::string job = "training[" + std::to_string(j) + "].checkpoint.";
+    const bool frontend = ck.network == workload::CheckpointNetwork::kFrontend;
+    const network::FabricRun* run = frontend ? frontend_.get() : fabric_.get();
+    if (run == nullptr) {
+      throw DatacenterConfigError("cluster", job + "store_host",
+                                  frontend ? "is a host of the front-end network (checkpoint network `frontend`, the "
+                                             "default), which needs the scenario's /frontend section; or set the "
+                                             "checkpoint network to `backend` to write to a /fabric host"
+                                           : "is a host of the backend network (checkpoint network `backend`), which "
+                                             "needs the scenario's /fabric section");
+    }
+    const std::size_t hosts = run->fabric().topology().host_count();
+    if (static_cast<std::size_t>(ck.store_host) < static_cast<std::size_t>(nodes) ||
+        static_cast<std::size_t>(ck.store_host) >= hosts) {
+      const std::string section = frontend ? "/frontend" : "/fabric";
       const std::string valid =
           static_cast<std::size_t>(nodes) < hosts
               ? "(" + std::to_string(nodes) + " to " + std::to_string(hosts - 1) + ")"
-              : "(none: all " + std::to_string(hosts) + " fabric hosts are cluster nodes; give the fabric more hosts)";
-      throw DatacenterConfigError("cluster", "training[" + std::to_string(j) + "].checkpoint.store_host",
-                                  "must be a fabric host that is not a cluster node " + valid + ", got " +
-                                      std::to_string(store));
+              : "(none: all " + std::to_string(hosts) + " hosts of " + section +
+                    " are cluster nodes; give it more hosts)";
+      throw DatacenterConfigError("cluster", job + "store_host",
+                                  "must be a host of " + section + " that is not a cluster node " + valid + ", got " +
+                                      std::to_string(ck.store_host));
     }
   }
 }
@@ -144,6 +188,7 @@ void Datacenter::start() {
   if (cluster_) cluster_->start();
   if (facility_) facility_->start();
   if (fabric_) fabric_->start();
+  if (frontend_) frontend_->start();
   for (auto& s : subsystems_) s->start();
 }
 
@@ -151,6 +196,7 @@ void Datacenter::finish() {
   if (cluster_) cluster_->finish();
   if (facility_) facility_->finish();
   if (fabric_) fabric_->finish();
+  if (frontend_) frontend_->finish();
   for (auto& s : subsystems_) s->finish();
 }
 

@@ -6,6 +6,9 @@
 //   fabric    topology, flows, scripted fabric faults (network/fabric_run.hpp); with a cluster,
 //             node i is host i, training jobs put their PP and DP traffic on it
 //             (training_fabric.hpp) and topology-aware placement sees each node's leaf
+//   frontend  a second network of the same model on the nodes' storage NICs (node i is host i):
+//             checkpoints to a store host go there unless a job names the backend
+//             (network_write.hpp); reported under "frontend/"
 //   facility  node power, thermal, cooling, PUE (facility/facility_simulation.hpp): the cluster's
 //             power source and placement conditions
 //   subsystems  everything else, registered in subsystems.cpp (random faults today), built after
@@ -54,12 +57,14 @@ class Datacenter {
   // The parts, null when the config leaves them out (tests, benches).
   ClusterSimulation* cluster() { return cluster_.get(); }
   network::FabricRun* fabric() { return fabric_.get(); }
+  network::FabricRun* frontend() { return frontend_.get(); }
   facility::FacilitySimulation* facility() { return facility_.get(); }
 
  private:
   void build_cluster(const ModelRegistries& registries);
   void connect_fabric();
-  void check_store_hosts(std::size_t fabric_hosts) const;
+  void connect_frontend();
+  void check_store_hosts() const;
 
   DatacenterConfig config_;
   sim::Simulator& simulator_;
@@ -68,6 +73,8 @@ class Datacenter {
   std::unique_ptr<ClusterSimulation> cluster_;
   std::unique_ptr<network::FabricRun> fabric_;
   std::unique_ptr<TrainingFabric> training_fabric_;
+  std::unique_ptr<network::FabricRun> frontend_;
+  std::unique_ptr<TrainingFabric> frontend_network_;
   std::unique_ptr<facility::FacilitySimulation> facility_;
   std::vector<std::unique_ptr<Subsystem>> subsystems_;
 };

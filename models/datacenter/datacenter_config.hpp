@@ -24,6 +24,10 @@ struct DatacenterConfig {
   std::optional<ClusterConfig> cluster;
   // Cluster node i is fabric host i: training jobs then run their traffic as flows on it.
   std::optional<network::FabricRunConfig> fabric;
+  // The nodes' front-end network (their storage NICs; cluster node i is its host i, hosts beyond
+  // the nodes are stores): checkpoints that name it go there as flows, off the backend's links.
+  // Reported under "frontend/" (its name is set to that); needs the cluster.
+  std::optional<network::FabricRunConfig> frontend;
   std::optional<facility::FacilityConfig> facility;         // needs the cluster
   std::optional<reliability::FaultModelConfig> reliability;  // random faults
   std::vector<ScriptedNodeFault> node_faults;                 // scripted, in time order; need the cluster

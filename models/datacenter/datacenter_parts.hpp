@@ -66,6 +66,7 @@ struct DatacenterParts {
   NodeFaultTarget* nodes = nullptr;
   network::FabricSimulation* fabric = nullptr;
   const network::Topology* topology = nullptr;  // with fabric
+  const network::Topology* frontend_topology = nullptr;  // the front-end network, when there is one
   ZoneCoolingTarget* zones = nullptr;
   CheckpointGate* checkpoints = nullptr;  // with a cluster
 };

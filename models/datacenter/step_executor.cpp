@@ -48,22 +48,6 @@ void StepExecutor::run_step(OnStep on_done) {
   }
 }
 
-void StepExecutor::write_to_host(network::NodeId dst, double bytes_per_node, std::function<void()> on_done) {
-  if (running_ || write_pending_ > 0) {
-    throw sim::InternalError("StepExecutor::write_to_host while a step or a write runs (this is a bug)");
-  }
-  on_written_ = std::move(on_done);
-  write_pending_ = hosts_.size();
-  for (network::NodeId src : hosts_) {
-    fabric_.driver().start_flow(src, dst, bytes_per_node, [this](const network::FinishedFlow& f) {
-      if (f.failed) fabric_.count_failed_flow();
-      if (--write_pending_ > 0) return;
-      auto done = std::move(on_written_);
-      done();
-    });
-  }
-}
-
 void StepExecutor::set_clock_factor(double factor) {
   if (factor == clock_factor_) return;
   clock_factor_ = factor;

@@ -58,9 +58,6 @@ class StepExecutor {
   bool running() const { return running_; }
   // Compute tasks in flight and later ones run at `factor` from now on.
   void set_clock_factor(double factor);
-  // Between steps: every job node sends `bytes_per_node` to fabric host `dst` as one flow;
-  // on_done runs when the last one has finished (a checkpoint to a store on the fabric).
-  void write_to_host(network::NodeId dst, double bytes_per_node, std::function<void()> on_done);
   // Start of the step in flight (meaningful while running()).
   sim::Time step_start() const { return step_start_; }
 
@@ -90,8 +87,6 @@ class StepExecutor {
   std::size_t left_ = 0;  // tasks of the step not yet done
   sim::Time step_start_;
   OnStep on_done_;
-  std::size_t write_pending_ = 0;
-  std::function<void()> on_written_;
 };
 
 }  // namespace dcsim::models::datacenter

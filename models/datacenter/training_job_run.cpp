@@ -218,9 +218,9 @@ void TrainingJobRun::write_held_checkpoint() {
 
 void TrainingJobRun::write_checkpoint() {
   checkpoint_start_ = sim_.now();
-  if (executor_ && plan_.checkpoint_store_host >= 0) {
+  if (checkpoint_write_ && plan_.checkpoint_store_host >= 0) {
     checkpoint_on_fabric_ = true;
-    executor_->write_to_host(static_cast<network::NodeId>(plan_.checkpoint_store_host),
+    checkpoint_write_->start(static_cast<network::NodeId>(plan_.checkpoint_store_host),
                              plan_.checkpoint_bytes_per_node, [this] {
                                checkpoint_on_fabric_ = false;
                                on_checkpoint_done();

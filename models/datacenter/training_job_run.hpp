@@ -11,7 +11,8 @@
 // Flow mode (a StepExecutor is given: the run has a fabric): every step runs as the job's step
 // graph (step_graph.hpp, step_executor.hpp), its compute at the clock factor and its PP and DP
 // traffic as flows on the shared fabric; the step time and its breakdown are what each step
-// measured. Checkpoints sit between steps in both modes.
+// measured. Checkpoints sit between steps in both modes; with a store host they are flows on
+// the network the job's checkpoint config names (network_write.hpp), in either mode.
 //
 // Emits (step functions, a point whenever the value changes):
 //   jobs/<name>/step_time_s   current step time (NaN while checkpointing or stalled at a held
@@ -33,6 +34,7 @@
 
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/job_run.hpp"
+#include "models/datacenter/network_write.hpp"
 #include "models/datacenter/step_executor.hpp"
 #include "models/model_registries.hpp"
 #include "models/power/gpu_phase_power.hpp"
@@ -82,6 +84,10 @@ class TrainingJobRun final : public JobRun {
   // Flow mode: called with every step's measurement as it completes (before a checkpoint or the
   // next step), e.g. for GPU power to follow what the step did.
   void set_on_step(std::function<void(const StepMeasurement&)> on_step) { on_step_ = std::move(on_step); }
+  // Checkpoints to the plan's store host go as flows through `write` (network_write.hpp: on the
+  // network the job's checkpoint config names); without one they are written at the plan's
+  // analytic rate. Call before the first checkpoint.
+  void set_checkpoint_write(std::unique_ptr<NetworkWrite> write) { checkpoint_write_ = std::move(write); }
   // Called at the end of every checkpoint this run writes (before the run goes on).
   void set_on_checkpoint(std::function<void()> on_checkpoint) { on_checkpoint_ = std::move(on_checkpoint); }
   // Asked before every checkpoint write (datacenter_parts.hpp, CheckpointGate): true holds it,
@@ -153,6 +159,7 @@ class TrainingJobRun final : public JobRun {
   std::function<void()> on_done_;
   double clock_factor_ = 1.0;
   std::unique_ptr<StepExecutor> executor_;  // flow mode
+  std::unique_ptr<NetworkWrite> checkpoint_write_;  // checkpoints to a store host, as flows
   StepMeasurement measured_;                // flow mode: sums over completed steps
   double last_recorded_step_s_ = -1.0;
   int steps_finished_ = 0;  // in completed segments

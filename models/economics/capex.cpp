@@ -15,8 +15,10 @@ void add(Capex& c, std::string group, std::string item, double quantity, std::st
   c.lines.push_back({std::move(group), std::move(item), quantity, std::move(unit), usd_each, quantity * usd_each});
 }
 
-void price_fabric(const CapexConfig& config, Capex& c) {
-  const network::BillOfMaterials& bom = *config.fabric;
+// One network's bill of materials; `network` names the front-end's lines ("frontend ") apart
+// from the backend's ("").
+void price_fabric(const CapexConfig& config, const network::BillOfMaterials& bom, const std::string& network,
+                  Capex& c) {
   const FabricPrices& prices = config.fabric_prices;
   for (const network::SwitchBomLine& s : bom.switches) {
     double speed = 0.0;
@@ -24,10 +26,10 @@ void price_fabric(const CapexConfig& config, Capex& c) {
       if (cable.tier == s.tier - 1 || cable.tier == s.tier) speed = std::max(speed, cable.speed_bps);
     }
     if (speed <= 0.0) {
-      throw sim::ConfigError("fabric", "tier-" + std::to_string(s.tier) +
+      throw sim::ConfigError("fabric", network + "tier-" + std::to_string(s.tier) +
                                            " switches terminate no cables, so their port speed is unknown");
     }
-    add(c, "fabric", "switch " + std::to_string(s.radix) + "-port " + gbps(speed) + " tier " + std::to_string(s.tier),
+    add(c, "fabric", network + "switch " + std::to_string(s.radix) + "-port " + gbps(speed) + " tier " + std::to_string(s.tier),
         static_cast<double>(s.count), "switch", switch_usd(prices, speed, s.radix, "fabric_prices."));
   }
   for (const network::CableBomLine& cable : bom.cables) {
@@ -35,19 +37,19 @@ void price_fabric(const CapexConfig& config, Capex& c) {
     const std::string what = gbps(cable.speed_bps) + " tier " + std::to_string(cable.tier);
     const double n = static_cast<double>(cable.count);
     if (cable.media == "DAC") {
-      add(c, "fabric", "DAC " + what, n, "cable", p.dac_usd);
+      add(c, "fabric", network + "DAC " + what, n, "cable", p.dac_usd);
     } else if (cable.media == "AOC") {
-      add(c, "fabric", "AOC " + what, n, "cable", p.aoc_usd);
+      add(c, "fabric", network + "AOC " + what, n, "cable", p.aoc_usd);
     } else if (cable.media == "optics") {
-      add(c, "fabric", "transceiver " + what, 2 * n, "module", p.transceiver_usd);
-      add(c, "fabric", "fibre " + what, cable.total_length_m, "m", prices.fibre_usd_per_m);
+      add(c, "fabric", network + "transceiver " + what, 2 * n, "module", p.transceiver_usd);
+      add(c, "fabric", network + "fibre " + what, cable.total_length_m, "m", prices.fibre_usd_per_m);
     } else {
       throw sim::InternalError("economics: unknown cable media '" + cable.media + "' (this is a bug)");
     }
   }
   if (!config.node_price.includes_nics) {
     for (const network::NicBomLine& nic : bom.nics) {
-      add(c, "fabric", "NIC port " + gbps(nic.speed_bps), static_cast<double>(nic.ports), "port",
+      add(c, "fabric", network + "NIC port " + gbps(nic.speed_bps), static_cast<double>(nic.ports), "port",
           link_price(prices, nic.speed_bps, "fabric_prices.").nic_port_usd);
     }
   }
@@ -99,7 +101,8 @@ Capex capex(const CapexConfig& config) {
   for (const NodePart& part : np.parts) {
     add(c, "servers", part.name, nodes * part.count_per_node, part.name, part.usd_each);
   }
-  if (config.fabric) price_fabric(config, c);
+  if (config.fabric) price_fabric(config, *config.fabric, "", c);
+  if (config.frontend) price_fabric(config, *config.frontend, "frontend ", c);
   price_facility(config, c);
 
   for (const CapexLine& line : c.lines) {

@@ -4,7 +4,8 @@
 //   servers  = nodes x (usd_per_node + itemised parts)                  (node_price.hpp)
 //   fabric   = switches by tier, radix and port speed; cables by media: DAC and AOC each, optics
 //              2 transceivers each plus fibre by the metre; NIC ports unless the node price
-//              includes them                                             (fabric_prices.hpp)
+//              includes them                                             (fabric_prices.hpp);
+//              the backend's lines, then the front-end network's ("frontend switch ...")
 //   facility = per-kW gear x the kW it serves                            (site_prices.hpp)
 //   spares   = spares_fraction x (servers + fabric)
 //
@@ -50,6 +51,7 @@ struct CapexConfig {
   std::int64_t nodes = 0;
   NodePrice node_price;
   std::optional<network::BillOfMaterials> fabric;  // none: a cluster without a priced fabric
+  std::optional<network::BillOfMaterials> frontend;  // the nodes' front-end network, when modelled
   FabricPrices fabric_prices;
   SitePrices site_prices;
   FacilityGear gear;

@@ -23,6 +23,7 @@ CostLedgerConfig ledger_config(const EconomicsConfig& e, const dc::SubsystemCont
   const double it_kw = e.contracted_kw.value_or(cluster.nodes * cluster.node.max_power_w() / 1e3);
   l.capex.nodes = cluster.nodes;
   if (c.parts.topology != nullptr) l.capex.fabric = network::bill_of_materials(*c.parts.topology);
+  if (c.parts.frontend_topology != nullptr) l.capex.frontend = network::bill_of_materials(*c.parts.frontend_topology);
   double liquid_fraction = 0.0;
   bool rear_doors = false;
   if (c.config.facility) {

@@ -14,18 +14,18 @@ FabricRun::FabricRun(FabricRunConfig config, const ModelRegistries& registries, 
     : config_(std::move(config)), sim_(sim), sink_(sink) {
   fabric_ = std::make_unique<Fabric>(registries.topologies.get(config_.topology).factory(config_.topology_config),
                                      config_.options);
-  report_ = std::make_unique<FabricReport>(&sink, "network", true);
+  report_ = std::make_unique<FabricReport>(&sink, config_.name, true);
   driver_ = std::make_unique<FabricSimulation>(sim, *fabric_, report_.get());
   // The bill of materials is a property of the built fabric, not of the traffic or the faults:
   // emitted once, up front, so every fabric run (even one that fails mid-way) carries what the
   // economics model prices.
-  emit_bill_of_materials(bill_of_materials(fabric_->topology()), sink, "network");
+  emit_bill_of_materials(bill_of_materials(fabric_->topology()), sink, config_.name);
   order_.resize(config_.flows.size());
   std::iota(order_.begin(), order_.end(), std::size_t{0});
   std::stable_sort(order_.begin(), order_.end(),
                    [this](std::size_t a, std::size_t b) { return config_.flows[a].start < config_.flows[b].start; });
   faults_table_ = sink.declare_table(
-      "network/faults", {{"time_ns", sim::ColumnType::kInt64, "ns", "when the fault was applied"},
+      config_.name + "/faults", {{"time_ns", sim::ColumnType::kInt64, "ns", "when the fault was applied"},
                          {"kind", sim::ColumnType::kString, "", "link, switch or nic_port"},
                          {"target", sim::ColumnType::kString, "", "link id, switch name, or host:port"},
                          {"state", sim::ColumnType::kString, "", "down or up"},

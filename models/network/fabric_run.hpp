@@ -1,9 +1,10 @@
 #pragma once
 // The network part of a datacenter run: a fabric (topology from the registry, routing, RoCE)
 // driven on the run's engine by a FabricSimulation, fed by a list of flows (a replayed trace or
-// a generated pattern) and scripted faults, reporting into the run's sink (`network/flows`,
-// `network/faults`, summary `network/...`, see fabric_report.hpp) and the fabric's bill of
-// materials (`network/bom`, summary `network/switches`, `/cables`, ..., bill_of_materials.hpp).
+// a generated pattern) and scripted faults, reporting into the run's sink (`<name>/flows`,
+// `<name>/faults`, summary `<name>/...`, see fabric_report.hpp; name "network" unless the config
+// says otherwise) and the fabric's bill of materials (`<name>/bom`, summary `<name>/switches`,
+// `/cables`, ..., bill_of_materials.hpp).
 //
 // Arrivals are chained: one engine event pending for the next start time, so a million-flow
 // trace does not hold a million events.
@@ -36,6 +37,9 @@ struct ScriptedFabricFault {
 };
 
 struct FabricRunConfig {
+  // Prefix of its tables and summary keys: "network" for the backend fabric, "frontend" for a
+  // node's front-end network (the same fabric model, other hosts' NICs).
+  std::string name = "network";
   std::string topology;  // a name in ModelRegistries::topologies
   TopologyConfig topology_config;
   FabricOptions options;

@@ -35,13 +35,16 @@ void size_checkpoints(TrainingJobPlan& plan, int nodes, const hardware::NodeSpec
                                "checkpoints to NVMe need a positive NVMe write bandwidth");
       }
     } else {
-      double rate = node.storage_nics * node.storage_nic_bandwidth_bps / 8.0;
+      const bool frontend = ck.network == CheckpointNetwork::kFrontend;
+      double rate = frontend ? node.storage_nics * node.storage_nic_bandwidth_bps / 8.0
+                             : node.compute_nics * node.compute_nic_bandwidth_bps / 8.0;
       if (ck.remote_bandwidth_bps > 0.0) {
         rate = std::min(rate, ck.remote_bandwidth_bps / 8.0 / nodes);
       }
       if (!(rate > 0.0)) {
-        throw sim::ConfigError("node.storage_nics",
-                               "checkpoints to a remote store need storage NICs");
+        throw sim::ConfigError(frontend ? "node.storage_nics" : "node.compute_nics",
+                               frontend ? "checkpoints to a remote store over the front-end network need storage NICs"
+                                        : "checkpoints to a remote store over the backend need compute NICs");
       }
       plan.checkpoint_rate_bytes_per_s = rate;
       plan.checkpoint_store_host = ck.store_host;

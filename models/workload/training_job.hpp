@@ -24,10 +24,12 @@
 // spread evenly over the job's nodes (each DP replica writes its 1/nodes share, as
 // torch.distributed.checkpoint does), at a per-node rate of
 //   nvme    the node's NVMe write bandwidth
-//   remote  min(storage NICs x their line rate, remote_bandwidth / nodes); remote_bandwidth 0 =
-//           no limit beyond the NICs. The store and the frontend network are not simulated flows,
-//           except in flow mode with store_host set: then every node writes its share as one flow
-//           to that fabric host, on the compute fabric, sharing it with training traffic.
+//   remote  min(NICs x their line rate, remote_bandwidth / nodes), the NICs of the network the
+//           checkpoint config names: the front-end (storage) NICs, as clusters keep checkpoint
+//           traffic off the GPU rails, or the backend (compute) NICs where the design puts storage
+//           on the compute fabric; remote_bandwidth 0 = no limit beyond the NICs. With store_host
+//           set, every node writes its share as one flow to that host of that network instead
+//           (the datacenter's /frontend or /fabric), sharing it with whatever else runs there.
 
 #include <string>
 
@@ -41,12 +43,15 @@
 namespace dcsim::models::workload {
 
 enum class CheckpointTarget { kNvme, kRemote };
+// Which NICs and network carry a remote checkpoint.
+enum class CheckpointNetwork { kFrontend, kBackend };
 
 struct CheckpointConfig {
   int interval_steps = 0;  // 0: no checkpoints
   CheckpointTarget target = CheckpointTarget::kNvme;
   double remote_bandwidth_bps = 0.0;  // aggregate of the remote store; 0: only the NICs limit
-  int store_host = -1;  // remote target, flow mode: the store's fabric host; -1: analytic rate
+  int store_host = -1;  // remote target: the store's host on `network`; -1: analytic rate
+  CheckpointNetwork network = CheckpointNetwork::kFrontend;  // remote target
 };
 
 struct TrainingJobSpec {
@@ -72,7 +77,7 @@ struct TrainingJobPlan {
   double checkpoint_bytes_per_node = 0.0;
   double checkpoint_rate_bytes_per_s = 0.0;  // per node
   double checkpoint_s = 0.0;          // one checkpoint (nominal; flow mode to a store host: flows)
-  int checkpoint_store_host = -1;     // flow mode: the store's fabric host (remote target)
+  int checkpoint_store_host = -1;     // the store's host on checkpoint_config.network (remote target)
   CheckpointConfig checkpoint_config;  // as given: re-sizes the checkpoints of a re-planned job
   // Run time at nominal clock: steps x step_time_s + checkpoints x checkpoint_s.
   double nominal_duration_s() const;

@@ -117,12 +117,16 @@ std::vector<Verdict> judge(const RunExpectation& run, const json& summary) {
         break;
       }
       case Check::Kind::kNoFailedFlows: {
-        const json x = value_at(summary, "network/flows_failed");
+        // Both networks: the backend fabric's flows and the front-end's (checkpoints to a store).
+        const json backend = value_at(summary, "network/flows_failed");
+        const json frontend = value_at(summary, "frontend/flows_failed");
+        const double failed = (backend.is_number() ? backend.get<double>() : 0) +
+                              (frontend.is_number() ? frontend.get<double>() : 0);
         v.check = "no failed flows";
-        v.value = x.is_null() ? "no fabric" : value_text(x);
+        v.value = backend.is_null() && frontend.is_null() ? "no fabric" : number_text(failed);
         v.limit = "0";
-        v.passed = x.is_null() || (x.is_number() && x.get<double>() == 0);
-        v.detail = v.passed ? "none failed" : value_text(x) + " flows failed";
+        v.passed = failed == 0;
+        v.detail = v.passed ? "none failed" : number_text(failed) + " flows failed";
         break;
       }
       case Check::Kind::kNoUnfinishedJobs: {

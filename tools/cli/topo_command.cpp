@@ -23,9 +23,10 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
     bool links = false;
     bool bom = false;
     bool json = false;
+    std::string network = "backend";
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("topo", "export a scenario's fabric: Graphviz dot, GraphML, its link table or its bill of materials");
+  auto* cmd = app.add_subcommand("topo", "export a scenario's fabric (or its front-end network): Graphviz dot, GraphML, its link table or its bill of materials");
   args->scenario.add_to(*cmd);
   cmd->add_option("--format", args->format, "dot (default), graphml, or links (CSV: link,src,dst,bandwidth_bps,...)")
       ->check(CLI::IsMember({"dot", "graphml", "links"}));
@@ -33,13 +34,19 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
   auto* bom_flag = cmd->add_flag("--bom", args->bom,
                             "the bill of materials: switches by tier and preset (power), cables by speed and media, optics by reach, NIC ports; and the bisection bandwidth");
   cmd->add_flag("--json", args->json, "with --bom: print it as JSON")->needs(bom_flag);
+  cmd->add_option("--network", args->network,
+                  "backend (default: /fabric, the GPUs' compute NICs) or frontend (/frontend, the storage NICs)")
+      ->check(CLI::IsMember({"backend", "frontend"}));
   cmd->add_option("-o,--output", args->output, "write to FILE instead of stdout");
   return {cmd, [args, &context] {
             const auto scenario = args->scenario.load(context.registries);
-            if (!scenario.fabric) {
-              throw sim::InputError(scenario.source + ": has no /fabric section to export");
+            const bool frontend = args->network == "frontend";
+            const auto& network = frontend ? scenario.frontend : scenario.fabric;
+            if (!network) {
+              throw sim::InputError(scenario.source + ": has no " + (frontend ? "/frontend" : "/fabric") +
+                                    " section to export");
             }
-            const auto topology = scenario::build_topology(*scenario.fabric, context.registries, scenario.source);
+            const auto topology = scenario::build_topology(*network, context.registries, scenario.source);
             const std::string format = args->bom ? "bom" : args->links ? "links" : args->format;
             const auto write = [&](std::ostream& out) {
               if (format == "bom") {

@@ -44,6 +44,17 @@ void add_fabric(Lines& out, const nlohmann::json& s) {
                                       short_bytes(number_at(s, "/network/bytes_delivered")))});
 }
 
+// The front-end network in one line: what it is built of and what crossed it (checkpoints).
+void add_frontend(Lines& out, const nlohmann::json& s) {
+  out.push_back({"frontend", fmt::format("{:.0f} switches, {:.0f} cables, {:.0f} NIC ports; {:.0f} flows ({:.0f} "
+                                         "failed), {} delivered",
+                                         number_at(s, "/frontend/switches"), number_at(s, "/frontend/cables"),
+                                         number_at(s, "/frontend/nic_ports"),
+                                         number_at(s, "/frontend/flows_completed"),
+                                         number_at(s, "/frontend/flows_failed"),
+                                         short_bytes(number_at(s, "/frontend/bytes_delivered")))});
+}
+
 // One line per training job the scenario names (its summary row in /jobs): what it trained and how
 // fast, the figures a training run is judged by. The first kMaxTrainingLines; the rest counted.
 void add_training(Lines& out, const nlohmann::json& s) {
@@ -224,6 +235,7 @@ HeadlineFacts headline_facts_from_resolved(const nlohmann::json& resolved, std::
   f.has_cluster = resolved.contains("cluster");
   f.has_facility = resolved.contains("facility");
   f.has_fabric = resolved.contains("fabric");
+  f.has_frontend = resolved.contains("frontend");
   f.has_reliability = resolved.contains("reliability");
   if (resolved.contains("uplink")) {
     const auto& u = resolved.at("uplink");
@@ -262,6 +274,7 @@ std::vector<HeadlineLine> headline_lines(const HeadlineFacts& facts, const nlohm
     }
   }
   if (facts.has_fabric) add_fabric(out, s);
+  if (facts.has_frontend) add_frontend(out, s);
   if (facts.uplink_carries_traffic) add_uplink(out, s);
   if (facts.has_economics) add_costs(out, facts, s);
   return out;

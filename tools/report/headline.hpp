@@ -18,6 +18,7 @@ struct HeadlineFacts {
   bool has_cluster = false;
   bool has_facility = false;
   bool has_fabric = false;
+  bool has_frontend = false;  // /frontend: the nodes' front-end network
   bool has_reliability = false;
   bool uplink_carries_traffic = false;  // /uplink with streams or checkpoint copies
   bool has_economics = false;

@@ -11,19 +11,32 @@ namespace dcsim::tools::run {
 
 namespace dc = models::datacenter;
 
+namespace {
+
+models::network::FabricRunConfig network_config(const scenario::FabricScenario& network) {
+  models::network::FabricRunConfig config;
+  config.topology = network.topology;
+  config.topology_config = network.topology_config;
+  config.options = network.options;
+  return config;
+}
+
+}  // namespace
+
 dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
   dc::DatacenterConfig config;
   config.seed = scenario.seed;
   config.duration = scenario.duration;
   if (scenario.has_cluster) config.cluster = scenario.cluster;
   if (scenario.fabric) {
-    models::network::FabricRunConfig fabric;
-    fabric.topology = scenario.fabric->topology;
-    fabric.topology_config = scenario.fabric->topology_config;
-    fabric.options = scenario.fabric->options;
+    models::network::FabricRunConfig fabric = network_config(*scenario.fabric);
     fabric.faults = scenario.fabric->faults;
     if (scenario.traffic) fabric.flows = scenario.traffic->records;
     config.fabric = std::move(fabric);
+  }
+  if (scenario.frontend) {
+    config.frontend = network_config(*scenario.frontend);
+    config.frontend->name = "frontend";
   }
   config.facility = scenario.facility;
   config.reliability = scenario.reliability;
@@ -42,6 +55,9 @@ sim::InputError scenario_error(const scenario::Scenario& scenario, const dc::Dat
   }
   if (part == "fabric" && scenario.fabric && !e.field().empty()) {
     return sim::InputError(scenario::fabric_error(*scenario.fabric, scenario.source, e));
+  }
+  if (part == "frontend" && scenario.frontend && !e.field().empty()) {
+    return sim::InputError(scenario::fabric_error(*scenario.frontend, scenario.source, e));
   }
   // The other sections recorded where each config field came from while they were mapped.
   if (const auto origins = scenario.origins.find(part);

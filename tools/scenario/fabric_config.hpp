@@ -20,10 +20,11 @@ namespace dcsim::tools::scenario {
 using FabricFault = models::network::ScriptedFabricFault;
 
 struct FabricScenario {
+  std::string section = "/fabric";  // or "/frontend": the same model, the nodes' other NICs
   std::string topology;  // a name in ModelRegistries::topologies
   models::network::TopologyConfig topology_config;
   models::network::FabricOptions options;
-  std::vector<FabricFault> faults;  // in time order
+  std::vector<FabricFault> faults;  // in time order (the backend's; /faults names no front-end part)
   // Where each config field came from ("roce.mtu_bytes" <- /fabric/roce/mtu): a ConfigError the
   // network model raises about it names the scenario key.
   FieldOrigins origins;

@@ -37,7 +37,7 @@ std::string beside(const std::string& source, const std::string& file) {
 // switch_latency is given (the leaf's, else the first named). A fat-tree without `k` takes the
 // leaf's radix.
 void map_switch_presets(const OriginReader& f, const json& fabric_json, const std::string& source,
-                        net::TopologyConfig& c, std::vector<std::string>& errors) {
+                        const std::string& section, net::TopologyConfig& c, std::vector<std::string>& errors) {
   static const char* const kTierKeys[] = {"leaf_switch", "spine_switch", "core_switch"};
   const std::string topology = fabric_json.at("topology").get<std::string>();
   bool latency_set = fabric_json.contains("switch_latency");
@@ -51,7 +51,7 @@ void map_switch_presets(const OriginReader& f, const json& fabric_json, const st
     if (radix == 0) {
       std::ostringstream gbps;
       gbps << c.link_bandwidth_bps / 1e9;
-      errors.push_back(located(source, pointer_append("/fabric", key),
+      errors.push_back(located(source, pointer_append(section, key),
                                name + " has no " + gbps.str() + " Gb/s ports (link_bandwidth_bps); it offers " +
                                    preset->breakouts()));
       return;  // one message per preset: the other tiers would repeat it
@@ -69,10 +69,11 @@ void map_switch_presets(const OriginReader& f, const json& fabric_json, const st
   }
 }
 
-FabricScenario map_fabric(const json& fabric_json, std::uint64_t scenario_seed, const std::string& source,
-                          std::vector<std::string>& errors) {
+FabricScenario map_fabric(const json& fabric_json, const std::string& section, std::uint64_t scenario_seed,
+                          const std::string& source, std::vector<std::string>& errors) {
   FabricScenario out;
-  const OriginReader f(fabric_json, "/fabric", "", out.origins);
+  out.section = section;
+  const OriginReader f(fabric_json, section, "", out.origins);
   out.topology = f.at("topology", "topology").get<std::string>();
   net::TopologyConfig& c = out.topology_config;
   // TopologyConfig's fields are named as the scenario's keys (the registry's ParamSpec names).
@@ -109,7 +110,7 @@ FabricScenario map_fabric(const json& fabric_json, std::uint64_t scenario_seed, 
   integer("spines", c.spines);
   integer("nodes_per_pod", c.nodes_per_pod);
   number("core_cable_m", c.core_cable_m);
-  map_switch_presets(f, fabric_json, source, c, errors);
+  map_switch_presets(f, fabric_json, source, section, c, errors);
 
   const OriginReader r = f.object("routing", "routing.");
   net::RoutingConfig& routing = out.options.routing;
@@ -134,11 +135,11 @@ FabricScenario map_fabric(const json& fabric_json, std::uint64_t scenario_seed, 
   const double mtu = q.at("mtu", "mtu_bytes").get<double>();
   const double header = q.at("header", "header_bytes").get<double>();
   if (mtu != std::floor(mtu) || mtu > 1e6) {
-    errors.push_back(located(source, "/fabric/roce/mtu", "expected a whole number of bytes up to 1 MB, got " +
+    errors.push_back(located(source, section + "/roce/mtu", "expected a whole number of bytes up to 1 MB, got " +
                                                              q.json().at("mtu").dump() + " B"));
   }
   if (header != std::floor(header) || header > 1e6) {
-    errors.push_back(located(source, "/fabric/roce/header",
+    errors.push_back(located(source, section + "/roce/header",
                              "expected a whole number of bytes up to 1 MB, got " + q.json().at("header").dump() + " B"));
   }
   roce.mtu_bytes = static_cast<int>(std::min(mtu, 1e6));
@@ -353,7 +354,7 @@ void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistri
 std::string fabric_error(const FabricScenario& fabric, const std::string& source, const sim::ConfigError& error) {
   const std::string pointer = fabric.origins.pointer_of(error.field());
   // Every field the mapping read has an origin; a model's own derived field reads "/fabric: <field>: ...".
-  if (pointer.empty()) return source + ":/fabric: " + error.field() + ": " + error.detail();
+  if (pointer.empty()) return source + ":" + fabric.section + ": " + error.field() + ": " + error.detail();
   return located(source, pointer, error.detail());
 }
 
@@ -366,6 +367,84 @@ net::Topology build_topology(const FabricScenario& fabric, const models::ModelRe
   }
 }
 
+namespace {
+
+// A network section (/fabric or /frontend) mapped, its keys checked against its topology (a
+// --set of a key the topology does not read is an error, one written in the file a notice), and
+// every topology parameter given an origin: those left to the builder's defaults are written
+// into the resolved document (fill_topology_defaults), so a complaint about one points there.
+FabricScenario map_network(const json& resolved, const std::string& key, const models::ModelRegistries& registries,
+                           Scenario& out, std::vector<std::string>& errors) {
+  const std::string section = "/" + key;
+  FabricScenario network = map_fabric(resolved.at(key), section, out.seed, out.source, errors);
+  const TopologyKeyUse use = topology_key_use(registries.topologies);
+  for (auto& e : unused_topology_keys(key, resolved.at(key), network.topology, use, out.overrides, out.source)) {
+    errors.push_back(std::move(e));
+  }
+  if (out.given.contains(key)) {
+    for (auto& note : unread_file_topology_keys(key, out.given.at(key), network.topology, use, out.overrides, out.source)) {
+      out.notices.push_back(std::move(note));
+    }
+  }
+  for (const auto& p : registries.topologies.get(network.topology).params) {
+    if (network.origins.pointer_of(p.name).empty()) network.origins.record(p.name, pointer_append(section, p.name));
+  }
+  return network;
+}
+
+// The model's own checks of a network's RoCE knobs and routing, with pointers.
+void probe_fabric_options(const FabricScenario& network, const net::Topology& topology, const std::string& source,
+                          std::vector<std::string>& errors) {
+  try {
+    net::Fabric probe(net::Topology(topology), network.options);
+  } catch (const sim::ConfigError& e) {
+    errors.push_back(fabric_error(network, source, e));
+  }
+}
+
+std::string gbps_text(double bps) {
+  std::ostringstream out;
+  out << bps / 1e9 << " Gb/s";
+  return out.str();
+}
+
+bool topology_reads(const models::ModelRegistries& registries, const std::string& topology, const std::string& key) {
+  const auto& params = registries.topologies.get(topology).params;
+  return std::any_of(params.begin(), params.end(), [&key](const auto& p) { return p.name == key; });
+}
+
+// The front-end network's hosts are the nodes' storage NICs: NIC count and rate default to the
+// node's, and may not exceed them (a network cannot use NICs the node does not have).
+void fit_frontend_to_node(FabricScenario& frontend, const json& given, const models::ModelRegistries& registries,
+                          const models::hardware::NodeSpec& node, const std::string& source,
+                          std::vector<std::string>& errors) {
+  net::TopologyConfig& c = frontend.topology_config;
+  if (topology_reads(registries, frontend.topology, "nics_per_node")) {
+    if (!given.contains("nics_per_node")) {
+      c.nics_per_node = node.storage_nics;
+      frontend.origins.record("nics_per_node", "/cluster/node/storage_nics");
+    } else if (c.nics_per_node > node.storage_nics) {
+      errors.push_back(located(source, "/frontend/nics_per_node",
+                               "the node has " + std::to_string(node.storage_nics) +
+                                   " front-end NICs (/cluster/node/storage_nics): expected at most that, got " +
+                                   std::to_string(c.nics_per_node)));
+    }
+  }
+  if (topology_reads(registries, frontend.topology, "nic_bandwidth_bps")) {
+    if (!given.contains("nic_bandwidth_bps")) {
+      c.nic_bandwidth_bps = node.storage_nic_bandwidth_bps;
+      frontend.origins.record("nic_bandwidth_bps", "/cluster/node/storage_nic_bandwidth");
+    } else if (c.nic_bandwidth_bps > node.storage_nic_bandwidth_bps) {
+      errors.push_back(located(source, "/frontend/nic_bandwidth_bps",
+                               "the node's front-end NICs run at " + gbps_text(node.storage_nic_bandwidth_bps) +
+                                   " (/cluster/node/storage_nic_bandwidth): expected at most that, got " +
+                                   gbps_text(c.nic_bandwidth_bps)));
+    }
+  }
+}
+
+}  // namespace
+
 void map_fabric_sections(const json& resolved, const models::ModelRegistries& registries, const ResourceLimits& limits,
                          Scenario& out) {
   std::vector<std::string> errors;
@@ -373,25 +452,8 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
     throw sim::InputError(out.source + ":/traffic: expected a /fabric section to carry the traffic, got none");
   }
   if (!resolved.contains("fabric")) return;
-  FabricScenario fabric = map_fabric(resolved.at("fabric"), out.seed, out.source, errors);
-  // A --set of a key the chosen topology does not read would change nothing: an error.
-  for (auto& e : unused_topology_keys(resolved.at("fabric"), fabric.topology, topology_key_use(registries.topologies),
-                                      out.overrides, out.source)) {
-    errors.push_back(std::move(e));
-  }
+  FabricScenario fabric = map_network(resolved, "fabric", registries, out, errors);
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
-  // Written in the file but not read by this topology: accepted, and said.
-  if (out.given.contains("fabric")) {
-    for (auto& note : unread_file_topology_keys(out.given.at("fabric"), fabric.topology,
-                                                topology_key_use(registries.topologies), out.overrides, out.source)) {
-      out.notices.push_back(std::move(note));
-    }
-  }
-  // The topology's parameters left to the builder's defaults are written into the resolved
-  // document (fill_topology_defaults): a complaint about one points there.
-  for (const auto& p : registries.topologies.get(fabric.topology).params) {
-    if (fabric.origins.pointer_of(p.name).empty()) fabric.origins.record(p.name, pointer_append("/fabric", p.name));
-  }
   // The size from the builder's formula first: a k=100,000 fat-tree must not be built to be refused.
   const net::TopologySize size = registries.topologies.get(fabric.topology).factory.size(fabric.topology_config);
   const MemoryEstimate fabric_estimate = fabric_memory(size);
@@ -403,12 +465,7 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
   }
   const net::Topology topology = build_topology(fabric, registries, out.source);
   fabric.faults = map_fabric_faults(resolved.at("faults"), topology, out.source, errors);
-  // The model's own checks of the RoCE knobs and routing, with pointers.
-  try {
-    net::Fabric probe(net::Topology(topology), fabric.options);
-  } catch (const sim::ConfigError& e) {
-    errors.push_back(fabric_error(fabric, out.source, e));
-  }
+  probe_fabric_options(fabric, topology, out.source, errors);
   if (resolved.contains("traffic")) {
     out.traffic = map_traffic(resolved.at("traffic"), out.seed, out.source, fabric_estimate, limits,
                               topology.host_count(), errors);
@@ -416,6 +473,25 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
   fill_topology_defaults(fabric, registries, out.resolved["fabric"]);
   out.fabric = std::move(fabric);
+}
+
+void map_frontend_section(const json& resolved, const models::ModelRegistries& registries,
+                          const ResourceLimits& limits, Scenario& out) {
+  if (!resolved.contains("frontend")) return;
+  if (!out.has_cluster) {
+    throw sim::InputError(out.source + ":/frontend: expected a /cluster whose nodes it connects, got none");
+  }
+  std::vector<std::string> errors;
+  FabricScenario frontend = map_network(resolved, "frontend", registries, out, errors);
+  fit_frontend_to_node(frontend, resolved.at("frontend"), registries, out.cluster.node, out.source, errors);
+  if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  const net::TopologySize size = registries.topologies.get(frontend.topology).factory.size(frontend.topology_config);
+  check_memory(fabric_memory(size), limits, out.source, "/frontend");
+  const net::Topology topology = build_topology(frontend, registries, out.source);
+  probe_fabric_options(frontend, topology, out.source, errors);
+  if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  fill_topology_defaults(frontend, registries, out.resolved["frontend"]);
+  out.frontend = std::move(frontend);
 }
 
 }  // namespace dcsim::tools::scenario

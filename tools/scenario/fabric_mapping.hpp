@@ -25,9 +25,15 @@ namespace dcsim::tools::scenario {
 void map_fabric_sections(const nlohmann::json& resolved, const models::ModelRegistries& registries,
                          const ResourceLimits& limits, Scenario& out);
 
-// "<source>:<pointer>: <detail>" for a ConfigError the network model raised about `fabric`, at
-// the key its field came from (FabricScenario::origins); "<source>:/fabric: <field>: ..." when
-// the field is the model's own.
+// Fills out.frontend from the resolved document's /frontend (the nodes' front-end network: the
+// same keys as /fabric; NIC count and rate default to the node's storage NICs and may not exceed
+// them). Needs the cluster mapped first.
+void map_frontend_section(const nlohmann::json& resolved, const models::ModelRegistries& registries,
+                          const ResourceLimits& limits, Scenario& out);
+
+// "<source>:<pointer>: <detail>" for a ConfigError the network model raised about `fabric` (or
+// the front-end), at the key its field came from (FabricScenario::origins);
+// "<source>:<section>: <field>: ..." when the field is the model's own.
 std::string fabric_error(const FabricScenario& fabric, const std::string& source, const sim::ConfigError& error);
 
 // Builds the fabric's topology with the registered builder; a ConfigError becomes an InputError

@@ -30,26 +30,29 @@ std::map<std::string, RegistryParam> registry_params(const models::ModelRegistri
 
 }  // namespace
 
-FieldSpec fabric_section(const models::ModelRegistries& registries) {
+namespace {
+
+// The keys of a network section (/fabric or /frontend: the same model, other NICs).
+FieldSpec network_section(const models::ModelRegistries& registries, const std::string& key,
+                          const std::string& description, const std::string& absent_note, bool frontend) {
   const auto params = registry_params(registries);
   // A topology key is absent unless given: the builder's own default applies. A key the chosen
   // topology does not read is an error when --set gave it (fabric_key_check.hpp); the file may
   // state it, so `--set fabric.topology=torus` can still switch a fat-tree scenario that also
   // states `dims`.
-  const auto param = [&params](FieldSpec f) {
+  const auto param = [&params, frontend](FieldSpec f) {
     if (const auto it = params.find(f.key); it != params.end()) {
       f.description = it->second.help + " (" + it->second.topologies + ").";
       f.default_note = "`" + it->second.default_value + "`";
     }
+    // The front-end network's hosts are the nodes' storage NICs.
+    if (frontend && f.key == "nics_per_node") f.default_note = "the node's `storage_nics`";
+    if (frontend && f.key == "nic_bandwidth_bps") f.default_note = "the node's `storage_nic_bandwidth`";
     return f;
   };
   return optional_section(
       object_field(
-          "fabric",
-          "The RoCE v2 network: topology, routing and RoCE effects (its scripted faults are /faults). A key "
-          "the topology does not use (`dcsim list topology`) is an error when `--set` gives it; the file "
-          "may state it (so `--set fabric.topology=...` can switch a file that states the keys of "
-          "several topologies).",
+          key, description,
           {
               required(enum_field("topology", "Topology builder (`dcsim list topology` describes each).",
                                   registries.topologies.kind(), registries.topologies.names())),
@@ -185,7 +188,30 @@ FieldSpec fabric_section(const models::ModelRegistries& registries) {
                                    0.5),
                   }),
           }),
-      "(absent: no network)");
+      absent_note);
+}
+
+}  // namespace
+
+FieldSpec fabric_section(const models::ModelRegistries& registries) {
+  return network_section(
+      registries, "fabric",
+      "The RoCE v2 backend network of the GPUs' compute NICs: topology, routing and RoCE effects (its "
+      "scripted faults are /faults). A key the topology does not use (`dcsim list topology`) is an error "
+      "when `--set` gives it; the file may state it (so `--set fabric.topology=...` can switch a file that "
+      "states the keys of several topologies).",
+      "(absent: no network)", false);
+}
+
+FieldSpec frontend_section(const models::ModelRegistries& registries) {
+  return network_section(
+      registries, "frontend",
+      "The front-end network of the nodes' storage NICs (`storage_nics`), beside the backend /fabric: the "
+      "same keys and model. Cluster node i is its host i; hosts beyond the nodes are stores. Checkpoints "
+      "to a `store_host` go over it unless the job's `checkpoint.network` is `backend`, so they share no "
+      "link with the collectives. Reported under `frontend/` (flows, bill of materials); its switches "
+      "count in the facility's IT power and in capex.",
+      "(absent: the storage NICs write at their line rate, no front-end flows)", true);
 }
 
 FieldSpec traffic_section() {

@@ -186,17 +186,25 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
 
 namespace dcsim::tools::scenario {
 
-void count_fabric_switches(models::facility::FacilityConfig& facility, const FabricScenario& fabric,
-                           const models::ModelRegistries& registries, const std::string& source) {
+void count_fabric_switches(models::facility::FacilityConfig& facility, const std::optional<FabricScenario>& fabric,
+                           const std::optional<FabricScenario>& frontend, const models::ModelRegistries& registries,
+                           const std::string& source) {
   if (facility.network_switches > 0) {
-    throw sim::InputError(source + ":/facility/network/switches: the scenario has a fabric section; its "
-                          "switches and cabled ports are counted from the topology (leave switches at 0)");
+    throw sim::InputError(source + ":/facility/network/switches: the scenario has a " +
+                          (fabric ? "fabric" : "frontend") +
+                          " section; its switches and cabled ports are counted from the topology (leave switches at 0)");
   }
-  const auto topology = build_topology(fabric, registries, source);
-  const auto net = models::power::fabric_switch_power(facility.switch_power, topology);
-  facility.network_switches = net.switches;
-  facility.network_active_ports = net.active_ports;
-  facility.network_power_w = net.power_w;
+  facility.network_switches = 0;
+  facility.network_active_ports = 0;
+  facility.network_power_w = 0.0;
+  for (const auto* network : {&fabric, &frontend}) {
+    if (!*network) continue;
+    const auto topology = build_topology(**network, registries, source);
+    const auto net = models::power::fabric_switch_power(facility.switch_power, topology);
+    facility.network_switches += net.switches;
+    facility.network_active_ports += net.active_ports;
+    facility.network_power_w += net.power_w;
+  }
 }
 
 sim::InputError facility_config_error(const std::string& source, const nlohmann::json& resolved_facility,

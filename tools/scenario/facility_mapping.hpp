@@ -3,6 +3,7 @@
 // outdoor CSV (errors name file and line) and checks what needs the node model (a rack limit
 // below one node's idle power). Throws sim::InputError located at the JSON pointer.
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -28,10 +29,12 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& faci
 // The facility's NodePowerConfig for a NodeSpec (what map_facility_section applies).
 void apply_node_spec(models::power::NodePowerConfig& config, const models::hardware::NodeSpec& node);
 
-// With a fabric section: the network switch power from its topology (every switch, its cabled
-// ports at their speeds) replaces /facility/network's count, which must then be 0.
-void count_fabric_switches(models::facility::FacilityConfig& facility, const FabricScenario& fabric,
-                           const models::ModelRegistries& registries, const std::string& source);
+// With a fabric or front-end section: the network switch power from their topologies (every
+// switch, its cabled ports at their speeds, both networks) replaces /facility/network's count,
+// which must then be 0.
+void count_fabric_switches(models::facility::FacilityConfig& facility, const std::optional<FabricScenario>& fabric,
+                           const std::optional<FabricScenario>& frontend, const models::ModelRegistries& registries,
+                           const std::string& source);
 
 // A facility model ConfigError ("zones[1].racks[0]", "power.rack_limit") as an InputError at the
 // JSON pointer of the field in the resolved /facility section, with its value: the config's

@@ -313,8 +313,8 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
 
 namespace {
 
-// The whole run against the limits, once every section is mapped (the fabric and its traffic
-// were checked alone before they were built, in map_fabric_sections).
+// The whole run against the limits, once every section is mapped (each network and the traffic
+// were checked alone before they were built, in map_fabric_sections / map_frontend_section).
 void check_run_resources(const Scenario& s, const models::ModelRegistries& registries, const ResourceLimits& limits) {
   MemoryEstimate estimate;
   std::string pointer = "/cluster/nodes";
@@ -327,9 +327,10 @@ void check_run_resources(const Scenario& s, const models::ModelRegistries& regis
     }
   };
   if (s.has_cluster) add(cluster_memory(s.cluster), "/cluster/nodes");
-  if (s.fabric) {
-    add(fabric_memory(registries.topologies.get(s.fabric->topology).factory.size(s.fabric->topology_config)),
-        "/fabric");
+  for (const auto* network : {&s.fabric, &s.frontend}) {
+    if (!*network) continue;
+    const FabricScenario& n = **network;
+    add(fabric_memory(registries.topologies.get(n.topology).factory.size(n.topology_config)), n.section);
   }
   if (s.traffic) add(traffic_memory(static_cast<double>(s.traffic->records.size())), "/traffic");
   check_memory(estimate, limits, s.source, pointer);
@@ -435,12 +436,15 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
     throw translate_config_error(source, e, out.origins["cluster"], &out.resolved);
   }
   map_fabric_sections(out.resolved, registries, limits, out);
+  map_frontend_section(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
     out.facility = map_facility_section(out.resolved["facility"], source,
                                         out.has_cluster ? &out.cluster.node : nullptr, out.resolved["faults"]);
   }
   out.node_faults = map_node_faults(out.resolved["faults"], out.has_cluster ? out.cluster.nodes : 0, source);
-  if (out.facility && out.fabric) count_fabric_switches(*out.facility, *out.fabric, registries, source);
+  if (out.facility && (out.fabric || out.frontend)) {
+    count_fabric_switches(*out.facility, out.fabric, out.frontend, registries, source);
+  }
   if (out.resolved.contains("reliability")) {
     out.reliability = map_reliability_section(out.resolved["reliability"], out, registries);
   }

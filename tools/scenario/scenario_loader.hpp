@@ -51,6 +51,7 @@ struct Scenario {
   bool has_cluster = true;
   sim::Time duration = sim::Time::max();  // /duration; max() runs until nothing is left to do
   std::optional<FabricScenario> fabric;   // /fabric, when given
+  std::optional<FabricScenario> frontend;  // /frontend, when given (needs /cluster)
   std::optional<TrafficScenario> traffic; // /traffic, when given (needs /fabric)
   std::optional<models::facility::FacilityConfig> facility;  // /facility, when given
   std::optional<models::reliability::FaultModelConfig> reliability;  // /reliability, when given

@@ -253,6 +253,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
           cluster_section(registries),
           workload_section(),
           fabric_section(registries),
+          frontend_section(registries),
           traffic_section(),
           facility_section(registries),
           reliability_section(),

@@ -196,20 +196,31 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                             0),
                                with_default(enum_field("target",
                                                        "Where they go: node NVMe, or a remote store "
-                                                       "over the storage NICs.",
+                                                       "over the NICs of `network`.",
                                                        "checkpoint target", {"nvme", "remote"}),
                                             "nvme"),
+                               with_default_note(enum_field("network",
+                                                            "Remote target: which NICs and network carry "
+                                                            "it. `frontend`: the storage NICs (and the "
+                                                            "/frontend network with a `store_host`), off "
+                                                            "the GPU rails; `backend`: the compute NICs "
+                                                            "(and /fabric), sharing them with the "
+                                                            "collectives, as designs without a separate "
+                                                            "storage network do.",
+                                                            "checkpoint network", {"frontend", "backend"}),
+                                                 "`frontend`"),
                                with_default_note(quantity_field("remote_bandwidth",
                                                                 "Aggregate write bandwidth of the remote store.",
                                                                 QuantityKind::kDataRate, above(0)),
-                                                 "only the storage NICs limit"),
+                                                 "only the NICs limit"),
                                with_default_note(integer_field("store_host",
-                                                               "Remote target with a /fabric: the fabric host "
-                                                               "of the store (not a cluster node); each node "
-                                                               "writes its share as a flow to it, sharing the "
-                                                               "fabric with training traffic.",
+                                                               "Remote target: the store's host on the "
+                                                               "`network` (/frontend or /fabric; a host "
+                                                               "beyond the cluster's nodes); each node "
+                                                               "writes its share as a flow to it, sharing "
+                                                               "that network with whatever else runs there.",
                                                                at_least(0)),
-                                                 "not on the fabric: the storage NICs' rate"),
+                                                 "no store host: the NICs' line rate"),
                            }),
           }),
       json::array());
@@ -289,6 +300,12 @@ void check_training_cross_field(const json& resolved, ErrorList& errors) {
       errors.add(base + "/nodes", "expected at most " + std::to_string(cluster_nodes) +
                                       " nodes (the cluster's size, /cluster/nodes), got " +
                                       t["nodes"].dump());
+    }
+    if (const json::json_pointer ck("/checkpoint"); t.contains(ck / "network") && t.contains(ck / "target") &&
+                                                     t.at(ck / "target") != "remote") {
+      errors.add(base + "/checkpoint/network", "applies to the remote target only (target is " +
+                                                    t.at(ck / "target").dump() +
+                                                    "; node NVMe needs no network): drop it or set target \"remote\"");
     }
     if (t.contains("name") && t["name"].is_string()) {
       const auto [it, fresh] = names.emplace(t["name"].get<std::string>(), base + "/name");
@@ -380,11 +397,15 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
       spec.checkpoint.remote_bandwidth_bps = ck.at("remote_bandwidth", "remote_bandwidth_bps").get<double>();
     }
     if (ck.contains("store_host")) spec.checkpoint.store_host = ck.at("store_host", "store_host").get<int>();
+    if (ck.contains("network") && ck.at("network", "network").get<std::string>() == "backend") {
+      spec.checkpoint.network = mw::CheckpointNetwork::kBackend;
+    }
     // The node hardware a job's plan checks is the cluster's node: its keys are in /cluster/node.
     spec.fabric = collective_fabric_params(config.node);
     origins.record(prefix + "fabric.nics_per_node", "/cluster/node/compute_nics");
     origins.record(prefix + "node", "/cluster/node");
     origins.record(prefix + "node.storage_nics", "/cluster/node/storage_nics");
+    origins.record(prefix + "node.compute_nics", "/cluster/node/compute_nics");
     origins.record(prefix + "node.nvme_write_bandwidth_bytes_per_s", "/cluster/node/nvme_write_bandwidth");
     try {
       (void)mw::plan_training_job(spec, config.node, registries.collective_algorithms);

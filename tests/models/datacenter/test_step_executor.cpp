@@ -227,6 +227,7 @@ TEST_CASE("checkpoints to a store host on the fabric are flows that converge on 
   t.checkpoint.interval_steps = 1;
   t.checkpoint.target = mw::CheckpointTarget::kRemote;
   t.checkpoint.store_host = 2;
+  t.checkpoint.network = mw::CheckpointNetwork::kBackend;  // the store is a host of the training fabric
   c.training_jobs.push_back(t);
   dcsim::sim::Simulator sim;
   dcsim::sim::MemoryTraceSink sink;

@@ -48,6 +48,25 @@ TEST_CASE("a k=4 fat-tree's bill of materials priced item by item", "[models][ec
   CHECK(c.total_usd == Approx(1.6e6 + 27'200.0).epsilon(kUsdTol));
 }
 
+TEST_CASE("a front-end network is priced beside the backend in lines of its own", "[models][economics][capex]") {
+  // Front-end: one leaf of 4 hosts at 100 Gb/s, non-blocking: 4 uplinks to 4 spines of 1 port.
+  // Switches are priced per port from the radix-4 entry: the 8-port leaf $2,000, each spine
+  // $250. Leaf $2,000 + 4 x $250 + 4 host DAC x $50 + 4 AOC (20 m) x $200
+  // = 2,000 + 1,000 + 200 + 800 = $4,000, on top of the backend's $27,200.
+  CapexConfig config = fat_tree_capex(20.0);
+  net::TopologyConfig f;
+  f.leaves = 1;
+  f.hosts_per_leaf = 4;
+  config.frontend = net::bill_of_materials(net::build_leaf_spine(f));
+  const Capex c = capex(config);
+  CHECK(c.fabric_usd == Approx(27'200.0 + 4'000.0).epsilon(kUsdTol));
+  int frontend_lines = 0;
+  for (const CapexLine& line : c.lines) {
+    if (line.item.rfind("frontend ", 0) == 0) ++frontend_lines;
+  }
+  CHECK(frontend_lines == 4);  // two switch tiers, host and spine cables
+}
+
 TEST_CASE("optical links cost two transceivers and their fibre; NICs are priced when the node price leaves them out",
           "[models][economics][capex]") {
   CapexConfig config = fat_tree_capex(50.0);  // beyond AOC reach: 32 optical links

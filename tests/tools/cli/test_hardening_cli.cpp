@@ -77,8 +77,28 @@ TEST_CASE("validate refuses what run would refuse: fewer fabric hosts than train
 TEST_CASE("validate refuses a checkpoint store that is a cluster node", "[cli][hardening]") {
   check_validate_refuses("two-jobs-shared-fabric.json",
                          " --set workload.training.0.checkpoint.target=remote --set "
+                         "workload.training.0.checkpoint.network=backend --set "
                          "workload.training.0.checkpoint.store_host=1",
-                         ":/workload/training/0/checkpoint/store_host: must be a fabric host");
+                         ":/workload/training/0/checkpoint/store_host: must be a host of /fabric that is not a "
+                         "cluster node (none: all 6 hosts of /fabric are cluster nodes");
+  check_validate_refuses("frontend-backend.json", " --set workload.training.0.checkpoint.store_host=2",
+                         ":/workload/training/0/checkpoint/store_host: must be a host of /frontend that is not a "
+                         "cluster node (6 to 7), got 2");
+}
+
+TEST_CASE("validate refuses checkpoints sent to a network the nodes are not on", "[cli][hardening]") {
+  // The store is a front-end host by default; this scenario has only a backend.
+  check_validate_refuses("two-jobs-shared-fabric.json",
+                         " --set workload.training.0.checkpoint.target=remote --set "
+                         "workload.training.0.checkpoint.store_host=6",
+                         ":/workload/training/0/checkpoint/store_host: is a host of the front-end network");
+  // More front-end NICs than the node has, and NVMe checkpoints told which network to use.
+  check_validate_refuses("frontend-backend.json", " --set frontend.nics_per_node=4",
+                         ":/frontend/nics_per_node: the node has 2 front-end NICs (/cluster/node/storage_nics): "
+                         "expected at most that, got 4");
+  check_validate_refuses("frontend-backend.json", " --set workload.training.1.checkpoint.network=frontend",
+                         ":/workload/training/1/checkpoint/network: applies to the remote target only (target is "
+                         "\"nvme\"");
 }
 
 TEST_CASE("validate refuses a facility zone naming a rack that does not exist, with its pointer",

@@ -47,6 +47,9 @@ NOT_SCHEMA_DETECTABLE = {
     "training_distributed_optimizer_with_zero": "distributed_optimizer against zero_stage, judged by the step model",
     "training_lora_no_target": "LoRA targets all off, judged by the step model",
     "training_stage_split": "stage layer counts against the model's layers, judged by the step model",
+    "frontend_nics_exceed_node": "front-end NICs against the node's storage NICs",
+    "frontend_without_cluster": "one section requiring another",
+    "checkpoint_network_with_nvme": "a key that applies to one value of another",
 }
 NOT_JSON = {"invalid_json", "empty_file"}
 # Valid JSON to Python too (which keeps the last of repeated keys), but the loader rejects it.

@@ -38,3 +38,21 @@ TEST_CASE("facility network: a fabric section's switches are counted from its to
   doc["facility"] = {{"network", {{"switches", 3}}}};
   CHECK_THROWS_WITH(load_doc(doc), Catch::Contains("/facility/network/switches"));
 }
+
+TEST_CASE("facility network: a front-end network's switches add to the fabric's", "[tools][scenario][facility]") {
+  // Backend: the k=4 fat-tree above (20 switches, 80 cabled 400G ports). Front-end: one leaf of
+  // 16 hosts x 2 storage NICs at 400G, non-blocking: 32 uplinks to 2 named spines of 16 ports,
+  // so 3 switches and 32 + 32 + 32 = 96 cabled ports.
+  json doc = json::parse(R"({"name": "f", "fabric": {"topology": "fat_tree", "k": 4,
+                             "link_bandwidth_bps": "400 Gbps"},
+                             "frontend": {"topology": "leaf_spine", "leaves": 1, "hosts_per_leaf": 16, "spines": 2,
+                             "link_bandwidth_bps": "400 Gbps"}})");
+  doc["cluster"] = {{"nodes", 16}, {"nodes_per_rack", 4}};
+  doc["workload"] = {{"jobs", json::array({{{"name", "a"}, {"work", "1 h"}}})}};
+  doc["facility"] = json::object();
+  const auto s = load_doc(doc);
+  REQUIRE(s.facility);
+  CHECK(s.facility->network_switches == 20 + 3);
+  CHECK(s.facility->network_active_ports == 80 + 96);
+  CHECK(s.facility->network_power_w == Approx(23 * 400.0 + 176 * 11.0));
+}

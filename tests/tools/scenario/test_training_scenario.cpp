@@ -69,28 +69,47 @@ TEST_CASE("max_dp_chunks maps to the step graph and must be positive", "[tools][
                     Catch::Contains("/workload/training/0/max_dp_chunks"));
 }
 
-TEST_CASE("a checkpoint store host must be a fabric host that is not a cluster node", "[tools][scenario][training]") {
+TEST_CASE("a checkpoint store host must be a host of its network that is not a cluster node",
+          "[tools][scenario][training]") {
   const auto registries = dcsim::tools::scenario::testing::make_registries();
   json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 2},
     "workload": {"training": [{"name": "b", "model": "bert-large", "nodes": 2, "steps": 2,
-      "checkpoint": {"interval": 1, "target": "remote", "store_host": 2}}]}})");
+      "checkpoint": {"interval": 1, "target": "remote", "network": "backend", "store_host": 2}}]}})");
   dcsim::sim::MemoryTraceSink sink;
   const Scenario no_fabric = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
   CHECK(no_fabric.cluster.training_jobs[0].checkpoint.store_host == 2);
   CHECK_THROWS_WITH(dcsim::tools::run::simulate(no_fabric, registries, sink, {}),
-                    "t.json:/workload/training/0/checkpoint/store_host: needs the scenario's /fabric section, got 2");
+                    "t.json:/workload/training/0/checkpoint/store_host: is a host of the backend network (checkpoint "
+                    "network `backend`), which needs the scenario's /fabric section, got 2");
   doc["fabric"] = json::parse(R"({"topology": "leaf_spine", "leaves": 1, "hosts_per_leaf": 3})");
   doc["workload"]["training"][0]["checkpoint"]["store_host"] = 1;
   const Scenario on_node = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
   dcsim::sim::MemoryTraceSink sink2;
   CHECK_THROWS_WITH(dcsim::tools::run::simulate(on_node, registries, sink2, {}),
-                    "t.json:/workload/training/0/checkpoint/store_host: must be a fabric host that is not a "
+                    "t.json:/workload/training/0/checkpoint/store_host: must be a host of /fabric that is not a "
                     "cluster node (2 to 2), got 1");
   doc["fabric"]["hosts_per_leaf"] = 2;
   const Scenario no_spare = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
   dcsim::sim::MemoryTraceSink sink3;
   CHECK_THROWS_WITH(dcsim::tools::run::simulate(no_spare, registries, sink3, {}),
-                    Catch::Contains("(none: all 2 fabric hosts are cluster nodes; give the fabric more hosts)"));
+                    Catch::Contains("(none: all 2 hosts of /fabric are cluster nodes; give it more hosts)"));
+  // The front-end network (the default): its hosts, not the backend's.
+  doc["workload"]["training"][0]["checkpoint"].erase("network");
+  doc["workload"]["training"][0]["checkpoint"]["store_host"] = 2;
+  dcsim::sim::MemoryTraceSink sink4;
+  CHECK_THROWS_WITH(dcsim::tools::run::simulate(load_scenario_json(doc, "t.json", {}, std::nullopt, registries),
+                                                registries, sink4, {}),
+                    Catch::Contains("t.json:/workload/training/0/checkpoint/store_host: is a host of the front-end "
+                                    "network (checkpoint network `frontend`, the default), which needs the "
+                                    "scenario's /frontend section"));
+  doc["frontend"] = json::parse(R"({"topology": "leaf_spine", "leaves": 1, "hosts_per_leaf": 3})");
+  const Scenario on_frontend = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+  // The front-end's NICs are the node's storage NICs unless the section says otherwise.
+  CHECK(on_frontend.frontend->topology_config.nics_per_node == on_frontend.cluster.node.storage_nics);
+  CHECK(on_frontend.frontend->topology_config.nic_bandwidth_bps == on_frontend.cluster.node.storage_nic_bandwidth_bps);
+  CHECK(on_frontend.resolved["frontend"]["nics_per_node"] == on_frontend.cluster.node.storage_nics);
+  dcsim::sim::MemoryTraceSink sink5;
+  CHECK_NOTHROW(dcsim::tools::run::simulate(on_frontend, registries, sink5, {}));
 }
 
 namespace {

@@ -1,0 +1,37 @@
+#pragma once
+// A write of every node of a job to one host of a network, as flows: each node sends its share
+// as one flow from its NIC(s) to `dst`, and the write ends when the last flow has (a checkpoint to
+// a store host). The network is the backend fabric the job's steps use, or the front-end network
+// of the nodes' storage NICs (datacenter.hpp), whichever the job's checkpoint config names; on
+// the front-end the write shares no link with the job's collectives.
+//
+// A flow that fails (no path) counts as ended at its failure time, and is counted on the network.
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "models/datacenter/training_fabric.hpp"
+
+namespace dcsim::models::datacenter {
+
+class NetworkWrite {
+ public:
+  // `nodes` are the job's cluster nodes; `network` must outlive this object.
+  NetworkWrite(TrainingFabric& network, const std::vector<int>& nodes);
+  NetworkWrite(const NetworkWrite&) = delete;
+  NetworkWrite& operator=(const NetworkWrite&) = delete;
+
+  // Every node sends `bytes_per_node` to host `dst` of the network; on_done runs when the last
+  // flow has finished. One write at a time (InternalError otherwise).
+  void start(network::NodeId dst, double bytes_per_node, std::function<void()> on_done);
+  bool pending() const { return pending_ > 0; }
+
+ private:
+  TrainingFabric& network_;
+  std::vector<network::NodeId> hosts_;  // per job node
+  std::size_t pending_ = 0;
+  std::function<void()> on_done_;
+};
+
+}  // namespace dcsim::models::datacenter
