@@ -29,6 +29,14 @@ void price_fabric(const CapexConfig& config, const network::BillOfMaterials& bom
       throw sim::ConfigError("fabric", network + "tier-" + std::to_string(s.tier) +
                                            " switches terminate no cables, so their port speed is unknown");
     }
+    // A preset's switch is priced as the box it is (its price key); others by speed and radix.
+    if (!s.price_key.empty()) {
+      add(c, "fabric",
+          network + "switch " + s.model + " (" + std::to_string(s.radix) + "-port " + gbps(speed) + ") tier " +
+              std::to_string(s.tier),
+          static_cast<double>(s.count), "switch", switch_usd_by_key(prices, s.price_key, s.model, "fabric_prices."));
+      continue;
+    }
     add(c, "fabric", network + "switch " + std::to_string(s.radix) + "-port " + gbps(speed) + " tier " + std::to_string(s.tier),
         static_cast<double>(s.count), "switch", switch_usd(prices, speed, s.radix, "fabric_prices."));
   }

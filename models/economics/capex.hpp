@@ -2,7 +2,8 @@
 // Capital expenditure: what buying the cluster costs, line by line.
 //
 //   servers  = nodes x (usd_per_node + itemised parts)                  (node_price.hpp)
-//   fabric   = switches by tier, radix and port speed; cables by media: DAC and AOC each, optics
+//   fabric   = switches by tier: a preset's by its price key (the box as sold), others by radix
+//              and port speed; cables by media: DAC and AOC each, optics
 //              2 transceivers each plus fibre by the metre; NIC ports unless the node price
 //              includes them                                             (fabric_prices.hpp);
 //              the backend's lines, then the front-end network's ("frontend switch ...")

@@ -78,6 +78,19 @@ double switch_usd(const FabricPrices& p, double port_speed_bps, int radix, const
   return best->usd_each * radix / best->radix;
 }
 
+double switch_usd_by_key(const FabricPrices& prices, const std::string& price_key, const std::string& model,
+                         const std::string& prefix) {
+  FabricPrices copy = prices;  // price_fields hands out pointers into what it is given
+  std::string known;
+  for (const PriceField& f : price_fields(copy)) {
+    if (f.name.rfind("switch_", 0) != 0) continue;
+    if (f.name == price_key) return *f.value;
+    known += (known.empty() ? "" : ", ") + f.name;
+  }
+  throw sim::ConfigError(prefix + price_key, "switch preset " + model + " is priced by " + price_key +
+                                                 ", which these fabric prices lack (they have: " + known + ")");
+}
+
 const LinkPrice& link_price(const FabricPrices& p, double speed_bps, const std::string& prefix) {
   for (const LinkPrice& l : p.links) {
     if (l.speed_bps == speed_bps) return l;

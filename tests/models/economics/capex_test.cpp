@@ -1,5 +1,7 @@
 // Capex: servers, the fabric's bill of materials priced item by item, facility gear per kW, spares.
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "economics_test_support.hpp"
@@ -65,6 +67,30 @@ TEST_CASE("a front-end network is priced beside the backend in lines of its own"
     if (line.item.rfind("frontend ", 0) == 0) ++frontend_lines;
   }
   CHECK(frontend_lines == 4);  // two switch tiers, host and spine cables
+}
+
+TEST_CASE("a switch built from a preset is priced as the box its price key names", "[models][economics][capex]") {
+  // Two SN5600 leaves cabled at 400G (128 ports each) and 16 host DACs at 400G. By speed and
+  // radix they would be the 64-port 400G entry scaled per port ($43,000 x 2); the preset's key
+  // prices the box as sold, a 64-port 800G switch: $120,000 each (public-figures.md, Sesterce).
+  CapexConfig config = fat_tree_capex(20.0);
+  net::BillOfMaterials bom;
+  bom.switches.push_back({1, 128, "nvidia_sn5600", "switch_800g_64_port_usd", 0.0, 2, 16, 256});
+  bom.cables.push_back({400e9, "DAC", 0, 16, 32.0});
+  config.fabric = bom;
+  config.fabric_prices = ethernet_fabric_prices();
+  const Capex c = capex(config);
+  const double dac_400g = config.fabric_prices.links[2].dac_usd;
+  CHECK(c.fabric_usd == Approx(2 * 120'000.0 + 16 * dac_400g).epsilon(kUsdTol));
+  const auto switch_line = std::find_if(c.lines.begin(), c.lines.end(),
+                                        [](const CapexLine& l) { return l.item.rfind("switch ", 0) == 0; });
+  REQUIRE(switch_line != c.lines.end());
+  CHECK(switch_line->item == "switch nvidia_sn5600 (128-port 400G) tier 1");
+  CHECK(switch_line->usd_each == 120'000.0);
+  // A key the prices do not carry is an error naming it, not a silent per-port guess.
+  bom.switches.front().price_key = "switch_1600g_64_port_usd";
+  config.fabric = bom;
+  CHECK(config_error_field([&] { (void)capex(config); }) == "fabric_prices.switch_1600g_64_port_usd");
 }
 
 TEST_CASE("optical links cost two transceivers and their fibre; NICs are priced when the node price leaves them out",
