@@ -1,6 +1,7 @@
 #include <string>
 
 #include "models/network/clos.hpp"
+#include "models/network/planes.hpp"
 #include "models/network/topology_builders.hpp"
 #include "sim/error.hpp"
 
@@ -25,6 +26,10 @@ void check_attachment(const TopologyConfig& c) {
 }
 
 Topology build_fat_tree(const TopologyConfig& c) {
+  if (c.planes != 1) {
+    check_planes(c.planes);
+    return replicate_planes(build_fat_tree(one_plane(c)), c.planes);
+  }
   if (c.k < 2 || c.k % 2 != 0) {
     throw sim::ConfigError("k", "must be an even integer >= 2, got " + std::to_string(c.k));
   }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "models/network/clos.hpp"
+#include "models/network/planes.hpp"
 #include "models/network/topology_builders.hpp"
 #include "sim/error.hpp"
 
@@ -160,6 +161,10 @@ Topology build_rail_optimized_radix(const TopologyConfig& c) {
 }  // namespace
 
 Topology build_leaf_spine(const TopologyConfig& c) {
+  if (c.planes != 1) {
+    check_planes(c.planes);
+    return replicate_planes(build_leaf_spine(one_plane(c)), c.planes);
+  }
   check_attachment(c);
   if (c.leaves < 1) throw sim::ConfigError("leaves", "must be a positive integer, got " + std::to_string(c.leaves));
   if (c.hosts_per_leaf < 1) {
@@ -188,6 +193,10 @@ Topology build_leaf_spine(const TopologyConfig& c) {
 }
 
 Topology build_rail_optimized(const TopologyConfig& c) {
+  if (c.planes != 1) {
+    check_planes(c.planes);
+    return replicate_planes(build_rail_optimized(one_plane(c)), c.planes);
+  }
   check_attachment(c);
   if (c.nodes < 1) throw sim::ConfigError("nodes", "must be a positive integer, got " + std::to_string(c.nodes));
   const int group = c.nodes_per_rail_group > 0 ? c.nodes_per_rail_group : c.nodes;

@@ -23,6 +23,7 @@ std::vector<sim::ParamSpec> switch_params(bool pods) {
       {"spine_switch", "", "switch", "a switch preset", "switch preset of tier 2 (spines, aggregation)"},
       {"core_switch", "", "switch", "a switch preset", "switch preset of tier 3 (cores, grown when the spines run out of ports)"},
       {"core_cable_m", "length", "switch_cable_m", "x >= 0", "spine-to-core cable length"},
+      {"planes", "", "1", "1 to 8", "independent copies of the switches, every NIC with a port (nic_bandwidth_bps) on each: Alibaba HPN's dual-plane (planes.hpp)"},
   };
   if (pods) {
     out.push_back({"spine_oversubscription", "", "1", "x >= 1", "pod spine downlink / uplink bandwidth (three tiers)"});

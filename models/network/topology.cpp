@@ -52,6 +52,18 @@ void Topology::connect(NodeId a, NodeId b, double bandwidth_bps, double cable_m,
   nodes_[b].ports += cables;
 }
 
+void Topology::copy_cable(NodeId a, NodeId b, const LinkInfo& forward, const LinkInfo& backward) {
+  const auto ab = static_cast<LinkId>(links_.size());
+  links_.push_back(LinkInfo{a, b, forward.bandwidth_bps, forward.latency_ns, forward.cable_m, forward.tier,
+                            forward.cables, ab + 1});
+  links_.push_back(LinkInfo{b, a, backward.bandwidth_bps, backward.latency_ns, backward.cable_m, backward.tier,
+                            backward.cables, ab});
+  boost::add_edge(a, b, ab, graph_);
+  boost::add_edge(b, a, ab + 1, graph_);
+  nodes_[a].ports += forward.cables;
+  nodes_[b].ports += forward.cables;
+}
+
 void Topology::finalize(bool hosts_are_routers) {
   hosts_are_routers_ = hosts_are_routers;
   const std::size_t n = nodes_.size();

@@ -50,6 +50,9 @@ struct TopologyConfig {
   std::array<std::string, 3> tier_model;  // switch preset names per tier, for the BOM ("" none)
   double spine_oversubscription = 1.0;  // tier-2 downlink / uplink bandwidth (three tiers), >= 1
   int spines = 0;         // tier-2 switches per pod (per fabric with two tiers); 0: derived
+  // Independent copies of the switched fabric, each NIC with a port (nic_bandwidth_bps) on every
+  // one (planes.hpp: Alibaba HPN's dual-plane); 1: one plane.
+  int planes = 1;
   int nodes_per_pod = 0;  // hosts per pod of a three-tier fabric; 0: derived from the spine radix
   double core_cable_m = 0.0;  // spine-to-core cable length; 0: switch_cable_m
   // mesh / torus: sizes per dimension (ring uses `nodes`)
@@ -100,6 +103,10 @@ class Topology {
   // when >= 0) plus switch_latency_ns when the link leaves a switch.
   void connect(NodeId a, NodeId b, double bandwidth_bps, double cable_m, int tier, int cables,
                bool bundle, std::int64_t switch_latency_ns, std::int64_t latency_override_ns);
+  // One more cable (or bundle) like an existing one, between a and b: `forward` is its a -> b
+  // direction, `backward` its b -> a (speed, latency, length, tier and cables kept). For copies
+  // of a fabric (planes.hpp).
+  void copy_cable(NodeId a, NodeId b, const LinkInfo& forward, const LinkInfo& backward);
   // Builds the adjacency arrays; call once after the last connect().
   void finalize(bool hosts_are_routers);
 

@@ -5,11 +5,24 @@
 #include <optional>
 
 #include "models/network/clos.hpp"
+#include "models/network/planes.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::network {
 
 namespace {
+
+// `planes` copies of one plane's switches and cables on the same hosts; a host with ports in
+// several planes is its own routing anchor.
+TopologySize planes_size(TopologySize one, int planes) {
+  const double p = std::max(1, planes);
+  one.switches *= p;
+  one.cables *= p;
+  one.forwarders *= p;
+  if (planes > 1) one.anchors = one.hosts;
+  return one;
+}
+
 
 double ports_per_host(const TopologyConfig& c) {
   return std::max(1.0, static_cast<double>(c.nics_per_node)) * std::max(1.0, static_cast<double>(c.links_per_node));
@@ -40,6 +53,7 @@ std::vector<double> as_doubles(const std::vector<int>& dims) { return {dims.begi
 }  // namespace
 
 TopologySize fat_tree_size(const TopologyConfig& c) {
+  if (c.planes > 1) return planes_size(fat_tree_size(one_plane(c)), c.planes);
   const double k = std::max(2.0, static_cast<double>(c.k));
   const double half = std::floor(k / 2);
   const double hosts_per_edge = std::max(1.0, std::floor(half / ports_per_host(c)));
@@ -71,6 +85,7 @@ std::optional<TopologySize> clos_size(const TopologyConfig& c, double hosts, dou
 }
 
 TopologySize leaf_spine_size(const TopologyConfig& c) {
+  if (c.planes > 1) return planes_size(leaf_spine_size(one_plane(c)), c.planes);
   const double leaves = std::max(1.0, static_cast<double>(c.leaves));
   if (c.hosts_per_leaf >= 1 && c.nics_per_node >= 1 && c.links_per_node >= 1) {
     const double per_leaf = c.hosts_per_leaf;
@@ -88,6 +103,7 @@ TopologySize leaf_spine_size(const TopologyConfig& c) {
 }
 
 TopologySize rail_optimized_size(const TopologyConfig& c) {
+  if (c.planes > 1) return planes_size(rail_optimized_size(one_plane(c)), c.planes);
   const double nodes = std::max(1.0, static_cast<double>(c.nodes));
   if (radix_bound(c) && c.nodes >= 1 && c.nics_per_node >= 1 && c.links_per_node >= 1) {
     // The builder's rail group (leaf_spine.cpp); a refused request falls through.

@@ -108,6 +108,7 @@ FabricScenario map_fabric(const json& fabric_json, const std::string& section, s
   if (f.contains("switch_latency")) c.switch_latency_ns = duration_of(f.at("switch_latency", "switch_latency_ns")).ns();
   number("spine_oversubscription", c.spine_oversubscription);
   integer("spines", c.spines);
+  integer("planes", c.planes);
   integer("nodes_per_pod", c.nodes_per_pod);
   number("core_cable_m", c.core_cable_m);
   map_switch_presets(f, fabric_json, source, section, c, errors);
@@ -340,6 +341,7 @@ void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistri
       {"switch_latency", static_cast<double>(c.switch_latency_ns) * 1e-9},
       {"spine_oversubscription", c.spine_oversubscription},
       {"spines", c.spines},
+      {"planes", c.planes},
       {"nodes_per_pod", c.nodes_per_pod},
       {"core_cable_m", c.core_cable_m > 0 ? c.core_cable_m : c.switch_cable_m},
   };

@@ -74,6 +74,7 @@ FieldSpec network_section(const models::ModelRegistries& registries, const std::
                                models::network::switch_preset_names())),
               param(number_field("spine_oversubscription", "Pod spine downlink / uplink bandwidth.", at_least(1))),
               param(integer_field("spines", "Spines per pod (0: derived).", at_least(0))),
+              param(integer_field("planes", "Independent switch planes.", between(1, 8))),
               param(integer_field("nodes_per_pod", "Hosts per pod (0: derived).", at_least(0))),
               param(quantity_field("core_cable_m", "Spine-to-core cable length.", QuantityKind::kLength,
                                    at_least(0))),

@@ -356,3 +356,54 @@ TEST_CASE("without a switch preset, named spines take a leaf's uplinks in parall
   c.spines = 3;
   CHECK_THROWS_WITH(net::build_leaf_spine(c), Catch::Contains("3 spines do not divide a leaf's 8 uplinks"));
 }
+
+TEST_CASE("a dual-plane fabric doubles the switches and gives every NIC a port on each plane but joins no plane to another",
+          "[network][clos][planes]") {
+  // Alibaba HPN-like (public-figures.md: 8 NICs x 2 x 200G to dual ToRs, two planes): 64 nodes,
+  // 8 rails, NIC ports at 200G, switch links at 400G, on SN5600s (128 x 400G).
+  auto c = rail(64, 8, 128);
+  c.nic_bandwidth_bps = 200e9;
+  c.tier_model = {"nvidia_sn5600", "nvidia_sn5600", "nvidia_sn5600"};
+  const auto one = net::build_rail_optimized(c);
+  c.planes = 2;
+  const auto two = net::build_rail_optimized(c);
+  // Per tier, twice the switches; twice the cables; each plane within the preset's radix.
+  auto doubled = switches_per_tier(one);
+  for (auto& [tier, count] : doubled) count *= 2;
+  CHECK(switches_per_tier(two) == doubled);
+  CHECK(cables(two) == 2 * cables(one));
+  check_radix(two, 128);
+  // Every host: a 200G port per NIC per plane, 8 x 2 x 200G = 3.2 Tb/s.
+  const std::size_t switches = one.node_count() - one.host_count();
+  const auto plane_of = [&](net::NodeId n) {
+    return static_cast<int>((n - two.host_count()) / switches);
+  };
+  for (net::NodeId h = 0; h < two.host_count(); ++h) {
+    REQUIRE(two.out_links(h).size() == 16);
+    double bps = 0;
+    int in_plane_1 = 0;
+    for (net::LinkId l : two.out_links(h)) {
+      bps += two.link(l).bandwidth_bps;
+      in_plane_1 += plane_of(two.link(l).dst);
+    }
+    CHECK(bps == Approx(3.2e12));
+    CHECK(in_plane_1 == 8);
+  }
+  // No switch-to-switch link crosses planes; the bisection doubles.
+  for (net::LinkId l = 0; l < two.link_count(); ++l) {
+    const auto& link = two.link(l);
+    if (link.src >= two.host_count() && link.dst >= two.host_count()) CHECK(plane_of(link.src) == plane_of(link.dst));
+  }
+  CHECK(net::bisection_bandwidth_bps(two) == Approx(2 * net::bisection_bandwidth_bps(one)));
+  // Routes as short as a plain BFS finds (within a plane: none leaves it).
+  net::Router router(two, net::RoutingConfig{});
+  for (net::NodeId s = 0; s < 8; ++s) {
+    for (net::NodeId d = 56; d < 64; ++d) CHECK(router.hops(s, d) == bfs_hops(two, s, d));
+  }
+  // The size formula (the memory guard's) bounds it.
+  const auto size = net::rail_optimized_size(c);
+  CHECK(size.switches >= static_cast<double>(two.node_count() - two.host_count()));
+  CHECK(size.cables >= static_cast<double>(cables(two)));
+  c.planes = 9;
+  CHECK_THROWS_WITH(net::build_rail_optimized(c), Catch::Contains("must be 1 to 8"));
+}
