@@ -58,7 +58,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     nlohmann::json doc = dcsim::tools::scenario::parse_json_text(text, source);
     if (names_special_file(doc)) return 0;
-    (void)dcsim::tools::scenario::load_scenario_json(std::move(doc), source, {}, std::nullopt, registries());
+    // The resource guard at a quarter of -rss_limit_mb: a document asking for a 10 GB fabric
+    // must be refused by the estimate, not built (that would be a finding: the guard failed).
+    dcsim::tools::scenario::ResourceLimits limits;
+    limits.max_memory_bytes = 512e6;
+    (void)dcsim::tools::scenario::load_scenario_json(std::move(doc), source, {}, std::nullopt, registries(),
+                                                     limits);
   } catch (const dcsim::sim::InputError&) {
     // The expected rejection (InputErrors derives from it).
   }
