@@ -129,6 +129,17 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     job.step_graphs.push_back(std::make_unique<workload::StepGraph>(workload::build_step_graph(
         plan.job, plan.step, config_.node, plan.fabric, registries_.collective_algorithms, plan.graph_options)));
     executor = std::make_unique<StepExecutor>(*job.step_graphs.back(), *training_fabric_, job.nodes, job_rate(job));
+    if (collective_log_) {
+      // The step in flight is the one after the steps the run has finished. A replaced run's
+      // step draining on the fabric is not logged (its end is ignored).
+      executor->set_on_fabric_task([this, job_index, ex = executor.get()](const workload::StepTask& task,
+                                                                           sim::Time start, sim::Time end) {
+        const Job& j = *jobs_[job_index];
+        if (j.training == nullptr || j.training->executor() != ex) return;
+        const auto step = static_cast<std::int64_t>(std::floor(j.training->steps_done())) + 1;
+        collective_log_->record(j.spec.name, step, task, start, end);
+      });
+    }
   }
   auto run = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_, on_done,
                                               std::move(executor), job.resume_step, job.training, job.checkpoint_step);

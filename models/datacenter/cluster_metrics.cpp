@@ -90,6 +90,7 @@ void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
 void ClusterSimulation::finish() {
   if (finished_run_) throw sim::InternalError("ClusterSimulation::finish called twice (this is a bug)");
   finished_run_ = true;
+  if (collective_log_) collective_log_->finish();
   for (std::size_t i = 0; i < nodes_.size(); ++i) integrate_node(static_cast<int>(i));
   // Unfinished jobs get a row too, so the tables account for every job.
   double completion_sum_s = 0.0;

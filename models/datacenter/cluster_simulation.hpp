@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "models/datacenter/cluster_config.hpp"
+#include "models/datacenter/collective_log.hpp"
 #include "models/datacenter/datacenter_signals.hpp"
 #include "models/datacenter/datacenter_parts.hpp"
 #include "models/datacenter/node_conditions.hpp"
@@ -73,7 +74,8 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   // Flow mode: training jobs run every step as their step graph, with PP and DP traffic as flows
   // on this shared fabric (training_fabric.hpp, step_executor.hpp); call before start(). Not
   // owned. Without it, training jobs run the analytic step model in segments.
-  void set_training_fabric(TrainingFabric* fabric) { training_fabric_ = fabric; }
+  // Their fabric transfers are logged in training_collectives (collective_log.hpp).
+  void set_training_fabric(TrainingFabric* fabric);
   // The nodes' front-end network (their storage NICs): checkpoints whose config names it go to
   // their store host there as flows (network_write.hpp); those naming the backend go on the
   // training fabric. Call before start(). Not owned.
@@ -267,6 +269,7 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
   const NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
+  std::unique_ptr<CollectiveLog> collective_log_;  // flow mode with training jobs
   TrainingFabric* frontend_network_ = nullptr;  // when the datacenter has one
   const DatacenterSignals* signals_ = nullptr;
   const ModelRegistries& registries_;

@@ -100,7 +100,11 @@ void StepExecutor::on_flow(std::uint32_t t, const network::FinishedFlow& f) {
 void StepExecutor::finish(std::uint32_t t) {
   State& s = state_[t];
   s.finish = sim_.now();
-  if (graph_.tasks[t].kind == mw::StepTaskKind::kCompute) {
+  const mw::StepTask& task = graph_.tasks[t];
+  if (on_fabric_task_ && task.kind == mw::StepTaskKind::kFabric && !task.flows.empty()) {
+    on_fabric_task_(task, s.start, s.finish);
+  }
+  if (task.kind == mw::StepTaskKind::kCompute) {
     auto it = std::find(running_compute_.begin(), running_compute_.end(), t);
     if (it != running_compute_.end()) {
       *it = running_compute_.back();

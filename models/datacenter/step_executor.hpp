@@ -58,6 +58,10 @@ class StepExecutor {
   bool running() const { return running_; }
   // Compute tasks in flight and later ones run at `factor` from now on.
   void set_clock_factor(double factor);
+  // Called as each fabric task with flows (a collective or pipeline transfer on the fabric)
+  // ends: the task, its start and its end (collective_log.hpp).
+  using OnFabricTask = std::function<void(const workload::StepTask&, sim::Time start, sim::Time end)>;
+  void set_on_fabric_task(OnFabricTask f) { on_fabric_task_ = std::move(f); }
   // Start of the step in flight (meaningful while running()).
   sim::Time step_start() const { return step_start_; }
 
@@ -87,6 +91,7 @@ class StepExecutor {
   std::size_t left_ = 0;  // tasks of the step not yet done
   sim::Time step_start_;
   OnStep on_done_;
+  OnFabricTask on_fabric_task_;
 };
 
 }  // namespace dcsim::models::datacenter

@@ -109,6 +109,7 @@ class TrainingJobRun final : public JobRun {
   // Analytic mode: the step time at the current clock factor.
   double current_step_time_s() const { return plan_.step_time_s(clock_factor_); }
   bool flow_mode() const { return executor_ != nullptr; }
+  const StepExecutor* executor() const { return executor_.get(); }
   // Flow mode: sums over the steps completed in every run (StepExecutor's breakdown), and their count.
   const StepMeasurement& measured() const { return measured_; }
   int steps_measured() const { return steps_measured_; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "tools/output/timeline_event_writer.hpp"
 #include "tools/output/timeline_steps.hpp"
@@ -23,6 +24,7 @@ constexpr int kEventsPid = 4;
 constexpr int kFaultsTid = 1;
 constexpr int kThrottlingTid = 2;
 constexpr int kFirstTrainingPid = 10;
+constexpr int kCollectivesTid = 2;  // on a training job's process (kEventsPid: a job without one)
 
 void name_process(EventWriter& w, int pid, const std::string& name, int sort_index) {
   w.metadata("process_name", pid, 0, Args().add("name", quote(name)));
@@ -159,6 +161,7 @@ TimelineStats write_timeline_json(std::ostream& out, const TimelineRecords& reco
 
   // Training jobs: a process each, in the order their first piece came.
   std::vector<std::string> training_order;
+  std::map<std::string, int> training_pid;
   std::map<std::string, std::vector<const TimelineRecords::StepPiece*>> pieces;
   for (const auto& p : records.steps) {
     auto& list = pieces[p.job];
@@ -171,6 +174,7 @@ TimelineStats write_timeline_json(std::ostream& out, const TimelineRecords& reco
       std::max<std::size_t>(1, options.max_step_slices / std::max<std::size_t>(1, training_order.size()));
   for (std::size_t i = 0; i < training_order.size(); ++i) {
     const int pid = kFirstTrainingPid + static_cast<int>(i);
+    training_pid[training_order[i]] = pid;
     const auto& list = pieces[training_order[i]];
     const std::int64_t per_slice = timeline::steps_per_slice(list, per_job_slices);
     name_process(w, pid, "training: " + training_order[i], pid);
@@ -212,12 +216,22 @@ TimelineStats write_timeline_json(std::ostream& out, const TimelineRecords& reco
   }
   sampling.add("counter_points_after_averaging", counter_sampling.text());
 
-  // Instants: faults and throttling.
-  if (!records.instants.empty()) {
+  // Instants: faults and throttling on their process; a training job's collectives on its own
+  // (a job without steps on the faults process's third thread).
+  const auto is_collective = [](const TimelineRecords::Instant& e) { return e.track == "collectives"; };
+  if (std::any_of(records.instants.begin(), records.instants.end(), [&](const auto& e) { return !is_collective(e); })) {
     name_process(w, kEventsPid, "faults and throttling", kEventsPid);
     name_thread(w, kEventsPid, kFaultsTid, "faults");
     name_thread(w, kEventsPid, kThrottlingTid, "throttling");
   }
+  std::set<int> collective_tracks;
+  const auto collective_place = [&](const TimelineRecords::Instant& e) {
+    const auto it = training_pid.find(e.job);
+    const std::pair<int, int> place =
+        it != training_pid.end() ? std::pair{it->second, kCollectivesTid} : std::pair{kEventsPid, kCollectivesTid + 1};
+    if (collective_tracks.insert(place.first).second) name_thread(w, place.first, place.second, "collectives");
+    return place;
+  };
   // In time order, then by source table (each table's rows keep their order).
   std::vector<const TimelineRecords::Instant*> instants;
   for (const auto& e : records.instants) instants.push_back(&e);
@@ -228,10 +242,16 @@ TimelineStats write_timeline_json(std::ostream& out, const TimelineRecords& reco
     const auto& e = *ep;
     Args args;
     for (const auto& [key, value] : e.args) args.add(key, timeline::cell(value));
+    if (is_collective(e)) {
+      const auto [pid, tid] = collective_place(e);
+      w.instant(e.name, e.source, e.time_ns, pid, tid, args.add("job", quote(e.job)));
+      continue;
+    }
     w.instant(e.name, e.source, e.time_ns, kEventsPid, e.track == "throttling" ? kThrottlingTid : kFaultsTid, args);
   }
   sampling.add("jobs_omitted", fmt::format("{}", records.jobs_omitted))
-      .add("instants_omitted", fmt::format("{}", records.instants_omitted));
+      .add("instants_omitted", fmt::format("{}", records.instants_omitted))
+      .add("collectives_omitted", fmt::format("{}", records.collectives_omitted));
 
   std::string overrides;
   for (const auto& o : meta.overrides) overrides += (overrides.empty() ? "" : ",") + quote(o);
@@ -239,7 +259,8 @@ TimelineStats write_timeline_json(std::ostream& out, const TimelineRecords& reco
   limits.add("max_step_slices", fmt::format("{}", options.max_step_slices))
       .add("max_counter_points", fmt::format("{}", options.max_counter_points))
       .add("max_jobs", fmt::format("{}", options.records.max_jobs))
-      .add("max_instants", fmt::format("{}", options.records.max_instants));
+      .add("max_instants", fmt::format("{}", options.records.max_instants))
+      .add("max_collectives", fmt::format("{}", options.records.max_collectives));
   Args other;
   other.add("format", quote("dcsim-timeline 1"))
       .add("scenario", quote(meta.scenario))

@@ -105,7 +105,8 @@ sim::TableId TimelineRecorder::declare_table(const std::string& path, std::vecto
   if (path == "summary/jobs") kind = Kind::kNamedJobs;
   if (path == "job_states") kind = Kind::kJobStates;
   if (path == "training_steps") kind = Kind::kSteps;
-  if (path == "faults" || path == "node_faults" || path == "network/faults" || path == "facility") {
+  if (path == "faults" || path == "node_faults" || path == "network/faults" || path == "facility" ||
+      path == "training_collectives") {
     kind = Kind::kInstants;
   }
   std::vector<sim::Column> kept_columns = kind ? columns : std::vector<sim::Column>{};
@@ -185,7 +186,13 @@ void TimelineRecorder::keep_row(const KeptTable& table, const std::vector<sim::C
       return;
     }
     case Kind::kInstants: {
-      if (records_.instants.size() >= limits_.max_instants) {
+      if (table.path == "training_collectives") {
+        if (records_.collectives >= limits_.max_collectives) {
+          ++records_.collectives_omitted;
+          return;
+        }
+        ++records_.collectives;
+      } else if (records_.instants.size() - records_.collectives >= limits_.max_instants) {
         ++records_.instants_omitted;
         return;
       }
@@ -196,9 +203,14 @@ void TimelineRecorder::keep_row(const KeptTable& table, const std::vector<sim::C
       e.name = r.text(name_column);
       e.track = table.path == "facility" && is_throttling_kind(e.name) ? "throttling" : "faults";
       if (table.path == "network/faults") e.name = "network " + e.name;
+      const bool collective = table.path == "training_collectives";
+      if (collective) {
+        e.track = "collectives";
+        e.job = r.text("job");
+      }
       for (std::size_t i = 0; i < table.columns.size(); ++i) {
         const std::string& c = table.columns[i].name;
-        if (c == "time_s" || c == "time_ns" || c == name_column) continue;
+        if (c == "time_s" || c == "time_ns" || c == name_column || (collective && c == "job")) continue;
         e.args.emplace_back(c, row[i]);
       }
       records_.instants.push_back(std::move(e));

@@ -50,7 +50,8 @@ struct TimelineRecords {
   };
   struct Instant {
     std::int64_t time_ns = 0;
-    std::string track;  // "faults" or "throttling"
+    std::string track;  // "faults", "throttling" or "collectives" (then `job` says whose)
+    std::string job;
     std::string name;
     std::string source;  // the table it came from
     std::vector<std::pair<std::string, sim::Cell>> args;
@@ -67,12 +68,15 @@ struct TimelineRecords {
   std::vector<StepPiece> steps;         // in time order per job
   std::vector<Instant> instants;        // in the order recorded
   std::int64_t instants_omitted = 0;
+  std::size_t collectives = 0;  // of `instants`, on "collectives" tracks
+  std::int64_t collectives_omitted = 0;
   std::vector<Series> series;           // the kept ones, in declaration order
 };
 
 struct TimelineRecordLimits {
   std::size_t max_jobs = 1000;
-  std::size_t max_instants = 20000;
+  std::size_t max_instants = 20000;     // faults and throttling
+  std::size_t max_collectives = 20000;  // training_collectives rows, a budget of their own
 };
 
 // Seconds (as the tables hold them) to integer nanoseconds; NaN to nullopt.

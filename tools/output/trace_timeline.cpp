@@ -17,8 +17,9 @@ constexpr hsize_t kRowBlock = 65536;  // table rows read per block
 
 // The tables a timeline draws from, by their record path, and where trace.h5 keeps them.
 const std::vector<std::string>& timeline_tables() {
-  static const std::vector<std::string> paths = {"summary/jobs", "jobs",        "job_states",     "training_steps",
-                                                 "faults",       "node_faults", "network/faults", "facility"};
+  static const std::vector<std::string> paths = {"summary/jobs", "jobs",           "job_states", "training_steps",
+                                                 "faults",       "node_faults",    "network/faults", "facility",
+                                                 "training_collectives"};
   return paths;
 }
 

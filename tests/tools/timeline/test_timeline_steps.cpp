@@ -89,6 +89,41 @@ TEST_CASE("timeline: flow-mode steps (measured on the fabric) also add up", "[ti
   }
 }
 
+TEST_CASE("timeline: flow-mode collectives are instant events on their job's process, each inside its step",
+          "[timeline]") {
+  // Three BERT-Large jobs of 200 steps, each step's gradients in 6 reduce chunks on the fabric.
+  const auto run = run_file("scenarios/two-jobs-shared-fabric.json");
+  check_structure(run->doc);
+  const auto& rows = run->sink.table("training_collectives").rows;
+  REQUIRE(rows.size() == 3 * 200 * 6);
+  std::map<int, std::vector<nlohmann::json>> by_pid;
+  for (const auto& e : run->doc.at("traceEvents")) {
+    if (e.at("ph") == "i" && e.at("cat") == "training_collectives") by_pid[e.at("pid").get<int>()].push_back(e);
+  }
+  std::size_t drawn = 0;
+  for (int pid : {10, 11, 12}) {
+    const auto steps = step_slices(run->doc, pid);
+    const auto& events = by_pid[pid];
+    REQUIRE(events.size() == 200 * 6);
+    drawn += events.size();
+    for (const auto& e : events) {
+      CHECK(e.at("tid") == 2);
+      CHECK(e.at("name") == "dp_grad");
+      // Inside the step it belongs to (1-based step n is the n-th slice).
+      const auto& step = steps.at(e.at("args").at("step").get<std::size_t>() - 1).slice;
+      const double ts = e.at("ts");
+      CHECK(ts >= step.at("ts").get<double>() - 1e-3);
+      CHECK(ts <= step.at("ts").get<double>() + step.at("dur").get<double>() + 1e-3);
+    }
+  }
+  CHECK(drawn == rows.size());
+  // Past their own budget they are counted, not drawn, and faults keep theirs.
+  TimelineOptions options;
+  options.records.max_collectives = 100;
+  const auto capped = run_file("scenarios/two-jobs-shared-fabric.json", {}, options);
+  CHECK(capped->doc.at("otherData").at("sampling").at("collectives_omitted") == rows.size() - 100);
+}
+
 TEST_CASE("timeline: beyond --timeline-max-steps slices group k steps and their checkpoints, nothing lost",
           "[timeline]") {
   TimelineOptions options;
