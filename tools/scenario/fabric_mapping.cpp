@@ -443,6 +443,22 @@ void fit_frontend_to_node(FabricScenario& frontend, const json& given, const mod
                                    gbps_text(c.nic_bandwidth_bps)));
     }
   }
+  // A NIC's cables and planes share its line rate: ports x rate may not exceed what it carries
+  // (Alibaba HPN: a 400G NIC as 2 x 200G ports, one per plane).
+  const bool switched = topology_reads(registries, frontend.topology, "nic_bandwidth_bps");
+  const int nics = std::min(c.nics_per_node, node.storage_nics);
+  const int ports_per_nic = std::max(1, c.links_per_node) * std::max(1, switched ? c.planes : 1);
+  if (switched && errors.empty() && nics > 0 && ports_per_nic > 1 &&
+      ports_per_nic * c.nic_bandwidth_bps > node.storage_nic_bandwidth_bps * (1 + 1e-12)) {
+    const std::string key = c.planes > 1 ? "planes" : "links_per_node";
+    errors.push_back(located(
+        source, "/frontend/" + key,
+        std::to_string(c.links_per_node) + " cable(s) x " + std::to_string(c.planes) + " plane(s) x " +
+            gbps_text(c.nic_bandwidth_bps) + " per NIC is more than a front-end NIC carries (" +
+            gbps_text(node.storage_nic_bandwidth_bps) +
+            ", /cluster/node/storage_nic_bandwidth): give each port its share (nic_bandwidth_bps " +
+            gbps_text(node.storage_nic_bandwidth_bps / ports_per_nic) + ")"));
+  }
 }
 
 }  // namespace

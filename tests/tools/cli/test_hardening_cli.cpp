@@ -96,6 +96,11 @@ TEST_CASE("validate refuses checkpoints sent to a network the nodes are not on",
   check_validate_refuses("frontend-backend.json", " --set frontend.nics_per_node=4",
                          ":/frontend/nics_per_node: the node has 2 front-end NICs (/cluster/node/storage_nics): "
                          "expected at most that, got 4");
+  // Two planes on one 400G port each would be 800G per 400G NIC: each port gets its share.
+  check_validate_refuses("frontend-backend.json", " --set frontend.planes=2",
+                         ":/frontend/planes: 1 cable(s) x 2 plane(s) x 400 Gb/s per NIC is more than a front-end NIC "
+                         "carries (400 Gb/s, /cluster/node/storage_nic_bandwidth): give each port its share "
+                         "(nic_bandwidth_bps 200 Gb/s)");
   check_validate_refuses("frontend-backend.json", " --set workload.training.1.checkpoint.network=frontend",
                          ":/workload/training/1/checkpoint/network: applies to the remote target only (target is "
                          "\"nvme\"");
