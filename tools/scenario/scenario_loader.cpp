@@ -377,6 +377,15 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                             const std::vector<std::string>& set_overrides,
                             std::optional<std::uint64_t> seed_override,
                             const models::ModelRegistries& registries, const ResourceLimits& limits) {
+  return load_scenario_json(std::move(doc), source, set_overrides, seed_override, registries, limits,
+                            scenario_spec(registries));
+}
+
+Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
+                            const std::vector<std::string>& set_overrides,
+                            std::optional<std::uint64_t> seed_override,
+                            const models::ModelRegistries& registries, const ResourceLimits& limits,
+                            const FieldSpec& spec) {
   for (const auto& s : set_overrides) apply_override(doc, s);
   if (seed_override && doc.is_object()) doc["seed"] = *seed_override;
 
@@ -390,7 +399,6 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   out.given = doc;
 
   ErrorList errors;
-  const FieldSpec spec = scenario_spec(registries);
   if (!doc.is_object()) {
     errors.add("", "expected a scenario object {\"name\": ..., \"cluster\": ...}, got " +
                        render_value(doc));

@@ -85,6 +85,15 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                             const models::ModelRegistries& registries,
                             const ResourceLimits& limits = ResourceLimits::for_this_machine());
 
+// The same with the format's spec tree built once by the caller (scenario_spec(registries), for
+// these registries): what a caller loading many documents (the fuzzer) saves, as building the
+// tree costs more than checking a small document against it.
+Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
+                            const std::vector<std::string>& set_overrides,
+                            std::optional<std::uint64_t> seed_override,
+                            const models::ModelRegistries& registries, const ResourceLimits& limits,
+                            const FieldSpec& spec);
+
 // Parses JSON text; InputError "<source>:<line>:<column>: invalid JSON: ..." when it is not.
 nlohmann::json parse_json_text(std::string_view text, const std::string& source);
 
