@@ -102,6 +102,13 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   job.restart_delay = sim::Time::zero();
 }
 
+void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
+  training_fabric_ = fabric;
+  if (fabric != nullptr && !config_.training_jobs.empty() && !collective_log_) {
+    collective_log_ = std::make_unique<CollectiveLog>(sink_);
+  }
+}
+
 void ClusterSimulation::begin_run(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.begin_event = {};

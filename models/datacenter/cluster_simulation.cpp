@@ -215,12 +215,6 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
 
 ClusterSimulation::~ClusterSimulation() = default;
 
-void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
-  training_fabric_ = fabric;
-  if (fabric != nullptr && !config_.training_jobs.empty() && !collective_log_) {
-    collective_log_ = std::make_unique<CollectiveLog>(sink_);
-  }
-}
 
 void ClusterSimulation::start() {
   cluster_last_update_ = sim_.now();

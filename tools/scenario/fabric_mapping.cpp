@@ -355,7 +355,7 @@ void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistri
 
 std::string fabric_error(const FabricScenario& fabric, const std::string& source, const sim::ConfigError& error) {
   const std::string pointer = fabric.origins.pointer_of(error.field());
-  // Every field the mapping read has an origin; a model's own derived field reads "/fabric: <field>: ...".
+  // Every field the mapping read has an origin; a model's own derived field reads "<section>: <field>: ...".
   if (pointer.empty()) return source + ":" + fabric.section + ": " + error.field() + ": " + error.detail();
   return located(source, pointer, error.detail());
 }
