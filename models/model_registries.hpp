@@ -14,6 +14,8 @@
 #include "models/facility/power_capping.hpp"
 #include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_spec.hpp"
+#include "models/inference/autoscaler.hpp"
+#include "models/inference/request_router.hpp"
 #include "models/network/topology_builders.hpp"
 #include "models/policy/failover_policy.hpp"
 #include "models/policy/scheduler.hpp"
@@ -33,6 +35,9 @@ struct ModelRegistries {
   sim::Registry<collective::CollectiveAlgorithmFactory> collective_algorithms{"collective algorithm"};
   sim::Registry<workload::TrainingModelFactory> training_models{"training model"};
   sim::Registry<facility::CoolingControlFactory> cooling_controls{"cooling control"};
+  // Inference services (models/inference): which replica gets a request, how many replicas.
+  inference::RouterRegistry inference_routers{"inference router"};
+  inference::AutoscalerRegistry autoscalers{"autoscaler"};
   sim::Registry<facility::PowerCappingFactory> power_capping{"power capping"};
   // Price presets (models/economics): each entry's description names its source and date.
   sim::Registry<economics::PricePresetFactory<economics::CloudGpuOffer>> cloud_offers{"cloud offer"};
@@ -55,6 +60,8 @@ void for_each_registry(const ModelRegistries& registries, F&& f) {
   f(registries.collective_algorithms);
   f(registries.training_models);
   f(registries.cooling_controls);
+  f(registries.inference_routers);
+  f(registries.autoscalers);
   f(registries.power_capping);
   f(registries.cloud_offers);
   f(registries.egress_tariffs);

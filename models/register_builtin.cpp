@@ -7,6 +7,8 @@
 #include "models/facility/cooling_control.hpp"
 #include "models/hardware/gpu_presets.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "models/inference/autoscaler.hpp"
+#include "models/inference/request_router.hpp"
 #include "models/model_registries.hpp"
 #include "models/network/topology_builders.hpp"
 #include "models/policy/failover_policies.hpp"
@@ -31,6 +33,8 @@ void register_builtin_models(ModelRegistries& registries) {
   workload::register_training_models(registries.training_models);
   facility::register_cooling_controls(registries.cooling_controls);
   facility::register_power_capping(registries.power_capping);
+  inference::register_routers(registries.inference_routers);
+  inference::register_autoscalers(registries.autoscalers);
   economics::register_cloud_offers(registries.cloud_offers);
   economics::register_egress_tariffs(registries.egress_tariffs);
   economics::register_node_prices(registries.node_prices);

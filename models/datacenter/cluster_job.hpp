@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,6 +79,9 @@ struct ClusterSimulation::Job {
   sim::Time stalled_since;
   const char* stall_return = nullptr;
   double stall_s = 0.0;  // over every run
+  // An inference replica (ServiceJobHost): what its runs tell the service; ended by the service.
+  std::optional<ServiceJobHost::Callbacks> service;
+  bool service_ended = false;
   TrainingJobRun* training = nullptr;  // the latest training run (rows read it)
   TrainingJobRun::Series training_series;
   int gpus() const { return static_cast<int>(nodes.size()) * gpus_per_node; }

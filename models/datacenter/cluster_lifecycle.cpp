@@ -114,6 +114,10 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   job.begin_event = {};
   account_start_delay(job);
   const auto on_done = [this, job_index] { on_completion(job_index); };
+  if (job.service) {
+    begin_service_run(job_index);
+    return;
+  }
   if (!job.plan) {
     // A utilisation profile starts over with the run (batch jobs restart from scratch).
     std::function<void(double)> on_phase;

@@ -54,7 +54,10 @@ struct CloudPool;
 
 // The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
 // the policy it hands itself to sees it that way.
-class ClusterSimulation final : private policy::ClusterView, public NodeFaultTarget, public CheckpointGate {
+class ClusterSimulation final : private policy::ClusterView,
+                                public NodeFaultTarget,
+                                public CheckpointGate,
+                                public ServiceJobHost {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, const ModelRegistries& registries, sim::Simulator& sim,
@@ -113,6 +116,13 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   void release_checkpoints(std::size_t job) override;
   double checkpoint_stall_s() const override { return stall_s_; }
 
+  // ServiceJobHost (cluster_service_jobs.cpp): inference replicas as jobs. A service job asks one
+  // node's GPUs, its work is the rest of the run (what backfilling plans with), it starts with
+  // activity 0 (idle GPUs) until the service reports its own.
+  std::size_t submit_service_job(const std::string& name, int gpus, Callbacks callbacks) override;
+  void end_service_job(std::size_t handle) override;
+  void set_service_job_activity(std::size_t handle, double activity) override;
+
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.
   void set_signals(const DatacenterSignals* signals) { signals_ = signals; }
@@ -151,6 +161,7 @@ class ClusterSimulation final : private policy::ClusterView, public NodeFaultTar
   void start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
                        const std::string& cause);
   void begin_run(std::size_t job_index);
+  void begin_service_run(std::size_t job_index);  // cluster_service_jobs.cpp
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
   void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
   void preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch);

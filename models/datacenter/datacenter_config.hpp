@@ -12,6 +12,7 @@
 #include "models/datacenter/uplink_config.hpp"
 #include "models/economics/economics_config.hpp"
 #include "models/facility/facility_config.hpp"
+#include "models/inference/service_config.hpp"
 #include "models/network/fabric_run.hpp"
 #include "models/reliability/fault_class.hpp"
 #include "sim/time.hpp"
@@ -34,6 +35,8 @@ struct DatacenterConfig {
   // The site's internet ports and what crosses them; economics bills these ports' fees.
   std::optional<UplinkConfig> uplink;
   std::optional<economics::EconomicsConfig> economics;        // cost of owning vs renting; needs the cluster
+  // Inference services, their replicas jobs of the cluster (inference_subsystem.hpp); need the cluster.
+  std::vector<inference::ServiceConfig> inference;
 };
 
 }  // namespace dcsim::models::datacenter

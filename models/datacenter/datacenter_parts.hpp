@@ -5,6 +5,7 @@
 // the concrete models.
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -61,6 +62,25 @@ class CheckpointGate {
   virtual double checkpoint_stall_s() const = 0;
 };
 
+// Runs inference replicas as jobs of the cluster: the seam through which the inference subsystem
+// gets GPUs. A service job arrives now, waits for its scheduler like any job, holds its GPUs
+// (draws their power at the activity it is given) until ended, and is interrupted by faults and
+// requeued or given up by the failover policy like any job.
+class ServiceJobHost {
+ public:
+  struct Callbacks {
+    std::function<void()> started;      // each time the job starts running (again, after a fault)
+    std::function<void()> interrupted;  // a fault or a preemption stopped it
+  };
+  virtual ~ServiceJobHost() = default;
+  // Submits a job named `name` holding `gpus` GPUs of one node; returns its handle.
+  virtual std::size_t submit_service_job(const std::string& name, int gpus, Callbacks callbacks) = 0;
+  // The job ends now: completed if running, taken out of the queue if waiting. No callback follows.
+  virtual void end_service_job(std::size_t handle) = 0;
+  // The mean activity of the job's GPUs (gpu_phase_power.hpp) from now on, while it runs.
+  virtual void set_service_job_activity(std::size_t handle, double activity) = 0;
+};
+
 // The parts a datacenter simulates; any may be null (that part is not in the scenario).
 struct DatacenterParts {
   NodeFaultTarget* nodes = nullptr;
@@ -69,6 +89,7 @@ struct DatacenterParts {
   const network::Topology* frontend_topology = nullptr;  // the front-end network, when there is one
   ZoneCoolingTarget* zones = nullptr;
   CheckpointGate* checkpoints = nullptr;  // with a cluster
+  ServiceJobHost* service_jobs = nullptr;  // with a cluster
 };
 
 }  // namespace dcsim::models::datacenter

@@ -1,6 +1,7 @@
 // The registered subsystems (subsystem.hpp): one entry each.
 
 #include "models/datacenter/fault_effects.hpp"
+#include "models/datacenter/inference_subsystem.hpp"
 #include "models/datacenter/scripted_node_faults.hpp"
 #include "models/datacenter/site_uplink.hpp"
 #include "models/datacenter/subsystem.hpp"
@@ -28,6 +29,11 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
          if (!c.config.uplink) return nullptr;
          return std::make_unique<SiteUplink>(*c.config.uplink, c.config.duration, c.config.cluster.has_value(),
                                              c.parts.checkpoints, c.signals, c.simulator, c.sink);
+       }},
+      {"inference", "inference services whose replicas are cluster jobs (inference_subsystem.hpp)",
+       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
+         if (c.config.inference.empty()) return nullptr;
+         return std::make_unique<InferenceSubsystem>(c);
        }},
       {"economics", "prices the run: owning the cluster vs renting the same GPU-hours (economics_subsystem.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {

@@ -9,6 +9,7 @@
 #include "tools/bench/economics_bench.hpp"
 #include "tools/bench/fabric_bench.hpp"
 #include "tools/bench/facility_bench.hpp"
+#include "tools/bench/inference_bench.hpp"
 #include "tools/bench/operations_bench.hpp"
 #include "tools/bench/sweep_bench.hpp"
 #include "tools/bench/training_bench.hpp"
@@ -82,6 +83,10 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
       "operations at scale: 1e6 jobs under easy_backfill, Llama 3 405B for 54 days with faults, 131,072 GPUs for a "
       "year with hot spares, the fault process alone");
   operations->add_flag("--json", args->json, "print a JSON array of cases");
+  auto* inference = cmd->add_subcommand(
+      "inference", "serving at scale: 128 llama3-8b replicas at 1,000 requests/s for one simulated hour (target: "
+                   "under 60 s and 4 GiB)");
+  inference->add_flag("--json", args->json, "print a JSON array of cases");
   auto* economics = cmd->add_subcommand(
       "economics", "the same 30-day 1,024-GPU run without and with /economics: what pricing costs (target: within 10%)");
   economics->add_option("--repeats", args->economics_repeats, "runs of each, alternately; the best of each counts")
@@ -95,7 +100,7 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
   sweep_cmd->add_option("-j,--jobs", args->sweep_jobs, "threads per rank (default: the cores / the ranks on this machine)");
   sweep_cmd->add_option("-o,--output", args->sweep_output, "scratch folder, emptied first (default out/bench-sweep)");
   sweep_cmd->add_flag("--json", args->json, "print one JSON object");
-  return {cmd, [args, engine, fabric, facility, training, operations, economics, sweep_cmd, &context] {
+  return {cmd, [args, engine, fabric, facility, training, operations, inference, economics, sweep_cmd, &context] {
             if (*sweep_cmd) {
               const sweep::MpiWorld world;
               const std::size_t jobs = args->sweep_jobs > 0
@@ -187,6 +192,20 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
                   std::cout << fmt::format("{:<40} {:>9.3f} {:>9.1f} {:>12}\n", c["name"].get<std::string>(),
                                            c["wall_s"].get<double>(), c["peak_rss_mb"].get<double>(),
                                            c["events"].get<std::uint64_t>());
+                }
+              }
+            } else if (*inference) {
+              const auto cases = bench::run_inference_bench();
+              if (args->json) {
+                std::cout << cases.dump(2) << '\n';
+              } else {
+                std::cout << fmt::format("{:<28} {:>9} {:>9} {:>12} {:>10} {:>12}\n", "case", "wall_s", "rss_MB",
+                                         "events", "requests", "requests/s");
+                for (const auto& c : cases) {
+                  std::cout << fmt::format("{:<28} {:>9.3f} {:>9.1f} {:>12} {:>10.0f} {:>12.0f}\n",
+                                           c["name"].get<std::string>(), c["wall_s"].get<double>(),
+                                           c["peak_rss_mb"].get<double>(), c["events"].get<std::uint64_t>(),
+                                           c["requests"].get<double>(), c["requests_per_wall_s"].get<double>());
                 }
               }
             } else if (*economics) {

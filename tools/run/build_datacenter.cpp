@@ -43,6 +43,7 @@ dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
   config.node_faults = scenario.node_faults;
   config.uplink = scenario.uplink;
   config.economics = scenario.economics;
+  config.inference = scenario.inference;
   return config;
 }
 

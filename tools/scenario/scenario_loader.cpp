@@ -7,6 +7,7 @@
 #include "tools/scenario/facility_mapping.hpp"
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/economics_mapping.hpp"
+#include "tools/scenario/inference_mapping.hpp"
 #include "tools/scenario/uplink_mapping.hpp"
 #include "tools/scenario/uplink_spec.hpp"
 #include "tools/scenario/reliability_mapping.hpp"
@@ -461,6 +462,9 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   }
   if (out.resolved.contains("economics")) {
     out.economics = map_economics_section(out.resolved["economics"], out, registries, out.origins["economics"]);
+  }
+  if (out.resolved.contains("inference")) {
+    out.inference = map_inference_section(out.resolved["inference"], out.given, out, registries);
   }
   check_run_resources(out, registries, limits);
   return out;

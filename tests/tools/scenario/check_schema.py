@@ -53,6 +53,14 @@ NOT_SCHEMA_DETECTABLE = {
 }
 NOT_JSON = {"invalid_json", "empty_file"}
 # Valid JSON to Python too (which keeps the last of repeated keys), but the loader rejects it.
+NOT_SCHEMA_DETECTABLE.update({
+    "inference_model_does_not_fit": "weights and KV cache against HBM (the model's own arithmetic)",
+    "inference_tp_does_not_divide_heads": "tp against the model preset's heads",
+    "inference_min_above_max": "compares two keys",
+    "inference_trace_negative_tokens": "the contents of a CSV file",
+    "inference_needs_cluster": "a section that needs another section",
+    "inference_never_ends": "a stream without stop needs /duration",
+})
 NOT_SCHEMA_DETECTABLE["duplicate_key"] = "JSON Schema sees the parsed object, with one key"
 
 

@@ -1,0 +1,97 @@
+// Inference replicas as cluster jobs (ServiceJobHost, datacenter_parts.hpp): submitted while the
+// run goes on, placed by the scheduler, held until the service ends them.
+
+#include <algorithm>
+
+#include "models/datacenter/cluster_job.hpp"
+#include "models/datacenter/cluster_simulation.hpp"
+
+namespace dcsim::models::datacenter {
+
+namespace {
+
+// A replica's run: no work of its own to finish (the service decides when it ends), nothing to
+// lose on an interruption but the requests in flight, which the service sends elsewhere.
+class ServiceJobRun final : public JobRun {
+ public:
+  ServiceJobRun(sim::Simulator& sim, std::function<void()> on_interrupted)
+      : sim_(sim), start_(sim.now()), on_interrupted_(std::move(on_interrupted)) {}
+  void set_clock_factor(double) override {}  // the engine's iteration costs do not see throttling yet
+  void interrupt() override {
+    if (on_interrupted_) on_interrupted_();
+  }
+  double done_s() const override { return (sim_.now() - start_).seconds(); }
+  double saved_s() const override { return done_s(); }
+
+ private:
+  sim::Simulator& sim_;
+  sim::Time start_;
+  std::function<void()> on_interrupted_;
+};
+
+}  // namespace
+
+std::size_t ClusterSimulation::submit_service_job(const std::string& name, int gpus, Callbacks callbacks) {
+  auto job = std::make_unique<Job>();
+  job->spec.name = name;
+  job->spec.arrival = sim_.now();
+  job->spec.nodes = 1;
+  job->spec.gpus_per_node = gpus >= config_.node.gpus ? 0 : gpus;
+  // Until the end of the run (what a backfilling scheduler plans around): a year when open-ended.
+  job->spec.work = config_.duration.is_max() ? sim::Time::from_s(365LL * 86400)
+                                             : std::max(config_.duration - sim_.now(), sim::Time::from_ns(1));
+  job->spec.gpu_utilization = 0.0;
+  job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
+  job->service = std::move(callbacks);
+  job->index = jobs_.size();
+  jobs_.push_back(std::move(job));
+  const std::size_t index = jobs_.size() - 1;
+  on_arrival(index);
+  return index;
+}
+
+void ClusterSimulation::begin_service_run(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  set_job_utilization(job_index, 0.0);
+  job.run = std::make_unique<ServiceJobRun>(sim_, [this, job_index] {
+    const Job& j = *jobs_[job_index];
+    if (!j.service_ended && j.service->interrupted) j.service->interrupted();
+  });
+  if (job.service->started) job.service->started();
+}
+
+void ClusterSimulation::end_service_job(std::size_t handle) {
+  Job& job = *jobs_[handle];
+  if (job.service_ended) return;
+  job.service_ended = true;
+  if (job.state == Job::State::kRunning) {
+    if (job.run == nullptr) {
+      // Still in its restart delay: nothing ran yet.
+      sim_.cancel(job.begin_event);
+      job.begin_event = {};
+      account_start_delay(job);
+    }
+    on_completion(handle);
+    return;
+  }
+  if (job.state == Job::State::kWaiting) {
+    const auto it = std::find_if(waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_), waiting_.end(),
+                                 [handle](const policy::WaitingJob& w) { return w.job_index == handle; });
+    if (it != waiting_.end()) waiting_.erase(it);
+    job.state = Job::State::kDone;
+    job.finish = sim_.now();
+    ++finished_;
+    transition(job, "waiting", "completed", "withdrawn");
+    emit_job_row(job);
+    mark_dirty();
+  }
+}
+
+void ClusterSimulation::set_service_job_activity(std::size_t handle, double activity) {
+  const Job& job = *jobs_[handle];
+  if (job.state == Job::State::kRunning && job.run != nullptr && !job.service_ended) {
+    set_job_utilization(handle, activity);
+  }
+}
+
+}  // namespace dcsim::models::datacenter

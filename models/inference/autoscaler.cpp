@@ -1,0 +1,138 @@
+#include "models/inference/autoscaler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::inference {
+
+namespace {
+
+class Hpa final : public Autoscaler {
+ public:
+  explicit Hpa(const sim::Params& p)
+      : metric_(p.text("metric")),
+        target_(p.number("target_utilization")),
+        tolerance_(p.number("tolerance")),
+        period_(p.duration("sync_period")),
+        up_window_(p.duration("scale_up_stabilization")),
+        down_window_(p.duration("scale_down_stabilization")) {
+    if (metric_ != "busy" && metric_ != "batch" && metric_ != "kv_cache") {
+      throw sim::ConfigError("autoscaler_params.metric", "expected busy, batch or kv_cache, got '" + metric_ + "'");
+    }
+  }
+
+  sim::Time period() const override { return period_; }
+
+  int desired(const FleetSample& s) override {
+    const double value = metric_ == "busy" ? s.utilization : metric_ == "batch" ? s.batch_fraction : s.kv_used_fraction;
+    const double ratio = value / target_;
+    int raw = s.replicas;
+    if (std::abs(ratio - 1.0) > tolerance_) raw = static_cast<int>(std::ceil(s.replicas * ratio - 1e-9));
+    // Waiting work with nothing serving (all replicas still starting) is not a reason to shrink.
+    if (s.replicas == 0 && s.queued > 0) raw = 1;
+    // The fleet as deployed is the first recommendation (time 0): a change must hold for its
+    // whole window from the start too.
+    if (history_.empty()) history_.emplace_back(sim::Time::zero(), s.replicas);
+    history_.emplace_back(s.now, raw);
+    const sim::Time keep = std::max(up_window_, down_window_);
+    while (!history_.empty() && s.now - history_.front().first > keep) history_.pop_front();
+    if (raw > s.replicas) {
+      int lowest = raw;
+      for (const auto& [t, r] : history_) {
+        if (s.now - t <= up_window_) lowest = std::min(lowest, r);
+      }
+      return std::max(lowest, s.replicas);
+    }
+    if (raw < s.replicas) {
+      int highest = raw;
+      for (const auto& [t, r] : history_) {
+        if (s.now - t <= down_window_) highest = std::max(highest, r);
+      }
+      return std::min(highest, s.replicas);
+    }
+    return s.replicas;
+  }
+
+ private:
+  std::string metric_;
+  double target_, tolerance_;
+  sim::Time period_, up_window_, down_window_;
+  std::deque<std::pair<sim::Time, int>> history_;
+};
+
+class Scheduled final : public Autoscaler {
+ public:
+  explicit Scheduled(const sim::Params& p) : period_(p.duration("sync_period")) {
+    const std::string& text = p.text("schedule");
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      std::size_t end = text.find(',', pos);
+      if (end == std::string::npos) end = text.size();
+      std::string entry = text.substr(pos, end - pos);
+      entry.erase(0, entry.find_first_not_of(' '));
+      entry.erase(entry.find_last_not_of(' ') + 1);
+      int hh = -1, mm = -1, n = -1;
+      char extra = 0;
+      if (std::sscanf(entry.c_str(), "%d:%d=%d%c", &hh, &mm, &n, &extra) != 3 || hh < 0 || hh > 23 || mm < 0 ||
+          mm > 59 || n < 0) {
+        throw sim::ConfigError("autoscaler_params.schedule",
+                               "expected entries \"HH:MM=N\" (00:00 to 23:59, N >= 0 replicas) separated by "
+                               "commas, got '" + entry + "'");
+      }
+      entries_.emplace_back((hh * 60 + mm) * 60, n);
+      pos = end + 1;
+    }
+    if (entries_.empty()) {
+      throw sim::ConfigError("autoscaler_params.schedule", "expected at least one entry \"HH:MM=N\", got none");
+    }
+    std::sort(entries_.begin(), entries_.end());
+  }
+
+  sim::Time period() const override { return period_; }
+
+  int desired(const FleetSample& s) override {
+    const auto day_s = static_cast<int>(std::fmod(s.now.seconds(), 86400.0));
+    int n = entries_.back().second;  // before the first entry of the day: the last of the day before
+    for (const auto& [at, replicas] : entries_) {
+      if (at <= day_s) n = replicas;
+    }
+    return n;
+  }
+
+ private:
+  sim::Time period_;
+  std::vector<std::pair<int, int>> entries_;  // (second of the day, replicas), sorted
+};
+
+}  // namespace
+
+void register_autoscalers(AutoscalerRegistry& registry) {
+  registry.add({"hpa",
+                "Kubernetes' Horizontal Pod Autoscaler: ceil(replicas x metric / target), with its tolerance and "
+                "stabilisation windows",
+                {{"metric", "string", "\"busy\"", "",
+                  "What utilisation means: busy (GPU busy time, as DCGM reports it; saturates under continuous "
+                  "batching), batch (running sequences / max_batch) or kv_cache (KV cache in use)."},
+                 {"target_utilization", "", "0.8", "0 < x <= 1", "Value of the metric to hold, mean over serving replicas."},
+                 {"tolerance", "", "0.1", "0 <= x < 1", "No change while |utilisation / target - 1| is within it."},
+                 {"sync_period", "duration", "\"15 s\"", "x > 0", "How often the autoscaler decides."},
+                 {"scale_up_stabilization", "duration", "\"0 s\"", "x >= 0",
+                  "A scale-up takes the lowest recommendation of this window."},
+                 {"scale_down_stabilization", "duration", "\"300 s\"", "x >= 0",
+                  "A scale-down takes the highest recommendation of this window."}},
+                [](const sim::Params& p) { return std::make_unique<Hpa>(p); }});
+  registry.add({"scheduled", "replicas by time of day from a fixed schedule",
+                {{"schedule", "string", "\"00:00=1\"", "",
+                  "Entries \"HH:MM=N\" separated by commas: from HH:MM on, N replicas (the run starts at 00:00)."},
+                 {"sync_period", "duration", "\"60 s\"", "x > 0", "How often the schedule is read."}},
+                [](const sim::Params& p) { return std::make_unique<Scheduled>(p); }});
+}
+
+}  // namespace dcsim::models::inference

@@ -1,0 +1,446 @@
+#include "models/inference/inference_service.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/collective/collective_estimator.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::models::inference {
+
+namespace {
+
+std::function<double(double)> tp_all_reduce(const hardware::NodeSpec& node, int tp,
+                                            const collective::CollectiveRegistry& collectives) {
+  if (tp <= 1) return [](double) { return 0.0; };
+  auto system = std::make_shared<collective::CollectiveSystem>(collective::make_collective_system(node, 1, {}, tp));
+  return [system, &collectives](double bytes) {
+    return collective::estimate_collective(collectives, collective::CollectiveOp::kAllReduce, bytes, *system).time_s;
+  };
+}
+
+template <class Registry>
+const typename Registry::Entry& entry_or_error(const Registry& registry, const std::string& name, const char* field) {
+  const auto* e = registry.find(name);
+  if (e == nullptr) throw sim::ConfigError(field, "is not a registered " + registry.kind() + ", got '" + name + "'");
+  return *e;
+}
+
+}  // namespace
+
+InferenceService::InferenceService(const ServiceConfig& config, const hardware::NodeSpec& node,
+                                   const power::GpuPhasePowerConfig& gpu_power, const ServiceRegistries& registries,
+                                   std::uint64_t seed, sim::Simulator& sim, sim::TraceSink& sink, ReplicaHost& host)
+    : config_(config),
+      prefix_("inference/" + config.name + "/"),
+      node_(node),
+      activities_(power::phase_activities(gpu_power, node.gpu)),
+      cost_(config_.model, config_.engine, node_, tp_all_reduce(node_, config_.engine.tp, registries.collectives)),
+      router_(entry_or_error(registries.routers, config_.router, "router").factory(config_.router_params)),
+      sim_(sim),
+      sink_(sink),
+      host_(host),
+      stream_(config_.requests, seed, "inference/" + config.name) {
+  if (!config_.autoscaler.empty()) {
+    autoscaler_ =
+        entry_or_error(registries.autoscalers, config_.autoscaler, "autoscaler").factory(config_.autoscaler_params);
+  }
+  replicas_series_ = sink_.declare_series(prefix_ + "replicas", "", "replicas serving (not starting or draining)");
+  queued_series_ = sink_.declare_series(prefix_ + "queued", "", "requests not yet admitted: at the gateway and queued at replicas");
+  running_series_ = sink_.declare_series(prefix_ + "running", "", "requests admitted to a batch: prefilling or decoding");
+  kv_series_ = sink_.declare_series(prefix_ + "kv_used_fraction", "", "KV cache in use, mean over serving replicas");
+  busy_series_ = sink_.declare_series(prefix_ + "gpu_busy_fraction", "",
+                                      "fraction of the last period the serving replicas were iterating");
+  tokens_series_ = sink_.declare_series(prefix_ + "output_tokens_per_s", "1/s",
+                                        "output tokens of the requests completed in the last period, per second");
+}
+
+InferenceService::~InferenceService() = default;
+
+double InferenceService::gateway_in_s(int input_tokens) const {
+  const GatewayConfig& g = config_.gateway;
+  return g.rtt.seconds() / 2.0 + input_tokens * g.bytes_per_token * 8.0 / g.bandwidth_bps;
+}
+
+double InferenceService::gateway_out_s() const {
+  const GatewayConfig& g = config_.gateway;
+  return g.rtt.seconds() / 2.0 + g.bytes_per_token * 8.0 / g.bandwidth_bps;
+}
+
+double InferenceService::startup_s() const {
+  const double rate = config_.load_bytes_per_s > 0.0
+                          ? config_.load_bytes_per_s
+                          : node_.storage_nics * node_.storage_nic_bandwidth_bps / 8.0;
+  return config_.allocation_delay.seconds() + (rate > 0.0 ? cost_.replica_weight_bytes() / rate : 0.0);
+}
+
+void InferenceService::start() {
+  for (int i = 0; i < config_.replicas; ++i) add_replica(true);
+  issue_next();
+  if (config_.sample_every > sim::Time::zero()) {
+    sample_event_ = sim_.after(config_.sample_every, [this] { on_sample(); });
+  }
+  if (autoscaler_) scale_event_ = sim_.after(autoscaler_->period(), [this] { on_autoscale(); });
+}
+
+void InferenceService::issue_next() {
+  const auto next = stream_.next();
+  if (!next) {
+    stream_ended_ = true;
+    return;
+  }
+  const TraceRequest r = *next;
+  sim_.at(std::max(r.arrival, sim_.now()), [this, r] {
+    ReplicaRequest q;
+    q.id = next_id_++;
+    q.input_tokens = r.input_tokens;
+    q.output_tokens = r.output_tokens;
+    q.issued = sim_.now();
+    ++stats_.issued;
+    ++outstanding_;
+    outstanding_issued_s_ += q.issued.seconds();
+    const sim::Time in = sim::Time::from_seconds(gateway_in_s(q.input_tokens));
+    if (in > sim::Time::zero()) {
+      sim_.after(in, [this, q] { deliver(q); });
+    } else {
+      deliver(q);
+    }
+    issue_next();
+  });
+}
+
+void InferenceService::deliver(const ReplicaRequest& request) {
+  if (serving_.empty()) {
+    pending_.push_back(request);
+    return;
+  }
+  loads_.clear();
+  for (const std::size_t i : serving_) loads_.push_back(replicas_[i].engine->load());
+  const std::size_t pick = serving_[router_->choose(loads_)];
+  ReplicaRequest r = request;
+  r.arrived = sim_.now();
+  replicas_[pick].engine->submit(r);
+}
+
+void InferenceService::dispatch_pending() {
+  while (!serving_.empty() && !pending_.empty()) {
+    const ReplicaRequest r = pending_.front();
+    pending_.pop_front();
+    deliver(r);
+  }
+}
+
+void InferenceService::on_first_token(std::uint64_t, sim::Time) {}
+
+void InferenceService::on_done(std::size_t replica, const ReplicaOutcome& o) {
+  const double out = gateway_out_s();
+  const double sent = o.request.issued.seconds();
+  --outstanding_;
+  outstanding_issued_s_ -= sent;
+  if (o.rejected) {
+    ++stats_.rejected;
+    stats_.in_system_seconds += sim_.now().seconds() + out - sent;
+  } else {
+    ++stats_.completed;
+    const double ttft = o.first_token.seconds() + out - sent;
+    const double e2e = o.last_token.seconds() + out - sent;
+    const int n = o.request.output_tokens;
+    const double tpot = n > 1 ? (o.last_token - o.first_token).seconds() / (n - 1) : 0.0;
+    stats_.ttft.add(ttft);
+    stats_.e2e.add(e2e);
+    if (n > 1) stats_.tpot.add(tpot);
+    stats_.queue.add((o.admitted - o.request.arrived).seconds());
+    stats_.input_tokens += o.request.input_tokens;
+    stats_.output_tokens += n;
+    sampled_output_tokens_ += n;
+    stats_.in_system_seconds += e2e;
+    const SlaConfig& sla = config_.sla;
+    if ((sla.ttft_s <= 0.0 || ttft <= sla.ttft_s) && (sla.tpot_s <= 0.0 || n <= 1 || tpot <= sla.tpot_s) &&
+        (sla.e2e_s <= 0.0 || e2e <= sla.e2e_s)) {
+      ++stats_.sla_met;
+    }
+  }
+  Replica& r = replicas_[replica];
+  if (r.state == ReplicaState::kDraining && r.engine->load().outstanding() == 0) {
+    // Not from inside the engine's own callback chain: it is still iterating.
+    sim_.after(sim::Time::zero(), [this, replica] {
+      if (replicas_[replica].state == ReplicaState::kDraining && replicas_[replica].engine->load().outstanding() == 0 &&
+          replicas_[replica].engine->idle()) {
+        retire(replica);
+      }
+    });
+  }
+}
+
+std::size_t InferenceService::add_replica(bool initial) {
+  const std::size_t index = replicas_.size();
+  replicas_.emplace_back();
+  replicas_[index].engine = std::make_unique<ServingReplica>(
+      sim_, cost_, config_.engine, [this](std::uint64_t id, sim::Time at) { on_first_token(id, at); },
+      [this, index](const ReplicaOutcome& o) { on_done(index, o); });
+  if (!initial) ++stats_.scale_ups;
+  const std::size_t handle = host_.acquire(
+      config_.engine.tp, [this, index, initial] { on_allocated(index, initial); }, [this, index] { on_lost(index); });
+  replicas_[index].handle = handle;
+  return index;
+}
+
+void InferenceService::on_allocated(std::size_t index, bool initial) {
+  Replica& r = replicas_[index];
+  if (r.state != ReplicaState::kAsked) return;
+  initial = initial && !r.allocated_before;  // a restart after a fault loads its weights again
+  r.allocated_before = true;
+  r.held_since = sim_.now();
+  r.state = ReplicaState::kStarting;
+  const sim::Time delay = initial ? sim::Time::zero() : sim::Time::from_seconds(startup_s());
+  const auto ready = [this, index] {
+    Replica& rr = replicas_[index];
+    rr.ready_event = {};
+    rr.state = ReplicaState::kServing;
+    rr.serving_since = sim_.now();
+    serving_.push_back(index);
+    std::sort(serving_.begin(), serving_.end());
+    stats_.replicas_max = std::max(stats_.replicas_max, static_cast<int>(serving_.size()));
+    dispatch_pending();
+  };
+  if (delay > sim::Time::zero()) {
+    r.ready_event = sim_.after(delay, ready);
+  } else {
+    ready();
+  }
+}
+
+void InferenceService::close_accounts(Replica& r) {
+  if (r.state == ReplicaState::kServing || r.state == ReplicaState::kDraining) {
+    r.served_s += (sim_.now() - r.serving_since).seconds();
+  }
+  if (r.state != ReplicaState::kAsked && r.state != ReplicaState::kGone) {
+    const double held_s = (sim_.now() - r.held_since).seconds();
+    const ReplicaCounters& c = r.engine->counters();
+    const double tp = config_.engine.tp;
+    const double dynamic_w = node_.gpu.max_power_w - node_.gpu.idle_power_w;
+    stats_.gpu_seconds += tp * held_s;
+    stats_.busy_gpu_seconds += tp * c.busy_s;
+    stats_.gpu_energy_j += tp * (node_.gpu.idle_power_w * held_s +
+                                 dynamic_w * (activities_.compute * c.compute_s + activities_.memory * c.memory_s +
+                                              activities_.communication * c.communication_s));
+  }
+  stats_.replica_seconds += r.served_s;
+  r.served_s = 0.0;
+  const ReplicaCounters& c = r.engine->counters();
+  stats_.preemptions += c.preemptions;
+  stats_.iterations += c.iterations;
+  stats_.batch_sum += c.batch_sum;
+}
+
+void InferenceService::retire(std::size_t index) {
+  Replica& r = replicas_[index];
+  if (r.ready_event.valid()) sim_.cancel(r.ready_event);
+  serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
+  close_accounts(r);
+  r.state = ReplicaState::kGone;
+  host_.release(r.handle);
+}
+
+void InferenceService::on_lost(std::size_t index) {
+  Replica& r = replicas_[index];
+  if (r.state == ReplicaState::kGone || r.state == ReplicaState::kAsked) return;
+  if (r.ready_event.valid()) sim_.cancel(r.ready_event);
+  serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
+  const bool draining = r.state == ReplicaState::kDraining;
+  close_accounts(r);
+  std::vector<ReplicaRequest> back = r.engine->stop();
+  if (draining) {
+    // It was leaving anyway.
+    r.state = ReplicaState::kGone;
+    host_.release(r.handle);
+  } else {
+    // The host brings it back when it can (a requeued job restarts): it loads its weights again.
+    r.state = ReplicaState::kAsked;
+  }
+  for (const auto& q : back) deliver(q);
+}
+
+int InferenceService::active_replicas() const {
+  int n = 0;
+  for (const auto& r : replicas_) {
+    n += r.state == ReplicaState::kAsked || r.state == ReplicaState::kStarting || r.state == ReplicaState::kServing;
+  }
+  return n;
+}
+
+void InferenceService::scale_to(int target) {
+  target = std::clamp(target, config_.min_replicas, config_.max_replicas);
+  int active = active_replicas();
+  while (active < target) {
+    // A draining replica comes back first: it is warm.
+    auto draining = std::find_if(replicas_.rbegin(), replicas_.rend(),
+                                 [](const Replica& r) { return r.state == ReplicaState::kDraining; });
+    if (draining != replicas_.rend()) {
+      draining->state = ReplicaState::kServing;
+      const auto index = static_cast<std::size_t>(replicas_.rend() - draining - 1);
+      serving_.push_back(index);
+      std::sort(serving_.begin(), serving_.end());
+    } else {
+      add_replica(false);
+    }
+    ++active;
+  }
+  while (active > target) {
+    // The newest first: a replica still starting costs nothing to give up.
+    std::size_t index = replicas_.size();
+    for (std::size_t i = replicas_.size(); i-- > 0;) {
+      const ReplicaState s = replicas_[i].state;
+      if (s == ReplicaState::kAsked || s == ReplicaState::kStarting || s == ReplicaState::kServing) {
+        index = i;
+        break;
+      }
+    }
+    Replica& r = replicas_[index];
+    ++stats_.scale_downs;
+    --active;
+    if (r.state != ReplicaState::kServing) {
+      retire(index);
+      continue;
+    }
+    r.state = ReplicaState::kDraining;
+    serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
+    if (r.engine->load().outstanding() == 0) retire(index);
+  }
+  stats_.replicas_max = std::max(stats_.replicas_max, static_cast<int>(serving_.size()));
+}
+
+std::pair<double, double> InferenceService::busy_and_serving_s() const {
+  double busy = 0.0, serving = 0.0;
+  for (const auto& r : replicas_) {
+    if (r.state != ReplicaState::kServing) continue;
+    busy += r.engine->counters().busy_s;
+    serving += r.served_s + (sim_.now() - r.serving_since).seconds();
+  }
+  return {busy, serving};
+}
+
+void InferenceService::on_sample() {
+  sample_event_ = {};
+  const sim::Time now = sim_.now();
+  int waiting = static_cast<int>(pending_.size()), running = 0;
+  double kv = 0.0;
+  for (const std::size_t i : serving_) {
+    const ReplicaLoad l = replicas_[i].engine->load();
+    waiting += l.waiting;
+    running += l.running;
+    kv += l.kv_used_fraction;
+  }
+  const double period = config_.sample_every.seconds();
+  const auto bs = busy_and_serving_s();
+  const double serving_delta = bs.second - at_last_sample_.second;
+  sink_.append(replicas_series_, now, static_cast<double>(serving_.size()));
+  sink_.append(queued_series_, now, waiting);
+  sink_.append(running_series_, now, running);
+  sink_.append(kv_series_, now, serving_.empty() ? 0.0 : kv / static_cast<double>(serving_.size()));
+  sink_.append(busy_series_, now,
+               serving_delta > 0.0 ? std::clamp((bs.first - at_last_sample_.first) / serving_delta, 0.0, 1.0) : 0.0);
+  sink_.append(tokens_series_, now, sampled_output_tokens_ / period);
+  at_last_sample_ = bs;
+  sampled_output_tokens_ = 0.0;
+  // Each replica's GPU activity over the period, for hosts that draw its power.
+  for (auto& r : replicas_) {
+    if (r.state == ReplicaState::kGone || r.state == ReplicaState::kAsked) continue;
+    const ReplicaCounters& c = r.engine->counters();
+    const double activity = (activities_.compute * (c.compute_s - r.sampled.compute_s) +
+                             activities_.memory * (c.memory_s - r.sampled.memory_s) +
+                             activities_.communication * (c.communication_s - r.sampled.communication_s)) /
+                            period;
+    host_.set_activity(r.handle, std::clamp(activity, 0.0, 1.0));
+    r.sampled = c;
+  }
+  if (!quiet()) sample_event_ = sim_.after(config_.sample_every, [this] { on_sample(); });
+}
+
+void InferenceService::on_autoscale() {
+  scale_event_ = {};
+  const auto bs = busy_and_serving_s();
+  const double serving_delta = bs.second - at_last_scale_.second;
+  FleetSample s;
+  s.now = sim_.now();
+  s.replicas = active_replicas();
+  s.utilization = serving_delta > 0.0 ? std::clamp((bs.first - at_last_scale_.first) / serving_delta, 0.0, 1.0) : 0.0;
+  s.queued = static_cast<int>(pending_.size());
+  for (const std::size_t i : serving_) {
+    const ReplicaLoad l = replicas_[i].engine->load();
+    s.queued += l.waiting;
+    s.kv_used_fraction += l.kv_used_fraction;
+    s.batch_fraction += static_cast<double>(l.running) / config_.engine.max_batch;
+  }
+  if (!serving_.empty()) {
+    s.kv_used_fraction /= static_cast<double>(serving_.size());
+    s.batch_fraction /= static_cast<double>(serving_.size());
+  }
+  at_last_scale_ = bs;
+  scale_to(autoscaler_->desired(s));
+  scale_event_ = sim_.after(autoscaler_->period(), [this] { on_autoscale(); });
+}
+
+bool InferenceService::quiet() const { return stream_ended_ && outstanding_ == 0 && !autoscaler_; }
+
+void InferenceService::finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (sample_event_.valid()) sim_.cancel(sample_event_);
+  if (scale_event_.valid()) sim_.cancel(scale_event_);
+  const double now_s = sim_.now().seconds();
+  for (auto& r : replicas_) {
+    if (r.state == ReplicaState::kGone) continue;
+    close_accounts(r);
+    r.state = ReplicaState::kGone;
+  }
+  // Requests still in the system count up to now (Little's integral over the run).
+  stats_.in_system_seconds += static_cast<double>(outstanding_) * now_s - outstanding_issued_s_;
+  const auto put = [this](const std::string& key, double v, const char* unit, const std::string& what) {
+    sink_.set_summary(prefix_ + key, sim::SummaryValue{v, unit, what});
+  };
+  const auto count = [this](const std::string& key, std::uint64_t v, const std::string& what) {
+    sink_.set_summary(prefix_ + key, sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
+  };
+  const double span = now_s > 0.0 ? now_s : 1.0;
+  count("requests", stats_.completed, "requests answered in full");
+  count("rejected", stats_.rejected, "requests that could never fit a replica's KV cache (or one iteration)");
+  count("unfinished", outstanding_, "requests still in the system at the end");
+  const std::pair<const char*, const LatencyHistogram*> latencies[] = {
+      {"ttft", &stats_.ttft}, {"tpot", &stats_.tpot}, {"e2e", &stats_.e2e}};
+  const char* meaning[] = {"time to first token at the client", "time per output token after the first",
+                           "end-to-end latency at the client"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string name = latencies[i].first;
+    const LatencyHistogram& h = *latencies[i].second;
+    put(name + "_p50_s", h.quantile(0.5), "s", std::string("median ") + meaning[i]);
+    put(name + "_p90_s", h.quantile(0.9), "s", std::string("90th percentile ") + meaning[i]);
+    put(name + "_p99_s", h.quantile(0.99), "s", std::string("99th percentile ") + meaning[i]);
+    put(name + "_mean_s", h.mean(), "s", std::string("mean ") + meaning[i]);
+  }
+  put("queue_p99_s", stats_.queue.quantile(0.99), "s", "99th percentile wait at a replica before admission");
+  put("output_tokens_per_s", stats_.output_tokens / span, "1/s", "output tokens of completed requests per second");
+  put("input_tokens_per_s", stats_.input_tokens / span, "1/s", "prompt tokens of completed requests per second");
+  put("goodput_rps", static_cast<double>(stats_.sla_met) / span, "1/s", "requests meeting the SLA per second");
+  // Requests still waiting at the end count as missed: an overloaded fleet's backlog is its failure.
+  const double judged = static_cast<double>(stats_.completed + stats_.rejected + outstanding_);
+  put("sla_attainment", judged > 0.0 ? static_cast<double>(stats_.sla_met) / judged : 0.0, "",
+      "fraction of the requests sent that were answered within every SLA bound (unfinished ones count as missed)");
+  put("mean_in_system", stats_.in_system_seconds / span, "",
+      "time-averaged requests sent and not yet answered (Little's L)");
+  count("preemptions", stats_.preemptions, "sequences preempted for KV cache room");
+  put("mean_batch", stats_.iterations > 0 ? stats_.batch_sum / static_cast<double>(stats_.iterations) : 0.0, "",
+      "sequences per engine iteration, mean");
+  put("kv_capacity_tokens", cost_.memory().kv_capacity_tokens, "", "KV cache of one replica, in tokens");
+  put("replicas_mean", stats_.replica_seconds / span, "", "serving replicas, time average");
+  count("replicas_max", static_cast<std::uint64_t>(stats_.replicas_max), "most replicas serving at once");
+  count("scale_ups", static_cast<std::uint64_t>(stats_.scale_ups), "replicas added after the start");
+  count("scale_downs", static_cast<std::uint64_t>(stats_.scale_downs), "replicas drained or withdrawn");
+  put("gpu_hours", stats_.gpu_seconds / 3600.0, "h", "GPU time held by the replicas (starting, serving, draining)");
+  put("gpu_busy_fraction", stats_.gpu_seconds > 0.0 ? stats_.busy_gpu_seconds / stats_.gpu_seconds : 0.0, "",
+      "fraction of the held GPU time spent iterating");
+  put("gpu_energy_kwh", stats_.gpu_energy_j / 3.6e6, "kWh",
+      "energy of the replicas' GPUs: idle power while held plus each phase's dynamic power");
+}
+
+}  // namespace dcsim::models::inference

@@ -1,0 +1,155 @@
+#pragma once
+// One inference service: its request stream, the gateway in front, a router over its replicas,
+// the replicas' engines (serving_replica.hpp) on GPUs from a ReplicaHost, and the fixed fleet or
+// autoscaler that decides how many there are.
+//
+// A request leaves its client at its arrival time, reaches the router after half the gateway's
+// round trip plus its prompt's bytes at the gateway's rate, and waits at the gateway while no
+// replica serves. Tokens stream back the same way: each reaches the client half a round trip
+// plus its bytes after the replica sampled it. Client-side:
+//   TTFT = first token at the client - sent;  TPOT = (last token - first token) / (output - 1);
+//   end-to-end = last token at the client - sent;  queueing = admitted - reached the replica.
+// A replica starts serving `allocation_delay` after its GPUs are allocated plus its weights
+// (the replica's share of the model) at load_bytes_per_s; replicas of the initial fleet serve
+// from the start (once their host has placed them). A replica lost to a fault returns its
+// unfinished requests to the router (they keep their send time: the retry is in their latency)
+// and waits for its host to bring its GPUs back (a requeued cluster job restarting), then loads
+// its weights again; meanwhile it counts as asked for, so an autoscaler does not replace it.
+//
+// Emits (sim::TraceSink), <s> the service's name:
+//   series  inference/<s>/replicas, queued, running, kv_used_fraction, gpu_busy_fraction,
+//           output_tokens_per_s (every sample_every)
+//   summary inference/<s>/{requests, rejected, ttft_p50_s, ttft_p90_s, ttft_p99_s, tpot_*, e2e_*,
+//           queue_p99_s, output_tokens_per_s, input_tokens_per_s, goodput_rps, sla_attainment,
+//           mean_in_system, preemptions, mean_batch, kv_capacity_tokens, replicas_mean,
+//           replicas_max, scale_ups, scale_downs, gpu_hours, gpu_busy_fraction, gpu_energy_kwh}
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/collective/collective_algorithm.hpp"
+#include "models/hardware/node_spec.hpp"
+#include "models/inference/autoscaler.hpp"
+#include "models/inference/iteration_cost.hpp"
+#include "models/inference/latency_histogram.hpp"
+#include "models/inference/replica_host.hpp"
+#include "models/inference/request_router.hpp"
+#include "models/inference/request_stream.hpp"
+#include "models/inference/serving_replica.hpp"
+#include "models/power/gpu_phase_power.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+namespace dcsim::models::inference {
+
+struct ServiceRegistries {
+  const collective::CollectiveRegistry& collectives;
+  const RouterRegistry& routers;
+  const AutoscalerRegistry& autoscalers;
+};
+
+// What the service measured (also its summary); times in seconds.
+struct ServiceStats {
+  std::uint64_t issued = 0, completed = 0, rejected = 0, sla_met = 0;
+  double input_tokens = 0.0, output_tokens = 0.0;
+  LatencyHistogram ttft, tpot, e2e, queue;
+  std::uint64_t preemptions = 0, iterations = 0;
+  double batch_sum = 0.0;
+  int scale_ups = 0, scale_downs = 0, replicas_max = 0;
+  double replica_seconds = 0.0;   // serving replicas x time
+  double gpu_seconds = 0.0;       // GPUs held x time (starting, serving, draining)
+  double busy_gpu_seconds = 0.0;  // GPUs iterating x time
+  double gpu_energy_j = 0.0;
+  double in_system_seconds = 0.0;  // integral of the requests in the system over time
+};
+
+class InferenceService {
+ public:
+  // Throws sim::ConfigError naming the field ("engine.tp", "engine.memory", "router",
+  // "autoscaler_params.<p>") for what the model cannot serve.
+  InferenceService(const ServiceConfig& config, const hardware::NodeSpec& node,
+                   const power::GpuPhasePowerConfig& gpu_power, const ServiceRegistries& registries,
+                   std::uint64_t seed, sim::Simulator& sim, sim::TraceSink& sink, ReplicaHost& host);
+  ~InferenceService();
+  InferenceService(const InferenceService&) = delete;
+  InferenceService& operator=(const InferenceService&) = delete;
+
+  void start();
+  // Closes the accounts at sim.now() and writes the summary.
+  void finish();
+
+  const ServiceStats& stats() const { return stats_; }
+  const IterationCostModel& cost_model() const { return cost_; }
+  // Seconds from a scale-up decision (GPUs allocated at once) until the replica serves.
+  double startup_s() const;
+
+ private:
+  enum class ReplicaState { kAsked, kStarting, kServing, kDraining, kGone };
+  struct Replica {
+    ReplicaState state = ReplicaState::kAsked;
+    std::size_t handle = 0;
+    std::unique_ptr<ServingReplica> engine;
+    sim::Time held_since;       // GPUs allocated
+    sim::Time serving_since;
+    sim::EventHandle ready_event;
+    double served_s = 0.0;      // closed serving intervals
+    bool allocated_before = false;
+    ReplicaCounters sampled;    // counters at the last sample (activity reported to the host)
+  };
+
+  void issue_next();
+  void deliver(const ReplicaRequest& request);
+  void dispatch_pending();
+  void on_first_token(std::uint64_t id, sim::Time at);
+  void on_done(std::size_t replica, const ReplicaOutcome& outcome);
+  std::size_t add_replica(bool initial);
+  void on_allocated(std::size_t replica, bool initial);
+  void on_lost(std::size_t replica);
+  void retire(std::size_t replica);
+  // Closes the replica's GPU time and energy (it leaves the service now).
+  void close_accounts(Replica& r);
+  // Serving replicas' busy seconds and serving seconds, over the run so far.
+  std::pair<double, double> busy_and_serving_s() const;
+  void scale_to(int replicas);
+  int active_replicas() const;  // asked, starting, serving
+  void on_sample();
+  void on_autoscale();
+  bool quiet() const;  // nothing more will happen: stream ended, nothing outstanding, fleet fixed
+  double gateway_out_s() const;
+  double gateway_in_s(int input_tokens) const;
+
+  ServiceConfig config_;
+  std::string prefix_;
+  hardware::NodeSpec node_;
+  power::PhaseActivities activities_;
+  IterationCostModel cost_;
+  std::unique_ptr<RequestRouter> router_;
+  std::unique_ptr<Autoscaler> autoscaler_;
+  sim::Simulator& sim_;
+  sim::TraceSink& sink_;
+  ReplicaHost& host_;
+  RequestStream stream_;
+  bool stream_ended_ = false;
+  std::uint64_t next_id_ = 0;
+
+  std::vector<Replica> replicas_;
+  std::vector<std::size_t> serving_;  // indices, oldest first
+  std::vector<ReplicaLoad> loads_;    // scratch for the router
+  std::deque<ReplicaRequest> pending_;  // at the gateway, no replica serving
+  std::uint64_t outstanding_ = 0;     // issued, not yet answered
+  double outstanding_issued_s_ = 0.0;  // sum of their send times (Little's integral)
+
+  ServiceStats stats_;
+  double sampled_output_tokens_ = 0.0;
+  std::pair<double, double> at_last_scale_{0.0, 0.0};  // busy_and_serving_s() at the last autoscale
+  sim::EventHandle sample_event_, scale_event_;
+  sim::SeriesId replicas_series_ = 0, queued_series_ = 0, running_series_ = 0, kv_series_ = 0, busy_series_ = 0,
+                tokens_series_ = 0;
+  std::pair<double, double> at_last_sample_{0.0, 0.0};
+  bool finished_ = false;
+};
+
+}  // namespace dcsim::models::inference

@@ -1,0 +1,88 @@
+#pragma once
+// What one engine iteration of a replica costs on its TP group, and how much KV cache the
+// replica has: the roofline of the compute model (models/compute) over the operations a decoder
+// layer runs, plus the TP all-reduces from the collective model.
+//
+// An iteration computes T tokens: the prefill chunks it schedules (each `tokens` new prompt
+// tokens after `context` already in the KV cache) and one token for each decoding sequence.
+// Per layer, on each of the tp GPUs (weights and heads split tp ways, as Megatron-style TP does):
+//   GEMMs (T rows)       QKV h -> (h + 2 kv d)/tp, out h/tp -> h, MLP h -> (2|1) ffn/tp, ffn/tp -> h;
+//                        each max(FLOPs at the GEMM's tile efficiency, weight + activation bytes
+//                        from HBM): decode is weight-bandwidth bound, prefill FLOP bound. A GEMM
+//                        with fewer output tiles than SMs (a decode batch) also gets the split-K
+//                        kernel cuBLAS would pick: the k loop over every SM in one wave (FLOPs at
+//                        the sustained peak plus one tile's fixed cost, against the bytes); the
+//                        faster kernel counts
+//   attention, prefill   FlashAttention over each chunk: chunk x (context + chunk/2) causal pairs
+//   attention, decode    every decoding sequence reads its whole KV: 2 x context x kv/tp x d x
+//                        bytes(kv) from HBM (memory bound at any batch)
+//   element-wise         fused add + RMSNorm twice (read x, residual; write both: 8 h bytes per
+//                        token) and SiLU-and-mul (3 ffn/tp x 2 bytes), from HBM
+//   TP all-reduce        twice (after attention and after the MLP) of T x h x 2 bytes, when tp > 1
+// plus the LM head for the sequences that sample this iteration (S x vocab/tp x h GEMM).
+//
+// KV cache per GPU = memory_fraction x HBM - weights/tp - the activation peak of the largest
+// iteration (one layer's widest intermediate at max_batched_tokens, and FP32 logits for
+// max_batch sequences), in tokens of 2 x layers x kv/tp x d x bytes(kv) each. PagedAttention
+// wastes under one 16-token block per sequence (vLLM paper, < 4%): counted in tokens here.
+
+#include <functional>
+#include <vector>
+
+#include "models/compute/compute_model.hpp"
+#include "models/inference/service_config.hpp"
+
+namespace dcsim::models::inference {
+
+struct PrefillChunk {
+  int tokens = 0;   // new prompt tokens computed this iteration
+  int context = 0;  // tokens of the same sequence already in the KV cache
+};
+
+struct IterationCost {
+  double time_s = 0.0;
+  // Seconds of it in compute-bound operations, memory-bound ones and TP communication (GPU power).
+  double compute_s = 0.0, memory_s = 0.0, communication_s = 0.0;
+};
+
+// Per-GPU memory of one replica.
+struct ReplicaMemory {
+  double usable_bytes = 0.0;       // memory_fraction x HBM
+  double weight_bytes = 0.0;       // the model's weights / tp
+  double activation_bytes = 0.0;   // reserved for the largest iteration
+  double kv_bytes_per_token = 0.0;
+  double kv_capacity_tokens = 0.0;  // what is left, in tokens; < 1: the model does not fit
+};
+
+class IterationCostModel {
+ public:
+  // `tp_all_reduce_s(bytes)`: one all-reduce over the replica's tp GPUs (unused for tp 1).
+  // Throws sim::ConfigError naming "engine.tp" for tp that does not divide the heads or the KV
+  // heads (or exceeds the NVLink domain), "engine.memory" when the weights do not fit.
+  IterationCostModel(const workload::TransformerModel& model, const EngineConfig& engine,
+                     const hardware::NodeSpec& node, std::function<double(double bytes)> tp_all_reduce_s);
+
+  const ReplicaMemory& memory() const { return memory_; }
+  // Weight bytes of the whole replica (all tp GPUs): what loading it reads.
+  double replica_weight_bytes() const { return memory_.weight_bytes * engine_.tp; }
+
+  // `decode_kv_tokens`: the KV cache tokens the decoding sequences read, summed over them.
+  IterationCost cost(const std::vector<PrefillChunk>& prefills, int decodes, double decode_kv_tokens,
+                     int sampled) const;
+
+ private:
+  // The faster of the tiled and the split-K kernel for C[m x n] = A[m x k] W[k x n].
+  compute::OpTime linear(double m, double n, double k, compute::Precision p) const;
+  // GEMMs, element-wise ops and TP all-reduces of one layer for T tokens (memoised by T).
+  const IterationCost& dense_layer(int tokens) const;
+
+  workload::TransformerModel model_;
+  EngineConfig engine_;
+  compute::ComputeModel compute_;
+  std::function<double(double)> tp_all_reduce_s_;
+  ReplicaMemory memory_;
+  mutable std::vector<IterationCost> dense_by_tokens_;
+  mutable std::vector<char> dense_known_;
+};
+
+}  // namespace dcsim::models::inference

@@ -1,0 +1,38 @@
+#pragma once
+// Where a service's replicas get their GPUs: the seam between an inference service and whoever
+// owns GPUs. The datacenter's cluster is one host (its replicas are jobs the scheduler places,
+// that draw node power and can be interrupted by faults); DedicatedGpus is the other, for a
+// service studied alone: GPUs that are there when asked for and never fail.
+
+#include <cstddef>
+#include <functional>
+
+namespace dcsim::models::inference {
+
+class ReplicaHost {
+ public:
+  virtual ~ReplicaHost() = default;
+  // Asks for one replica's `gpus` GPUs (inside one NVLink domain). `on_allocated` runs once they
+  // are the service's (now or later); `on_lost` if they are taken away afterwards (a fault),
+  // after which the handle is dead. Returns the handle.
+  virtual std::size_t acquire(int gpus, std::function<void()> on_allocated, std::function<void()> on_lost) = 0;
+  // Gives the GPUs back (or withdraws a request not yet allocated).
+  virtual void release(std::size_t handle) = 0;
+  // The replica's mean GPU activity (gpu_phase_power.hpp) from now on, for hosts that draw power.
+  virtual void set_activity(std::size_t handle, double activity) { (void)handle, (void)activity; }
+};
+
+// GPUs allocated the moment they are asked for, never lost.
+class DedicatedGpus final : public ReplicaHost {
+ public:
+  std::size_t acquire(int, std::function<void()> on_allocated, std::function<void()>) override {
+    on_allocated();
+    return next_++;
+  }
+  void release(std::size_t) override {}
+
+ private:
+  std::size_t next_ = 0;
+};
+
+}  // namespace dcsim::models::inference

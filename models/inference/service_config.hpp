@@ -1,0 +1,117 @@
+#pragma once
+// An inference service as plain configs (the scenario layer fills them from /inference; models
+// never see JSON): the model and how one replica serves it (EngineConfig), the requests that reach
+// it (RequestStreamConfig), how many replicas and who decides (a fixed count or a registered
+// autoscaler), the registered router, the gateway in front and the SLA its answers are judged by.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/compute/precision.hpp"
+#include "models/workload/training_model.hpp"
+#include "sim/params.hpp"
+#include "sim/time.hpp"
+
+namespace dcsim::models::inference {
+
+// What happens to a running request when the KV cache cannot hold the next decode step's tokens
+// (vLLM's PreemptionMode): recompute drops its KV and prefills prompt + generated tokens again
+// when readmitted; swap copies its KV to host memory over PCIe and back before it resumes.
+enum class Preemption { kRecompute, kSwap };
+
+// One replica's serving engine, as vLLM / TensorRT-LLM configure theirs.
+struct EngineConfig {
+  int tp = 1;  // GPUs of one replica, tensor parallel inside one NVLink domain
+  compute::Precision weights = compute::Precision::kBf16;   // kFp8: W8A8 FP8 GEMMs
+  compute::Precision kv_cache = compute::Precision::kBf16;  // kFp8: one byte per KV element
+  // Most sequences in one iteration (vLLM max_num_seqs; 256 is its engine default).
+  int max_batch = 256;
+  // Most tokens one iteration computes, prefill and decode together (vLLM
+  // max_num_batched_tokens: 8192 in its OpenAI server with chunked prefill).
+  int max_batched_tokens = 8192;
+  // Sarathi-style chunked prefill: decodes first, prompts fill the rest of the token budget in
+  // chunks. Off: an iteration either prefills waiting prompts whole or decodes (vLLM v0).
+  bool chunked_prefill = true;
+  Preemption preemption = Preemption::kRecompute;
+  // Fraction of each GPU's HBM the engine may use for weights, activations and KV cache (vLLM
+  // gpu_memory_utilization, default 0.9): the rest is the CUDA context, NCCL buffers, fragmentation.
+  double memory_fraction = 0.9;
+  // Host <-> device copy rate of one GPU for swapped KV (measured H2D 51 GB/s on ND H100 v5,
+  // shared/reference/public-figures.md).
+  double swap_bytes_per_s = 51e9;
+};
+
+// How long a request's prompt or answer is, in tokens.
+struct LengthDistribution {
+  enum class Kind { kFixed, kLognormal, kEmpirical };
+  Kind kind = Kind::kFixed;
+  double value = 128;          // kFixed
+  double median = 0, sigma = 0;  // kLognormal: exp(N(ln median, sigma)), rounded, clamped to [min, max]
+  int min = 1, max = 1 << 20;
+  std::vector<int> samples;    // kEmpirical: drawn uniformly
+};
+
+// One request of a trace: when it reaches the gateway and its lengths.
+struct TraceRequest {
+  sim::Time arrival;
+  int input_tokens = 0;
+  int output_tokens = 0;
+};
+
+// When requests arrive: a Poisson stream whose rate is constant, follows a day (diurnal: a
+// cosine between trough and peak), or switches between a base and a burst rate (a two-state
+// Markov-modulated Poisson process); or the requests of a trace.
+struct RequestStreamConfig {
+  enum class Kind { kPoisson, kDiurnal, kBursty, kTrace };
+  Kind kind = Kind::kPoisson;
+  double rate_per_s = 1.0;        // Poisson rate; diurnal: the mean over a period; bursty: base
+  double peak_to_trough = 1.0;    // diurnal
+  sim::Time period = sim::Time::from_s(86400);  // diurnal
+  sim::Time peak_at = sim::Time::from_s(14 * 3600);  // diurnal: time of the peak within a period
+  double burst_rate_per_s = 0.0;  // bursty: rate during a burst
+  sim::Time burst_every = sim::Time::from_s(3600);   // bursty: mean time between bursts' starts
+  sim::Time burst_length = sim::Time::from_s(60);    // bursty: mean burst length
+  sim::Time start = sim::Time::zero();
+  sim::Time stop = sim::Time::max();  // no arrival at or after (the scenario's duration)
+  LengthDistribution input_tokens, output_tokens;
+  std::vector<TraceRequest> trace;  // kTrace, in arrival order
+};
+
+// Requests enter through a gateway: half the round trip to reach it and half back for every
+// token streamed out, and the gateway's link for the prompt's and each token's bytes.
+struct GatewayConfig {
+  sim::Time rtt = sim::Time::zero();
+  double bandwidth_bps = 10e9;
+  double bytes_per_token = 4.0;  // text bytes per token (about 4 characters of English per token)
+};
+
+// What a request must meet; 0 = not judged on that.
+struct SlaConfig {
+  double ttft_s = 0.0;
+  double tpot_s = 0.0;
+  double e2e_s = 0.0;
+};
+
+struct ServiceConfig {
+  std::string name;
+  workload::TransformerModel model;
+  EngineConfig engine;
+  // Replicas at the start; with an autoscaler it moves between min and max.
+  int replicas = 1;
+  std::string autoscaler;      // registry name; "" = a fixed fleet
+  sim::Params autoscaler_params;
+  int min_replicas = 1, max_replicas = 1;
+  // From a scale-up decision until a new replica serves: GPUs allocated and the engine started,
+  // then the weights loaded at load_bytes_per_s.
+  sim::Time allocation_delay = sim::Time::zero();
+  double load_bytes_per_s = 0.0;  // 0: the node's storage NICs
+  std::string router = "least_outstanding";
+  sim::Params router_params;
+  RequestStreamConfig requests;
+  GatewayConfig gateway;
+  SlaConfig sla;
+  sim::Time sample_every = sim::Time::from_s(10);  // series and autoscaler load window
+};
+
+}  // namespace dcsim::models::inference

@@ -1,0 +1,261 @@
+#include "tools/scenario/inference_mapping.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "models/inference/iteration_cost.hpp"
+#include "sim/error.hpp"
+#include "tools/scenario/data_file.hpp"
+#include "tools/scenario/job_trace_rows.hpp"
+#include "tools/scenario/registry_params.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+
+namespace dcsim::tools::scenario {
+
+using nlohmann::json;
+namespace mi = models::inference;
+using namespace trace_rows;
+
+namespace {
+
+sim::Time duration_at(const json& j, const char* key) { return sim::Time::from_seconds(j.at(key).get<double>()); }
+
+std::string beside_scenario(const std::string& source, const std::string& file) {
+  const std::filesystem::path p(file);
+  if (p.is_absolute()) return file;
+  return (std::filesystem::path(source).parent_path() / p).string();
+}
+
+// arrival_s,input_tokens,output_tokens; rows sorted by arrival (stable: file order on ties).
+std::vector<mi::TraceRequest> read_request_trace(const std::string& path, const std::string& display) {
+  std::ifstream in = open_data_file(path, display);
+  LineReader r(in, display, '#');
+  const std::vector<std::string> header = {"arrival_s", "input_tokens", "output_tokens"};
+  std::string line;
+  std::vector<mi::TraceRequest> out;
+  bool first = true;
+  while (r.next(line)) {
+    if (first) {
+      first = false;
+      if (split_commas(line) != header) r.fail("expected the header 'arrival_s,input_tokens,output_tokens', got '" + line + "'");
+      continue;
+    }
+    const std::vector<std::string> cells = header_row(r, line, header);
+    double at = 0, input = 0, output = 0;
+    if (!parse_number(cells[0], at) || at < 0) r.fail("arrival_s: expected seconds >= 0, got '" + cells[0] + "'");
+    if (!parse_number(cells[1], input) || input < 1 || input != std::floor(input) || input > 1e9) {
+      r.fail("input_tokens: expected a whole number of tokens >= 1, got '" + cells[1] + "'");
+    }
+    if (!parse_number(cells[2], output) || output < 1 || output != std::floor(output) || output > 1e9) {
+      r.fail("output_tokens: expected a whole number of tokens >= 1, got '" + cells[2] + "'");
+    }
+    if (at > 1e9) r.fail("arrival_s: expected at most 1e9 s (31 years), got '" + cells[0] + "'");
+    out.push_back({sim::Time::from_seconds(at), static_cast<int>(input), static_cast<int>(output)});
+  }
+  if (out.empty()) throw sim::InputError(display + ": expected at least one request row, found none");
+  std::stable_sort(out.begin(), out.end(),
+                   [](const mi::TraceRequest& a, const mi::TraceRequest& b) { return a.arrival < b.arrival; });
+  return out;
+}
+
+mi::LengthDistribution map_length(const json& j, const std::string& ptr, std::vector<std::string>& errors,
+                                  const std::string& source) {
+  mi::LengthDistribution d;
+  const std::string kind = j.at("kind").get<std::string>();
+  d.value = j.at("value").get<int>();
+  d.sigma = j.at("sigma").get<double>();
+  d.min = j.at("min").get<int>();
+  d.max = j.at("max").get<int>();
+  if (d.min > d.max) {
+    errors.push_back(source + ":" + ptr + "/max: expected at least min (" + std::to_string(d.min) + "), got " +
+                     std::to_string(d.max));
+  }
+  if (kind == "lognormal") {
+    d.kind = mi::LengthDistribution::Kind::kLognormal;
+    if (!j.contains("median")) {
+      errors.push_back(source + ":" + ptr + "/median: expected the median tokens of a lognormal length, got none");
+    } else {
+      d.median = j.at("median").get<double>();
+    }
+  } else if (kind == "empirical") {
+    d.kind = mi::LengthDistribution::Kind::kEmpirical;
+    if (!j.contains("samples")) {
+      errors.push_back(source + ":" + ptr + "/samples: expected the token counts an empirical length draws from, "
+                                            "got none");
+    } else {
+      d.samples = j.at("samples").get<std::vector<int>>();
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+std::vector<mi::ServiceConfig> map_inference_section(const json& inference, const json& given, const Scenario& s,
+                                                     const models::ModelRegistries& registries) {
+  std::vector<std::string> errors;
+  const auto error = [&](const std::string& pointer, const std::string& message) {
+    errors.push_back(s.source + ":" + pointer + ": " + message);
+  };
+  if (!s.has_cluster) {
+    throw sim::InputError(s.source + ":/inference: needs /cluster: a service's replicas are jobs on the cluster's "
+                                     "nodes (their GPUs, NVLink and power)");
+  }
+  std::vector<mi::ServiceConfig> out;
+  std::set<std::string> names;
+  const json& services = inference.at("services");
+  for (std::size_t i = 0; i < services.size(); ++i) {
+    const json& j = services[i];
+    const std::string ptr = "/inference/services/" + std::to_string(i);
+    mi::ServiceConfig c;
+    c.name = j.at("name").get<std::string>();
+    if (!names.insert(c.name).second) error(ptr + "/name", "expected each service name once, got '" + c.name + "' again");
+    c.model = registries.training_models.get(j.at("model").get<std::string>()).factory();
+
+    const json& e = j.at("engine");
+    c.engine.tp = e.at("tp").get<int>();
+    c.engine.weights = e.at("weights").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
+                                                                   : models::compute::Precision::kBf16;
+    c.engine.kv_cache = e.at("kv_cache").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
+                                                                     : models::compute::Precision::kBf16;
+    c.engine.max_batch = e.at("max_batch").get<int>();
+    c.engine.max_batched_tokens = e.at("max_batched_tokens").get<int>();
+    c.engine.chunked_prefill = e.at("chunked_prefill").get<bool>();
+    c.engine.preemption = e.at("preemption").get<std::string>() == "swap" ? mi::Preemption::kSwap
+                                                                           : mi::Preemption::kRecompute;
+    c.engine.memory_fraction = e.at("memory_fraction").get<double>();
+    c.engine.swap_bytes_per_s = e.at("swap_rate").get<double>() / 8.0;
+    if (c.engine.max_batched_tokens < c.engine.max_batch) {
+      error(ptr + "/engine/max_batched_tokens",
+            "expected at least max_batch (" + std::to_string(c.engine.max_batch) +
+                "): every sequence of a full batch decodes one token per iteration, got " +
+                std::to_string(c.engine.max_batched_tokens));
+    }
+    const int gpus = s.cluster.node.gpus * s.cluster.nodes;
+    if (c.engine.tp > s.cluster.node.gpus) {
+      error(ptr + "/engine/tp", "expected at most the " + std::to_string(s.cluster.node.gpus) +
+                                    " GPUs of one node (a replica's tensor parallelism stays in its NVLink domain), "
+                                    "got " + std::to_string(c.engine.tp));
+    }
+    try {
+      const models::inference::IterationCostModel probe(c.model, c.engine, s.cluster.node, [](double) { return 0.0; });
+      (void)probe;
+    } catch (const sim::ConfigError& ce) {
+      const std::string where = ce.field() == "engine.tp" ? "/engine/tp" : ce.field() == "engine.memory" ? "/engine" : "";
+      error(ptr + where, ce.detail());
+    }
+
+    c.replicas = j.at("replicas").get<int>();
+    c.min_replicas = j.contains("min_replicas") ? j.at("min_replicas").get<int>() : c.replicas;
+    c.max_replicas = j.contains("max_replicas") ? j.at("max_replicas").get<int>() : c.replicas;
+    if (j.contains("autoscaler")) {
+      c.autoscaler = j.at("autoscaler").get<std::string>();
+      const auto* entry = registries.autoscalers.find(c.autoscaler);
+      ErrorList param_errors;
+      const json* given_params = nullptr;
+      const json::json_pointer gp(ptr + "/autoscaler_params");
+      if (given.contains(gp)) given_params = &given.at(gp);
+      check_params_of_entry(given_params, ptr + "/autoscaler_params", registries.autoscalers.kind(), c.autoscaler,
+                            entry_params(registries.autoscalers), param_errors);
+      for (const auto& pe : param_errors.errors()) error(pe.pointer, pe.message);
+      c.autoscaler_params = params_from_resolved(j.contains("autoscaler_params") ? &j.at("autoscaler_params") : nullptr);
+      c.autoscaler_params.fill_defaults(entry->params);
+      if (param_errors.empty()) {
+        try {
+          (void)entry->factory(c.autoscaler_params);
+        } catch (const sim::ConfigError& ce) {
+          error(ptr + "/autoscaler_params/" + ce.field().substr(ce.field().find('.') + 1), ce.detail());
+        }
+      }
+    } else if (const bool params = given.contains(json::json_pointer(ptr + "/autoscaler_params"));
+               params || j.contains("min_replicas") || j.contains("max_replicas")) {
+      error(ptr + (params ? "/autoscaler_params" : j.contains("min_replicas") ? "/min_replicas" : "/max_replicas"),
+            "applies to an autoscaler, and the service has none (a fixed fleet of `replicas`): set `autoscaler`");
+    }
+    if (c.min_replicas > c.max_replicas) {
+      error(ptr + "/min_replicas", "expected at most max_replicas (" + std::to_string(c.max_replicas) + "), got " +
+                                       std::to_string(c.min_replicas));
+    } else if (c.replicas < c.min_replicas || c.replicas > c.max_replicas) {
+      error(ptr + "/replicas", "expected between min_replicas and max_replicas (" + std::to_string(c.min_replicas) +
+                                   " to " + std::to_string(c.max_replicas) + "), got " + std::to_string(c.replicas));
+    }
+    if (static_cast<long long>(c.max_replicas) * c.engine.tp > gpus) {
+      error(ptr + (j.contains("max_replicas") ? "/max_replicas" : "/replicas"),
+            "expected at most " + std::to_string(gpus / std::max(1, c.engine.tp)) + " replicas: " +
+                std::to_string(c.max_replicas) + " x " + std::to_string(c.engine.tp) + " GPUs exceed the cluster's " +
+                std::to_string(gpus));
+    }
+    c.allocation_delay = duration_at(j, "allocation_delay");
+    if (j.contains("load_rate")) c.load_bytes_per_s = j.at("load_rate").get<double>() / 8.0;
+    c.router = j.at("router").get<std::string>();
+    c.sample_every = duration_at(j, "sample_every");
+
+    const json& r = j.at("requests");
+    const std::string rptr = ptr + "/requests";
+    mi::RequestStreamConfig& q = c.requests;
+    const std::string arrivals = r.at("arrivals").get<std::string>();
+    q.kind = arrivals == "diurnal"  ? mi::RequestStreamConfig::Kind::kDiurnal
+             : arrivals == "bursty" ? mi::RequestStreamConfig::Kind::kBursty
+             : arrivals == "trace"  ? mi::RequestStreamConfig::Kind::kTrace
+                                    : mi::RequestStreamConfig::Kind::kPoisson;
+    q.start = duration_at(r, "start");
+    q.stop = r.contains("stop") ? duration_at(r, "stop") : s.duration;
+    q.peak_to_trough = r.at("peak_to_trough").get<double>();
+    q.period = duration_at(r, "period");
+    q.peak_at = duration_at(r, "peak_at");
+    q.burst_every = duration_at(r, "burst_every");
+    q.burst_length = duration_at(r, "burst_length");
+    q.input_tokens = map_length(r.at("input_tokens"), rptr + "/input_tokens", errors, s.source);
+    q.output_tokens = map_length(r.at("output_tokens"), rptr + "/output_tokens", errors, s.source);
+    if (q.kind == mi::RequestStreamConfig::Kind::kTrace) {
+      if (!r.contains("trace")) {
+        error(rptr + "/trace", "expected the CSV file of a trace stream, got none");
+      } else {
+        const std::string file = r.at("trace").get<std::string>();
+        try {
+          q.trace = read_request_trace(beside_scenario(s.source, file), file);
+        } catch (const sim::InputError& bad_row) {
+          throw sim::InputError(s.source + ":" + rptr + "/trace: " + bad_row.what());  // the key, then file:line
+        }
+      }
+    } else {
+      if (!r.contains("rate")) {
+        error(rptr + "/rate", "expected the requests per second of a " + arrivals + " stream, got none");
+      } else {
+        q.rate_per_s = r.at("rate").get<double>();
+      }
+      if (q.stop.is_max()) {
+        error(rptr + "/stop", "a " + arrivals + " stream never ends: give requests/stop or /duration");
+      } else if (q.stop <= q.start) {
+        error(rptr + "/stop", "expected after requests/start, got " + sim::format_duration(q.stop));
+      }
+      if (q.kind == mi::RequestStreamConfig::Kind::kBursty) {
+        if (!r.contains("burst_rate")) {
+          error(rptr + "/burst_rate", "expected the requests per second during a burst, got none");
+        } else {
+          q.burst_rate_per_s = r.at("burst_rate").get<double>();
+        }
+        if (q.burst_length >= q.burst_every) {
+          error(rptr + "/burst_length", "expected below burst_every (" + sim::format_duration(q.burst_every) +
+                                            "), got " + sim::format_duration(q.burst_length));
+        }
+      }
+    }
+
+    const json& g = j.at("gateway");
+    c.gateway.rtt = duration_at(g, "rtt");
+    c.gateway.bandwidth_bps = g.at("bandwidth").get<double>();
+    c.gateway.bytes_per_token = g.at("bytes_per_token").get<double>();
+    const json& sla = j.at("sla");
+    if (sla.contains("ttft")) c.sla.ttft_s = sla.at("ttft").get<double>();
+    if (sla.contains("tpot")) c.sla.tpot_s = sla.at("tpot").get<double>();
+    if (sla.contains("e2e")) c.sla.e2e_s = sla.at("e2e").get<double>();
+    out.push_back(std::move(c));
+  }
+  if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  return out;
+}
+
+}  // namespace dcsim::tools::scenario

@@ -1,0 +1,195 @@
+#include "tools/scenario/inference_spec.hpp"
+
+#include "tools/scenario/registry_params.hpp"
+
+namespace dcsim::tools::scenario {
+
+using nlohmann::json;
+using sim::QuantityKind;
+
+namespace {
+
+FieldSpec length_field(const char* key, const char* what, int fixed) {
+  return with_default(
+      object_field(key, std::string("Tokens of each request's ") + what + ".",
+                   {with_default(enum_field("kind",
+                                            "fixed: `value`; lognormal: exp(N(ln median, sigma)) rounded; "
+                                            "empirical: drawn uniformly from `samples`. Clamped to [min, max].",
+                                            "length distribution", {"fixed", "lognormal", "empirical"}),
+                                 "fixed"),
+                    with_default(integer_field("value", "Tokens (fixed).", at_least(1)), fixed),
+                    with_default_note(number_field("median", "Median tokens (lognormal).", above(0)),
+                                      "none: needed by lognormal"),
+                    with_default(number_field("sigma", "Sigma of the underlying normal (lognormal).", at_least(0)),
+                                 0.5),
+                    with_default_note(min_items(integer_array_field("samples", "Token counts to draw from "
+                                                                               "(empirical).",
+                                                                    at_least(1)),
+                                                1),
+                                      "none: needed by empirical"),
+                    with_default(integer_field("min", "Fewest tokens.", at_least(1)), 1),
+                    with_default(integer_field("max", "Most tokens.", at_least(1)), 131072)}),
+      json::object());
+}
+
+}  // namespace
+
+FieldSpec inference_section(const models::ModelRegistries& registries) {
+  return optional_section(
+      object_field(
+          "inference",
+          "Inference services (models/inference): each serves a model with replicas of `engine.tp` GPUs that are "
+          "jobs of the cluster (placed by its scheduler, drawing node power, interrupted by faults), iteration by "
+          "iteration with continuous batching. Writes series inference/<service>/... and summary "
+          "inference/<service>/... (README, Inference).",
+          {required(min_items(
+              object_array_field(
+                  "services", "The services.",
+                  {required(non_empty(string_field("name", "Service name (unique); names its outputs."))),
+                   required(enum_field("model",
+                                       "Transformer preset served (`dcsim list \"training model\"`): its layers, "
+                                       "heads, KV heads and vocabulary set the weights, KV cache and costs.",
+                                       registries.training_models.kind(), registries.training_models.names())),
+                   object_field(
+                       "engine", "One replica's serving engine (as vLLM / TensorRT-LLM configure theirs).",
+                       {with_default(integer_field("tp", "Tensor-parallel GPUs per replica, in one NVLink domain; "
+                                                         "must divide the attention heads.",
+                                                   at_least(1)),
+                                     1),
+                        with_default(enum_field("weights", "Weight precision: bf16, or fp8 (W8A8 FP8 GEMMs).",
+                                                "precision", {"bf16", "fp8"}),
+                                     "bf16"),
+                        with_default(enum_field("kv_cache", "KV cache precision (fp8 halves its bytes).",
+                                                "precision", {"bf16", "fp8"}),
+                                     "bf16"),
+                        with_default(integer_field("max_batch", "Most sequences per iteration (vLLM max_num_seqs; "
+                                                                "256 is its engine default).",
+                                                   at_least(1)),
+                                     256),
+                        with_default(integer_field("max_batched_tokens",
+                                                   "Most tokens per iteration, prefill and decode together (vLLM "
+                                                   "max_num_batched_tokens); at least max_batch.",
+                                                   at_least(1)),
+                                     8192),
+                        with_default(boolean_field("chunked_prefill",
+                                                   "Sarathi-style chunked prefill (decodes first, prompts fill the "
+                                                   "rest of the token budget); off: prefill-first iterations as "
+                                                   "vLLM v0, and a request's whole context must fit "
+                                                   "max_batched_tokens."),
+                                     true),
+                        with_default(enum_field("preemption",
+                                                "When the KV cache runs out: recompute (drop the KV, prefill again) "
+                                                "or swap (copy it to host memory and back at swap_rate).",
+                                                "preemption mode", {"recompute", "swap"}),
+                                     "recompute"),
+                        with_default(number_field("memory_fraction",
+                                                  "Fraction of each GPU's HBM for weights, activations and KV cache "
+                                                  "(vLLM gpu_memory_utilization).",
+                                                  Range{0.0, 1.0, true, false}),
+                                     0.9),
+                        with_default(quantity_field("swap_rate",
+                                                    "Host <-> GPU copy rate of swapped KV, per GPU (measured H2D "
+                                                    "51 GB/s on H100, public-figures.md).",
+                                                    QuantityKind::kDataRate, above(0)),
+                                     "408 Gbps")}),
+                   with_default(integer_field("replicas", "Replicas at the start (serving from time 0).", at_least(1)),
+                                1),
+                   with_default_note(enum_field("autoscaler",
+                                                "Policy that sets the replica count (`dcsim list autoscaler`).",
+                                                registries.autoscalers.kind(), registries.autoscalers.names()),
+                                     "none: a fixed fleet of `replicas`"),
+                   params_object_field("autoscaler_params",
+                                       "Parameters of the chosen autoscaler; keys it does not document are errors, "
+                                       "keys left out take its defaults.",
+                                       entry_params(registries.autoscalers)),
+                   with_default_note(integer_field("min_replicas", "Fewest replicas the autoscaler keeps.",
+                                                   at_least(1)),
+                                     "replicas"),
+                   with_default_note(integer_field("max_replicas", "Most replicas the autoscaler starts.",
+                                                   at_least(1)),
+                                     "replicas"),
+                   with_default(quantity_field("allocation_delay",
+                                               "From a scale-up decision until the replica's engine starts loading "
+                                               "(GPUs placed, container and engine started).",
+                                               QuantityKind::kDuration, at_least(0)),
+                                "0 s"),
+                   with_default_note(quantity_field("load_rate",
+                                                    "Rate at which a new replica reads its weights (the replica's "
+                                                    "share of the model).",
+                                                    QuantityKind::kDataRate, above(0)),
+                                     "the node's storage NICs (storage_nics x storage_nic_bandwidth)"),
+                   with_default(enum_field("router", "Which serving replica gets a request (`dcsim list \"inference "
+                                                     "router\"`).",
+                                           registries.inference_routers.kind(), registries.inference_routers.names()),
+                                "least_outstanding"),
+                   object_field(
+                       "requests", "The requests the service receives.",
+                       {with_default(enum_field("arrivals",
+                                                "poisson (rate), diurnal (a cosine day around rate), bursty (base "
+                                                "rate with bursts) or trace (a CSV file).",
+                                                "arrival process", {"poisson", "diurnal", "bursty", "trace"}),
+                                     "poisson"),
+                        with_default_note(number_field("rate", "Requests per second (diurnal: the mean over a "
+                                                               "period; bursty: between bursts).",
+                                                       above(0)),
+                                          "none: needed by poisson, diurnal and bursty"),
+                        with_default(number_field("peak_to_trough", "Diurnal: peak rate / trough rate.", at_least(1)),
+                                     3),
+                        with_default(quantity_field("period", "Diurnal: length of one cycle.", QuantityKind::kDuration,
+                                                    above(0)),
+                                     "24 h"),
+                        with_default(quantity_field("peak_at", "Diurnal: time of the peak within a cycle.",
+                                                    QuantityKind::kDuration, at_least(0)),
+                                     "14 h"),
+                        with_default_note(number_field("burst_rate", "Bursty: requests per second during a burst.",
+                                                       above(0)),
+                                          "none: needed by bursty"),
+                        with_default(quantity_field("burst_every", "Bursty: mean time between bursts' starts.",
+                                                    QuantityKind::kDuration, above(0)),
+                                     "1 h"),
+                        with_default(quantity_field("burst_length", "Bursty: mean burst length (below burst_every).",
+                                                    QuantityKind::kDuration, above(0)),
+                                     "1 min"),
+                        with_default(quantity_field("start", "First arrival no earlier than this.",
+                                                    QuantityKind::kDuration, at_least(0)),
+                                     "0 s"),
+                        with_default_note(quantity_field("stop", "No arrival at or after this.",
+                                                         QuantityKind::kDuration, above(0)),
+                                          "/duration"),
+                        length_field("input_tokens", "prompt", 512),
+                        length_field("output_tokens", "answer", 128),
+                        with_default_note(non_empty(string_field("trace",
+                                                                 "Trace: CSV with header arrival_s,input_tokens,"
+                                                                 "output_tokens (beside the scenario when "
+                                                                 "relative), rows in any order.")),
+                                          "none: needed by trace")}),
+                   object_field("gateway",
+                                "The gateway requests enter through: half its round trip and the prompt's bytes "
+                                "on the way in, half the round trip and each token's bytes on the way out.",
+                                {with_default(quantity_field("rtt", "Round trip between client and replica.",
+                                                             QuantityKind::kDuration, at_least(0)),
+                                              "0 s"),
+                                 with_default(quantity_field("bandwidth", "Gateway link rate for one request.",
+                                                             QuantityKind::kDataRate, above(0)),
+                                              "10 Gbps"),
+                                 with_default(number_field("bytes_per_token",
+                                                           "Text bytes per token (about 4 for English).", above(0)),
+                                              4)}),
+                   object_field("sla", "Bounds a request must meet to count as good (goodput, sla_attainment).",
+                                {with_default_note(quantity_field("ttft", "Time to first token.",
+                                                                  QuantityKind::kDuration, above(0)),
+                                                   "not judged"),
+                                 with_default_note(quantity_field("tpot", "Time per output token after the first.",
+                                                                  QuantityKind::kDuration, above(0)),
+                                                   "not judged"),
+                                 with_default_note(quantity_field("e2e", "End-to-end latency.",
+                                                                  QuantityKind::kDuration, above(0)),
+                                                   "not judged")}),
+                   with_default(quantity_field("sample_every", "Period of the service's series.",
+                                               QuantityKind::kDuration, above(0)),
+                                "10 s")}),
+              1))}),
+      "no inference service");
+}
+
+}  // namespace dcsim::tools::scenario
