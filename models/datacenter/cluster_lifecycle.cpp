@@ -344,7 +344,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     return;
   }
   // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
-  const double reload_s = from_checkpoint && job.plan->checkpoint_rate_bytes_per_s > 0
+  const double reload_s = from_checkpoint && job.plan && job.plan->checkpoint_rate_bytes_per_s > 0
                               ? job.plan->checkpoint_bytes_per_node / job.plan->checkpoint_rate_bytes_per_s
                               : 0.0;
   job.restart_delay = d.relaunch_overhead + sim::Time::from_seconds(reload_s);

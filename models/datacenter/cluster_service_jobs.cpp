@@ -10,22 +10,20 @@ namespace dcsim::models::datacenter {
 
 namespace {
 
-// A replica's run: no work of its own to finish (the service decides when it ends), nothing to
-// lose on an interruption but the requests in flight, which the service sends elsewhere.
+// A replica's run: no work of its own to finish (the service decides when it ends) and no progress
+// to keep or lose on an interruption (its requests in flight go elsewhere, the service counts
+// them), so done and saved work are both zero: a restart reloads no checkpoint.
 class ServiceJobRun final : public JobRun {
  public:
-  ServiceJobRun(sim::Simulator& sim, std::function<void()> on_interrupted)
-      : sim_(sim), start_(sim.now()), on_interrupted_(std::move(on_interrupted)) {}
+  explicit ServiceJobRun(std::function<void()> on_interrupted) : on_interrupted_(std::move(on_interrupted)) {}
   void set_clock_factor(double) override {}  // the engine's iteration costs do not see throttling yet
   void interrupt() override {
     if (on_interrupted_) on_interrupted_();
   }
-  double done_s() const override { return (sim_.now() - start_).seconds(); }
-  double saved_s() const override { return done_s(); }
+  double done_s() const override { return 0.0; }
+  double saved_s() const override { return 0.0; }
 
  private:
-  sim::Simulator& sim_;
-  sim::Time start_;
   std::function<void()> on_interrupted_;
 };
 
@@ -53,7 +51,7 @@ std::size_t ClusterSimulation::submit_service_job(const std::string& name, int g
 void ClusterSimulation::begin_service_run(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   set_job_utilization(job_index, 0.0);
-  job.run = std::make_unique<ServiceJobRun>(sim_, [this, job_index] {
+  job.run = std::make_unique<ServiceJobRun>([this, job_index] {
     const Job& j = *jobs_[job_index];
     if (!j.service_ended && j.service->interrupted) j.service->interrupted();
   });

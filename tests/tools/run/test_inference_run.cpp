@@ -1,0 +1,43 @@
+// /inference through the whole stack: replicas as cluster jobs, and what a fault does to them.
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/tools/run/run_test_support.hpp"
+
+namespace {
+
+// Two replicas of llama3-8b on one node each, 10 requests/s for 20 minutes.
+nlohmann::json two_replicas() {
+  return nlohmann::json::parse(R"({
+    "name": "two replicas", "seed": 5, "duration": "20 min",
+    "cluster": {"node": {"preset": "hgx-h100"}, "nodes": 2},
+    "inference": {"services": [{"name": "chat", "model": "llama3-8b", "engine": {"tp": 8}, "replicas": 2,
+      "requests": {"rate": 10}}]}})");
+}
+
+}  // namespace
+
+TEST_CASE("a fault on a replica's node sends its requests to the other replica and the replica comes back") {
+  // A replica keeps no progress (a service job's done and saved work are zero): the failover
+  // policy requeues it without a checkpoint to reload, it restarts when its node is back, and
+  // every request is still answered. (Interrupting one crashed the cluster when it took the
+  // replica's served time for checkpointed work and looked for a training plan.)
+  nlohmann::json doc = two_replicas();
+  doc["faults"] = nlohmann::json::parse(R"([{"at": "5 min", "kind": "node", "node": 0, "duration": "2 min"},
+                                             {"at": "10 min", "kind": "job_crash", "node": 1}])");
+  const auto r = dcsim::test::run_scenario_json(doc);
+  CHECK(r->number("reliability/interruptions_total") == 2.0);
+  CHECK(r->number("goodput/lost_gpu_h") == 0.0);
+  CHECK(r->number("inference/chat/requests") > 10.0 * 1100.0);
+  CHECK(r->number("inference/chat/replicas_max") == 2.0);
+  CHECK(r->number("inference/chat/replicas_mean") < 2.0);  // a replica was away for a while
+}
+
+TEST_CASE("a service's replicas are jobs holding GPUs and drawing power") {
+  const auto r = dcsim::test::run_scenario_json(two_replicas());
+  CHECK(r->number("inference/chat/gpu_hours") == Approx(2 * 8 * 20.0 / 60.0));
+  // The nodes draw more than idle: the replicas' GPUs work.
+  CHECK(r->number("power/mean_w") > 2 * 2000.0);
+}
