@@ -12,11 +12,15 @@ namespace {
 
 // A replica's run: no work of its own to finish (the service decides when it ends) and no progress
 // to keep or lose on an interruption (its requests in flight go elsewhere, the service counts
-// them), so done and saved work are both zero: a restart reloads no checkpoint.
+// them), so done and saved work are both zero: a restart reloads no checkpoint. Its clock goes to
+// the service's engine, which stretches its iterations' compute.
 class ServiceJobRun final : public JobRun {
  public:
-  explicit ServiceJobRun(std::function<void()> on_interrupted) : on_interrupted_(std::move(on_interrupted)) {}
-  void set_clock_factor(double) override {}  // the engine's iteration costs do not see throttling yet
+  ServiceJobRun(std::function<void()> on_interrupted, std::function<void(double)> on_clock)
+      : on_interrupted_(std::move(on_interrupted)), on_clock_(std::move(on_clock)) {}
+  void set_clock_factor(double factor) override {
+    if (on_clock_) on_clock_(factor);
+  }
   void interrupt() override {
     if (on_interrupted_) on_interrupted_();
   }
@@ -25,11 +29,13 @@ class ServiceJobRun final : public JobRun {
 
  private:
   std::function<void()> on_interrupted_;
+  std::function<void(double)> on_clock_;
 };
 
 }  // namespace
 
-std::size_t ClusterSimulation::submit_service_job(const std::string& name, int gpus, Callbacks callbacks) {
+std::size_t ClusterSimulation::submit_service_job(const std::string& name, int gpus, int priority,
+                                                  Callbacks callbacks) {
   auto job = std::make_unique<Job>();
   job->spec.name = name;
   job->spec.arrival = sim_.now();
@@ -39,6 +45,7 @@ std::size_t ClusterSimulation::submit_service_job(const std::string& name, int g
   job->spec.work = config_.duration.is_max() ? sim::Time::from_s(365LL * 86400)
                                              : std::max(config_.duration - sim_.now(), sim::Time::from_ns(1));
   job->spec.gpu_utilization = 0.0;
+  job->spec.priority = priority;
   job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
   job->service = std::move(callbacks);
   job->index = jobs_.size();
@@ -51,11 +58,15 @@ std::size_t ClusterSimulation::submit_service_job(const std::string& name, int g
 void ClusterSimulation::begin_service_run(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   set_job_utilization(job_index, 0.0);
-  job.run = std::make_unique<ServiceJobRun>([this, job_index] {
-    const Job& j = *jobs_[job_index];
-    if (!j.service_ended && j.service->interrupted) j.service->interrupted();
-  });
+  job.run = std::make_unique<ServiceJobRun>(
+      [this, job_index] {
+        const Job& j = *jobs_[job_index];
+        if (!j.service_ended && j.service->interrupted) j.service->interrupted();
+      },
+      job.service->clock);
   if (job.service->started) job.service->started();
+  // After started(): the engine the service builds for this run exists now.
+  if (job.service->clock) job.service->clock(job_rate(job));
 }
 
 void ClusterSimulation::end_service_job(std::size_t handle) {

@@ -119,7 +119,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // ServiceJobHost (cluster_service_jobs.cpp): inference replicas as jobs. A service job asks one
   // node's GPUs, its work is the rest of the run (what backfilling plans with), it starts with
   // activity 0 (idle GPUs) until the service reports its own.
-  std::size_t submit_service_job(const std::string& name, int gpus, Callbacks callbacks) override;
+  std::size_t submit_service_job(const std::string& name, int gpus, int priority, Callbacks callbacks) override;
   void end_service_job(std::size_t handle) override;
   void set_service_job_activity(std::size_t handle, double activity) override;
 

@@ -71,10 +71,12 @@ class ServiceJobHost {
   struct Callbacks {
     std::function<void()> started;      // each time the job starts running (again, after a fault)
     std::function<void()> interrupted;  // a fault or a preemption stopped it
+    std::function<void(double)> clock;  // the clock factor of its slowest node, at each start and change
   };
   virtual ~ServiceJobHost() = default;
-  // Submits a job named `name` holding `gpus` GPUs of one node; returns its handle.
-  virtual std::size_t submit_service_job(const std::string& name, int gpus, Callbacks callbacks) = 0;
+  // Submits a job named `name` holding `gpus` GPUs of one node at queue `priority`; returns its
+  // handle.
+  virtual std::size_t submit_service_job(const std::string& name, int gpus, int priority, Callbacks callbacks) = 0;
   // The job ends now: completed if running, taken out of the queue if waiting. No callback follows.
   virtual void end_service_job(std::size_t handle) = 0;
   // The mean activity of the job's GPUs (gpu_phase_power.hpp) from now on, while it runs.

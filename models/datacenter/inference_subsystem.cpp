@@ -10,11 +10,13 @@ namespace dcsim::models::datacenter {
 // A service's replicas as cluster jobs, named "<service>/replica-<k>".
 class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost {
  public:
-  ClusterHost(ServiceJobHost& jobs, std::string service) : jobs_(jobs), service_(std::move(service)) {}
+  ClusterHost(ServiceJobHost& jobs, std::string service, int priority)
+      : jobs_(jobs), service_(std::move(service)), priority_(priority) {}
 
-  std::size_t acquire(int gpus, std::function<void()> on_allocated, std::function<void()> on_lost) override {
-    return jobs_.submit_service_job(service_ + "/replica-" + std::to_string(next_++), gpus,
-                                    {std::move(on_allocated), std::move(on_lost)});
+  std::size_t acquire(int gpus, Callbacks callbacks) override {
+    return jobs_.submit_service_job(service_ + "/replica-" + std::to_string(next_++), gpus, priority_,
+                                    {std::move(callbacks.allocated), std::move(callbacks.lost),
+                                     std::move(callbacks.clock)});
   }
   void release(std::size_t handle) override { jobs_.end_service_job(handle); }
   void set_activity(std::size_t handle, double activity) override { jobs_.set_service_job_activity(handle, activity); }
@@ -22,6 +24,7 @@ class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost {
  private:
   ServiceJobHost& jobs_;
   std::string service_;
+  int priority_;
   int next_ = 0;
 };
 
@@ -33,7 +36,7 @@ InferenceSubsystem::InferenceSubsystem(const SubsystemContext& c) {
                                                 c.registries.autoscalers};
   for (std::size_t i = 0; i < c.config.inference.size(); ++i) {
     const inference::ServiceConfig& service = c.config.inference[i];
-    hosts_.push_back(std::make_unique<ClusterHost>(*c.parts.service_jobs, service.name));
+    hosts_.push_back(std::make_unique<ClusterHost>(*c.parts.service_jobs, service.name, service.priority));
     try {
       services_.push_back(std::make_unique<inference::InferenceService>(
           service, c.config.cluster->node, c.config.cluster->gpu_phase_power, registries, c.config.seed, c.simulator,

@@ -130,8 +130,6 @@ void InferenceService::dispatch_pending() {
   }
 }
 
-void InferenceService::on_first_token(std::uint64_t, sim::Time) {}
-
 void InferenceService::on_done(std::size_t replica, const ReplicaOutcome& o) {
   const double out = gateway_out_s();
   const double sent = o.request.issued.seconds();
@@ -176,11 +174,11 @@ std::size_t InferenceService::add_replica(bool initial) {
   const std::size_t index = replicas_.size();
   replicas_.emplace_back();
   replicas_[index].engine = std::make_unique<ServingReplica>(
-      sim_, cost_, config_.engine, [this](std::uint64_t id, sim::Time at) { on_first_token(id, at); },
-      [this, index](const ReplicaOutcome& o) { on_done(index, o); });
+      sim_, cost_, config_.engine, [this, index](const ReplicaOutcome& o) { on_done(index, o); });
   if (!initial) ++stats_.scale_ups;
   const std::size_t handle = host_.acquire(
-      config_.engine.tp, [this, index, initial] { on_allocated(index, initial); }, [this, index] { on_lost(index); });
+      config_.engine.tp, {[this, index, initial] { on_allocated(index, initial); }, [this, index] { on_lost(index); },
+                          [this, index](double f) { replicas_[index].engine->set_clock_factor(f); }});
   replicas_[index].handle = handle;
   return index;
 }

@@ -103,7 +103,6 @@ class InferenceService {
   void issue_next();
   void deliver(const ReplicaRequest& request);
   void dispatch_pending();
-  void on_first_token(std::uint64_t id, sim::Time at);
   void on_done(std::size_t replica, const ReplicaOutcome& outcome);
   std::size_t add_replica(bool initial);
   void on_allocated(std::size_t replica, bool initial);

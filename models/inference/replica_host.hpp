@@ -12,10 +12,13 @@ namespace dcsim::models::inference {
 class ReplicaHost {
  public:
   virtual ~ReplicaHost() = default;
-  // Asks for one replica's `gpus` GPUs (inside one NVLink domain). `on_allocated` runs once they
-  // are the service's (now or later); `on_lost` if they are taken away afterwards (a fault),
-  // after which the handle is dead. Returns the handle.
-  virtual std::size_t acquire(int gpus, std::function<void()> on_allocated, std::function<void()> on_lost) = 0;
+  struct Callbacks {
+    std::function<void()> allocated;    // the GPUs are the service's (now or later; again after a loss)
+    std::function<void()> lost;         // taken away (a fault); the host may allocate them again
+    std::function<void(double)> clock;  // their SM clock factor changed (throttling), 0 < f <= 1
+  };
+  // Asks for one replica's `gpus` GPUs (inside one NVLink domain). Returns the handle.
+  virtual std::size_t acquire(int gpus, Callbacks callbacks) = 0;
   // Gives the GPUs back (or withdraws a request not yet allocated).
   virtual void release(std::size_t handle) = 0;
   // The replica's mean GPU activity (gpu_phase_power.hpp) from now on, for hosts that draw power.
@@ -25,8 +28,8 @@ class ReplicaHost {
 // GPUs allocated the moment they are asked for, never lost.
 class DedicatedGpus final : public ReplicaHost {
  public:
-  std::size_t acquire(int, std::function<void()> on_allocated, std::function<void()>) override {
-    on_allocated();
+  std::size_t acquire(int, Callbacks callbacks) override {
+    callbacks.allocated();
     return next_++;
   }
   void release(std::size_t) override {}

@@ -106,6 +106,9 @@ struct ServiceConfig {
   // then the weights loaded at load_bytes_per_s.
   sim::Time allocation_delay = sim::Time::zero();
   double load_bytes_per_s = 0.0;  // 0: the node's storage NICs
+  // Queue priority of the replicas' cluster jobs (higher first; a preemptive scheduler lets them
+  // preempt lower-priority jobs).
+  int priority = 0;
   std::string router = "least_outstanding";
   sim::Params router_params;
   RequestStreamConfig requests;

@@ -5,11 +5,10 @@
 namespace dcsim::models::inference {
 
 ServingReplica::ServingReplica(sim::Simulator& sim, const IterationCostModel& cost, const EngineConfig& engine,
-                               FirstTokenFn on_first_token, DoneFn on_done)
+                               DoneFn on_done)
     : sim_(sim),
       cost_(cost),
       engine_(engine),
-      on_first_token_(std::move(on_first_token)),
       on_done_(std::move(on_done)),
       capacity_(cost.memory().kv_capacity_tokens) {}
 
@@ -238,6 +237,10 @@ void ServingReplica::start_iteration() {
   const int decodes = decode_step_ ? decoding_ : 0;
   // Attention reads each decoding sequence's KV including the token being appended.
   IterationCost c = cost_.cost(chunks_, decodes, decode_kv_ + decodes, sampled);
+  if (clock_factor_ != 1.0) {
+    c.compute_s /= clock_factor_;
+    c.time_s = c.compute_s + c.memory_s + c.communication_s;
+  }
   if (swap_tokens > 0.0) {
     const double swap_s = swap_tokens * cost_.memory().kv_bytes_per_token / engine_.swap_bytes_per_s;
     c.time_s += swap_s;
@@ -275,10 +278,7 @@ void ServingReplica::end_iteration() {
     counters_.prefill_tokens += chunks_[i].tokens;
     if (s.prefilled < s.prefill_target) continue;
     prefilling_.erase(std::find(prefilling_.begin(), prefilling_.end(), slot));
-    if (s.first_token == sim::Time::max()) {
-      s.first_token = sim_.now();
-      if (on_first_token_) on_first_token_(s.request.id, s.first_token);
-    }
+    if (s.first_token == sim::Time::max()) s.first_token = sim_.now();
     ++s.generated;  // the prefill's last position samples the next token
     if (s.generated >= s.request.output_tokens) {
       finish(slot);

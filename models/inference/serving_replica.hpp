@@ -74,11 +74,10 @@ struct ReplicaCounters {
 
 class ServingReplica {
  public:
-  using FirstTokenFn = std::function<void(std::uint64_t id, sim::Time at)>;
   using DoneFn = std::function<void(const ReplicaOutcome&)>;
 
   ServingReplica(sim::Simulator& sim, const IterationCostModel& cost, const EngineConfig& engine,
-                 FirstTokenFn on_first_token, DoneFn on_done);
+                 DoneFn on_done);
   ~ServingReplica();
   ServingReplica(const ServingReplica&) = delete;
   ServingReplica& operator=(const ServingReplica&) = delete;
@@ -88,6 +87,12 @@ class ServingReplica {
   // Stops now (the replica's GPUs are gone): the iteration in flight is lost and every request
   // not finished is returned, in arrival order, for the service to send elsewhere.
   std::vector<ReplicaRequest> stop();
+
+  // The GPUs' SM clock factor (0 < f <= 1; throttling, a power cap) from the next iteration on:
+  // it stretches the compute-bound part of an iteration, not HBM traffic or NVLink (as the
+  // compute model's clock factor does; a memory-bound op that a slow clock would make compute
+  // bound is still charged its memory time).
+  void set_clock_factor(double factor) { clock_factor_ = factor; }
 
   ReplicaLoad load() const;
   bool idle() const { return !iteration_.valid(); }
@@ -135,9 +140,9 @@ class ServingReplica {
   sim::Simulator& sim_;
   const IterationCostModel& cost_;
   EngineConfig engine_;
-  FirstTokenFn on_first_token_;
   DoneFn on_done_;
   double capacity_ = 0.0;
+  double clock_factor_ = 1.0;
 
   std::vector<Slot> slots_;
   std::vector<int> free_slots_;

@@ -190,6 +190,7 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
     c.allocation_delay = duration_at(j, "allocation_delay");
     if (j.contains("load_rate")) c.load_bytes_per_s = j.at("load_rate").get<double>() / 8.0;
     c.router = j.at("router").get<std::string>();
+    c.priority = j.at("priority").get<int>();
     c.sample_every = duration_at(j, "sample_every");
 
     const json& r = j.at("requests");

@@ -118,6 +118,13 @@ FieldSpec inference_section(const models::ModelRegistries& registries) {
                                                     "share of the model).",
                                                     QuantityKind::kDataRate, above(0)),
                                      "the node's storage NICs (storage_nics x storage_nic_bandwidth)"),
+                   with_default(integer_field("priority",
+                                              "Queue priority of the replicas' cluster jobs (higher first; under "
+                                              "priority_preemptive a replica preempts running jobs at least "
+                                              "min_priority_gap below it, which is how training yields nodes to a "
+                                              "service scaling up).",
+                                              Range{}),
+                                0),
                    with_default(enum_field("router", "Which serving replica gets a request (`dcsim list \"inference "
                                                      "router\"`).",
                                            registries.inference_routers.kind(), registries.inference_routers.names()),

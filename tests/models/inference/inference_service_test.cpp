@@ -114,7 +114,6 @@ TEST_CASE("the same seed gives the same latencies and another seed other ones") 
 TEST_CASE("latency climbs past the knee where the arrival rate reaches the replica's throughput") {
   // Throughput saturates and p99 TTFT grows as the rate rises: the curve every serving
   // benchmark shows (vLLM's, TensorRT-LLM's).
-  double last_tokens = 0.0, last_ttft = 0.0;
   std::vector<double> tokens, ttft;
   for (const double rate : {2.0, 8.0, 32.0, 128.0}) {
     mi::ServiceConfig c = llama8b_service();
@@ -127,7 +126,6 @@ TEST_CASE("latency climbs past the knee where the arrival rate reaches the repli
     tokens.push_back(r.summary("output_tokens_per_s"));
     ttft.push_back(r.summary("ttft_p99_s"));
   }
-  (void)last_tokens, (void)last_ttft;
   CHECK(tokens[1] > 3.0 * tokens[0]);  // light load: throughput follows the rate
   CHECK(tokens[3] < 2.0 * tokens[2]);  // saturated: four times the rate, not twice the tokens
   CHECK(ttft[3] > 10.0 * ttft[0]);     // and the queue shows in the first token

@@ -16,7 +16,7 @@ struct Bench {
   explicit Bench(mi::EngineConfig e = {})
       : engine(e),
         cost(mw::llama3_8b(), e, dcsim::models::hardware::hgx_h100(), [](double) { return 0.0; }),
-        replica(sim, cost, engine, nullptr, [this](const mi::ReplicaOutcome& o) { done.push_back(o); }) {}
+        replica(sim, cost, engine, [this](const mi::ReplicaOutcome& o) { done.push_back(o); }) {}
   mi::ReplicaRequest request(std::uint64_t id, int input, int output) {
     return {id, input, output, sim.now(), sim.now()};
   }
@@ -28,6 +28,17 @@ struct Bench {
   std::vector<mi::ReplicaOutcome> done;
   mi::ServingReplica replica;
 };
+
+// Two sequences admitted together whose answers outgrow the KV cache (each fits alone), run to the
+// end; returns their (prompt, output) tokens.
+std::pair<int, int> overfill(Bench& b) {
+  const int capacity = static_cast<int>(b.cost.memory().kv_capacity_tokens);
+  const int prompt = capacity / 2 - 1000, output = 3000;
+  b.replica.submit(b.request(1, prompt, output));
+  b.replica.submit(b.request(2, prompt, output));
+  b.sim.run();
+  return {prompt, output};
+}
 
 }  // namespace
 
@@ -48,6 +59,21 @@ TEST_CASE("a lone request's first token comes after its prefill and each later t
   CHECK(b.replica.kv_used_tokens() == 0.0);  // everything released
   CHECK(b.replica.counters().decode_tokens == 3.0);
   CHECK(b.replica.counters().prefill_tokens == 512.0);
+}
+
+TEST_CASE("a throttled clock stretches a prefill's compute but not a decode step's reads from HBM") {
+  Bench b;
+  b.replica.set_clock_factor(0.5);
+  b.replica.submit(b.request(1, 4096, 2));
+  b.sim.run();
+  REQUIRE(b.done.size() == 1);
+  const mi::IterationCost prefill = b.cost.cost({{4096, 0}}, 0, 0.0, 1);
+  const mi::IterationCost decode = b.cost.cost({}, 1, 4097.0, 1);
+  REQUIRE(prefill.compute_s > 0.5 * prefill.time_s);  // mostly compute bound
+  REQUIRE(decode.compute_s == 0.0);                   // all memory bound
+  const Time first = Bench::ns(prefill.compute_s / 0.5 + prefill.memory_s + prefill.communication_s);
+  CHECK(b.done[0].first_token == first);
+  CHECK(b.done[0].last_token == first + Bench::ns(decode.time_s));
 }
 
 TEST_CASE("admission refuses a request exactly when its KV would exceed the capacity") {
@@ -85,11 +111,7 @@ TEST_CASE("when decode growth outruns the KV cache the latest admitted sequence 
   // Two sequences whose answers together need more KV than there is: the second admitted is
   // preempted, recomputed once the first has finished, and both answers are complete.
   Bench b;
-  const int capacity = static_cast<int>(b.cost.memory().kv_capacity_tokens);
-  const int prompt = capacity / 2 - 1000, output = 3000;
-  b.replica.submit(b.request(1, prompt, output));
-  b.replica.submit(b.request(2, prompt, output));
-  b.sim.run();
+  const auto [prompt, output] = overfill(b);
   REQUIRE(b.done.size() == 2);
   CHECK(b.replica.counters().preemptions >= 1);
   CHECK(b.done[0].request.id == 1);  // the first admitted was never preempted
@@ -106,11 +128,7 @@ TEST_CASE("swap preemption copies the KV out and back instead of recomputing it"
   mi::EngineConfig e;
   e.preemption = mi::Preemption::kSwap;
   Bench b(e);
-  const int capacity = static_cast<int>(b.cost.memory().kv_capacity_tokens);
-  const int prompt = capacity / 2 - 1000, output = 3000;
-  b.replica.submit(b.request(1, prompt, output));
-  b.replica.submit(b.request(2, prompt, output));
-  b.sim.run();
+  const auto [prompt, output] = overfill(b);
   REQUIRE(b.done.size() == 2);
   CHECK(b.replica.counters().preemptions >= 1);
   CHECK(b.replica.counters().prefill_tokens == 2.0 * prompt);  // nothing recomputed

@@ -41,3 +41,26 @@ TEST_CASE("a service's replicas are jobs holding GPUs and drawing power") {
   // The nodes draw more than idle: the replicas' GPUs work.
   CHECK(r->number("power/mean_w") > 2 * 2000.0);
 }
+
+TEST_CASE("a replica of higher priority preempts a training job to scale up and one of equal priority waits") {
+  // Two nodes: a one-node training job and a one-replica service overloaded from the start (1,000
+  // requests/s: more than two replicas can serve, so it never scales back down). The
+  // autoscaler asks for a second replica; under priority_preemptive it gets the training job's
+  // node only when the service outranks the job.
+  for (const int priority : {1, 0}) {
+    nlohmann::json doc = nlohmann::json::parse(R"({
+      "name": "yield", "seed": 9, "duration": "5 min",
+      "cluster": {"node": {"preset": "hgx-h100"}, "nodes": 2},
+      "workload": {"training": [{"name": "t", "model": "llama3-8b", "nodes": 1, "parallelism": {"tp": 8},
+        "micro_batch_size": 1, "global_batch": 8, "steps": 100000, "checkpoint": {"interval": 50, "target": "nvme"}}]},
+      "policies": {"scheduler": "priority_preemptive"},
+      "inference": {"services": [{"name": "chat", "model": "llama3-8b", "engine": {"tp": 8}, "replicas": 1,
+        "autoscaler": "hpa", "autoscaler_params": {"metric": "batch"}, "min_replicas": 1, "max_replicas": 2,
+        "requests": {"rate": 1000}}]}})");
+    doc["inference"]["services"][0]["priority"] = priority;
+    const auto r = dcsim::test::run_scenario_json(doc);
+    INFO("priority " << priority);
+    CHECK(r->number("workload/preemptions") == (priority == 1 ? 1.0 : 0.0));
+    CHECK(r->number("inference/chat/replicas_max") == (priority == 1 ? 2.0 : 1.0));
+  }
+}
