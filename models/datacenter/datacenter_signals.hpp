@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 #include "models/network/fabric.hpp"
 #include "models/network/wan_uplink.hpp"
@@ -40,6 +41,17 @@ struct TrainingWork {
   double steps = 0.0;
   double tokens = 0.0;
   double model_flops = 0.0;
+};
+
+// What an inference service delivered over the run, once at the end (inference_subsystem.hpp):
+// the output and prompt tokens of the requests it answered, and the cluster jobs its replicas ran
+// as (their GPU time is the service's share of the cluster's cost).
+struct InferenceWork {
+  sim::Time at;
+  std::string_view service;
+  const std::vector<std::size_t>& jobs;  // indices in the cluster's job list
+  double output_tokens = 0.0;
+  double input_tokens = 0.0;
 };
 
 // A node went down (a fault) or came back (every fault holding it down repaired).
@@ -114,6 +126,7 @@ struct CloudTransfer {
 struct DatacenterSignals {
   sim::Signal<const JobStateChange&> job_state;
   sim::Signal<const TrainingWork&> training_work;
+  sim::Signal<const InferenceWork&> inference_work;
   sim::Signal<const NodeHealthChange&> node_health;
   sim::Signal<const ItPowerChange&> it_power;
   sim::Signal<const NodeClockChange&> node_clock;

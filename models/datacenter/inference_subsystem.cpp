@@ -14,21 +14,24 @@ class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost {
       : jobs_(jobs), service_(std::move(service)), priority_(priority) {}
 
   std::size_t acquire(int gpus, Callbacks callbacks) override {
-    return jobs_.submit_service_job(service_ + "/replica-" + std::to_string(next_++), gpus, priority_,
+    return jobs_of_service_.emplace_back(jobs_.submit_service_job(service_ + "/replica-" + std::to_string(next_++), gpus, priority_,
                                     {std::move(callbacks.allocated), std::move(callbacks.lost),
-                                     std::move(callbacks.clock)});
+                                     std::move(callbacks.clock)}));
   }
   void release(std::size_t handle) override { jobs_.end_service_job(handle); }
   void set_activity(std::size_t handle, double activity) override { jobs_.set_service_job_activity(handle, activity); }
+  // The cluster jobs of every replica asked for, in order.
+  const std::vector<std::size_t>& jobs() const { return jobs_of_service_; }
 
  private:
   ServiceJobHost& jobs_;
   std::string service_;
   int priority_;
   int next_ = 0;
+  std::vector<std::size_t> jobs_of_service_;
 };
 
-InferenceSubsystem::InferenceSubsystem(const SubsystemContext& c) {
+InferenceSubsystem::InferenceSubsystem(const SubsystemContext& c) : simulator_(c.simulator), signals_(c.signals) {
   if (c.parts.service_jobs == nullptr || !c.config.cluster) {
     throw DatacenterConfigError("inference", "", "needs the cluster: a service's replicas are jobs on its nodes");
   }
@@ -36,6 +39,7 @@ InferenceSubsystem::InferenceSubsystem(const SubsystemContext& c) {
                                                 c.registries.autoscalers};
   for (std::size_t i = 0; i < c.config.inference.size(); ++i) {
     const inference::ServiceConfig& service = c.config.inference[i];
+    names_.push_back(service.name);
     hosts_.push_back(std::make_unique<ClusterHost>(*c.parts.service_jobs, service.name, service.priority));
     try {
       services_.push_back(std::make_unique<inference::InferenceService>(
@@ -54,7 +58,12 @@ void InferenceSubsystem::start() {
 }
 
 void InferenceSubsystem::finish() {
-  for (auto& s : services_) s->finish();
+  for (std::size_t i = 0; i < services_.size(); ++i) {
+    services_[i]->finish();
+    const inference::ServiceStats& st = services_[i]->stats();
+    signals_.inference_work.emit(InferenceWork{simulator_.now(), names_[i], hosts_[i]->jobs(), st.output_tokens,
+                                               st.input_tokens});
+  }
 }
 
 }  // namespace dcsim::models::datacenter

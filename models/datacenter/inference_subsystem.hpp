@@ -4,8 +4,11 @@
 // power at the activity their engine iterations imply (gpu_phase_power.hpp: prefill GEMMs at
 // compute power, decode at memory-bound power, idle between), and are interrupted by faults and
 // requeued by the failover policy like any other job. Their requests are sent elsewhere meanwhile.
+// At the end each service announces what it delivered (InferenceWork: tokens and its replicas'
+// jobs), which economics prices per million output tokens.
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/datacenter/subsystem.hpp"
@@ -25,6 +28,9 @@ class InferenceSubsystem final : public Subsystem {
 
  private:
   class ClusterHost;
+  sim::Simulator& simulator_;
+  DatacenterSignals& signals_;
+  std::vector<std::string> names_;
   std::vector<std::unique_ptr<ClusterHost>> hosts_;
   std::vector<std::unique_ptr<inference::InferenceService>> services_;
 };

@@ -99,6 +99,7 @@ EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
   c.signals.job_state.connect([this](const dc::JobStateChange& j) { on_job(j); });
   c.signals.fault.connect([this](const dc::FaultNotice& f) { on_fault(f); });
   c.signals.training_work.connect([this](const dc::TrainingWork& w) { on_training_work(w); });
+  c.signals.inference_work.connect([this](const dc::InferenceWork& w) { on_inference_work(w); });
   c.signals.uplink_carried.connect([this](const network::UplinkCarried& u) { on_uplink(u); });
   if (c.config.cluster->cloud_pool) {
     // The cloud side bills at the pool's offer and its provider's egress tariff.
@@ -212,6 +213,12 @@ void EconomicsSubsystem::on_training_work(const dc::TrainingWork& w) {
   ledger_->add_flops(at, w.model_flops);
 }
 
+void EconomicsSubsystem::on_inference_work(const dc::InferenceWork& w) {
+  // Announced at the end of the run: a run past the horizon priced none of it (the requests'
+  // completion times are not kept, so the tokens are not cut pro rata).
+  served_.push_back({std::string(w.service), w.jobs, w.at > horizon_ ? 0.0 : w.output_tokens});
+}
+
 void EconomicsSubsystem::finish() {
   const sim::Time end = std::min(simulator_.now(), horizon_);
   for (std::size_t job = 0; job < running_.size(); ++job) {
@@ -266,6 +273,25 @@ void EconomicsSubsystem::finish() {
              "the delivered GPU-hours");
     per_unit("usd_per_pflop", training.usd_per_pflop, "USD/PFLOP",
              "1e15 model FLOPs delivered (PaLM definition, recomputation excluded), on the training jobs' share");
+    for (const Served& s : served_) {
+      double gpu_s = 0.0;
+      for (const std::size_t job : s.jobs) gpu_s += job < gpu_s_by_job_.size() ? gpu_s_by_job_[job] : 0.0;
+      const double share = r.delivered_gpu_hours > 0 ? gpu_s / 3600.0 / r.delivered_gpu_hours : 0.0;
+      const UnitCosts serving = unit_costs(o.tco_usd * share, gpu_s / 3600.0, s.output_tokens, 0.0);
+      per_unit("inference/" + s.service + "/usd_per_million_output_tokens", serving.usd_per_million_tokens,
+               "USD/Mtoken",
+               "million output tokens the service answered, on its replicas' share of the delivered GPU-hours");
+      if (o.name == r.owned.name) {
+        const std::string key = "inference/" + s.service + "/usd_per_million_output_tokens";
+        if (serving.usd_per_million_tokens) {
+          sink_.set_summary(key, {*serving.usd_per_million_tokens, "USD/Mtoken",
+                                  "owning the cluster: its TCO x the replicas' share of the delivered GPU-hours, per "
+                                  "million output tokens answered (cost/<option>/inference/... for the others)"});
+        } else {
+          sink_.set_summary(key, {std::string("none"), "USD/Mtoken", "no output token answered"});
+        }
+      }
+    }
     sink_.set_summary(base + "energy_usd", {o.energy_usd, "USD", "electricity in tco_usd"});
     sink_.set_summary(base + "egress_usd", {o.egress_usd, "USD",
                                           "traffic leaving the site in tco_usd: unmetered port fees plus any metered "

@@ -21,6 +21,10 @@
 //              $/PFLOP: each option's TCO x the training jobs' share of the delivered GPU-hours,
 //              over the tokens (or FLOPs), so batch jobs sharing the cluster do not load their
 //              cost onto the tokens; work reported after the horizon is not priced
+//   serving    each inference service's InferenceWork (output tokens it answered and its replicas'
+//              cluster jobs, once at the end), for $/million output tokens: each option's TCO x
+//              the service's replicas' share of the delivered GPU-hours, over its output tokens
+//              (tokens answered after the horizon are not priced)
 //   egress     the bytes the site's uplink carried out (uplink_carried, site_uplink.hpp), in the
 //              month they left (an interval crossing a month boundary is split pro rata), plus
 //              the config's declared egress_per_month; the unmetered ports billed are the
@@ -36,6 +40,8 @@
 //           energy_usd, egress_usd, energy_share, egress_share (of tco_usd; a unit cost is "none"
 //           when nothing of that unit was delivered)
 //           cost/<cloud option>/break_even_month   1-based month, or "never"
+//           cost/<option>/inference/<service>/usd_per_million_output_tokens, and the owned
+//           option's figure also as inference/<service>/usd_per_million_output_tokens
 //   summary cost/break_even_month (against the first cloud option), cost/capex_usd,
 //           cost/delivered_gpu_hours, cost/training_tokens, cost/model_pflop,
 //           cost/training_gpu_hours, cost/energy_kwh, cost/egress_bytes, cost/uplink_egress_bytes,
@@ -84,6 +90,7 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   void on_facility_step(const datacenter::FacilityStep& step);
   void on_fault(const datacenter::FaultNotice& notice);
   void on_training_work(const datacenter::TrainingWork& work);
+  void on_inference_work(const datacenter::InferenceWork& work);
   void on_uplink(const network::UplinkCarried& carried);
   // Cuts [start, end) at the horizon (pro rata for energy) and reports what lies before it.
   void add_energy(sim::Time start, sim::Time end, double energy_j);
@@ -110,6 +117,12 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   std::vector<bool> trained_;
   std::vector<double> tokens_by_job_;
   std::vector<double> flops_by_job_;
+  struct Served {
+    std::string service;
+    std::vector<std::size_t> jobs;
+    double output_tokens = 0.0;
+  };
+  std::vector<Served> served_;  // inference services, in announcement order
   std::map<std::string, std::size_t, std::less<>> fault_index_;  // reliability class -> ledger index
   std::unique_ptr<BurstAccount> burst_;  // with a cloud pool
 };

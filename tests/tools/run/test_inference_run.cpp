@@ -64,3 +64,33 @@ TEST_CASE("a replica of higher priority preempts a training job to scale up and 
     CHECK(r->number("inference/chat/replicas_max") == (priority == 1 ? 2.0 : 1.0));
   }
 }
+
+TEST_CASE("a service's output tokens are priced on its replicas' share of the delivered GPU-hours") {
+  // One node, a one-replica service and a batch job holding the other node for the whole hour:
+  // half of the delivered GPU-hours are the service's, so each option prices its tokens at half
+  // its TCO over them.
+  nlohmann::json doc = nlohmann::json::parse(R"({
+    "name": "priced", "seed": 3, "duration": "1 h",
+    "cluster": {"node": {"preset": "hgx-h100"}, "nodes": 2},
+    "workload": {"jobs": [{"name": "batch", "nodes": 1, "work": "2 h"}]},
+    "inference": {"services": [{"name": "chat", "model": "llama3-8b", "engine": {"tp": 8}, "requests": {"rate": 20}}]},
+    "economics": {
+      "node_price": "hgx-h100", "site_prices": "us", "electricity": "0.10 USD/kWh", "contracted_power": "30 kW",
+      "depreciation": {"method": "straight_line", "years": 5},
+      "cloud": [{"offer": "aws-p5-on-demand", "offer_params": {"usd_per_gpu_hour": 4, "storage_usd_per_gb_month": 0}}]}})");
+  const auto r = dcsim::test::run_scenario_json(doc);
+  const double tokens = r->number("inference/chat/output_tokens_per_s") * 3600.0;
+  REQUIRE(tokens > 0.0);
+  CHECK(r->number("cost/delivered_gpu_hours") == Approx(16.0));  // 2 nodes x 8 GPUs x 1 h
+  for (const std::string option : {"owned", "aws-p5-on-demand"}) {
+    INFO(option);
+    const double tco = r->number("cost/" + option + "/tco_usd");
+    CHECK(r->number("cost/" + option + "/inference/chat/usd_per_million_output_tokens") ==
+          Approx(tco * 0.5 / tokens * 1e6).epsilon(1e-9));
+  }
+  // Renting: 16 GPU-hours at 4 USD, half of it the service's.
+  CHECK(r->number("cost/aws-p5-on-demand/inference/chat/usd_per_million_output_tokens") ==
+        Approx(32.0 / tokens * 1e6).epsilon(1e-6));
+  CHECK(r->number("inference/chat/usd_per_million_output_tokens") ==
+        r->number("cost/owned/inference/chat/usd_per_million_output_tokens"));
+}
