@@ -96,6 +96,12 @@ void ClusterSimulation::end_service_job(std::size_t handle) {
   }
 }
 
+const std::vector<int>& ClusterSimulation::service_job_nodes(std::size_t handle) const {
+  static const std::vector<int> kNone;
+  const Job& job = *jobs_[handle];
+  return job.state == Job::State::kRunning ? job.nodes : kNone;
+}
+
 void ClusterSimulation::set_service_job_activity(std::size_t handle, double activity) {
   const Job& job = *jobs_[handle];
   if (job.state == Job::State::kRunning && job.run != nullptr && !job.service_ended) {

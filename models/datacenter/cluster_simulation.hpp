@@ -122,6 +122,7 @@ class ClusterSimulation final : private policy::ClusterView,
   std::size_t submit_service_job(const std::string& name, int gpus, int priority, Callbacks callbacks) override;
   void end_service_job(std::size_t handle) override;
   void set_service_job_activity(std::size_t handle, double activity) override;
+  const std::vector<int>& service_job_nodes(std::size_t handle) const override;
 
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.

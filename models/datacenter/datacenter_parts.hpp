@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/topology.hpp"
@@ -81,6 +82,8 @@ class ServiceJobHost {
   virtual void end_service_job(std::size_t handle) = 0;
   // The mean activity of the job's GPUs (gpu_phase_power.hpp) from now on, while it runs.
   virtual void set_service_job_activity(std::size_t handle, double activity) = 0;
+  // The nodes the job holds now (empty while it waits).
+  virtual const std::vector<int>& service_job_nodes(std::size_t handle) const = 0;
 };
 
 // The parts a datacenter simulates; any may be null (that part is not in the scenario).

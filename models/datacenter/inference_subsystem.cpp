@@ -1,5 +1,7 @@
 #include "models/datacenter/inference_subsystem.hpp"
 
+#include <algorithm>
+#include <memory>
 #include <string>
 
 #include "models/datacenter/datacenter_config_error.hpp"
@@ -7,26 +9,71 @@
 
 namespace dcsim::models::datacenter {
 
-// A service's replicas as cluster jobs, named "<service>/replica-<k>".
-class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost {
+// A service's replicas as cluster jobs, named "<service>/replica-<k>", and the way their KV moves
+// between them (disaggregated serving): on the backend fabric as flows when the datacenter has one
+// that reaches both nodes (each of the replica's min(tp, NICs) NICs sends its share, pinned to its
+// rail), over NVLink when both replicas share a node, else at the NICs' line rate.
+class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, public inference::KvTransport {
  public:
-  ClusterHost(ServiceJobHost& jobs, std::string service, int priority)
-      : jobs_(jobs), service_(std::move(service)), priority_(priority) {}
+  ClusterHost(ServiceJobHost& jobs, std::string service, int priority, const hardware::NodeSpec& node, int tp,
+              sim::Simulator& sim, network::FabricSimulation* fabric, const network::Topology* topology)
+      : jobs_(jobs),
+        service_(std::move(service)),
+        priority_(priority),
+        node_(node),
+        tp_(tp),
+        sim_(sim),
+        fabric_(fabric),
+        topology_(topology) {}
 
   std::size_t acquire(int gpus, Callbacks callbacks) override {
-    return jobs_of_service_.emplace_back(jobs_.submit_service_job(service_ + "/replica-" + std::to_string(next_++), gpus, priority_,
-                                    {std::move(callbacks.allocated), std::move(callbacks.lost),
-                                     std::move(callbacks.clock)}));
+    return jobs_of_service_.emplace_back(jobs_.submit_service_job(
+        service_ + "/replica-" + std::to_string(next_++), gpus, priority_,
+        {std::move(callbacks.allocated), std::move(callbacks.lost), std::move(callbacks.clock)}));
   }
   void release(std::size_t handle) override { jobs_.end_service_job(handle); }
   void set_activity(std::size_t handle, double activity) override { jobs_.set_service_job_activity(handle, activity); }
   // The cluster jobs of every replica asked for, in order.
   const std::vector<std::size_t>& jobs() const { return jobs_of_service_; }
 
+  void transfer(std::size_t from, std::size_t to, double bytes, std::function<void()> done) override {
+    const std::vector<int>& src = jobs_.service_job_nodes(from);
+    const std::vector<int>& dst = jobs_.service_job_nodes(to);
+    const int nics = std::min(tp_, std::max(1, node_.compute_nics));
+    if (src.empty() || dst.empty() || src.front() == dst.front()) {
+      // Same node (or a replica gone meanwhile): GPU to GPU over NVLink, each shard on its own GPU.
+      sim_.after(sim::Time::ceil_from_seconds(bytes / (tp_ * node_.gpu.nvlink_bandwidth_bytes_per_s)), std::move(done));
+      return;
+    }
+    const auto a = static_cast<std::size_t>(src.front()), b = static_cast<std::size_t>(dst.front());
+    if (fabric_ == nullptr || topology_->hosts_are_routers() || a >= topology_->host_count() ||
+        b >= topology_->host_count()) {
+      sim_.after(sim::Time::ceil_from_seconds(bytes / (nics * node_.compute_nic_bandwidth_bytes_per_s())),
+                 std::move(done));
+      return;
+    }
+    // Cluster node i is fabric host i; one flow per NIC rail, done when the last arrives (a flow
+    // that fails for want of a path counts as arrived then, as checkpoint writes do).
+    auto left = std::make_shared<int>(nics);
+    auto on_done = std::make_shared<std::function<void()>>(std::move(done));
+    for (int c = 0; c < nics; ++c) {
+      fabric_->start_flow(static_cast<network::NodeId>(a), static_cast<network::NodeId>(b), bytes / nics,
+                          [left, on_done](const network::FinishedFlow&) {
+                            if (--*left == 0) (*on_done)();
+                          },
+                          c);
+    }
+  }
+
  private:
   ServiceJobHost& jobs_;
   std::string service_;
   int priority_;
+  hardware::NodeSpec node_;
+  int tp_;
+  sim::Simulator& sim_;
+  network::FabricSimulation* fabric_;
+  const network::Topology* topology_;
   int next_ = 0;
   std::vector<std::size_t> jobs_of_service_;
 };
@@ -40,11 +87,13 @@ InferenceSubsystem::InferenceSubsystem(const SubsystemContext& c) : simulator_(c
   for (std::size_t i = 0; i < c.config.inference.size(); ++i) {
     const inference::ServiceConfig& service = c.config.inference[i];
     names_.push_back(service.name);
-    hosts_.push_back(std::make_unique<ClusterHost>(*c.parts.service_jobs, service.name, service.priority));
+    hosts_.push_back(std::make_unique<ClusterHost>(*c.parts.service_jobs, service.name, service.priority,
+                                                   c.config.cluster->node, service.engine.tp, c.simulator,
+                                                   c.parts.fabric, c.parts.topology));
     try {
       services_.push_back(std::make_unique<inference::InferenceService>(
           service, c.config.cluster->node, c.config.cluster->gpu_phase_power, registries, c.config.seed, c.simulator,
-          c.sink, *hosts_.back()));
+          c.sink, *hosts_.back(), hosts_.back().get()));
     } catch (const sim::ConfigError& e) {
       throw DatacenterConfigError("inference", "services[" + std::to_string(i) + "]." + e.field(), e.detail());
     }

@@ -30,7 +30,8 @@ const typename Registry::Entry& entry_or_error(const Registry& registry, const s
 
 InferenceService::InferenceService(const ServiceConfig& config, const hardware::NodeSpec& node,
                                    const power::GpuPhasePowerConfig& gpu_power, const ServiceRegistries& registries,
-                                   std::uint64_t seed, sim::Simulator& sim, sim::TraceSink& sink, ReplicaHost& host)
+                                   std::uint64_t seed, sim::Simulator& sim, sim::TraceSink& sink, ReplicaHost& host,
+                                   KvTransport* transport)
     : config_(config),
       prefix_("inference/" + config.name + "/"),
       node_(node),
@@ -41,6 +42,14 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
       sink_(sink),
       host_(host),
       stream_(config_.requests, seed, "inference/" + config.name) {
+  if (transport != nullptr) {
+    transport_ = transport;
+  } else {
+    // Every TP GPU's shard over its own NIC (rail-optimised: NIC i serves GPU i).
+    const double nics = std::min(config_.engine.tp, std::max(1, node_.compute_nics));
+    own_transport_ = std::make_unique<DirectKvTransport>(sim_, nics * node_.compute_nic_bandwidth_bytes_per_s());
+    transport_ = own_transport_.get();
+  }
   if (!config_.autoscaler.empty()) {
     autoscaler_ =
         entry_or_error(registries.autoscalers, config_.autoscaler, "autoscaler").factory(config_.autoscaler_params);
@@ -75,7 +84,8 @@ double InferenceService::startup_s() const {
 }
 
 void InferenceService::start() {
-  for (int i = 0; i < config_.replicas; ++i) add_replica(true);
+  for (int i = 0; i < config_.prefill_replicas; ++i) add_replica(true, true);
+  for (int i = 0; i < config_.replicas; ++i) add_replica(true, false);
   issue_next();
   if (config_.sample_every > sim::Time::zero()) {
     sample_event_ = sim_.after(config_.sample_every, [this] { on_sample(); });
@@ -109,28 +119,95 @@ void InferenceService::issue_next() {
   });
 }
 
+std::optional<std::size_t> InferenceService::route(const std::vector<std::size_t>& pool) {
+  if (pool.empty()) return std::nullopt;
+  loads_.clear();
+  for (const std::size_t i : pool) loads_.push_back(replicas_[i].engine->load());
+  return pool[router_->choose(loads_)];
+}
+
 void InferenceService::deliver(const ReplicaRequest& request) {
-  if (serving_.empty()) {
+  // Disaggregated: a request without its KV goes to the prefill pool, and only for its prompt.
+  const bool to_prefill = config_.prefill_replicas > 0 && !request.kv_ready;
+  const auto pick = route(to_prefill ? prefill_serving_ : serving_);
+  if (!pick) {
     pending_.push_back(request);
     return;
   }
-  loads_.clear();
-  for (const std::size_t i : serving_) loads_.push_back(replicas_[i].engine->load());
-  const std::size_t pick = serving_[router_->choose(loads_)];
   ReplicaRequest r = request;
   r.arrived = sim_.now();
-  replicas_[pick].engine->submit(r);
+  if (to_prefill) {
+    Prefilled& p = prefilled_[r.id];  // kept across a second prefill (its decode replica was lost)
+    p.output_tokens = r.output_tokens;
+    if (p.first_token == sim::Time::max()) p.arrived = r.arrived;
+    r.output_tokens = 1;  // the prefill samples the first token, then the KV moves on
+  }
+  replicas_[*pick].engine->submit(r);
 }
 
 void InferenceService::dispatch_pending() {
-  while (!serving_.empty() && !pending_.empty()) {
+  // Each waiting request once: one whose pool has no replica yet waits again.
+  for (std::size_t n = pending_.size(); n > 0 && !pending_.empty(); --n) {
     const ReplicaRequest r = pending_.front();
     pending_.pop_front();
     deliver(r);
   }
 }
 
-void InferenceService::on_done(std::size_t replica, const ReplicaOutcome& o) {
+void InferenceService::on_prefilled(std::size_t replica, const ReplicaOutcome& o) {
+  Prefilled& p = prefilled_[o.request.id];
+  if (p.first_token == sim::Time::max()) {
+    p.first_token = o.first_token;
+    p.admitted = o.admitted;
+  }
+  ReplicaRequest next = o.request;
+  next.output_tokens = p.output_tokens;
+  next.kv_ready = true;
+  const auto to = route(serving_);
+  if (!to) {
+    // No decode replica serves yet: the request waits with its KV on the prefill replica and
+    // moves when one does (the transfer is then charged from there).
+    awaiting_decode_.push_back({replica, next});
+    return;
+  }
+  start_transfer(replica, *to, next);
+}
+
+void InferenceService::start_transfer(std::size_t from, std::size_t to, const ReplicaRequest& request) {
+  const double bytes = request.input_tokens * cost_.memory().kv_bytes_per_token * config_.engine.tp;
+  const sim::Time start = sim_.now();
+  ++stats_.kv_transfers;
+  stats_.kv_transfer_bytes += bytes;
+  transport_->transfer(replicas_[from].handle, replicas_[to].handle, bytes, [this, to, request, start] {
+    stats_.kv_transfer.add((sim_.now() - start).seconds());
+    ReplicaRequest r = request;
+    r.arrived = sim_.now();
+    if (replicas_[to].state == ReplicaState::kServing) {
+      replicas_[to].engine->submit(r);
+    } else {
+      // Its decode replica left meanwhile: another one takes it (the KV is taken to come along;
+      // a second transfer is not charged).
+      deliver(r);
+    }
+  });
+}
+
+void InferenceService::on_done(std::size_t replica, const ReplicaOutcome& done) {
+  if (replicas_[replica].prefill && !done.rejected) {
+    on_prefilled(replica, done);
+    return;
+  }
+  ReplicaOutcome o = done;
+  if (const auto it = prefilled_.find(o.request.id); it != prefilled_.end()) {
+    // Prefilled on another replica: the first token and the admission were there.
+    if (!o.rejected) {
+      o.first_token = it->second.first_token;
+      o.admitted = it->second.admitted;
+      o.request.arrived = it->second.arrived;
+    }
+    o.request.output_tokens = it->second.output_tokens;
+    prefilled_.erase(it);
+  }
   const double out = gateway_out_s();
   const double sent = o.request.issued.seconds();
   --outstanding_;
@@ -170,9 +247,10 @@ void InferenceService::on_done(std::size_t replica, const ReplicaOutcome& o) {
   }
 }
 
-std::size_t InferenceService::add_replica(bool initial) {
+std::size_t InferenceService::add_replica(bool initial, bool prefill) {
   const std::size_t index = replicas_.size();
   replicas_.emplace_back();
+  replicas_[index].prefill = prefill;
   replicas_[index].engine = std::make_unique<ServingReplica>(
       sim_, cost_, config_.engine, [this, index](const ReplicaOutcome& o) { on_done(index, o); });
   if (!initial) ++stats_.scale_ups;
@@ -196,10 +274,17 @@ void InferenceService::on_allocated(std::size_t index, bool initial) {
     rr.ready_event = {};
     rr.state = ReplicaState::kServing;
     rr.serving_since = sim_.now();
-    serving_.push_back(index);
-    std::sort(serving_.begin(), serving_.end());
+    std::vector<std::size_t>& pool = rr.prefill ? prefill_serving_ : serving_;
+    pool.push_back(index);
+    std::sort(pool.begin(), pool.end());
     stats_.replicas_max = std::max(stats_.replicas_max, static_cast<int>(serving_.size()));
     dispatch_pending();
+    if (!rr.prefill) {
+      // Prefilled requests that found no decode replica move now.
+      std::deque<std::pair<std::size_t, ReplicaRequest>> waiting;
+      waiting.swap(awaiting_decode_);
+      for (const auto& [from, request] : waiting) start_transfer(from, index, request);
+    }
   };
   if (delay > sim::Time::zero()) {
     r.ready_event = sim_.after(delay, ready);
@@ -223,7 +308,7 @@ void InferenceService::close_accounts(Replica& r) {
                                  dynamic_w * (activities_.compute * c.compute_s + activities_.memory * c.memory_s +
                                               activities_.communication * c.communication_s));
   }
-  stats_.replica_seconds += r.served_s;
+  if (!r.prefill) stats_.replica_seconds += r.served_s;  // the decode pool's, as the series and the max
   r.served_s = 0.0;
   const ReplicaCounters& c = r.engine->counters();
   stats_.preemptions += c.preemptions;
@@ -234,7 +319,7 @@ void InferenceService::close_accounts(Replica& r) {
 void InferenceService::retire(std::size_t index) {
   Replica& r = replicas_[index];
   if (r.ready_event.valid()) sim_.cancel(r.ready_event);
-  serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
+  leave_pools(index);
   close_accounts(r);
   r.state = ReplicaState::kGone;
   host_.release(r.handle);
@@ -244,7 +329,7 @@ void InferenceService::on_lost(std::size_t index) {
   Replica& r = replicas_[index];
   if (r.state == ReplicaState::kGone || r.state == ReplicaState::kAsked) return;
   if (r.ready_event.valid()) sim_.cancel(r.ready_event);
-  serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
+  leave_pools(index);
   const bool draining = r.state == ReplicaState::kDraining;
   close_accounts(r);
   std::vector<ReplicaRequest> back = r.engine->stop();
@@ -256,13 +341,26 @@ void InferenceService::on_lost(std::size_t index) {
     // The host brings it back when it can (a requeued job restarts): it loads its weights again.
     r.state = ReplicaState::kAsked;
   }
-  for (const auto& q : back) deliver(q);
+  for (ReplicaRequest q : back) {
+    // A decode replica's KV is gone with it: the request is prefilled again (its first token
+    // stays the one the client already has); a prefill replica's requests start over.
+    if (const auto it = prefilled_.find(q.id); it != prefilled_.end()) q.output_tokens = it->second.output_tokens;
+    q.kv_ready = false;
+    deliver(q);
+  }
+}
+
+void InferenceService::leave_pools(std::size_t index) {
+  serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
+  prefill_serving_.erase(std::remove(prefill_serving_.begin(), prefill_serving_.end(), index),
+                         prefill_serving_.end());
 }
 
 int InferenceService::active_replicas() const {
   int n = 0;
   for (const auto& r : replicas_) {
-    n += r.state == ReplicaState::kAsked || r.state == ReplicaState::kStarting || r.state == ReplicaState::kServing;
+    n += !r.prefill && (r.state == ReplicaState::kAsked || r.state == ReplicaState::kStarting ||
+                        r.state == ReplicaState::kServing);
   }
   return n;
 }
@@ -273,14 +371,14 @@ void InferenceService::scale_to(int target) {
   while (active < target) {
     // A draining replica comes back first: it is warm.
     auto draining = std::find_if(replicas_.rbegin(), replicas_.rend(),
-                                 [](const Replica& r) { return r.state == ReplicaState::kDraining; });
+                                 [](const Replica& r) { return !r.prefill && r.state == ReplicaState::kDraining; });
     if (draining != replicas_.rend()) {
       draining->state = ReplicaState::kServing;
       const auto index = static_cast<std::size_t>(replicas_.rend() - draining - 1);
       serving_.push_back(index);
       std::sort(serving_.begin(), serving_.end());
     } else {
-      add_replica(false);
+      add_replica(false, false);
     }
     ++active;
   }
@@ -289,6 +387,7 @@ void InferenceService::scale_to(int target) {
     std::size_t index = replicas_.size();
     for (std::size_t i = replicas_.size(); i-- > 0;) {
       const ReplicaState s = replicas_[i].state;
+      if (replicas_[i].prefill) continue;
       if (s == ReplicaState::kAsked || s == ReplicaState::kStarting || s == ReplicaState::kServing) {
         index = i;
         break;
@@ -311,7 +410,7 @@ void InferenceService::scale_to(int target) {
 std::pair<double, double> InferenceService::busy_and_serving_s() const {
   double busy = 0.0, serving = 0.0;
   for (const auto& r : replicas_) {
-    if (r.state != ReplicaState::kServing) continue;
+    if (r.state != ReplicaState::kServing || r.prefill) continue;
     busy += r.engine->counters().busy_s;
     serving += r.served_s + (sim_.now() - r.serving_since).seconds();
   }
@@ -430,13 +529,18 @@ void InferenceService::finish() {
   put("mean_batch", stats_.iterations > 0 ? stats_.batch_sum / static_cast<double>(stats_.iterations) : 0.0, "",
       "sequences per engine iteration, mean");
   put("kv_capacity_tokens", cost_.memory().kv_capacity_tokens, "", "KV cache of one replica, in tokens");
-  put("replicas_mean", stats_.replica_seconds / span, "", "serving replicas, time average");
+  put("replicas_mean", stats_.replica_seconds / span, "", "serving replicas (the decode pool when disaggregated), time average");
   count("replicas_max", static_cast<std::uint64_t>(stats_.replicas_max), "most replicas serving at once");
   count("scale_ups", static_cast<std::uint64_t>(stats_.scale_ups), "replicas added after the start");
   count("scale_downs", static_cast<std::uint64_t>(stats_.scale_downs), "replicas drained or withdrawn");
   put("gpu_hours", stats_.gpu_seconds / 3600.0, "h", "GPU time held by the replicas (starting, serving, draining)");
   put("gpu_busy_fraction", stats_.gpu_seconds > 0.0 ? stats_.busy_gpu_seconds / stats_.gpu_seconds : 0.0, "",
       "fraction of the held GPU time spent iterating");
+  if (config_.prefill_replicas > 0) {
+    count("kv_transfers", stats_.kv_transfers, "prompt KV caches moved from a prefill to a decode replica");
+    put("kv_transfer_bytes", stats_.kv_transfer_bytes, "B", "bytes of those KV caches");
+    put("kv_transfer_p99_s", stats_.kv_transfer.quantile(0.99), "s", "99th percentile time of one KV transfer");
+  }
   put("gpu_energy_kwh", stats_.gpu_energy_j / 3.6e6, "kWh",
       "energy of the replicas' GPUs: idle power while held plus each phase's dynamic power");
 }

@@ -16,24 +16,35 @@
 // and waits for its host to bring its GPUs back (a requeued cluster job restarting), then loads
 // its weights again; meanwhile it counts as asked for, so an autoscaler does not replace it.
 //
+// Disaggregated (prefill_replicas > 0): a fixed prefill pool takes each request first, runs its
+// prompt and samples its first token; the prompt's KV (input tokens x the KV bytes of a token on
+// all TP GPUs) then moves through the KvTransport to a decode replica the router picks, which
+// decodes the rest. The autoscaler, `replicas` and the series' replica counts are the decode
+// pool's. A lost decode replica's requests are prefilled again (the client keeps its first token).
+//
 // Emits (sim::TraceSink), <s> the service's name:
 //   series  inference/<s>/replicas, queued, running, kv_used_fraction, gpu_busy_fraction,
 //           output_tokens_per_s (every sample_every)
 //   summary inference/<s>/{requests, rejected, ttft_p50_s, ttft_p90_s, ttft_p99_s, tpot_*, e2e_*,
 //           queue_p99_s, output_tokens_per_s, input_tokens_per_s, goodput_rps, sla_attainment,
 //           mean_in_system, preemptions, mean_batch, kv_capacity_tokens, replicas_mean,
-//           replicas_max, scale_ups, scale_downs, gpu_hours, gpu_busy_fraction, gpu_energy_kwh}
+//           replicas_max, scale_ups, scale_downs, gpu_hours, gpu_busy_fraction, gpu_energy_kwh;
+//           disaggregated also kv_transfers, kv_transfer_bytes, kv_transfer_p99_s}
 
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "models/collective/collective_algorithm.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "models/inference/autoscaler.hpp"
 #include "models/inference/iteration_cost.hpp"
+#include "models/inference/kv_transport.hpp"
 #include "models/inference/latency_histogram.hpp"
 #include "models/inference/replica_host.hpp"
 #include "models/inference/request_router.hpp"
@@ -64,6 +75,9 @@ struct ServiceStats {
   double busy_gpu_seconds = 0.0;  // GPUs iterating x time
   double gpu_energy_j = 0.0;
   double in_system_seconds = 0.0;  // integral of the requests in the system over time
+  std::uint64_t kv_transfers = 0;  // disaggregated: prompt KV moved from prefill to decode replicas
+  double kv_transfer_bytes = 0.0;
+  LatencyHistogram kv_transfer;
 };
 
 class InferenceService {
@@ -72,7 +86,8 @@ class InferenceService {
   // "autoscaler_params.<p>") for what the model cannot serve.
   InferenceService(const ServiceConfig& config, const hardware::NodeSpec& node,
                    const power::GpuPhasePowerConfig& gpu_power, const ServiceRegistries& registries,
-                   std::uint64_t seed, sim::Simulator& sim, sim::TraceSink& sink, ReplicaHost& host);
+                   std::uint64_t seed, sim::Simulator& sim, sim::TraceSink& sink, ReplicaHost& host,
+                   KvTransport* transport = nullptr);
   ~InferenceService();
   InferenceService(const InferenceService&) = delete;
   InferenceService& operator=(const InferenceService&) = delete;
@@ -97,14 +112,22 @@ class InferenceService {
     sim::EventHandle ready_event;
     double served_s = 0.0;      // closed serving intervals
     bool allocated_before = false;
+    bool prefill = false;       // in the prefill pool (disaggregated serving)
     ReplicaCounters sampled;    // counters at the last sample (activity reported to the host)
   };
 
   void issue_next();
+  // The router's pick among `pool` (serving replicas' indices), none when it is empty.
+  std::optional<std::size_t> route(const std::vector<std::size_t>& pool);
   void deliver(const ReplicaRequest& request);
+  // Disaggregated serving: a prefill replica sampled the first token; its KV moves to a decode
+  // replica (KvTransport), which then decodes the rest.
+  void on_prefilled(std::size_t replica, const ReplicaOutcome& outcome);
+  void start_transfer(std::size_t from, std::size_t to, const ReplicaRequest& request);
+  void leave_pools(std::size_t replica);
   void dispatch_pending();
   void on_done(std::size_t replica, const ReplicaOutcome& outcome);
-  std::size_t add_replica(bool initial);
+  std::size_t add_replica(bool initial, bool prefill);
   void on_allocated(std::size_t replica, bool initial);
   void on_lost(std::size_t replica);
   void retire(std::size_t replica);
@@ -135,7 +158,17 @@ class InferenceService {
   std::uint64_t next_id_ = 0;
 
   std::vector<Replica> replicas_;
-  std::vector<std::size_t> serving_;  // indices, oldest first
+  std::vector<std::size_t> serving_;  // indices, oldest first (the decode pool when disaggregated)
+  std::vector<std::size_t> prefill_serving_;  // the prefill pool's serving replicas
+  // Requests prefilled on the prefill pool, by id, until answered: what the client saw there.
+  struct Prefilled {
+    int output_tokens = 0;  // as asked (the prefill replica was given 1)
+    sim::Time arrived, admitted, first_token = sim::Time::max();
+  };
+  std::unordered_map<std::uint64_t, Prefilled> prefilled_;
+  std::deque<std::pair<std::size_t, ReplicaRequest>> awaiting_decode_;  // (prefill replica, request)
+  KvTransport* transport_ = nullptr;
+  std::unique_ptr<KvTransport> own_transport_;
   std::vector<ReplicaLoad> loads_;    // scratch for the router
   std::deque<ReplicaRequest> pending_;  // at the gateway, no replica serving
   std::uint64_t outstanding_ = 0;     // issued, not yet answered

@@ -97,8 +97,13 @@ struct ServiceConfig {
   std::string name;
   workload::TransformerModel model;
   EngineConfig engine;
-  // Replicas at the start; with an autoscaler it moves between min and max.
+  // Replicas at the start; with an autoscaler it moves between min and max. With disaggregation
+  // these are the decode replicas.
   int replicas = 1;
+  // Disaggregated prefill and decode (DistServe, Splitwise): > 0 puts this many replicas (fixed)
+  // in a prefill pool that only prefills and samples the first token; each request's prompt KV
+  // then moves to a decode replica (KvTransport), which only decodes. 0: every replica does both.
+  int prefill_replicas = 0;
   std::string autoscaler;      // registry name; "" = a fixed fleet
   sim::Params autoscaler_params;
   int min_replicas = 1, max_replicas = 1;

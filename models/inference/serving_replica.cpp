@@ -86,7 +86,9 @@ void ServingReplica::submit(const ReplicaRequest& request) {
 
 bool ServingReplica::admissible(const Slot& s) const {
   // This iteration's decode step appends growth_ tokens of KV before the new prompt's is used.
-  return running_ < engine_.max_batch && kv_used_ + growth_ + s.request.input_tokens + s.generated <= capacity_;
+  // Prefilled elsewhere: admitted by step 2b only.
+  return !s.request.kv_ready && running_ < engine_.max_batch &&
+         kv_used_ + growth_ + s.request.input_tokens + s.generated <= capacity_;
 }
 
 void ServingReplica::admit(int slot) {
@@ -155,6 +157,7 @@ void ServingReplica::preempt_latest(double& swap_tokens) {
     s.state = State::kWaiting;
     s.kv = 0.0;
     s.prefilled = 0;
+    s.request.kv_ready = false;  // its KV is gone: prefilled again here
     waiting_.push_front(slot);
   }
 }
@@ -177,6 +180,27 @@ void ServingReplica::start_iteration() {
     start_decoding(slot);
   }
   const bool may_admit = swapped_.empty();
+  // 2b. Sequences prefilled elsewhere decode from this iteration on, with room for its growth.
+  while (may_admit && !waiting_.empty()) {
+    const int slot = waiting_.front();
+    Slot& s = slots_[static_cast<std::size_t>(slot)];
+    if (!s.request.kv_ready || running_ >= engine_.max_batch ||
+        kv_used_ + s.request.input_tokens + decoding_ + 1 > capacity_) {
+      break;
+    }
+    waiting_.pop_front();
+    s.generated = 1;
+    s.prefill_target = s.prefilled = s.request.input_tokens;
+    s.kv = s.request.input_tokens;
+    kv_used_ += s.kv;
+    if (s.admitted == sim::Time::max()) s.admitted = sim_.now();
+    link_running(slot);
+    if (s.request.output_tokens <= 1) {
+      finish(slot);  // nothing left to decode
+    } else {
+      start_decoding(slot);
+    }
+  }
   int budget = engine_.max_batched_tokens;
   bool prefill_only = false;
   if (!engine_.chunked_prefill && may_admit && !waiting_.empty() &&

@@ -9,6 +9,8 @@
 //      does not, the most recently admitted running sequence is preempted (vLLM's victim):
 //      recompute frees its KV and puts it at the head of the queue (its prompt and generated
 //      tokens are prefilled again on readmission); swap copies its KV to host memory;
+//   2b. requests whose prompt KV arrived from a prefill replica (kv_ready) join the decoding
+//      sequences at the queue's head, as KV room (prompt + this step's growth) and the batch allow;
 //   3. chunked prefill (Sarathi-Serve): every decoding sequence gets its token, then partial
 //      prefills continue and waiting requests are admitted in FIFO order into the remaining
 //      token budget (max_batched_tokens), in chunks. Without it an iteration either prefills
@@ -42,6 +44,9 @@ struct ReplicaRequest {
   int output_tokens = 0;
   sim::Time issued;   // sent by the client (before the gateway)
   sim::Time arrived;  // at the replica
+  // Prefilled elsewhere (disaggregated serving): its prompt's KV arrived with it and its first
+  // token was sampled there, so it only decodes here.
+  bool kv_ready = false;
 };
 
 // A request the replica is done with: answered in full, or rejected (it can never fit).

@@ -148,6 +148,7 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
     }
 
     c.replicas = j.at("replicas").get<int>();
+    c.prefill_replicas = j.at("prefill_replicas").get<int>();
     c.min_replicas = j.contains("min_replicas") ? j.at("min_replicas").get<int>() : c.replicas;
     c.max_replicas = j.contains("max_replicas") ? j.at("max_replicas").get<int>() : c.replicas;
     if (j.contains("autoscaler")) {
@@ -181,11 +182,11 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
       error(ptr + "/replicas", "expected between min_replicas and max_replicas (" + std::to_string(c.min_replicas) +
                                    " to " + std::to_string(c.max_replicas) + "), got " + std::to_string(c.replicas));
     }
-    if (static_cast<long long>(c.max_replicas) * c.engine.tp > gpus) {
+    if (static_cast<long long>(c.max_replicas + c.prefill_replicas) * c.engine.tp > gpus) {
       error(ptr + (j.contains("max_replicas") ? "/max_replicas" : "/replicas"),
             "expected at most " + std::to_string(gpus / std::max(1, c.engine.tp)) + " replicas: " +
-                std::to_string(c.max_replicas) + " x " + std::to_string(c.engine.tp) + " GPUs exceed the cluster's " +
-                std::to_string(gpus));
+                std::to_string(c.max_replicas + c.prefill_replicas) + " (prefill and decode) x " +
+                std::to_string(c.engine.tp) + " GPUs exceed the cluster's " + std::to_string(gpus));
     }
     c.allocation_delay = duration_at(j, "allocation_delay");
     if (j.contains("load_rate")) c.load_bytes_per_s = j.at("load_rate").get<double>() / 8.0;

@@ -92,8 +92,18 @@ FieldSpec inference_section(const models::ModelRegistries& registries) {
                                                     "51 GB/s on H100, public-figures.md).",
                                                     QuantityKind::kDataRate, above(0)),
                                      "408 Gbps")}),
-                   with_default(integer_field("replicas", "Replicas at the start (serving from time 0).", at_least(1)),
+                   with_default(integer_field("replicas", "Replicas at the start (serving from time 0); the decode "
+                                                          "replicas when prefill_replicas > 0.",
+                                              at_least(1)),
                                 1),
+                   with_default(integer_field("prefill_replicas",
+                                              "Disaggregated prefill and decode (DistServe, Splitwise): this many "
+                                              "more replicas (fixed) only prefill and sample the first token; each "
+                                              "prompt's KV then moves to a decode replica, as flows on /fabric when "
+                                              "there is one (over NVLink on the same node, else at the NICs' line "
+                                              "rate). 0: every replica does both.",
+                                              at_least(0)),
+                                0),
                    with_default_note(enum_field("autoscaler",
                                                 "Policy that sets the replica count (`dcsim list autoscaler`).",
                                                 registries.autoscalers.kind(), registries.autoscalers.names()),

@@ -221,3 +221,30 @@ TEST_CASE("every registered router and autoscaler runs a service with its docume
     }
   }
 }
+
+TEST_CASE("disaggregated: the prefill pool gives the first token and the decode replica only decodes after the KV moves") {
+  mi::ServiceConfig c = llama8b_service();
+  c.prefill_replicas = 1;
+  c.replicas = 1;
+  c.requests.kind = mi::RequestStreamConfig::Kind::kTrace;
+  c.requests.trace = {{Time::from_s(1), 512, 4}};
+  c.gateway.rtt = Time::from_ms(20);
+  c.gateway.bandwidth_bps = 1e9;
+  Run r(c);
+  r.run(Time::max());
+  REQUIRE(r.summary("requests") == 1.0);
+  const auto& cost = r.service.cost_model();
+  const auto ns = [](double s) { return std::ceil(s * 1e9) / 1e9; };
+  const double prefill_s = ns(cost.cost({{512, 0}}, 0, 0.0, 1).time_s);
+  // TTFT as without disaggregation: the prefill replica samples the first token.
+  CHECK(r.service.stats().ttft.max() == Approx(0.020 + 512 * 32 / 1e9 + 32 / 1e9 + prefill_s).epsilon(1e-6));
+  // The prompt's KV: 512 tokens x 128 KiB (32 layers x 8 KV heads x 128 x 2 x 2 B) over one
+  // 400 Gb/s NIC (tp 1); then three decode steps at 513, 514 and 515 tokens of KV.
+  const double bytes = 512.0 * 131072.0;
+  CHECK(r.service.stats().kv_transfer_bytes == bytes);
+  CHECK(r.service.stats().kv_transfers == 1);
+  double last = prefill_s + ns(bytes / 50e9);
+  for (int k = 0; k < 3; ++k) last += ns(cost.cost({}, 1, 513.0 + k, 1).time_s);
+  CHECK(r.service.stats().e2e.max() == Approx(0.020 + 512 * 32 / 1e9 + 32 / 1e9 + last).epsilon(1e-6));
+  CHECK(r.summary("kv_transfers") == 1.0);
+}

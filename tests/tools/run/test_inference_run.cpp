@@ -94,3 +94,20 @@ TEST_CASE("a service's output tokens are priced on its replicas' share of the de
   CHECK(r->number("inference/chat/usd_per_million_output_tokens") ==
         r->number("cost/owned/inference/chat/usd_per_million_output_tokens"));
 }
+
+TEST_CASE("disaggregated KV transfers are flows on the backend fabric: the bytes moved are the bytes it carried") {
+  // One prefill and one decode replica (TP8, a node each) on a k=4 fat-tree: every prompt's KV
+  // crosses the fabric as 8 flows (one per rail), and nothing else does.
+  const auto r = dcsim::test::run_scenario_json(nlohmann::json::parse(R"({
+    "name": "disaggregated", "seed": 4, "duration": "2 min",
+    "cluster": {"node": {"preset": "hgx-h100"}, "nodes": 2},
+    "fabric": {"topology": "fat_tree", "k": 4},
+    "inference": {"services": [{"name": "chat", "model": "llama3-8b", "engine": {"tp": 8}, "replicas": 1,
+      "prefill_replicas": 1, "requests": {"rate": 5, "stop": "1 min"}}]}})"));
+  const double moved = r->number("inference/chat/kv_transfer_bytes");
+  REQUIRE(moved > 0.0);
+  CHECK(r->number("network/bytes_delivered") == Approx(moved).epsilon(1e-9));
+  CHECK(r->number("network/flows_completed") == 8.0 * r->number("inference/chat/kv_transfers"));
+  CHECK(r->number("inference/chat/replicas_mean") == Approx(1.0));  // the decode pool's
+  CHECK(r->number("inference/chat/unfinished") == 0.0);
+}
