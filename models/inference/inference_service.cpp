@@ -60,6 +60,9 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
   kv_series_ = sink_.declare_series(prefix_ + "kv_used_fraction", "", "KV cache in use, mean over serving replicas");
   busy_series_ = sink_.declare_series(prefix_ + "gpu_busy_fraction", "",
                                       "fraction of the last period the serving replicas were iterating");
+  power_series_ = sink_.declare_series(prefix_ + "gpu_power_w", "W",
+                                       "mean power of the replicas' GPUs over the last period (idle while held, plus "
+                                       "each phase's dynamic power)");
   tokens_series_ = sink_.declare_series(prefix_ + "output_tokens_per_s", "1/s",
                                         "output tokens of the requests completed in the last period, per second");
 }
@@ -440,17 +443,23 @@ void InferenceService::on_sample() {
   sink_.append(tokens_series_, now, sampled_output_tokens_ / period);
   at_last_sample_ = bs;
   sampled_output_tokens_ = 0.0;
-  // Each replica's GPU activity over the period, for hosts that draw its power.
+  // Each replica's GPU activity over the period, for hosts that draw its power, and the GPUs'
+  // power it implies (a replica that started within the period counts from the period's start).
+  double power_w = 0.0;
   for (auto& r : replicas_) {
     if (r.state == ReplicaState::kGone || r.state == ReplicaState::kAsked) continue;
     const ReplicaCounters& c = r.engine->counters();
-    const double activity = (activities_.compute * (c.compute_s - r.sampled.compute_s) +
-                             activities_.memory * (c.memory_s - r.sampled.memory_s) +
-                             activities_.communication * (c.communication_s - r.sampled.communication_s)) /
-                            period;
-    host_.set_activity(r.handle, std::clamp(activity, 0.0, 1.0));
+    const double activity = std::clamp((activities_.compute * (c.compute_s - r.sampled.compute_s) +
+                                        activities_.memory * (c.memory_s - r.sampled.memory_s) +
+                                        activities_.communication * (c.communication_s - r.sampled.communication_s)) /
+                                           period,
+                                       0.0, 1.0);
+    host_.set_activity(r.handle, activity);
+    power_w += config_.engine.tp *
+               (node_.gpu.idle_power_w + (node_.gpu.max_power_w - node_.gpu.idle_power_w) * activity);
     r.sampled = c;
   }
+  sink_.append(power_series_, now, power_w);
   if (!quiet()) sample_event_ = sim_.after(config_.sample_every, [this] { on_sample(); });
 }
 

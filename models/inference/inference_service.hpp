@@ -24,7 +24,7 @@
 //
 // Emits (sim::TraceSink), <s> the service's name:
 //   series  inference/<s>/replicas, queued, running, kv_used_fraction, gpu_busy_fraction,
-//           output_tokens_per_s (every sample_every)
+//           gpu_power_w, output_tokens_per_s (every sample_every)
 //   summary inference/<s>/{requests, rejected, ttft_p50_s, ttft_p90_s, ttft_p99_s, tpot_*, e2e_*,
 //           queue_p99_s, output_tokens_per_s, input_tokens_per_s, goodput_rps, sla_attainment,
 //           mean_in_system, preemptions, mean_batch, kv_capacity_tokens, replicas_mean,
@@ -178,6 +178,7 @@ class InferenceService {
   double sampled_output_tokens_ = 0.0;
   std::pair<double, double> at_last_scale_{0.0, 0.0};  // busy_and_serving_s() at the last autoscale
   sim::EventHandle sample_event_, scale_event_;
+  sim::SeriesId power_series_ = 0;
   sim::SeriesId replicas_series_ = 0, queued_series_ = 0, running_series_ = 0, kv_series_ = 0, busy_series_ = 0,
                 tokens_series_ = 0;
   std::pair<double, double> at_last_sample_{0.0, 0.0};

@@ -60,6 +60,29 @@ std::vector<mi::TraceRequest> read_request_trace(const std::string& path, const 
   return out;
 }
 
+// One token count per row under the header `tokens`.
+std::vector<int> read_token_counts(const std::string& path, const std::string& display) {
+  std::ifstream in = open_data_file(path, display);
+  LineReader r(in, display, '#');
+  std::string line;
+  std::vector<int> out;
+  bool first = true;
+  while (r.next(line)) {
+    if (first) {
+      first = false;
+      if (line != "tokens") r.fail("expected the header 'tokens', got '" + line + "'");
+      continue;
+    }
+    double v = 0;
+    if (!parse_number(line, v) || v < 1 || v != std::floor(v) || v > 1e9) {
+      r.fail("expected a whole number of tokens >= 1, got '" + line + "'");
+    }
+    out.push_back(static_cast<int>(v));
+  }
+  if (out.empty()) throw sim::InputError(display + ": expected at least one token count, found none");
+  return out;
+}
+
 mi::LengthDistribution map_length(const json& j, const std::string& ptr, std::vector<std::string>& errors,
                                   const std::string& source) {
   mi::LengthDistribution d;
@@ -81,11 +104,19 @@ mi::LengthDistribution map_length(const json& j, const std::string& ptr, std::ve
     }
   } else if (kind == "empirical") {
     d.kind = mi::LengthDistribution::Kind::kEmpirical;
-    if (!j.contains("samples")) {
+    if (j.contains("samples") == j.contains("samples_file")) {
       errors.push_back(source + ":" + ptr + "/samples: expected the token counts an empirical length draws from, "
-                                            "got none");
-    } else {
+                                            "as samples or samples_file (one of them), got " +
+                       (j.contains("samples") ? "both" : "neither"));
+    } else if (j.contains("samples")) {
       d.samples = j.at("samples").get<std::vector<int>>();
+    } else {
+      const std::string file = j.at("samples_file").get<std::string>();
+      try {
+        d.samples = read_token_counts(beside_scenario(source, file), file);
+      } catch (const sim::InputError& bad_row) {
+        errors.push_back(source + ":" + ptr + "/samples_file: " + bad_row.what());
+      }
     }
   }
   return d;

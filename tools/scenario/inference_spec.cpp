@@ -14,7 +14,7 @@ FieldSpec length_field(const char* key, const char* what, int fixed) {
       object_field(key, std::string("Tokens of each request's ") + what + ".",
                    {with_default(enum_field("kind",
                                             "fixed: `value`; lognormal: exp(N(ln median, sigma)) rounded; "
-                                            "empirical: drawn uniformly from `samples`. Clamped to [min, max].",
+                                            "empirical: drawn uniformly from `samples` or the rows of `samples_file`. Clamped to [min, max].",
                                             "length distribution", {"fixed", "lognormal", "empirical"}),
                                  "fixed"),
                     with_default(integer_field("value", "Tokens (fixed).", at_least(1)), fixed),
@@ -26,7 +26,12 @@ FieldSpec length_field(const char* key, const char* what, int fixed) {
                                                                                "(empirical).",
                                                                     at_least(1)),
                                                 1),
-                                      "none: needed by empirical"),
+                                      "none: empirical needs samples or samples_file"),
+                    with_default_note(non_empty(string_field("samples_file",
+                                                             "Empirical: CSV of token counts, one per row under the "
+                                                             "header `tokens` (beside the scenario when relative), "
+                                                             "e.g. a dataset's prompt lengths.")),
+                                      "none: empirical needs samples or samples_file"),
                     with_default(integer_field("min", "Fewest tokens.", at_least(1)), 1),
                     with_default(integer_field("max", "Most tokens.", at_least(1)), 131072)}),
       json::object());

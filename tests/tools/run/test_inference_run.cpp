@@ -111,3 +111,20 @@ TEST_CASE("disaggregated KV transfers are flows on the backend fabric: the bytes
   CHECK(r->number("inference/chat/replicas_mean") == Approx(1.0));  // the decode pool's
   CHECK(r->number("inference/chat/unfinished") == 0.0);
 }
+
+TEST_CASE("empirical prompt lengths come from a CSV of token counts and power follows the replicas") {
+  nlohmann::json doc = two_replicas();
+  doc["inference"]["services"][0]["requests"]["input_tokens"] = nlohmann::json::parse(
+      R"({"kind": "empirical", "samples_file": "tests/data/traces/inference_prompt_lengths.csv"})");
+  const auto r = dcsim::test::run_scenario_json(doc);
+  // Every row is 100 tokens: each answered request brought exactly 100.
+  const double requests = r->number("inference/chat/requests");
+  CHECK(r->number("inference/chat/input_tokens_per_s") * 20.0 * 60.0 / requests == Approx(100.0));
+  // Two replicas of 8 GPUs: between idle and full power (8 x 84 W .. 8 x 700 W each).
+  const auto& power = r->sink.series("inference/chat/gpu_power_w");
+  REQUIRE(!power.value.empty());
+  for (const double w : power.value) {
+    CHECK(w >= 16 * 84.0 - 1e-6);
+    CHECK(w <= 16 * 700.0 + 1e-6);
+  }
+}

@@ -60,6 +60,7 @@ NOT_SCHEMA_DETECTABLE.update({
     "inference_trace_negative_tokens": "the contents of a CSV file",
     "inference_needs_cluster": "a section that needs another section",
     "inference_never_ends": "a stream without stop needs /duration",
+    "inference_lengths_list_and_file": "two keys of which exactly one is needed",
 })
 NOT_SCHEMA_DETECTABLE["duplicate_key"] = "JSON Schema sees the parsed object, with one key"
 
