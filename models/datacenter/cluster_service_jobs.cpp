@@ -39,7 +39,8 @@ std::size_t ClusterSimulation::submit_service_job(const std::string& name, int g
   auto job = std::make_unique<Job>();
   job->spec.name = name;
   job->spec.arrival = sim_.now();
-  job->spec.nodes = 1;
+  // Part of one node, or whole nodes (a pipeline-parallel replica whose stages span nodes).
+  job->spec.nodes = std::max(1, gpus / config_.node.gpus);
   job->spec.gpus_per_node = gpus >= config_.node.gpus ? 0 : gpus;
   // Until the end of the run (what a backfilling scheduler plans around): a year when open-ended.
   job->spec.work = config_.duration.is_max() ? sim::Time::from_s(365LL * 86400)

@@ -75,8 +75,8 @@ class ServiceJobHost {
     std::function<void(double)> clock;  // the clock factor of its slowest node, at each start and change
   };
   virtual ~ServiceJobHost() = default;
-  // Submits a job named `name` holding `gpus` GPUs of one node at queue `priority`; returns its
-  // handle.
+  // Submits a job named `name` holding `gpus` GPUs (of one node, or whole nodes when more) at
+  // queue `priority`; returns its handle.
   virtual std::size_t submit_service_job(const std::string& name, int gpus, int priority, Callbacks callbacks) = 0;
   // The job ends now: completed if running, taken out of the queue if waiting. No callback follows.
   virtual void end_service_job(std::size_t handle) = 0;

@@ -69,6 +69,56 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
 
 InferenceService::~InferenceService() = default;
 
+ReplicaLoad InferenceService::Replica::load() const {
+  ReplicaLoad total;
+  for (const auto& e : engines) {
+    const ReplicaLoad l = e->load();
+    total.waiting += l.waiting;
+    total.running += l.running;
+    total.kv_used_fraction += l.kv_used_fraction / static_cast<double>(engines.size());
+  }
+  return total;
+}
+
+ReplicaCounters InferenceService::Replica::counters() const {
+  ReplicaCounters total;
+  for (const auto& e : engines) {
+    const ReplicaCounters& c = e->counters();
+    total.busy_s += c.busy_s;
+    total.compute_s += c.compute_s;
+    total.memory_s += c.memory_s;
+    total.communication_s += c.communication_s;
+    total.iterations += c.iterations;
+    total.preemptions += c.preemptions;
+    total.prefill_tokens += c.prefill_tokens;
+    total.decode_tokens += c.decode_tokens;
+    total.batch_sum += c.batch_sum;
+  }
+  return total;
+}
+
+bool InferenceService::Replica::idle() const {
+  return std::all_of(engines.begin(), engines.end(), [](const auto& e) { return e->idle(); });
+}
+
+void InferenceService::Replica::submit(const ReplicaRequest& request) {
+  auto best = engines.begin();
+  for (auto it = engines.begin(); it != engines.end(); ++it) {
+    if ((*it)->load().outstanding() < (*best)->load().outstanding()) best = it;
+  }
+  (*best)->submit(request);
+}
+
+std::vector<ReplicaRequest> InferenceService::Replica::stop() {
+  std::vector<ReplicaRequest> left;
+  for (auto& e : engines) {
+    auto part = e->stop();
+    left.insert(left.end(), part.begin(), part.end());
+  }
+  std::sort(left.begin(), left.end(), [](const ReplicaRequest& a, const ReplicaRequest& b) { return a.id < b.id; });
+  return left;
+}
+
 double InferenceService::gateway_in_s(int input_tokens) const {
   const GatewayConfig& g = config_.gateway;
   return g.rtt.seconds() / 2.0 + input_tokens * g.bytes_per_token * 8.0 / g.bandwidth_bps;
@@ -125,7 +175,7 @@ void InferenceService::issue_next() {
 std::optional<std::size_t> InferenceService::route(const std::vector<std::size_t>& pool) {
   if (pool.empty()) return std::nullopt;
   loads_.clear();
-  for (const std::size_t i : pool) loads_.push_back(replicas_[i].engine->load());
+  for (const std::size_t i : pool) loads_.push_back(replicas_[i].load());
   return pool[router_->choose(loads_)];
 }
 
@@ -145,7 +195,7 @@ void InferenceService::deliver(const ReplicaRequest& request) {
     if (p.first_token == sim::Time::max()) p.arrived = r.arrived;
     r.output_tokens = 1;  // the prefill samples the first token, then the KV moves on
   }
-  replicas_[*pick].engine->submit(r);
+  replicas_[*pick].submit(r);
 }
 
 void InferenceService::dispatch_pending() {
@@ -177,7 +227,7 @@ void InferenceService::on_prefilled(std::size_t replica, const ReplicaOutcome& o
 }
 
 void InferenceService::start_transfer(std::size_t from, std::size_t to, const ReplicaRequest& request) {
-  const double bytes = request.input_tokens * cost_.memory().kv_bytes_per_token * config_.engine.tp;
+  const double bytes = request.input_tokens * cost_.replica_kv_bytes_per_token();
   const sim::Time start = sim_.now();
   ++stats_.kv_transfers;
   stats_.kv_transfer_bytes += bytes;
@@ -186,7 +236,7 @@ void InferenceService::start_transfer(std::size_t from, std::size_t to, const Re
     ReplicaRequest r = request;
     r.arrived = sim_.now();
     if (replicas_[to].state == ReplicaState::kServing) {
-      replicas_[to].engine->submit(r);
+      replicas_[to].submit(r);
     } else {
       // Its decode replica left meanwhile: another one takes it (the KV is taken to come along;
       // a second transfer is not charged).
@@ -239,11 +289,11 @@ void InferenceService::on_done(std::size_t replica, const ReplicaOutcome& done) 
     }
   }
   Replica& r = replicas_[replica];
-  if (r.state == ReplicaState::kDraining && r.engine->load().outstanding() == 0) {
+  if (r.state == ReplicaState::kDraining && r.load().outstanding() == 0) {
     // Not from inside the engine's own callback chain: it is still iterating.
     sim_.after(sim::Time::zero(), [this, replica] {
-      if (replicas_[replica].state == ReplicaState::kDraining && replicas_[replica].engine->load().outstanding() == 0 &&
-          replicas_[replica].engine->idle()) {
+      if (replicas_[replica].state == ReplicaState::kDraining && replicas_[replica].load().outstanding() == 0 &&
+          replicas_[replica].idle()) {
         retire(replica);
       }
     });
@@ -254,12 +304,19 @@ std::size_t InferenceService::add_replica(bool initial, bool prefill) {
   const std::size_t index = replicas_.size();
   replicas_.emplace_back();
   replicas_[index].prefill = prefill;
-  replicas_[index].engine = std::make_unique<ServingReplica>(
-      sim_, cost_, config_.engine, [this, index](const ReplicaOutcome& o) { on_done(index, o); });
+  const int pp = config_.engine.pp;
+  for (int e = 0; e < pp; ++e) {
+    replicas_[index].engines.push_back(std::make_unique<ServingReplica>(
+        sim_, cost_, config_.engine, [this, index](const ReplicaOutcome& o) { on_done(index, o); },
+        cost_.memory().kv_capacity_tokens / pp));
+  }
   if (!initial) ++stats_.scale_ups;
   const std::size_t handle = host_.acquire(
-      config_.engine.tp, {[this, index, initial] { on_allocated(index, initial); }, [this, index] { on_lost(index); },
-                          [this, index](double f) { replicas_[index].engine->set_clock_factor(f); }});
+      config_.engine.tp * config_.engine.pp,
+      {[this, index, initial] { on_allocated(index, initial); }, [this, index] { on_lost(index); },
+       [this, index](double f) {
+         for (auto& e : replicas_[index].engines) e->set_clock_factor(f);
+       }});
   replicas_[index].handle = handle;
   return index;
 }
@@ -302,18 +359,18 @@ void InferenceService::close_accounts(Replica& r) {
   }
   if (r.state != ReplicaState::kAsked && r.state != ReplicaState::kGone) {
     const double held_s = (sim_.now() - r.held_since).seconds();
-    const ReplicaCounters& c = r.engine->counters();
-    const double tp = config_.engine.tp;
+    const ReplicaCounters c = r.counters();
+    const double tp = config_.engine.tp;  // x pp GPUs, each busy 1/pp of its engines' iterations
     const double dynamic_w = node_.gpu.max_power_w - node_.gpu.idle_power_w;
-    stats_.gpu_seconds += tp * held_s;
+    stats_.gpu_seconds += tp * config_.engine.pp * held_s;
     stats_.busy_gpu_seconds += tp * c.busy_s;
-    stats_.gpu_energy_j += tp * (node_.gpu.idle_power_w * held_s +
+    stats_.gpu_energy_j += tp * (config_.engine.pp * node_.gpu.idle_power_w * held_s +
                                  dynamic_w * (activities_.compute * c.compute_s + activities_.memory * c.memory_s +
                                               activities_.communication * c.communication_s));
   }
   if (!r.prefill) stats_.replica_seconds += r.served_s;  // the decode pool's, as the series and the max
   r.served_s = 0.0;
-  const ReplicaCounters& c = r.engine->counters();
+  const ReplicaCounters c = r.counters();
   stats_.preemptions += c.preemptions;
   stats_.iterations += c.iterations;
   stats_.batch_sum += c.batch_sum;
@@ -335,7 +392,7 @@ void InferenceService::on_lost(std::size_t index) {
   leave_pools(index);
   const bool draining = r.state == ReplicaState::kDraining;
   close_accounts(r);
-  std::vector<ReplicaRequest> back = r.engine->stop();
+  std::vector<ReplicaRequest> back = r.stop();
   if (draining) {
     // It was leaving anyway.
     r.state = ReplicaState::kGone;
@@ -405,7 +462,7 @@ void InferenceService::scale_to(int target) {
     }
     r.state = ReplicaState::kDraining;
     serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
-    if (r.engine->load().outstanding() == 0) retire(index);
+    if (r.load().outstanding() == 0) retire(index);
   }
   stats_.replicas_max = std::max(stats_.replicas_max, static_cast<int>(serving_.size()));
 }
@@ -414,7 +471,7 @@ std::pair<double, double> InferenceService::busy_and_serving_s() const {
   double busy = 0.0, serving = 0.0;
   for (const auto& r : replicas_) {
     if (r.state != ReplicaState::kServing || r.prefill) continue;
-    busy += r.engine->counters().busy_s;
+    busy += r.counters().busy_s / config_.engine.pp;
     serving += r.served_s + (sim_.now() - r.serving_since).seconds();
   }
   return {busy, serving};
@@ -426,7 +483,7 @@ void InferenceService::on_sample() {
   int waiting = static_cast<int>(pending_.size()), running = 0;
   double kv = 0.0;
   for (const std::size_t i : serving_) {
-    const ReplicaLoad l = replicas_[i].engine->load();
+    const ReplicaLoad l = replicas_[i].load();
     waiting += l.waiting;
     running += l.running;
     kv += l.kv_used_fraction;
@@ -448,14 +505,14 @@ void InferenceService::on_sample() {
   double power_w = 0.0;
   for (auto& r : replicas_) {
     if (r.state == ReplicaState::kGone || r.state == ReplicaState::kAsked) continue;
-    const ReplicaCounters& c = r.engine->counters();
+    const ReplicaCounters c = r.counters();
     const double activity = std::clamp((activities_.compute * (c.compute_s - r.sampled.compute_s) +
                                         activities_.memory * (c.memory_s - r.sampled.memory_s) +
                                         activities_.communication * (c.communication_s - r.sampled.communication_s)) /
-                                           period,
+                                           (period * config_.engine.pp),
                                        0.0, 1.0);
     host_.set_activity(r.handle, activity);
-    power_w += config_.engine.tp *
+    power_w += config_.engine.tp * config_.engine.pp *
                (node_.gpu.idle_power_w + (node_.gpu.max_power_w - node_.gpu.idle_power_w) * activity);
     r.sampled = c;
   }
@@ -473,10 +530,10 @@ void InferenceService::on_autoscale() {
   s.utilization = serving_delta > 0.0 ? std::clamp((bs.first - at_last_scale_.first) / serving_delta, 0.0, 1.0) : 0.0;
   s.queued = static_cast<int>(pending_.size());
   for (const std::size_t i : serving_) {
-    const ReplicaLoad l = replicas_[i].engine->load();
+    const ReplicaLoad l = replicas_[i].load();
     s.queued += l.waiting;
     s.kv_used_fraction += l.kv_used_fraction;
-    s.batch_fraction += static_cast<double>(l.running) / config_.engine.max_batch;
+    s.batch_fraction += static_cast<double>(l.running) / (config_.engine.max_batch * config_.engine.pp);
   }
   if (!serving_.empty()) {
     s.kv_used_fraction /= static_cast<double>(serving_.size());

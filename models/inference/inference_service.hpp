@@ -106,7 +106,9 @@ class InferenceService {
   struct Replica {
     ReplicaState state = ReplicaState::kAsked;
     std::size_t handle = 0;
-    std::unique_ptr<ServingReplica> engine;
+    // Its engines: one, or with pipeline parallelism pp virtual engines (vLLM's), each with its
+    // own batch and 1/pp of the KV cache, iterating through every stage in turn.
+    std::vector<std::unique_ptr<ServingReplica>> engines;
     sim::Time held_since;       // GPUs allocated
     sim::Time serving_since;
     sim::EventHandle ready_event;
@@ -114,6 +116,14 @@ class InferenceService {
     bool allocated_before = false;
     bool prefill = false;       // in the prefill pool (disaggregated serving)
     ReplicaCounters sampled;    // counters at the last sample (activity reported to the host)
+
+    ReplicaLoad load() const;         // over its engines (KV use: their mean)
+    ReplicaCounters counters() const;  // summed over its engines
+    bool idle() const;
+    // A new request goes to the engine with the fewest requests (vLLM's choice among its virtual
+    // engines).
+    void submit(const ReplicaRequest& request);
+    std::vector<ReplicaRequest> stop();
   };
 
   void issue_next();

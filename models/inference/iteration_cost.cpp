@@ -55,16 +55,29 @@ IterationCostModel::IterationCostModel(const workload::TransformerModel& model, 
     throw sim::ConfigError("engine.tp", "must divide the model's " + std::to_string(model_.kv_heads) +
                                             " KV heads or be a multiple of them, got " + std::to_string(tp));
   }
+  const int pp = engine_.pp;
+  if (pp < 1 || pp > model_.layers) {
+    throw sim::ConfigError("engine.pp", "must be between 1 and the model's " + std::to_string(model_.layers) +
+                                            " layers, got " + std::to_string(pp));
+  }
+  if (tp * pp > node.gpus && (tp * pp) % node.gpus != 0) {
+    throw sim::ConfigError("engine.pp", "tp x pp = " + std::to_string(tp * pp) + " GPUs span nodes, so must be whole " +
+                                            std::to_string(node.gpus) + "-GPU nodes");
+  }
   if (engine_.weights == compute::Precision::kFp8 || engine_.kv_cache == compute::Precision::kFp8) {
     (void)compute::peak_flops(node.gpu, compute::Precision::kFp8);  // ConfigError without FP8 tensor cores
   }
   const double h = model_.hidden, d = model_.head_dim();
   const double embeddings = static_cast<double>(model_.vocab) * h * (model_.tied_embeddings ? 1.0 : 2.0) +
                             static_cast<double>(model_.learned_positions) * h;
-  // Embeddings and the LM head stay BF16 in FP8 checkpoints.
-  memory_.weight_bytes =
-      (model_.layers * model_.layer_params() * compute::bytes_per_element(engine_.weights) + embeddings * kBf16Bytes) /
-      tp;
+  // Embeddings and the LM head stay BF16 in FP8 checkpoints. The largest pipeline stage holds
+  // ceil(layers / pp) layers and, with pp > 1, one vocabulary table (the first stage the input
+  // embedding, the last the LM head).
+  const double stage_layers = std::ceil(static_cast<double>(model_.layers) / pp);
+  const double layer_bytes = model_.layer_params() * compute::bytes_per_element(engine_.weights);
+  const double stage_tables = pp == 1 ? embeddings : static_cast<double>(model_.vocab) * h;
+  memory_.weight_bytes = (stage_layers * layer_bytes + stage_tables * kBf16Bytes) / tp;
+  replica_weight_bytes_ = model_.layers * layer_bytes + embeddings * kBf16Bytes;
   const double qkv = (h + 2.0 * model_.kv_heads * d) / tp;
   const double mlp = (model_.gated_mlp ? 2.0 : 1.0) * model_.ffn_hidden / tp;
   const double max_tokens = std::max(engine_.max_batched_tokens, engine_.max_batch);
@@ -72,7 +85,17 @@ IterationCostModel::IterationCostModel(const workload::TransformerModel& model, 
                              static_cast<double>(engine_.max_batch) * model_.vocab / tp * kFp32Bytes;
   memory_.usable_bytes = engine_.memory_fraction * node.gpu.hbm_bytes;
   memory_.kv_bytes_per_token =
-      2.0 * model_.layers * kv_heads_per_gpu(model_, tp) * d * compute::bytes_per_element(engine_.kv_cache);
+      2.0 * stage_layers * kv_heads_per_gpu(model_, tp) * d * compute::bytes_per_element(engine_.kv_cache);
+  replica_kv_bytes_per_token_ =
+      2.0 * model_.layers * kv_heads_per_gpu(model_, tp) * tp * d * compute::bytes_per_element(engine_.kv_cache);
+  // Between stages each TP rank sends its copy of the hidden states to its peer: over NVLink
+  // inside a node, else over its NIC (NICs shared when fewer than the ranks).
+  if (pp > 1) {
+    const bool across_nodes = tp * pp > node.gpus;
+    const double nics = std::min(tp, std::max(1, node.compute_nics));
+    pp_send_bytes_per_s_ = across_nodes ? node.compute_nic_bandwidth_bytes_per_s() * nics / tp
+                                        : node.gpu.nvlink_bandwidth_bytes_per_s;
+  }
   memory_.kv_capacity_tokens = std::floor(
       (memory_.usable_bytes - memory_.weight_bytes - memory_.activation_bytes) / memory_.kv_bytes_per_token);
   if (memory_.kv_capacity_tokens < 1.0) {
@@ -80,9 +103,9 @@ IterationCostModel::IterationCostModel(const workload::TransformerModel& model, 
         "engine.memory",
         "the model does not fit one replica's GPUs: " + gb(memory_.weight_bytes) +
             " of weights and " + gb(memory_.activation_bytes) + " of activations per GPU at tp " +
-            std::to_string(tp) + " leave no KV cache in " + gb(memory_.usable_bytes) + " (" +
+            std::to_string(tp) + (pp > 1 ? " pp " + std::to_string(pp) : std::string()) + " leave no KV cache in " + gb(memory_.usable_bytes) + " (" +
             fraction(engine_.memory_fraction) + " of " + gb(node.gpu.hbm_bytes) +
-            "); raise tp, use FP8 weights or lower max_batched_tokens");
+            "); raise tp or pp, use FP8 weights or lower max_batched_tokens");
   }
   const std::size_t memo = static_cast<std::size_t>(max_tokens) + 1;
   dense_by_tokens_.resize(memo);
@@ -160,6 +183,12 @@ IterationCost IterationCostModel::cost(const std::vector<PrefillChunk>& prefills
   total.compute_s = layer.compute_s * model_.layers;
   total.memory_s = layer.memory_s * model_.layers;
   total.communication_s = layer.communication_s * model_.layers;
+  if (engine_.pp > 1) {
+    // Every stage boundary passes the iteration's hidden states on.
+    const double send = (engine_.pp - 1) * tokens * model_.hidden * kBf16Bytes / pp_send_bytes_per_s_;
+    total.time_s += send;
+    total.communication_s += send;
+  }
   if (sampled > 0) {
     add(total, linear(sampled, static_cast<double>(model_.vocab) / engine_.tp, model_.hidden,
                       compute::Precision::kBf16));

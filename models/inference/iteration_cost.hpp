@@ -21,6 +21,10 @@
 //   TP all-reduce        twice (after attention and after the MLP) of T x h x 2 bytes, when tp > 1
 // plus the LM head for the sequences that sample this iteration (S x vocab/tp x h GEMM).
 //
+// Pipeline parallelism (pp stages): an iteration passes through every stage in turn, so it costs
+// all the layers plus (pp - 1) sends of the T x h hidden states; each GPU holds its stage's
+// layers (the largest stage: ceil(layers / pp)), so the KV cache holds pp times the tokens.
+//
 // KV cache per GPU = memory_fraction x HBM - weights/tp - the activation peak of the largest
 // iteration (one layer's widest intermediate at max_batched_tokens, and FP32 logits for
 // max_batch sequences), in tokens of 2 x layers x kv/tp x d x bytes(kv) each. PagedAttention
@@ -63,8 +67,10 @@ class IterationCostModel {
                      const hardware::NodeSpec& node, std::function<double(double bytes)> tp_all_reduce_s);
 
   const ReplicaMemory& memory() const { return memory_; }
-  // Weight bytes of the whole replica (all tp GPUs): what loading it reads.
-  double replica_weight_bytes() const { return memory_.weight_bytes * engine_.tp; }
+  // Weight bytes of the whole replica (all its GPUs): what loading it reads.
+  double replica_weight_bytes() const { return replica_weight_bytes_; }
+  // KV bytes of one token on all the replica's GPUs: what a disaggregated prefill sends per token.
+  double replica_kv_bytes_per_token() const { return replica_kv_bytes_per_token_; }
 
   // `decode_kv_tokens`: the KV cache tokens the decoding sequences read, summed over them.
   IterationCost cost(const std::vector<PrefillChunk>& prefills, int decodes, double decode_kv_tokens,
@@ -81,6 +87,9 @@ class IterationCostModel {
   compute::ComputeModel compute_;
   std::function<double(double)> tp_all_reduce_s_;
   ReplicaMemory memory_;
+  double replica_weight_bytes_ = 0.0;
+  double replica_kv_bytes_per_token_ = 0.0;
+  double pp_send_bytes_per_s_ = 0.0;
   mutable std::vector<IterationCost> dense_by_tokens_;
   mutable std::vector<char> dense_known_;
 };

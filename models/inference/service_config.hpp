@@ -22,7 +22,11 @@ enum class Preemption { kRecompute, kSwap };
 
 // One replica's serving engine, as vLLM / TensorRT-LLM configure theirs.
 struct EngineConfig {
-  int tp = 1;  // GPUs of one replica, tensor parallel inside one NVLink domain
+  int tp = 1;  // GPUs of one pipeline stage, tensor parallel inside one NVLink domain
+  // Pipeline stages of one replica (layers split evenly, the last stages taking a remainder
+  // last): tp x pp GPUs, whole nodes when more than one node's. Each stage holds its layers'
+  // weights and KV; pp virtual engines keep every stage busy (vLLM's pipeline parallelism).
+  int pp = 1;
   compute::Precision weights = compute::Precision::kBf16;   // kFp8: W8A8 FP8 GEMMs
   compute::Precision kv_cache = compute::Precision::kBf16;  // kFp8: one byte per KV element
   // Most sequences in one iteration (vLLM max_num_seqs; 256 is its engine default).

@@ -1,16 +1,17 @@
 #include "models/inference/serving_replica.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dcsim::models::inference {
 
 ServingReplica::ServingReplica(sim::Simulator& sim, const IterationCostModel& cost, const EngineConfig& engine,
-                               DoneFn on_done)
+                               DoneFn on_done, double kv_capacity_tokens)
     : sim_(sim),
       cost_(cost),
       engine_(engine),
       on_done_(std::move(on_done)),
-      capacity_(cost.memory().kv_capacity_tokens) {}
+      capacity_(kv_capacity_tokens >= 0.0 ? std::floor(kv_capacity_tokens) : cost.memory().kv_capacity_tokens) {}
 
 ServingReplica::~ServingReplica() {
   if (iteration_.valid()) sim_.cancel(iteration_);

@@ -81,8 +81,10 @@ class ServingReplica {
  public:
   using DoneFn = std::function<void(const ReplicaOutcome&)>;
 
-  ServingReplica(sim::Simulator& sim, const IterationCostModel& cost, const EngineConfig& engine,
-                 DoneFn on_done);
+  // `kv_capacity_tokens` < 0: the cost model's whole capacity (a pipeline-parallel replica's
+  // virtual engines share it).
+  ServingReplica(sim::Simulator& sim, const IterationCostModel& cost, const EngineConfig& engine, DoneFn on_done,
+                 double kv_capacity_tokens = -1.0);
   ~ServingReplica();
   ServingReplica(const ServingReplica&) = delete;
   ServingReplica& operator=(const ServingReplica&) = delete;

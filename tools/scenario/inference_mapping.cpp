@@ -147,6 +147,7 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
 
     const json& e = j.at("engine");
     c.engine.tp = e.at("tp").get<int>();
+    c.engine.pp = e.at("pp").get<int>();
     c.engine.weights = e.at("weights").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
                                                                    : models::compute::Precision::kBf16;
     c.engine.kv_cache = e.at("kv_cache").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
@@ -174,7 +175,10 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
       const models::inference::IterationCostModel probe(c.model, c.engine, s.cluster.node, [](double) { return 0.0; });
       (void)probe;
     } catch (const sim::ConfigError& ce) {
-      const std::string where = ce.field() == "engine.tp" ? "/engine/tp" : ce.field() == "engine.memory" ? "/engine" : "";
+      const std::string where = ce.field() == "engine.tp"   ? "/engine/tp"
+                                : ce.field() == "engine.pp" ? "/engine/pp"
+                                : ce.field() == "engine.memory" ? "/engine"
+                                                                : "";
       error(ptr + where, ce.detail());
     }
 
@@ -213,11 +217,12 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
       error(ptr + "/replicas", "expected between min_replicas and max_replicas (" + std::to_string(c.min_replicas) +
                                    " to " + std::to_string(c.max_replicas) + "), got " + std::to_string(c.replicas));
     }
-    if (static_cast<long long>(c.max_replicas + c.prefill_replicas) * c.engine.tp > gpus) {
+    const long long per_replica = static_cast<long long>(c.engine.tp) * c.engine.pp;
+    if (static_cast<long long>(c.max_replicas + c.prefill_replicas) * per_replica > gpus) {
       error(ptr + (j.contains("max_replicas") ? "/max_replicas" : "/replicas"),
-            "expected at most " + std::to_string(gpus / std::max(1, c.engine.tp)) + " replicas: " +
+            "expected at most " + std::to_string(gpus / std::max<long long>(1, per_replica)) + " replicas: " +
                 std::to_string(c.max_replicas + c.prefill_replicas) + " (prefill and decode) x " +
-                std::to_string(c.engine.tp) + " GPUs exceed the cluster's " + std::to_string(gpus));
+                std::to_string(per_replica) + " GPUs (tp x pp) exceed the cluster's " + std::to_string(gpus));
     }
     c.allocation_delay = duration_at(j, "allocation_delay");
     if (j.contains("load_rate")) c.load_bytes_per_s = j.at("load_rate").get<double>() / 8.0;

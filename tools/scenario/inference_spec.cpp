@@ -61,6 +61,13 @@ FieldSpec inference_section(const models::ModelRegistries& registries) {
                                                          "must divide the attention heads.",
                                                    at_least(1)),
                                      1),
+                        with_default(integer_field("pp",
+                                                   "Pipeline stages per replica: tp x pp GPUs (whole nodes when more "
+                                                   "than one node's), each stage holding its layers' weights and KV; "
+                                                   "pp virtual engines keep every stage busy (vLLM). Each iteration "
+                                                   "pays pp - 1 sends of its hidden states.",
+                                                   at_least(1)),
+                                     1),
                         with_default(enum_field("weights", "Weight precision: bf16, or fp8 (W8A8 FP8 GEMMs).",
                                                 "precision", {"bf16", "fp8"}),
                                      "bf16"),

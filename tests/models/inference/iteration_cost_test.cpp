@@ -89,3 +89,33 @@ TEST_CASE("tensor parallelism must divide the heads and stay in one NVLink domai
   e.tp = 16;
   CHECK_THROWS_WITH(model(mw::llama3_8b(), e), Catch::Contains("NVLink domain"));
 }
+
+TEST_CASE("pipeline stages hold their layers: the KV cache holds more tokens and each iteration pays the sends") {
+  // Llama 3 70B in FP8 at TP4, one stage against two (8 GPUs of one node): identical layer
+  // costs, plus one send of the iteration's hidden states (T x 8192 x 2 B) over NVLink
+  // (450 GB/s) between the two stages.
+  mi::EngineConfig one, two;
+  one.tp = two.tp = 4;
+  one.weights = two.weights = Precision::kFp8;  // 70B in FP8 fits 4 GPUs at pp 1
+  two.pp = 2;
+  const auto a = model(mw::llama3_70b(), one), b = model(mw::llama3_70b(), two);
+  const double send_s = 1000.0 * 8192 * 2.0 / 450e9;
+  CHECK(b.cost({{1000, 0}}, 0, 0.0, 1).time_s == Approx(a.cost({{1000, 0}}, 0, 0.0, 1).time_s + send_s));
+  CHECK(b.memory().kv_bytes_per_token == Approx(a.memory().kv_bytes_per_token / 2.0));
+  CHECK(b.memory().kv_capacity_tokens > 2.0 * a.memory().kv_capacity_tokens);
+  CHECK(b.replica_weight_bytes() == Approx(a.replica_weight_bytes()));
+  CHECK(b.replica_kv_bytes_per_token() == Approx(a.replica_kv_bytes_per_token()));
+}
+
+TEST_CASE("Llama 3 405B in BF16 does not fit one HGX node and fits two as TP8 PP2") {
+  mi::EngineConfig e;
+  e.tp = 8;
+  CHECK_THROWS_WITH(model(mw::llama3_405b(), e), Catch::Contains("raise tp or pp"));
+  e.pp = 2;  // 16 GPUs: two whole nodes
+  const auto c = model(mw::llama3_405b(), e);
+  CHECK(c.memory().kv_capacity_tokens > 0.0);
+  e.pp = 3;  // 24 GPUs are three nodes: fine; 8 x 3 = 24
+  CHECK_NOTHROW(model(mw::llama3_405b(), e));
+  e.tp = 4;  // 4 x 3 = 12 GPUs span two nodes without filling them
+  CHECK_THROWS_WITH(model(mw::llama3_405b(), e), Catch::Contains("whole 8-GPU nodes"));
+}

@@ -128,3 +128,16 @@ TEST_CASE("empirical prompt lengths come from a CSV of token counts and power fo
     CHECK(w <= 16 * 700.0 + 1e-6);
   }
 }
+
+TEST_CASE("a pipeline-parallel replica spans whole nodes as one cluster job") {
+  // Llama 3 405B in BF16 (810 GB) at TP8 PP2: 16 GPUs, two nodes, one job.
+  const auto r = dcsim::test::run_scenario_json(nlohmann::json::parse(R"({
+    "name": "405b", "seed": 6, "duration": "5 min",
+    "cluster": {"node": {"preset": "hgx-h100"}, "nodes": 2},
+    "inference": {"services": [{"name": "chat", "model": "llama3-405b", "engine": {"tp": 8, "pp": 2},
+      "requests": {"rate": 1}}]}})"));
+  CHECK(r->number("inference/chat/gpu_hours") == Approx(16 * 5.0 / 60.0));
+  CHECK(r->number("inference/chat/requests") > 200.0);
+  CHECK(r->number("inference/chat/unfinished") < 10.0);
+  CHECK(r->number("utilization/node_busy_fraction") == Approx(1.0));
+}
