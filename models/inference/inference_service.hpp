@@ -75,6 +75,7 @@ struct ServiceStats {
   double busy_gpu_seconds = 0.0;  // GPUs iterating x time
   double gpu_energy_j = 0.0;
   double in_system_seconds = 0.0;  // integral of the requests in the system over time
+  std::uint64_t missed_unfinished = 0;  // still in the system at the end, already past a bound
   std::uint64_t kv_transfers = 0;  // disaggregated: prompt KV moved from prefill to decode replicas
   double kv_transfer_bytes = 0.0;
   LatencyHistogram kv_transfer;
@@ -149,7 +150,8 @@ class InferenceService {
   int active_replicas() const;  // asked, starting, serving
   void on_sample();
   void on_autoscale();
-  bool quiet() const;  // nothing more will happen: stream ended, nothing outstanding, fleet fixed
+  bool quiet() const;
+  void count_missed_unfinished();  // nothing more will happen: stream ended, nothing outstanding, fleet fixed
   double gateway_out_s() const;
   double gateway_in_s(int input_tokens) const;
 

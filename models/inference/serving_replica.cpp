@@ -322,6 +322,13 @@ ReplicaLoad ServingReplica::load() const {
   return l;
 }
 
+void ServingReplica::visit_unfinished(
+    const std::function<void(const ReplicaRequest&, sim::Time first_token)>& visit) const {
+  for (const Slot& s : slots_) {
+    if (s.state != State::kFree) visit(s.request, s.first_token);
+  }
+}
+
 std::vector<ReplicaRequest> ServingReplica::stop() {
   if (iteration_.valid()) sim_.cancel(iteration_);
   iteration_ = {};

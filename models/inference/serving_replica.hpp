@@ -102,6 +102,8 @@ class ServingReplica {
   void set_clock_factor(double factor) { clock_factor_ = factor; }
 
   ReplicaLoad load() const;
+  // Every request not finished, with its first token's time (Time::max() before it), in no order.
+  void visit_unfinished(const std::function<void(const ReplicaRequest&, sim::Time first_token)>& visit) const;
   bool idle() const { return !iteration_.valid(); }
   const ReplicaCounters& counters() const { return counters_; }
   double kv_capacity_tokens() const { return capacity_; }

@@ -114,21 +114,26 @@ TEST_CASE("the same seed gives the same latencies and another seed other ones") 
 TEST_CASE("latency climbs past the knee where the arrival rate reaches the replica's throughput") {
   // Throughput saturates and p99 TTFT grows as the rate rises: the curve every serving
   // benchmark shows (vLLM's, TensorRT-LLM's).
-  std::vector<double> tokens, ttft;
+  std::vector<double> tokens, ttft, sla;
   for (const double rate : {2.0, 8.0, 32.0, 128.0}) {
     mi::ServiceConfig c = llama8b_service();
     c.requests.rate_per_s = rate;
     c.requests.stop = Time::from_s(60);
     c.requests.input_tokens.value = 1024;
     c.requests.output_tokens.value = 256;
+    c.sla.ttft_s = 2.0;
     Run r(c);
     r.run(Time::from_s(60));
     tokens.push_back(r.summary("output_tokens_per_s"));
     ttft.push_back(r.summary("ttft_p99_s"));
+    sla.push_back(r.summary("sla_attainment"));
   }
   CHECK(tokens[1] > 3.0 * tokens[0]);  // light load: throughput follows the rate
   CHECK(tokens[3] < 2.0 * tokens[2]);  // saturated: four times the rate, not twice the tokens
   CHECK(ttft[3] > 10.0 * ttft[0]);     // and the queue shows in the first token
+  // Light load meets a 2 s TTFT; saturated, the backlog still waiting past 2 s counts as missed.
+  CHECK(sla[0] == 1.0);
+  CHECK(sla[3] < 0.5);
 }
 
 TEST_CASE("the autoscaler adds a replica only after its stabilisation window and the load delay") {
