@@ -91,8 +91,55 @@ std::int64_t Fabric::route_latency(const std::vector<LinkId>& route) const {
   return ns;
 }
 
+ResourceId Fabric::add_resource(double capacity_bps) {
+  if (!(capacity_bps > 0.0)) {
+    throw sim::ConfigError("capacity_bps", "a resource needs a positive capacity, got " + std::to_string(capacity_bps));
+  }
+  const auto r = static_cast<ResourceId>(resource_capacity_.size());
+  resource_capacity_.push_back(capacity_bps);
+  resource_bytes_.push_back(0.0);
+  // Solver capacities are wire bits (payload / goodput): a resource carries payload, so it takes
+  // its capacity over the goodput factor and its flows' payload rate comes out at capacity.
+  solver_.add_link(capacity_bps / goodput_);
+  return r;
+}
+
+void Fabric::set_resource_capacity(sim::Time now, ResourceId r, double capacity_bps) {
+  if (r >= resource_capacity_.size()) throw sim::ConfigError("resource", "unknown resource " + std::to_string(r));
+  if (!(capacity_bps >= 0.0)) throw sim::ConfigError("capacity_bps", "must not be negative");
+  resource_capacity_[r] = capacity_bps;
+  last_now_ = now.ns();
+  solver_.set_capacity(static_cast<MaxMinSolver::LinkId>(topology_.link_count() + r), capacity_bps / goodput_);
+  solve_and_reschedule(now.ns());
+}
+
+double Fabric::resource_capacity_bps(ResourceId r) const { return resource_capacity_.at(r); }
+
+double Fabric::resource_load_bps(ResourceId r) const {
+  return solver_.link_load(static_cast<MaxMinSolver::LinkId>(topology_.link_count() + r)) * goodput_;
+}
+
+void Fabric::fail_resource_flows(sim::Time now_t, ResourceId r, const std::string& reason,
+                                 std::vector<FinishedFlow>& finished) {
+  if (r >= resource_capacity_.size()) throw sim::ConfigError("resource", "unknown resource " + std::to_string(r));
+  const std::int64_t now = now_t.ns();
+  last_now_ = now;
+  std::vector<std::uint32_t> doomed;
+  for (std::uint32_t f = 0; f < flows_.size(); ++f) {
+    const Flow& flow = flows_[f];
+    if (flow.alive && std::find(flow.resources.begin(), flow.resources.end(), r) != flow.resources.end()) {
+      doomed.push_back(f);
+    }
+  }
+  for (std::uint32_t f : doomed) finish_flow(f, now, true, reason, finished);
+  solve_and_reschedule(now);
+}
+
 std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double bytes, std::uint64_t tag,
-                                 int channel) {
+                                 int channel, std::span<const ResourceId> resources) {
+  for (ResourceId r : resources) {
+    if (r >= resource_capacity_.size()) throw sim::ConfigError("resource", "unknown resource " + std::to_string(r));
+  }
   if (src >= topology_.host_count()) throw sim::ConfigError("src", "unknown host " + std::to_string(src));
   if (dst >= topology_.host_count()) throw sim::ConfigError("dst", "unknown host " + std::to_string(dst));
   if (!(bytes >= 0)) throw sim::ConfigError("bytes", "must not be negative, got " + std::to_string(bytes));
@@ -114,6 +161,7 @@ std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double b
   flow.start_ns = now.ns();
   flow.alive = true;
   flow.first_sub = UINT32_MAX;
+  flow.resources.assign(resources.begin(), resources.end());
   ++live_flows_;
   bytes_started_ += bytes;
   const std::uint64_t number = flow.number;
@@ -159,6 +207,7 @@ void Fabric::settle(Subflow& s, std::int64_t now) {
   if (now > s.last_ns && s.rate_bps > 0) {
     const double moved = std::min(s.remaining_bytes, s.rate_bps * static_cast<double>(now - s.last_ns) * 1e-9 / 8.0);
     s.remaining_bytes -= moved;
+    for (ResourceId r : flows_[s.flow].resources) resource_bytes_[r] += moved;
     if (options_.track_link_bytes) {
       for (LinkId l : s.route) link_bytes_[l] += moved;
       if (series_interval_ns_ > 0) add_to_series(s.route, s.last_ns, now, moved);
@@ -212,7 +261,16 @@ double Fabric::usable_capacity(LinkId l) const {
 
 void Fabric::attach(std::uint32_t si) {
   Subflow& s = subs_[si];
-  s.solver_id = solver_.add_flow(s.route);
+  const std::vector<ResourceId>& resources = flows_[s.flow].resources;
+  if (resources.empty()) {
+    s.solver_id = solver_.add_flow(s.route);
+  } else {
+    scratch_solver_path_.assign(s.route.begin(), s.route.end());
+    for (ResourceId r : resources) {
+      scratch_solver_path_.push_back(static_cast<MaxMinSolver::LinkId>(topology_.link_count() + r));
+    }
+    s.solver_id = solver_.add_flow(scratch_solver_path_);
+  }
   if (solver_to_sub_.size() <= s.solver_id) solver_to_sub_.resize(s.solver_id + 1);
   solver_to_sub_[s.solver_id] = si;
   for (LinkId l : s.route) update_pfc(l);
@@ -230,7 +288,7 @@ void Fabric::activate(std::uint32_t si, std::int64_t now, std::vector<FinishedFl
     return;
   }
   s.last_ns = now;
-  if (s.route.empty() || s.remaining_bytes <= 0) {
+  if ((s.route.empty() && flow.resources.empty()) || s.remaining_bytes <= 0) {
     complete_sub(si, now, finished);
     return;
   }

@@ -48,11 +48,19 @@
 // A moved subflow starts from rate 0 at the next solve, like a new one (so DCQCN charges its ramp
 // again). rerouted_subflows() counts the moves of both kinds.
 //
+// Resources: capacities that flows share beside the links (a drive's read or write bandwidth, a
+// recovery throttle), in the same max-min solve: a flow names them at start and each of its
+// subflows crosses them after its route. A resource's capacity is payload bits per second (the
+// RoCE goodput factor does not apply to it), and it adds no latency. A flow between a host and
+// itself that names a resource drains through it (a local drive write) instead of finishing at
+// once. Failing a resource fails the flows on it, as a link with no path left does.
+//
 // Complexity: start/finish O(path) plus amortised event queue moves (RadixQueue) plus the
 // incremental solve, which touches the flows whose rates move (see max_min_solver.hpp). Memory
 // O(concurrent flows): finished flows are handed back and their slots reused.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -95,6 +103,9 @@ struct FabricOptions {
   double max_min_precision = MaxMinSolver::kRelTol;
 };
 
+// A capacity flows share beside the links (Fabric::add_resource).
+using ResourceId = std::uint32_t;
+
 struct FinishedFlow {
   std::uint64_t flow_number = 0;
   std::uint64_t tag = 0;
@@ -115,8 +126,23 @@ class Fabric {
   // Starts a flow at `now` (not before the last advance). bytes >= 0, hosts in range (else
   // ConfigError). Returns its flow_number. A flow with no path fails at the next advance().
   // channel >= 0 pins the flow's NIC ports at both ends (Router::route): NCCL channel c on NIC c.
+  // `resources` (add_resource) are crossed by every subflow after its route.
   std::uint64_t start_flow(sim::Time now, NodeId src, NodeId dst, double bytes, std::uint64_t tag = 0,
-                           int channel = -1);
+                           int channel = -1, std::span<const ResourceId> resources = {});
+  // A new resource of `capacity_bps` payload bits per second (> 0). Ids count from 0.
+  ResourceId add_resource(double capacity_bps);
+  // From `now` on (flows settle at their old rates first).
+  void set_resource_capacity(sim::Time now, ResourceId r, double capacity_bps);
+  double resource_capacity_bps(ResourceId r) const;
+  std::size_t resource_count() const { return resource_capacity_.size(); }
+  // Fails every flow crossing the resource now (appended to `finished`, with `reason`); the
+  // resource keeps its capacity for flows started later.
+  void fail_resource_flows(sim::Time now, ResourceId r, const std::string& reason,
+                           std::vector<FinishedFlow>& finished);
+  // Payload bytes that crossed each resource so far (settled like link_bytes()).
+  double resource_bytes(ResourceId r) const { return resource_bytes_[r]; }
+  // Payload rate through a resource now (sum over its flows, as of the last solve).
+  double resource_load_bps(ResourceId r) const;
   // Earliest activation or completion; Time::max() when nothing is pending.
   sim::Time next_event_time() const;
   // Processes everything due at or before `now`, re-solves rates, appends the flows that
@@ -179,6 +205,7 @@ class Fabric {
     int n_subs = 0;
     bool alive = false;
     std::uint32_t first_sub = UINT32_MAX;  // subflows chained by Subflow::next, in index order
+    std::vector<ResourceId> resources;     // crossed after the route (add_resource)
   };
   enum class EventKind : std::uint8_t { kActivate, kComplete };
   // At most one pending event per subflow (RadixQueue): whatever makes it obsolete (a rate
@@ -232,6 +259,9 @@ class Fabric {
   std::int64_t series_interval_ns_ = 0;
   std::vector<double> series_;  // bucket-major: [bucket x link_count + link]
   std::vector<LinkId> scratch_route_;
+  std::vector<MaxMinSolver::LinkId> scratch_solver_path_;  // route + resources, for the solver
+  std::vector<double> resource_capacity_;
+  std::vector<double> resource_bytes_;
   std::vector<std::uint32_t> unrouted_;  // flows with no path, failed at the next advance
   // PFC spreading scratch: links with PFC on (lazily compacted), subflows whose pfc_factor is
   // not 1, per-link stamps for the upstream links of one congested link.

@@ -7,7 +7,8 @@ namespace dcsim::models::network {
 FabricSimulation::FabricSimulation(sim::Simulator& sim, Fabric& fabric, FabricReport* report)
     : sim_(sim), fabric_(fabric), report_(report) {}
 
-std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish, int channel) {
+std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish, int channel,
+                                          std::span<const ResourceId> resources) {
   std::uint64_t tag;
   if (!free_tags_.empty()) {
     tag = free_tags_.back();
@@ -17,7 +18,7 @@ std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes,
     tag = callbacks_.size();
     callbacks_.push_back(std::move(on_finish));
   }
-  const std::uint64_t number = fabric_.start_flow(sim_.now(), src, dst, bytes, tag, channel);
+  const std::uint64_t number = fabric_.start_flow(sim_.now(), src, dst, bytes, tag, channel, resources);
   reschedule();
   return number;
 }
@@ -56,6 +57,17 @@ void FabricSimulation::tick() {
     deliver();
   }
   in_tick_ = false;
+  reschedule();
+}
+
+void FabricSimulation::set_resource_capacity(ResourceId r, double capacity_bps) {
+  fabric_.set_resource_capacity(sim_.now(), r, capacity_bps);
+  reschedule();
+}
+
+void FabricSimulation::fail_resource_flows(ResourceId r, const std::string& reason) {
+  fabric_.fail_resource_flows(sim_.now(), r, reason, finished_);
+  deliver();
   reschedule();
 }
 

@@ -24,7 +24,15 @@ class FabricSimulation {
   FabricSimulation(const FabricSimulation&) = delete;
   FabricSimulation& operator=(const FabricSimulation&) = delete;
 
-  std::uint64_t start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish = {}, int channel = -1);
+  std::uint64_t start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish = {}, int channel = -1,
+                           std::span<const ResourceId> resources = {});
+  // Capacities beside the links (Fabric::add_resource): a drive's bandwidth, a throttle.
+  ResourceId add_resource(double capacity_bps) { return fabric_.add_resource(capacity_bps); }
+  void set_resource_capacity(ResourceId r, double capacity_bps);
+  // Fails the flows crossing `r` now (their callbacks see failed = true and `reason`).
+  void fail_resource_flows(ResourceId r, const std::string& reason);
+  Fabric& fabric() { return fabric_; }
+  const Fabric& fabric() const { return fabric_; }
   void set_link_state(LinkId link, bool up);
   void set_switch_state(NodeId sw, bool up);
   void set_nic_port_state(NodeId host, int port, bool up);
