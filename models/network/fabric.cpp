@@ -135,6 +135,18 @@ void Fabric::fail_resource_flows(sim::Time now_t, ResourceId r, const std::strin
   solve_and_reschedule(now);
 }
 
+void Fabric::fail_host_flows(sim::Time now_t, NodeId host, const std::string& reason,
+                             std::vector<FinishedFlow>& finished) {
+  const std::int64_t now = now_t.ns();
+  last_now_ = now;
+  std::vector<std::uint32_t> doomed;
+  for (std::uint32_t f = 0; f < flows_.size(); ++f) {
+    if (flows_[f].alive && (flows_[f].src == host || flows_[f].dst == host)) doomed.push_back(f);
+  }
+  for (std::uint32_t f : doomed) finish_flow(f, now, true, reason, finished);
+  solve_and_reschedule(now);
+}
+
 std::uint64_t Fabric::start_flow(sim::Time now, NodeId src, NodeId dst, double bytes, std::uint64_t tag,
                                  int channel, std::span<const ResourceId> resources) {
   for (ResourceId r : resources) {
@@ -343,6 +355,7 @@ void Fabric::finish_flow(std::uint32_t f, std::int64_t now, bool failed, std::st
     free_subs_.push_back(si);
   }
   bytes_delivered_ += failed ? delivered : flow.bytes;
+  out.delivered_bytes = failed ? delivered : flow.bytes;
   flow.alive = false;
   free_flows_.push_back(f);
   --live_flows_;

@@ -115,6 +115,7 @@ struct FinishedFlow {
   sim::Time start;
   sim::Time finish;
   bool failed = false;
+  double delivered_bytes = 0.0;  // all of `bytes` unless it failed
   std::string reason;  // why it failed
   std::string route;   // link ids, space-separated; subflows separated by " | " (record_routes)
 };
@@ -139,6 +140,8 @@ class Fabric {
   // resource keeps its capacity for flows started later.
   void fail_resource_flows(sim::Time now, ResourceId r, const std::string& reason,
                            std::vector<FinishedFlow>& finished);
+  // Fails every flow from or to `host` now (the host died: its flows end where they are).
+  void fail_host_flows(sim::Time now, NodeId host, const std::string& reason, std::vector<FinishedFlow>& finished);
   // Payload bytes that crossed each resource so far (settled like link_bytes()).
   double resource_bytes(ResourceId r) const { return resource_bytes_[r]; }
   // Payload rate through a resource now (sum over its flows, as of the last solve).

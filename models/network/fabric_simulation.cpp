@@ -71,6 +71,12 @@ void FabricSimulation::fail_resource_flows(ResourceId r, const std::string& reas
   reschedule();
 }
 
+void FabricSimulation::fail_host_flows(NodeId host, const std::string& reason) {
+  fabric_.fail_host_flows(sim_.now(), host, reason, finished_);
+  deliver();
+  reschedule();
+}
+
 void FabricSimulation::set_link_state(LinkId link, bool up) {
   fabric_.set_link_state(sim_.now(), link, up, finished_);
   deliver();

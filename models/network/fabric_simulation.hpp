@@ -31,6 +31,8 @@ class FabricSimulation {
   void set_resource_capacity(ResourceId r, double capacity_bps);
   // Fails the flows crossing `r` now (their callbacks see failed = true and `reason`).
   void fail_resource_flows(ResourceId r, const std::string& reason);
+  // Fails the flows from or to `host` now.
+  void fail_host_flows(NodeId host, const std::string& reason);
   Fabric& fabric() { return fabric_; }
   const Fabric& fabric() const { return fabric_; }
   void set_link_state(LinkId link, bool up);

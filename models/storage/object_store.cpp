@@ -1,0 +1,435 @@
+#include "models/storage/object_store.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::storage {
+
+struct ObjectStore::Op {
+  int pool = 0;
+  bool recovery = false;
+  bool ok = true;
+  std::size_t pending = 0;
+  OnDone on_done;
+};
+
+ObjectStore::ObjectStore(sim::Simulator& sim, network::FabricSimulation& network, StoreConfig config)
+    : sim_(sim), net_(network), config_(std::move(config)) {
+  const auto n = static_cast<int>(config_.hosts.size());
+  if (n == 0) throw sim::ConfigError("hosts", "a store needs at least one OSD host");
+  if (config_.drives_per_host <= 0) throw sim::ConfigError("drives_per_host", "must be positive");
+  const DriveSpec& d = config_.drive;
+  if (!(d.read_bytes_per_s > 0) || !(d.write_bytes_per_s > 0) || !(d.read_iops > 0) || !(d.write_iops > 0)) {
+    throw sim::ConfigError("drive", "a drive needs positive read and write bandwidth and IOPS");
+  }
+  if (!(d.capacity_bytes > 0)) throw sim::ConfigError("drive.capacity_bytes", "must be positive");
+  if (!(config_.io_bytes > 0)) throw sim::ConfigError("io_bytes", "must be positive");
+  if (!(config_.full_ratio > 0 && config_.full_ratio <= 1)) throw sim::ConfigError("full_ratio", "must be in (0, 1]");
+  if (config_.pools.empty()) throw sim::ConfigError("pools", "a store needs a pool");
+  for (std::size_t i = 0; i < config_.pools.size(); ++i) {
+    const PoolConfig& pc = config_.pools[i];
+    if (pc.ec_k < 0 || pc.ec_m < 0 || (pc.ec_k == 0 && pc.size < 1) || (pc.ec_k > 0 && pc.ec_m < 1)) {
+      throw sim::ConfigError("pools[" + std::to_string(i) + "]", "replication size >= 1, or EC k >= 1 and m >= 1");
+    }
+    Pool pool;
+    pool.config = pc;
+    pool.placement = std::make_unique<CrushPlacement>(n, config_.drives_per_host, config_.hosts_per_rack, pc,
+                                                      static_cast<int>(i), config_.seed);
+    pools_.push_back(std::move(pool));
+  }
+  hosts_.resize(static_cast<std::size_t>(n));
+  for (Host& h : hosts_) {
+    h.read = net_.add_resource(1.0);  // capacities set from the placement's balance below
+    h.write = net_.add_resource(1.0);
+  }
+  if (config_.recovery_bytes_per_s > 0) {
+    recovery_throttle_ = net_.add_resource(config_.recovery_bytes_per_s * 8.0);
+    has_throttle_ = true;
+  }
+  out_events_.resize(static_cast<std::size_t>(n));
+  for (Pool& p : pools_) refresh_shares(p);
+  refresh_drive_capacity();
+}
+
+ObjectStore::~ObjectStore() {
+  for (sim::EventHandle& e : out_events_) sim_.cancel(e);
+}
+
+int ObjectStore::pool_index(const std::string& name) const {
+  for (std::size_t i = 0; i < pools_.size(); ++i) {
+    if (pools_[i].config.name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void ObjectStore::refresh_shares(Pool& pool) {
+  const std::size_t n = hosts_.size();
+  const CrushPlacement& pl = *pool.placement;
+  const double w = 1.0 / pl.pg_count();
+  const int k = pool.config.ec_k;
+  pool.primary.assign(n, 0.0);
+  pool.pair.assign(n * n, 0.0);
+  pool.shard.assign(k > 0 ? n * n : 0, 0.0);
+  pool.unavailable = 0.0;
+  std::vector<std::size_t> up;
+  for (int pg = 0; pg < pl.pg_count(); ++pg) {
+    up.clear();
+    for (int osd : pl.members(pg)) {
+      if (pl.host_up(pl.host_of(osd))) up.push_back(static_cast<std::size_t>(pl.host_of(osd)));
+    }
+    if (up.empty() || (k > 0 && up.size() < static_cast<std::size_t>(k))) {
+      pool.unavailable += w;
+      continue;
+    }
+    const std::size_t p = up[0];
+    pool.primary[p] += w;
+    for (std::size_t j = 1; j < up.size(); ++j) pool.pair[p * n + up[j]] += w;
+    for (std::size_t j = 0; k > 0 && j < static_cast<std::size_t>(k); ++j) pool.shard[up[j] * n + p] += w;
+  }
+}
+
+void ObjectStore::refresh_drive_capacity() {
+  std::vector<int> slots(static_cast<std::size_t>(hosts_.size()) * config_.drives_per_host, 0);
+  for (const Pool& p : pools_) {
+    const std::vector<int> s = p.placement->slots_per_osd();
+    for (std::size_t i = 0; i < s.size(); ++i) slots[i] += s[i];
+  }
+  const DriveSpec& d = config_.drive;
+  const double read = std::min(d.read_bytes_per_s, d.read_iops * config_.io_bytes);
+  const double write = std::min(d.write_bytes_per_s, d.write_iops * config_.io_bytes);
+  for (std::size_t h = 0; h < hosts_.size(); ++h) {
+    int most = 0;
+    long sum = 0;
+    for (int k = 0; k < config_.drives_per_host; ++k) {
+      const int s = slots[h * static_cast<std::size_t>(config_.drives_per_host) + static_cast<std::size_t>(k)];
+      most = std::max(most, s);
+      sum += s;
+    }
+    // The host's bytes spread over its drives as their PG slots do: the fullest sets the pace.
+    const double balance = most > 0 ? static_cast<double>(sum) / config_.drives_per_host / most : 1.0;
+    net_.set_resource_capacity(hosts_[h].read, config_.drives_per_host * read * balance * 8.0);
+    net_.set_resource_capacity(hosts_[h].write, config_.drives_per_host * write * balance * 8.0);
+  }
+}
+
+double ObjectStore::osd_bytes(int pool, int osd) const {
+  const Pool& p = pools_[static_cast<std::size_t>(pool)];
+  const std::vector<int> slots = p.placement->slots_per_osd();
+  return p.stored_bytes * p.config.member_fraction() * slots[static_cast<std::size_t>(osd)] / p.placement->pg_count();
+}
+
+void ObjectStore::write(int pool_id, std::vector<ClientShare> clients, OnDone on_done) {
+  Pool& pool = pools_.at(static_cast<std::size_t>(pool_id));
+  double total = 0.0;
+  for (const ClientShare& c : clients) total += c.bytes;
+  const std::vector<int> slots = pool.placement->slots_per_osd();
+  const int most = slots.empty() ? 0 : *std::max_element(slots.begin(), slots.end());
+  const double fullest = (pool.stored_bytes + total) * pool.config.member_fraction() * most / pool.placement->pg_count();
+  if (fullest > config_.full_ratio * config_.drive.capacity_bytes || pool.unavailable > 0.0) {
+    if (pool.unavailable > 0.0) {
+      ++counters_.ops_failed;
+    } else {
+      ++counters_.writes_refused;
+    }
+    sim_.at(sim_.now(), [cb = std::move(on_done)] { cb(false); });
+    return;
+  }
+  auto op = std::make_unique<Op>();
+  op->pool = pool_id;
+  op->on_done = [this, pool_id, total, cb = std::move(on_done)](bool ok) {
+    if (ok) pools_[static_cast<std::size_t>(pool_id)].stored_bytes += total;
+    cb(ok);
+  };
+  Op& ref = *op;
+  ops_.push_back(std::move(op));
+  ++ref.pending;  // held while planning, so a piece finishing at once cannot end the op
+  plan_write(ref, clients);
+  --ref.pending;
+  if (ref.pending == 0) finish_op(&ref);
+}
+
+void ObjectStore::read(int pool_id, std::vector<ClientShare> clients, OnDone on_done) {
+  Pool& pool = pools_.at(static_cast<std::size_t>(pool_id));
+  if (pool.unavailable > 0.0) {
+    ++counters_.ops_failed;
+    sim_.at(sim_.now(), [cb = std::move(on_done)] { cb(false); });
+    return;
+  }
+  auto op = std::make_unique<Op>();
+  op->pool = pool_id;
+  op->on_done = std::move(on_done);
+  Op& ref = *op;
+  ops_.push_back(std::move(op));
+  ++ref.pending;
+  plan_read(ref, clients);
+  --ref.pending;
+  if (ref.pending == 0) finish_op(&ref);
+}
+
+void ObjectStore::remove(int pool, double bytes) {
+  Pool& p = pools_.at(static_cast<std::size_t>(pool));
+  p.stored_bytes = std::max(0.0, p.stored_bytes - bytes);
+}
+
+void ObjectStore::plan_write(Op& op, const std::vector<ClientShare>& clients) {
+  const Pool& pool = pools_[static_cast<std::size_t>(op.pool)];
+  if (pool.unavailable > 0.0) {
+    op.ok = false;
+    return;
+  }
+  const std::size_t n = hosts_.size();
+  double total = 0.0;
+  for (const ClientShare& c : clients) {
+    total += c.bytes;
+    counters_.client_bytes_written += c.bytes;
+    for (std::size_t h = 0; h < n; ++h) {
+      if (pool.primary[h] > 0) start_piece(&op, Piece::kClientWrite, -1, static_cast<int>(h), c.host, c.bytes * pool.primary[h]);
+    }
+  }
+  const double member = pool.config.member_fraction();
+  for (std::size_t p = 0; p < n; ++p) {
+    for (std::size_t m = 0; m < n; ++m) {
+      const double share = pool.pair[p * n + m];
+      if (share > 0) start_piece(&op, Piece::kForward, static_cast<int>(p), static_cast<int>(m), 0, total * share * member);
+    }
+    if (pool.config.ec_k > 0 && pool.primary[p] > 0) {
+      start_piece(&op, Piece::kLocalChunk, static_cast<int>(p), static_cast<int>(p), 0, total * pool.primary[p] * member);
+    }
+  }
+}
+
+void ObjectStore::plan_read(Op& op, const std::vector<ClientShare>& clients) {
+  const Pool& pool = pools_[static_cast<std::size_t>(op.pool)];
+  if (pool.unavailable > 0.0) {
+    op.ok = false;
+    return;
+  }
+  const std::size_t n = hosts_.size();
+  double total = 0.0;
+  for (const ClientShare& c : clients) {
+    total += c.bytes;
+    counters_.client_bytes_read += c.bytes;
+    for (std::size_t h = 0; h < n; ++h) {
+      if (pool.primary[h] > 0) start_piece(&op, Piece::kReadToClient, static_cast<int>(h), -1, c.host, c.bytes * pool.primary[h]);
+    }
+  }
+  if (pool.config.ec_k == 0) return;
+  const double member = pool.config.member_fraction();
+  for (std::size_t s = 0; s < n; ++s) {
+    for (std::size_t p = 0; p < n; ++p) {
+      const double share = pool.shard[s * n + p];
+      if (share > 0) start_piece(&op, Piece::kShard, static_cast<int>(s), static_cast<int>(p), 0, total * share * member);
+    }
+  }
+}
+
+void ObjectStore::plan_row(Op& op, Piece piece, int p, double bytes) {
+  // What host p forwards (or gathers) goes where its current PGs put it.
+  const Pool& pool = pools_[static_cast<std::size_t>(op.pool)];
+  const std::size_t n = hosts_.size();
+  double sum = 0.0;
+  for (std::size_t o = 0; o < n; ++o) {
+    sum += piece == Piece::kForward ? pool.pair[static_cast<std::size_t>(p) * n + o] : pool.shard[o * n + static_cast<std::size_t>(p)];
+  }
+  if (!(sum > 0)) return;  // nothing of it is p's any more: the client's re-issue carries it
+  for (std::size_t o = 0; o < n; ++o) {
+    const double share = piece == Piece::kForward ? pool.pair[static_cast<std::size_t>(p) * n + o]
+                                                  : pool.shard[o * n + static_cast<std::size_t>(p)];
+    if (share <= 0) continue;
+    if (piece == Piece::kForward) {
+      start_piece(&op, piece, p, static_cast<int>(o), 0, bytes * share / sum);
+    } else {
+      start_piece(&op, piece, static_cast<int>(o), p, 0, bytes * share / sum);
+    }
+  }
+}
+
+void ObjectStore::start_piece(Op* op, Piece piece, int src_host, int dst_host, network::NodeId client, double bytes) {
+  if (!(bytes > 0)) return;
+  const bool replicated = pools_[static_cast<std::size_t>(op->pool)].config.ec_k == 0;
+  network::NodeId src = client;
+  network::NodeId dst = client;
+  std::vector<network::ResourceId> res;
+  const auto host = [&](int h) { return config_.hosts[static_cast<std::size_t>(h)]; };
+  const auto& hs = [&](int h) -> const Host& { return hosts_[static_cast<std::size_t>(h)]; };
+  switch (piece) {
+    case Piece::kClientWrite:
+      dst = host(dst_host);
+      if (replicated) res.push_back(hs(dst_host).write);
+      break;
+    case Piece::kForward:
+    case Piece::kLocalChunk:
+      src = host(src_host);
+      dst = host(dst_host);
+      res.push_back(hs(dst_host).write);
+      if (piece == Piece::kForward && src_host != dst_host) counters_.back_bytes += bytes;
+      break;
+    case Piece::kReadToClient:
+      src = host(src_host);
+      if (replicated) res.push_back(hs(src_host).read);
+      break;
+    case Piece::kShard:
+      src = host(src_host);
+      dst = host(dst_host);
+      res.push_back(hs(src_host).read);
+      if (src_host != dst_host) counters_.back_bytes += bytes;
+      break;
+    case Piece::kRecovery:
+      src = host(src_host);
+      dst = host(dst_host);
+      res.push_back(hs(src_host).read);
+      res.push_back(hs(dst_host).write);
+      if (has_throttle_) res.push_back(recovery_throttle_);
+      ++recovery_flows_;
+      break;
+  }
+  ++op->pending;
+  net_.start_flow(
+      src, dst, bytes,
+      [this, op, piece, src_host, dst_host, client](const network::FinishedFlow& f) {
+        piece_done(op, piece, src_host, dst_host, client, f);
+      },
+      -1, res);
+}
+
+void ObjectStore::piece_done(Op* op, Piece piece, int src_host, int dst_host, network::NodeId client,
+                             const network::FinishedFlow& f) {
+  if (piece == Piece::kRecovery) --recovery_flows_;
+  if (f.failed) {
+    // Re-issue what was left on the members still up (degraded), where the piece's source or
+    // driver survives; a piece whose own host died is carried by its client's re-issue.
+    const double left = std::max(0.0, f.bytes - f.delivered_bytes);
+    const CrushPlacement& pl = *pools_[static_cast<std::size_t>(op->pool)].placement;
+    switch (piece) {
+      case Piece::kClientWrite:
+        counters_.client_bytes_written -= left;  // counted again by the re-issue
+        plan_write(*op, {{client, left}});
+        break;
+      case Piece::kReadToClient:
+        counters_.client_bytes_read -= left;
+        plan_read(*op, {{client, left}});
+        break;
+      case Piece::kForward:
+        if (pl.host_up(src_host)) plan_row(*op, piece, src_host, left);
+        break;
+      case Piece::kShard:
+        if (pl.host_up(dst_host)) plan_row(*op, piece, dst_host, left);
+        break;
+      case Piece::kLocalChunk:
+      case Piece::kRecovery:
+        break;
+    }
+  }
+  if (--op->pending == 0) finish_op(op);
+  if (piece == Piece::kRecovery) note_degraded();
+}
+
+void ObjectStore::finish_op(Op* op) {
+  const auto it = std::find_if(ops_.begin(), ops_.end(), [op](const auto& p) { return p.get() == op; });
+  if (it == ops_.end()) return;
+  std::unique_ptr<Op> owned = std::move(*it);
+  ops_.erase(it);
+  if (!owned->ok) ++counters_.ops_failed;
+  if (owned->on_done) owned->on_done(owned->ok);
+}
+
+void ObjectStore::set_host_down(int host) {
+  if (host < 0 || static_cast<std::size_t>(host) >= hosts_.size()) throw sim::ConfigError("host", "no such OSD host");
+  CrushPlacement& first = *pools_.front().placement;
+  if (!first.host_up(host)) return;
+  ++counters_.host_failures;
+  for (Pool& p : pools_) {
+    p.placement->set_host_up(host, false);
+    refresh_shares(p);
+  }
+  if (first.host_in(host)) {
+    ++hosts_down_in_;
+    sim_.cancel(out_events_[static_cast<std::size_t>(host)]);
+    out_events_[static_cast<std::size_t>(host)] =
+        sim_.at(sim_.now() + config_.down_out_interval, [this, host] { mark_out(host); });
+  }
+  note_degraded();
+  net_.fail_host_flows(config_.hosts[static_cast<std::size_t>(host)], "OSD host " + std::to_string(host) + " down");
+}
+
+void ObjectStore::set_host_up(int host) {
+  CrushPlacement& first = *pools_.front().placement;
+  if (first.host_up(host)) return;
+  for (Pool& p : pools_) {
+    p.placement->set_host_up(host, true);
+    refresh_shares(p);
+  }
+  if (first.host_in(host)) {  // back before it was marked out: its data is still there
+    sim_.cancel(out_events_[static_cast<std::size_t>(host)]);
+    --hosts_down_in_;
+  }
+  note_degraded();
+}
+
+void ObjectStore::mark_out(int host) {
+  --hosts_down_in_;
+  // Each PG member the new placement adds gets its bytes from a member that survived.
+  std::map<std::pair<int, int>, double> moves;  // (source host, destination host) -> bytes
+  for (Pool& pool : pools_) {
+    CrushPlacement& pl = *pool.placement;
+    const int width = pl.width();
+    std::vector<int> before(static_cast<std::size_t>(pl.pg_count()) * width, -1);
+    for (int pg = 0; pg < pl.pg_count(); ++pg) {
+      const auto m = pl.members(pg);
+      std::copy(m.begin(), m.end(), before.begin() + static_cast<std::ptrdiff_t>(pg) * width);
+    }
+    pl.set_host_in(host, false);
+    const double per_member = pool.stored_bytes / pl.pg_count() * pool.config.member_fraction();
+    const int k = pool.config.ec_k;
+    for (int pg = 0; pg < pl.pg_count() && per_member > 0; ++pg) {
+      const auto old_begin = before.begin() + static_cast<std::ptrdiff_t>(pg) * width;
+      std::vector<int> sources;
+      for (auto it = old_begin; it != old_begin + width; ++it) {
+        if (*it >= 0 && pl.host_up(pl.host_of(*it))) sources.push_back(pl.host_of(*it));
+      }
+      for (int osd : pl.members(pg)) {
+        if (std::find(old_begin, old_begin + width, osd) != old_begin + width) continue;
+        const std::size_t needed = k > 0 ? static_cast<std::size_t>(k) : 1;
+        if (sources.size() < needed) continue;  // nothing left to rebuild it from: lost
+        counters_.recovery_bytes += per_member;
+        for (std::size_t j = 0; j < needed; ++j) {
+          moves[{sources[j], pl.host_of(osd)}] += per_member;
+          counters_.recovery_read_bytes += per_member;
+        }
+      }
+    }
+    refresh_shares(pool);
+  }
+  refresh_drive_capacity();
+  if (!moves.empty()) {
+    auto op = std::make_unique<Op>();
+    op->recovery = true;
+    Op& ref = *op;
+    ops_.push_back(std::move(op));
+    ++ref.pending;
+    for (const auto& [pair, bytes] : moves) start_piece(&ref, Piece::kRecovery, pair.first, pair.second, 0, bytes);
+    --ref.pending;
+    if (ref.pending == 0) finish_op(&ref);
+  }
+  note_degraded();
+}
+
+void ObjectStore::note_degraded() {
+  const bool degraded = hosts_down_in_ > 0 || recovery_flows_ > 0;
+  if (degraded && degraded_since_ == sim::Time::max()) degraded_since_ = sim_.now();
+  if (!degraded && degraded_since_ != sim::Time::max()) {
+    counters_.degraded_s += (sim_.now() - degraded_since_).seconds();
+    degraded_since_ = sim::Time::max();
+  }
+}
+
+StoreCounters ObjectStore::counters() const {
+  StoreCounters c = counters_;
+  if (degraded_since_ != sim::Time::max()) c.degraded_s += (sim_.now() - degraded_since_).seconds();
+  return c;
+}
+
+}  // namespace dcsim::models::storage

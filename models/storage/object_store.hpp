@@ -1,0 +1,143 @@
+#pragma once
+// ObjectStore: a Ceph-like shared object store whose OSD hosts are hosts of a fabric, so its
+// traffic shares links with everything else and saturates where the real one does: a drive, a
+// NIC, the fabric, or the primary's forwarding.
+//
+// Devices. Each host's drives are two fabric resources (network/fabric.hpp), one for reads and
+// one for writes, of capacity drives x min(bandwidth, iops x io_bytes) x balance, where balance =
+// mean / max PG slots over the host's OSDs: the host's bytes spread over its drives as its PG
+// slots do, so its most loaded drive sets the pace. Reads and writes do not contend on a drive
+// (an approximation: NVMe drives interleave both, with some interference).
+//
+// Data path, per pool (store_config.hpp), as fluid aggregates: a client's bytes spread over the
+// pool's PGs evenly (large writes stripe over many objects), so a client sends each host the
+// share of PGs whose primary it is, and the flows are one per (client, primary host) and one per
+// (primary host, member host) per operation, not one per object.
+//   replicated write: client -> primary (crosses the primary's drives), primary -> each other
+//                     member (its drives): size x the bytes on drives, (size - 1) x on back links
+//   EC k+m write:     client -> primary; the primary writes its chunk (bytes / k, a local flow)
+//                     and sends one chunk to each other member: (k + m) / k x on drives
+//   replicated read:  primary -> client (its drives)
+//   EC read:          the first k members' chunks: k - 1 to the primary plus its own, then
+//                     primary -> client: a read touches k OSDs
+// The pieces of one operation run concurrently (a streaming pipeline as a fluid: the slowest
+// piece sets the end); the operation ends when the last piece has.
+//
+// Faults. A host going down fails its flows now; the pieces re-issue what they had left on the
+// members still up (degraded: fewer copies written, reads from the survivors or k other chunks).
+// After down_out_interval the host is marked out: placement moves exactly its PGs to other
+// hosts (crush_placement.hpp), and backfill copies each moved member's bytes from a surviving
+// member (EC: k chunks read per chunk rebuilt) through the drives and the fabric, sharing the
+// optional recovery throttle. A write that would fill any OSD past full_ratio is refused.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/network/fabric_simulation.hpp"
+#include "models/storage/crush_placement.hpp"
+#include "models/storage/store_config.hpp"
+#include "sim/simulator.hpp"
+
+namespace dcsim::models::storage {
+
+struct StoreCounters {
+  double client_bytes_written = 0.0;
+  double client_bytes_read = 0.0;
+  double back_bytes = 0.0;        // primary -> member forwards and EC chunk gathers
+  double recovery_bytes = 0.0;    // written to new members by backfill
+  double recovery_read_bytes = 0.0;
+  double degraded_s = 0.0;        // time with a host down or its backfill in progress
+  int writes_refused = 0;         // a pool too full
+  int ops_failed = 0;             // data unavailable (every member of some PG down)
+  int host_failures = 0;
+};
+
+class ObjectStore {
+ public:
+  struct ClientShare {
+    network::NodeId host;
+    double bytes;
+  };
+  using OnDone = std::function<void(bool ok)>;
+
+  // `network` must outlive the store; config.hosts are hosts of it.
+  ObjectStore(sim::Simulator& sim, network::FabricSimulation& network, StoreConfig config);
+  ~ObjectStore();
+  ObjectStore(const ObjectStore&) = delete;
+  ObjectStore& operator=(const ObjectStore&) = delete;
+
+  const StoreConfig& config() const { return config_; }
+  int pool_index(const std::string& name) const;  // -1 when unknown
+  const CrushPlacement& placement(int pool) const { return *pools_[static_cast<std::size_t>(pool)].placement; }
+
+  // Every client writes its bytes into the pool; on_done(true) when all are on the members up,
+  // on_done(false) at once when the pool is too full, or when some PG has no member up.
+  void write(int pool, std::vector<ClientShare> clients, OnDone on_done);
+  // Every client reads its bytes back.
+  void read(int pool, std::vector<ClientShare> clients, OnDone on_done);
+  // Client data dropped (an old checkpoint deleted).
+  void remove(int pool, double bytes);
+
+  // The host (an index into config.hosts) fails now / comes back (its data is gone once out).
+  void set_host_down(int host);
+  void set_host_up(int host);
+
+  double stored_bytes(int pool) const { return pools_[static_cast<std::size_t>(pool)].stored_bytes; }
+  // Client bytes on each OSD of the pool's members (stored x member fraction x PG slots / PGs).
+  double osd_bytes(int pool, int osd) const;
+  network::ResourceId drive_write_resource(int host) const { return hosts_[static_cast<std::size_t>(host)].write; }
+  network::ResourceId drive_read_resource(int host) const { return hosts_[static_cast<std::size_t>(host)].read; }
+  // Counters as of now (degraded time closed at now).
+  StoreCounters counters() const;
+  bool recovering() const { return recovery_flows_ > 0; }
+
+ private:
+  struct Op;
+  struct Pool {
+    PoolConfig config;
+    std::unique_ptr<CrushPlacement> placement;
+    double stored_bytes = 0.0;
+    // Shares of the pool's PGs, by host (index into config.hosts), over the members up:
+    std::vector<double> primary;  // [h]: PGs whose primary is on h
+    std::vector<double> pair;     // [p * n + m]: (PG, member on m) with primary on p, writes
+    std::vector<double> shard;    // [s * n + p]: EC reads: data chunk on s gathered by primary p
+    double unavailable = 0.0;     // PGs with no member up
+  };
+  struct Host {
+    network::ResourceId read = 0;
+    network::ResourceId write = 0;
+  };
+  enum class Piece : std::uint8_t { kClientWrite, kForward, kLocalChunk, kReadToClient, kShard, kRecovery };
+
+  void refresh_shares(Pool& pool);
+  void refresh_drive_capacity();
+  void plan_write(Op& op, const std::vector<ClientShare>& clients);
+  void plan_read(Op& op, const std::vector<ClientShare>& clients);
+  // Spreads `bytes` of a forward (or shard gather) at host `p` over its current row.
+  void plan_row(Op& op, Piece piece, int p, double bytes);
+  void start_piece(Op* op, Piece piece, int src_host, int dst_host, network::NodeId client, double bytes);
+  void piece_done(Op* op, Piece piece, int src_host, int dst_host, network::NodeId client,
+                  const network::FinishedFlow& f);
+  void finish_op(Op* op);
+  void mark_out(int host);
+  void note_degraded();
+
+  sim::Simulator& sim_;
+  network::FabricSimulation& net_;
+  StoreConfig config_;
+  std::vector<Host> hosts_;
+  std::vector<Pool> pools_;
+  std::vector<std::unique_ptr<Op>> ops_;
+  network::ResourceId recovery_throttle_ = 0;
+  bool has_throttle_ = false;
+  std::size_t recovery_flows_ = 0;
+  std::vector<sim::EventHandle> out_events_;
+  StoreCounters counters_;
+  int hosts_down_in_ = 0;              // down and not yet out
+  sim::Time degraded_since_ = sim::Time::max();
+};
+
+}  // namespace dcsim::models::storage
