@@ -147,10 +147,7 @@ void ClusterSimulation::reconfigure_job(std::size_t job_index, const std::vector
   job.run_plan = shrunk ? plan : nullptr;
   job.reconfigure_time = d.reconfigure_time;
   // State from the checkpoint: every node reads its share of it back, as a restart does.
-  const double reload_s = reload && plan->checkpoint_rate_bytes_per_s > 0
-                              ? plan->checkpoint_bytes_per_node / plan->checkpoint_rate_bytes_per_s
-                              : 0.0;
-  job.restart_delay = d.reconfigure_time + sim::Time::from_seconds(reload_s);
+  job.restart_delay = d.reconfigure_time + checkpoint_reload_time(job, *plan, reload);
   const auto listed = std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index);
   if (shrunk && listed == shrunk_jobs_.end()) shrunk_jobs_.push_back(job_index);
   if (!shrunk && listed != shrunk_jobs_.end()) shrunk_jobs_.erase(listed);
@@ -189,6 +186,7 @@ void ClusterSimulation::try_expand() {
     stop_running(index);
     const bool full = current + add == c.count;
     job.run_plan = full ? nullptr : plan;
+    job.reload_from_store = false;  // grown from the replicas' memory, not from the checkpoint
     job.restart_delay = job.reconfigure_time;
     if (full) shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), index));
     ++elastic_expands_;

@@ -2,6 +2,7 @@
 // One job as the cluster keeps it (internal to ClusterSimulation's translation units: the
 // cluster's bookkeeping, its lifecycle in cluster_lifecycle.cpp).
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -46,6 +47,11 @@ struct ClusterSimulation::Job {
   sim::Time restart_delay;
   sim::Time delay_until;  // work starts at this time (run_start + delay)
   sim::EventHandle begin_event;
+  // The restart reads its checkpoint back from the shared store before its work begins
+  // (cluster_checkpoint_store.cpp); the read in flight (0: none), whose end is ignored once the
+  // run stops.
+  bool reload_from_store = false;
+  std::uint64_t store_read = 0;
   int restarts = 0;
   double lost_gpu_s = 0.0;
   // On cloud pool instances in its latest run; ever there; the part of its start delay that is

@@ -112,6 +112,7 @@ void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
 void ClusterSimulation::begin_run(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.begin_event = {};
+  if (read_checkpoint_from_store(job_index)) return;  // begin_run again once read
   account_start_delay(job);
   const auto on_done = [this, job_index] { on_completion(job_index); };
   if (job.service) {
@@ -162,13 +163,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     });
   }
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
-  // Checkpoints to a store host are flows on the network the job names (the datacenter checked
-  // that it exists and holds the host).
-  TrainingFabric* checkpoint_network =
-      plan.checkpoint_config.network == workload::CheckpointNetwork::kFrontend ? frontend_network_ : training_fabric_;
-  if (plan.checkpoint_store_host >= 0 && checkpoint_network != nullptr) {
-    run->set_checkpoint_write(std::make_unique<NetworkWrite>(*checkpoint_network, job.nodes));
-  }
+  connect_checkpoint_writes(job_index, *run, plan);
   if (training_fabric_) {
     run->set_on_step([this, job_index, optimizer_s = plan.step.optimizer_s](const StepMeasurement& m) {
       set_job_utilization(job_index, step_gpu_activity(gpu_activities_, m.compute_s, optimizer_s, m.exposed_comm_s,
@@ -246,6 +241,7 @@ void ClusterSimulation::close_run_accounts(Job& job) {
 
 void ClusterSimulation::stop_running(std::size_t job_index) {
   Job& job = *jobs_[job_index];
+  job.store_read = 0;  // a checkpoint read in flight no longer starts anything
   if (job.run) {
     job.run->interrupt();
     job.retired_runs.push_back(std::move(job.run));
@@ -343,11 +339,8 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     reconfigure_job(job_index, failed_nodes, d, from_checkpoint && !keep_steps);
     return;
   }
-  // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
-  const double reload_s = from_checkpoint && job.plan && job.plan->checkpoint_rate_bytes_per_s > 0
-                              ? job.plan->checkpoint_bytes_per_node / job.plan->checkpoint_rate_bytes_per_s
-                              : 0.0;
-  job.restart_delay = d.relaunch_overhead + sim::Time::from_seconds(reload_s);
+  job.restart_delay =
+      d.relaunch_overhead + (job.plan ? checkpoint_reload_time(job, *job.plan, from_checkpoint) : sim::Time::zero());
   if (d.action == Action::kResumeOnSpares) {
     resume_on_spares(job_index, failed_nodes, d.spares, d.swap_time);
   } else {
@@ -385,10 +378,7 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
   job.resume_s = saved_s;
   job.checkpoint_step = job.training ? saved_step : 0;
   job.resume_step = job.checkpoint_step;
-  const double reload_s = saved_s > 0 && job.plan && job.plan->checkpoint_rate_bytes_per_s > 0
-                              ? job.plan->checkpoint_bytes_per_node / job.plan->checkpoint_rate_bytes_per_s
-                              : 0.0;
-  job.restart_delay = relaunch + sim::Time::from_seconds(reload_s);
+  job.restart_delay = relaunch + (job.plan ? checkpoint_reload_time(job, *job.plan, saved_s > 0) : sim::Time::zero());
 }
 
 void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue, const char* from) {

@@ -50,6 +50,7 @@
 namespace dcsim::models::datacenter {
 
 class TrainingFabric;
+class TrainingJobRun;
 struct CloudPool;
 
 // The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
@@ -57,7 +58,8 @@ struct CloudPool;
 class ClusterSimulation final : private policy::ClusterView,
                                 public NodeFaultTarget,
                                 public CheckpointGate,
-                                public ServiceJobHost {
+                                public ServiceJobHost,
+                                public CheckpointStoreHost {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, const ModelRegistries& registries, sim::Simulator& sim,
@@ -83,6 +85,10 @@ class ClusterSimulation final : private policy::ClusterView,
   // their store host there as flows (network_write.hpp); those naming the backend go on the
   // training fabric. Call before start(). Not owned.
   void set_frontend_network(TrainingFabric* network) { frontend_network_ = network; }
+  // The shared object store (datacenter_parts.hpp): jobs whose checkpoint target is the store
+  // write through it and read their checkpoint back from it on every restart
+  // (cluster_checkpoint_store.cpp). Call before start(). Not owned.
+  void attach_checkpoint_store(CheckpointStore& store) override { checkpoint_store_ = &store; }
   // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
   void set_power_source(NodePowerSource* source);
   // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
@@ -163,6 +169,14 @@ class ClusterSimulation final : private policy::ClusterView,
                        const std::string& cause);
   void begin_run(std::size_t job_index);
   void begin_service_run(std::size_t job_index);  // cluster_service_jobs.cpp
+  // The shared store (cluster_checkpoint_store.cpp). What a restart from the checkpoint pays to
+  // read it back before its work resumes: bytes per node at the plan's checkpoint rate, or zero
+  // when the job keeps its checkpoints in the store (its begin_run reads them there as flows).
+  sim::Time checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload);
+  // Starts the store read a restart owes, if any: true when begin_run waits for it.
+  bool read_checkpoint_from_store(std::size_t job_index);
+  // The run's checkpoint writes go where its plan says: a store host, the store, or the rate.
+  void connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run, const workload::TrainingJobPlan& plan);
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
   void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
   void preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch);
@@ -283,6 +297,8 @@ class ClusterSimulation final : private policy::ClusterView,
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
   std::unique_ptr<CollectiveLog> collective_log_;  // flow mode with training jobs
   TrainingFabric* frontend_network_ = nullptr;  // when the datacenter has one
+  CheckpointStore* checkpoint_store_ = nullptr;  // when the datacenter has a store
+  std::uint64_t store_reads_ = 0;               // reads started (their ids)
   const DatacenterSignals* signals_ = nullptr;
   const ModelRegistries& registries_;
 

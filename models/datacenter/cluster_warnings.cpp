@@ -126,10 +126,7 @@ void ClusterSimulation::finish_migration(std::size_t job_index) {
   for (std::size_t k = 0; k < leaving.size(); ++k)
     std::replace(nodes.begin(), nodes.end(), leaving[k], replacements[k]);
   const workload::TrainingJobPlan& plan = job.current_plan();
-  const double reload_s = plan.checkpoint_rate_bytes_per_s > 0
-                              ? plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s
-                              : 0.0;
-  job.restart_delay = job.migration_relaunch + sim::Time::from_seconds(reload_s);
+  job.restart_delay = job.migration_relaunch + checkpoint_reload_time(job, plan, true);
   ++migrations_;
   start_job_after(job_index, nodes, "migrating", "migrated");
   try_schedule();

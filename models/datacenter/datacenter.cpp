@@ -75,7 +75,11 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
     parts.fabric = &fabric_->driver();
     parts.topology = &fabric_->fabric().topology();
   }
-  if (frontend_) parts.frontend_topology = &frontend_->fabric().topology();
+  if (frontend_) {
+    parts.frontend = &frontend_->driver();
+    parts.frontend_topology = &frontend_->fabric().topology();
+  }
+  parts.checkpoint_store_host = cluster_.get();
   parts.zones = facility_.get();
   const SubsystemContext context{config_, registries, simulator, sink, signals_, parts};
   for (const SubsystemEntry& entry : subsystem_entries()) {

@@ -9,6 +9,7 @@
 
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/scripted_node_fault.hpp"
+#include "models/datacenter/storage_config.hpp"
 #include "models/datacenter/uplink_config.hpp"
 #include "models/economics/economics_config.hpp"
 #include "models/facility/facility_config.hpp"
@@ -37,6 +38,9 @@ struct DatacenterConfig {
   std::optional<economics::EconomicsConfig> economics;        // cost of owning vs renting; needs the cluster
   // Inference services, their replicas jobs of the cluster (inference_subsystem.hpp); need the cluster.
   std::vector<inference::ServiceConfig> inference;
+  // The shared object store on /frontend (or the backend): training jobs whose checkpoint target
+  // is the store write and restart-read through it (storage_subsystem.hpp); needs the cluster.
+  std::optional<StorageConfig> storage;
 };
 
 }  // namespace dcsim::models::datacenter

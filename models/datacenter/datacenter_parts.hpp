@@ -6,10 +6,12 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "models/datacenter/checkpoint_writer.hpp"
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/topology.hpp"
 #include "models/reliability/precursor_config.hpp"
@@ -63,6 +65,29 @@ class CheckpointGate {
   virtual double checkpoint_stall_s() const = 0;
 };
 
+// The shared object store as training jobs see it (storage_subsystem.hpp): a job whose
+// checkpoint target is the store writes every checkpoint through a writer it gets here and reads
+// its last one back here before a restart resumes. Node i is host i of the store's network.
+class CheckpointStore {
+ public:
+  virtual ~CheckpointStore() = default;
+  // A writer for one run of job `job` on `nodes`, into `pool` (empty: the store's first pool).
+  virtual std::unique_ptr<CheckpointWriter> writer(const std::string& job, const std::string& pool,
+                                                   const std::vector<int>& nodes) = 0;
+  // Every node reads `bytes_per_node` of the job's last checkpoint; on_done(ok) once all have,
+  // never before the call returns. ok is false when some of it is unavailable (every copy of
+  // some data down).
+  virtual void read(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
+                    double bytes_per_node, std::function<void(bool ok)> on_done) = 0;
+};
+
+// The owner of the training jobs (the cluster) takes the store while the datacenter is built.
+class CheckpointStoreHost {
+ public:
+  virtual ~CheckpointStoreHost() = default;
+  virtual void attach_checkpoint_store(CheckpointStore& store) = 0;
+};
+
 // Runs inference replicas as jobs of the cluster: the seam through which the inference subsystem
 // gets GPUs. A service job arrives now, waits for its scheduler like any job, holds its GPUs
 // (draws their power at the activity it is given) until ended, and is interrupted by faults and
@@ -91,10 +116,12 @@ struct DatacenterParts {
   NodeFaultTarget* nodes = nullptr;
   network::FabricSimulation* fabric = nullptr;
   const network::Topology* topology = nullptr;  // with fabric
-  const network::Topology* frontend_topology = nullptr;  // the front-end network, when there is one
+  network::FabricSimulation* frontend = nullptr;         // the front-end network, when there is one
+  const network::Topology* frontend_topology = nullptr;  // with frontend
   ZoneCoolingTarget* zones = nullptr;
   CheckpointGate* checkpoints = nullptr;  // with a cluster
   ServiceJobHost* service_jobs = nullptr;  // with a cluster
+  CheckpointStoreHost* checkpoint_store_host = nullptr;  // with a cluster
 };
 
 }  // namespace dcsim::models::datacenter

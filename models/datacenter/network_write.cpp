@@ -6,25 +6,26 @@
 
 namespace dcsim::models::datacenter {
 
-NetworkWrite::NetworkWrite(TrainingFabric& network, const std::vector<int>& nodes) : network_(network) {
+NetworkWrite::NetworkWrite(TrainingFabric& network, const std::vector<int>& nodes, network::NodeId dst)
+    : network_(network), dst_(dst) {
   hosts_.reserve(nodes.size());
   for (int node : nodes) hosts_.push_back(network.host(node));
 }
 
-void NetworkWrite::start(network::NodeId dst, double bytes_per_node, std::function<void()> on_done) {
+void NetworkWrite::start(double bytes_per_node, std::function<void(bool)> on_done) {
   if (pending_ > 0) throw sim::InternalError("NetworkWrite::start while a write runs (this is a bug)");
   if (hosts_.empty()) {
-    on_done();
+    on_done(true);
     return;
   }
   on_done_ = std::move(on_done);
   pending_ = hosts_.size();
   for (network::NodeId src : hosts_) {
-    network_.driver().start_flow(src, dst, bytes_per_node, [this](const network::FinishedFlow& f) {
+    network_.driver().start_flow(src, dst_, bytes_per_node, [this](const network::FinishedFlow& f) {
       if (f.failed) network_.count_failed_flow();
       if (--pending_ > 0) return;
       auto done = std::move(on_done_);
-      done();
+      done(true);
     });
   }
 }

@@ -11,27 +11,31 @@
 #include <functional>
 #include <vector>
 
+#include "models/datacenter/checkpoint_writer.hpp"
 #include "models/datacenter/training_fabric.hpp"
 
 namespace dcsim::models::datacenter {
 
-class NetworkWrite {
+class NetworkWrite final : public CheckpointWriter {
  public:
-  // `nodes` are the job's cluster nodes; `network` must outlive this object.
-  NetworkWrite(TrainingFabric& network, const std::vector<int>& nodes);
+  // `nodes` are the job's cluster nodes, `dst` the host they write to; `network` must outlive
+  // this object.
+  NetworkWrite(TrainingFabric& network, const std::vector<int>& nodes, network::NodeId dst);
   NetworkWrite(const NetworkWrite&) = delete;
   NetworkWrite& operator=(const NetworkWrite&) = delete;
 
-  // Every node sends `bytes_per_node` to host `dst` of the network; on_done runs when the last
-  // flow has finished. One write at a time (InternalError otherwise).
-  void start(network::NodeId dst, double bytes_per_node, std::function<void()> on_done);
+  // Every node sends `bytes_per_node` to host `dst` of the network; on_done(true) runs when the
+  // last flow has finished (a host keeps what reaches it: a failed flow is counted, not
+  // re-sent). One write at a time (InternalError otherwise).
+  void start(double bytes_per_node, std::function<void(bool saved)> on_done) override;
   bool pending() const { return pending_ > 0; }
 
  private:
   TrainingFabric& network_;
   std::vector<network::NodeId> hosts_;  // per job node
+  network::NodeId dst_;
   std::size_t pending_ = 0;
-  std::function<void()> on_done_;
+  std::function<void(bool)> on_done_;
 };
 
 }  // namespace dcsim::models::datacenter

@@ -4,6 +4,7 @@
 #include "models/datacenter/inference_subsystem.hpp"
 #include "models/datacenter/scripted_node_faults.hpp"
 #include "models/datacenter/site_uplink.hpp"
+#include "models/datacenter/storage_subsystem.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/economics/economics_subsystem.hpp"
 
@@ -22,6 +23,11 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
          if (c.config.node_faults.empty()) return nullptr;
          return std::make_unique<ScriptedNodeFaults>(c.config.node_faults, c.parts.nodes, c.signals, c.simulator,
                                                      c.sink);
+       }},
+      {"storage", "the shared object store training jobs checkpoint to (storage_subsystem.hpp)",
+       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
+         if (!c.config.storage) return nullptr;
+         return std::make_unique<StorageSubsystem>(c);
        }},
       // Before economics: its finish reports the last bytes economics bills.
       {"uplink", "the site's internet ports and the transfers that cross them (site_uplink.hpp)",

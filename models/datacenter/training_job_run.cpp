@@ -101,6 +101,7 @@ TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series ser
     steps_measured_ = previous->steps_measured_;
     measured_ = previous->measured_;
     checkpoints_written_ = previous->checkpoints_written_;
+    checkpoints_failed_ = previous->checkpoints_failed_;
     training_s_ = previous->training_s();
     checkpoint_s_ = previous->checkpoint_s();
   }
@@ -218,13 +219,12 @@ void TrainingJobRun::write_held_checkpoint() {
 
 void TrainingJobRun::write_checkpoint() {
   checkpoint_start_ = sim_.now();
-  if (checkpoint_write_ && plan_.checkpoint_store_host >= 0) {
+  if (checkpoint_write_) {
     checkpoint_on_fabric_ = true;
-    checkpoint_write_->start(static_cast<network::NodeId>(plan_.checkpoint_store_host),
-                             plan_.checkpoint_bytes_per_node, [this] {
-                               checkpoint_on_fabric_ = false;
-                               on_checkpoint_done();
-                             });
+    checkpoint_write_->start(plan_.checkpoint_bytes_per_node, [this](bool saved) {
+      checkpoint_on_fabric_ = false;
+      on_checkpoint_done(saved);
+    });
     record(std::numeric_limits<double>::quiet_NaN(), 0.0);
     return;
   }
@@ -250,13 +250,17 @@ void TrainingJobRun::on_segment_done() {
   start_checkpoint();
 }
 
-void TrainingJobRun::on_checkpoint_done() {
+void TrainingJobRun::on_checkpoint_done(bool saved) {
   if (interrupted_) return;
   flush_piece(true, false);
-  ++checkpoints_written_;
-  steps_saved_ = steps_finished_;
   checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();
-  if (on_checkpoint_) on_checkpoint_();
+  if (saved) {
+    ++checkpoints_written_;
+    steps_saved_ = steps_finished_;
+    if (on_checkpoint_) on_checkpoint_();
+  } else {
+    ++checkpoints_failed_;
+  }
   if (on_saved_) {
     const auto on_saved = std::move(on_saved_);
     on_saved_ = nullptr;

@@ -11,8 +11,9 @@
 // Flow mode (a StepExecutor is given: the run has a fabric): every step runs as the job's step
 // graph (step_graph.hpp, step_executor.hpp), its compute at the clock factor and its PP and DP
 // traffic as flows on the shared fabric; the step time and its breakdown are what each step
-// measured. Checkpoints sit between steps in both modes; with a store host they are flows on
-// the network the job's checkpoint config names (network_write.hpp), in either mode.
+// measured. Checkpoints sit between steps in both modes; with a writer (checkpoint_writer.hpp:
+// a store host, the shared object store) they are flows on a network, in either mode, and a
+// write the target refuses or loses saves nothing (the run goes on from its previous checkpoint).
 //
 // Emits (step functions, a point whenever the value changes):
 //   jobs/<name>/step_time_s   current step time (NaN while checkpointing or stalled at a held
@@ -34,7 +35,7 @@
 
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/job_run.hpp"
-#include "models/datacenter/network_write.hpp"
+#include "models/datacenter/checkpoint_writer.hpp"
 #include "models/datacenter/step_executor.hpp"
 #include "models/model_registries.hpp"
 #include "models/power/gpu_phase_power.hpp"
@@ -84,11 +85,12 @@ class TrainingJobRun final : public JobRun {
   // Flow mode: called with every step's measurement as it completes (before a checkpoint or the
   // next step), e.g. for GPU power to follow what the step did.
   void set_on_step(std::function<void(const StepMeasurement&)> on_step) { on_step_ = std::move(on_step); }
-  // Checkpoints to the plan's store host go as flows through `write` (network_write.hpp: on the
-  // network the job's checkpoint config names); without one they are written at the plan's
-  // analytic rate. Call before the first checkpoint.
-  void set_checkpoint_write(std::unique_ptr<NetworkWrite> write) { checkpoint_write_ = std::move(write); }
-  // Called at the end of every checkpoint this run writes (before the run goes on).
+  // Checkpoints go through `write` (checkpoint_writer.hpp: flows to a store host or into the
+  // object store); without one they are written at the plan's analytic rate. Call before the
+  // first checkpoint.
+  void set_checkpoint_write(std::unique_ptr<CheckpointWriter> write) { checkpoint_write_ = std::move(write); }
+  // Called at the end of every checkpoint this run saves (before the run goes on); not for a
+  // write the target refused.
   void set_on_checkpoint(std::function<void()> on_checkpoint) { on_checkpoint_ = std::move(on_checkpoint); }
   // Asked before every checkpoint write (datacenter_parts.hpp, CheckpointGate): true holds it,
   // and the run stalls (no step, no write) until write_held_checkpoint().
@@ -123,6 +125,8 @@ class TrainingJobRun final : public JobRun {
   double training_s() const;
   double checkpoint_s() const;
   int checkpoints_written() const { return checkpoints_written_; }
+  // Writes the target refused or lost (each cost its time and saved nothing).
+  int checkpoints_failed() const { return checkpoints_failed_; }
   double checkpoint_bytes_written() const;
 
  private:
@@ -135,7 +139,7 @@ class TrainingJobRun final : public JobRun {
   // Asks the hold, then writes (write_checkpoint) or stalls.
   void start_checkpoint();
   void write_checkpoint();
-  void on_checkpoint_done();
+  void on_checkpoint_done(bool saved = true);
   void record(double step_time_s, double tokens_per_s);
   // training_steps rows: the piece of steps in flight (analytic: open until its segment ends or
   // its rate changes; flow: the run of identical steps so far), and checkpoint writes.
@@ -160,7 +164,7 @@ class TrainingJobRun final : public JobRun {
   std::function<void()> on_done_;
   double clock_factor_ = 1.0;
   std::unique_ptr<StepExecutor> executor_;  // flow mode
-  std::unique_ptr<NetworkWrite> checkpoint_write_;  // checkpoints to a store host, as flows
+  std::unique_ptr<CheckpointWriter> checkpoint_write_;  // checkpoints as flows (a store host, the store)
   StepMeasurement measured_;                // flow mode: sums over completed steps
   double last_recorded_step_s_ = -1.0;
   int steps_finished_ = 0;  // in completed segments
@@ -171,11 +175,12 @@ class TrainingJobRun final : public JobRun {
   int steps_measured_ = 0;              // flow mode: steps completed in every run
   bool interrupted_ = false;
   int checkpoints_written_ = 0;
+  int checkpoints_failed_ = 0;
   double training_s_ = 0.0;    // of completed segments
   double checkpoint_s_ = 0.0;  // of completed checkpoints
   std::unique_ptr<sim::Activity> segment_;
   std::unique_ptr<sim::Activity> checkpoint_;
-  bool checkpoint_on_fabric_ = false;  // a write to the store host in flight
+  bool checkpoint_on_fabric_ = false;  // a write through checkpoint_write_ in flight
   sim::Time checkpoint_start_;
   Series series_;
   Piece piece_, pending_;  // open; closed and not yet written (pending_.open: there is one)

@@ -30,6 +30,8 @@
 //           on the compute fabric; remote_bandwidth 0 = no limit beyond the NICs. With store_host
 //           set, every node writes its share as one flow to that host of that network instead
 //           (the datacenter's /frontend or /fabric), sharing it with whatever else runs there.
+//   store   the shared object store (models/storage): planned as remote; the run's writes and
+//           restart reads go through the store's data path on its network.
 
 #include <string>
 
@@ -42,7 +44,9 @@
 
 namespace dcsim::models::workload {
 
-enum class CheckpointTarget { kNvme, kRemote };
+// kStore: the datacenter's shared object store (models/storage, the storage subsystem), on the
+// network that holds it; planned like kRemote (its nominal time at the NICs' line rate).
+enum class CheckpointTarget { kNvme, kRemote, kStore };
 // Which NICs and network carry a remote checkpoint.
 enum class CheckpointNetwork { kFrontend, kBackend };
 
@@ -51,7 +55,8 @@ struct CheckpointConfig {
   CheckpointTarget target = CheckpointTarget::kNvme;
   double remote_bandwidth_bps = 0.0;  // aggregate of the remote store; 0: only the NICs limit
   int store_host = -1;  // remote target: the store's host on `network`; -1: analytic rate
-  CheckpointNetwork network = CheckpointNetwork::kFrontend;  // remote target
+  CheckpointNetwork network = CheckpointNetwork::kFrontend;  // remote and store targets
+  std::string pool;  // store target: the store's pool (empty: its first)
 };
 
 struct TrainingJobSpec {

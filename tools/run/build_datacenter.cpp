@@ -44,6 +44,7 @@ dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
   config.uplink = scenario.uplink;
   config.economics = scenario.economics;
   config.inference = scenario.inference;
+  config.storage = scenario.storage;
   return config;
 }
 

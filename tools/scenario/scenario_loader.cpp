@@ -8,6 +8,7 @@
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/economics_mapping.hpp"
 #include "tools/scenario/inference_mapping.hpp"
+#include "tools/scenario/storage_spec.hpp"
 #include "tools/scenario/uplink_mapping.hpp"
 #include "tools/scenario/uplink_spec.hpp"
 #include "tools/scenario/reliability_mapping.hpp"
@@ -460,6 +461,8 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   if (out.resolved.contains("uplink")) {
     out.uplink = map_uplink_section(out.resolved["uplink"], out, out.origins["uplink"]);
   }
+  out.storage = map_storage_section(out.resolved.contains("storage") ? &out.resolved["storage"] : nullptr, out,
+                                    out.origins["storage"]);
   if (out.resolved.contains("economics")) {
     out.economics = map_economics_section(out.resolved["economics"], out, registries, out.origins["economics"]);
   }

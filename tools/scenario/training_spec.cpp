@@ -195,9 +195,11 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                                           at_least(0)),
                                             0),
                                with_default(enum_field("target",
-                                                       "Where they go: node NVMe, or a remote store "
-                                                       "over the NICs of `network`.",
-                                                       "checkpoint target", {"nvme", "remote"}),
+                                                       "Where they go: node NVMe, a remote store "
+                                                       "over the NICs of `network`, or `store`: the "
+                                                       "shared object store of /storage (writes and "
+                                                       "restart reads through its data path).",
+                                                       "checkpoint target", {"nvme", "remote", "store"}),
                                             "nvme"),
                                with_default_note(enum_field("network",
                                                             "Remote target: which NICs and network carry "
@@ -221,6 +223,10 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                                                "that network with whatever else runs there.",
                                                                at_least(0)),
                                                  "no store host: the NICs' line rate"),
+                               with_default_note(non_empty(string_field("pool",
+                                                                        "Store target: the /storage pool the "
+                                                                        "checkpoints go to.")),
+                                                 "the first pool of /storage"),
                            }),
           }),
       json::array());
@@ -303,9 +309,16 @@ void check_training_cross_field(const json& resolved, ErrorList& errors) {
     }
     if (const json::json_pointer ck("/checkpoint"); t.contains(ck / "network") && t.contains(ck / "target") &&
                                                      t.at(ck / "target") != "remote") {
-      errors.add(base + "/checkpoint/network", "applies to the remote target only (target is " +
-                                                    t.at(ck / "target").dump() +
-                                                    "; node NVMe needs no network): drop it or set target \"remote\"");
+      errors.add(base + "/checkpoint/network",
+                 t.at(ck / "target") == "store"
+                     ? std::string("applies to the remote target only (the store target uses the network that holds "
+                                   "the store, /storage/network): drop it")
+                     : "applies to the remote target only (target is " + t.at(ck / "target").dump() +
+                           "; node NVMe needs no network): drop it or set target \"remote\"");
+    }
+    if (const json::json_pointer ck("/checkpoint"); t.contains(ck / "pool") &&
+                                                     (!t.contains(ck / "target") || t.at(ck / "target") != "store")) {
+      errors.add(base + "/checkpoint/pool", "applies to the store target only: drop it or set target \"store\"");
     }
     if (t.contains("name") && t["name"].is_string()) {
       const auto [it, fresh] = names.emplace(t["name"].get<std::string>(), base + "/name");
@@ -391,8 +404,11 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
     spec.arrival = sim::Time::from_seconds(t.at("arrival", "arrival").get<double>());
     const OriginReader ck = t.object("checkpoint", "checkpoint.");
     spec.checkpoint.interval_steps = ck.at("interval", "interval_steps").get<int>();
-    spec.checkpoint.target = ck.at("target", "target").get<std::string>() == "remote" ? mw::CheckpointTarget::kRemote
-                                                                                    : mw::CheckpointTarget::kNvme;
+    const std::string target = ck.at("target", "target").get<std::string>();
+    spec.checkpoint.target = target == "remote"  ? mw::CheckpointTarget::kRemote
+                             : target == "store" ? mw::CheckpointTarget::kStore
+                                                 : mw::CheckpointTarget::kNvme;
+    if (ck.contains("pool")) spec.checkpoint.pool = ck.at("pool", "pool").get<std::string>();
     if (ck.contains("remote_bandwidth")) {
       spec.checkpoint.remote_bandwidth_bps = ck.at("remote_bandwidth", "remote_bandwidth_bps").get<double>();
     }

@@ -62,6 +62,15 @@ NOT_SCHEMA_DETECTABLE.update({
     "inference_never_ends": "a stream without stop needs /duration",
     "inference_lengths_list_and_file": "two keys of which exactly one is needed",
 })
+NOT_SCHEMA_DETECTABLE.update({
+    "storage_ec_wider_than_hosts": "k + m against /storage/hosts",
+    "storage_replicas_above_hosts": "replicas against /storage/hosts",
+    "storage_pool_key_without_store_target": "a key that applies to one value of another",
+    "storage_pool_smaller_than_checkpoint": "pool capacity against the model's checkpoint size",
+    "storage_target_without_storage": "a value that needs another section",
+    "storage_unknown_pool": "names against /storage/pools, times against each other",
+    "storage_zero_drive_bandwidth": "ranges on quantities (strings with units)",
+})
 NOT_SCHEMA_DETECTABLE["duplicate_key"] = "JSON Schema sees the parsed object, with one key"
 
 

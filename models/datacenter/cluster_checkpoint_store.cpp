@@ -1,0 +1,72 @@
+// Where training runs write their checkpoints and what a restart pays to read one back: the
+// plan's analytic rate, flows to a store host (network_write.hpp), or the shared object store
+// (datacenter_parts.hpp, CheckpointStore), whose reads are flows too.
+
+#include <utility>
+
+#include "models/datacenter/cluster_job.hpp"
+#include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/network_write.hpp"
+
+namespace dcsim::models::datacenter {
+
+namespace {
+
+bool in_store(const workload::TrainingJobPlan& plan) {
+  return plan.checkpoint_config.target == workload::CheckpointTarget::kStore && plan.checkpoint_bytes > 0;
+}
+
+}  // namespace
+
+sim::Time ClusterSimulation::checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload) {
+  job.reload_from_store = reload && checkpoint_store_ != nullptr && in_store(plan);
+  if (!reload || job.reload_from_store || !(plan.checkpoint_rate_bytes_per_s > 0)) return sim::Time::zero();
+  // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
+  return sim::Time::from_seconds(plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s);
+}
+
+bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  if (!job.reload_from_store) return false;
+  job.reload_from_store = false;
+  const workload::TrainingJobPlan& plan = job.current_plan();
+  const std::uint64_t id = ++store_reads_;
+  job.store_read = id;
+  checkpoint_store_->read(job.spec.name, plan.checkpoint_config.pool, job.nodes, plan.checkpoint_bytes_per_node,
+                          [this, job_index, id](bool ok) {
+                            Job& j = *jobs_[job_index];
+                            if (j.store_read != id) return;  // the run stopped meanwhile
+                            j.store_read = 0;
+                            if (!ok) {
+                              // Some of the checkpoint is on no OSD that is up: the job starts
+                              // over, and the work it had saved is lost.
+                              const double lost = j.resume_s * j.gpus();
+                              j.lost_gpu_s += lost;
+                              lost_gpu_s_ += lost;
+                              j.resume_s = 0.0;
+                              j.resume_step = 0;
+                              j.checkpoint_step = 0;
+                            }
+                            begin_run(job_index);
+                          });
+  return true;
+}
+
+void ClusterSimulation::connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run,
+                                                  const workload::TrainingJobPlan& plan) {
+  const Job& job = *jobs_[job_index];
+  if (checkpoint_store_ != nullptr && in_store(plan)) {
+    run.set_checkpoint_write(checkpoint_store_->writer(job.spec.name, plan.checkpoint_config.pool, job.nodes));
+    return;
+  }
+  // Checkpoints to a store host are flows on the network the job names (the datacenter checked
+  // that it exists and holds the host).
+  TrainingFabric* network =
+      plan.checkpoint_config.network == workload::CheckpointNetwork::kFrontend ? frontend_network_ : training_fabric_;
+  if (plan.checkpoint_store_host >= 0 && network != nullptr) {
+    run.set_checkpoint_write(
+        std::make_unique<NetworkWrite>(*network, job.nodes, static_cast<network::NodeId>(plan.checkpoint_store_host)));
+  }
+}
+
+}  // namespace dcsim::models::datacenter

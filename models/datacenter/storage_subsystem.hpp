@@ -1,0 +1,97 @@
+#pragma once
+// The shared object store as a subsystem of the assembly (subsystem.hpp): an ObjectStore
+// (models/storage/object_store.hpp) whose OSD hosts are hosts of the front-end network (or the
+// backend), so checkpoints meet the store's drives, its NICs, its replication traffic and
+// whatever else shares that network. It is the cluster's CheckpointStore (datacenter_parts.hpp):
+//   writes    a job whose checkpoint target is the store writes each checkpoint as the store's
+//             write (every node its share, into the job's pool); the job's run waits for it (a
+//             synchronous save). A write the pool refuses (too full) or cannot place (every
+//             member of some PG down) saves nothing: the job's previous checkpoint stays its last.
+//             Once a job has saved more than keep_checkpoints, its oldest are deleted.
+//   reads     a restart from the checkpoint reads it back (every node its share of the job's
+//             checkpoint) before the work resumes: degraded while an OSD host is down
+//             (survivors, or k other chunks), competing with backfill once it is out.
+//   faults    scripted OSD host faults (StorageConfig::faults).
+// An interrupted run's write or read in flight finishes in the store (its bytes still move);
+// only the run ignores its end.
+//
+// Emits
+//   series   storage/<pool>/stored_bytes (client bytes kept, at each write and delete),
+//            storage/hosts_down (OSD hosts down, at each fault and repair)
+//   table    storage/operations: one row per checkpoint write or read that ended (job, kind, pool,
+//            bytes, start, end, ok)
+//   summary  storage/osd_hosts, osds, raw_capacity_bytes; checkpoint_writes, checkpoint_write_s_p50,
+//            checkpoint_write_s_max, checkpoint_writes_failed, checkpoint_reads, checkpoint_read_s_p50,
+//            checkpoint_read_s_max, checkpoint_reads_failed, stall_s; client_write_bytes,
+//            client_read_bytes, back_bytes, recovery_bytes, recovery_read_bytes, degraded_s,
+//            host_failures; pools/<pool>/stored_bytes_end, pools/<pool>/osd_fill_max;
+//            jobs/<job>/checkpoint_write_s_p50, checkpoint_write_s_max, checkpoint_read_s_max,
+//            stall_s (seconds the job waited on the store: its writes and restart reads)
+// Costs: the store's (O(hosts^2) per operation at most); O(1) per checkpoint here, plus
+// O(checkpoints of a job) per percentile at the end.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/datacenter/datacenter_parts.hpp"
+#include "models/datacenter/storage_config.hpp"
+#include "models/datacenter/subsystem.hpp"
+#include "models/storage/object_store.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+namespace dcsim::models::datacenter {
+
+class StorageSubsystem final : public Subsystem, public CheckpointStore {
+ public:
+  // Throws sim::ConfigError naming the field: "network" (the datacenter lacks it), "hosts" (an
+  // OSD host that is a cluster node or not a host of the network), "keep_checkpoints", the
+  // store's own fields (object_store.hpp), "faults[i].host", and
+  // "training[i].checkpoint.pool" (a job's pool the store lacks). Attaches itself to the
+  // cluster (context.parts.checkpoint_store_host).
+  explicit StorageSubsystem(const SubsystemContext& context);
+  ~StorageSubsystem() override;
+
+  void start() override;
+  void finish() override;
+
+  std::unique_ptr<CheckpointWriter> writer(const std::string& job, const std::string& pool,
+                                           const std::vector<int>& nodes) override;
+  void read(const std::string& job, const std::string& pool, const std::vector<int>& nodes, double bytes_per_node,
+            std::function<void(bool ok)> on_done) override;
+
+  storage::ObjectStore& store() { return *store_; }
+
+ private:
+  class Writer;
+  struct JobRecord {
+    std::vector<double> saved_bytes;  // the job's checkpoints in the store, oldest first
+    std::vector<double> write_s, read_s;
+    int writes_failed = 0, reads_failed = 0;
+  };
+  int pool_of(const std::string& name) const;
+  std::vector<storage::ObjectStore::ClientShare> shares(const std::vector<int>& nodes, double bytes_per_node) const;
+  void write(const std::string& job, int pool, std::vector<storage::ObjectStore::ClientShare> clients,
+             std::function<void(bool)> on_done);
+  // A finished operation: its row, its time, then (at once, never inside the caller) on_done.
+  void ended(const std::string& job, bool is_write, int pool, double bytes, sim::Time start, bool ok,
+             std::function<void(bool)> on_done);
+  void record_stored(int pool);
+  void set_host(int host, bool up);
+
+  StorageConfig config_;
+  sim::Simulator& sim_;
+  sim::TraceSink& sink_;
+  std::unique_ptr<storage::ObjectStore> store_;
+  std::map<std::string, JobRecord> jobs_;
+  std::vector<sim::SeriesId> stored_series_;  // per pool
+  sim::SeriesId hosts_down_series_ = 0;
+  sim::TableId operations_ = 0;
+  std::vector<sim::EventHandle> fault_events_;
+  int hosts_down_ = 0;
+};
+
+}  // namespace dcsim::models::datacenter

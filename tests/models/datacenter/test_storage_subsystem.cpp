@@ -1,0 +1,179 @@
+// The shared object store as the cluster's checkpoint target (storage_subsystem.hpp): a job's
+// checkpoints are the store's writes and its restart reads the store's reads, on the front-end
+// network, at the bound the drives set (solved by hand below); a write the pool refuses saves
+// nothing; each job keeps its newest keep_checkpoints.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <variant>
+
+#include "models/datacenter/datacenter.hpp"
+#include "models/hardware/node_presets.hpp"
+#include "models/storage/crush_placement.hpp"
+#include "models/workload/training_job.hpp"
+#include "tests/models/datacenter/cluster_test_support.hpp"
+
+using dcsim::models::datacenter::Datacenter;
+using dcsim::models::datacenter::DatacenterConfig;
+using dcsim::models::datacenter::ScriptedNodeFault;
+using dcsim::models::datacenter::StorageConfig;
+using dcsim::tests::builtin;
+namespace mw = dcsim::models::workload;
+namespace net = dcsim::models::network;
+namespace sim = dcsim::sim;
+
+namespace {
+
+// Two nodes (hosts 0-1) and three OSD hosts (2-4) on a non-blocking front-end leaf-spine whose
+// host links are 800 Gb/s: 100 GB/s, far above the drives below, so the drives bind.
+net::FabricRunConfig frontend() {
+  net::FabricRunConfig f;
+  f.topology = "leaf_spine";
+  f.topology_config.leaves = 3;
+  f.topology_config.hosts_per_leaf = 2;
+  f.topology_config.nics_per_node = 1;
+  f.topology_config.links_per_node = 2;
+  f.topology_config.bundle_parallel_links = true;
+  f.topology_config.link_bandwidth_bps = 400e9;
+  f.topology_config.nic_bandwidth_bps = 400e9;
+  f.options.routing.mode = net::RoutingMode::kSpray;
+  return f;
+}
+
+// Three OSD hosts of one drive each (1 GB/s write, 2 GB/s read, IOPS far above), a pool of
+// three replicas: every placement group lives on all three, so each drive takes every byte.
+StorageConfig store(double capacity_bytes, int keep) {
+  StorageConfig s;
+  s.store.hosts = {2, 3, 4};
+  s.store.drives_per_host = 1;
+  s.store.drive.write_bytes_per_s = 1e9;
+  s.store.drive.read_bytes_per_s = 2e9;
+  s.store.drive.write_iops = 1e9;
+  s.store.drive.read_iops = 1e9;
+  s.store.drive.capacity_bytes = capacity_bytes;
+  s.store.pools[0].name = "ckpt";
+  s.keep_checkpoints = keep;
+  return s;
+}
+
+// BERT-Large on 2 HGX H100 nodes, analytic steps, a checkpoint after every step into the store.
+DatacenterConfig config(const dcsim::models::ModelRegistries& reg, int steps, StorageConfig storage) {
+  mw::TrainingJobSpec t;
+  t.job.name = "bert";
+  t.job.model = reg.training_models.get("bert-large").factory();
+  t.job.nodes = 2;
+  t.job.micro_batch_size = 8;
+  t.steps = steps;
+  t.checkpoint.interval_steps = 1;
+  t.checkpoint.target = mw::CheckpointTarget::kStore;
+  DatacenterConfig c;
+  c.cluster.emplace();
+  c.cluster->node = dcsim::models::hardware::hgx_h100();
+  c.cluster->nodes = 2;
+  c.cluster->nodes_per_rack = 2;
+  c.cluster->training_jobs.push_back(t);
+  c.frontend = frontend();
+  c.storage = std::move(storage);
+  return c;
+}
+
+struct Run {
+  sim::MemoryTraceSink sink;
+  double number(const std::string& key) const {
+    const auto& v = sink.summary().at(key).value;
+    return std::holds_alternative<double>(v) ? std::get<double>(v) : static_cast<double>(std::get<std::int64_t>(v));
+  }
+  double job_column(const std::string& name) const {
+    const auto& table = sink.table("summary/jobs");
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+      if (table.columns[i].name == name) return std::get<double>(table.rows.at(0)[i]);
+    }
+    return -1.0;
+  }
+};
+
+void run(DatacenterConfig c, Run& out) {
+  sim::Simulator simulator;
+  const auto reg = builtin();
+  Datacenter datacenter(std::move(c), reg, simulator, out.sink);
+  datacenter.start();
+  simulator.run();
+  datacenter.finish();
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint into a three-replica pool takes its bytes over one drive's write rate",
+          "[models][datacenter][storage]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  Run r;
+  run(config(reg, 3, store(1e15, 2)), r);
+  // Each host is primary for a third of the PGs and a replica for the other two thirds: its one
+  // drive writes every byte of the checkpoint, at 1 GB/s.
+  CHECK(r.number("storage/checkpoint_writes") == 2);
+  CHECK(r.number("storage/checkpoint_write_s_max") == Approx(bytes / 1e9).epsilon(0.01));
+  CHECK(r.number("storage/client_write_bytes") == Approx(2 * bytes).epsilon(1e-9));
+  CHECK(r.number("storage/back_bytes") == Approx(2 * 2 * bytes).epsilon(1e-9));  // two forwards per byte
+  // The job's time writing checkpoints is the store's.
+  CHECK(r.job_column("checkpoint_s") == Approx(r.number("storage/stall_s")).epsilon(1e-6));
+  CHECK(r.number("storage/pools/ckpt/stored_bytes_end") == Approx(2 * bytes).epsilon(1e-9));
+}
+
+TEST_CASE("a job keeps only its newest keep_checkpoints in the store", "[models][datacenter][storage]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  for (int keep : {1, 2}) {
+    Run r;
+    run(config(reg, 4, store(1e15, keep)), r);  // 3 checkpoints written
+    CHECK(r.number("storage/checkpoint_writes") == 3);
+    CHECK(r.number("storage/pools/ckpt/stored_bytes_end") == Approx(keep * bytes).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("a write the full pool refuses saves nothing and the job keeps its previous checkpoint",
+          "[models][datacenter][storage]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  // Each drive holds every byte; at full_ratio 0.95 a drive of 1.5 checkpoints / 0.95 holds one
+  // checkpoint and not two (the old one is deleted only once the new one is safe).
+  Run r;
+  run(config(reg, 3, store(1.5 * bytes / 0.95, 1)), r);
+  CHECK(r.number("storage/checkpoint_writes") == 1);
+  CHECK(r.number("storage/checkpoint_writes_failed") == 1);
+  CHECK(r.job_column("checkpoints") == 1);
+  CHECK(r.number("storage/pools/ckpt/stored_bytes_end") == Approx(bytes).epsilon(1e-9));
+}
+
+TEST_CASE("a restart reads its checkpoint back through the store before its work resumes",
+          "[models][datacenter][storage]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  Run first;
+  run(config(reg, 3, store(1e15, 2)), first);
+  const auto& ops = first.sink.table("storage/operations");
+  const double first_write_end_s = std::get<double>(ops.rows.at(0)[5]);
+  // The job crashes just after its first checkpoint is saved.
+  DatacenterConfig crashed = config(reg, 3, store(1e15, 2));
+  crashed.node_faults.push_back(
+      ScriptedNodeFault{sim::Time::from_seconds(first_write_end_s + 0.01), ScriptedNodeFault::Kind::kJobCrash, 0});
+  Run r;
+  run(std::move(crashed), r);
+  CHECK(r.number("storage/checkpoint_reads") == 1);
+  // A replicated read comes from the primaries: each host's drive serves the share of PGs whose
+  // primary it is, at 2 GB/s; the host with the most primaries finishes last. The same placement
+  // (same pool, same seed) says how many that is.
+  const StorageConfig s = store(1e15, 2);
+  const dcsim::models::storage::CrushPlacement placement(3, 1, 1, s.store.pools[0], 0, s.store.seed);
+  int primaries[3] = {0, 0, 0};
+  for (int pg = 0; pg < placement.pg_count(); ++pg) ++primaries[placement.host_of(placement.members(pg)[0])];
+  const double busiest = std::max({primaries[0], primaries[1], primaries[2]}) / double(placement.pg_count());
+  CHECK(busiest >= 1.0 / 3);
+  CHECK(r.number("storage/checkpoint_read_s_max") == Approx(busiest * bytes / 2e9).epsilon(0.01));
+  CHECK(r.number("storage/client_read_bytes") == Approx(bytes).epsilon(1e-9));
+  CHECK(r.number("storage/jobs/bert/stall_s") ==
+        Approx(r.number("storage/checkpoint_read_s_max") + 2 * r.number("storage/checkpoint_write_s_max"))
+            .epsilon(0.02));
+}

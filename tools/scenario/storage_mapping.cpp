@@ -1,0 +1,184 @@
+// Maps /storage to a StorageConfig (storage_spec.hpp), with the checks the schema cannot make.
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/workload/training_job.hpp"
+#include "sim/error.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/storage_spec.hpp"
+
+namespace dcsim::tools::scenario {
+
+using nlohmann::json;
+namespace dc = models::datacenter;
+namespace ms = models::storage;
+
+namespace {
+
+// "95 GB", "5.67 TB": three significant figures at most.
+std::string gigabytes(double bytes) {
+  if (bytes >= 1e12) return format_number(std::round(bytes / 1e10) / 100.0) + " TB";
+  return format_number(std::round(bytes / 1e8) / 10.0) + " GB";
+}
+
+// Failure domains a pool's members spread over.
+int domains(ms::FailureDomain d, int hosts, int hosts_per_rack, int drives_per_host) {
+  switch (d) {
+    case ms::FailureDomain::kOsd: return hosts * drives_per_host;
+    case ms::FailureDomain::kRack: return (hosts + hosts_per_rack - 1) / hosts_per_rack;
+    case ms::FailureDomain::kHost: break;
+  }
+  return hosts;
+}
+
+const char* domain_name(ms::FailureDomain d) {
+  return d == ms::FailureDomain::kOsd ? "OSDs" : d == ms::FailureDomain::kRack ? "racks" : "hosts";
+}
+
+}  // namespace
+
+std::optional<dc::StorageConfig> map_storage_section(const json* storage, const Scenario& s, FieldOrigins& origins) {
+  std::vector<std::string> errors;
+  const auto error = [&](const std::string& pointer, const std::string& message) {
+    errors.push_back(s.source + ":" + pointer + ": " + message);
+  };
+  // Jobs that checkpoint to the store, by index in /workload/training.
+  std::vector<std::size_t> store_jobs;
+  if (s.has_cluster) {
+    for (std::size_t i = 0; i < s.cluster.training_jobs.size(); ++i) {
+      const auto& ck = s.cluster.training_jobs[i].checkpoint;
+      if (ck.target == models::workload::CheckpointTarget::kStore) store_jobs.push_back(i);
+    }
+  }
+  const auto job_ptr = [](std::size_t i) { return "/workload/training/" + std::to_string(i); };
+  if (storage == nullptr) {
+    for (std::size_t i : store_jobs) {
+      error(job_ptr(i) + "/checkpoint/target", "\"store\" needs the scenario's /storage section (the shared store), "
+                                               "which it lacks: add one, or use \"remote\" or \"nvme\"");
+    }
+    if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+    return std::nullopt;
+  }
+  const std::string base = "/storage";
+  if (!s.has_cluster) {
+    throw sim::InputError(s.source + ":" + base + ": needs /cluster: the store keeps the cluster's checkpoints");
+  }
+  const OriginReader st(*storage, base, "", origins);
+  dc::StorageConfig out;
+  ms::StoreConfig& store = out.store;
+  out.on_backend = st.at("network", "network").get<std::string>() == "backend";
+  const int hosts = st.at("hosts", "hosts").get<int>();
+  const int first = st.contains("first_host") ? st.at("first_host", "hosts").get<int>() : s.cluster.nodes;
+  st.record("hosts", "hosts");
+  for (int h = 0; h < hosts; ++h) store.hosts.push_back(static_cast<std::uint32_t>(first + h));
+  store.hosts_per_rack = st.at("hosts_per_rack", "hosts_per_rack").get<int>();
+  store.drives_per_host = st.at("drives_per_host", "drives_per_host").get<int>();
+  const OriginReader drive = st.object("drive", "drive.");
+  store.drive.read_bytes_per_s = drive.at("read_bandwidth", "read_bytes_per_s").get<double>() / 8.0;
+  store.drive.write_bytes_per_s = drive.at("write_bandwidth", "write_bytes_per_s").get<double>() / 8.0;
+  store.drive.read_iops = drive.at("read_iops", "read_iops").get<double>();
+  store.drive.write_iops = drive.at("write_iops", "write_iops").get<double>();
+  store.drive.capacity_bytes = drive.at("capacity", "capacity_bytes").get<double>();
+  store.io_bytes = st.at("io_size", "io_bytes").get<double>();
+  if (st.contains("recovery_bandwidth")) {
+    store.recovery_bytes_per_s = st.at("recovery_bandwidth", "recovery_bytes_per_s").get<double>() / 8.0;
+  }
+  store.down_out_interval = sim::Time::from_seconds(st.at("down_out_interval", "down_out_interval").get<double>());
+  store.full_ratio = st.at("full_ratio", "full_ratio").get<double>();
+  store.seed = s.seed;
+  out.keep_checkpoints = st.at("keep_checkpoints", "keep_checkpoints").get<int>();
+
+  store.pools.clear();
+  std::set<std::string> names;
+  const json& pools = st.at("pools", "pools");
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    const std::string index = std::to_string(i);
+    const OriginReader p(pools[i], base + "/pools/" + index, "pools[" + index + "].", origins);
+    ms::PoolConfig pool;
+    pool.name = p.at("name", "name").get<std::string>();
+    if (!names.insert(pool.name).second) error(p.pointer() + "/name", "expected each pool name once, got '" + pool.name + "' again");
+    if (p.contains("ec")) {
+      const OriginReader ec = p.object("ec", "ec.");
+      pool.ec_k = ec.at("k", "k").get<int>();
+      pool.ec_m = ec.at("m", "m").get<int>();
+      if (p.contains("replicas")) error(p.pointer() + "/replicas", "expected replicas or ec, got both");
+    } else if (p.contains("replicas")) {
+      pool.size = p.at("replicas", "size").get<int>();
+    }
+    if (p.contains("pg_count")) pool.pg_count = p.at("pg_count", "pg_count").get<int>();
+    if (p.contains("failure_domain")) {
+      const std::string d = p.at("failure_domain", "failure_domain").get<std::string>();
+      pool.failure_domain = d == "osd" ? ms::FailureDomain::kOsd : d == "rack" ? ms::FailureDomain::kRack
+                                                                              : ms::FailureDomain::kHost;
+    }
+    const int n = domains(pool.failure_domain, hosts, store.hosts_per_rack, store.drives_per_host);
+    if (pool.width() > n) {
+      const std::string what = pool.ec_k > 0 ? "ec k + m = " + std::to_string(pool.width())
+                                             : "replicas = " + std::to_string(pool.width());
+      error(p.pointer() + (pool.ec_k > 0 ? "/ec" : "/replicas"),
+            "expected at most " + std::to_string(n) + " (the store's " + domain_name(pool.failure_domain) +
+                ": no two members of a placement group share one), got " + what +
+                "; add OSD hosts or choose a smaller width or failure domain");
+    }
+    store.pools.push_back(std::move(pool));
+  }
+
+  const json& faults = st.at("faults", "faults");
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    const std::string index = std::to_string(i);
+    const OriginReader f(faults[i], base + "/faults/" + index, "faults[" + index + "].", origins);
+    dc::StoreHostFault fault;
+    fault.host = f.at("host", "host").get<int>();
+    fault.at = sim::Time::from_seconds(f.at("at", "at").get<double>());
+    if (f.contains("repair")) fault.repair = sim::Time::from_seconds(f.at("repair", "repair").get<double>());
+    if (fault.host >= hosts) {
+      error(f.pointer() + "/host", "expected an OSD host index below " + std::to_string(hosts) + " (/storage/hosts), got " +
+                                       std::to_string(fault.host));
+    }
+    if (fault.repair <= fault.at) {
+      error(f.pointer() + "/repair", "expected a time after `at` (" + format_number(fault.at.seconds()) + " s)");
+    }
+    out.faults.push_back(fault);
+  }
+  std::stable_sort(out.faults.begin(), out.faults.end(),
+                   [](const dc::StoreHostFault& a, const dc::StoreHostFault& b) { return a.at < b.at; });
+
+  // Every job's pool exists and holds at least one of its checkpoints.
+  const double raw = static_cast<double>(hosts) * store.drives_per_host * store.drive.capacity_bytes;
+  for (std::size_t i : store_jobs) {
+    const auto& spec = s.cluster.training_jobs[i];
+    const std::string& name = spec.checkpoint.pool;
+    int pool = 0;
+    if (!name.empty()) {
+      pool = -1;
+      for (std::size_t k = 0; k < store.pools.size(); ++k) {
+        if (store.pools[k].name == name) pool = static_cast<int>(k);
+      }
+      origins.record("training[" + std::to_string(i) + "].checkpoint.pool", job_ptr(i) + "/checkpoint/pool");
+      if (pool < 0) {
+        error(job_ptr(i) + "/checkpoint/pool", "expected a pool of /storage/pools, got '" + name + "'");
+        continue;
+      }
+    }
+    if (spec.checkpoint.interval_steps <= 0) continue;
+    const ms::PoolConfig& pc = store.pools[static_cast<std::size_t>(pool)];
+    const double usable = raw * store.full_ratio / pc.amplification();
+    const double one = models::workload::checkpoint_bytes(spec.job.model, spec.job.lora);
+    if (one > usable) {
+      error(base + "/pools/" + std::to_string(pool),
+            "pool '" + pc.name + "' holds at most " + gigabytes(usable) + " of client data (" +
+                std::to_string(hosts * store.drives_per_host) + " OSDs x " + gigabytes(store.drive.capacity_bytes) +
+                " x full_ratio " + format_number(store.full_ratio) + " / amplification " +
+                format_number(pc.amplification()) + "), less than one checkpoint of job '" + spec.job.name + "' (" +
+                gigabytes(one) + "); add hosts or drives, or use a leaner layout");
+    }
+  }
+  if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+  return out;
+}
+
+}  // namespace dcsim::tools::scenario

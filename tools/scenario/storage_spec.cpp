@@ -1,0 +1,105 @@
+#include "tools/scenario/storage_spec.hpp"
+
+namespace dcsim::tools::scenario {
+
+using nlohmann::json;
+using sim::QuantityKind;
+
+FieldSpec storage_section() {
+  return optional_section(
+      object_field(
+          "storage",
+          "A shared Ceph-like object store (models/datacenter/storage_subsystem.hpp): OSD hosts with NVMe drives on "
+          "the front-end network (or the backend), pools replicated or erasure coded, placement by a weighted "
+          "pseudo-random hash over failure domains. Training jobs whose checkpoint target is `store` write every "
+          "checkpoint and read it back on restart through it, sharing drives, NICs and the network with "
+          "replication and recovery traffic. Writes series storage/..., table storage/operations, summary "
+          "storage/... (README, Storage).",
+          {with_default(enum_field("network",
+                                   "The network whose hosts the OSD hosts are: `frontend` (/frontend, the nodes' "
+                                   "storage NICs) or `backend` (/fabric, sharing the GPU NICs).",
+                                   "storage network", {"frontend", "backend"}),
+                        "frontend"),
+           required(integer_field("hosts", "OSD hosts (storage servers).", at_least(1))),
+           with_default_note(integer_field("first_host",
+                                           "Host of the network that is OSD host 0 (the rest follow); a host "
+                                           "beyond the cluster's nodes.",
+                                           at_least(0)),
+                             "the cluster's node count: the first host after the nodes"),
+           with_default(integer_field("hosts_per_rack", "OSD hosts per rack (the rack failure domain).", at_least(1)),
+                        1),
+           with_default(integer_field("drives_per_host", "NVMe drives per OSD host, one OSD each.", at_least(1)), 8),
+           with_default(
+               object_field("drive",
+                            "One NVMe drive (defaults: a PCIe 4 15.36 TB data-centre drive; public-figures.md, "
+                            "Storage components).",
+                            {with_default(quantity_field("read_bandwidth", "Sequential read bandwidth.",
+                                                         QuantityKind::kDataRate, above(0)),
+                                          "6.5 GB/s"),
+                             with_default(quantity_field("write_bandwidth", "Sequential write bandwidth.",
+                                                         QuantityKind::kDataRate, above(0)),
+                                          "3.5 GB/s"),
+                             with_default(number_field("read_iops", "Read operations per second.", above(0)), 1.0e6),
+                             with_default(number_field("write_iops", "Write operations per second.", above(0)),
+                                          2.0e5),
+                             with_default(quantity_field("capacity", "Usable capacity.", QuantityKind::kDataSize,
+                                                         above(0)),
+                                          "15.36 TB")}),
+               json::object()),
+           with_default(quantity_field("io_size",
+                                       "Bytes per I/O operation (RADOS's 4 MiB objects): a drive moves "
+                                       "min(bandwidth, IOPS x io_size).",
+                                       QuantityKind::kDataSize, above(0)),
+                        "4 MiB"),
+           with_default(
+               min_items(
+                   object_array_field(
+                       "pools", "Pools; a job's checkpoints go to the one its checkpoint config names (the first by "
+                                "default).",
+                       {required(non_empty(string_field("name", "Pool name (unique)."))),
+                        with_default_note(integer_field("replicas",
+                                                        "Replicated pool: copies of each object (the primary "
+                                                        "forwards replicas - 1). Give replicas or ec.",
+                                                        at_least(1)),
+                                          "3 without ec"),
+                        optional_section(
+                            object_field("ec", "Erasure-coded pool: k data + m parity chunks of object / k bytes.",
+                                         {required(integer_field("k", "Data chunks.", at_least(1))),
+                                          required(integer_field("m", "Parity chunks.", at_least(1)))}),
+                            "replicated"),
+                        with_default_note(integer_field("pg_count", "Placement groups.", at_least(1)),
+                                          "~100 per OSD / width, rounded up to a power of two"),
+                        with_default(enum_field("failure_domain",
+                                                "No two members of a placement group share one of these.",
+                                                "failure domain", {"osd", "host", "rack"}),
+                                     "host")}),
+                   1),
+               json::array({json{{"name", "default"}}})),
+           with_default_note(quantity_field("recovery_bandwidth",
+                                            "Cap on all backfill traffic together (Ceph's recovery throttles).",
+                                            QuantityKind::kDataRate, above(0)),
+                             "unthrottled: drives and network alone limit it"),
+           with_default(quantity_field("down_out_interval",
+                                       "A down host's OSDs are marked out (and backfill starts) after this long "
+                                       "(mon_osd_down_out_interval).",
+                                       QuantityKind::kDuration, at_least(0)),
+                        "600 s"),
+           with_default(number_field("full_ratio", "An OSD this full refuses writes (mon_osd_full_ratio).",
+                                     between(0.01, 1)),
+                        0.95),
+           with_default(integer_field("keep_checkpoints",
+                                      "Checkpoints each job keeps: older ones are deleted once a newer one is saved.",
+                                      at_least(1)),
+                        2),
+           with_default(object_array_field("faults", "Scripted OSD host failures.",
+                                           {required(integer_field("host", "OSD host index (0-based).", at_least(0))),
+                                            required(quantity_field("at", "When it goes down.",
+                                                                    QuantityKind::kDuration, at_least(0))),
+                                            with_default_note(quantity_field("repair", "When it comes back.",
+                                                                             QuantityKind::kDuration, at_least(0)),
+                                                              "never")}),
+                        json::array())}),
+      "no shared store: checkpoints go to NVMe, a store host or a rate");
+}
+
+}  // namespace dcsim::tools::scenario

@@ -1,0 +1,26 @@
+#pragma once
+// The scenario's `storage` section (models/datacenter/storage_subsystem.hpp): a shared
+// Ceph-like object store whose OSD hosts sit on the front-end network (or the backend), beyond
+// the cluster's nodes. Its FieldSpec and its mapping to a StorageConfig.
+
+#include <nlohmann/json.hpp>
+
+#include "models/datacenter/storage_config.hpp"
+#include "tools/scenario/field_origins.hpp"
+#include "tools/scenario/field_spec.hpp"
+
+namespace dcsim::tools::scenario {
+
+struct Scenario;
+
+FieldSpec storage_section();
+
+// Maps the resolved /storage section, checking what the schema cannot (replication wider than
+// the failure domains, erasure coding wider than the hosts, a pool smaller than one checkpoint
+// of a job that writes to it, a job's pool the store lacks, a fault on a host it does not have):
+// sim::InputErrors naming each pointer, the value and what would work. Also rejects jobs whose
+// checkpoint target is the store when `storage` is null (the section is absent).
+std::optional<models::datacenter::StorageConfig> map_storage_section(const nlohmann::json* storage, const Scenario& s,
+                                                                     FieldOrigins& origins);
+
+}  // namespace dcsim::tools::scenario
