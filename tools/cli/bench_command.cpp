@@ -10,6 +10,7 @@
 #include "tools/bench/fabric_bench.hpp"
 #include "tools/bench/facility_bench.hpp"
 #include "tools/bench/inference_bench.hpp"
+#include "tools/bench/storage_bench.hpp"
 #include "tools/bench/operations_bench.hpp"
 #include "tools/bench/sweep_bench.hpp"
 #include "tools/bench/training_bench.hpp"
@@ -87,6 +88,10 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
       "inference", "serving at scale: 128 llama3-8b replicas at 1,000 requests/s for one simulated hour (target: "
                    "under 60 s and 4 GiB)");
   inference->add_flag("--json", args->json, "print a JSON array of cases");
+  auto* storage = cmd->add_subcommand(
+      "storage", "one checkpoint of a 16,384-GPU job into a 100-host, 3-replica object store on the front-end "
+                 "(target: under 5 s and 2 GiB)");
+  storage->add_flag("--json", args->json, "print a JSON array of cases");
   auto* economics = cmd->add_subcommand(
       "economics", "the same 30-day 1,024-GPU run without and with /economics: what pricing costs (target: within 10%)");
   economics->add_option("--repeats", args->economics_repeats, "runs of each, alternately; the best of each counts")
@@ -100,7 +105,8 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
   sweep_cmd->add_option("-j,--jobs", args->sweep_jobs, "threads per rank (default: the cores / the ranks on this machine)");
   sweep_cmd->add_option("-o,--output", args->sweep_output, "scratch folder, emptied first (default out/bench-sweep)");
   sweep_cmd->add_flag("--json", args->json, "print one JSON object");
-  return {cmd, [args, engine, fabric, facility, training, operations, inference, economics, sweep_cmd, &context] {
+  return {cmd, [args, engine, fabric, facility, training, operations, inference, storage, economics, sweep_cmd,
+                &context] {
             if (*sweep_cmd) {
               const sweep::MpiWorld world;
               const std::size_t jobs = args->sweep_jobs > 0
@@ -206,6 +212,20 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
                                            c["name"].get<std::string>(), c["wall_s"].get<double>(),
                                            c["peak_rss_mb"].get<double>(), c["events"].get<std::uint64_t>(),
                                            c["requests"].get<double>(), c["requests_per_wall_s"].get<double>());
+                }
+              }
+            } else if (*storage) {
+              const auto cases = bench::run_storage_bench();
+              if (args->json) {
+                std::cout << cases.dump(2) << '\n';
+              } else {
+                std::cout << fmt::format("{:<24} {:>9} {:>9} {:>9} {:>9} {:>12}\n", "case", "wall_s", "rss_MB",
+                                         "events", "flows", "write_s");
+                for (const auto& c : cases) {
+                  std::cout << fmt::format("{:<24} {:>9.3f} {:>9.1f} {:>9} {:>9.0f} {:>12.3f}\n",
+                                           c["name"].get<std::string>(), c["wall_s"].get<double>(),
+                                           c["peak_rss_mb"].get<double>(), c["events"].get<std::uint64_t>(),
+                                           c["flows"].get<double>(), c["checkpoint_write_s"].get<double>());
                 }
               }
             } else if (*economics) {

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -159,4 +161,19 @@ TEST_CASE("bench engine prints the documented JSON fields", "[cli]") {
   for (const char* key : {"\"pending\"", "\"events\"", "\"engine_events_per_s\"", "\"heap_events_per_s\"", "\"ratio\""}) {
     CHECK_THAT(r.output, Catch::Contains(key));
   }
+}
+
+TEST_CASE("bench storage writes one 16384-GPU checkpoint no faster than the store's drives allow", "[cli]") {
+  const auto r = run_dcsim("bench storage --json 2>/dev/null");
+  REQUIRE(r.exit_code == 0);
+  const auto cases = nlohmann::json::parse(r.output);
+  REQUIRE(cases.size() == 1);
+  const auto& c = cases[0];
+  CHECK(c["name"] == "checkpoint-16384-gpus");
+  CHECK(c["flows"].get<double>() > 2048.0 * 100);  // a flow per (client, primary host), plus the forwards
+  // 405e9 parameters x 14 B over 800 drives x 3.5 GB/s / 3 replicas: 6.08 s is the drives' bound;
+  // placement imbalance (the busiest drive sets the pace) makes it somewhat longer, never shorter.
+  const double bound_s = 405e9 * 14 / (800 * 3.5e9 / 3);
+  CHECK(c["checkpoint_write_s"].get<double>() >= bound_s * 0.99);
+  CHECK(c["checkpoint_write_s"].get<double>() < bound_s * 1.4);
 }
