@@ -56,7 +56,8 @@ void ClusterSimulation::connect_checkpoint_writes(std::size_t job_index, Trainin
                                                   const workload::TrainingJobPlan& plan) {
   const Job& job = *jobs_[job_index];
   if (checkpoint_store_ != nullptr && in_store(plan)) {
-    run.set_checkpoint_write(checkpoint_store_->writer(job.spec.name, plan.checkpoint_config.pool, job.nodes));
+    run.set_checkpoint_write(checkpoint_store_->writer(job.spec.name, plan.checkpoint_config.pool, job.nodes,
+                                                      !plan.checkpoint_config.async));
     return;
   }
   // Checkpoints to a store host are flows on the network the job names (the datacenter checked

@@ -71,9 +71,10 @@ class CheckpointGate {
 class CheckpointStore {
  public:
   virtual ~CheckpointStore() = default;
-  // A writer for one run of job `job` on `nodes`, into `pool` (empty: the store's first pool).
+  // A writer for one run of job `job` on `nodes`, into `pool` (empty: the store's first pool);
+  // `job_waits`: the job stalls for each write (synchronous saves), not beside it (async).
   virtual std::unique_ptr<CheckpointWriter> writer(const std::string& job, const std::string& pool,
-                                                   const std::vector<int>& nodes) = 0;
+                                                   const std::vector<int>& nodes, bool job_waits) = 0;
   // Every node reads `bytes_per_node` of the job's last checkpoint; on_done(ok) once all have,
   // never before the call returns. ok is false when some of it is unavailable (every copy of
   // some data down).

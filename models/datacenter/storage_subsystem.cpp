@@ -24,10 +24,10 @@ double max_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max
 // One run's checkpoint writes into the store: every node of the job its share.
 class StorageSubsystem::Writer final : public CheckpointWriter {
  public:
-  Writer(StorageSubsystem& owner, std::string job, int pool, std::vector<int> nodes)
-      : owner_(owner), job_(std::move(job)), pool_(pool), nodes_(std::move(nodes)) {}
+  Writer(StorageSubsystem& owner, std::string job, int pool, std::vector<int> nodes, bool job_waits)
+      : owner_(owner), job_(std::move(job)), pool_(pool), nodes_(std::move(nodes)), job_waits_(job_waits) {}
   void start(double bytes_per_node, std::function<void(bool)> on_done) override {
-    owner_.write(job_, pool_, owner_.shares(nodes_, bytes_per_node), std::move(on_done));
+    owner_.write(job_, pool_, job_waits_, owner_.shares(nodes_, bytes_per_node), std::move(on_done));
   }
 
  private:
@@ -35,6 +35,7 @@ class StorageSubsystem::Writer final : public CheckpointWriter {
   std::string job_;
   int pool_;
   std::vector<int> nodes_;
+  bool job_waits_;
 };
 
 StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
@@ -112,16 +113,17 @@ std::vector<storage::ObjectStore::ClientShare> StorageSubsystem::shares(const st
 }
 
 std::unique_ptr<CheckpointWriter> StorageSubsystem::writer(const std::string& job, const std::string& pool,
-                                                           const std::vector<int>& nodes) {
-  return std::make_unique<Writer>(*this, job, pool_of(pool), nodes);
+                                                           const std::vector<int>& nodes, bool job_waits) {
+  return std::make_unique<Writer>(*this, job, pool_of(pool), nodes, job_waits);
 }
 
-void StorageSubsystem::write(const std::string& job, int pool, std::vector<storage::ObjectStore::ClientShare> clients,
-                             std::function<void(bool)> on_done) {
+void StorageSubsystem::write(const std::string& job, int pool, bool job_waits,
+                             std::vector<storage::ObjectStore::ClientShare> clients, std::function<void(bool)> on_done) {
   double bytes = 0.0;
   for (const auto& c : clients) bytes += c.bytes;
   const sim::Time start = sim_.now();
-  store_->write(pool, std::move(clients), [this, job, pool, bytes, start, on_done = std::move(on_done)](bool ok) mutable {
+  store_->write(pool, std::move(clients),
+                [this, job, pool, job_waits, bytes, start, on_done = std::move(on_done)](bool ok) mutable {
     if (ok) {
       std::vector<double>& saved = jobs_[job].saved_bytes;
       saved.push_back(bytes);
@@ -131,7 +133,7 @@ void StorageSubsystem::write(const std::string& job, int pool, std::vector<stora
       if (excess > 0) saved.erase(saved.begin(), saved.begin() + excess);
       record_stored(pool);
     }
-    ended(job, true, pool, bytes, start, ok, std::move(on_done));
+    ended(job, true, job_waits, pool, bytes, start, ok, std::move(on_done));
   });
 }
 
@@ -141,14 +143,15 @@ void StorageSubsystem::read(const std::string& job, const std::string& pool, con
   const double bytes = bytes_per_node * static_cast<double>(nodes.size());
   const sim::Time start = sim_.now();
   store_->read(p, shares(nodes, bytes_per_node), [this, job, p, bytes, start, on_done = std::move(on_done)](bool ok) mutable {
-    ended(job, false, p, bytes, start, ok, std::move(on_done));
+    ended(job, false, true, p, bytes, start, ok, std::move(on_done));
   });
 }
 
-void StorageSubsystem::ended(const std::string& job, bool is_write, int pool, double bytes, sim::Time start, bool ok,
-                             std::function<void(bool)> on_done) {
+void StorageSubsystem::ended(const std::string& job, bool is_write, bool job_waited, int pool, double bytes,
+                             sim::Time start, bool ok, std::function<void(bool)> on_done) {
   JobRecord& r = jobs_[job];
   const double s = (sim_.now() - start).seconds();
+  if (job_waited) r.stall_s += s;
   if (ok) {
     (is_write ? r.write_s : r.read_s).push_back(s);
   } else {
@@ -200,15 +203,15 @@ void StorageSubsystem::finish() {
     reads.insert(reads.end(), r.read_s.begin(), r.read_s.end());
     writes_failed += r.writes_failed;
     reads_failed += r.reads_failed;
-    double job_stall = 0.0;
-    for (double s : r.write_s) job_stall += s;
-    for (double s : r.read_s) job_stall += s;
+    const double job_stall = r.stall_s;
     stall_s += job_stall;
     const std::string job = "jobs/" + name + "/";
     set(job + "checkpoint_write_s_p50", {median(r.write_s), "s", "median time of the job's checkpoint writes"});
     set(job + "checkpoint_write_s_max", {max_of(r.write_s), "s", "longest checkpoint write of the job"});
     set(job + "checkpoint_read_s_max", {max_of(r.read_s), "s", "longest restart read of the job's checkpoint"});
-    set(job + "stall_s", {job_stall, "s", "time the job waited on the store (synchronous writes, restart reads)"});
+    set(job + "stall_s", {job_stall, "s",
+                          "time the job waited on the store: synchronous writes (not an async save's write, which "
+                          "runs beside its steps; its snapshot is the job's checkpoint_s) and restart reads"});
   }
   set("checkpoint_writes", {static_cast<std::int64_t>(writes.size()), "writes", "checkpoint writes saved"});
   set("checkpoint_write_s_p50", {median(writes), "s", "median checkpoint write time, all jobs"});

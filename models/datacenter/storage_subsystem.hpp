@@ -26,7 +26,8 @@
 //            client_read_bytes, back_bytes, recovery_bytes, recovery_read_bytes, degraded_s,
 //            host_failures; pools/<pool>/stored_bytes_end, pools/<pool>/osd_fill_max;
 //            jobs/<job>/checkpoint_write_s_p50, checkpoint_write_s_max, checkpoint_read_s_max,
-//            stall_s (seconds the job waited on the store: its writes and restart reads)
+//            stall_s (seconds the job waited on the store: its synchronous writes (an async save's
+//            write runs beside its steps) and its restart reads)
 // Costs: the store's (O(hosts^2) per operation at most); O(1) per checkpoint here, plus
 // O(checkpoints of a job) per percentile at the end.
 
@@ -59,7 +60,7 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   void finish() override;
 
   std::unique_ptr<CheckpointWriter> writer(const std::string& job, const std::string& pool,
-                                           const std::vector<int>& nodes) override;
+                                           const std::vector<int>& nodes, bool job_waits) override;
   void read(const std::string& job, const std::string& pool, const std::vector<int>& nodes, double bytes_per_node,
             std::function<void(bool ok)> on_done) override;
 
@@ -70,15 +71,16 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   struct JobRecord {
     std::vector<double> saved_bytes;  // the job's checkpoints in the store, oldest first
     std::vector<double> write_s, read_s;
+    double stall_s = 0.0;  // synchronous writes and restart reads: the job waited for them
     int writes_failed = 0, reads_failed = 0;
   };
   int pool_of(const std::string& name) const;
   std::vector<storage::ObjectStore::ClientShare> shares(const std::vector<int>& nodes, double bytes_per_node) const;
-  void write(const std::string& job, int pool, std::vector<storage::ObjectStore::ClientShare> clients,
-             std::function<void(bool)> on_done);
+  void write(const std::string& job, int pool, bool job_waits,
+             std::vector<storage::ObjectStore::ClientShare> clients, std::function<void(bool)> on_done);
   // A finished operation: its row, its time, then (at once, never inside the caller) on_done.
-  void ended(const std::string& job, bool is_write, int pool, double bytes, sim::Time start, bool ok,
-             std::function<void(bool)> on_done);
+  void ended(const std::string& job, bool is_write, bool job_waited, int pool, double bytes, sim::Time start,
+             bool ok, std::function<void(bool)> on_done);
   void record_stored(int pool);
   void set_host(int host, bool up);
 

@@ -85,7 +85,7 @@ void TrainingJobRun::flush_piece(bool with_checkpoint, bool interrupted) {
 void TrainingJobRun::record_steps_until_now() {
   if (interrupted_) return;
   close_piece(steps_done(), false);
-  const bool writing = (checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_;
+  const bool writing = checkpointing();
   flush_piece(writing, false);
 }
 
@@ -145,7 +145,7 @@ void TrainingJobRun::interrupt() {
   // Analytic: the segment's piece ends here, its partial step lost; flow: the identical steps
   // so far are whole (the step in flight is not measured).
   close_piece(progress_at_interrupt_, !executor_);
-  if ((checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_) {
+  if (checkpointing()) {
     flush_piece(true, true);
   } else {
     flush_piece(false, false);
@@ -158,6 +158,8 @@ void TrainingJobRun::interrupt() {
     segment_->cancel();
   }
   if (checkpoint_ && !checkpoint_->done()) checkpoint_->cancel();
+  if (background_ && !background_->done()) background_->cancel();
+  waiting_for_background_ = false;
   record(std::numeric_limits<double>::quiet_NaN(), 0.0);
 }
 
@@ -202,9 +204,21 @@ void TrainingJobRun::on_step(const StepMeasurement& m) {
   next_step();
 }
 
+bool TrainingJobRun::checkpointing() const {
+  return (checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_ ||
+         waiting_for_background_;
+}
+
 void TrainingJobRun::start_checkpoint() {
   if (hold_ && hold_()) {
     stalled_ = true;
+    record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+    return;
+  }
+  if (background_active_) {
+    // The previous async write still runs: this save waits for it (the host memory holds one).
+    waiting_for_background_ = true;
+    checkpoint_start_ = sim_.now();
     record(std::numeric_limits<double>::quiet_NaN(), 0.0);
     return;
   }
@@ -217,8 +231,16 @@ void TrainingJobRun::write_held_checkpoint() {
   write_checkpoint();
 }
 
-void TrainingJobRun::write_checkpoint() {
-  checkpoint_start_ = sim_.now();
+void TrainingJobRun::write_checkpoint(bool keep_start) {
+  if (!keep_start) checkpoint_start_ = sim_.now();
+  if (plan_.checkpoint_config.async && !on_saved_) {
+    snapshotting_ = true;
+    checkpoint_ = std::make_unique<sim::Activity>(sim_, plan_.checkpoint_bytes_per_node,
+                                                  plan_.checkpoint_snapshot_rate_bytes_per_s,
+                                                  [this](sim::Activity&) { on_snapshot_done(); });
+    record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+    return;
+  }
   if (checkpoint_write_) {
     checkpoint_on_fabric_ = true;
     checkpoint_write_->start(plan_.checkpoint_bytes_per_node, [this](bool saved) {
@@ -267,6 +289,10 @@ void TrainingJobRun::on_checkpoint_done(bool saved) {
     on_saved();
     if (interrupted_) return;
   }
+  resume_steps();
+}
+
+void TrainingJobRun::resume_steps() {
   if (executor_) {
     next_step();
   } else {
@@ -274,10 +300,64 @@ void TrainingJobRun::on_checkpoint_done(bool saved) {
   }
 }
 
+void TrainingJobRun::on_snapshot_done() {
+  snapshotting_ = false;
+  if (interrupted_) return;
+  background_step_ = steps_finished_;
+  background_active_ = true;
+  const auto done = [this](bool saved) {
+    background_active_ = false;
+    on_background_done(saved);
+  };
+  if (checkpoint_write_) {
+    checkpoint_write_->start(plan_.checkpoint_bytes_per_node, done);
+  } else {
+    background_ = std::make_unique<sim::Activity>(sim_, plan_.checkpoint_bytes_per_node,
+                                                  plan_.checkpoint_rate_bytes_per_s,
+                                                  [done](sim::Activity&) { done(true); });
+  }
+  if (on_saved_) {
+    // checkpoint_at_step_end came during the snapshot: its caller needs the save, so the job
+    // waits for the write as a synchronous save would.
+    waiting_for_background_ = true;
+    return;
+  }
+  flush_piece(true, false);
+  checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();
+  resume_steps();
+}
+
+void TrainingJobRun::on_background_done(bool saved) {
+  if (interrupted_) return;
+  if (saved) {
+    ++checkpoints_written_;
+    steps_saved_ = background_step_;
+    if (on_checkpoint_) on_checkpoint_();
+  } else {
+    ++checkpoints_failed_;
+  }
+  if (!waiting_for_background_) return;
+  waiting_for_background_ = false;
+  if (background_step_ == steps_finished_) {
+    // The job waited for this very save (checkpoint_at_step_end during its snapshot).
+    flush_piece(true, false);
+    checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();
+    if (on_saved_) {
+      const auto on_saved = std::move(on_saved_);
+      on_saved_ = nullptr;
+      on_saved();
+      if (interrupted_) return;
+    }
+    resume_steps();
+    return;
+  }
+  write_checkpoint(true);  // the save that waited for this one, its stall going on
+}
+
 void TrainingJobRun::checkpoint_at_step_end(std::function<void()> on_saved) {
   if (interrupted_) return;
   on_saved_ = std::move(on_saved);
-  const bool writing = (checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_;
+  const bool writing = checkpointing();
   if (writing || executor_) return;  // the write in flight, or flow mode's next step end (on_step)
   if (segment_ && !segment_->done() && !segment_->cancelled()) {
     // The segment ends with the step in flight; on_segment_done then writes the checkpoint.
@@ -322,13 +402,13 @@ double TrainingJobRun::training_s() const {
 
 double TrainingJobRun::checkpoint_s() const {
   double t = checkpoint_s_;
-  if (((checkpoint_ && !checkpoint_->done() && !checkpoint_->cancelled()) || checkpoint_on_fabric_) && !interrupted_) t += (sim_.now() - checkpoint_start_).seconds();
+  if (checkpointing() && !interrupted_) t += (sim_.now() - checkpoint_start_).seconds();
   return t;
 }
 
 double TrainingJobRun::checkpoint_bytes_written() const {
   double bytes = checkpoints_written_ * plan_.checkpoint_bytes;
-  if (checkpoint_ && !checkpoint_->done()) {
+  if (checkpoint_ && !checkpoint_->done() && !snapshotting_) {
     bytes += (checkpoint_->total_work() - checkpoint_->remaining()) *
              (plan_.checkpoint_bytes / plan_.checkpoint_bytes_per_node);
   }

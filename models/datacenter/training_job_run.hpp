@@ -15,6 +15,9 @@
 // a store host, the shared object store) they are flows on a network, in either mode, and a
 // write the target refuses or loses saves nothing (the run goes on from its previous checkpoint).
 //
+// An async save (CheckpointConfig::async) stalls the steps only for the snapshot's copy to host
+// memory; its write runs beside the next steps and counts (steps_saved) once it has finished.
+//
 // Emits (step functions, a point whenever the value changes):
 //   jobs/<name>/step_time_s   current step time (NaN while checkpointing or stalled at a held
 //                             checkpoint; flow mode: the last completed step's, first at the end
@@ -138,8 +141,18 @@ class TrainingJobRun final : public JobRun {
   void on_step(const StepMeasurement& m);
   // Asks the hold, then writes (write_checkpoint) or stalls.
   void start_checkpoint();
-  void write_checkpoint();
+  // Writes now (synchronously, or an async save's snapshot); `keep_start` continues a stall
+  // that began earlier (waiting for the previous async write).
+  void write_checkpoint(bool keep_start = false);
   void on_checkpoint_done(bool saved = true);
+  // Async saves: the snapshot is in host memory; the write goes on in the background.
+  void on_snapshot_done();
+  void on_background_done(bool saved);
+  // The steps go on after a checkpoint (the next step, or the next segment).
+  void resume_steps();
+  // The job is stalled in a checkpoint: writing one, copying its snapshot, or waiting for the
+  // previous async write.
+  bool checkpointing() const;
   void record(double step_time_s, double tokens_per_s);
   // training_steps rows: the piece of steps in flight (analytic: open until its segment ends or
   // its rate changes; flow: the run of identical steps so far), and checkpoint writes.
@@ -181,6 +194,14 @@ class TrainingJobRun final : public JobRun {
   std::unique_ptr<sim::Activity> segment_;
   std::unique_ptr<sim::Activity> checkpoint_;
   bool checkpoint_on_fabric_ = false;  // a write through checkpoint_write_ in flight
+  // Async saves: the snapshot copy in flight (checkpoint_ is it); the background write in flight
+  // (through checkpoint_write_, else background_ at the plan's rate) and the step it saves; a
+  // checkpoint due (or a checkpoint_at_step_end) waiting for it.
+  bool snapshotting_ = false;
+  std::unique_ptr<sim::Activity> background_;
+  bool background_active_ = false;
+  int background_step_ = 0;
+  bool waiting_for_background_ = false;
   sim::Time checkpoint_start_;
   Series series_;
   Piece piece_, pending_;  // open; closed and not yet written (pending_.open: there is one)

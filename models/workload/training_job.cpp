@@ -50,6 +50,13 @@ void size_checkpoints(TrainingJobPlan& plan, int nodes, const hardware::NodeSpec
       plan.checkpoint_store_host = ck.store_host;
     }
     plan.checkpoint_s = plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s;
+    if (ck.async) {
+      if (!(ck.snapshot_bytes_per_s_per_gpu > 0.0)) {
+        throw sim::ConfigError("checkpoint.snapshot_bytes_per_s_per_gpu", "must be positive");
+      }
+      plan.checkpoint_snapshot_rate_bytes_per_s = node.gpus * ck.snapshot_bytes_per_s_per_gpu;
+      plan.checkpoint_s = plan.checkpoint_bytes_per_node / plan.checkpoint_snapshot_rate_bytes_per_s;
+    }
   }
 }
 

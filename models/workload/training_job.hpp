@@ -57,6 +57,13 @@ struct CheckpointConfig {
   int store_host = -1;  // remote target: the store's host on `network`; -1: analytic rate
   CheckpointNetwork network = CheckpointNetwork::kFrontend;  // remote and store targets
   std::string pool;  // store target: the store's pool (empty: its first)
+  // Asynchronous save (torch.distributed.checkpoint's async_save, Megatron's --async-save): the
+  // job stalls only while every GPU copies its shard to host memory, at snapshot_bytes_per_s_per_gpu
+  // (PCIe device-to-host: 52 GB/s measured on H100 SXM, public-figures.md "host-device"); the
+  // write then runs beside the next steps, and the checkpoint counts once the write has
+  // finished. A save due while the previous write still runs waits for it.
+  bool async = false;
+  double snapshot_bytes_per_s_per_gpu = 52e9;
 };
 
 struct TrainingJobSpec {
@@ -81,7 +88,8 @@ struct TrainingJobPlan {
   double checkpoint_bytes = 0.0;      // one checkpoint, whole job
   double checkpoint_bytes_per_node = 0.0;
   double checkpoint_rate_bytes_per_s = 0.0;  // per node
-  double checkpoint_s = 0.0;          // one checkpoint (nominal; flow mode to a store host: flows)
+  double checkpoint_snapshot_rate_bytes_per_s = 0.0;  // per node, async saves: GPUs x D2H rate
+  double checkpoint_s = 0.0;          // one checkpoint's stall (nominal; async: the snapshot)
   int checkpoint_store_host = -1;     // the store's host on checkpoint_config.network (remote target)
   CheckpointConfig checkpoint_config;  // as given: re-sizes the checkpoints of a re-planned job
   // Run time at nominal clock: steps x step_time_s + checkpoints x checkpoint_s.

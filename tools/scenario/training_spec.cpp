@@ -223,6 +223,17 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                                                "that network with whatever else runs there.",
                                                                at_least(0)),
                                                  "no store host: the NICs' line rate"),
+                               with_default(boolean_field("async",
+                                                          "Asynchronous save: the job stalls only while its "
+                                                          "GPUs copy the checkpoint to host memory; the write "
+                                                          "runs beside the next steps (a save due before it "
+                                                          "finishes waits for it)."),
+                                            false),
+                               with_default(quantity_field("snapshot_bandwidth",
+                                                           "Async saves: device-to-host copy rate per GPU "
+                                                           "(52 GB/s measured on H100 SXM over PCIe Gen5).",
+                                                           QuantityKind::kDataRate, above(0)),
+                                            "52 GB/s"),
                                with_default_note(non_empty(string_field("pool",
                                                                         "Store target: the /storage pool the "
                                                                         "checkpoints go to.")),
@@ -409,6 +420,9 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
                              : target == "store" ? mw::CheckpointTarget::kStore
                                                  : mw::CheckpointTarget::kNvme;
     if (ck.contains("pool")) spec.checkpoint.pool = ck.at("pool", "pool").get<std::string>();
+    spec.checkpoint.async = ck.at("async", "async").get<bool>();
+    spec.checkpoint.snapshot_bytes_per_s_per_gpu =
+        ck.at("snapshot_bandwidth", "snapshot_bytes_per_s_per_gpu").get<double>() / 8.0;
     if (ck.contains("remote_bandwidth")) {
       spec.checkpoint.remote_bandwidth_bps = ck.at("remote_bandwidth", "remote_bandwidth_bps").get<double>();
     }

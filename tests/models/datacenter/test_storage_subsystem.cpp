@@ -59,7 +59,7 @@ StorageConfig store(double capacity_bytes, int keep) {
 }
 
 // BERT-Large on 2 HGX H100 nodes, analytic steps, a checkpoint after every step into the store.
-DatacenterConfig config(const dcsim::models::ModelRegistries& reg, int steps, StorageConfig storage) {
+mw::TrainingJobSpec bert(const dcsim::models::ModelRegistries& reg, int steps) {
   mw::TrainingJobSpec t;
   t.job.name = "bert";
   t.job.model = reg.training_models.get("bert-large").factory();
@@ -68,6 +68,17 @@ DatacenterConfig config(const dcsim::models::ModelRegistries& reg, int steps, St
   t.steps = steps;
   t.checkpoint.interval_steps = 1;
   t.checkpoint.target = mw::CheckpointTarget::kStore;
+  return t;
+}
+
+mw::TrainingJobSpec async_spec(const dcsim::models::ModelRegistries& reg) {
+  mw::TrainingJobSpec t = bert(reg, 3);
+  t.checkpoint.async = true;
+  return t;
+}
+
+DatacenterConfig config(const dcsim::models::ModelRegistries& reg, int steps, StorageConfig storage) {
+  const mw::TrainingJobSpec t = bert(reg, steps);
   DatacenterConfig c;
   c.cluster.emplace();
   c.cluster->node = dcsim::models::hardware::hgx_h100();
@@ -176,4 +187,36 @@ TEST_CASE("a restart reads its checkpoint back through the store before its work
   CHECK(r.number("storage/jobs/bert/stall_s") ==
         Approx(r.number("storage/checkpoint_read_s_max") + 2 * r.number("storage/checkpoint_write_s_max"))
             .epsilon(0.02));
+}
+
+TEST_CASE("an async save stalls the job only for its snapshot and counts once its write has finished",
+          "[models][datacenter][storage]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  DatacenterConfig sync = config(reg, 3, store(1e15, 2));
+  DatacenterConfig async = config(reg, 3, store(1e15, 2));
+  async.cluster->training_jobs[0] = async_spec(reg);
+  Run s, a;
+  run(std::move(sync), s);
+  run(std::move(async), a);
+  // Both write the same two checkpoints at the drives' rate (bytes / 1 GB/s each, by hand above).
+  CHECK(a.number("storage/checkpoint_writes") == 2);
+  CHECK(a.number("storage/checkpoint_write_s_max") == Approx(s.number("storage/checkpoint_write_s_max")));
+  CHECK(a.job_column("checkpoints") == 1);  // the second save's write outlives the job's last step
+  // Each save stalls the job for the copy to host memory: its nodes' shares (bytes / 2) at 8 GPUs
+  // x 52 GB/s. The first write (W = bytes / 1 GB/s) runs beside step 2 (T, far shorter), so the
+  // second save also waits W - T for it: the host memory holds one snapshot.
+  const double snapshot_s = bytes / 2 / (8 * 52e9);
+  const double write_s = bytes / 1e9;
+  const double step_s =
+      mw::plan_training_job(async_spec(reg), dcsim::models::hardware::hgx_h100(), reg.collective_algorithms)
+          .step.step_time_s;
+  REQUIRE(step_s < write_s);
+  CHECK(a.job_column("checkpoint_s") == Approx(2 * snapshot_s + write_s - step_s).epsilon(0.01));
+  CHECK(s.job_column("checkpoint_s") == Approx(2 * write_s).epsilon(0.01));
+  // The store's writes ran beside the async job's steps: it waited on none of them.
+  CHECK(a.number("storage/jobs/bert/stall_s") == 0.0);
+  CHECK(s.number("storage/jobs/bert/stall_s") == Approx(s.job_column("checkpoint_s")).epsilon(1e-6));
+  // The async job finishes its steps sooner by what it did not wait for.
+  CHECK(a.job_column("checkpoint_s") < s.job_column("checkpoint_s") - write_s / 2);
 }
