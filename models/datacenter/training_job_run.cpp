@@ -283,16 +283,16 @@ void TrainingJobRun::on_checkpoint_done(bool saved) {
   } else {
     ++checkpoints_failed_;
   }
+  resume_steps();
+}
+
+void TrainingJobRun::resume_steps() {
   if (on_saved_) {
     const auto on_saved = std::move(on_saved_);
     on_saved_ = nullptr;
     on_saved();
     if (interrupted_) return;
   }
-  resume_steps();
-}
-
-void TrainingJobRun::resume_steps() {
   if (executor_) {
     next_step();
   } else {
@@ -342,12 +342,6 @@ void TrainingJobRun::on_background_done(bool saved) {
     // The job waited for this very save (checkpoint_at_step_end during its snapshot).
     flush_piece(true, false);
     checkpoint_s_ += (sim_.now() - checkpoint_start_).seconds();
-    if (on_saved_) {
-      const auto on_saved = std::move(on_saved_);
-      on_saved_ = nullptr;
-      on_saved();
-      if (interrupted_) return;
-    }
     resume_steps();
     return;
   }

@@ -148,7 +148,8 @@ class TrainingJobRun final : public JobRun {
   // Async saves: the snapshot is in host memory; the write goes on in the background.
   void on_snapshot_done();
   void on_background_done(bool saved);
-  // The steps go on after a checkpoint (the next step, or the next segment).
+  // The steps go on after a checkpoint (the next step, or the next segment), once
+  // checkpoint_at_step_end's caller has heard of it.
   void resume_steps();
   // The job is stalled in a checkpoint: writing one, copying its snapshot, or waiting for the
   // previous async write.
