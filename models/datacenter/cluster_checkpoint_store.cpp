@@ -46,6 +46,7 @@ bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
                               j.resume_s = 0.0;
                               j.resume_step = 0;
                               j.checkpoint_step = 0;
+                              settle_restart_point(j);
                             }
                             begin_run(job_index);
                           });

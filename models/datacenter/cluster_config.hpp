@@ -34,6 +34,16 @@ struct CloudPoolConfig {
   double wan_bits_per_s = 10e9;
 };
 
+// How training jobs catch silent data corruption (cluster_integrity.cpp): the framework's loss
+// checks (loss spikes, NaN/Inf, gradient-norm jumps) notice a corruption of a job's state with
+// `probability`, `latency_steps` steps after it happened; a missed one runs on to a wrong
+// result. Only a small share of GPU SDC outcomes are NaN/Inf (about 1%, arXiv 2605.04213), so
+// the probability is the checks' recall, a property of the job's monitoring, not of the GPU.
+struct SdcDetection {
+  double probability = 1.0;  // in [0, 1]
+  int latency_steps = 1;     // >= 0; at the job's nominal step time
+};
+
 struct ClusterConfig {
   hardware::NodeSpec node;
   int nodes = 1;
@@ -62,6 +72,9 @@ struct ClusterConfig {
   // Faults per hour that take one node or its job down, from the reliability model: what
   // checkpoint intervals are optimised against. 0 = no fault model.
   double node_fault_rate_per_hour = 0.0;
+  // Set when the scenario can corrupt jobs silently (a silent_data_corruption fault class or
+  // scripted fault): the cluster then logs integrity_events and the integrity/... summary.
+  std::optional<SdcDetection> sdc_detection;
 
   // Cloud instances a bursting scheduler may use; none by default (on-prem only).
   std::optional<CloudPoolConfig> cloud_pool;

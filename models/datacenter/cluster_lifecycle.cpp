@@ -157,11 +157,12 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
                                               std::move(executor), job.resume_step, job.training, job.checkpoint_step);
   // A job on cloud instances writes its checkpoints in the cloud: the site's uplink neither
   // carries nor stages them.
-  if (signals_ != nullptr && signals_->checkpoint_written.connected() && !job.cloud) {
-    run->set_on_checkpoint([this, job_index, bytes = plan.checkpoint_bytes] {
-      signals_->checkpoint_written.emit(CheckpointWritten{sim_.now(), job_index, jobs_[job_index]->spec.name, bytes});
-    });
-  }
+  const bool announce = signals_ != nullptr && signals_->checkpoint_written.connected() && !job.cloud;
+  run->set_on_checkpoint([this, job_index, announce, bytes = plan.checkpoint_bytes] {
+    Job& j = *jobs_[job_index];
+    record_checkpoint(j);
+    if (announce) signals_->checkpoint_written.emit(CheckpointWritten{sim_.now(), job_index, j.spec.name, bytes});
+  });
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
   connect_checkpoint_writes(job_index, *run, plan);
   if (training_fabric_) {
@@ -172,6 +173,8 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   }
   job.training = run.get();
   job.run = std::move(run);
+  // A corruption caught while the job was not stepping shows in its checks once it steps again.
+  if (job.corruption.active && job.corruption.caught_pending) schedule_detection(job_index);
   // A shrunk job whose nodes freed up during its reconfiguration grows back now.
   if (job.run_plan != nullptr && !free_nodes_.empty()) {
     sim_.at(sim_.now(), [this] {
@@ -268,6 +271,10 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   ++finished_;
   last_completion_ = sim_.now();
   transition(job, "running", "completed", "");
+  if (job.corruption.active) {
+    ++wrong_results_;
+    end_corruption(job, "finished_corrupted");
+  }
   if (job.plan) report_training_work(job, job.plan->steps);
   if (job.cloud) finish_cloud_job(job);
   emit_job_row(job);
@@ -284,11 +291,18 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   // resume point); the step in flight is redone.
   const bool had_run = job.run != nullptr;
   const double done_s = had_run ? job.run->done_s() : job.resume_s;
-  const double saved_s = had_run ? job.run->saved_s() : job.resume_s;
+  double saved_s = had_run ? job.run->saved_s() : job.resume_s;
   const int whole_steps = job.training && had_run ? static_cast<int>(std::floor(job.training->steps_done()))
                                                   : job.resume_step;
-  const int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
+  int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
   const double step_s = job.plan ? job.current_plan().step.step_time_s : 0.0;
+  // A caught corruption rolls back to a clean checkpoint (cluster_integrity.cpp): the state in
+  // memory and the checkpoints since are wrong.
+  const bool rollback = job.rollback_step >= 0 && job.plan != nullptr;
+  if (rollback && saved_step > job.rollback_step) {
+    saved_step = job.rollback_step;
+    saved_s = saved_step * step_s;
+  }
   const char* from = running_label(job);
   stop_running(job_index);
   job.migrating = false;
@@ -307,7 +321,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   const policy::FailoverDecision d = failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : spares_);
   using Action = policy::FailoverDecision::Action;
   const bool from_checkpoint = d.action != Action::kRequeue && d.action != Action::kFail && saved_s > 0;
-  const bool keep_steps = d.action == Action::kReconfigure && d.keep_progress && job.training != nullptr;
+  const bool keep_steps = !rollback && d.action == Action::kReconfigure && d.keep_progress && job.training != nullptr;
   const double kept_s = keep_steps ? (had_run ? whole_steps * step_s : done_s) : (from_checkpoint ? saved_s : 0.0);
   // Lost: what the job had done and will not keep (a requeued or failed job keeps nothing,
   // checkpoints and earlier runs' progress included).
@@ -329,12 +343,14 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     job.finish = sim_.now();
     ++failed_;
     transition(job, "interrupted", "failed", "max_restarts");
+    end_corruption(job, nullptr);
     emit_job_row(job);
     return;
   }
   job.resume_s = keep_steps || from_checkpoint ? kept_s : 0.0;
   job.checkpoint_step = from_checkpoint && job.training ? saved_step : 0;
   job.resume_step = keep_steps ? whole_steps : job.checkpoint_step;
+  settle_restart_point(job);
   if (d.action == Action::kReconfigure) {
     reconfigure_job(job_index, failed_nodes, d, from_checkpoint && !keep_steps);
     return;
@@ -378,6 +394,7 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
   job.resume_s = saved_s;
   job.checkpoint_step = job.training ? saved_step : 0;
   job.resume_step = job.checkpoint_step;
+  settle_restart_point(job);
   job.restart_delay = relaunch + (job.plan ? checkpoint_reload_time(job, *job.plan, saved_s > 0) : sim::Time::zero());
 }
 

@@ -148,6 +148,7 @@ void ClusterSimulation::finish() {
   put("workload/mean_bounded_slowdown", finished_ > 0 ? slowdown_sum / static_cast<double>(finished_) : 0.0, "",
       "mean over finished jobs of max(1, (finish - arrival) / max(work, 10 s))");
   emit_reliability_summary(elapsed_s);
+  emit_integrity_summary();
   put("makespan_s", last_completion_.seconds(), "s", "time of the last job completion");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
   put("utilization/node_busy_fraction",

@@ -65,6 +65,11 @@ void validate(const ClusterConfig& c) {
               "must be between 1 and the cluster's " + std::to_string(c.nodes) + " nodes");
     }
   }
+  if (c.sdc_detection) {
+    require(c.sdc_detection->probability >= 0 && c.sdc_detection->probability <= 1, "sdc_detection.probability",
+            "must be between 0 and 1");
+    require(c.sdc_detection->latency_steps >= 0, "sdc_detection.latency_steps", "must be 0 or more");
+  }
 }
 
 }  // namespace
@@ -211,6 +216,19 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
                       "warning (predicted:<class>, false_alarm) or off-site copy (a stall); empty for normal steps"},
                      {"node_list", sim::ColumnType::kString, "", "the job's nodes"}});
   summary_jobs_table_ = sink_.declare_table("summary/jobs", job_columns);
+  if (config_.sdc_detection) {
+    integrity_table_ = sink_.declare_table(
+        "integrity_events",
+        {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
+         {"job", sim::ColumnType::kString, "", "job name"},
+         {"node", sim::ColumnType::kInt64, "", "the corrupting GPU's node"},
+         {"event", sim::ColumnType::kString, "",
+          "corrupted (its checks will catch it), corrupted_unnoticed (they will not), corrupted_again, unprotected "
+          "(batch or service job), caught, washed_out (a restart went back before it), finished_corrupted"},
+         {"step", sim::ColumnType::kInt64, "",
+          "steps finished before the corruption; caught: the checkpoint step rolled back to; washed_out: the restart "
+          "step; -1 otherwise"}});
+  }
 }
 
 ClusterSimulation::~ClusterSimulation() = default;

@@ -102,6 +102,12 @@ class ClusterSimulation final : private policy::ClusterView,
   // A job crash on a healthy node (software, NCCL watchdog, silent data corruption): its jobs are
   // interrupted; the node stays usable.
   void crash_jobs_on_node(int node, const std::string& cause) override;
+  // Silent data corruption (cluster_integrity.cpp): each training job stepping on the node runs
+  // on corrupted state from now; its loss checks catch it (config sdc_detection: with that
+  // probability, that many steps later) and it rolls back to its latest kept checkpoint from
+  // before the corruption while the node is quarantined for `quarantine`, or it is never caught
+  // and its result is wrong. Batch and service jobs have no loss checks: counted, never caught.
+  void corrupt_jobs_on_node(int node, const std::string& cause, sim::Time quarantine) override;
   bool node_healthy(int node) const { return nodes_[static_cast<std::size_t>(node)].state.healthy; }
   // A precursor signal (reliability/fault_precursor.hpp) warns of a fault on `node`: it is
   // drained (no new work) until `drain_until`, or until repaired if the fault comes first; each
@@ -227,6 +233,19 @@ class ClusterSimulation final : private policy::ClusterView,
   void put_back_in_pool(int node);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
   void emit_reliability_summary(double elapsed_s);
+  // Silent data corruption (cluster_integrity.cpp).
+  void corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine);
+  void schedule_detection(std::size_t job_index);
+  void on_corruption_caught(std::size_t job_index, std::uint64_t id);
+  // A checkpoint the run just saved joins the ones the job can restart from.
+  void record_checkpoint(Job& job);
+  // The job's resume point moved (a restart): a corruption after it is gone, and so are the
+  // checkpoints after it.
+  void settle_restart_point(Job& job);
+  // The corruption stops counting (caught, washed out by a restart, or the job ended on it).
+  void end_corruption(Job& job, const char* event);
+  void log_integrity(const Job& job, int node, const char* event, int step);
+  void emit_integrity_summary();
   void hold_gpus(int node, std::size_t job_index, int gpus);
   void release_gpus(int node, std::size_t job_index, int gpus);
   void update_node_utilization(int node);
@@ -292,6 +311,14 @@ class ClusterSimulation final : private policy::ClusterView,
   double expand_lost_gpu_s_ = 0.0;      // steps in flight abandoned when a job grew back
   double shrunk_missing_gpu_s_ = 0.0;   // submitted GPUs an elastic job ran without, x time
   std::size_t alarms_ = 0, false_alarms_ = 0, migrations_ = 0, alarm_stays_ = 0;
+  // Silent data corruption: faults, those that hit no stepping job, jobs corrupted, caught,
+  // never to be caught, on jobs without loss checks, washed out by a restart from before them,
+  // node quarantines, jobs that ended on corrupted state; GPU time run on corrupted state.
+  std::size_t sdc_faults_ = 0, sdc_idle_ = 0, sdc_corrupted_ = 0, sdc_caught_ = 0, sdc_missed_ = 0,
+              sdc_unprotected_ = 0, sdc_washed_out_ = 0, quarantines_ = 0, wrong_results_ = 0;
+  double corrupted_gpu_s_ = 0.0;
+  std::uint64_t detections_ = 0;  // ids of scheduled detections
+  sim::TableId integrity_table_ = 0;
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
   const NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set

@@ -29,6 +29,10 @@ class NodeFaultTarget {
   virtual void set_node_up(int node) = 0;
   // The node's jobs crash (software, watchdog); the node stays usable.
   virtual void crash_jobs_on_node(int node, const std::string& cause) = 0;
+  // A GPU of the node computes wrong numbers silently: the training jobs on it run on corrupted
+  // state until their loss checks catch it (then they roll back to their last clean checkpoint
+  // and the node is quarantined for `quarantine`) or never.
+  virtual void corrupt_jobs_on_node(int node, const std::string& cause, sim::Time quarantine) = 0;
   // The precursor signal the node owner acts on (a predictive failover policy), if any: the
   // fault router then raises its alarms (reliability/fault_precursor.hpp) and warns here.
   virtual std::optional<reliability::PrecursorConfig> wanted_precursor() const { return std::nullopt; }
@@ -80,6 +84,9 @@ class CheckpointStore {
   // some data down).
   virtual void read(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
                     double bytes_per_node, std::function<void(bool ok)> on_done) = 0;
+  // How many of a job's latest checkpoints the store keeps (older ones are deleted): the ones a
+  // rollback can go back to.
+  virtual int kept_checkpoints() const = 0;
 };
 
 // The owner of the training jobs (the cluster) takes the store while the datacenter is built.

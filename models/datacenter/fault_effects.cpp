@@ -74,6 +74,10 @@ void FaultEffects::act(const rel::Fault& f, bool up) {
     case rel::FaultEffect::kJobCrash:
       if (node_ok && !up) nodes->crash_jobs_on_node(f.node, c.name);
       break;
+    case rel::FaultEffect::kSilentCorruption:
+      // The repair time is the quarantine once it is caught; the cluster keeps that clock.
+      if (node_ok && !up) nodes->corrupt_jobs_on_node(f.node, c.name, f.repair_done - f.at);
+      break;
     case rel::FaultEffect::kLinkDown:
     case rel::FaultEffect::kSwitchDown:
       if (targets_.fabric == nullptr) {

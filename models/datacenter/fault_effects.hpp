@@ -7,6 +7,8 @@
 //                        the node also goes down until the repair; with bonding only the loss of
 //                        every NIC of the node takes it down;
 //   job_crash            the node's jobs are interrupted; the node stays up;
+//   silent_data_corruption  the node's training jobs run on corrupted state until caught (then
+//                        rolled back, the node quarantined for the repair time) or never;
 //   link_down            the fabric's cable goes down until its repair (flows re-route or wait);
 //   switch_down          the fabric's switch goes down until its repair;
 //                        without a fabric model, a link or switch fault times out the collective

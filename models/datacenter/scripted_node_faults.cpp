@@ -11,6 +11,7 @@ const char* kind_name(ScriptedNodeFault::Kind kind) {
     case ScriptedNodeFault::Kind::kDown: return "node_down";
     case ScriptedNodeFault::Kind::kUp: return "node_up";
     case ScriptedNodeFault::Kind::kJobCrash: return "job_crash";
+    case ScriptedNodeFault::Kind::kSilentCorruption: return "silent_data_corruption";
   }
   return "";
 }
@@ -30,7 +31,7 @@ ScriptedNodeFaults::ScriptedNodeFaults(std::vector<ScriptedNodeFault> faults, No
     }
   }
   table_ = sink.declare_table("node_faults", {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
-                                              {"kind", sim::ColumnType::kString, "", "node_down, node_up or job_crash"},
+                                              {"kind", sim::ColumnType::kString, "", "node_down, node_up, job_crash or silent_data_corruption"},
                                               {"node", sim::ColumnType::kInt64, "", "cluster node"}});
 }
 
@@ -49,6 +50,9 @@ void ScriptedNodeFaults::apply(std::size_t index) {
     case ScriptedNodeFault::Kind::kDown: nodes_->set_node_down(f.node, "scripted node fault"); break;
     case ScriptedNodeFault::Kind::kUp: nodes_->set_node_up(f.node); break;
     case ScriptedNodeFault::Kind::kJobCrash: nodes_->crash_jobs_on_node(f.node, "scripted job crash"); break;
+    case ScriptedNodeFault::Kind::kSilentCorruption:
+      nodes_->corrupt_jobs_on_node(f.node, "scripted silent data corruption", f.quarantine);
+      break;
   }
 }
 

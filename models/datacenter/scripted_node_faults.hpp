@@ -1,7 +1,8 @@
 #pragma once
-// Scripted node faults (/faults entries of kinds `node` and `job_crash`): a node goes down at a
-// given time (its jobs are interrupted and handed to the failover policy), comes back after a
-// duration or at a scripted `up`, or its jobs crash while it stays up. They act through the same
+// Scripted node faults (/faults entries of kinds `node`, `job_crash` and
+// `silent_data_corruption`): a node goes down at a given time (its jobs are interrupted and
+// handed to the failover policy), comes back after a duration or at a scripted `up`, its jobs
+// crash while it stays up, or a GPU of it corrupts its jobs silently. They act through the same
 // seam as random faults (NodeFaultTarget), so a scripted fault and a random one of the same kind
 // do the same thing. Each is a row of the `node_faults` table and a FaultNotice.
 

@@ -63,6 +63,7 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
                                            const std::vector<int>& nodes, bool job_waits) override;
   void read(const std::string& job, const std::string& pool, const std::vector<int>& nodes, double bytes_per_node,
             std::function<void(bool ok)> on_done) override;
+  int kept_checkpoints() const override { return config_.keep_checkpoints; }
 
   storage::ObjectStore& store() { return *store_; }
 

@@ -11,7 +11,8 @@ namespace dcsim::models::reliability {
 namespace {
 
 constexpr std::array<std::string_view, kFaultEffectCount> kEffects{"node_down",   "job_crash",   "nic_down",
-                                                                   "link_down",   "switch_down", "zone_cooling_loss"};
+                                                                   "link_down",   "switch_down", "zone_cooling_loss",
+                                                                   "silent_data_corruption"};
 
 std::string number(double v) {
   std::string s = std::to_string(v);
@@ -52,6 +53,7 @@ bool effect_applies_to(FaultEffect e, ComponentKind k) {
   switch (e) {
     case FaultEffect::kNodeDown:
     case FaultEffect::kJobCrash:
+    case FaultEffect::kSilentCorruption:
       return k == ComponentKind::kGpu || k == ComponentKind::kNode || k == ComponentKind::kNic;
     case FaultEffect::kNicDown: return k == ComponentKind::kNic;
     case FaultEffect::kLinkDown: return k == ComponentKind::kLink;
@@ -64,7 +66,10 @@ bool effect_applies_to(FaultEffect e, ComponentKind k) {
 double node_interruption_rate_per_hour(const FaultModelConfig& config) {
   double rate = 0.0;
   for (const auto& c : config.classes) {
+    // Silent corruptions count in full: each detected one rolls the job back at least as far as
+    // an interruption does (the detection probability is the cluster's, not known here).
     const bool interrupts = c.effect == FaultEffect::kNodeDown || c.effect == FaultEffect::kJobCrash ||
+                            c.effect == FaultEffect::kSilentCorruption ||
                             (c.effect == FaultEffect::kNicDown && !config.nic_bonding);
     if (!interrupts) continue;
     const double per_node = c.component == ComponentKind::kGpu   ? config.inventory.gpus_per_node

@@ -26,8 +26,14 @@ enum class FaultEffect {
   kLinkDown,         // one fabric cable (or its optics) is down until repaired
   kSwitchDown,       // one fabric switch and all its links are down until repaired
   kZoneCoolingLoss,  // a cooling zone loses its heat removal until repaired
+  // A GPU computes wrong numbers without any error raised: the job on the node runs on corrupted
+  // from then on until its loss checks catch it (with the cluster's detection probability, some
+  // steps later: the job rolls back to its last clean checkpoint and the node is quarantined for
+  // the repair time) or never (a wrong result). Llama 3's table counts only the detected ones,
+  // as job crashes (llama3_faults.hpp).
+  kSilentCorruption,
 };
-inline constexpr std::size_t kFaultEffectCount = 6;
+inline constexpr std::size_t kFaultEffectCount = 7;
 
 std::string_view effect_name(FaultEffect e);  // "node_down", "job_crash", ...
 std::optional<FaultEffect> parse_effect(std::string_view name);
@@ -61,8 +67,9 @@ struct FaultModelConfig {
   bool nic_bonding = false;
 };
 
-// Faults per hour that interrupt one node's jobs (node_down, job_crash, and nic_down classes
-// unless the NICs are bonded; each rate x scale x its instances on one node): what checkpoint
+// Faults per hour that interrupt one node's jobs (node_down, job_crash, silent_data_corruption,
+// and nic_down classes unless the NICs are bonded; each rate x scale x its instances on one
+// node): what checkpoint
 // intervals are optimised against. With bonding, losing every NIC of a node at once is left out
 // (it needs nics_per_node overlapping repairs).
 // Weibull classes count at 1 / MTTF, their long-run rate for repairs short against the MTTF.

@@ -29,6 +29,7 @@ const std::map<std::string, KindInfo>& kinds() {
       {"nic_port", {FaultTarget::kFabric, {"host", "port", "state", "duration"}, "host", true, true}},
       {"node", {FaultTarget::kNode, {"node", "state", "duration"}, "node", true, true}},
       {"job_crash", {FaultTarget::kNode, {"node"}, "node", false, false}},
+      {"silent_data_corruption", {FaultTarget::kNode, {"node", "duration"}, "node", false, true}},
       {"cdu_pump_failure", {FaultTarget::kPlant, {"zone", "flow_fraction", "duration"}, "", false, true}},
       {"rdhx_fan_failure", {FaultTarget::kPlant, {"zone", "duration"}, "", false, true}},
       {"chilled_water_rise", {FaultTarget::kPlant, {"delta", "duration"}, "", false, true}},
@@ -63,6 +64,9 @@ FieldSpec faults_section() {
                                   "(one port of a host: flows fail over to the host's other ports, the bond), "
                                   "`node` (down: its jobs are interrupted and handed to the failover policy), "
                                   "`job_crash` (the node's jobs are interrupted, the node stays up), "
+                                  "`silent_data_corruption` (a GPU of the node computes wrong numbers: its training "
+                                  "jobs run on corrupted state until /reliability/sdc_detection catches it; "
+                                  "`duration` is the node's quarantine once caught), "
                                   "`cdu_pump_failure`, `rdhx_fan_failure`, `chilled_water_rise`, "
                                   "`zone_cooling_loss` (plant faults; need /facility).",
                                   "fault kind", kind_names())),
@@ -72,7 +76,8 @@ FieldSpec faults_section() {
                                       "fault state", {"down", "up"}),
                            "down"),
               with_default_note(quantity_field("duration",
-                                               "Until repaired (every kind but job_crash; with state down).",
+                                               "Until repaired (every kind but job_crash; with state down); "
+                                               "silent_data_corruption: the quarantine once caught (required).",
                                                QuantityKind::kDuration, above(0)),
                                 "until a later `up` entry, or never"),
               integer_field("link", "Link id (kind `link`).", at_least(0)),
@@ -81,7 +86,8 @@ FieldSpec faults_section() {
               with_default(integer_field("port", "NIC port of the host, NIC 0's first (kind `nic_port`).",
                                          at_least(0)),
                            0),
-              integer_field("node", "Cluster node index (kinds `node`, `job_crash`).", at_least(0)),
+              integer_field("node", "Cluster node index (kinds `node`, `job_crash`, `silent_data_corruption`).",
+                            at_least(0)),
               with_default(integer_field("zone", "Cooling zone index, -1 for all (cdu_pump_failure, "
                                                  "rdhx_fan_failure, zone_cooling_loss).",
                                          at_least(-1)),
@@ -142,6 +148,11 @@ void check_faults_cross_field(const json& given, const json& resolved, ErrorList
     if (!info.required_key.empty() && !x.contains(info.required_key)) {
       errors.add(base + "/" + info.required_key, "missing required key for a " + kind + " fault");
     }
+    if (kind == "silent_data_corruption" && !x.contains("duration")) {
+      errors.add(base + "/duration",
+                 "missing; a silent_data_corruption fault needs the node's quarantine once caught (\"4 h\": "
+                 "diagnostics before it returns)");
+    }
     if (x.contains("duration") && r.contains("state") && r["state"] == "up") {
       errors.add(base + "/duration", "only a fault that goes down lasts a duration; this one has state \"up\"");
     }
@@ -174,8 +185,14 @@ std::vector<models::datacenter::ScriptedNodeFault> map_node_faults(const json& f
       continue;
     }
     f.kind = kind == "job_crash"                ? ScriptedNodeFault::Kind::kJobCrash
+             : kind == "silent_data_corruption"   ? ScriptedNodeFault::Kind::kSilentCorruption
              : x.at("state").get<std::string>() == "up" ? ScriptedNodeFault::Kind::kUp
                                                       : ScriptedNodeFault::Kind::kDown;
+    if (f.kind == ScriptedNodeFault::Kind::kSilentCorruption) {
+      f.quarantine = sim::Time::from_seconds(x.at("duration").get<double>());
+      out.push_back(f);
+      continue;
+    }
     out.push_back(f);
     if (x.contains("duration")) {
       ScriptedNodeFault repair = f;

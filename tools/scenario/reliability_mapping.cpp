@@ -115,7 +115,7 @@ rel::FaultModelConfig map_reliability_section(const json& r, const Scenario& sce
       error(base + (c.contains("effect") ? "/effect" : "/component"),
             "effect " + std::string(rel::effect_name(target->effect)) + " does not apply to component " +
                 std::string(rel::component_name(target->component)) +
-                " (node_down and job_crash: gpu, node or nic; nic_down: nic; link_down: link; switch_down: switch; "
+                " (node_down, job_crash and silent_data_corruption: gpu, node or nic; nic_down: nic; link_down: link; switch_down: switch; "
                 "zone_cooling_loss: zone)");
     }
   }
@@ -133,6 +133,43 @@ rel::FaultModelConfig map_reliability_section(const json& r, const Scenario& sce
                              " after the section passed validation (this is a bug)");
   }
   return out;
+}
+
+void map_sdc_detection(Scenario& scenario) {
+  const json& resolved = scenario.resolved;
+  const json* section = resolved.contains("reliability") && resolved["reliability"].contains("sdc_detection")
+                            ? &resolved["reliability"]["sdc_detection"]
+                            : nullptr;
+  std::string source_of_corruption;
+  if (scenario.reliability) {
+    for (const auto& c : scenario.reliability->classes) {
+      if (c.effect == rel::FaultEffect::kSilentCorruption && c.rate_per_hour > 0 && scenario.reliability->scale > 0) {
+        source_of_corruption = "fault class \"" + c.name + "\" (effect silent_data_corruption)";
+        break;
+      }
+    }
+  }
+  for (const auto& f : scenario.node_faults) {
+    if (source_of_corruption.empty() && f.kind == models::datacenter::ScriptedNodeFault::Kind::kSilentCorruption) {
+      source_of_corruption = "a scripted silent_data_corruption fault (/faults)";
+    }
+  }
+  if (section == nullptr) {
+    if (!source_of_corruption.empty()) {
+      throw sim::InputErrors({scenario.source + ":/reliability/sdc_detection: missing; " + source_of_corruption +
+                              " corrupts jobs silently, and how their loss checks catch it decides what follows: "
+                              "give {\"probability\": 0..1, \"latency_steps\": N}"});
+    }
+    return;
+  }
+  if (!scenario.has_cluster) {
+    throw sim::InputErrors({scenario.source + ":/reliability/sdc_detection: given, but the scenario has no "
+                                              "/cluster whose jobs it checks"});
+  }
+  models::datacenter::SdcDetection d;
+  d.probability = section->at("probability").get<double>();
+  d.latency_steps = section->at("latency_steps").get<int>();
+  scenario.cluster.sdc_detection = d;
 }
 
 }  // namespace dcsim::tools::scenario

@@ -73,12 +73,38 @@ FieldSpec reliability_section() {
                           from_preset(enum_field("effect",
                                                  "What the fault does: node_down (node unusable until repaired), "
                                                  "job_crash (the job dies, the node is back after the repair), "
-                                                 "nic_down, link_down, switch_down, zone_cooling_loss. node_down and "
-                                                 "job_crash need a gpu, node or nic; the others their own component.",
+                                                 "silent_data_corruption (the node's training jobs run on wrong "
+                                                 "numbers until caught, /reliability/sdc_detection; the repair is the "
+                                                 "quarantine once caught), nic_down, link_down, switch_down, "
+                                                 "zone_cooling_loss. node_down, job_crash and silent_data_corruption "
+                                                 "need a gpu, node or nic; the others their own component.",
                                                  "effect", rel::effect_names()),
                                       "required for a new class"),
                       }),
                   nlohmann::json::array()),
+              optional_section(
+                  object_field(
+                      "sdc_detection",
+                      "How training jobs catch silent data corruption (classes with effect silent_data_corruption, "
+                      "/faults of kind silent_data_corruption): their loss checks (loss spikes, NaN/Inf, "
+                      "gradient-norm jumps) see a corruption with `probability`, `latency_steps` steps after it; the "
+                      "job then rolls back to its latest kept checkpoint from before it (the store keeps "
+                      "/storage/keep_checkpoints) and the node is quarantined for the fault's repair time. A missed "
+                      "corruption runs on to a wrong result (integrity/wrong_results). Batch and inference jobs have "
+                      "no such checks. Required whenever a corruption can happen.",
+                      {
+                          required(number_field("probability",
+                                                "Share of corruptions the checks catch (their recall): 0 none, 1 "
+                                                "all. Few GPU corruptions are NaN/Inf (about 1%, arXiv 2605.04213): "
+                                                "catching the rest takes loss and gradient checks.",
+                                                between(0, 1))),
+                          with_default(integer_field("latency_steps",
+                                                     "Steps between the corruption and the check that sees it (0: at "
+                                                     "once), at the job's nominal step time.",
+                                                     at_least(0)),
+                                       1),
+                      }),
+                  "no corruption can happen"),
           }),
       "no random faults");
 }

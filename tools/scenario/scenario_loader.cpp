@@ -458,6 +458,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   if (out.resolved.contains("reliability")) {
     out.reliability = map_reliability_section(out.resolved["reliability"], out, registries);
   }
+  map_sdc_detection(out);
   if (out.resolved.contains("uplink")) {
     out.uplink = map_uplink_section(out.resolved["uplink"], out, out.origins["uplink"]);
   }

@@ -173,3 +173,44 @@ TEST_CASE("reliability: dcsim validate exits 2 with the pointer of a negative ra
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("/reliability/classes/0/rate_per_hour: expected a non-negative number"));
 }
+
+TEST_CASE("reliability: sdc_detection reaches the cluster, and corruption without it is refused",
+          "[tools][scenario][reliability]") {
+  const json sdc_class = json::parse(R"({"name": "gpu_sdc", "component": "gpu", "effect": "silent_data_corruption",
+                                         "rate_per_hour": 1e-6, "repair": {"kind": "fixed", "value": "4 h"}})");
+  json doc = with_reliability({{"classes", json::array({sdc_class})},
+                               {"sdc_detection", {{"probability", 0.25}, {"latency_steps", 7}}}});
+  const Scenario s = load(doc);
+  REQUIRE(s.cluster.sdc_detection);
+  CHECK(s.cluster.sdc_detection->probability == 0.25);
+  CHECK(s.cluster.sdc_detection->latency_steps == 7);
+  CHECK(find(*s.reliability, "gpu_sdc").effect == rel::FaultEffect::kSilentCorruption);
+
+  // The default latency is one step; without corruption the cluster has no settings.
+  doc["reliability"]["sdc_detection"].erase("latency_steps");
+  CHECK(load(doc).cluster.sdc_detection->latency_steps == 1);
+  CHECK_FALSE(load(with_reliability(json::object())).cluster.sdc_detection);
+
+  doc["reliability"].erase("sdc_detection");
+  CHECK(messages(doc) == "t.json:/reliability/sdc_detection: missing; fault class \"gpu_sdc\" (effect "
+                         "silent_data_corruption) corrupts jobs silently, and how their loss checks catch it decides "
+                         "what follows: give {\"probability\": 0..1, \"latency_steps\": N}\n");
+  // A class that never fires needs nothing.
+  doc["reliability"]["classes"][0]["rate_per_hour"] = 0;
+  CHECK(messages(doc) == "(loaded without error)");
+}
+
+TEST_CASE("reliability: a scripted silent data corruption carries its quarantine", "[tools][scenario][reliability]") {
+  json doc = with_reliability({{"sdc_detection", {{"probability", 1}}}});
+  doc["faults"] = json::parse(R"([{"at": "2 h", "kind": "silent_data_corruption", "node": 3, "duration": "30 min"}])");
+  const Scenario s = load(doc);
+  REQUIRE(s.node_faults.size() == 1);  // no repair entry: the quarantine starts when it is caught
+  CHECK(s.node_faults[0].kind == models::datacenter::ScriptedNodeFault::Kind::kSilentCorruption);
+  CHECK(s.node_faults[0].node == 3);
+  CHECK(s.node_faults[0].at == sim::Time::from_seconds(7200));
+  CHECK(s.node_faults[0].quarantine == sim::Time::from_seconds(1800));
+  doc["reliability"].erase("sdc_detection");
+  CHECK(messages(doc) == "t.json:/reliability/sdc_detection: missing; a scripted silent_data_corruption fault "
+                         "(/faults) corrupts jobs silently, and how their loss checks catch it decides what follows: "
+                         "give {\"probability\": 0..1, \"latency_steps\": N}\n");
+}
