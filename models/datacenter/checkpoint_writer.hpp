@@ -15,6 +15,9 @@ class CheckpointWriter {
   // when the target refused the write or lost it (a full pool, every copy of some data down):
   // the job's previous checkpoint stays its last. One write at a time.
   virtual void start(double bytes_per_node, std::function<void(bool saved)> on_done) = 0;
+  // The run stopped: a write in flight or started later saves nothing (its on_done is still
+  // called, and ignored); a target that keeps checkpoints drops its bytes.
+  virtual void abandon() {}
 };
 
 }  // namespace dcsim::models::datacenter

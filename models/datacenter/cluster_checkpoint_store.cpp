@@ -33,24 +33,50 @@ bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
   const std::uint64_t id = ++store_reads_;
   job.store_read = id;
   checkpoint_store_->read(job.spec.name, plan.checkpoint_config.pool, job.nodes, plan.checkpoint_bytes_per_node,
-                          [this, job_index, id](bool ok) {
+                          [this, job_index, id](CheckpointRead result) {
                             Job& j = *jobs_[job_index];
                             if (j.store_read != id) return;  // the run stopped meanwhile
                             j.store_read = 0;
-                            if (!ok) {
-                              // Some of the checkpoint is on no OSD that is up: the job starts
-                              // over, and the work it had saved is lost.
-                              const double lost = j.resume_s * j.gpus();
-                              j.lost_gpu_s += lost;
-                              lost_gpu_s_ += lost;
-                              j.resume_s = 0.0;
-                              j.resume_step = 0;
-                              j.checkpoint_step = 0;
-                              settle_restart_point(j);
-                            }
-                            begin_run(job_index);
+                            on_checkpoint_read(job_index, result);
                           });
   return true;
+}
+
+void ClusterSimulation::on_checkpoint_read(std::size_t job_index, CheckpointRead result) {
+  Job& job = *jobs_[job_index];
+  if (result == CheckpointRead::kUnavailable || result == CheckpointRead::kCorruptFound) {
+    // Unavailable (some of it on no OSD up): the job starts over. Found corrupt by its checksums:
+    // it goes back to the checkpoint before, read in turn, or starts over when there is none.
+    int back_to = 0;
+    if (result == CheckpointRead::kCorruptFound) {
+      log_integrity(job, -1, "checkpoint_corrupt_found", job.checkpoint_step);
+      if (job.checkpoint_steps.size() >= 2) back_to = job.checkpoint_steps[job.checkpoint_steps.size() - 2];
+    }
+    const double step_s = job.current_plan().step.step_time_s;
+    const double kept_s = back_to * step_s;
+    const double lost = std::max(0.0, job.resume_s - kept_s) * job.gpus();
+    job.lost_gpu_s += lost;
+    lost_gpu_s_ += lost;
+    if (result == CheckpointRead::kCorruptFound) {
+      ++corrupt_fallbacks_;
+      corrupt_fallback_lost_gpu_s_ += lost;
+    }
+    job.resume_s = kept_s;
+    job.resume_step = back_to;
+    job.checkpoint_step = back_to;
+    settle_restart_point(job);
+    if (back_to > 0) {
+      job.reload_from_store = true;
+      read_checkpoint_from_store(job_index);
+      return;
+    }
+  }
+  begin_run(job_index);
+  if (result == CheckpointRead::kCorruptUnnoticed) {
+    // Nothing checked it: the job steps on from a corrupted state, as if a GPU had corrupted it
+    // right after the checkpoint before; only its loss checks can catch it now.
+    corrupt_job(job_index, -1, "corrupt checkpoint", sim::Time::zero(), job.resume_step - 1);
+  }
 }
 
 void ClusterSimulation::connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run,

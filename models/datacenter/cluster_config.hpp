@@ -75,6 +75,9 @@ struct ClusterConfig {
   // Set when the scenario can corrupt jobs silently (a silent_data_corruption fault class or
   // scripted fault): the cluster then logs integrity_events and the integrity/... summary.
   std::optional<SdcDetection> sdc_detection;
+  // Log integrity_events and the integrity/... summary: set with sdc_detection, or when the
+  // checkpoint store checks or corrupts checkpoints (storage_config.hpp, CheckpointIntegrity).
+  bool integrity_events = false;
 
   // Cloud instances a bursting scheduler may use; none by default (on-prem only).
   std::optional<CloudPoolConfig> cloud_pool;

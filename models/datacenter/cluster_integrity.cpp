@@ -16,10 +16,17 @@
 // restart point, or the store's keep_checkpoints latest when it keeps them in the store (a
 // rollback past those starts over).
 //
-// Emits (only when the scenario can corrupt, config sdc_detection):
+// A checkpoint corrupted on its way into the store (storage_subsystem.hpp) is found by its
+// checksums when a restart reads it (the job goes back to the one before: read in turn) or
+// loaded unnoticed: then the job's state past the checkpoint before is wrong, as if a GPU had
+// corrupted it (no node to quarantine), and only its loss checks can catch it.
+//
+// Emits (only when the scenario can corrupt, config sdc_detection or integrity_events):
 //   table    integrity_events: time_s, job, node, event (corrupted, corrupted_unnoticed,
 //            corrupted_again, unprotected, caught, washed_out, finished_corrupted), step
-//   summary  integrity/sdc_faults, sdc_on_idle_gpus, jobs_corrupted, caught, missed, unprotected,
+//   summary  integrity/corrupt_checkpoint_fallbacks, corrupt_checkpoint_lost_gpu_h (the store's
+//            checksums found a checkpoint corrupt at a restart read: back to the one before),
+//            integrity/sdc_faults, sdc_on_idle_gpus, jobs_corrupted, caught, missed, unprotected,
 //            washed_out, quarantines, wrong_results, corrupted_at_end, corrupted_gpu_h (the work
 //            rollbacks discarded is goodput/lost_gpu_h_by_cause/<cause>, as for any interruption)
 
@@ -52,7 +59,7 @@ void ClusterSimulation::corrupt_jobs_on_node(int node, const std::string& cause,
       continue;  // restarting: no state on the GPUs yet
     hit = true;
     if (job.plan) {
-      corrupt_job(j, node, cause, quarantine);
+      corrupt_job(j, node, cause, quarantine, static_cast<int>(std::floor(job.training->steps_done())));
     } else {
       ++sdc_unprotected_;
       log_integrity(job, node, "unprotected", -1);
@@ -62,9 +69,14 @@ void ClusterSimulation::corrupt_jobs_on_node(int node, const std::string& cause,
 }
 
 void ClusterSimulation::corrupt_job(std::size_t job_index, int node, const std::string& cause,
-                                    sim::Time quarantine) {
+                                    sim::Time quarantine, int clean_through) {
+  if (!config_.sdc_detection) {
+    throw sim::InternalError("job '" + jobs_[job_index]->spec.name +
+                             "' corrupted in a cluster without sdc_detection settings (this is a bug: the "
+                             "scenario layer sets them whenever a corruption can happen)");
+  }
   Job& job = *jobs_[job_index];
-  const int steps = static_cast<int>(std::floor(job.training->steps_done()));
+  const int steps = std::max(0, clean_through);
   if (job.corruption.active) {
     log_integrity(job, node, "corrupted_again", steps);
     return;
@@ -143,8 +155,14 @@ void ClusterSimulation::record_checkpoint(Job& job) {
 }
 
 void ClusterSimulation::settle_restart_point(Job& job) {
+  const std::size_t before = job.checkpoint_steps.size();
   while (!job.checkpoint_steps.empty() && job.checkpoint_steps.back() > job.checkpoint_step) {
     job.checkpoint_steps.pop_back();
+  }
+  // The store keeps the same list: the checkpoints after the restart point go there too.
+  if (job.checkpoint_steps.size() != before && checkpoint_store_ != nullptr && job.plan &&
+      job.current_plan().checkpoint_config.target == workload::CheckpointTarget::kStore) {
+    checkpoint_store_->keep_oldest(job.spec.name, job.checkpoint_steps.size());
   }
   if (job.corruption.active && job.resume_step <= job.corruption.clean_through) {
     ++sdc_washed_out_;
@@ -167,7 +185,7 @@ void ClusterSimulation::log_integrity(const Job& job, int node, const char* even
 }
 
 void ClusterSimulation::emit_integrity_summary() {
-  if (!config_.sdc_detection) return;
+  if (!config_.sdc_detection && !config_.integrity_events) return;
   std::size_t at_end = 0;
   for (const auto& job : jobs_) {
     if (!job->corruption.active) continue;
@@ -197,6 +215,11 @@ void ClusterSimulation::emit_integrity_summary() {
       sim::SummaryValue{corrupted_gpu_s_ / 3600.0, "GPU-h",
                         "job GPUs x wall time from each corruption until it was caught, washed out "
                         "or the job or run ended (waits to restart included)"});
+  count("corrupt_checkpoint_fallbacks", corrupt_fallbacks_,
+        "restart reads whose checksums found the checkpoint corrupt: the job went back to the one before");
+  sink_.set_summary("integrity/corrupt_checkpoint_lost_gpu_h",
+                    sim::SummaryValue{corrupt_fallback_lost_gpu_s_ / 3600.0, "GPU-h",
+                                      "work those fallbacks discarded (part of goodput/lost_gpu_h)"});
 }
 
 }  // namespace dcsim::models::datacenter

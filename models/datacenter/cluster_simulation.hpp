@@ -181,6 +181,9 @@ class ClusterSimulation final : private policy::ClusterView,
   sim::Time checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload);
   // Starts the store read a restart owes, if any: true when begin_run waits for it.
   bool read_checkpoint_from_store(std::size_t job_index);
+  // What the read found: the run begins, from an older checkpoint when this one was found
+  // corrupt (read in turn), from scratch when unavailable, or on a corrupted state.
+  void on_checkpoint_read(std::size_t job_index, CheckpointRead result);
   // The run's checkpoint writes go where its plan says: a store host, the store, or the rate.
   void connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run, const workload::TrainingJobPlan& plan);
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
@@ -234,7 +237,9 @@ class ClusterSimulation final : private policy::ClusterView,
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
   void emit_reliability_summary(double elapsed_s);
   // Silent data corruption (cluster_integrity.cpp).
-  void corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine);
+  // The job's state past `clean_through` steps is wrong from now (node -1: no GPU to blame).
+  void corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine,
+                   int clean_through);
   void schedule_detection(std::size_t job_index);
   void on_corruption_caught(std::size_t job_index, std::uint64_t id);
   // A checkpoint the run just saved joins the ones the job can restart from.
@@ -317,6 +322,9 @@ class ClusterSimulation final : private policy::ClusterView,
   std::size_t sdc_faults_ = 0, sdc_idle_ = 0, sdc_corrupted_ = 0, sdc_caught_ = 0, sdc_missed_ = 0,
               sdc_unprotected_ = 0, sdc_washed_out_ = 0, quarantines_ = 0, wrong_results_ = 0;
   double corrupted_gpu_s_ = 0.0;
+  // Restart reads that found their checkpoint corrupt (checksums) and went back to an older one.
+  std::size_t corrupt_fallbacks_ = 0;
+  double corrupt_fallback_lost_gpu_s_ = 0.0;
   std::uint64_t detections_ = 0;  // ids of scheduled detections
   sim::TableId integrity_table_ = 0;
   NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one

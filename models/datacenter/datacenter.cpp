@@ -105,6 +105,9 @@ void Datacenter::build_cluster(const ModelRegistries& registries) {
   if (config_.reliability) {
     cluster.node_fault_rate_per_hour = reliability::node_interruption_rate_per_hour(*config_.reliability);
   }
+  if (config_.storage && (config_.storage->integrity.verify || config_.storage->integrity.corruptions_per_pb > 0)) {
+    cluster.integrity_events = true;
+  }
   try {
     cluster_ = std::make_unique<ClusterSimulation>(std::move(cluster), registries, simulator_, sink_);
   } catch (const sim::ConfigError& e) {

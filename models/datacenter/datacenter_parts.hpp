@@ -69,6 +69,11 @@ class CheckpointGate {
   virtual double checkpoint_stall_s() const = 0;
 };
 
+// What a restart read of a checkpoint found: the data, none (some of it on no OSD up), or a
+// checkpoint that was corrupted on its way into the store, found by its checksums (verified
+// reads) or not (the job loads the corruption).
+enum class CheckpointRead { kOk, kUnavailable, kCorruptFound, kCorruptUnnoticed };
+
 // The shared object store as training jobs see it (storage_subsystem.hpp): a job whose
 // checkpoint target is the store writes every checkpoint through a writer it gets here and reads
 // its last one back here before a restart resumes. Node i is host i of the store's network.
@@ -79,14 +84,16 @@ class CheckpointStore {
   // `job_waits`: the job stalls for each write (synchronous saves), not beside it (async).
   virtual std::unique_ptr<CheckpointWriter> writer(const std::string& job, const std::string& pool,
                                                    const std::vector<int>& nodes, bool job_waits) = 0;
-  // Every node reads `bytes_per_node` of the job's last checkpoint; on_done(ok) once all have,
-  // never before the call returns. ok is false when some of it is unavailable (every copy of
-  // some data down).
+  // Every node reads `bytes_per_node` of the job's newest kept checkpoint (and verifies it, when
+  // the store checks integrity); on_done once all have, never before the call returns.
   virtual void read(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
-                    double bytes_per_node, std::function<void(bool ok)> on_done) = 0;
+                    double bytes_per_node, std::function<void(CheckpointRead)> on_done) = 0;
   // How many of a job's latest checkpoints the store keeps (older ones are deleted): the ones a
   // rollback can go back to.
   virtual int kept_checkpoints() const = 0;
+  // The job goes on from its `count` oldest kept checkpoints: the newer ones (after a rollback
+  // or a checkpoint found corrupt) are deleted.
+  virtual void keep_oldest(const std::string& job, std::size_t count) = 0;
 };
 
 // The owner of the training jobs (the cluster) takes the store while the datacenter is built.

@@ -1,6 +1,7 @@
 #include "models/datacenter/storage_subsystem.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "sim/error.hpp"
@@ -27,8 +28,9 @@ class StorageSubsystem::Writer final : public CheckpointWriter {
   Writer(StorageSubsystem& owner, std::string job, int pool, std::vector<int> nodes, bool job_waits)
       : owner_(owner), job_(std::move(job)), pool_(pool), nodes_(std::move(nodes)), job_waits_(job_waits) {}
   void start(double bytes_per_node, std::function<void(bool)> on_done) override {
-    owner_.write(job_, pool_, job_waits_, owner_.shares(nodes_, bytes_per_node), std::move(on_done));
+    owner_.write(job_, pool_, job_waits_, owner_.shares(nodes_, bytes_per_node), abandoned_, std::move(on_done));
   }
+  void abandon() override { *abandoned_ = true; }
 
  private:
   StorageSubsystem& owner_;
@@ -36,6 +38,7 @@ class StorageSubsystem::Writer final : public CheckpointWriter {
   int pool_;
   std::vector<int> nodes_;
   bool job_waits_;
+  std::shared_ptr<bool> abandoned_ = std::make_shared<bool>(false);  // outlives the writer in the store's callbacks
 };
 
 StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
@@ -53,6 +56,15 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
                                             "section (or put it on the backend)");
   }
   if (config_.keep_checkpoints < 1) throw sim::ConfigError("keep_checkpoints", "must be at least 1");
+  const CheckpointIntegrity& integrity = config_.integrity;
+  if (!(integrity.corruptions_per_pb >= 0) || !std::isfinite(integrity.corruptions_per_pb)) {
+    throw sim::ConfigError("integrity.corruptions_per_pb", "must be 0 or more");
+  }
+  if (!(integrity.hash_bytes_per_s_per_gpu > 0) || !std::isfinite(integrity.hash_bytes_per_s_per_gpu)) {
+    throw sim::ConfigError("integrity.hash_bytes_per_s_per_gpu", "must be above 0");
+  }
+  seed_ = context.config.seed;
+  gpus_per_node_ = std::max(1, cluster->node.gpus);
   const std::size_t hosts = topology->host_count();
   for (std::uint32_t h : config_.store.hosts) {
     if (h < static_cast<std::uint32_t>(cluster->nodes) || h >= hosts) {
@@ -92,7 +104,10 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
        {"bytes", sim::ColumnType::kFloat64, "B", "client bytes, all nodes"},
        {"start_s", sim::ColumnType::kFloat64, "s", "when the job's nodes began"},
        {"end_s", sim::ColumnType::kFloat64, "s", "when the last of them finished (or it failed)"},
-       {"ok", sim::ColumnType::kInt64, "", "1: saved or read; 0: refused, or data unavailable"}});
+       {"ok", sim::ColumnType::kInt64, "", "1: saved or read; 0: refused, or data unavailable"},
+       {"corrupt", sim::ColumnType::kInt64, "",
+        "1: the checkpoint was corrupted on its way in (a write: saved so; a read: found by checksums or "
+        "loaded)"}});
   context.parts.checkpoint_store_host->attach_checkpoint_store(*this);
 }
 
@@ -117,38 +132,130 @@ std::unique_ptr<CheckpointWriter> StorageSubsystem::writer(const std::string& jo
   return std::make_unique<Writer>(*this, job, pool_of(pool), nodes, job_waits);
 }
 
-void StorageSubsystem::write(const std::string& job, int pool, bool job_waits,
-                             std::vector<storage::ObjectStore::ClientShare> clients, std::function<void(bool)> on_done) {
+sim::Time StorageSubsystem::hash_time(double bytes_per_node) const {
+  return sim::Time::from_seconds(bytes_per_node / (gpus_per_node_ * config_.integrity.hash_bytes_per_s_per_gpu));
+}
+
+// A checkpoint write or read in progress (shared by the events and store callbacks it goes
+// through: event callbacks hold a few words).
+struct StorageSubsystem::Operation {
+  std::string job;
+  int pool = 0;
+  bool job_waits = true;
   double bytes = 0.0;
-  for (const auto& c : clients) bytes += c.bytes;
-  const sim::Time start = sim_.now();
-  store_->write(pool, std::move(clients),
-                [this, job, pool, job_waits, bytes, start, on_done = std::move(on_done)](bool ok) mutable {
-    if (ok) {
-      std::vector<double>& saved = jobs_[job].saved_bytes;
-      saved.push_back(bytes);
-      // Keep the newest keep_checkpoints: the older ones are deleted once this one is safe.
-      const auto excess = static_cast<std::ptrdiff_t>(saved.size()) - config_.keep_checkpoints;
-      for (std::ptrdiff_t i = 0; i < excess; ++i) store_->remove(pool, saved[static_cast<std::size_t>(i)]);
-      if (excess > 0) saved.erase(saved.begin(), saved.begin() + excess);
-      record_stored(pool);
+  sim::Time start;
+  std::vector<storage::ObjectStore::ClientShare> clients;
+  std::shared_ptr<const bool> abandoned;  // writes
+  std::function<void(bool)> on_written;
+  std::function<void(CheckpointRead)> on_read;
+};
+
+void StorageSubsystem::write(const std::string& job, int pool, bool job_waits,
+                             std::vector<storage::ObjectStore::ClientShare> clients,
+                             std::shared_ptr<const bool> abandoned, std::function<void(bool)> on_done) {
+  auto op = std::make_shared<Operation>();
+  op->job = job;
+  op->pool = pool;
+  op->job_waits = job_waits;
+  op->start = sim_.now();
+  double per_node = 0.0;
+  for (const auto& c : clients) {
+    op->bytes += c.bytes;
+    per_node = std::max(per_node, c.bytes);
+  }
+  const auto nodes = static_cast<double>(clients.size());
+  op->clients = std::move(clients);
+  op->abandoned = std::move(abandoned);
+  op->on_written = std::move(on_done);
+  if (!config_.integrity.verify) {
+    start_write(std::move(op));
+    return;
+  }
+  // Every rank hashes its shard before it leaves the node.
+  const sim::Time hashing = hash_time(per_node);
+  hash_s_ += hashing.seconds() * nodes;
+  sim_.after(hashing, [this, op = std::move(op)]() mutable { start_write(std::move(op)); });
+}
+
+void StorageSubsystem::start_write(std::shared_ptr<Operation> op) {
+  store_->write(op->pool, std::move(op->clients), [this, op](bool ok) {
+    bool corrupt = false;
+    if (ok && *op->abandoned) {
+      // The run that wrote it stopped first: it does not count as a checkpoint; drop it.
+      store_->remove(op->pool, op->bytes);
+      record_stored(op->pool);
+    } else if (ok) {
+      corrupt = save(op->job, op->pool, op->bytes);
     }
-    ended(job, true, job_waits, pool, bytes, start, ok, std::move(on_done));
+    ended(op->job, true, op->job_waits, op->pool, op->bytes, op->start, ok, corrupt);
+    // The store may refuse at once, inside the caller's start: the caller hears of it as an event.
+    sim_.at(sim_.now(), [op, ok] { op->on_written(ok); });
   });
 }
 
+bool StorageSubsystem::save(const std::string& job, int pool, double bytes) {
+  JobRecord& r = jobs_[job];
+  bool corrupt = false;
+  if (config_.integrity.corruptions_per_pb > 0) {
+    if (!r.corruption) r.corruption.emplace(seed_, "storage/integrity/" + job);
+    corrupt = r.corruption->uniform01() < -std::expm1(-config_.integrity.corruptions_per_pb * bytes / 1e15);
+    if (corrupt) ++saved_corrupt_;
+  }
+  r.saved.push_back({pool, bytes, corrupt});
+  // Keep the newest keep_checkpoints: the older ones are deleted once this one is safe.
+  keep_newest(r, static_cast<std::size_t>(config_.keep_checkpoints));
+  record_stored(pool);
+  return corrupt;
+}
+
+void StorageSubsystem::keep_newest(JobRecord& r, std::size_t count) {
+  if (r.saved.size() <= count) return;
+  const auto excess = static_cast<std::ptrdiff_t>(r.saved.size() - count);
+  for (auto it = r.saved.begin(); it != r.saved.begin() + excess; ++it) {
+    store_->remove(it->pool, it->bytes);
+    record_stored(it->pool);
+  }
+  r.saved.erase(r.saved.begin(), r.saved.begin() + excess);
+}
+
+void StorageSubsystem::keep_oldest(const std::string& job, std::size_t count) {
+  JobRecord& r = jobs_[job];
+  while (r.saved.size() > count) {
+    const Saved s = r.saved.back();
+    r.saved.pop_back();
+    store_->remove(s.pool, s.bytes);
+    record_stored(s.pool);
+  }
+}
+
 void StorageSubsystem::read(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
-                            double bytes_per_node, std::function<void(bool ok)> on_done) {
-  const int p = pool_of(pool);
-  const double bytes = bytes_per_node * static_cast<double>(nodes.size());
-  const sim::Time start = sim_.now();
-  store_->read(p, shares(nodes, bytes_per_node), [this, job, p, bytes, start, on_done = std::move(on_done)](bool ok) mutable {
-    ended(job, false, true, p, bytes, start, ok, std::move(on_done));
+                            double bytes_per_node, std::function<void(CheckpointRead)> on_done) {
+  auto op = std::make_shared<Operation>();
+  op->job = job;
+  op->pool = pool_of(pool);
+  op->bytes = bytes_per_node * static_cast<double>(nodes.size());
+  op->start = sim_.now();
+  op->on_read = std::move(on_done);
+  store_->read(op->pool, shares(nodes, bytes_per_node), [this, op, bytes_per_node](bool ok) {
+    const JobRecord& r = jobs_[op->job];
+    const bool corrupt = ok && !r.saved.empty() && r.saved.back().corrupt;
+    // Every rank verifies its shard once it has it.
+    const sim::Time hashing = ok && config_.integrity.verify ? hash_time(bytes_per_node) : sim::Time::zero();
+    hash_s_ += hashing.seconds() * op->bytes / std::max(bytes_per_node, 1.0);
+    sim_.after(hashing, [this, op, ok, corrupt] {
+      ended(op->job, false, true, op->pool, op->bytes, op->start, ok, corrupt);
+      const bool verify = config_.integrity.verify;
+      if (corrupt) ++(verify ? corrupt_found_ : corrupt_loaded_);
+      op->on_read(!ok        ? CheckpointRead::kUnavailable
+                  : !corrupt ? CheckpointRead::kOk
+                  : verify   ? CheckpointRead::kCorruptFound
+                             : CheckpointRead::kCorruptUnnoticed);
+    });
   });
 }
 
 void StorageSubsystem::ended(const std::string& job, bool is_write, bool job_waited, int pool, double bytes,
-                             sim::Time start, bool ok, std::function<void(bool)> on_done) {
+                             sim::Time start, bool ok, bool corrupt) {
   JobRecord& r = jobs_[job];
   const double s = (sim_.now() - start).seconds();
   if (job_waited) r.stall_s += s;
@@ -159,9 +266,8 @@ void StorageSubsystem::ended(const std::string& job, bool is_write, bool job_wai
   }
   const std::string& pool_name = config_.store.pools[static_cast<std::size_t>(pool)].name;
   sink_.append_row(operations_, {job, std::string(is_write ? "checkpoint_write" : "checkpoint_read"), pool_name, bytes,
-                                 start.seconds(), sim_.now().seconds(), std::int64_t{ok ? 1 : 0}});
-  // The store may refuse at once, inside the caller's start: the caller hears of it as an event.
-  sim_.at(sim_.now(), [on_done = std::move(on_done), ok] { on_done(ok); });
+                                 start.seconds(), sim_.now().seconds(), std::int64_t{ok ? 1 : 0},
+                                 std::int64_t{corrupt ? 1 : 0}});
 }
 
 void StorageSubsystem::record_stored(int pool) {
@@ -230,6 +336,14 @@ void StorageSubsystem::finish() {
   set("recovery_read_bytes", {c.recovery_read_bytes, "B", "bytes backfill read from surviving members"});
   set("degraded_s", {c.degraded_s, "s", "time with an OSD host down or its backfill in progress"});
   set("host_failures", {static_cast<std::int64_t>(c.host_failures), "failures", "OSD hosts that went down"});
+  set("integrity/checkpoints_corrupted",
+      {saved_corrupt_, "checkpoints", "checkpoints saved corrupted (integrity.corruptions_per_pb)"});
+  set("integrity/corrupt_reads_found",
+      {corrupt_found_, "reads", "restart reads of a corrupted checkpoint its checksums caught: an older one was read"});
+  set("integrity/corrupt_reads_loaded",
+      {corrupt_loaded_, "reads", "restart reads of a corrupted checkpoint nothing checked: the job loaded it"});
+  set("integrity/hash_node_s",
+      {hash_s_, "node-s", "time nodes spent hashing checkpoint shards before writes and after reads (verify)"});
   for (std::size_t p = 0; p < sc.pools.size(); ++p) {
     const int pool = static_cast<int>(p);
     const std::string key = "pools/" + sc.pools[p].name + "/";

@@ -12,19 +12,29 @@
 //             checkpoint) before the work resumes: degraded while an OSD host is down
 //             (survivors, or k other chunks), competing with backfill once it is out.
 //   faults    scripted OSD host faults (StorageConfig::faults).
+//   integrity a checkpoint is saved corrupted at integrity.corruptions_per_pb; with verify, every
+//             rank hashes its shard before the write and after the read (hash time per node =
+//             bytes per node / (GPUs x hash rate), part of the write and read times) and a
+//             corrupted checkpoint is found when read (CheckpointRead::kCorruptFound: the cluster
+//             falls back to an older one); without, the job loads it (kCorruptUnnoticed).
 // An interrupted run's write or read in flight finishes in the store (its bytes still move);
-// only the run ignores its end.
+// only the run ignores its end, and a write it abandoned is dropped, not kept as a checkpoint.
+// The job's kept checkpoints here and the ones the cluster can restart from are the same list:
+// both keep the newest keep_checkpoints, and a restart from an older one deletes the newer
+// (keep_oldest).
 //
 // Emits
 //   series   storage/<pool>/stored_bytes (client bytes kept, at each write and delete),
 //            storage/hosts_down (OSD hosts down, at each fault and repair)
 //   table    storage/operations: one row per checkpoint write or read that ended (job, kind, pool,
-//            bytes, start, end, ok)
+//            bytes, start, end, ok, corrupt)
 //   summary  storage/osd_hosts, osds, raw_capacity_bytes; checkpoint_writes, checkpoint_write_s_p50,
 //            checkpoint_write_s_max, checkpoint_writes_failed, checkpoint_reads, checkpoint_read_s_p50,
 //            checkpoint_read_s_max, checkpoint_reads_failed, stall_s; client_write_bytes,
 //            client_read_bytes, back_bytes, recovery_bytes, recovery_read_bytes, degraded_s,
 //            host_failures; pools/<pool>/stored_bytes_end, pools/<pool>/osd_fill_max;
+//            integrity/checkpoints_corrupted, corrupt_reads_found, corrupt_reads_loaded,
+//            hash_node_s;
 //            jobs/<job>/checkpoint_write_s_p50, checkpoint_write_s_max, checkpoint_read_s_max,
 //            stall_s (seconds the job waited on the store: its synchronous writes (an async save's
 //            write runs beside its steps) and its restart reads)
@@ -34,6 +44,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +52,7 @@
 #include "models/datacenter/storage_config.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/storage/object_store.hpp"
+#include "sim/random.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
@@ -62,26 +74,42 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   std::unique_ptr<CheckpointWriter> writer(const std::string& job, const std::string& pool,
                                            const std::vector<int>& nodes, bool job_waits) override;
   void read(const std::string& job, const std::string& pool, const std::vector<int>& nodes, double bytes_per_node,
-            std::function<void(bool ok)> on_done) override;
+            std::function<void(CheckpointRead)> on_done) override;
   int kept_checkpoints() const override { return config_.keep_checkpoints; }
+  void keep_oldest(const std::string& job, std::size_t count) override;
 
   storage::ObjectStore& store() { return *store_; }
 
  private:
   class Writer;
+  struct Operation;
+  struct Saved {
+    int pool = 0;
+    double bytes = 0.0;
+    bool corrupt = false;
+  };
   struct JobRecord {
-    std::vector<double> saved_bytes;  // the job's checkpoints in the store, oldest first
+    std::vector<Saved> saved;  // the job's checkpoints in the store, oldest first
     std::vector<double> write_s, read_s;
     double stall_s = 0.0;  // synchronous writes and restart reads: the job waited for them
     int writes_failed = 0, reads_failed = 0;
+    std::optional<sim::RandomStream> corruption;  // "storage/integrity/<job>", at its first save
   };
   int pool_of(const std::string& name) const;
   std::vector<storage::ObjectStore::ClientShare> shares(const std::vector<int>& nodes, double bytes_per_node) const;
-  void write(const std::string& job, int pool, bool job_waits,
-             std::vector<storage::ObjectStore::ClientShare> clients, std::function<void(bool)> on_done);
-  // A finished operation: its row, its time, then (at once, never inside the caller) on_done.
+  // Seconds a node takes to hash its share (verify): its GPUs' ranks hash their shards at once.
+  sim::Time hash_time(double bytes_per_node) const;
+  // `abandoned`: set once the run that wrote it stopped (its bytes are dropped, nothing saved).
+  void write(const std::string& job, int pool, bool job_waits, std::vector<storage::ObjectStore::ClientShare> clients,
+             std::shared_ptr<const bool> abandoned, std::function<void(bool)> on_done);
+  void start_write(std::shared_ptr<Operation> op);
+  // A write is safe: the job's newest checkpoint, corrupted (returned) with the integrity rate.
+  bool save(const std::string& job, int pool, double bytes);
+  void keep_newest(JobRecord& r, std::size_t count);
+  // A finished operation: its row and its time; the caller then tells its client (as an event:
+  // never inside the client's call).
   void ended(const std::string& job, bool is_write, bool job_waited, int pool, double bytes, sim::Time start,
-             bool ok, std::function<void(bool)> on_done);
+             bool ok, bool corrupt);
   void record_stored(int pool);
   void set_host(int host, bool up);
 
@@ -95,6 +123,12 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   sim::TableId operations_ = 0;
   std::vector<sim::EventHandle> fault_events_;
   int hosts_down_ = 0;
+  std::uint64_t seed_ = 1;
+  int gpus_per_node_ = 1;
+  // Integrity: checkpoints saved corrupted, corrupt ones read (found by checksums, or loaded),
+  // node-seconds of hashing.
+  std::int64_t saved_corrupt_ = 0, corrupt_found_ = 0, corrupt_loaded_ = 0;
+  double hash_s_ = 0.0;
 };
 
 }  // namespace dcsim::models::datacenter

@@ -159,6 +159,7 @@ void TrainingJobRun::interrupt() {
   }
   if (checkpoint_ && !checkpoint_->done()) checkpoint_->cancel();
   if (background_ && !background_->done()) background_->cancel();
+  if (checkpoint_write_) checkpoint_write_->abandon();
   waiting_for_background_ = false;
   record(std::numeric_limits<double>::quiet_NaN(), 0.0);
 }

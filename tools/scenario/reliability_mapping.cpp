@@ -154,6 +154,10 @@ void map_sdc_detection(Scenario& scenario) {
       source_of_corruption = "a scripted silent_data_corruption fault (/faults)";
     }
   }
+  if (source_of_corruption.empty() && scenario.storage && scenario.storage->integrity.corruptions_per_pb > 0 &&
+      !scenario.storage->integrity.verify) {
+    source_of_corruption = "/storage/integrity (corruptions_per_pb without verify: jobs load corrupted checkpoints)";
+  }
   if (section == nullptr) {
     if (!source_of_corruption.empty()) {
       throw sim::InputErrors({scenario.source + ":/reliability/sdc_detection: missing; " + source_of_corruption +

@@ -23,9 +23,9 @@ models::reliability::FaultModelConfig map_reliability_section(const nlohmann::js
                                                               const models::ModelRegistries& registries);
 
 // /reliability/sdc_detection -> scenario.cluster.sdc_detection. Throws sim::InputErrors when a
-// corruption can happen (a silent_data_corruption class that fires, a scripted one) and the
-// section is missing, or when it is given without a cluster. `scenario` has its reliability and
-// node faults mapped already.
+// corruption can reach a job (a silent_data_corruption class that fires, a scripted one, a store
+// that corrupts checkpoints and does not verify them) and the section is missing, or when it is
+// given without a cluster. `scenario` has its reliability, node faults and storage mapped already.
 void map_sdc_detection(Scenario& scenario);
 
 }  // namespace dcsim::tools::scenario

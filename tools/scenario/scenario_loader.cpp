@@ -458,12 +458,12 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   if (out.resolved.contains("reliability")) {
     out.reliability = map_reliability_section(out.resolved["reliability"], out, registries);
   }
-  map_sdc_detection(out);
   if (out.resolved.contains("uplink")) {
     out.uplink = map_uplink_section(out.resolved["uplink"], out, out.origins["uplink"]);
   }
   out.storage = map_storage_section(out.resolved.contains("storage") ? &out.resolved["storage"] : nullptr, out,
                                     out.origins["storage"]);
+  map_sdc_detection(out);
   if (out.resolved.contains("economics")) {
     out.economics = map_economics_section(out.resolved["economics"], out, registries, out.origins["economics"]);
   }

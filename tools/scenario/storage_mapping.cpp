@@ -147,6 +147,12 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
   std::stable_sort(out.faults.begin(), out.faults.end(),
                    [](const dc::StoreHostFault& a, const dc::StoreHostFault& b) { return a.at < b.at; });
 
+  const OriginReader integrity = st.object("integrity", "integrity.");
+  out.integrity.verify = integrity.at("verify", "verify").get<bool>();
+  out.integrity.corruptions_per_pb = integrity.at("corruptions_per_pb", "corruptions_per_pb").get<double>();
+  out.integrity.hash_bytes_per_s_per_gpu =
+      integrity.at("hash_bandwidth", "hash_bytes_per_s_per_gpu").get<double>() / 8.0;
+
   // Every job's pool exists and holds at least one of its checkpoints.
   const double raw = static_cast<double>(hosts) * store.drives_per_host * store.drive.capacity_bytes;
   for (std::size_t i : store_jobs) {

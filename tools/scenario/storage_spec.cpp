@@ -98,7 +98,32 @@ FieldSpec storage_section() {
                                             with_default_note(quantity_field("repair", "When it comes back.",
                                                                              QuantityKind::kDuration, at_least(0)),
                                                               "never")}),
-                        json::array())}),
+                        json::array()),
+           with_default(
+               object_field(
+                   "integrity",
+                   "End-to-end checksums of checkpoints (a checkpoint library's, above the store's own, which only "
+                   "see their drives' rot), and corruption on the way in to test them against.",
+                   {with_default(boolean_field("verify",
+                                               "Every rank hashes its shard before the write and after a restart "
+                                               "read (part of their times); a corrupted checkpoint is then found "
+                                               "when read and the job falls back to the one before. Without, the "
+                                               "job loads it, and only its loss checks "
+                                               "(/reliability/sdc_detection) can catch that."),
+                                 false),
+                    with_default(number_field("corruptions_per_pb",
+                                              "Silent corruptions per PB of checkpoint data written (host memory, "
+                                              "NIC or daemon faults no lower checksum sees): each checkpoint of B "
+                                              "bytes is corrupted with probability 1 - exp(-rate x B / 1 PB). 0: "
+                                              "none injected.",
+                                              at_least(0)),
+                                 0.0),
+                    with_default(quantity_field("hash_bandwidth",
+                                                "Hashing rate of one rank (one CPU core per GPU): XXH64 runs at 19.4 "
+                                                "GB/s on one core (xxHash's README benchmark, i7-9700K).",
+                                                QuantityKind::kDataRate, above(0)),
+                                 "155.2 Gbps")}),
+               json::object())}),
       "no shared store: checkpoints go to NVMe, a store host or a rate");
 }
 

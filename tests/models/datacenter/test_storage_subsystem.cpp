@@ -220,3 +220,112 @@ TEST_CASE("an async save stalls the job only for its snapshot and counts once it
   // The async job finishes its steps sooner by what it did not wait for.
   CHECK(a.job_column("checkpoint_s") < s.job_column("checkpoint_s") - write_s / 2);
 }
+
+namespace {
+
+// The same job and store with end-to-end checksums (`verify`) at 1 GB/s per rank (slow, so that
+// hashing shows) and a corruption rate so high (1e12 per PB) that every checkpoint is saved
+// corrupted (1 - exp(-4e3) is 1 in a double), or none (0).
+DatacenterConfig checked(const dcsim::models::ModelRegistries& reg, int steps, bool verify, double corruptions_per_pb) {
+  DatacenterConfig c = config(reg, steps, store(1e15, 2));
+  c.storage->integrity.verify = verify;
+  c.storage->integrity.hash_bytes_per_s_per_gpu = 1e9;
+  c.storage->integrity.corruptions_per_pb = corruptions_per_pb;
+  c.cluster->sdc_detection = dcsim::models::datacenter::SdcDetection{1.0, 0};
+  return c;
+}
+
+// When the job's second checkpoint (its write, row 1 of storage/operations) is saved.
+double second_save_s(const Run& r) { return std::get<double>(r.sink.table("storage/operations").rows.at(1)[5]); }
+
+double count_of(const Run& r, const std::string& event) {
+  double n = 0;
+  for (const auto& row : r.sink.table("integrity_events").rows) n += std::get<std::string>(row[3]) == event;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("verified checkpoints add each rank's hashing to every write and restart read",
+          "[models][datacenter][storage][integrity]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  Run plain, verified;
+  run(checked(reg, 3, false, 0.0), plain);
+  run(checked(reg, 3, true, 0.0), verified);
+  // Each node's share (bytes / 2) is hashed by its 8 ranks at 1 GB/s each before it is written.
+  const double hash_s = bytes / 2 / (8 * 1e9);
+  CHECK(verified.number("storage/checkpoint_write_s_max") ==
+        Approx(plain.number("storage/checkpoint_write_s_max") + hash_s).epsilon(1e-6));
+  CHECK(verified.number("storage/integrity/hash_node_s") == Approx(2 * 2 * hash_s).epsilon(1e-6));  // 2 writes x 2 nodes
+  CHECK(plain.number("storage/integrity/hash_node_s") == 0.0);
+  // A restart read is verified after it arrives: the read takes the hash time more.
+  DatacenterConfig crash_plain = checked(reg, 3, false, 0.0), crash_verified = checked(reg, 3, true, 0.0);
+  crash_plain.node_faults.push_back(ScriptedNodeFault{
+      sim::Time::from_seconds(second_save_s(plain) + 0.01), ScriptedNodeFault::Kind::kJobCrash, 0});
+  crash_verified.node_faults.push_back(ScriptedNodeFault{
+      sim::Time::from_seconds(second_save_s(verified) + 0.01), ScriptedNodeFault::Kind::kJobCrash, 0});
+  Run rp, rv;
+  run(std::move(crash_plain), rp);
+  run(std::move(crash_verified), rv);
+  CHECK(rv.number("storage/checkpoint_reads") == 1);
+  CHECK(rv.number("storage/checkpoint_read_s_max") ==
+        Approx(rp.number("storage/checkpoint_read_s_max") + hash_s).epsilon(1e-6));
+}
+
+TEST_CASE("a corrupted checkpoint its checksums find at the restart read sends the job back to the one before",
+          "[models][datacenter][storage][integrity]") {
+  const auto reg = builtin();
+  Run clean;
+  run(checked(reg, 4, true, 0.0), clean);
+  // The job crashes just after its second checkpoint (step 2) is saved; both it and the first
+  // were saved corrupted. The read of step 2 fails its checksums, so does the read of step 1:
+  // the job starts over, its two steps lost, and the store keeps neither.
+  DatacenterConfig c = checked(reg, 4, true, 1e12);
+  c.node_faults.push_back(ScriptedNodeFault{sim::Time::from_seconds(second_save_s(clean) + 0.01),
+                                            ScriptedNodeFault::Kind::kJobCrash, 0});
+  Run r;
+  run(std::move(c), r);
+  CHECK(r.number("storage/integrity/checkpoints_corrupted") == 2 + 3);  // before the crash, and after
+  CHECK(r.number("storage/integrity/corrupt_reads_found") == 2);
+  CHECK(r.number("storage/integrity/corrupt_reads_loaded") == 0);
+  CHECK(r.number("storage/checkpoint_reads") == 2);
+  CHECK(r.number("integrity/corrupt_checkpoint_fallbacks") == 2);
+  CHECK(count_of(r, "checkpoint_corrupt_found") == 2);
+  const double step_s = mw::plan_training_job(bert(reg, 4), dcsim::models::hardware::hgx_h100(), reg.collective_algorithms)
+                            .step.step_time_s;
+  CHECK(r.number("integrity/corrupt_checkpoint_lost_gpu_h") == Approx(2 * step_s * 16 / 3600).epsilon(1e-9));
+  CHECK(r.number("integrity/wrong_results") == 0);  // it never ran on corrupted state
+  // Three checkpoints saved after starting over; the store keeps the newest two.
+  CHECK(r.job_column("steps_done") == 4);
+}
+
+TEST_CASE("without checksums a corrupted checkpoint is loaded and only the loss checks can catch it",
+          "[models][datacenter][storage][integrity]") {
+  const auto reg = builtin();
+  Run clean;
+  run(checked(reg, 4, false, 0.0), clean);
+  for (double probability : {0.0, 1.0}) {
+    DatacenterConfig c = checked(reg, 4, false, 1e12);
+    c.cluster->sdc_detection->probability = probability;
+    c.node_faults.push_back(ScriptedNodeFault{sim::Time::from_seconds(second_save_s(clean) + 0.01),
+                                              ScriptedNodeFault::Kind::kJobCrash, 0});
+    Run r;
+    run(std::move(c), r);
+    CHECK(r.number("storage/integrity/corrupt_reads_found") == 0);
+    if (probability == 0.0) {
+      // Loaded at step 2 and never caught: the job finishes on it.
+      CHECK(r.number("storage/integrity/corrupt_reads_loaded") == 1);
+      CHECK(r.number("integrity/missed") == 1);
+      CHECK(r.number("integrity/wrong_results") == 1);
+    } else {
+      // Caught at once (latency 0): back to step 1's checkpoint, loaded (corrupt too) and caught
+      // again: back to the start, clean from there.
+      CHECK(r.number("storage/integrity/corrupt_reads_loaded") == 2);
+      CHECK(r.number("integrity/caught") == 2);
+      CHECK(r.number("integrity/quarantines") == 0);  // no GPU to blame
+      CHECK(r.number("integrity/wrong_results") == 0);
+      CHECK(r.number("reliability/interruptions/corrupt checkpoint") == 2);
+    }
+  }
+}

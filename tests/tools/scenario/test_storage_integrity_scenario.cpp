@@ -1,0 +1,64 @@
+// /storage/integrity: checksums and injected corruption reach the store's config, with their
+// documented defaults, and a store that corrupts checkpoints it does not verify needs the loss
+// checks that are then the only defence (/reliability/sdc_detection).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "scenario_test_support.hpp"
+#include "sim/error.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+
+using namespace dcsim::tools::scenario;
+using nlohmann::json;
+
+namespace {
+
+json shipped_store_scenario() {
+  std::ifstream in(testing::source_dir() / "scenarios/osd-failure-restart.json");
+  return json::parse(in);
+}
+
+Scenario load(const json& doc) {
+  const auto registries = testing::make_registries();
+  return load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+}
+
+}  // namespace
+
+TEST_CASE("storage integrity keys map to the store, with defaults that inject nothing and verify nothing",
+          "[tools][scenario][storage]") {
+  json doc = shipped_store_scenario();
+  const Scenario plain = load(doc);
+  REQUIRE(plain.storage);
+  CHECK_FALSE(plain.storage->integrity.verify);
+  CHECK(plain.storage->integrity.corruptions_per_pb == 0.0);
+  CHECK(plain.storage->integrity.hash_bytes_per_s_per_gpu == Approx(19.4e9));  // XXH64, one core
+  CHECK_FALSE(plain.cluster.sdc_detection);
+
+  doc["storage"]["integrity"] = {{"verify", true}, {"corruptions_per_pb", 3.5}, {"hash_bandwidth", "80 Gbps"}};
+  const Scenario checked = load(doc);
+  CHECK(checked.storage->integrity.verify);
+  CHECK(checked.storage->integrity.corruptions_per_pb == 3.5);
+  CHECK(checked.storage->integrity.hash_bytes_per_s_per_gpu == Approx(10e9));
+  CHECK_FALSE(checked.cluster.sdc_detection);  // verified: nothing corrupt is ever loaded
+}
+
+TEST_CASE("a store that corrupts checkpoints without verifying them needs sdc_detection",
+          "[tools][scenario][storage]") {
+  json doc = shipped_store_scenario();
+  doc["storage"]["integrity"] = {{"corruptions_per_pb", 1}};
+  try {
+    load(doc);
+    FAIL("loaded without sdc_detection");
+  } catch (const dcsim::sim::InputErrors& e) {
+    REQUIRE(e.messages().size() == 1);
+    CHECK(e.messages()[0] ==
+          "t.json:/reliability/sdc_detection: missing; /storage/integrity (corruptions_per_pb without verify: jobs "
+          "load corrupted checkpoints) corrupts jobs silently, and how their loss checks catch it decides what "
+          "follows: give {\"probability\": 0..1, \"latency_steps\": N}");
+  }
+  doc["reliability"] = {{"sdc_detection", {{"probability", 0.5}}}};
+  CHECK(load(doc).cluster.sdc_detection->probability == 0.5);
+}
