@@ -25,6 +25,13 @@ sim::Time ClusterSimulation::checkpoint_reload_time(Job& job, const workload::Tr
   return sim::Time::from_seconds(plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s);
 }
 
+void ClusterSimulation::attach_checkpoint_store(CheckpointStore& store) {
+  checkpoint_store_ = &store;
+  for (auto& job : jobs_) {
+    if (job->spec.training && in_store(*job->spec.training)) job->plan = plan_with_policy_interval(job->spec);
+  }
+}
+
 bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   if (!job.reload_from_store) return false;

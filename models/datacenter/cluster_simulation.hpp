@@ -88,7 +88,9 @@ class ClusterSimulation final : private policy::ClusterView,
   // The shared object store (datacenter_parts.hpp): jobs whose checkpoint target is the store
   // write through it and read their checkpoint back from it on every restart
   // (cluster_checkpoint_store.cpp). Call before start(). Not owned.
-  void attach_checkpoint_store(CheckpointStore& store) override { checkpoint_store_ = &store; }
+  // Jobs that checkpoint into it get their checkpoint interval again, now against what a save
+  // into the store costs at least (CheckpointStore::write_bound_s), not their NICs' rate.
+  void attach_checkpoint_store(CheckpointStore& store) override;
   // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
   void set_power_source(NodePowerSource* source);
   // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.

@@ -91,6 +91,9 @@ class CheckpointStore {
   // How many of a job's latest checkpoints the store keeps (older ones are deleted): the ones a
   // rollback can go back to.
   virtual int kept_checkpoints() const = 0;
+  // The least a synchronous save of `bytes` from `nodes` nodes into `pool` can stall a job (the
+  // drives' bound, the hashing): what a checkpoint interval is optimised against.
+  virtual double write_bound_s(const std::string& pool, double bytes, int nodes) const = 0;
   // The job goes on from its `count` oldest kept checkpoints: the newer ones (after a rollback
   // or a checkpoint found corrupt) are deleted.
   virtual void keep_oldest(const std::string& job, std::size_t count) = 0;

@@ -218,6 +218,11 @@ void StorageSubsystem::keep_newest(JobRecord& r, std::size_t count) {
   r.saved.erase(r.saved.begin(), r.saved.begin() + excess);
 }
 
+double StorageSubsystem::write_bound_s(const std::string& pool, double bytes, int nodes) const {
+  const double hashing = config_.integrity.verify ? hash_time(bytes / std::max(1, nodes)).seconds() : 0.0;
+  return store_->write_bound_s(pool_of(pool), bytes) + hashing;
+}
+
 void StorageSubsystem::keep_oldest(const std::string& job, std::size_t count) {
   JobRecord& r = jobs_[job];
   while (r.saved.size() > count) {

@@ -77,6 +77,7 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
             std::function<void(CheckpointRead)> on_done) override;
   int kept_checkpoints() const override { return config_.keep_checkpoints; }
   void keep_oldest(const std::string& job, std::size_t count) override;
+  double write_bound_s(const std::string& pool, double bytes, int nodes) const override;
 
   storage::ObjectStore& store() { return *store_; }
 

@@ -115,6 +115,13 @@ void ObjectStore::refresh_drive_capacity() {
   }
 }
 
+double ObjectStore::write_bound_s(int pool, double bytes) const {
+  const DriveSpec& d = config_.drive;
+  const double drive_rate = std::min(d.write_bytes_per_s, d.write_iops * config_.io_bytes);
+  const double drives = static_cast<double>(config_.hosts.size()) * config_.drives_per_host;
+  return bytes * config_.pools[static_cast<std::size_t>(pool)].amplification() / (drives * drive_rate);
+}
+
 double ObjectStore::osd_bytes(int pool, int osd) const {
   const Pool& p = pools_[static_cast<std::size_t>(pool)];
   const std::vector<int> slots = p.placement->slots_per_osd();

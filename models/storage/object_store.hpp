@@ -86,6 +86,10 @@ class ObjectStore {
   void set_host_up(int host);
 
   double stored_bytes(int pool) const { return pools_[static_cast<std::size_t>(pool)].stored_bytes; }
+  // The shortest time a write of `bytes` into the pool can take with every drive writing at its
+  // rate and nothing else binding: bytes x amplification / (drives x drive rate). A bound, not a
+  // prediction (placement imbalance, NICs and the fabric only add).
+  double write_bound_s(int pool, double bytes) const;
   // Client bytes on each OSD of the pool's members (stored x member fraction x PG slots / PGs).
   double osd_bytes(int pool, int osd) const;
   network::ResourceId drive_write_resource(int host) const { return hosts_[static_cast<std::size_t>(host)].write; }

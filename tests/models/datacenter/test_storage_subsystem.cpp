@@ -11,6 +11,7 @@
 
 #include "models/datacenter/datacenter.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "models/reliability/checkpoint_interval.hpp"
 #include "models/storage/crush_placement.hpp"
 #include "models/workload/training_job.hpp"
 #include "tests/models/datacenter/cluster_test_support.hpp"
@@ -328,4 +329,23 @@ TEST_CASE("without checksums a corrupted checkpoint is loaded and only the loss 
       CHECK(r.number("reliability/interruptions/corrupt checkpoint") == 2);
     }
   }
+}
+
+TEST_CASE("Daly's interval for a job saving into the store is set by the store's drives, not the job's NICs",
+          "[models][datacenter][storage]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  DatacenterConfig c = config(reg, 400, store(1e15, 2));
+  c.cluster->node_fault_rate_per_hour = 0.5;  // 2 nodes: the job's MTBF is 1 h
+  Run r;
+  run(c, r);
+  // A save cannot beat the three drives: 3 x the bytes at 1 GB/s each = bytes / 1 GB/s. The
+  // NICs alone (two 400G front-end ports per node's share) would allow far less.
+  const auto plan = mw::plan_training_job(c.cluster->training_jobs[0], c.cluster->node, reg.collective_algorithms);
+  const double drive_bound_s = bytes / 1e9;
+  REQUIRE(plan.checkpoint_s < drive_bound_s / 10);
+  const double interval_s = dcsim::models::reliability::checkpoint_interval_daly(drive_bound_s, 3600.0);
+  const int interval_steps = std::max(1, static_cast<int>(std::llround(interval_s / plan.step.step_time_s)));
+  REQUIRE(interval_steps > 1);
+  CHECK(r.job_column("checkpoints") == (400 - 1) / interval_steps);
 }
