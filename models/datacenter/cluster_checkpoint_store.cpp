@@ -6,7 +6,9 @@
 
 #include "models/datacenter/cluster_job.hpp"
 #include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/dataset_reader.hpp"
 #include "models/datacenter/network_write.hpp"
+#include "sim/error.hpp"
 
 namespace dcsim::models::datacenter {
 
@@ -102,6 +104,49 @@ void ClusterSimulation::connect_checkpoint_writes(std::size_t job_index, Trainin
     run.set_checkpoint_write(
         std::make_unique<NetworkWrite>(*network, job.nodes, static_cast<network::NodeId>(plan.checkpoint_store_host)));
   }
+}
+
+std::unique_ptr<DataFeed> ClusterSimulation::dataset_feed(std::size_t job_index, const workload::TrainingJobPlan& plan) {
+  const Job& job = *jobs_[job_index];
+  // On cloud instances the dataset was sent along (cloud_pool.hpp): nothing is read here.
+  if (!plan.dataset.from_store || job.cloud) return nullptr;
+  if (checkpoint_store_ == nullptr) {
+    throw sim::InternalError("job '" + job.spec.name +
+                             "' reads its dataset from a store the datacenter lacks (this is a bug: the scenario "
+                             "layer requires /storage)");
+  }
+  DatasetReader::Config c;
+  c.first_step = job.resume_step;
+  c.last_step = plan.steps;
+  c.chunk_steps = plan.dataset.prefetch_steps;
+  c.depth = 2;  // the chunk being consumed and the one being read: a loader's double buffer
+  c.bytes_per_step = plan.dataset_bytes_per_step;
+  c.retry_after = sim::Time::from_seconds(c.chunk_steps * plan.step.step_time_s);
+  auto read = [this, name = job.spec.name, pool = plan.dataset.pool, nodes = job.nodes](
+                  double bytes, std::function<void(bool)> done) {
+    checkpoint_store_->read_dataset(name, pool, nodes, bytes / static_cast<double>(nodes.size()), std::move(done));
+  };
+  return std::make_unique<DatasetReader>(c, std::move(read), sim_);
+}
+
+void ClusterSimulation::emit_data_stall_summary() {
+  double total_s = 0.0, gpu_h = 0.0;
+  bool any = false;
+  for (const auto& job : jobs_) {
+    if (!job->plan || !job->plan->dataset.from_store) continue;
+    any = true;
+    const double s = job->training != nullptr ? job->training->data_stall_s() : 0.0;
+    total_s += s;
+    gpu_h += s * job->spec.nodes * job->gpus_per_node / 3600.0;
+    sink_.set_summary("storage/jobs/" + job->spec.name + "/data_stall_s",
+                      sim::SummaryValue{s, "s", "time the job's steps waited for their input from the store"});
+  }
+  if (!any) return;
+  sink_.set_summary("storage/data_stall_s",
+                    sim::SummaryValue{total_s, "s", "time training steps waited for input from the store, all jobs"});
+  sink_.set_summary("storage/data_stall_gpu_h",
+                    sim::SummaryValue{gpu_h, "GPU-h", "those waits x the jobs' GPUs (with storage/stall_gpu_h: the "
+                                                      "goodput the store cost)"});
 }
 
 }  // namespace dcsim::models::datacenter

@@ -162,7 +162,8 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     }
   }
   auto run = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_, on_done,
-                                              std::move(executor), job.resume_step, job.training, job.checkpoint_step);
+                                              std::move(executor), job.resume_step, job.training, job.checkpoint_step,
+                                              dataset_feed(job_index, plan));
   // A job on cloud instances writes its checkpoints in the cloud: the site's uplink neither
   // carries nor stages them.
   const bool announce = signals_ != nullptr && signals_->checkpoint_written.connected() && !job.cloud;

@@ -149,6 +149,7 @@ void ClusterSimulation::finish() {
       "mean over finished jobs of max(1, (finish - arrival) / max(work, 10 s))");
   emit_reliability_summary(elapsed_s);
   emit_integrity_summary();
+  emit_data_stall_summary();
   put("makespan_s", last_completion_.seconds(), "s", "time of the last job completion");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
   put("utilization/node_busy_fraction",

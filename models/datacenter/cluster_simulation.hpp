@@ -36,6 +36,7 @@
 
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/collective_log.hpp"
+#include "models/datacenter/data_feed.hpp"
 #include "models/datacenter/datacenter_signals.hpp"
 #include "models/datacenter/datacenter_parts.hpp"
 #include "models/datacenter/node_conditions.hpp"
@@ -186,6 +187,10 @@ class ClusterSimulation final : private policy::ClusterView,
   // What the read found: the run begins, from an older checkpoint when this one was found
   // corrupt (read in turn), from scratch when unavailable, or on a corrupted state.
   void on_checkpoint_read(std::size_t job_index, CheckpointRead result);
+  // The job's input reader for its next run (dataset_reader.hpp), when its plan reads its
+  // dataset from the store; null otherwise.
+  std::unique_ptr<DataFeed> dataset_feed(std::size_t job_index, const workload::TrainingJobPlan& plan);
+  void emit_data_stall_summary();
   // The run's checkpoint writes go where its plan says: a store host, the store, or the rate.
   void connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run, const workload::TrainingJobPlan& plan);
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);

@@ -97,6 +97,10 @@ class CheckpointStore {
   // The job goes on from its `count` oldest kept checkpoints: the newer ones (after a rollback
   // or a checkpoint found corrupt) are deleted.
   virtual void keep_oldest(const std::string& job, std::size_t count) = 0;
+  // Every node reads `bytes_per_node` of the job's input (its dataset) from `pool`; on_done(ok)
+  // once all have, as an event. ok is false when some of it is on no OSD up.
+  virtual void read_dataset(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
+                            double bytes_per_node, std::function<void(bool ok)> on_done) = 0;
 };
 
 // The owner of the training jobs (the cluster) takes the store while the datacenter is built.

@@ -85,10 +85,14 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
   }
   for (std::size_t j = 0; j < cluster->training_jobs.size(); ++j) {
     const workload::CheckpointConfig& ck = cluster->training_jobs[j].checkpoint;
-    if (ck.target != workload::CheckpointTarget::kStore) continue;
-    if (pool_of(ck.pool) < 0) {
+    if (ck.target == workload::CheckpointTarget::kStore && pool_of(ck.pool) < 0) {
       throw sim::ConfigError("training[" + std::to_string(j) + "].checkpoint.pool",
                              "names no pool of the store: '" + ck.pool + "'");
+    }
+    const workload::DatasetConfig& data = cluster->training_jobs[j].dataset;
+    if (data.from_store && pool_of(data.pool) < 0) {
+      throw sim::ConfigError("training[" + std::to_string(j) + "].dataset.pool",
+                             "names no pool of the store: '" + data.pool + "'");
     }
   }
   for (const storage::PoolConfig& p : config_.store.pools) {
@@ -99,7 +103,7 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
   operations_ = sink_.declare_table(
       "storage/operations",
       {{"job", sim::ColumnType::kString, "", "training job"},
-       {"kind", sim::ColumnType::kString, "", "checkpoint_write or checkpoint_read"},
+       {"kind", sim::ColumnType::kString, "", "checkpoint_write, checkpoint_read or dataset_read"},
        {"pool", sim::ColumnType::kString, "", "the store's pool"},
        {"bytes", sim::ColumnType::kFloat64, "B", "client bytes, all nodes"},
        {"start_s", sim::ColumnType::kFloat64, "s", "when the job's nodes began"},
@@ -129,6 +133,7 @@ std::vector<storage::ObjectStore::ClientShare> StorageSubsystem::shares(const st
 
 std::unique_ptr<CheckpointWriter> StorageSubsystem::writer(const std::string& job, const std::string& pool,
                                                            const std::vector<int>& nodes, bool job_waits) {
+  jobs_[job].gpus = static_cast<int>(nodes.size()) * gpus_per_node_;
   return std::make_unique<Writer>(*this, job, pool_of(pool), nodes, job_waits);
 }
 
@@ -223,6 +228,30 @@ double StorageSubsystem::write_bound_s(const std::string& pool, double bytes, in
   return store_->write_bound_s(pool_of(pool), bytes) + hashing;
 }
 
+void StorageSubsystem::read_dataset(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
+                                    double bytes_per_node, std::function<void(bool ok)> on_done) {
+  auto op = std::make_shared<Operation>();
+  op->job = job;
+  op->pool = pool_of(pool);
+  op->bytes = bytes_per_node * static_cast<double>(nodes.size());
+  op->start = sim_.now();
+  op->on_written = std::move(on_done);
+  jobs_[job].gpus = static_cast<int>(nodes.size()) * gpus_per_node_;
+  store_->read(op->pool, shares(nodes, bytes_per_node), [this, op](bool ok) {
+    JobRecord& r = jobs_[op->job];
+    ++r.dataset_reads;
+    if (ok) {
+      r.dataset_bytes += op->bytes;
+    } else {
+      ++r.dataset_reads_failed;
+    }
+    const std::string& pool_name = config_.store.pools[static_cast<std::size_t>(op->pool)].name;
+    sink_.append_row(operations_, {op->job, std::string("dataset_read"), pool_name, op->bytes, op->start.seconds(),
+                                   sim_.now().seconds(), std::int64_t{ok ? 1 : 0}, std::int64_t{0}});
+    sim_.at(sim_.now(), [op, ok] { op->on_written(ok); });
+  });
+}
+
 void StorageSubsystem::keep_oldest(const std::string& job, std::size_t count) {
   JobRecord& r = jobs_[job];
   while (r.saved.size() > count) {
@@ -307,8 +336,8 @@ void StorageSubsystem::finish() {
   set("osds", {osds, "OSDs", "drives of the store, one OSD each"});
   set("raw_capacity_bytes", {static_cast<double>(osds) * sc.drive.capacity_bytes, "B", "drives x capacity"});
   std::vector<double> writes, reads;
-  std::int64_t writes_failed = 0, reads_failed = 0;
-  double stall_s = 0.0;
+  std::int64_t writes_failed = 0, reads_failed = 0, dataset_reads = 0, dataset_failed = 0;
+  double stall_s = 0.0, stall_gpu_h = 0.0, dataset_bytes = 0.0;
   for (const auto& [name, r] : jobs_) {
     writes.insert(writes.end(), r.write_s.begin(), r.write_s.end());
     reads.insert(reads.end(), r.read_s.begin(), r.read_s.end());
@@ -316,6 +345,10 @@ void StorageSubsystem::finish() {
     reads_failed += r.reads_failed;
     const double job_stall = r.stall_s;
     stall_s += job_stall;
+    stall_gpu_h += job_stall * r.gpus / 3600.0;
+    dataset_reads += r.dataset_reads;
+    dataset_failed += r.dataset_reads_failed;
+    dataset_bytes += r.dataset_bytes;
     const std::string job = "jobs/" + name + "/";
     set(job + "checkpoint_write_s_p50", {median(r.write_s), "s", "median time of the job's checkpoint writes"});
     set(job + "checkpoint_write_s_max", {max_of(r.write_s), "s", "longest checkpoint write of the job"});
@@ -323,6 +356,11 @@ void StorageSubsystem::finish() {
     set(job + "stall_s", {job_stall, "s",
                           "time the job waited on the store: synchronous writes (not an async save's write, which "
                           "runs beside its steps; its snapshot is the job's checkpoint_s) and restart reads"});
+    set(job + "stall_gpu_h", {job_stall * r.gpus / 3600.0, "GPU-h", "stall_s x the job's GPUs"});
+    if (r.dataset_reads > 0) {
+      set(job + "dataset_reads", {r.dataset_reads, "reads", "chunks of input read ahead of the steps"});
+      set(job + "dataset_bytes", {r.dataset_bytes, "B", "input bytes read"});
+    }
   }
   set("checkpoint_writes", {static_cast<std::int64_t>(writes.size()), "writes", "checkpoint writes saved"});
   set("checkpoint_write_s_p50", {median(writes), "s", "median checkpoint write time, all jobs"});
@@ -333,6 +371,12 @@ void StorageSubsystem::finish() {
   set("checkpoint_read_s_max", {max_of(reads), "s", "longest restart read, all jobs"});
   set("checkpoint_reads_failed", {reads_failed, "reads", "restart reads of data on no OSD up: the job started over"});
   set("stall_s", {stall_s, "s", "time training jobs waited on the store, summed over jobs"});
+  set("stall_gpu_h", {stall_gpu_h, "GPU-h",
+                      "GPU time jobs held waiting on checkpoint writes and restart reads (add data_stall_gpu_h for "
+                      "all the goodput the store cost)"});
+  set("dataset_reads", {dataset_reads, "reads", "chunks of job input read ahead of the steps"});
+  set("dataset_reads_failed", {dataset_failed, "reads", "input reads of data on no OSD up (retried)"});
+  set("dataset_bytes", {dataset_bytes, "B", "job input read from the store"});
   const storage::StoreCounters c = store_->counters();
   set("client_write_bytes", {c.client_bytes_written, "B", "bytes clients wrote into the store"});
   set("client_read_bytes", {c.client_bytes_read, "B", "bytes clients read from the store"});

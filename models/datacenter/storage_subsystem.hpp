@@ -11,6 +11,9 @@
 //   reads     a restart from the checkpoint reads it back (every node its share of the job's
 //             checkpoint) before the work resumes: degraded while an OSD host is down
 //             (survivors, or k other chunks), competing with backfill once it is out.
+//   datasets  a job whose input comes from the store reads it ahead of its steps
+//             (dataset_reader.hpp): one store read per chunk, every node its share, a row of
+//             storage/operations each (kind dataset_read).
 //   faults    scripted OSD host faults (StorageConfig::faults).
 //   integrity a checkpoint is saved corrupted at integrity.corruptions_per_pb; with verify, every
 //             rank hashes its shard before the write and after the read (hash time per node =
@@ -37,7 +40,10 @@
 //            hash_node_s;
 //            jobs/<job>/checkpoint_write_s_p50, checkpoint_write_s_max, checkpoint_read_s_max,
 //            stall_s (seconds the job waited on the store: its synchronous writes (an async save's
-//            write runs beside its steps) and its restart reads)
+//            write runs beside its steps) and its restart reads), stall_gpu_h (x its GPUs);
+//            stall_gpu_h (all jobs); dataset_reads, dataset_reads_failed, dataset_bytes (and per
+//            job): input read ahead of the steps (the cluster adds data_stall_s, the time steps
+//            waited for it: cluster_metrics.cpp)
 // Costs: the store's (O(hosts^2) per operation at most); O(1) per checkpoint here, plus
 // O(checkpoints of a job) per percentile at the end.
 
@@ -78,6 +84,8 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   int kept_checkpoints() const override { return config_.keep_checkpoints; }
   void keep_oldest(const std::string& job, std::size_t count) override;
   double write_bound_s(const std::string& pool, double bytes, int nodes) const override;
+  void read_dataset(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
+                    double bytes_per_node, std::function<void(bool ok)> on_done) override;
 
   storage::ObjectStore& store() { return *store_; }
 
@@ -94,6 +102,9 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
     std::vector<double> write_s, read_s;
     double stall_s = 0.0;  // synchronous writes and restart reads: the job waited for them
     int writes_failed = 0, reads_failed = 0;
+    int gpus = 0;  // of its latest operation's nodes
+    std::int64_t dataset_reads = 0, dataset_reads_failed = 0;
+    double dataset_bytes = 0.0;
     std::optional<sim::RandomStream> corruption;  // "storage/integrity/<job>", at its first save
   };
   int pool_of(const std::string& name) const;

@@ -92,7 +92,8 @@ void TrainingJobRun::record_steps_until_now() {
 TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series,
                                double clock_factor, sim::Simulator& sim, sim::TraceSink& sink,
                                std::function<void()> on_done, std::unique_ptr<StepExecutor> executor,
-                               int first_step, const TrainingJobRun* previous, int saved_step)
+                               int first_step, const TrainingJobRun* previous, int saved_step,
+                               std::unique_ptr<DataFeed> feed)
     : plan_(plan), sim_(sim), sink_(sink), on_done_(std::move(on_done)),
       clock_factor_(clock_factor), executor_(std::move(executor)), steps_finished_(first_step),
       steps_saved_(saved_step >= 0 ? saved_step : first_step), first_step_(first_step), series_(series) {
@@ -104,13 +105,42 @@ TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series ser
     checkpoints_failed_ = previous->checkpoints_failed_;
     training_s_ = previous->training_s();
     checkpoint_s_ = previous->checkpoint_s();
+    data_stall_s_ = previous->data_stall_s();
   }
+  feed_ = std::move(feed);
   if (executor_) {
     executor_->set_clock_factor(clock_factor_);
     next_step();
   } else {
     start_segment();
   }
+}
+
+bool TrainingJobRun::input_ready() {
+  if (!feed_) return true;
+  feed_->consumed_through(steps_finished_);
+  if (feed_->steps_ready() > steps_finished_) return true;
+  waiting_for_input_ = true;
+  input_wait_start_ = sim_.now();
+  record(std::numeric_limits<double>::quiet_NaN(), 0.0);
+  feed_->wait_for(steps_finished_, [this] { on_input_ready(); });
+  return false;
+}
+
+void TrainingJobRun::on_input_ready() {
+  if (interrupted_ || !waiting_for_input_) return;
+  waiting_for_input_ = false;
+  data_stall_s_ += (sim_.now() - input_wait_start_).seconds();
+  last_recorded_step_s_ = -1.0;
+  if (executor_) {
+    next_step();
+  } else {
+    start_segment();
+  }
+}
+
+double TrainingJobRun::data_stall_s() const {
+  return data_stall_s_ + (waiting_for_input_ ? (sim_.now() - input_wait_start_).seconds() : 0.0);
 }
 
 TrainingJobRun::~TrainingJobRun() = default;
@@ -127,7 +157,9 @@ int TrainingJobRun::steps_to_next_checkpoint() const {
 }
 
 void TrainingJobRun::start_segment() {
-  const int steps = steps_to_next_checkpoint();
+  if (!input_ready()) return;
+  int steps = steps_to_next_checkpoint();
+  if (feed_) steps = std::min(steps, feed_->steps_ready() - steps_finished_);
   const double step_s = current_step_time_s();
   segment_ = std::make_unique<sim::Activity>(sim_, static_cast<double>(steps), 1.0 / step_s,
                                              [this](sim::Activity&) { on_segment_done(); });
@@ -136,6 +168,7 @@ void TrainingJobRun::start_segment() {
 }
 
 void TrainingJobRun::next_step() {
+  if (!input_ready()) return;
   executor_->run_step([this](const StepMeasurement& m) { on_step(m); });
 }
 
@@ -152,6 +185,11 @@ void TrainingJobRun::interrupt() {
   }
   interrupted_ = true;
   stalled_ = false;
+  if (waiting_for_input_) {
+    data_stall_s_ += (sim_.now() - input_wait_start_).seconds();
+    waiting_for_input_ = false;
+  }
+  if (feed_) feed_->stop();
   if (segment_ && !segment_->done()) {
     steps_finished_ += static_cast<int>(segment_->total_work() - segment_->remaining());  // whole steps
     training_s_ += (sim_.now() - segment_->started_at()).seconds();
@@ -269,8 +307,14 @@ void TrainingJobRun::on_segment_done() {
     return;
   }
   // Only between segments, and there is a segment after this one: no checkpoint after the last
-  // step (the job's end leaves its final state to whatever saves it).
-  start_checkpoint();
+  // step (the job's end leaves its final state to whatever saves it). A segment cut where its
+  // input ended goes on without one.
+  const int interval = plan_.checkpoint_interval_steps;
+  if ((interval > 0 && steps_finished_ % interval == 0) || on_saved_) {
+    start_checkpoint();
+  } else {
+    start_segment();
+  }
 }
 
 void TrainingJobRun::on_checkpoint_done(bool saved) {
@@ -353,6 +397,13 @@ void TrainingJobRun::checkpoint_at_step_end(std::function<void()> on_saved) {
   if (interrupted_) return;
   on_saved_ = std::move(on_saved);
   const bool writing = checkpointing();
+  if (waiting_for_input_ && !writing) {
+    // No step in flight: it writes now, and waits for its input again afterwards.
+    waiting_for_input_ = false;
+    data_stall_s_ += (sim_.now() - input_wait_start_).seconds();
+    start_checkpoint();
+    return;
+  }
   if (writing || executor_) return;  // the write in flight, or flow mode's next step end (on_step)
   if (segment_ && !segment_->done() && !segment_->cancelled()) {
     // The segment ends with the step in flight; on_segment_done then writes the checkpoint.

@@ -18,6 +18,10 @@
 // An async save (CheckpointConfig::async) stalls the steps only for the snapshot's copy to host
 // memory; its write runs beside the next steps and counts (steps_saved) once it has finished.
 //
+// With a DataFeed (data_feed.hpp: the job's input read from a store ahead of the steps) a
+// segment ends where the input held ends as well, and a step whose input is not there waits for
+// it (data_stall_s; NaN step time meanwhile); both modes.
+//
 // Emits (step functions, a point whenever the value changes):
 //   jobs/<name>/step_time_s   current step time (NaN while checkpointing or stalled at a held
 //                             checkpoint; flow mode: the last completed step's, first at the end
@@ -39,6 +43,7 @@
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/job_run.hpp"
 #include "models/datacenter/checkpoint_writer.hpp"
+#include "models/datacenter/data_feed.hpp"
 #include "models/datacenter/step_executor.hpp"
 #include "models/model_registries.hpp"
 #include "models/power/gpu_phase_power.hpp"
@@ -74,7 +79,8 @@ class TrainingJobRun final : public JobRun {
   TrainingJobRun(const workload::TrainingJobPlan& plan, Series series, double clock_factor,
                  sim::Simulator& sim, sim::TraceSink& sink, std::function<void()> on_done,
                  std::unique_ptr<StepExecutor> executor = nullptr, int first_step = 0,
-                 const TrainingJobRun* previous = nullptr, int saved_step = -1);
+                 const TrainingJobRun* previous = nullptr, int saved_step = -1,
+                 std::unique_ptr<DataFeed> feed = nullptr);
   ~TrainingJobRun() override;
   TrainingJobRun(const TrainingJobRun&) = delete;
   TrainingJobRun& operator=(const TrainingJobRun&) = delete;
@@ -111,6 +117,8 @@ class TrainingJobRun final : public JobRun {
   double saved_s() const override { return steps_saved_ * plan_.step.step_time_s; }
   // Steps as of the last completed checkpoint (or the resume point).
   int steps_saved() const { return steps_saved_; }
+  // Seconds the steps waited for their input (a DataFeed), over every run, up to now.
+  double data_stall_s() const;
   // Analytic mode: the step time at the current clock factor.
   double current_step_time_s() const { return plan_.step_time_s(clock_factor_); }
   bool flow_mode() const { return executor_ != nullptr; }
@@ -134,6 +142,10 @@ class TrainingJobRun final : public JobRun {
 
  private:
   void start_segment();
+  // With a feed: true when the next step's input is there; otherwise the run stalls until it is
+  // and then goes on (a segment, or the next step).
+  bool input_ready();
+  void on_input_ready();
   // Steps from steps_finished_ to the next checkpoint (a multiple of the interval) or the end.
   int steps_to_next_checkpoint() const;
   void on_segment_done();
@@ -211,6 +223,10 @@ class TrainingJobRun final : public JobRun {
   std::function<bool()> hold_;
   bool stalled_ = false;  // at a held checkpoint
   std::function<void()> on_saved_;  // checkpoint_at_step_end's, until its checkpoint is written
+  std::unique_ptr<DataFeed> feed_;
+  bool waiting_for_input_ = false;
+  sim::Time input_wait_start_;
+  double data_stall_s_ = 0.0;  // completed waits, every run
 };
 
 // Mean GPU activity of one step (power/gpu_phase_power.hpp): its compute at compute activity,

@@ -103,6 +103,21 @@ TrainingJobPlan plan_training_job(const TrainingJobSpec& spec, const hardware::N
   plan.checkpoint_config = spec.checkpoint;
   plan.checkpoint_interval_steps = spec.checkpoint.interval_steps;
   size_checkpoints(plan, spec.job.nodes, node);
+  plan.dataset = spec.dataset;
+  if (spec.dataset.from_store) {
+    if (spec.dataset.prefetch_steps < 1) throw sim::ConfigError("dataset.prefetch_steps", "must be at least 1");
+    if (!(spec.dataset.bytes_per_token >= 0) || !(spec.dataset.bytes_per_sample >= 0)) {
+      throw sim::ConfigError("dataset.bytes_per_token", "must be 0 or more");
+    }
+    const double samples = plan.step.tokens_per_step / std::max(1, spec.job.model.seq_len);
+    plan.dataset_bytes_per_step = spec.dataset.bytes_per_sample > 0 ? samples * spec.dataset.bytes_per_sample
+                                                                     : plan.step.tokens_per_step *
+                                                                           spec.dataset.bytes_per_token;
+    if (!(plan.dataset_bytes_per_step > 0)) {
+      throw sim::ConfigError("dataset.bytes_per_token", "a dataset read from the store needs bytes per token or "
+                                                        "per sample above 0");
+    }
+  }
   return plan;
 }
 

@@ -66,11 +66,25 @@ struct CheckpointConfig {
   double snapshot_bytes_per_s_per_gpu = 52e9;
 };
 
+// The job's input, read from the shared store ahead of its steps (datacenter/dataset_reader.hpp).
+// Without it the input costs nothing (tokens already in host memory).
+struct DatasetConfig {
+  bool from_store = false;
+  std::string pool;              // the store's pool (empty: its first)
+  // Bytes a step reads: tokens x bytes_per_token (tokenized text: 4 B per token for a vocabulary
+  // beyond 65,536), or samples (tokens / sequence length) x bytes_per_sample (images, video)
+  // when that is above 0.
+  double bytes_per_token = 4.0;
+  double bytes_per_sample = 0.0;
+  int prefetch_steps = 32;       // the loader reads this many steps at a time, one batch ahead
+};
+
 struct TrainingJobSpec {
   TrainingJobConfig job;  // job.name, job.nodes, model, parallelism, batch, precision
   sim::Time arrival = sim::Time::zero();
   int steps = 1;
   CheckpointConfig checkpoint;
+  DatasetConfig dataset;
   collective::FabricParams fabric;
   StepGraphOptions graph;  // flow mode: the step graph's granularity
 };
@@ -92,6 +106,8 @@ struct TrainingJobPlan {
   double checkpoint_s = 0.0;          // one checkpoint's stall (nominal; async: the snapshot)
   int checkpoint_store_host = -1;     // the store's host on checkpoint_config.network (remote target)
   CheckpointConfig checkpoint_config;  // as given: re-sizes the checkpoints of a re-planned job
+  DatasetConfig dataset;
+  double dataset_bytes_per_step = 0.0;  // whole job; 0 unless dataset.from_store
   // Run time at nominal clock: steps x step_time_s + checkpoints x checkpoint_s.
   double nominal_duration_s() const;
   // Step time at clock factor f (0 < f <= 1).

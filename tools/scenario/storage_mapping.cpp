@@ -60,6 +60,12 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
       error(job_ptr(i) + "/checkpoint/target", "\"store\" needs the scenario's /storage section (the shared store), "
                                                "which it lacks: add one, or use \"remote\" or \"nvme\"");
     }
+    for (std::size_t i = 0; s.has_cluster && i < s.cluster.training_jobs.size(); ++i) {
+      if (s.cluster.training_jobs[i].dataset.from_store) {
+        error(job_ptr(i) + "/dataset", "needs the scenario's /storage section (the store it is read from), which it "
+                                       "lacks: add one, or remove the key (input then costs nothing)");
+      }
+    }
     if (!errors.empty()) throw sim::InputErrors(std::move(errors));
     return std::nullopt;
   }
@@ -182,6 +188,15 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
                 format_number(pc.amplification()) + "), less than one checkpoint of job '" + spec.job.name + "' (" +
                 gigabytes(one) + "); add hosts or drives, or use a leaner layout");
     }
+  }
+  // Every dataset's pool exists.
+  for (std::size_t i = 0; i < s.cluster.training_jobs.size(); ++i) {
+    const auto& data = s.cluster.training_jobs[i].dataset;
+    if (!data.from_store || data.pool.empty()) continue;
+    origins.record("training[" + std::to_string(i) + "].dataset.pool", job_ptr(i) + "/dataset/pool");
+    bool found = false;
+    for (const auto& p : store.pools) found = found || p.name == data.pool;
+    if (!found) error(job_ptr(i) + "/dataset/pool", "expected a pool of /storage/pools, got '" + data.pool + "'");
   }
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
   return out;

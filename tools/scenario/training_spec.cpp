@@ -188,6 +188,29 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
               with_default(quantity_field("arrival", "Arrival time, from the start of the run.",
                                           QuantityKind::kDuration, at_least(0)),
                            "0 s"),
+              optional_section(
+                  object_field(
+                      "dataset",
+                      "The job's input, read from the shared store (/storage) ahead of its steps: the loader reads "
+                      "prefetch_steps steps' input at a time (every node its share), the next chunk beside the "
+                      "steps of the current one; a step whose input has not arrived waits "
+                      "(storage/jobs/NAME/data_stall_s). Without this key the input costs nothing.",
+                      {
+                          with_default_note(non_empty(string_field("pool", "The /storage pool it is read from.")),
+                                            "the first pool of /storage"),
+                          with_default(number_field("bytes_per_token",
+                                                    "Bytes read per training token (tokenized text: 4 for a "
+                                                    "vocabulary beyond 65,536 tokens, 2 below).",
+                                                    above(0)),
+                                       4.0),
+                          quantity_field("bytes_per_sample",
+                                         "Bytes read per sample (one sequence) instead: images, audio, video.",
+                                         QuantityKind::kDataSize, above(0)),
+                          with_default(integer_field("prefetch_steps",
+                                                     "Steps of input read at a time (and held ahead).", at_least(1)),
+                                       32),
+                      }),
+                  "input costs nothing (already in host memory)"),
               object_field("checkpoint",
                            "Synchronous checkpoints of weights and optimizer state (14 B per parameter).",
                            {
@@ -413,6 +436,16 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
     spec.steps = t.at("steps", "steps").get<int>();
     spec.graph.max_dp_chunks = t.at("max_dp_chunks", "max_dp_chunks").get<int>();
     spec.arrival = sim::Time::from_seconds(t.at("arrival", "arrival").get<double>());
+    if (t.contains("dataset")) {
+      const OriginReader data = t.object("dataset", "dataset.");
+      spec.dataset.from_store = true;
+      if (data.contains("pool")) spec.dataset.pool = data.at("pool", "pool").get<std::string>();
+      spec.dataset.bytes_per_token = data.at("bytes_per_token", "bytes_per_token").get<double>();
+      if (data.contains("bytes_per_sample")) {
+        spec.dataset.bytes_per_sample = data.at("bytes_per_sample", "bytes_per_sample").get<double>();
+      }
+      spec.dataset.prefetch_steps = data.at("prefetch_steps", "prefetch_steps").get<int>();
+    }
     const OriginReader ck = t.object("checkpoint", "checkpoint.");
     spec.checkpoint.interval_steps = ck.at("interval", "interval_steps").get<int>();
     const std::string target = ck.at("target", "target").get<std::string>();

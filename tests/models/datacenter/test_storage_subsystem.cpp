@@ -349,3 +349,30 @@ TEST_CASE("Daly's interval for a job saving into the store is set by the store's
   REQUIRE(interval_steps > 1);
   CHECK(r.job_column("checkpoints") == (400 - 1) / interval_steps);
 }
+
+TEST_CASE("a job reading its input from the store runs no faster than the store's drives deliver it",
+          "[models][datacenter][storage][dataset]") {
+  const auto reg = builtin();
+  DatacenterConfig plain = config(reg, 16, store(1e15, 2));
+  plain.cluster->training_jobs[0].checkpoint.interval_steps = 0;
+  DatacenterConfig fed = plain;
+  mw::DatasetConfig& data = fed.cluster->training_jobs[0].dataset;
+  data.from_store = true;
+  data.bytes_per_sample = 1e9;  // 1 GB per sequence: far more than BERT's short steps can take in
+  data.prefetch_steps = 4;
+  const auto plan = mw::plan_training_job(fed.cluster->training_jobs[0], fed.cluster->node, reg.collective_algorithms);
+  const double total = 16 * plan.dataset_bytes_per_step;
+  REQUIRE(plan.dataset_bytes_per_step ==
+          Approx(plan.step.tokens_per_step / fed.cluster->training_jobs[0].job.model.seq_len * 1e9));
+  Run p, r;
+  run(std::move(plain), p);
+  run(std::move(fed), r);
+  CHECK(r.number("storage/dataset_reads") == 4);  // 16 steps in chunks of 4
+  CHECK(r.number("storage/dataset_bytes") == Approx(total).epsilon(1e-9));
+  // Replicated reads come from the primaries' drives: three drives of 2 GB/s at best.
+  const double finish = r.job_column("finish_s");
+  CHECK(finish >= total / 6e9);
+  // Nothing else slows it: the time beyond the plain run's is the wait for input.
+  CHECK(finish - p.job_column("finish_s") == Approx(r.number("storage/data_stall_s")).epsilon(1e-6));
+  CHECK(r.number("storage/data_stall_gpu_h") == Approx(r.number("storage/data_stall_s") * 16 / 3600).epsilon(1e-9));
+}

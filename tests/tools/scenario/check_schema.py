@@ -71,6 +71,7 @@ NOT_SCHEMA_DETECTABLE.update({
     "storage_unknown_pool": "names against /storage/pools, times against each other",
     "storage_zero_drive_bandwidth": "ranges on quantities (strings with units)",
     "sdc_without_detection": "a section that a class's effect needs",
+    "storage_dataset_without_storage": "a value that needs another section",
     "sdc_fault_without_quarantine": "a key that one fault kind needs",
 })
 NOT_SCHEMA_DETECTABLE["duplicate_key"] = "JSON Schema sees the parsed object, with one key"

@@ -1,6 +1,7 @@
 // /storage/integrity: checksums and injected corruption reach the store's config, with their
 // documented defaults, and a store that corrupts checkpoints it does not verify needs the loss
-// checks that are then the only defence (/reliability/sdc_detection).
+// checks that are then the only defence (/reliability/sdc_detection). A training job's
+// /dataset: its input read from a pool of the store.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -61,4 +62,30 @@ TEST_CASE("a store that corrupts checkpoints without verifying them needs sdc_de
   }
   doc["reliability"] = {{"sdc_detection", {{"probability", 0.5}}}};
   CHECK(load(doc).cluster.sdc_detection->probability == 0.5);
+}
+
+TEST_CASE("a training job's dataset maps to its input read from the store", "[tools][scenario][storage]") {
+  json doc = shipped_store_scenario();
+  json& job = doc["workload"]["training"][0];
+  CHECK_FALSE(load(doc).cluster.training_jobs[0].dataset.from_store);
+  job["dataset"] = json::object();
+  const auto& text = load(doc).cluster.training_jobs[0].dataset;
+  CHECK(text.from_store);
+  CHECK(text.pool.empty());            // the first pool
+  CHECK(text.bytes_per_token == 4.0);  // 32-bit token ids
+  CHECK(text.bytes_per_sample == 0.0);
+  CHECK(text.prefetch_steps == 32);
+  job["dataset"] = {{"pool", "rep3"}, {"bytes_per_sample", "2 MB"}, {"prefetch_steps", 8}};
+  const auto& images = load(doc).cluster.training_jobs[0].dataset;
+  CHECK(images.pool == "rep3");
+  CHECK(images.bytes_per_sample == Approx(2e6));
+  CHECK(images.prefetch_steps == 8);
+  job["dataset"]["pool"] = "nope";
+  try {
+    load(doc);
+    FAIL("loaded with an unknown pool");
+  } catch (const dcsim::sim::InputErrors& e) {
+    REQUIRE(e.messages().size() == 1);
+    CHECK(e.messages()[0] == "t.json:/workload/training/0/dataset/pool: expected a pool of /storage/pools, got 'nope'");
+  }
 }
