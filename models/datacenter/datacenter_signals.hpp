@@ -93,6 +93,16 @@ struct FaultNotice {
   bool repaired = false;
 };
 
+// A host of the shared store goes down or comes back (a random fault of the reliability model;
+// scripted ones are the store's own config). One per fault and one per repair: a host two faults
+// hold down is up only after both repairs.
+struct StoreHostChange {
+  sim::Time at;
+  int host = 0;  // index into the store's hosts
+  bool repaired = false;
+  std::string_view cause;
+};
+
 // A training job finished writing a checkpoint: `bytes` is the whole job's state (every node's
 // share), as TrainingJobPlan::checkpoint_bytes.
 struct CheckpointWritten {
@@ -133,6 +143,7 @@ struct DatacenterSignals {
   sim::Signal<const FacilityStep&> facility_step;
   sim::Signal<const network::FinishedFlow&> flow_finished;  // every flow of the fabric, traffic and jobs
   sim::Signal<const FaultNotice&> fault;
+  sim::Signal<const StoreHostChange&> store_host_fault;
   sim::Signal<const CheckpointWritten&> checkpoint_written;
   // The site's internet uplink carried bytes in one direction over [from, to) at a constant rate
   // (site_uplink.hpp): what economics bills as egress, in the month it left.

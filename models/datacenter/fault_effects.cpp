@@ -96,6 +96,9 @@ void FaultEffects::act(const rel::Fault& f, bool up) {
         }
       }
       break;
+    case rel::FaultEffect::kOsdHostDown:
+      signals_.store_host_fault.emit(StoreHostChange{simulator_.now(), static_cast<int>(f.instance), up, c.name});
+      break;
     case rel::FaultEffect::kZoneCoolingLoss:
       if (targets_.zones != nullptr && targets_.zones->zones() > 0) {
         const auto zones = static_cast<std::size_t>(targets_.zones->zones());

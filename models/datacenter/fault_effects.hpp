@@ -14,7 +14,9 @@
 //                        without a fabric model, a link or switch fault times out the collective
 //                        that used it (NCCL watchdog): one node's jobs are interrupted, as
 //                        Llama 3 counts its switch and cable interruptions;
-//   zone_cooling_loss    the zone's heat removal stops until its repair.
+//   zone_cooling_loss    the zone's heat removal stops until its repair;
+//   osd_host_down        a host of the shared store goes down until its repair (a StoreHostChange
+//                        signal: the store, storage_subsystem.hpp, acts on it).
 // Every fault is a row of the `faults` table and a FaultNotice signal; its repair is a notice too.
 // When the node owner acts on a precursor signal (a predictive failover policy), a
 // FaultPrecursor listens to the fault process and its alarms go to NodeFaultTarget::warn_node.

@@ -76,6 +76,11 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
     }
   }
   store_ = std::make_unique<storage::ObjectStore>(sim_, *network, config_.store);
+  host_faults_.assign(config_.store.hosts.size(), 0);
+  // Random OSD host faults (the reliability model's osd_host_down classes).
+  context.signals.store_host_fault.connect([this](const StoreHostChange& f) {
+    if (f.host >= 0 && static_cast<std::size_t>(f.host) < host_faults_.size()) set_host(f.host, f.repaired);
+  });
   for (std::size_t i = 0; i < config_.faults.size(); ++i) {
     const int h = config_.faults[i].host;
     if (h < 0 || static_cast<std::size_t>(h) >= config_.store.hosts.size()) {
@@ -309,10 +314,14 @@ void StorageSubsystem::record_stored(int pool) {
 }
 
 void StorageSubsystem::set_host(int host, bool up) {
+  // A host several faults hold down (a scripted one and a random one) is up after the last repair.
+  int& faults = host_faults_[static_cast<std::size_t>(host)];
   if (up) {
+    if (faults == 0 || --faults > 0) return;
     store_->set_host_up(host);
     --hosts_down_;
   } else {
+    if (faults++ > 0) return;
     store_->set_host_down(host);
     ++hosts_down_;
   }

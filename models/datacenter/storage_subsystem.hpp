@@ -14,7 +14,9 @@
 //   datasets  a job whose input comes from the store reads it ahead of its steps
 //             (dataset_reader.hpp): one store read per chunk, every node its share, a row of
 //             storage/operations each (kind dataset_read).
-//   faults    scripted OSD host faults (StorageConfig::faults).
+//   faults    OSD host faults: scripted (StorageConfig::faults, from /faults) and random (the
+//             reliability model's osd_host_down classes, as StoreHostChange signals); a host is
+//             up again once every fault holding it down is repaired.
 //   integrity a checkpoint is saved corrupted at integrity.corruptions_per_pb; with verify, every
 //             rank hashes its shard before the write and after the read (hash time per node =
 //             bytes per node / (GPUs x hash rate), part of the write and read times) and a
@@ -135,6 +137,7 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   sim::TableId operations_ = 0;
   std::vector<sim::EventHandle> fault_events_;
   int hosts_down_ = 0;
+  std::vector<int> host_faults_;  // per OSD host: faults holding it down
   std::uint64_t seed_ = 1;
   int gpus_per_node_ = 1;
   // Integrity: checkpoints saved corrupted, corrupt ones read (found by checksums, or loaded),

@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::array<std::string_view, kFaultEffectCount> kEffects{"node_down",   "job_crash",   "nic_down",
                                                                    "link_down",   "switch_down", "zone_cooling_loss",
-                                                                   "silent_data_corruption"};
+                                                                   "silent_data_corruption", "osd_host_down"};
 
 std::string number(double v) {
   std::string s = std::to_string(v);
@@ -59,6 +59,7 @@ bool effect_applies_to(FaultEffect e, ComponentKind k) {
     case FaultEffect::kLinkDown: return k == ComponentKind::kLink;
     case FaultEffect::kSwitchDown: return k == ComponentKind::kSwitch;
     case FaultEffect::kZoneCoolingLoss: return k == ComponentKind::kZone;
+    case FaultEffect::kOsdHostDown: return k == ComponentKind::kOsdHost;
   }
   return false;
 }

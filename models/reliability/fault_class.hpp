@@ -32,14 +32,16 @@ enum class FaultEffect {
   // the repair time) or never (a wrong result). Llama 3's table counts only the detected ones,
   // as job crashes (llama3_faults.hpp).
   kSilentCorruption,
+  kOsdHostDown,  // a host of the shared store goes down with its OSDs until repaired
 };
-inline constexpr std::size_t kFaultEffectCount = 7;
+inline constexpr std::size_t kFaultEffectCount = 8;
 
 std::string_view effect_name(FaultEffect e);  // "node_down", "job_crash", ...
 std::optional<FaultEffect> parse_effect(std::string_view name);
 std::vector<std::string> effect_names();
 // Node effects need a component that belongs to a node (gpu, node, nic); the others their own
-// kind (nic_down: nic, link_down: link, switch_down: switch, zone_cooling_loss: zone).
+// kind (nic_down: nic, link_down: link, switch_down: switch, zone_cooling_loss: zone,
+// osd_host_down: osd_host).
 bool effect_applies_to(FaultEffect e, ComponentKind k);
 
 struct FaultClass {

@@ -6,7 +6,8 @@ namespace dcsim::models::reliability {
 
 namespace {
 
-constexpr std::array<std::string_view, kComponentKindCount> kNames{"gpu", "node", "nic", "link", "switch", "zone"};
+constexpr std::array<std::string_view, kComponentKindCount> kNames{"gpu",    "node", "nic",     "link",
+                                                                   "switch", "zone", "osd_host"};
 
 }  // namespace
 
@@ -29,6 +30,7 @@ std::int64_t Inventory::count(ComponentKind k) const {
     case ComponentKind::kLink: return links;
     case ComponentKind::kSwitch: return switches;
     case ComponentKind::kZone: return zones;
+    case ComponentKind::kOsdHost: return osd_hosts;
   }
   return 0;
 }
@@ -47,6 +49,7 @@ std::string Inventory::path(ComponentKind k, std::int64_t index) const {
     case ComponentKind::kLink: return "fabric/link/" + std::to_string(index);
     case ComponentKind::kSwitch: return "fabric/switch/" + std::to_string(index);
     case ComponentKind::kZone: return "facility/zone/" + std::to_string(index);
+    case ComponentKind::kOsdHost: return "storage/osd_host/" + std::to_string(index);
   }
   return {};
 }

@@ -9,7 +9,8 @@
 //   link   i -> fabric/link/<i>           (a cable with its optics, not a directed link)
 //   switch i -> fabric/switch/<i>
 //   zone   i -> facility/zone/<i>         (a cooling zone)
-// GPUs, nodes and NICs belong to a node; links, switches and zones to none (-1).
+//   osd_host i -> storage/osd_host/<i>    (a host of the shared object store, its OSDs with it)
+// GPUs, nodes and NICs belong to a node; links, switches, zones and OSD hosts to none (-1).
 
 #include <array>
 #include <cstddef>
@@ -21,10 +22,10 @@
 
 namespace dcsim::models::reliability {
 
-enum class ComponentKind { kGpu, kNode, kNic, kLink, kSwitch, kZone };
-inline constexpr std::size_t kComponentKindCount = 6;
+enum class ComponentKind { kGpu, kNode, kNic, kLink, kSwitch, kZone, kOsdHost };
+inline constexpr std::size_t kComponentKindCount = 7;
 
-std::string_view component_name(ComponentKind k);  // "gpu", "node", "nic", "link", "switch", "zone"
+std::string_view component_name(ComponentKind k);  // "gpu", "node", "nic", "link", "switch", "zone", "osd_host"
 std::optional<ComponentKind> parse_component(std::string_view name);
 std::vector<std::string> component_names();
 
@@ -35,6 +36,7 @@ struct Inventory {
   std::int64_t links = 0;
   std::int64_t switches = 0;
   std::int64_t zones = 1;
+  std::int64_t osd_hosts = 0;  // of the shared store (/storage)
 
   std::int64_t count(ComponentKind k) const;
   // InternalError when index >= count(k).

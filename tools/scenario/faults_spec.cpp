@@ -2,6 +2,7 @@
 
 #include "sim/error.hpp"
 #include "sim/time.hpp"
+#include "sim/units.hpp"
 
 #include <algorithm>
 #include <map>
@@ -30,6 +31,7 @@ const std::map<std::string, KindInfo>& kinds() {
       {"node", {FaultTarget::kNode, {"node", "state", "duration"}, "node", true, true}},
       {"job_crash", {FaultTarget::kNode, {"node"}, "node", false, false}},
       {"silent_data_corruption", {FaultTarget::kNode, {"node", "duration"}, "node", false, true}},
+      {"osd_host", {FaultTarget::kStore, {"host", "duration"}, "host", false, true}},
       {"cdu_pump_failure", {FaultTarget::kPlant, {"zone", "flow_fraction", "duration"}, "", false, true}},
       {"rdhx_fan_failure", {FaultTarget::kPlant, {"zone", "duration"}, "", false, true}},
       {"chilled_water_rise", {FaultTarget::kPlant, {"delta", "duration"}, "", false, true}},
@@ -64,6 +66,8 @@ FieldSpec faults_section() {
                                   "(one port of a host: flows fail over to the host's other ports, the bond), "
                                   "`node` (down: its jobs are interrupted and handed to the failover policy), "
                                   "`job_crash` (the node's jobs are interrupted, the node stays up), "
+                                  "`osd_host` (a host of the shared store, /storage, with its OSDs: degraded reads, "
+                                  "backfill once marked out), "
                                   "`silent_data_corruption` (a GPU of the node computes wrong numbers: its training "
                                   "jobs run on corrupted state until /reliability/sdc_detection catches it; "
                                   "`duration` is the node's quarantine once caught), "
@@ -82,7 +86,9 @@ FieldSpec faults_section() {
                                 "until a later `up` entry, or never"),
               integer_field("link", "Link id (kind `link`).", at_least(0)),
               string_field("switch", "Switch name such as \"s2.5\" (kind `switch`)."),
-              integer_field("host", "Host index (kind `nic_port`).", at_least(0)),
+              integer_field("host", "Host index (kind `nic_port`); OSD host index, 0-based, of /storage (kind "
+                                    "`osd_host`).",
+                            at_least(0)),
               with_default(integer_field("port", "NIC port of the host, NIC 0's first (kind `nic_port`).",
                                          at_least(0)),
                            0),
@@ -102,9 +108,46 @@ FieldSpec faults_section() {
       json::array());
 }
 
+namespace {
+
+// /storage/faults entries ({host, at, repair}: repair a time, not a duration) as /faults
+// entries of kind osd_host. An entry whose times do not parse moves as it is, and validation
+// reports it at its new place.
+json osd_host_fault(const json& legacy) {
+  json out = legacy;
+  if (!out.is_object()) return out;
+  out["kind"] = "osd_host";
+  if (out.contains("repair") && out["repair"].is_string() && out.contains("at") && out["at"].is_string()) {
+    try {
+      const double at = sim::parse_quantity(sim::QuantityKind::kDuration, out["at"].get<std::string>());
+      const double repair = sim::parse_quantity(sim::QuantityKind::kDuration, out["repair"].get<std::string>());
+      out.erase("repair");
+      out["duration"] = std::to_string(repair - at) + " s";
+    } catch (const std::exception&) {
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> migrate_legacy_faults(json& doc) {
   std::vector<std::string> notices;
   if (!doc.is_object()) return notices;
+  if (doc.contains("storage") && doc["storage"].is_object() && doc["storage"].contains("faults") &&
+      doc["storage"]["faults"].is_array() && (!doc.contains("faults") || doc["faults"].is_array())) {
+    if (!doc.contains("faults")) doc["faults"] = json::array();
+    const std::size_t first = doc["faults"].size(), count = doc["storage"]["faults"].size();
+    for (const json& f : doc["storage"]["faults"]) doc["faults"].push_back(osd_host_fault(f));
+    doc["storage"].erase("faults");
+    if (count > 0) {
+      notices.push_back("/storage/faults is the format before /faults: " +
+                        (count == 1 ? "its entry is /faults/" + std::to_string(first)
+                                    : "its " + std::to_string(count) + " entries are /faults/" +
+                                          std::to_string(first) + " to /faults/" + std::to_string(first + count - 1)) +
+                        " now, kind osd_host, its repair time a duration (move them there to silence this)");
+    }
+  }
   for (const char* section : {"fabric", "facility"}) {
     if (!doc.contains(section) || !doc[section].is_object()) continue;
     json& part = doc[section];
@@ -140,9 +183,10 @@ void check_faults_cross_field(const json& given, const json& resolved, ErrorList
     if (it == kinds().end()) continue;
     const KindInfo& info = it->second;
     const std::string base = "/faults/" + std::to_string(i);
+    const std::string a = std::string("aeiou").find(kind.front()) == std::string::npos ? "a " : "an ";
     for (const auto& [key, value] : x.items()) {
       if (key != "at" && key != "kind" && !info.keys.count(key)) {
-        errors.add(base + "/" + key, "a " + kind + " fault does not use `" + key + "` (remove it)");
+        errors.add(base + "/" + key, a + kind + " fault does not use `" + key + "` (remove it)");
       }
     }
     if (!info.required_key.empty() && !x.contains(info.required_key)) {
@@ -158,9 +202,10 @@ void check_faults_cross_field(const json& given, const json& resolved, ErrorList
     }
     const char* section = info.target == FaultTarget::kFabric   ? "fabric"
                           : info.target == FaultTarget::kPlant ? "facility"
+                          : info.target == FaultTarget::kStore ? "storage"
                                                                : "cluster";
     if (!resolved.contains(section)) {
-      errors.add(base + "/kind", "a " + kind + " fault needs the scenario's /" + std::string(section) +
+      errors.add(base + "/kind", a + kind + " fault needs the scenario's /" + std::string(section) +
                                      " section, which is absent");
     }
   }

@@ -32,7 +32,7 @@ std::vector<models::datacenter::ScriptedNodeFault> map_node_faults(const nlohman
                                                                    const std::string& source);
 
 // Which part a fault kind hits.
-enum class FaultTarget { kFabric, kNode, kPlant };
+enum class FaultTarget { kFabric, kNode, kPlant, kStore };
 FaultTarget fault_target(const std::string& kind);
 
 }  // namespace dcsim::tools::scenario

@@ -48,6 +48,10 @@ rel::Inventory inventory_of(const json& r, const Scenario& s, const models::Mode
   if (r.contains("links")) inv.links = r.at("links").get<std::int64_t>();
   if (r.contains("switches")) inv.switches = r.at("switches").get<std::int64_t>();
   inv.zones = s.facility && !s.facility->zones.empty() ? static_cast<std::int64_t>(s.facility->zones.size()) : 1;
+  // /storage is mapped after /reliability: its host count from the resolved document.
+  if (s.resolved.contains("storage") && s.resolved["storage"].contains("hosts")) {
+    inv.osd_hosts = s.resolved["storage"]["hosts"].get<std::int64_t>();
+  }
   return inv;
 }
 
@@ -111,11 +115,16 @@ rel::FaultModelConfig map_reliability_section(const json& r, const Scenario& sce
     if (c.contains("mtbf")) target->rate_per_hour = 3600.0 / c.at("mtbf").get<double>();
     if (c.contains("weibull_shape")) target->weibull_shape = c.at("weibull_shape").get<double>();
     if (c.contains("repair")) target->repair_s = repair_distribution(c.at("repair"));
+    if (target->component == rel::ComponentKind::kOsdHost && out.inventory.osd_hosts == 0) {
+      error(base + "/component", "osd_host classes fail hosts of the shared store, and the scenario has no /storage");
+      continue;
+    }
     if (!rel::effect_applies_to(target->effect, target->component)) {
       error(base + (c.contains("effect") ? "/effect" : "/component"),
             "effect " + std::string(rel::effect_name(target->effect)) + " does not apply to component " +
                 std::string(rel::component_name(target->component)) +
-                " (node_down, job_crash and silent_data_corruption: gpu, node or nic; nic_down: nic; link_down: link; switch_down: switch; "
+                " (node_down, job_crash and silent_data_corruption: gpu, node or nic; osd_host_down: osd_host; "
+                "nic_down: nic; link_down: link; switch_down: switch; "
                 "zone_cooling_loss: zone)");
     }
   }

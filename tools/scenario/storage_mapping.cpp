@@ -133,20 +133,20 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
     store.pools.push_back(std::move(pool));
   }
 
-  const json& faults = st.at("faults", "faults");
+  // Scripted OSD host faults: /faults entries of kind osd_host.
+  const json& faults = s.resolved.contains("faults") ? s.resolved["faults"] : json::array();
   for (std::size_t i = 0; i < faults.size(); ++i) {
-    const std::string index = std::to_string(i);
-    const OriginReader f(faults[i], base + "/faults/" + index, "faults[" + index + "].", origins);
+    const json& f = faults[i];
+    if (!f.contains("kind") || f["kind"] != "osd_host") continue;
+    const std::string pointer = "/faults/" + std::to_string(i);
     dc::StoreHostFault fault;
-    fault.host = f.at("host", "host").get<int>();
-    fault.at = sim::Time::from_seconds(f.at("at", "at").get<double>());
-    if (f.contains("repair")) fault.repair = sim::Time::from_seconds(f.at("repair", "repair").get<double>());
+    fault.host = f.at("host").get<int>();
+    fault.at = sim::Time::from_seconds(f.at("at").get<double>());
+    if (f.contains("duration")) fault.repair = fault.at + sim::Time::from_seconds(f.at("duration").get<double>());
+    origins.record("faults[" + std::to_string(out.faults.size()) + "].host", pointer + "/host");
     if (fault.host >= hosts) {
-      error(f.pointer() + "/host", "expected an OSD host index below " + std::to_string(hosts) + " (/storage/hosts), got " +
-                                       std::to_string(fault.host));
-    }
-    if (fault.repair <= fault.at) {
-      error(f.pointer() + "/repair", "expected a time after `at` (" + format_number(fault.at.seconds()) + " s)");
+      error(pointer + "/host", "expected an OSD host index below " + std::to_string(hosts) + " (/storage/hosts), got " +
+                                   std::to_string(fault.host));
     }
     out.faults.push_back(fault);
   }

@@ -91,14 +91,6 @@ FieldSpec storage_section() {
                                       "Checkpoints each job keeps: older ones are deleted once a newer one is saved.",
                                       at_least(1)),
                         2),
-           with_default(object_array_field("faults", "Scripted OSD host failures.",
-                                           {required(integer_field("host", "OSD host index (0-based).", at_least(0))),
-                                            required(quantity_field("at", "When it goes down.",
-                                                                    QuantityKind::kDuration, at_least(0))),
-                                            with_default_note(quantity_field("repair", "When it comes back.",
-                                                                             QuantityKind::kDuration, at_least(0)),
-                                                              "never")}),
-                        json::array()),
            with_default(
                object_field(
                    "integrity",

@@ -376,3 +376,31 @@ TEST_CASE("a job reading its input from the store runs no faster than the store'
   CHECK(finish - p.job_column("finish_s") == Approx(r.number("storage/data_stall_s")).epsilon(1e-6));
   CHECK(r.number("storage/data_stall_gpu_h") == Approx(r.number("storage/data_stall_s") * 16 / 3600).epsilon(1e-9));
 }
+
+TEST_CASE("random osd_host_down faults take the store's hosts down and back like scripted ones",
+          "[models][datacenter][storage][reliability]") {
+  namespace rel = dcsim::models::reliability;
+  const auto reg = builtin();
+  DatacenterConfig c = config(reg, 3, store(1e15, 2));
+  c.duration = sim::Time::from_seconds(10 * 3600);
+  rel::FaultModelConfig faults;
+  faults.inventory.nodes = 2;
+  faults.inventory.osd_hosts = 3;
+  // About one fault per host per hour, each down for 10 minutes.
+  faults.classes.push_back({"osd", rel::ComponentKind::kOsdHost, 1.0, 1.0,
+                            sim::Distribution{sim::Distribution::Kind::kFixed, 600.0, 0.0}, rel::FaultEffect::kOsdHostDown});
+  c.reliability = faults;
+  Run r;
+  run(std::move(c), r);
+  const double fired = r.number("reliability/faults/osd");
+  CHECK(fired >= 10);  // 3 hosts x 10 h at 1 per hour, less repair time: ~26 expected
+  CHECK(r.number("storage/host_failures") == fired);
+  for (const auto& row : r.sink.table("faults").rows) {
+    CHECK(std::get<std::string>(row[2]).rfind("storage/osd_host/", 0) == 0);
+  }
+  // The hosts_down series steps up once per fault and down once per repair.
+  const auto& down = r.sink.series("storage/hosts_down").value;
+  int rises = 0;
+  for (std::size_t i = 1; i < down.size(); ++i) rises += down[i] > down[i - 1];
+  CHECK(rises == fired);
+}

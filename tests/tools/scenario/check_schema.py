@@ -68,7 +68,7 @@ NOT_SCHEMA_DETECTABLE.update({
     "storage_pool_key_without_store_target": "a key that applies to one value of another",
     "storage_pool_smaller_than_checkpoint": "pool capacity against the model's checkpoint size",
     "storage_target_without_storage": "a value that needs another section",
-    "storage_unknown_pool": "names against /storage/pools, times against each other",
+    "storage_unknown_pool": "names against /storage/pools, hosts against /storage/hosts",
     "storage_zero_drive_bandwidth": "ranges on quantities (strings with units)",
     "sdc_without_detection": "a section that a class's effect needs",
     "storage_dataset_without_storage": "a value that needs another section",

@@ -89,3 +89,46 @@ TEST_CASE("a training job's dataset maps to its input read from the store", "[to
     CHECK(e.messages()[0] == "t.json:/workload/training/0/dataset/pool: expected a pool of /storage/pools, got 'nope'");
   }
 }
+
+TEST_CASE("OSD host faults are /faults of kind osd_host; the earlier /storage/faults still load, with a notice",
+          "[tools][scenario][storage]") {
+  json doc = shipped_store_scenario();
+  doc["faults"] = json::parse(R"([{"kind": "osd_host", "host": 3, "at": "1 h", "duration": "20 min"},
+                                   {"kind": "osd_host", "host": 1, "at": "10 min"}])");
+  const Scenario s = load(doc);
+  REQUIRE(s.storage->faults.size() == 2);  // in time order
+  CHECK(s.storage->faults[0].host == 1);
+  CHECK(s.storage->faults[0].repair.is_max());
+  CHECK(s.storage->faults[1].host == 3);
+  CHECK(s.storage->faults[1].at == dcsim::sim::Time::from_seconds(3600));
+  CHECK(s.storage->faults[1].repair == dcsim::sim::Time::from_seconds(3600 + 1200));
+
+  doc.erase("faults");
+  doc["storage"]["faults"] = json::parse(R"([{"host": 3, "at": "1 h", "repair": "80 min"}])");
+  const Scenario legacy = load(doc);
+  REQUIRE(legacy.storage->faults.size() == 1);
+  CHECK(legacy.storage->faults[0].repair == dcsim::sim::Time::from_seconds(80 * 60));
+  REQUIRE(legacy.notices.size() == 1);
+  CHECK(legacy.notices[0] == "t.json: /storage/faults is the format before /faults: its entry is /faults/0 now, kind "
+                             "osd_host, its repair time a duration (move them there to silence this)");
+}
+
+TEST_CASE("random OSD host faults count the store's hosts and need a store", "[tools][scenario][storage]") {
+  json doc = shipped_store_scenario();
+  doc["duration"] = "1 d";
+  doc["reliability"] = json::parse(R"({"classes": [{"name": "osd", "component": "osd_host", "effect": "osd_host_down",
+                                        "rate_per_hour": 0.01, "repair": {"kind": "fixed", "value": "2 h"}}]})");
+  const Scenario s = load(doc);
+  CHECK(s.reliability->inventory.osd_hosts == 12);
+  doc.erase("storage");
+  doc.erase("faults");
+  doc["workload"]["training"][0]["checkpoint"]["target"] = "nvme";
+  try {
+    load(doc);
+    FAIL("loaded osd_host faults without a store");
+  } catch (const dcsim::sim::InputErrors& e) {
+    REQUIRE(e.messages().size() == 1);
+    CHECK(e.messages()[0] == "t.json:/reliability/classes/0/component: osd_host classes fail hosts of the shared "
+                             "store, and the scenario has no /storage");
+  }
+}
