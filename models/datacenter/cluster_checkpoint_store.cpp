@@ -124,7 +124,8 @@ std::unique_ptr<DataFeed> ClusterSimulation::dataset_feed(std::size_t job_index,
   c.retry_after = sim::Time::from_seconds(c.chunk_steps * plan.step.step_time_s);
   auto read = [this, name = job.spec.name, pool = plan.dataset.pool, nodes = job.nodes](
                   double bytes, std::function<void(bool)> done) {
-    checkpoint_store_->read_dataset(name, pool, nodes, bytes / static_cast<double>(nodes.size()), std::move(done));
+    checkpoint_store_->read_data(CheckpointStore::DataKind::kDataset, name, pool, nodes,
+                                 bytes / static_cast<double>(nodes.size()), std::move(done));
   };
   return std::make_unique<DatasetReader>(c, std::move(read), sim_);
 }

@@ -110,4 +110,37 @@ void ClusterSimulation::set_service_job_activity(std::size_t handle, double acti
   }
 }
 
+void ClusterSimulation::read_from_store(std::size_t handle, const std::string& pool, double bytes,
+                                        std::function<void()> done) {
+  if (checkpoint_store_ == nullptr) {
+    throw sim::InternalError("service job '" + jobs_[handle]->spec.name +
+                             "' reads from a store the datacenter lacks (this is a bug: the scenario layer requires "
+                             "/storage)");
+  }
+  const std::vector<int>& nodes = jobs_[handle]->nodes;
+  if (nodes.empty()) {
+    sim_.after(sim::Time::zero(), std::move(done));
+    return;
+  }
+  struct Read {
+    std::size_t handle;
+    std::string pool;
+    double bytes;
+    std::function<void()> done;
+  };
+  auto read = std::make_shared<Read>(Read{handle, pool, bytes, std::move(done)});
+  const double per_node = bytes / static_cast<double>(nodes.size());
+  checkpoint_store_->read_data(CheckpointStore::DataKind::kWeights, jobs_[handle]->spec.name, pool, nodes, per_node,
+                                [this, read, per_node](bool ok) {
+    if (ok) {
+      read->done();
+      return;
+    }
+    // Some of it is on no OSD up: try again after what the nodes' storage NICs would take.
+    const double nic = config_.node.storage_nics * config_.node.storage_nic_bandwidth_bps / 8.0;
+    sim_.after(sim::Time::from_seconds(nic > 0 ? per_node / nic : 1.0),
+               [this, read] { read_from_store(read->handle, read->pool, read->bytes, std::move(read->done)); });
+  });
+}
+
 }  // namespace dcsim::models::datacenter

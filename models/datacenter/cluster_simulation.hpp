@@ -138,6 +138,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void end_service_job(std::size_t handle) override;
   void set_service_job_activity(std::size_t handle, double activity) override;
   const std::vector<int>& service_job_nodes(std::size_t handle) const override;
+  void read_from_store(std::size_t handle, const std::string& pool, double bytes, std::function<void()> done) override;
 
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.

@@ -97,10 +97,12 @@ class CheckpointStore {
   // The job goes on from its `count` oldest kept checkpoints: the newer ones (after a rollback
   // or a checkpoint found corrupt) are deleted.
   virtual void keep_oldest(const std::string& job, std::size_t count) = 0;
-  // Every node reads `bytes_per_node` of the job's input (its dataset) from `pool`; on_done(ok)
-  // once all have, as an event. ok is false when some of it is on no OSD up.
-  virtual void read_dataset(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
-                            double bytes_per_node, std::function<void(bool ok)> on_done) = 0;
+  // Every node reads `bytes_per_node` of the job's data from `pool`: its input (a training job's
+  // dataset) or its weights (an inference replica's); on_done(ok) once all have, as an event.
+  // ok is false when some of it is on no OSD up.
+  enum class DataKind { kDataset, kWeights };
+  virtual void read_data(DataKind kind, const std::string& job, const std::string& pool,
+                         const std::vector<int>& nodes, double bytes_per_node, std::function<void(bool ok)> on_done) = 0;
 };
 
 // The owner of the training jobs (the cluster) takes the store while the datacenter is built.
@@ -131,6 +133,11 @@ class ServiceJobHost {
   virtual void set_service_job_activity(std::size_t handle, double activity) = 0;
   // The nodes the job holds now (empty while it waits).
   virtual const std::vector<int>& service_job_nodes(std::size_t handle) const = 0;
+  // The job's nodes read `bytes` (in all) from the shared store's `pool` (the replica's weights);
+  // done() once they have, as an event. A read of data on no OSD up is tried again after the
+  // time the nodes' storage NICs would take. Needs the store (CheckpointStore).
+  virtual void read_from_store(std::size_t handle, const std::string& pool, double bytes,
+                               std::function<void()> done) = 0;
 };
 
 // The parts a datacenter simulates; any may be null (that part is not in the scenario).

@@ -33,6 +33,10 @@ class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, pub
   }
   void release(std::size_t handle) override { jobs_.end_service_job(handle); }
   void set_activity(std::size_t handle, double activity) override { jobs_.set_service_job_activity(handle, activity); }
+  void load_weights(std::size_t handle, double bytes, std::function<void()> done) override {
+    jobs_.read_from_store(handle, weights_pool_, bytes, std::move(done));
+  }
+  void set_weights_pool(std::string pool) { weights_pool_ = std::move(pool); }
   // The cluster jobs of every replica asked for, in order.
   const std::vector<std::size_t>& jobs() const { return jobs_of_service_; }
 
@@ -76,6 +80,7 @@ class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, pub
   const network::Topology* topology_;
   int next_ = 0;
   std::vector<std::size_t> jobs_of_service_;
+  std::string weights_pool_;
 };
 
 InferenceSubsystem::InferenceSubsystem(const SubsystemContext& c) : simulator_(c.simulator), signals_(c.signals) {
@@ -90,6 +95,7 @@ InferenceSubsystem::InferenceSubsystem(const SubsystemContext& c) : simulator_(c
     hosts_.push_back(std::make_unique<ClusterHost>(*c.parts.service_jobs, service.name, service.priority,
                                                    c.config.cluster->node, service.engine.tp, c.simulator,
                                                    c.parts.fabric, c.parts.topology));
+    hosts_.back()->set_weights_pool(service.weights_pool);
     try {
       services_.push_back(std::make_unique<inference::InferenceService>(
           service, c.config.cluster->node, c.config.cluster->gpu_phase_power, registries, c.config.seed, c.simulator,

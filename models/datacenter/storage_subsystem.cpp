@@ -108,7 +108,7 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
   operations_ = sink_.declare_table(
       "storage/operations",
       {{"job", sim::ColumnType::kString, "", "training job"},
-       {"kind", sim::ColumnType::kString, "", "checkpoint_write, checkpoint_read or dataset_read"},
+       {"kind", sim::ColumnType::kString, "", "checkpoint_write, checkpoint_read, dataset_read or weights_read"},
        {"pool", sim::ColumnType::kString, "", "the store's pool"},
        {"bytes", sim::ColumnType::kFloat64, "B", "client bytes, all nodes"},
        {"start_s", sim::ColumnType::kFloat64, "s", "when the job's nodes began"},
@@ -233,26 +233,38 @@ double StorageSubsystem::write_bound_s(const std::string& pool, double bytes, in
   return store_->write_bound_s(pool_of(pool), bytes) + hashing;
 }
 
-void StorageSubsystem::read_dataset(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
-                                    double bytes_per_node, std::function<void(bool ok)> on_done) {
+void StorageSubsystem::read_data(DataKind kind, const std::string& job, const std::string& pool,
+                                 const std::vector<int>& nodes, double bytes_per_node,
+                                 std::function<void(bool ok)> on_done) {
   auto op = std::make_shared<Operation>();
   op->job = job;
   op->pool = pool_of(pool);
   op->bytes = bytes_per_node * static_cast<double>(nodes.size());
   op->start = sim_.now();
   op->on_written = std::move(on_done);
-  jobs_[job].gpus = static_cast<int>(nodes.size()) * gpus_per_node_;
-  store_->read(op->pool, shares(nodes, bytes_per_node), [this, op](bool ok) {
-    JobRecord& r = jobs_[op->job];
-    ++r.dataset_reads;
-    if (ok) {
-      r.dataset_bytes += op->bytes;
+  const bool weights = kind == DataKind::kWeights;
+  if (!weights) jobs_[job].gpus = static_cast<int>(nodes.size()) * gpus_per_node_;
+  store_->read(op->pool, shares(nodes, bytes_per_node), [this, op, weights](bool ok) {
+    if (weights) {
+      if (ok) {
+        weight_read_s_.push_back((sim_.now() - op->start).seconds());
+        weight_bytes_ += op->bytes;
+      } else {
+        ++weight_reads_failed_;
+      }
     } else {
-      ++r.dataset_reads_failed;
+      JobRecord& r = jobs_[op->job];
+      ++r.dataset_reads;
+      if (ok) {
+        r.dataset_bytes += op->bytes;
+      } else {
+        ++r.dataset_reads_failed;
+      }
     }
     const std::string& pool_name = config_.store.pools[static_cast<std::size_t>(op->pool)].name;
-    sink_.append_row(operations_, {op->job, std::string("dataset_read"), pool_name, op->bytes, op->start.seconds(),
-                                   sim_.now().seconds(), std::int64_t{ok ? 1 : 0}, std::int64_t{0}});
+    sink_.append_row(operations_, {op->job, std::string(weights ? "weights_read" : "dataset_read"), pool_name,
+                                   op->bytes, op->start.seconds(), sim_.now().seconds(), std::int64_t{ok ? 1 : 0},
+                                   std::int64_t{0}});
     sim_.at(sim_.now(), [op, ok] { op->on_written(ok); });
   });
 }
@@ -386,6 +398,12 @@ void StorageSubsystem::finish() {
   set("dataset_reads", {dataset_reads, "reads", "chunks of job input read ahead of the steps"});
   set("dataset_reads_failed", {dataset_failed, "reads", "input reads of data on no OSD up (retried)"});
   set("dataset_bytes", {dataset_bytes, "B", "job input read from the store"});
+  set("weight_reads", {static_cast<std::int64_t>(weight_read_s_.size()), "reads",
+                       "inference replicas that loaded their weights from the store"});
+  set("weight_reads_failed", {weight_reads_failed_, "reads", "weight reads of data on no OSD up (retried)"});
+  set("weight_bytes", {weight_bytes_, "B", "weights read by inference replicas"});
+  set("weight_read_s_p50", {median(weight_read_s_), "s", "median time a replica took to read its weights"});
+  set("weight_read_s_max", {max_of(weight_read_s_), "s", "longest weight read of a replica"});
   const storage::StoreCounters c = store_->counters();
   set("client_write_bytes", {c.client_bytes_written, "B", "bytes clients wrote into the store"});
   set("client_read_bytes", {c.client_bytes_read, "B", "bytes clients read from the store"});

@@ -45,7 +45,9 @@
 //            write runs beside its steps) and its restart reads), stall_gpu_h (x its GPUs);
 //            stall_gpu_h (all jobs); dataset_reads, dataset_reads_failed, dataset_bytes (and per
 //            job): input read ahead of the steps (the cluster adds data_stall_s, the time steps
-//            waited for it: cluster_metrics.cpp)
+//            waited for it: cluster_metrics.cpp); weight_reads, weight_reads_failed,
+//            weight_bytes, weight_read_s_p50, weight_read_s_max: inference replicas loading their
+//            weights (rows of kind weights_read)
 // Costs: the store's (O(hosts^2) per operation at most); O(1) per checkpoint here, plus
 // O(checkpoints of a job) per percentile at the end.
 
@@ -86,8 +88,8 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   int kept_checkpoints() const override { return config_.keep_checkpoints; }
   void keep_oldest(const std::string& job, std::size_t count) override;
   double write_bound_s(const std::string& pool, double bytes, int nodes) const override;
-  void read_dataset(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
-                    double bytes_per_node, std::function<void(bool ok)> on_done) override;
+  void read_data(DataKind kind, const std::string& job, const std::string& pool, const std::vector<int>& nodes,
+                 double bytes_per_node, std::function<void(bool ok)> on_done) override;
 
   storage::ObjectStore& store() { return *store_; }
 
@@ -144,6 +146,10 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   // node-seconds of hashing.
   std::int64_t saved_corrupt_ = 0, corrupt_found_ = 0, corrupt_loaded_ = 0;
   double hash_s_ = 0.0;
+  // Inference replicas' weight reads (not per job: replicas come and go by the hundred).
+  std::vector<double> weight_read_s_;
+  double weight_bytes_ = 0.0;
+  std::int64_t weight_reads_failed_ = 0;
 };
 
 }  // namespace dcsim::models::datacenter

@@ -308,6 +308,21 @@ void InferenceService::on_allocated(std::size_t index, bool initial) {
       for (const auto& [from, request] : waiting) start_transfer(from, index, request);
     }
   };
+  if (!initial && config_.weights_from_store) {
+    // The engine starts, then the replica's nodes read its weights from the store.
+    const std::uint64_t id = ++weight_loads_;
+    r.weight_load = id;
+    r.ready_event = sim_.after(config_.allocation_delay, [this, index, id, ready] {
+      Replica& rr = replicas_[index];
+      rr.ready_event = {};
+      host_.load_weights(rr.handle, cost_.replica_weight_bytes(), [this, index, id, ready] {
+        if (replicas_[index].weight_load != id || replicas_[index].state != ReplicaState::kStarting) return;
+        replicas_[index].weight_load = 0;
+        ready();
+      });
+    });
+    return;
+  }
   if (delay > sim::Time::zero()) {
     r.ready_event = sim_.after(delay, ready);
   } else {
@@ -341,6 +356,7 @@ void InferenceService::close_accounts(Replica& r) {
 void InferenceService::retire(std::size_t index) {
   Replica& r = replicas_[index];
   if (r.ready_event.valid()) sim_.cancel(r.ready_event);
+  r.weight_load = 0;
   leave_pools(index);
   close_accounts(r);
   r.state = ReplicaState::kGone;
@@ -351,6 +367,7 @@ void InferenceService::on_lost(std::size_t index) {
   Replica& r = replicas_[index];
   if (r.state == ReplicaState::kGone || r.state == ReplicaState::kAsked) return;
   if (r.ready_event.valid()) sim_.cancel(r.ready_event);
+  r.weight_load = 0;
   leave_pools(index);
   const bool draining = r.state == ReplicaState::kDraining;
   close_accounts(r);

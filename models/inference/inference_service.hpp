@@ -10,7 +10,8 @@
 //   TTFT = first token at the client - sent;  TPOT = (last token - first token) / (output - 1);
 //   end-to-end = last token at the client - sent;  queueing = admitted - reached the replica.
 // A replica starts serving `allocation_delay` after its GPUs are allocated plus its weights
-// (the replica's share of the model) at load_bytes_per_s; replicas of the initial fleet serve
+// (the replica's share of the model) at load_bytes_per_s, or read from the shared store as its
+// host's reads (weights_from_store: the store's drives, NICs and network decide); replicas of the initial fleet serve
 // from the start (once their host has placed them). A replica lost to a fault returns its
 // unfinished requests to the router (they keep their send time: the retry is in their latency)
 // and waits for its host to bring its GPUs back (a requeued cluster job restarting), then loads
@@ -113,6 +114,7 @@ class InferenceService {
     sim::Time held_since;       // GPUs allocated
     sim::Time serving_since;
     sim::EventHandle ready_event;
+    std::uint64_t weight_load = 0;  // its weight read from a store in flight (0: none); its end is ignored once changed
     double served_s = 0.0;      // closed serving intervals
     bool allocated_before = false;
     bool prefill = false;       // in the prefill pool (disaggregated serving)
@@ -182,6 +184,7 @@ class InferenceService {
   KvTransport* transport_ = nullptr;
   std::unique_ptr<KvTransport> own_transport_;
   std::vector<ReplicaLoad> loads_;    // scratch for the router
+  std::uint64_t weight_loads_ = 0;     // ids of weight loads from a store
   std::deque<ReplicaRequest> pending_;  // at the gateway, no replica serving
   std::uint64_t outstanding_ = 0;     // issued, not yet answered
   double outstanding_issued_s_ = 0.0;  // sum of their send times (Little's integral)

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <functional>
 
+#include "sim/error.hpp"
+
 namespace dcsim::models::inference {
 
 class ReplicaHost {
@@ -23,7 +25,16 @@ class ReplicaHost {
   virtual void release(std::size_t handle) = 0;
   // The replica's mean GPU activity (gpu_phase_power.hpp) from now on, for hosts that draw power.
   virtual void set_activity(std::size_t handle, double activity) { (void)handle, (void)activity; }
+  // The replica's nodes read `bytes` of weights from where the host keeps them (a shared store);
+  // done() once they have them, as an event. Only for services whose config says so
+  // (ServiceConfig::weights_from_store); a host without such a place throws sim::InternalError.
+  virtual void load_weights(std::size_t handle, double bytes, std::function<void()> done);
 };
+
+inline void ReplicaHost::load_weights(std::size_t, double, std::function<void()>) {
+  throw sim::InternalError("a service loads its weights from a store its replica host does not have (this is a bug: "
+                           "the scenario layer requires /storage)");
+}
 
 // GPUs allocated the moment they are asked for, never lost.
 class DedicatedGpus final : public ReplicaHost {

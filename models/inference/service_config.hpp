@@ -115,6 +115,10 @@ struct ServiceConfig {
   // then the weights loaded at load_bytes_per_s.
   sim::Time allocation_delay = sim::Time::zero();
   double load_bytes_per_s = 0.0;  // 0: the node's storage NICs
+  // Instead: the weights are read from the shared store's `weights_pool` (empty: its first) by
+  // the replica's nodes, as store reads (ReplicaHost::load_weights), after allocation_delay.
+  bool weights_from_store = false;
+  std::string weights_pool;
   // Queue priority of the replicas' cluster jobs (higher first; a preemptive scheduler lets them
   // preempt lower-priority jobs).
   int priority = 0;

@@ -226,6 +226,21 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
     }
     c.allocation_delay = duration_at(j, "allocation_delay");
     if (j.contains("load_rate")) c.load_bytes_per_s = j.at("load_rate").get<double>() / 8.0;
+    if (j.contains("weights_pool")) {
+      c.weights_from_store = true;
+      c.weights_pool = j.at("weights_pool").get<std::string>();
+      if (j.contains("load_rate")) {
+        error(ptr + "/load_rate", "expected load_rate or weights_pool, not both (weights from the store take the "
+                                  "store's time)");
+      } else if (!s.storage) {
+        error(ptr + "/weights_pool", "needs the scenario's /storage section (the store it is read from), which it "
+                                     "lacks: add one, or give load_rate");
+      } else {
+        bool found = false;
+        for (const auto& p : s.storage->store.pools) found = found || p.name == c.weights_pool;
+        if (!found) error(ptr + "/weights_pool", "expected a pool of /storage/pools, got '" + c.weights_pool + "'");
+      }
+    }
     c.router = j.at("router").get<std::string>();
     c.priority = j.at("priority").get<int>();
     c.sample_every = duration_at(j, "sample_every");

@@ -140,6 +140,10 @@ FieldSpec inference_section(const models::ModelRegistries& registries) {
                                                     "share of the model).",
                                                     QuantityKind::kDataRate, above(0)),
                                      "the node's storage NICs (storage_nics x storage_nic_bandwidth)"),
+                   string_field("weights_pool",
+                                "Instead of load_rate: a new replica's nodes read its weights from this /storage pool "
+                                "as store reads (its drives, NICs and network decide the time; they compete with "
+                                "checkpoints and datasets there)."),
                    with_default(integer_field("priority",
                                               "Queue priority of the replicas' cluster jobs (higher first; under "
                                               "priority_preemptive a replica preempts running jobs at least "

@@ -253,3 +253,70 @@ TEST_CASE("disaggregated: the prefill pool gives the first token and the decode 
   CHECK(r.service.stats().e2e.max() == Approx(0.020 + 512 * 32 / 1e9 + 32 / 1e9 + last).epsilon(1e-6));
   CHECK(r.summary("kv_transfers") == 1.0);
 }
+
+namespace {
+
+// GPUs at once, weights from a "store" that delivers 2 GB/s to a replica: what load_weights sees.
+class StoreBackedGpus final : public mi::ReplicaHost {
+ public:
+  explicit StoreBackedGpus(dcsim::sim::Simulator& sim) : sim_(sim) {}
+  std::size_t acquire(int, Callbacks callbacks) override {
+    callbacks.allocated();
+    return next_++;
+  }
+  void release(std::size_t) override {}
+  void load_weights(std::size_t, double bytes, std::function<void()> done) override {
+    ++loads;
+    bytes_asked = bytes;
+    sim_.after(Time::from_seconds(bytes / 2e9), std::move(done));
+  }
+  int loads = 0;
+  double bytes_asked = 0.0;
+
+ private:
+  dcsim::sim::Simulator& sim_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("a replica whose weights come from the store serves once its host has read them") {
+  mi::ServiceConfig c = llama8b_service();
+  c.requests.rate_per_s = 40.0;
+  c.requests.stop = Time::from_s(400);
+  c.autoscaler = "hpa";
+  c.autoscaler_params = dcsim::sim::Params::defaults(registries().autoscalers.get("hpa").params);
+  c.autoscaler_params.set_number("scale_up_stabilization", 60.0);
+  c.min_replicas = 1;
+  c.max_replicas = 2;
+  c.allocation_delay = Time::from_s(30);
+  c.load_bytes_per_s = 1e3;  // would take years: unused when the weights come from the store
+  c.weights_from_store = true;
+  c.sample_every = Time::from_s(1);
+  dcsim::sim::Simulator sim;
+  dcsim::sim::MemoryTraceSink sink;
+  StoreBackedGpus host(sim);
+  mi::InferenceService service(c, dcsim::models::hardware::hgx_h100(), {},
+                               {registries().collective_algorithms, registries().inference_routers,
+                                registries().autoscalers},
+                               1, sim, sink, host);
+  service.start();
+  sim.run_until(Time::from_s(400));
+  service.finish();
+  // The initial replica serves from the start; the one scaled up reads the whole replica's
+  // weights: 30 s, then 16.1 GB at the store's 2 GB/s.
+  REQUIRE(host.loads == 1);
+  CHECK(host.bytes_asked == Approx(service.cost_model().replica_weight_bytes()));
+  const double startup = 30.0 + host.bytes_asked / 2e9;
+  const auto& replicas = sink.series("inference/chat/replicas");
+  double first_second = -1.0;
+  for (std::size_t i = 0; i < replicas.value.size(); ++i) {
+    if (replicas.value[i] >= 2.0) {
+      first_second = static_cast<double>(replicas.time_ns[i]) / 1e9;
+      break;
+    }
+  }
+  REQUIRE(first_second > 0.0);
+  CHECK(first_second >= 75.0 + startup);
+  CHECK(first_second <= 75.0 + 15.0 + startup + 1.0);
+}

@@ -132,3 +132,38 @@ TEST_CASE("random OSD host faults count the store's hosts and need a store", "[t
                              "store, and the scenario has no /storage");
   }
 }
+
+TEST_CASE("an inference service's weights_pool makes its new replicas read their weights from the store",
+          "[tools][scenario][storage]") {
+  std::ifstream in(testing::source_dir() / "scenarios/inference-autoscaling-diurnal.json");
+  json doc = json::parse(in);
+  doc["frontend"] = json::parse(R"({"topology": "leaf_spine", "leaves": 2, "hosts_per_leaf": 8, "spines": 2,
+                                   "link_bandwidth_bps": "400 Gbps"})");
+  doc["storage"] = json::parse(R"({"hosts": 4, "drives_per_host": 4, "pools": [{"name": "models", "replicas": 3}]})");
+  json& service = doc["inference"]["services"][0];
+  service["weights_pool"] = "models";
+  const Scenario s = load(doc);
+  REQUIRE(s.inference.size() == 1);
+  CHECK(s.inference[0].weights_from_store);
+  CHECK(s.inference[0].weights_pool == "models");
+
+  const auto message = [](const json& d) {
+    try {
+      load(d);
+    } catch (const dcsim::sim::InputErrors& e) {
+      return e.messages().at(0);
+    }
+    return std::string("(loaded)");
+  };
+  service["weights_pool"] = "nope";
+  CHECK(message(doc) ==
+        "t.json:/inference/services/0/weights_pool: expected a pool of /storage/pools, got 'nope'");
+  service["weights_pool"] = "models";
+  service["load_rate"] = "10 GB/s";
+  CHECK(message(doc) == "t.json:/inference/services/0/load_rate: expected load_rate or weights_pool, not both "
+                        "(weights from the store take the store's time)");
+  service.erase("load_rate");
+  doc.erase("storage");
+  CHECK(message(doc) == "t.json:/inference/services/0/weights_pool: needs the scenario's /storage section (the "
+                        "store it is read from), which it lacks: add one, or give load_rate");
+}
