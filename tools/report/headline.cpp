@@ -45,6 +45,39 @@ void add_fabric(Lines& out, const nlohmann::json& s) {
 }
 
 // The front-end network in one line: what it is built of and what crossed it (checkpoints).
+// What the store did and what it cost the jobs: saves and restart reads, the time jobs waited on
+// it (checkpoints and reads, and their input), and its faults.
+void add_storage(Lines& out, const nlohmann::json& s) {
+  const auto waited = [](double seconds) {
+    return seconds <= 0 ? std::string("0 s") : seconds >= 600 ? hours_text(seconds) : short_time_text(seconds);
+  };
+  const double waited_gpu_h = number_at(s, "/storage/stall_gpu_h") + number_at(s, "/storage/data_stall_gpu_h");
+  out.push_back({"storage", fmt::format("{:.0f} OSD hosts; {:.0f} saves (p50 {}, max {}), {:.0f} restart reads; jobs "
+                                        "waited {} on saves and reads, {} for input ({:.1f} GPU-h); {:.0f} host "
+                                        "failures",
+                                        number_at(s, "/storage/osd_hosts"), number_at(s, "/storage/checkpoint_writes"),
+                                        short_time_text(number_at(s, "/storage/checkpoint_write_s_p50")),
+                                        short_time_text(number_at(s, "/storage/checkpoint_write_s_max")),
+                                        number_at(s, "/storage/checkpoint_reads"),
+                                        waited(number_at(s, "/storage/stall_s")),
+                                        waited(number_at(s, "/storage/data_stall_s")), waited_gpu_h,
+                                        number_at(s, "/storage/host_failures"))});
+}
+
+// Silent corruption, where the scenario can have any: how much was caught, and what was not.
+void add_integrity(Lines& out, const nlohmann::json& s) {
+  if (!s.contains("integrity")) return;
+  out.push_back({"integrity", fmt::format("{:.0f} GPU corruptions reached {:.0f} jobs: {:.0f} caught, {:.0f} "
+                                          "missed; {:.0f} corrupt checkpoints found by checksums; {:.0f} jobs ended "
+                                          "on wrong state, {:.0f} still on it",
+                                          number_at(s, "/integrity/sdc_faults"),
+                                          number_at(s, "/integrity/jobs_corrupted"), number_at(s, "/integrity/caught"),
+                                          number_at(s, "/integrity/missed"),
+                                          number_at(s, "/integrity/corrupt_checkpoint_fallbacks"),
+                                          number_at(s, "/integrity/wrong_results"),
+                                          number_at(s, "/integrity/corrupted_at_end"))});
+}
+
 void add_frontend(Lines& out, const nlohmann::json& s) {
   out.push_back({"frontend", fmt::format("{:.0f} switches, {:.0f} cables, {:.0f} NIC ports; {:.0f} flows ({:.0f} "
                                          "failed), {} delivered",
@@ -237,6 +270,7 @@ HeadlineFacts headline_facts_from_resolved(const nlohmann::json& resolved, std::
   f.has_fabric = resolved.contains("fabric");
   f.has_frontend = resolved.contains("frontend");
   f.has_reliability = resolved.contains("reliability");
+  f.has_storage = resolved.contains("storage");
   if (resolved.contains("uplink")) {
     const auto& u = resolved.at("uplink");
     f.uplink_carries_traffic =
@@ -275,6 +309,8 @@ std::vector<HeadlineLine> headline_lines(const HeadlineFacts& facts, const nlohm
   }
   if (facts.has_fabric) add_fabric(out, s);
   if (facts.has_frontend) add_frontend(out, s);
+  if (facts.has_storage) add_storage(out, s);
+  if (facts.has_cluster) add_integrity(out, s);
   if (facts.uplink_carries_traffic) add_uplink(out, s);
   if (facts.has_economics) add_costs(out, facts, s);
   return out;

@@ -30,6 +30,25 @@ TEST_CASE("run writes trace.h5 and summary.json and prints the headline", "[cli]
   fs::remove_all(out);
 }
 
+TEST_CASE("the headline says what the store cost the jobs and what silent corruption did", "[cli]") {
+  const auto out = temp_path("run-storage-headline");
+  fs::remove_all(out);
+  // osd-failure-restart: 3 saves on 12 hosts, one degraded restart read, one host lost.
+  const auto r = run_dcsim("run " + kSource + "/scenarios/osd-failure-restart.json -o " + out.string() + " 2>/dev/null");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("storage     12 OSD hosts; 3 saves (p50 12.126 s, max 12.126 s), 1 restart "
+                                       "reads; jobs waited"));
+  CHECK_THAT(r.output, Catch::Contains("1 host failures"));
+  CHECK_THAT(r.output, !Catch::Contains("integrity"));  // nothing there can corrupt
+  fs::remove_all(out);
+  const auto v = run_dcsim("run " + kSource + "/scenarios/sdc-verification.json -o " + out.string() +
+                           " --set reliability.sdc_detection.probability=0 2>/dev/null");
+  REQUIRE(v.exit_code == 0);
+  CHECK_THAT(v.output, Catch::Contains("integrity   2 GPU corruptions reached 1 jobs: 0 caught, 1 missed"));
+  CHECK_THAT(v.output, Catch::Contains("0 jobs ended on wrong state, 1 still on it"));
+  fs::remove_all(out);
+}
+
 TEST_CASE("the headline gives each training job's speed and says plainly what did not finish", "[cli]") {
   const auto out = temp_path("run-training-headline");
   fs::remove_all(out);
