@@ -9,6 +9,7 @@
 #include <string>
 
 #include "models/datacenter/cluster_simulation.hpp"
+#include "models/workload/training_job.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 #include "tests/table_test_support.hpp"
@@ -77,6 +78,37 @@ struct Run {
   double column_of(const std::string& name, const std::string& column) const {
     return std::get<double>(row_cell(sink, "summary/jobs", name, column));
   }
+};
+
+// A cluster whose first training job's step and checkpoint times (T, C) are known before it
+// runs, with things done to it at given times: for tests that work times out by hand.
+struct TimedRun {
+  dcsim::sim::Simulator sim;
+  dcsim::sim::MemoryTraceSink sink;
+  ModelRegistries reg = builtin();
+  std::unique_ptr<ClusterSimulation> model;
+  double T = 0, C = 0;  // the first training job's step and checkpoint times
+
+  void build(ClusterConfig c) {
+    const auto plan =
+        dcsim::models::workload::plan_training_job(c.training_jobs.at(0), c.node, reg.collective_algorithms);
+    T = plan.step.step_time_s;
+    C = plan.checkpoint_s;
+    model = std::make_unique<ClusterSimulation>(std::move(c), reg, sim, sink);
+    model->start();
+  }
+  void at(double t_s, std::function<void(ClusterSimulation&)> what) {
+    sim.at(Time::from_seconds(t_s), [this, what] { what(*model); }, dcsim::sim::Priority::kFirst);
+  }
+  void to_end() {
+    sim.run();
+    model->finish();
+  }
+  double num(const std::string& job, const std::string& column) const {
+    return std::get<double>(row_cell(sink, "jobs", job, column));
+  }
+  std::int64_t count(const std::string& path) const { return std::get<std::int64_t>(sink.summary(path).value); }
+  double summary(const std::string& path) const { return std::get<double>(sink.summary(path).value); }
 };
 
 }  // namespace dcsim::tests

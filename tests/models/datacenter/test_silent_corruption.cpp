@@ -43,43 +43,12 @@ ClusterConfig bert(const ModelRegistries& reg, double probability, int latency) 
   return c;
 }
 
-struct Corrupted {
-  dcsim::sim::Simulator sim;
-  dcsim::sim::MemoryTraceSink sink;
-  ModelRegistries reg = builtin();
-  std::unique_ptr<ClusterSimulation> model;
-  double T = 0, C = 0;  // step and checkpoint time
-
-  void build(ClusterConfig c) {
-    const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
-    T = plan.step.step_time_s;
-    C = plan.checkpoint_s;
-    REQUIRE(C > 0);
-    model = std::make_unique<ClusterSimulation>(std::move(c), reg, sim, sink);
-    model->start();
-  }
-  void at(double t_s, std::function<void(ClusterSimulation&)> what) {
-    sim.at(
-        Time::from_seconds(t_s), [this, what] { what(*model); }, dcsim::sim::Priority::kFirst);
-  }
-  void to_end() {
-    sim.run();
-    model->finish();
-  }
-  double num(const std::string& column) const {
-    return std::get<double>(dcsim::tests::row_cell(sink, "jobs", "bert", column));
-  }
-  std::int64_t count(const std::string& path) const {
-    return std::get<std::int64_t>(sink.summary(path).value);
-  }
-  double summary(const std::string& path) const {
-    return std::get<double>(sink.summary(path).value);
-  }
+struct Corrupted : dcsim::tests::TimedRun {
+  double num(const std::string& column) const { return TimedRun::num("bert", column); }
   std::vector<std::string> events() const {
     std::vector<std::string> out;
     for (const auto& row : sink.table("integrity_events").rows) {
-      out.push_back(std::get<std::string>(row[3]) + "@" +
-                    std::to_string(std::get<std::int64_t>(row[4])));
+      out.push_back(std::get<std::string>(row[3]) + "@" + std::to_string(std::get<std::int64_t>(row[4])));
     }
     return out;
   }
@@ -91,6 +60,7 @@ TEST_CASE("a caught corruption rolls back past the checkpoints written since to 
           "[models][datacenter][integrity]") {
   Corrupted f;
   f.build(bert(f.reg, 1.0, 30));
+  REQUIRE(f.C > 0);
   // Node 0 corrupts the job 5.5 steps after its checkpoint at 20: its state is clean through
   // step 25. The checks see it 30 steps' time later, after the checkpoint at 40 (which holds
   // the corruption): 14.5 steps, C, then 15.5 - C/T steps.

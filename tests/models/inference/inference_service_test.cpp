@@ -34,6 +34,15 @@ mi::ServiceConfig llama8b_service() {
   return c;
 }
 
+// When the service's replica series first reached `count` serving replicas, in seconds (-1: never).
+double first_time_with_replicas(const dcsim::sim::MemoryTraceSink& sink, double count) {
+  const auto& replicas = sink.series("inference/chat/replicas");
+  for (std::size_t i = 0; i < replicas.value.size(); ++i) {
+    if (replicas.value[i] >= count) return static_cast<double>(replicas.time_ns[i]) / 1e9;
+  }
+  return -1.0;
+}
+
 struct Run {
   explicit Run(const mi::ServiceConfig& c, std::uint64_t seed = 1)
       : config(c),
@@ -153,14 +162,7 @@ TEST_CASE("the autoscaler adds a replica only after its stabilisation window and
   const double startup = 30.0 + r.service.cost_model().replica_weight_bytes() / 10e9;
   CHECK(r.service.startup_s() == Approx(startup));
   r.run(Time::from_s(400));
-  const auto& replicas = r.sink.series("inference/chat/replicas");
-  double first_second = -1.0;
-  for (std::size_t i = 0; i < replicas.value.size(); ++i) {
-    if (replicas.value[i] >= 2.0) {
-      first_second = static_cast<double>(replicas.time_ns[i]) / 1e9;
-      break;
-    }
-  }
+  const double first_second = first_time_with_replicas(r.sink, 2.0);
   // Overloaded from the first sync (15 s): the recommendation must hold for 60 s, so the first
   // scale-up is decided at 75 s at the earliest, serving startup seconds later; sampled each 1 s.
   REQUIRE(first_second > 0.0);
@@ -308,14 +310,7 @@ TEST_CASE("a replica whose weights come from the store serves once its host has 
   REQUIRE(host.loads == 1);
   CHECK(host.bytes_asked == Approx(service.cost_model().replica_weight_bytes()));
   const double startup = 30.0 + host.bytes_asked / 2e9;
-  const auto& replicas = sink.series("inference/chat/replicas");
-  double first_second = -1.0;
-  for (std::size_t i = 0; i < replicas.value.size(); ++i) {
-    if (replicas.value[i] >= 2.0) {
-      first_second = static_cast<double>(replicas.time_ns[i]) / 1e9;
-      break;
-    }
-  }
+  const double first_second = first_time_with_replicas(sink, 2.0);
   REQUIRE(first_second > 0.0);
   CHECK(first_second >= 75.0 + startup);
   CHECK(first_second <= 75.0 + 15.0 + startup + 1.0);
