@@ -106,6 +106,15 @@ struct Run {
   }
 };
 
+// Node 0's jobs crash at `t_s`.
+ScriptedNodeFault crash_at(double t_s) {
+  ScriptedNodeFault f;
+  f.at = sim::Time::from_seconds(t_s);
+  f.kind = ScriptedNodeFault::Kind::kJobCrash;
+  f.node = 0;
+  return f;
+}
+
 void run(DatacenterConfig c, Run& out) {
   sim::Simulator simulator;
   const auto reg = builtin();
@@ -170,7 +179,7 @@ TEST_CASE("a restart reads its checkpoint back through the store before its work
   // The job crashes just after its first checkpoint is saved.
   DatacenterConfig crashed = config(reg, 3, store(1e15, 2));
   crashed.node_faults.push_back(
-      ScriptedNodeFault{sim::Time::from_seconds(first_write_end_s + 0.01), ScriptedNodeFault::Kind::kJobCrash, 0});
+      crash_at(first_write_end_s + 0.01));
   Run r;
   run(std::move(crashed), r);
   CHECK(r.number("storage/checkpoint_reads") == 1);
@@ -262,10 +271,8 @@ TEST_CASE("verified checkpoints add each rank's hashing to every write and resta
   CHECK(plain.number("storage/integrity/hash_node_s") == 0.0);
   // A restart read is verified after it arrives: the read takes the hash time more.
   DatacenterConfig crash_plain = checked(reg, 3, false, 0.0), crash_verified = checked(reg, 3, true, 0.0);
-  crash_plain.node_faults.push_back(ScriptedNodeFault{
-      sim::Time::from_seconds(second_save_s(plain) + 0.01), ScriptedNodeFault::Kind::kJobCrash, 0});
-  crash_verified.node_faults.push_back(ScriptedNodeFault{
-      sim::Time::from_seconds(second_save_s(verified) + 0.01), ScriptedNodeFault::Kind::kJobCrash, 0});
+  crash_plain.node_faults.push_back(crash_at(second_save_s(plain) + 0.01));
+  crash_verified.node_faults.push_back(crash_at(second_save_s(verified) + 0.01));
   Run rp, rv;
   run(std::move(crash_plain), rp);
   run(std::move(crash_verified), rv);
@@ -283,8 +290,7 @@ TEST_CASE("a corrupted checkpoint its checksums find at the restart read sends t
   // were saved corrupted. The read of step 2 fails its checksums, so does the read of step 1:
   // the job starts over, its two steps lost, and the store keeps neither.
   DatacenterConfig c = checked(reg, 4, true, 1e12);
-  c.node_faults.push_back(ScriptedNodeFault{sim::Time::from_seconds(second_save_s(clean) + 0.01),
-                                            ScriptedNodeFault::Kind::kJobCrash, 0});
+  c.node_faults.push_back(crash_at(second_save_s(clean) + 0.01));
   Run r;
   run(std::move(c), r);
   CHECK(r.number("storage/integrity/checkpoints_corrupted") == 2 + 3);  // before the crash, and after
@@ -309,8 +315,7 @@ TEST_CASE("without checksums a corrupted checkpoint is loaded and only the loss 
   for (double probability : {0.0, 1.0}) {
     DatacenterConfig c = checked(reg, 4, false, 1e12);
     c.cluster->sdc_detection->probability = probability;
-    c.node_faults.push_back(ScriptedNodeFault{sim::Time::from_seconds(second_save_s(clean) + 0.01),
-                                              ScriptedNodeFault::Kind::kJobCrash, 0});
+    c.node_faults.push_back(crash_at(second_save_s(clean) + 0.01));
     Run r;
     run(std::move(c), r);
     CHECK(r.number("storage/integrity/corrupt_reads_found") == 0);
