@@ -28,10 +28,8 @@ void DatasetReader::maybe_read() {
   const int through = std::min(next_read_ + config_.chunk_steps, config_.last_step);
   const double bytes = (through - next_read_) * config_.bytes_per_step;
   reading_ = true;
-  ++reads_;
-  read_(bytes, [this, alive = alive_, through, bytes](bool ok) {
+  read_(bytes, [this, alive = alive_, through](bool ok) {
     if (!*alive) return;
-    if (ok) bytes_read_ += bytes;
     on_read(ok, through);
   });
 }

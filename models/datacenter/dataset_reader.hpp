@@ -41,9 +41,6 @@ class DatasetReader final : public DataFeed {
   void consumed_through(int step) override;
   void stop() override;
 
-  double bytes_read() const { return bytes_read_; }
-  int reads() const { return reads_; }
-
  private:
   void maybe_read();
   void on_read(bool ok, int through);
@@ -58,8 +55,6 @@ class DatasetReader final : public DataFeed {
   bool stopped_ = false;
   int waiting_for_ = -1;
   std::function<void()> on_ready_;
-  double bytes_read_ = 0.0;
-  int reads_ = 0;
   // Read callbacks outlive a stopped reader only through this flag.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
