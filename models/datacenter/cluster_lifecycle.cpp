@@ -110,6 +110,25 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   job.restart_delay = sim::Time::zero();
 }
 
+CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, double bytes) const {
+  const Job& j = *jobs_[job_index];
+  const workload::CheckpointConfig& c = j.current_plan().checkpoint_config;
+  CheckpointWritten w;
+  w.at = sim_.now();
+  w.job = job_index;
+  w.name = j.spec.name;
+  w.bytes = bytes;
+  w.nodes = j.nodes;
+  if (c.target == workload::CheckpointTarget::kStore && checkpoint_store_ != nullptr) {
+    w.place = CheckpointWritten::Place::kStore;
+  } else if (c.target == workload::CheckpointTarget::kRemote && c.store_host >= 0) {
+    w.place = CheckpointWritten::Place::kNetworkHost;
+    w.host = c.store_host;
+    w.on_backend = c.network == workload::CheckpointNetwork::kBackend;
+  }
+  return w;
+}
+
 void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
   training_fabric_ = fabric;
   if (fabric != nullptr && !config_.training_jobs.empty() && !collective_log_) {
@@ -170,7 +189,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   run->set_on_checkpoint([this, job_index, announce, bytes = plan.checkpoint_bytes] {
     Job& j = *jobs_[job_index];
     record_checkpoint(j);
-    if (announce) signals_->checkpoint_written.emit(CheckpointWritten{sim_.now(), job_index, j.spec.name, bytes});
+    if (announce) signals_->checkpoint_written.emit(checkpoint_written(job_index, bytes));
   });
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
   connect_checkpoint_writes(job_index, *run, plan);

@@ -252,6 +252,9 @@ class ClusterSimulation final : private policy::ClusterView,
   void on_corruption_caught(std::size_t job_index, std::uint64_t id);
   // A checkpoint the run just saved joins the ones the job can restart from.
   void record_checkpoint(Job& job);
+  // The announcement of a checkpoint the job just wrote: where it is (its nodes, a store host, the
+  // store), for whoever copies it on.
+  CheckpointWritten checkpoint_written(std::size_t job_index, double bytes) const;
   // The job's resume point moved (a restart): a corruption after it is gone, and so are the
   // checkpoints after it.
   void settle_restart_point(Job& job);

@@ -6,11 +6,13 @@
 // start(). Values are passed by const reference and live only for the call.
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "models/network/fabric.hpp"
-#include "models/network/wan_uplink.hpp"
+#include "models/network/uplink_transport.hpp"
 #include "sim/signal.hpp"
 #include "sim/time.hpp"
 
@@ -110,6 +112,14 @@ struct CheckpointWritten {
   std::size_t job = 0;  // index in the cluster's job list
   std::string_view name;
   double bytes = 0.0;
+  // Where it is: on the job's nodes (local NVMe, or a remote store at an analytic rate), on host
+  // `host` of a network (the backend when on_backend, else the front-end), or in the shared
+  // object store.
+  enum class Place : std::uint8_t { kNodes, kNetworkHost, kStore };
+  Place place = Place::kNodes;
+  bool on_backend = false;
+  int host = -1;
+  std::span<const int> nodes;  // the job's nodes (cluster node i is host i); valid during the emit
 };
 
 // An instance of the cluster's cloud pool (cloud_pool.hpp): requested, ready (usable and billed

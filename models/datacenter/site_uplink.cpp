@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "models/network/wan_uplink.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::datacenter {
@@ -60,7 +61,65 @@ void validate(const UplinkConfig& c, sim::Time duration, bool has_cluster, const
   }
 }
 
+// The network the gateway is a host of.
+network::FabricSimulation& gateway_network(const UplinkGateway& g, const SubsystemContext& context) {
+  network::FabricSimulation* network = g.on_backend ? context.parts.fabric : context.parts.frontend;
+  if (network == nullptr) {
+    throw sim::ConfigError("gateway.network", g.on_backend ? "a gateway on the backend needs the scenario's /fabric"
+                                                           : "a gateway on the front-end network needs the "
+                                                             "scenario's /frontend (or put it on the backend)");
+  }
+  return *network;
+}
+
 }  // namespace
+
+void SiteUplink::find_hosts(const SubsystemContext& context, std::size_t network_hosts) {
+  const UplinkGateway& g = *gateway_;
+  const int nodes = context.config.cluster ? context.config.cluster->nodes : 0;
+  const auto host_error = [&](const std::string& why) {
+    throw sim::ConfigError("gateway.host", "the gateway is a host of its network beyond the cluster's nodes (" +
+                                               std::to_string(nodes) + " to " +
+                                               std::to_string(network_hosts == 0 ? 0 : network_hosts - 1) + "): " +
+                                               why);
+  };
+  if (g.host < nodes || g.host < 0 || static_cast<std::size_t>(g.host) >= network_hosts) {
+    host_error("host " + std::to_string(g.host) + " is not");
+  }
+  const auto& storage = context.config.storage;
+  if (storage && storage->on_backend == g.on_backend) {
+    for (std::uint32_t h : storage->store.hosts) {
+      if (static_cast<int>(h) == g.host) host_error("host " + std::to_string(g.host) + " is an OSD host of the store");
+      store_hosts_.push_back(h);
+    }
+  }
+  if (context.config.cluster) {
+    for (const auto& job : context.config.cluster->training_jobs) {
+      const workload::CheckpointConfig& c = job.checkpoint;
+      if (c.target == workload::CheckpointTarget::kRemote && c.store_host == g.host &&
+          (c.network == workload::CheckpointNetwork::kBackend) == g.on_backend) {
+        host_error("host " + std::to_string(g.host) + " is the checkpoint store of job '" + job.job.name + "'");
+      }
+    }
+  }
+  stream_hosts_ = store_hosts_;
+  if (stream_hosts_.empty()) {
+    for (int n = 0; n < nodes; ++n) stream_hosts_.push_back(static_cast<network::NodeId>(n));
+  }
+}
+
+std::vector<network::NodeId> SiteUplink::checkpoint_hosts(const CheckpointWritten& c) const {
+  if (!fabric_uplink_) return {};
+  if (c.place == CheckpointWritten::Place::kStore && !store_hosts_.empty()) return store_hosts_;
+  if (c.place == CheckpointWritten::Place::kNetworkHost && c.on_backend == gateway_->on_backend) {
+    return {static_cast<network::NodeId>(c.host)};
+  }
+  // On the nodes, or on a network the gateway is not on: the nodes read their shards back and
+  // send them (node i is host i of either network).
+  std::vector<network::NodeId> hosts;
+  for (int n : c.nodes) hosts.push_back(static_cast<network::NodeId>(n));
+  return hosts;
+}
 
 double SiteUplink::capacity_bps(const std::vector<economics::PortGroup>& ports) {
   double bps = 0.0;
@@ -68,26 +127,43 @@ double SiteUplink::capacity_bps(const std::vector<economics::PortGroup>& ports) 
   return bps;
 }
 
-SiteUplink::SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_cluster, CheckpointGate* gate,
-                       DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink)
-    : simulator_(simulator), sink_(sink), signals_(signals), duration_(duration) {
-  validate(config, duration, has_cluster, gate);
+SiteUplink::SiteUplink(const SubsystemContext& context)
+    : simulator_(context.simulator),
+      sink_(context.sink),
+      signals_(context.signals),
+      duration_(context.config.duration) {
+  const UplinkConfig& config = *context.config.uplink;
+  CheckpointGate* gate = context.parts.checkpoints;
+  validate(config, duration_, context.config.cluster.has_value(), gate);
   if (config.checkpoint_copies && config.checkpoint_copies->staging_slots > 0) gate_ = gate;
   capacity_bps_ = capacity_bps(config.ports);
   copies_ = config.checkpoint_copies;
-  if (capacity_bps_ > 0.0) {
-    uplink_ = std::make_unique<network::WanUplink>(
-        simulator_, capacity_bps_, [this](const network::UplinkCarried& c) { on_carried(c); },
-        [this](const network::UplinkTransferDone& d) { on_finished(d); });
+  gateway_ = config.gateway;
+  auto on_carried_cb = [this](const network::UplinkCarried& c) { on_carried(c); };
+  auto on_finished_cb = [this](const network::UplinkTransferDone& d) { on_finished(d); };
+  if (gateway_ && capacity_bps_ > 0.0) {
+    network::FabricSimulation& network = gateway_network(*gateway_, context);
+    find_hosts(context, network.fabric().topology().host_count());
+    auto uplink = std::make_unique<network::FabricUplink>(simulator_, network,
+                                                          static_cast<network::NodeId>(gateway_->host), capacity_bps_,
+                                                          on_carried_cb, on_finished_cb);
+    fabric_uplink_ = uplink.get();
+    uplink_ = std::move(uplink);
+  } else if (capacity_bps_ > 0.0) {
+    uplink_ = std::make_unique<network::WanUplink>(simulator_, capacity_bps_, on_carried_cb, on_finished_cb);
   }
   for (const UplinkStream& s : config.streams) {
     has_ingress_ = has_ingress_ || s.direction == UplinkDirection::kIn;
     streams_.push_back(Stream{s, uplink_->add_queue(s.direction), 0});
+    if (gateway_ && stream_hosts_.empty()) {
+      throw sim::ConfigError("gateway", "stream '" + s.name + "' has nowhere on the gateway's network to come "
+                                        "from or go to: no store there and no cluster nodes");
+    }
     queues_.push_back(QueueInfo{s.name, s.direction, std::nullopt});
   }
   out_bps_ = sink_.declare_series("uplink/out_bps", "bit/s",
-                                  "rate leaving the site on its uplink (the ports' total speed while a transfer is "
-                                  "in flight, shared equally among them)");
+                                  "rate leaving the site on its uplink: the mean between the uplink's reports (each "
+                                  "start and end of a transfer, or of one of its flows behind a gateway)");
   out_backlog_ = sink_.declare_series("uplink/out_backlog_bytes", "B",
                                       "egress bytes due but not yet sent (in flight and queued), at each start, "
                                       "finish and submission; it falls linearly in between while anything is sent");
@@ -131,7 +207,7 @@ void SiteUplink::on_due(std::size_t i) {
   Stream& s = streams_[i];
   const double bytes = s.spec.bytes + static_cast<double>(s.occurrence) * s.spec.grow_bytes;
   ++s.occurrence;
-  submit(s.queue, bytes);
+  submit(s.queue, bytes, stream_hosts_);
   if (s.spec.every.is_max()) return;
   // Due times from the start, not by accumulation: start + k x every, exactly.
   const std::int64_t every_ns = s.spec.every.ns();
@@ -151,42 +227,56 @@ void SiteUplink::on_checkpoint(const CheckpointWritten& c) {
     job_queue_[c.job] = uplink_->add_queue(UplinkDirection::kOut);
     queues_.push_back(QueueInfo{"checkpoint-copies/" + std::string(c.name), UplinkDirection::kOut, c.job});
   }
-  submit(*job_queue_[c.job], c.bytes);
+  const std::vector<network::NodeId> hosts = checkpoint_hosts(c);
+  submit(*job_queue_[c.job], c.bytes, hosts);
   // The checkpoint stays staged until its copy is done; a full staging space holds the next one.
   const int staged = ++job_staged_[c.job];
   staged_max_ = std::max(staged_max_, staged);
   if (gate_ && staged >= copies_->staging_slots) gate_->hold_checkpoints(c.job);
 }
 
-void SiteUplink::submit(std::size_t queue, double bytes) {
+void SiteUplink::submit(std::size_t queue, double bytes, std::span<const network::NodeId> hosts) {
   if (uplink_->busy(queue) && !binds_at_) {
     binds_at_ = simulator_.now();
     binding_queue_ = queues_[queue].name;
   }
   ++transfers_submitted_;
-  uplink_->submit(queue, bytes);
+  uplink_->submit(queue, bytes, hosts);
   backlog_max_bytes_ = std::max(backlog_max_bytes_, uplink_->backlog_bytes(UplinkDirection::kOut));
   record();
 }
 
 void SiteUplink::record() {
   const sim::Time now = simulator_.now();
-  const double out = uplink_->rate_bps(UplinkDirection::kOut);
-  if (out != last_out_bps_) sink_.append(out_bps_, now, out);
-  last_out_bps_ = out;
   sink_.append(out_backlog_, now, uplink_->backlog_bytes(UplinkDirection::kOut));
-  if (has_ingress_) {
-    const double in = uplink_->rate_bps(UplinkDirection::kIn);
-    if (in != last_in_bps_) sink_.append(in_bps_, now, in);
-    last_in_bps_ = in;
-    sink_.append(in_backlog_, now, uplink_->backlog_bytes(UplinkDirection::kIn));
+  if (has_ingress_) sink_.append(in_backlog_, now, uplink_->backlog_bytes(UplinkDirection::kIn));
+  // A direction with nothing in flight carries nothing from now on (its last interval was
+  // reported up to now).
+  for (UplinkDirection d : {UplinkDirection::kOut, UplinkDirection::kIn}) {
+    if (uplink_->in_flight(d) == 0) append_rate(d, now, 0.0);
   }
+}
+
+void SiteUplink::append_rate(UplinkDirection d, sim::Time at, double bps) {
+  if (d == UplinkDirection::kIn && !has_ingress_) return;
+  double& last = last_bps_[dir_index(d)];
+  if (bps == last) return;
+  last = bps;
+  sink_.append(d == UplinkDirection::kOut ? out_bps_ : in_bps_, at, bps);
 }
 
 void SiteUplink::on_carried(const network::UplinkCarried& c) {
   bytes_[dir_index(c.direction)] += c.bytes;
+  if (c.to > c.from) append_rate(c.direction, c.from, c.bytes * 8.0 / (c.to - c.from).seconds());
   signals_.uplink_carried.emit(c);
-  if (c.direction != UplinkDirection::kOut || c.to <= c.from) return;
+  if (c.direction != UplinkDirection::kOut) return;
+  if (c.to <= c.from) {
+    // Bytes reported at an instant (flows of a transfer ending together behind a gateway): that day's.
+    const auto day = static_cast<std::size_t>(c.from.ns() / kDayNs);
+    if (out_bytes_per_day_.size() <= day) out_bytes_per_day_.resize(day + 1, 0.0);
+    out_bytes_per_day_[day] += c.bytes;
+    return;
+  }
   // Constant rate over [from, to): each day gets the share of the interval it overlaps.
   const double per_ns = c.bytes / static_cast<double>((c.to - c.from).ns());
   for (std::int64_t t = c.from.ns(); t < c.to.ns();) {
@@ -217,6 +307,13 @@ void SiteUplink::finish() {
   if (uplink_) uplink_->flush();
   const auto set = [this](const std::string& key, sim::SummaryValue v) { sink_.set_summary("uplink/" + key, v); };
   set("capacity_bps", {capacity_bps_, "bit/s", "the ports' total speed, in each direction (full duplex)"});
+  if (fabric_uplink_) {
+    set("network", {std::string(gateway_->on_backend ? "backend" : "frontend"), "",
+                    "the network whose gateway host the ports terminate on"});
+    set("gateway_host", {std::int64_t{gateway_->host}, "host", "the gateway's host on that network"});
+    set("failed_flows", {fabric_uplink_->failed_flows(), "flows",
+                         "uplink flows that found no path to or from the gateway (their bytes were not sent)"});
+  }
   set("out_bytes", {bytes_[0], "B", "bytes that left the site on the uplink during the run (billed as egress)"});
   set("in_bytes", {bytes_[1], "B", "bytes that entered the site on the uplink during the run (ingress is free)"});
   set("transfers_done", {transfers_done_, "transfers", "transfers whose last byte crossed the uplink"});

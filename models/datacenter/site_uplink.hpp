@@ -1,7 +1,10 @@
 #pragma once
 // The site's internet uplink as a subsystem of the assembly (subsystem.hpp): the ports of
-// UplinkConfig make one full-duplex WanUplink (network/wan_uplink.hpp) of their total speed in
-// each direction, and what the scenario declares crosses it as transfers:
+// UplinkConfig make one full-duplex uplink of their total speed in each direction, and what the
+// scenario declares crosses it as transfers. The ports alone (network/wan_uplink.hpp) share it
+// equally among the transfers; behind a gateway host of a network (UplinkConfig::gateway,
+// network/fabric_uplink.hpp) every transfer is flows on that network between where its data is
+// and the gateway, the ports a capacity in the same solve:
 //   streams            occurrence k of a stream is due at start + k x every and sends
 //                      bytes + k x grow_bytes, after the stream's earlier transfers (one queue
 //                      per stream)
@@ -21,14 +24,16 @@
 // Emits
 //   signal   uplink_carried: bytes per direction per interval of constant rate (economics bills
 //            the outgoing ones in the month they left)
-//   series   uplink/out_bps, uplink/out_backlog_bytes (and in_* with an ingress stream): total rate
-//            and bytes not yet sent, a point at every start, finish and submission
+//   series   uplink/out_bps, uplink/out_backlog_bytes (and in_* with an ingress stream): the mean
+//            rate between the uplink's reports (constant there with the ports alone) and bytes not
+//            yet sent, a point at every start, finish and submission
 //   table    uplink/transfers: one row per finished transfer (queue name, direction, bytes,
 //            due, start and finish times, time from due to done)
 //   summary  uplink/capacity_bps, out_bytes, in_bytes, transfers_done, transfers_unfinished,
 //            out_backlog_max_bytes, out_backlog_end_bytes, out_utilisation_mean,
 //            out_utilisation_peak_day, transfer_time_max_s, queue_wait_max_s, binds_at_s,
-//            binds_day, binding_queue, job_stall_s (the gate's stalls), staged_checkpoints_max
+//            binds_day, binding_queue, job_stall_s (the gate's stalls), staged_checkpoints_max;
+//            with a gateway also network, gateway_host, failed_flows
 // Costs: O(transfers in flight in a direction) per start or finish, O(1) per carried report plus
 // O(days it crosses), O(1) per checkpoint for staging; nothing scales with the cluster. No event
 // without a stream or a copy.
@@ -37,13 +42,15 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "models/datacenter/datacenter_signals.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/datacenter/uplink_config.hpp"
-#include "models/network/wan_uplink.hpp"
+#include "models/network/fabric_uplink.hpp"
+#include "models/network/uplink_transport.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
@@ -51,14 +58,16 @@ namespace dcsim::models::datacenter {
 
 class SiteUplink final : public Subsystem {
  public:
-  // sim::ConfigError naming the field: "ports" (none while something crosses, "ports[i].speed_bps",
-  // "ports[i].count"), "streams[i].bytes", "streams[i].grow_bytes", "streams[i].every" (not positive,
-  // or repeating without a run duration), "streams[i].name" (empty or repeated),
-  // "checkpoint_copies.every_nth", "checkpoint_copies.staging_slots" (negative), "checkpoint_copies"
-  // (no cluster, or finite staging without a gate). `gate` (the cluster) holds the jobs'
-  // checkpoints when staging is finite; not owned.
-  SiteUplink(const UplinkConfig& config, sim::Time duration, bool has_cluster, CheckpointGate* gate,
-             DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink);
+  // Built from context.config.uplink. sim::ConfigError naming the field: "ports" (none while
+  // something crosses, "ports[i].speed_bps", "ports[i].count"), "streams[i].bytes",
+  // "streams[i].grow_bytes", "streams[i].every" (not positive, or repeating without a run
+  // duration), "streams[i].name" (empty or repeated), "checkpoint_copies.every_nth",
+  // "checkpoint_copies.staging_slots" (negative), "checkpoint_copies" (no cluster, or finite
+  // staging without a gate), "gateway.network" (absent), "gateway.host" (not a host of it beyond
+  // the cluster's nodes, or one the store or a job's checkpoints use), "gateway" (streams with
+  // neither a store on that network nor a cluster to come from). The cluster (parts.checkpoints)
+  // holds the jobs' checkpoints when staging is finite.
+  explicit SiteUplink(const SubsystemContext& context);
   ~SiteUplink() override;
 
   void start() override;
@@ -80,9 +89,14 @@ class SiteUplink final : public Subsystem {
   };
   void on_due(std::size_t stream);
   void on_checkpoint(const CheckpointWritten& c);
-  // Submits to `queue`; the port binds if the queue is still busy.
-  void submit(std::size_t queue, double bytes);
+  // Submits to `queue` (data on `hosts`); the port binds if the queue is still busy.
+  void submit(std::size_t queue, double bytes, std::span<const network::NodeId> hosts);
+  // Behind a gateway: checks its host and finds where the store's and streams' data is.
+  void find_hosts(const SubsystemContext& context, std::size_t network_hosts);
+  void append_rate(network::UplinkDirection d, sim::Time at, double bps);
   void on_carried(const network::UplinkCarried& c);
+  // The network's hosts a transfer's data is on (empty with the ports alone).
+  std::vector<network::NodeId> checkpoint_hosts(const CheckpointWritten& c) const;
   void on_finished(const network::UplinkTransferDone& d);
   void record();
 
@@ -92,9 +106,13 @@ class SiteUplink final : public Subsystem {
   sim::Time duration_;
   double capacity_bps_ = 0.0;
   std::optional<CheckpointCopies> copies_;
-  std::unique_ptr<network::WanUplink> uplink_;
+  std::unique_ptr<network::UplinkTransport> uplink_;
+  network::FabricUplink* fabric_uplink_ = nullptr;  // uplink_ behind a gateway
+  std::optional<UplinkGateway> gateway_;
+  std::vector<network::NodeId> store_hosts_;   // the store's OSD hosts on the gateway's network
+  std::vector<network::NodeId> stream_hosts_;  // where streams come from (the store, else the nodes)
   std::vector<Stream> streams_;
-  std::vector<QueueInfo> queues_;                     // by WanUplink queue index
+  std::vector<QueueInfo> queues_;                     // by transport queue index
   std::vector<std::optional<std::size_t>> job_queue_;  // by job index: its copies' queue
   std::vector<std::int64_t> job_checkpoints_;          // by job index
   std::vector<int> job_staged_;  // by job index: its checkpoints waiting for or in their copy
@@ -104,7 +122,7 @@ class SiteUplink final : public Subsystem {
 
   sim::SeriesId out_bps_ = 0, out_backlog_ = 0, in_bps_ = 0, in_backlog_ = 0;
   sim::TableId transfers_ = 0;
-  double last_out_bps_ = -1.0, last_in_bps_ = -1.0;
+  double last_bps_[2] = {-1.0, -1.0};
   double bytes_[2] = {0.0, 0.0};
   std::vector<double> out_bytes_per_day_;
   std::int64_t transfers_done_ = 0, transfers_submitted_ = 0;

@@ -33,8 +33,7 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
       {"uplink", "the site's internet ports and the transfers that cross them (site_uplink.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
          if (!c.config.uplink) return nullptr;
-         return std::make_unique<SiteUplink>(*c.config.uplink, c.config.duration, c.config.cluster.has_value(),
-                                             c.parts.checkpoints, c.signals, c.simulator, c.sink);
+         return std::make_unique<SiteUplink>(c);
        }},
       {"inference", "inference services whose replicas are cluster jobs (inference_subsystem.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/economics/opex.hpp"
-#include "models/network/wan_uplink.hpp"
+#include "models/network/uplink_transport.hpp"
 #include "sim/time.hpp"
 
 namespace dcsim::models::datacenter {
@@ -35,8 +35,20 @@ struct CheckpointCopies {
   int staging_slots = 0;
 };
 
+// Where the ports terminate, when the scenario says: a host of one of the datacenter's networks
+// (the border routers), beyond the cluster's nodes and the store's hosts. Every transfer then
+// travels that network between the hosts that hold its data and the gateway (fabric_uplink.hpp):
+// a checkpoint copy from where the checkpoint is (the store's OSD hosts, the remote store host,
+// or the job's nodes), a stream from the store's OSD hosts on that network, else from the
+// cluster's nodes. Without a gateway the ports alone carry the transfers (wan_uplink.hpp).
+struct UplinkGateway {
+  bool on_backend = false;  // false: the /frontend network; true: the backend /fabric
+  int host = -1;
+};
+
 struct UplinkConfig {
   std::vector<economics::PortGroup> ports;  // unmetered internet ports; the uplink is their total speed
+  std::optional<UplinkGateway> gateway;
   std::vector<UplinkStream> streams;
   std::optional<CheckpointCopies> checkpoint_copies;
 };

@@ -31,7 +31,7 @@ std::size_t WanUplink::add_queue(UplinkDirection direction) {
   return queues_.size() - 1;
 }
 
-void WanUplink::submit(std::size_t queue, double bytes) {
+void WanUplink::submit(std::size_t queue, double bytes, std::span<const NodeId> /*hosts*/) {
   if (queue >= queues_.size() || !(bytes > 0.0) || bytes == std::numeric_limits<double>::infinity()) {
     throw sim::InternalError("uplink: a transfer needs a known queue and a positive, finite size (this is a bug)");
   }
@@ -61,8 +61,6 @@ double WanUplink::backlog_bytes(UplinkDirection direction) const {
 std::size_t WanUplink::in_flight(UplinkDirection direction) const {
   return directions_[index_of(direction)].heads.size();
 }
-
-double WanUplink::rate_bps(UplinkDirection direction) const { return in_flight(direction) > 0 ? capacity_bps_ : 0.0; }
 
 void WanUplink::flush() {
   report(UplinkDirection::kOut);

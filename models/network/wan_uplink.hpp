@@ -23,60 +23,38 @@
 //   finished  each transfer: queue, bytes, when it was submitted, started and finished.
 
 #include <cstddef>
-#include <cstdint>
 #include <deque>
-#include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
+#include "models/network/uplink_transport.hpp"
 #include "sim/activity.hpp"
 #include "sim/simulator.hpp"
 #include "sim/time.hpp"
 
 namespace dcsim::models::network {
 
-enum class UplinkDirection : std::uint8_t { kOut = 0, kIn = 1 };
-
-struct UplinkCarried {
-  UplinkDirection direction = UplinkDirection::kOut;
-  sim::Time from, to;
-  double bytes = 0.0;
-};
-
-struct UplinkTransferDone {
-  std::size_t queue = 0;
-  UplinkDirection direction = UplinkDirection::kOut;
-  double bytes = 0.0;
-  sim::Time submitted, started, finished;
-};
-
-class WanUplink {
+class WanUplink final : public UplinkTransport {
  public:
-  using OnCarried = std::function<void(const UplinkCarried&)>;
-  using OnFinished = std::function<void(const UplinkTransferDone&)>;
-
   // capacity_bps > 0 per direction (sim::ConfigError "capacity_bps" otherwise).
   WanUplink(sim::Simulator& simulator, double capacity_bps, OnCarried on_carried, OnFinished on_finished);
-  ~WanUplink();
+  ~WanUplink() override;
   WanUplink(const WanUplink&) = delete;
   WanUplink& operator=(const WanUplink&) = delete;
 
-  // A new queue in one direction; its index for submit(). O(1).
-  std::size_t add_queue(UplinkDirection direction);
-  // Queues `bytes` (> 0, else InternalError) on `queue` at now: sent at once if the queue is idle,
-  // after its earlier transfers otherwise. O(transfers in flight in its direction).
-  void submit(std::size_t queue, double bytes);
-  // A transfer of the queue is in flight or waiting.
-  bool busy(std::size_t queue) const;
-  // Bytes not yet sent in one direction (in flight and waiting), as of now. O(heads).
-  double backlog_bytes(UplinkDirection direction) const;
-  // Transfers in flight in one direction.
-  std::size_t in_flight(UplinkDirection direction) const;
-  // Total rate of a direction now, bit/s: capacity while anything is in flight, else 0.
-  double rate_bps(UplinkDirection direction) const;
-  double capacity_bps() const { return capacity_bps_; }
-  // Reports the bytes carried since the last report (both directions) up to now.
-  void flush();
+  // O(1).
+  std::size_t add_queue(UplinkDirection direction) override;
+  // bytes > 0 (else InternalError); O(transfers in flight in its direction). No hosts: the
+  // ports alone do not see where the data is.
+  void submit(std::size_t queue, double bytes, std::span<const NodeId> hosts) override;
+  void submit(std::size_t queue, double bytes) { submit(queue, bytes, {}); }
+  bool busy(std::size_t queue) const override;
+  // O(heads).
+  double backlog_bytes(UplinkDirection direction) const override;
+  std::size_t in_flight(UplinkDirection direction) const override;
+  double capacity_bps() const override { return capacity_bps_; }
+  void flush() override;
 
  private:
   struct Pending {

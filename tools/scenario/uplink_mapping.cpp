@@ -61,6 +61,12 @@ dc::UplinkConfig map_uplink_section(const json& uplink, const Scenario& s, Field
     out.streams.push_back(std::move(st));
   }
 
+  if (u.contains("gateway")) {
+    const OriginReader g = u.object("gateway", "gateway.");
+    out.gateway = dc::UplinkGateway{g.at("network", "network").get<std::string>() == "backend",
+                                    g.at("host", "host").get<int>()};
+  }
+
   if (u.contains("checkpoint_copies")) {
     const OriginReader copies = u.object("checkpoint_copies", "checkpoint_copies.");
     out.checkpoint_copies = dc::CheckpointCopies{

@@ -50,6 +50,23 @@ FieldSpec uplink_section() {
                                  "0 B")}),
                json::array()),
            optional_section(
+               object_field(
+                   "gateway",
+                   "Where the ports terminate: a host of a network (the border routers), beyond the cluster's nodes "
+                   "and the store's OSD hosts. Every transfer then travels that network as flows between the hosts "
+                   "its data is on and the gateway, sharing links with everything else there, the ports' speed a "
+                   "capacity in the same solve (models/network/fabric_uplink.hpp): a checkpoint copy from the "
+                   "store's OSD hosts (store checkpoints), the remote store host, or the job's nodes; a stream from "
+                   "the store's OSD hosts on that network, else from every cluster node. Summary uplink/network, "
+                   "gateway_host, failed_flows.",
+                   {with_default(enum_field("network",
+                                            "frontend: the nodes' storage NICs (/frontend), as sites keep "
+                                            "internet traffic off the GPU rails; backend: the GPU fabric (/fabric).",
+                                            "network", {"frontend", "backend"}),
+                                 "frontend"),
+                    required(integer_field("host", "The gateway's host on that network.", at_least(0)))}),
+               "no network in between: the ports alone carry the transfers, shared equally"),
+           optional_section(
                object_field("checkpoint_copies",
                             "Copies of the training jobs' checkpoints sent off-site, whole (14 B per parameter), "
                             "one queue per job; jobs wait for them only with staging_slots.",

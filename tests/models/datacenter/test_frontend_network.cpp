@@ -236,3 +236,114 @@ TEST_CASE("the analytic checkpoint rate is the named network's NICs", "[models][
   CHECK(back.checkpoint_rate_bytes_per_s == Approx(8 * 400e9 / 8));
   CHECK(front.checkpoint_s == Approx(front.checkpoint_bytes / 2 / (2 * 400e9 / 8)));
 }
+
+namespace {
+
+// The site's ports (100 Gb/s) behind gateway host 3 of the named network, every checkpoint copied.
+dcsim::models::datacenter::UplinkConfig gateway_uplink(bool on_backend) {
+  dcsim::models::datacenter::UplinkConfig u;
+  u.ports.push_back({100e9, 1});
+  u.gateway = dcsim::models::datacenter::UplinkGateway{on_backend, 3};
+  u.checkpoint_copies = dcsim::models::datacenter::CheckpointCopies{1, 0};
+  return u;
+}
+
+struct UplinkOutcome {
+  Outcome network;
+  double out_bytes = 0.0;
+  std::vector<double> copy_s;  // finish - start of each copy
+  int frontend_flows_to_gateway = 0;
+  int backend_flows_to_gateway = 0;
+};
+
+UplinkOutcome run_with_uplink(DatacenterConfig config) {
+  const bool has_uplink = config.uplink.has_value();
+  dcsim::sim::Simulator sim;
+  dcsim::sim::MemoryTraceSink sink;
+  const auto registries = builtin();
+  Datacenter datacenter(std::move(config), registries, sim, sink);
+  datacenter.start();
+  sim.run();
+  datacenter.finish();
+  UplinkOutcome o;
+  o.network.backend_bytes = summary_number(sink, "network/bytes_delivered");
+  o.network.frontend_bytes = summary_number(sink, "frontend/bytes_delivered");
+  o.out_bytes = summary_number(sink, "uplink/out_bytes");
+  if (has_uplink) {
+    for (const auto& row : sink.table("uplink/transfers").rows) {
+      o.copy_s.push_back(std::get<double>(row[5]) - std::get<double>(row[4]));
+    }
+  }
+  o.frontend_flows_to_gateway = flows_at(sink, "frontend/flows", 3).second;
+  o.backend_flows_to_gateway = flows_at(sink, "network/flows", 3).second;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("off-site copies through a front-end gateway leave the backend alone, as fast as the ports",
+          "[models][datacenter][frontend][uplink]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  // Hosts 0, 1: the nodes; host 2: the checkpoint store; host 3: the gateway, on both networks.
+  const auto config = [&](bool gateway_on_backend) {
+    DatacenterConfig c = two_nodes(bert_checkpointing(reg, mw::CheckpointNetwork::kFrontend));
+    c.fabric = leaf_spine(4, 8);
+    c.frontend = leaf_spine(4, 2);
+    c.uplink = gateway_uplink(gateway_on_backend);
+    return c;
+  };
+  DatacenterConfig plain = config(false);
+  plain.uplink.reset();
+  const UplinkOutcome none = run_with_uplink(plain);
+  const UplinkOutcome front = run_with_uplink(config(false));
+  const UplinkOutcome back = run_with_uplink(config(true));
+
+  // Bytes in = bytes out: two checkpoints leave whole. On the front-end each copy is one flow from
+  // the store (host 2) to the gateway, on top of the two checkpoints' writes; the backend carries
+  // exactly what it carries without an uplink.
+  CHECK(front.out_bytes == Approx(2 * bytes));
+  CHECK(front.frontend_flows_to_gateway == 2);
+  CHECK(front.backend_flows_to_gateway == 0);
+  CHECK(front.network.frontend_bytes == Approx(none.network.frontend_bytes + 2 * bytes));
+  CHECK(front.network.backend_bytes == Approx(none.network.backend_bytes));
+  // The ports (100 Gb/s) are slower than the store's two 400G NICs: each copy takes bytes x 8 /
+  // 100e9 once it starts (plus the route's microseconds).
+  REQUIRE(front.copy_s.size() == 2);
+  for (double s : front.copy_s) CHECK(s == Approx(bytes * 8 / 100e9).epsilon(1e-3));
+  // The gateway on the backend: the store is not on it, so the nodes send their shards over the
+  // GPU fabric (one flow per node per copy), and the front-end carries only the writes.
+  CHECK(back.out_bytes == Approx(2 * bytes));
+  CHECK(back.backend_flows_to_gateway == 4);
+  CHECK(back.frontend_flows_to_gateway == 0);
+  CHECK(back.network.backend_bytes == Approx(none.network.backend_bytes + 2 * bytes));
+  CHECK(back.network.frontend_bytes == Approx(none.network.frontend_bytes));
+}
+
+TEST_CASE("a gateway must be a free host of a network the scenario has", "[models][datacenter][frontend][uplink]") {
+  const auto reg = builtin();
+  const auto build_error = [&reg](DatacenterConfig config) -> std::string {
+    dcsim::sim::Simulator sim;
+    dcsim::sim::MemoryTraceSink sink;
+    try {
+      Datacenter datacenter(std::move(config), reg, sim, sink);
+    } catch (const DatacenterConfigError& e) {
+      return e.field() + ": " + e.detail();
+    }
+    return "";
+  };
+  const auto config = [&](int gateway) {
+    DatacenterConfig c = two_nodes(bert_checkpointing(reg, mw::CheckpointNetwork::kFrontend));
+    c.frontend = leaf_spine(4, 2);
+    c.uplink = gateway_uplink(false);
+    c.uplink->gateway->host = gateway;
+    return c;
+  };
+  CHECK(build_error(config(3)).empty());
+  CHECK_THAT(build_error(config(1)), Catch::Contains("gateway.host: ") && Catch::Contains("host 1 is not"));
+  CHECK_THAT(build_error(config(2)), Catch::Contains("host 2 is the checkpoint store of job 'bert'"));
+  CHECK_THAT(build_error(config(4)), Catch::Contains("host 4 is not"));
+  DatacenterConfig no_backend = config(3);
+  no_backend.uplink->gateway->on_backend = true;
+  CHECK_THAT(build_error(no_backend), Catch::Contains("gateway.network: ") && Catch::Contains("needs the scenario's /fabric"));
+}

@@ -106,6 +106,21 @@ TEST_CASE("validate refuses checkpoints sent to a network the nodes are not on",
                          "\"nvme\"");
 }
 
+TEST_CASE("validate refuses an uplink gateway that is not a free host of a network the scenario has",
+          "[cli][hardening]") {
+  // frontend-backend.json: nodes 0-5, the checkpoint store host 6, the gateway host 7.
+  check_validate_refuses("frontend-backend.json", " --set uplink.gateway.host=2",
+                         ":/uplink/gateway/host: the gateway is a host of its network beyond the cluster's nodes (6 "
+                         "to 7): host 2 is not");
+  check_validate_refuses("frontend-backend.json", " --set uplink.gateway.host=6",
+                         ":/uplink/gateway/host: the gateway is a host of its network beyond the cluster's nodes (6 "
+                         "to 7): host 6 is the checkpoint store of job 'a'");
+  check_validate_refuses("two-jobs-shared-fabric.json",
+                         " --set 'uplink={\"ports\": [{\"speed\": \"100 Gbps\", \"count\": 1}], \"gateway\": "
+                         "{\"host\": 6}, \"streams\": [{\"name\": \"results\", \"size\": \"1 TB\"}]}'",
+                         ":/uplink/gateway/network: a gateway on the front-end network needs the scenario's /frontend");
+}
+
 TEST_CASE("validate refuses a facility zone naming a rack that does not exist, with its pointer",
           "[cli][hardening]") {
   check_validate_refuses("cooling-failure.json",

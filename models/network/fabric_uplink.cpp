@@ -1,0 +1,165 @@
+#include "models/network/fabric_uplink.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "sim/error.hpp"
+
+namespace dcsim::models::network {
+
+namespace {
+std::size_t index_of(UplinkDirection d) { return static_cast<std::size_t>(d); }
+}  // namespace
+
+FabricUplink::FabricUplink(sim::Simulator& simulator, FabricSimulation& network, NodeId gateway, double capacity_bps,
+                           OnCarried on_carried, OnFinished on_finished)
+    : simulator_(simulator),
+      network_(network),
+      gateway_(gateway),
+      capacity_bps_(capacity_bps),
+      on_carried_(std::move(on_carried)),
+      on_finished_(std::move(on_finished)) {
+  if (!(capacity_bps > 0.0) || !std::isfinite(capacity_bps)) {
+    throw sim::ConfigError("capacity_bps", "expected a positive, finite uplink speed in bit/s");
+  }
+  const std::size_t hosts = network_.fabric().topology().host_count();
+  if (gateway >= hosts) {
+    throw sim::ConfigError("gateway", "expected a host of the network (0 to " + std::to_string(hosts - 1) + "), got " +
+                                          std::to_string(gateway));
+  }
+  for (Direction& d : directions_) {
+    d.ports = network_.add_resource(capacity_bps_);  // full duplex: one capacity per direction
+    d.reported_to = simulator_.now();
+  }
+}
+
+std::size_t FabricUplink::add_queue(UplinkDirection direction) {
+  queues_.push_back(Queue{});
+  queues_.back().direction = direction;
+  return queues_.size() - 1;
+}
+
+void FabricUplink::submit(std::size_t queue, double bytes, std::span<const NodeId> hosts) {
+  const std::size_t host_count = network_.fabric().topology().host_count();
+  const bool hosts_ok = !hosts.empty() && std::all_of(hosts.begin(), hosts.end(), [&](NodeId h) {
+    return h < host_count && h != gateway_;
+  });
+  if (queue >= queues_.size() || !(bytes > 0.0) || !std::isfinite(bytes) || !hosts_ok) {
+    throw sim::InternalError(
+        "uplink: a transfer needs a known queue, a positive, finite size and hosts other than the gateway (this is a "
+        "bug)");
+  }
+  Queue& q = queues_[queue];
+  Direction& d = directions_[index_of(q.direction)];
+  q.waiting.push_back({bytes, simulator_.now(), std::vector<NodeId>(hosts.begin(), hosts.end())});
+  ++d.waiting;
+  d.waiting_bytes += bytes;
+  if (q.in_flight) return;
+  report(q.direction);
+  start_next(queue);
+}
+
+bool FabricUplink::busy(std::size_t queue) const {
+  const Queue& q = queues_.at(queue);
+  return q.in_flight || !q.waiting.empty();
+}
+
+double FabricUplink::delivered(const Queue& q) const {
+  double done = q.ended_bytes;
+  const sim::Time now = simulator_.now();
+  for (const LiveFlow& f : q.flows) {
+    const std::optional<double> remaining = network_.fabric().flow_remaining_bytes(f.number, now);
+    done += remaining ? f.bytes - *remaining : f.delivered;
+  }
+  return done;
+}
+
+double FabricUplink::update_delivered(Queue& q) {
+  double done = q.ended_bytes;
+  const sim::Time now = simulator_.now();
+  for (LiveFlow& f : q.flows) {
+    const std::optional<double> remaining = network_.fabric().flow_remaining_bytes(f.number, now);
+    if (remaining) f.delivered = f.bytes - *remaining;
+    done += f.delivered;
+  }
+  return done;
+}
+
+double FabricUplink::backlog_bytes(UplinkDirection direction) const {
+  const Direction& d = directions_[index_of(direction)];
+  double bytes = d.waiting == 0 ? 0.0 : d.waiting_bytes;
+  for (std::size_t h : d.heads) bytes += std::max(0.0, queues_[h].head.bytes - delivered(queues_[h]));
+  return bytes;
+}
+
+std::size_t FabricUplink::in_flight(UplinkDirection direction) const {
+  return directions_[index_of(direction)].heads.size();
+}
+
+void FabricUplink::flush() {
+  report(UplinkDirection::kOut);
+  report(UplinkDirection::kIn);
+}
+
+void FabricUplink::report(UplinkDirection direction) {
+  Direction& d = directions_[index_of(direction)];
+  const sim::Time now = simulator_.now();
+  double bytes = 0.0;
+  for (std::size_t h : d.heads) {
+    Queue& q = queues_[h];
+    const double done = update_delivered(q);
+    bytes += done - q.reported;
+    q.reported = done;
+  }
+  if (bytes > 0.0 && on_carried_) on_carried_(UplinkCarried{direction, d.reported_to, now, bytes});
+  d.reported_to = now;
+}
+
+void FabricUplink::start_next(std::size_t queue) {
+  Queue& q = queues_[queue];
+  Direction& d = directions_[index_of(q.direction)];
+  if (q.waiting.empty()) return;
+  q.head = std::move(q.waiting.front());
+  q.waiting.pop_front();
+  if (--d.waiting == 0) d.waiting_bytes = 0.0;  // no rounding residue once nothing waits
+  else d.waiting_bytes -= q.head.bytes;
+  q.in_flight = true;
+  q.started = simulator_.now();
+  q.ended_bytes = 0.0;
+  q.reported = 0.0;
+  q.flows.clear();
+  d.heads.push_back(queue);
+  const double share = q.head.bytes / static_cast<double>(q.head.hosts.size());
+  const ResourceId ports[] = {d.ports};
+  for (NodeId host : q.head.hosts) {
+    const bool out = q.direction == UplinkDirection::kOut;
+    // start_flow never ends a flow itself (one without a path fails at the next advance), so the
+    // flow is on the list before its end can arrive.
+    const std::uint64_t number = network_.start_flow(
+        out ? host : gateway_, out ? gateway_ : host, share,
+        [this, queue](const FinishedFlow& f) { on_flow_end(queue, f); }, -1, ports);
+    q.flows.push_back({number, share, 0.0});
+  }
+}
+
+void FabricUplink::on_flow_end(std::size_t queue, const FinishedFlow& flow) {
+  Queue& q = queues_[queue];
+  const auto it = std::find_if(q.flows.begin(), q.flows.end(),
+                               [&](const LiveFlow& f) { return f.number == flow.flow_number; });
+  if (it == q.flows.end()) throw sim::InternalError("uplink: a flow ended that the uplink did not start (this is a bug)");
+  q.flows.erase(it);
+  q.ended_bytes += flow.delivered_bytes;
+  if (flow.failed) ++failed_flows_;
+  const UplinkDirection direction = q.direction;
+  report(direction);  // includes this flow's last bytes
+  if (!q.flows.empty()) return;
+  Direction& d = directions_[index_of(direction)];
+  const UplinkTransferDone done{queue, direction, q.head.bytes, q.head.submitted, q.started, simulator_.now()};
+  d.heads.erase(std::find(d.heads.begin(), d.heads.end(), queue));
+  q.in_flight = false;
+  start_next(queue);
+  if (on_finished_) on_finished_(done);
+}
+
+}  // namespace dcsim::models::network
