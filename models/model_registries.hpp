@@ -16,6 +16,7 @@
 #include "models/hardware/node_spec.hpp"
 #include "models/inference/autoscaler.hpp"
 #include "models/inference/request_router.hpp"
+#include "models/network/switch_presets.hpp"
 #include "models/network/topology_builders.hpp"
 #include "models/policy/failover_policy.hpp"
 #include "models/policy/scheduler.hpp"
@@ -32,6 +33,8 @@ struct ModelRegistries {
   sim::Registry<policy::SchedulerFactory> schedulers{"scheduler"};
   sim::Registry<policy::FailoverFactory> failover_policies{"failover policy"};
   sim::Registry<network::TopologyFactory> topologies{"topology"};
+  // Real switch parts a fabric's tiers are built from (switch_presets.hpp).
+  sim::Registry<network::SwitchPresetFactory> switch_presets{"switch preset"};
   sim::Registry<collective::CollectiveAlgorithmFactory> collective_algorithms{"collective algorithm"};
   sim::Registry<workload::TrainingModelFactory> training_models{"training model"};
   sim::Registry<facility::CoolingControlFactory> cooling_controls{"cooling control"};
@@ -57,6 +60,7 @@ void for_each_registry(const ModelRegistries& registries, F&& f) {
   f(registries.schedulers);
   f(registries.failover_policies);
   f(registries.topologies);
+  f(registries.switch_presets);
   f(registries.collective_algorithms);
   f(registries.training_models);
   f(registries.cooling_controls);

@@ -29,6 +29,7 @@ void register_builtin_models(ModelRegistries& registries) {
   policy::register_cloud_burst_scheduler(registries.schedulers);
   policy::register_failover_policies(registries.failover_policies);
   network::register_network_models(registries.topologies);
+  network::register_switch_presets(registries.switch_presets);
   collective::register_collective_algorithms(registries.collective_algorithms);
   workload::register_training_models(registries.training_models);
   facility::register_cooling_controls(registries.cooling_controls);

@@ -92,4 +92,22 @@ std::vector<std::string> switch_preset_names() {
   return names;
 }
 
+const SwitchPreset* largest_switch_preset_at(double speed_bps) {
+  const SwitchPreset* best = nullptr;
+  for (const SwitchPreset& p : switch_presets()) {
+    if (p.radix_at(speed_bps) > (best ? best->radix_at(speed_bps) : 0)) best = &p;
+  }
+  return best;
+}
+
+void register_switch_presets(sim::Registry<SwitchPresetFactory>& registry) {
+  for (const SwitchPreset& p : switch_presets()) {
+    std::ostringstream d;
+    d << p.description << "; ports " << p.breakouts() << ", " << p.latency_ns << " ns port-to-port, "
+      << std::llround(p.power_w(p.radix_at(p.port_speeds_bps.front()), p.port_speeds_bps.front()))
+      << " W with every port wired, priced as " << p.price_key << " (sources: " << p.source << ")";
+    registry.add({p.name, d.str(), {}, [p] { return p; }});
+  }
+}
+
 }  // namespace dcsim::models::network

@@ -10,8 +10,11 @@
 // ASSUMPTION where no public figure was found).
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "sim/registry.hpp"
 
 namespace dcsim::models::network {
 
@@ -41,5 +44,14 @@ const std::vector<SwitchPreset>& switch_presets();
 // The preset called `name`, or nullptr.
 const SwitchPreset* find_switch_preset(const std::string& name);
 std::vector<std::string> switch_preset_names();
+// The largest port count any preset offers at `speed_bps`, and the preset (nullptr when none
+// offers that speed).
+const SwitchPreset* largest_switch_preset_at(double speed_bps);
+
+// The presets as a registry kind ("switch preset") for `dcsim list` and the registry contract
+// tests: each entry's description holds its breakouts, latency, power, price key and sources.
+// The builders look presets up by name in switch_presets() (the same list).
+using SwitchPresetFactory = std::function<SwitchPreset()>;
+void register_switch_presets(sim::Registry<SwitchPresetFactory>& registry);
 
 }  // namespace dcsim::models::network

@@ -394,6 +394,33 @@ FabricScenario map_network(const json& resolved, const std::string& key, const m
   return network;
 }
 
+// Without a switch preset a builder gives each switch the ports its wiring needs. Where that is
+// more than any registered part offers at the link rate, the run still works (an idealised
+// fabric), but its BOM, switch power and capex count switches nobody sells: say so, and how to
+// build it from real parts.
+void note_unbuildable_switches(const FabricScenario& network, const net::Topology& topology, Scenario& out) {
+  const double link_bps = network.topology_config.link_bandwidth_bps;
+  const net::SwitchPreset* largest = net::largest_switch_preset_at(link_bps);
+  if (largest == nullptr) return;
+  const int radix = largest->radix_at(link_bps);
+  std::int64_t count = 0;
+  int most = 0;
+  for (net::NodeId n = static_cast<net::NodeId>(topology.host_count()); n < topology.node_count(); ++n) {
+    const net::NodeInfo& node = topology.node(n);
+    if (node.kind != net::NodeKind::kSwitch || !topology.switch_model(n).empty() || node.ports <= radix) continue;
+    ++count;
+    most = std::max(most, node.ports);
+  }
+  if (count == 0) return;
+  std::ostringstream note;
+  note << out.source << ": " << network.section << ": " << count << " switch(es) have more ports than any switch "
+       << "preset offers at " << link_bps / 1e9 << " Gb/s (up to " << most << ", against " << radix << " on "
+       << largest->name << "): the fabric is idealised, and its bill of materials, switch power and capex count "
+       << "parts nobody sells. Name one with " << network.section
+       << "/switch (dcsim list \"switch preset\") and the builder grows the tiers its radix forces";
+  out.notices.push_back(note.str());
+}
+
 // The model's own checks of a network's RoCE knobs and routing, with pointers.
 void probe_fabric_options(const FabricScenario& network, const net::Topology& topology, const std::string& source,
                           std::vector<std::string>& errors) {
@@ -482,6 +509,7 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
     check_memory(with_traffic, limits, out.source, "/traffic/pattern");
   }
   const net::Topology topology = build_topology(fabric, registries, out.source);
+  note_unbuildable_switches(fabric, topology, out);
   fabric.faults = map_fabric_faults(resolved.at("faults"), topology, out.source, errors);
   probe_fabric_options(fabric, topology, out.source, errors);
   if (resolved.contains("traffic")) {
@@ -506,6 +534,7 @@ void map_frontend_section(const json& resolved, const models::ModelRegistries& r
   const net::TopologySize size = registries.topologies.get(frontend.topology).factory.size(frontend.topology_config);
   check_memory(fabric_memory(size), limits, out.source, "/frontend");
   const net::Topology topology = build_topology(frontend, registries, out.source);
+  note_unbuildable_switches(frontend, topology, out);
   probe_fabric_options(frontend, topology, out.source, errors);
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
   fill_topology_defaults(frontend, registries, out.resolved["frontend"]);

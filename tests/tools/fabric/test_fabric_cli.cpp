@@ -61,6 +61,28 @@ TEST_CASE("a topology key written in the file that the topology does not read is
   CHECK(mesh.out.find("/fabric/dims") == std::string::npos);
 }
 
+TEST_CASE("switches with more ports than any real part are noted and a switch preset removes the note",
+          "[tools][fabric][cli][bom]") {
+  // 2,048 nodes on one rail group: without a preset each of the 8 rail switches takes all 2,048
+  // hosts' NIC r and as many uplinks (1:1), 4,096 ports, far beyond the 128 400G ports of the
+  // largest preset (SN5600, the first of the 51.2T parts).
+  const std::string big = "topo " + kScenarios +
+                          "hgx-h100-16-nodes.json --set cluster.nodes=2048 --set fabric.nodes=2048 --set "
+                          "workload.training=[] --bom";
+  const auto ideal = run_dcsim(big);
+  CHECK(ideal.code == 0);
+  CHECK_THAT(ideal.out, Catch::Contains("/fabric: 8 switch(es) have more ports than any switch preset offers at "
+                                        "400 Gb/s (up to 4096, against 128 on nvidia_sn5600)") &&
+                            Catch::Contains("/fabric/switch (dcsim list \"switch preset\")"));
+  const auto real = run_dcsim(big + " --set fabric.switch=nvidia_sn5600");
+  CHECK(real.code == 0);
+  CHECK_THAT(real.out, !Catch::Contains("more ports than any switch preset"));
+  // The presets are listed like every registered kind.
+  const auto list = run_dcsim("list \"switch preset\"");
+  CHECK(list.code == 0);
+  CHECK_THAT(list.out, Catch::Contains("nvidia_sn5600") && Catch::Contains("64x800G, 128x400G, 256x200G"));
+}
+
 TEST_CASE("dcsim topo -o writes dot, and refuses a scenario without a fabric", "[tools][fabric][cli]") {
   TempDir dir("topo");
   const auto file = (dir.path / "ft.dot").string();
