@@ -95,14 +95,15 @@ struct FaultNotice {
   bool repaired = false;
 };
 
-// A host of the shared store goes down or comes back (a random fault of the reliability model;
-// scripted ones are the store's own config). One per fault and one per repair: a host two faults
-// hold down is up only after both repairs.
+// A host of the shared store, or one of its OSDs (drives), goes down or comes back (a random
+// fault of the reliability model; scripted ones are the store's own config). One per fault and
+// one per repair: a part two faults hold down is up only after both repairs.
 struct StoreHostChange {
   sim::Time at;
   int host = 0;  // index into the store's hosts
   bool repaired = false;
   std::string_view cause;
+  int drive = -1;  // the OSD of the host that failed; -1: the whole host
 };
 
 // A training job finished writing a checkpoint: `bytes` is the whole job's state (every node's

@@ -21,6 +21,7 @@ FaultEffects::FaultEffects(rel::FaultModelConfig config, std::uint64_t seed, sim
                  {"effect", sim::ColumnType::kString, "", "node_down, job_crash, nic_down, link_down, ..."}});
   nic_bonding_ = config.nic_bonding;
   nics_per_node_ = std::max(1, config.inventory.nics_per_node);
+  osds_per_host_ = std::max(1, config.inventory.osds_per_host);
   if (targets_.fabric != nullptr && targets_.topology != nullptr) {
     const auto& topology = *targets_.topology;
     for (network::LinkId l = 0; l < topology.link_count(); ++l) {
@@ -97,7 +98,11 @@ void FaultEffects::act(const rel::Fault& f, bool up) {
       }
       break;
     case rel::FaultEffect::kOsdHostDown:
-      signals_.store_host_fault.emit(StoreHostChange{simulator_.now(), static_cast<int>(f.instance), up, c.name});
+      signals_.store_host_fault.emit(StoreHostChange{simulator_.now(), static_cast<int>(f.instance), up, c.name, -1});
+      break;
+    case rel::FaultEffect::kOsdDown:
+      signals_.store_host_fault.emit(StoreHostChange{simulator_.now(), static_cast<int>(f.instance) / osds_per_host_,
+                                                     up, c.name, static_cast<int>(f.instance) % osds_per_host_});
       break;
     case rel::FaultEffect::kZoneCoolingLoss:
       if (targets_.zones != nullptr && targets_.zones->zones() > 0) {

@@ -16,7 +16,9 @@
 //                        Llama 3 counts its switch and cable interruptions;
 //   zone_cooling_loss    the zone's heat removal stops until its repair;
 //   osd_host_down        a host of the shared store goes down until its repair (a StoreHostChange
-//                        signal: the store, storage_subsystem.hpp, acts on it).
+//                        signal: the store, storage_subsystem.hpp, acts on it);
+//   osd_down             one OSD (drive) of the store goes down until its repair, its host up
+//                        (a StoreHostChange with its drive).
 // Every fault is a row of the `faults` table and a FaultNotice signal; its repair is a notice too.
 // When the node owner acts on a precursor signal (a predictive failover policy), a
 // FaultPrecursor listens to the fault process and its alarms go to NodeFaultTarget::warn_node.
@@ -65,6 +67,7 @@ class FaultEffects final : public Subsystem {
   std::vector<network::LinkId> cables_;  // one direction of each fabric cable
   bool nic_bonding_ = false;
   int nics_per_node_ = 1;
+  int osds_per_host_ = 1;
   std::unordered_map<int, int> nics_down_;  // node -> NICs down now (bonding; nodes with a NIC down only)
   std::unique_ptr<reliability::FaultProcess> faults_;
   std::unique_ptr<reliability::FaultPrecursor> precursor_;

@@ -11,12 +11,14 @@
 
 namespace dcsim::models::datacenter {
 
-// OSD host `host` (an index into the store's hosts) goes down at `at` and comes back at
-// `repair` (max(): never). Its OSDs are marked out down_out_interval after it went down.
+// OSD host `host` (an index into the store's hosts), or only its drive `drive`, goes down at `at`
+// and comes back at `repair` (max(): never). Its OSDs (that OSD) are marked out
+// down_out_interval after it went down.
 struct StoreHostFault {
   int host = 0;
   sim::Time at;
   sim::Time repair = sim::Time::max();
+  int drive = -1;  // -1: the whole host
 };
 
 // End-to-end integrity of checkpoints in the store: what a checkpoint library's own checksums

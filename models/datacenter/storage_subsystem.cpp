@@ -77,15 +77,23 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
   }
   store_ = std::make_unique<storage::ObjectStore>(sim_, *network, config_.store);
   host_faults_.assign(config_.store.hosts.size(), 0);
-  // Random OSD host faults (the reliability model's osd_host_down classes).
+  osd_faults_.assign(config_.store.hosts.size() * static_cast<std::size_t>(config_.store.drives_per_host), 0);
+  // Random OSD host and OSD faults (the reliability model's osd_host_down and osd_down classes).
   context.signals.store_host_fault.connect([this](const StoreHostChange& f) {
-    if (f.host >= 0 && static_cast<std::size_t>(f.host) < host_faults_.size()) set_host(f.host, f.repaired);
+    if (f.host < 0 || static_cast<std::size_t>(f.host) >= host_faults_.size()) return;
+    if (f.drive < 0) set_host(f.host, f.repaired);
+    else if (f.drive < config_.store.drives_per_host) set_osd(f.host, f.drive, f.repaired);
   });
   for (std::size_t i = 0; i < config_.faults.size(); ++i) {
     const int h = config_.faults[i].host;
     if (h < 0 || static_cast<std::size_t>(h) >= config_.store.hosts.size()) {
       throw sim::ConfigError("faults[" + std::to_string(i) + "].host",
                              "must be an OSD host index below " + std::to_string(config_.store.hosts.size()));
+    }
+    if (config_.faults[i].drive >= config_.store.drives_per_host) {
+      throw sim::ConfigError("faults[" + std::to_string(i) + "].drive",
+                             "must be a drive index below " + std::to_string(config_.store.drives_per_host) +
+                                 " (drives_per_host)");
     }
   }
   for (std::size_t j = 0; j < cluster->training_jobs.size(); ++j) {
@@ -105,6 +113,7 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
                                                   "client bytes the pool keeps (checkpoints saved and not deleted)"));
   }
   hosts_down_series_ = sink_.declare_series("storage/hosts_down", "hosts", "OSD hosts down");
+  osds_down_series_ = sink_.declare_series("storage/osds_down", "OSDs", "single OSDs (drives) down, their hosts up");
   operations_ = sink_.declare_table(
       "storage/operations",
       {{"job", sim::ColumnType::kString, "", "training job"},
@@ -340,12 +349,31 @@ void StorageSubsystem::set_host(int host, bool up) {
   sink_.append(hosts_down_series_, sim_.now(), hosts_down_);
 }
 
+void StorageSubsystem::set_osd(int host, int drive, bool up) {
+  int& faults = osd_faults_[static_cast<std::size_t>(host * config_.store.drives_per_host + drive)];
+  if (up) {
+    if (faults == 0 || --faults > 0) return;
+    store_->set_osd_up(host, drive);
+    --osds_down_;
+  } else {
+    if (faults++ > 0) return;
+    store_->set_osd_down(host, drive);
+    ++osds_down_;
+  }
+  sink_.append(osds_down_series_, sim_.now(), osds_down_);
+}
+
 void StorageSubsystem::start() {
   sink_.append(hosts_down_series_, sim_.now(), 0.0);
+  sink_.append(osds_down_series_, sim_.now(), 0.0);
   for (std::size_t p = 0; p < stored_series_.size(); ++p) record_stored(static_cast<int>(p));
   for (const StoreHostFault& f : config_.faults) {
-    fault_events_.push_back(sim_.at(f.at, [this, h = f.host] { set_host(h, false); }));
-    if (!f.repair.is_max()) fault_events_.push_back(sim_.at(f.repair, [this, h = f.host] { set_host(h, true); }));
+    const auto act = [this, h = f.host, d = f.drive](bool up) {
+      if (d < 0) set_host(h, up);
+      else set_osd(h, d, up);
+    };
+    fault_events_.push_back(sim_.at(f.at, [act] { act(false); }));
+    if (!f.repair.is_max()) fault_events_.push_back(sim_.at(f.repair, [act] { act(true); }));
   }
 }
 
@@ -412,6 +440,8 @@ void StorageSubsystem::finish() {
   set("recovery_read_bytes", {c.recovery_read_bytes, "B", "bytes backfill read from surviving members"});
   set("degraded_s", {c.degraded_s, "s", "time with an OSD host down or its backfill in progress"});
   set("host_failures", {static_cast<std::int64_t>(c.host_failures), "failures", "OSD hosts that went down"});
+  set("osd_failures", {static_cast<std::int64_t>(c.osd_failures), "failures",
+                       "single OSDs (drives) that went down, their hosts up"});
   set("integrity/checkpoints_corrupted",
       {saved_corrupt_, "checkpoints", "checkpoints saved corrupted (integrity.corruptions_per_pb)"});
   set("integrity/corrupt_reads_found",

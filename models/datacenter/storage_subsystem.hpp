@@ -14,9 +14,10 @@
 //   datasets  a job whose input comes from the store reads it ahead of its steps
 //             (dataset_reader.hpp): one store read per chunk, every node its share, a row of
 //             storage/operations each (kind dataset_read).
-//   faults    OSD host faults: scripted (StorageConfig::faults, from /faults) and random (the
-//             reliability model's osd_host_down classes, as StoreHostChange signals); a host is
-//             up again once every fault holding it down is repaired.
+//   faults    OSD host faults and single OSD (drive) faults: scripted (StorageConfig::faults, from
+//             /faults) and random (the reliability model's osd_host_down and osd_down classes, as
+//             StoreHostChange signals); a host or OSD is up again once every fault holding it
+//             down is repaired.
 //   integrity a checkpoint is saved corrupted at integrity.corruptions_per_pb; with verify, every
 //             rank hashes its shard before the write and after the read (hash time per node =
 //             bytes per node / (GPUs x hash rate), part of the write and read times) and a
@@ -30,14 +31,15 @@
 //
 // Emits
 //   series   storage/<pool>/stored_bytes (client bytes kept, at each write and delete),
-//            storage/hosts_down (OSD hosts down, at each fault and repair)
+//            storage/hosts_down, storage/osds_down (OSD hosts, single OSDs down, at each fault
+//            and repair)
 //   table    storage/operations: one row per checkpoint write or read that ended (job, kind, pool,
 //            bytes, start, end, ok, corrupt)
 //   summary  storage/osd_hosts, osds, raw_capacity_bytes; checkpoint_writes, checkpoint_write_s_p50,
 //            checkpoint_write_s_max, checkpoint_writes_failed, checkpoint_reads, checkpoint_read_s_p50,
 //            checkpoint_read_s_max, checkpoint_reads_failed, stall_s; client_write_bytes,
 //            client_read_bytes, back_bytes, recovery_bytes, recovery_read_bytes, degraded_s,
-//            host_failures; pools/<pool>/stored_bytes_end, pools/<pool>/osd_fill_max;
+//            host_failures, osd_failures; pools/<pool>/stored_bytes_end, pools/<pool>/osd_fill_max;
 //            integrity/checkpoints_corrupted, corrupt_reads_found, corrupt_reads_loaded,
 //            hash_node_s;
 //            jobs/<job>/checkpoint_write_s_p50, checkpoint_write_s_max, checkpoint_read_s_max,
@@ -128,6 +130,7 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
              bool ok, bool corrupt);
   void record_stored(int pool);
   void set_host(int host, bool up);
+  void set_osd(int host, int drive, bool up);
 
   StorageConfig config_;
   sim::Simulator& sim_;
@@ -136,10 +139,13 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   std::map<std::string, JobRecord> jobs_;
   std::vector<sim::SeriesId> stored_series_;  // per pool
   sim::SeriesId hosts_down_series_ = 0;
+  sim::SeriesId osds_down_series_ = 0;
   sim::TableId operations_ = 0;
   std::vector<sim::EventHandle> fault_events_;
   int hosts_down_ = 0;
   std::vector<int> host_faults_;  // per OSD host: faults holding it down
+  int osds_down_ = 0;
+  std::vector<int> osd_faults_;   // per OSD: faults holding it down
   std::uint64_t seed_ = 1;
   int gpus_per_node_ = 1;
   // Integrity: checkpoints saved corrupted, corrupt ones read (found by checksums, or loaded),

@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::array<std::string_view, kFaultEffectCount> kEffects{"node_down",   "job_crash",   "nic_down",
                                                                    "link_down",   "switch_down", "zone_cooling_loss",
-                                                                   "silent_data_corruption", "osd_host_down"};
+                                                                   "silent_data_corruption", "osd_host_down", "osd_down"};
 
 std::string number(double v) {
   std::string s = std::to_string(v);
@@ -60,6 +60,7 @@ bool effect_applies_to(FaultEffect e, ComponentKind k) {
     case FaultEffect::kSwitchDown: return k == ComponentKind::kSwitch;
     case FaultEffect::kZoneCoolingLoss: return k == ComponentKind::kZone;
     case FaultEffect::kOsdHostDown: return k == ComponentKind::kOsdHost;
+    case FaultEffect::kOsdDown: return k == ComponentKind::kOsd;
   }
   return false;
 }

@@ -33,15 +33,16 @@ enum class FaultEffect {
   // as job crashes (llama3_faults.hpp).
   kSilentCorruption,
   kOsdHostDown,  // a host of the shared store goes down with its OSDs until repaired
+  kOsdDown,      // one OSD (drive) of the shared store goes down until repaired, its host up
 };
-inline constexpr std::size_t kFaultEffectCount = 8;
+inline constexpr std::size_t kFaultEffectCount = 9;
 
 std::string_view effect_name(FaultEffect e);  // "node_down", "job_crash", ...
 std::optional<FaultEffect> parse_effect(std::string_view name);
 std::vector<std::string> effect_names();
 // Node effects need a component that belongs to a node (gpu, node, nic); the others their own
 // kind (nic_down: nic, link_down: link, switch_down: switch, zone_cooling_loss: zone,
-// osd_host_down: osd_host).
+// osd_host_down: osd_host, osd_down: osd).
 bool effect_applies_to(FaultEffect e, ComponentKind k);
 
 struct FaultClass {

@@ -7,7 +7,7 @@ namespace dcsim::models::reliability {
 namespace {
 
 constexpr std::array<std::string_view, kComponentKindCount> kNames{"gpu",    "node", "nic",     "link",
-                                                                   "switch", "zone", "osd_host"};
+                                                                   "switch", "zone", "osd_host", "osd"};
 
 }  // namespace
 
@@ -31,6 +31,7 @@ std::int64_t Inventory::count(ComponentKind k) const {
     case ComponentKind::kSwitch: return switches;
     case ComponentKind::kZone: return zones;
     case ComponentKind::kOsdHost: return osd_hosts;
+    case ComponentKind::kOsd: return osd_hosts * osds_per_host;
   }
   return 0;
 }
@@ -50,6 +51,9 @@ std::string Inventory::path(ComponentKind k, std::int64_t index) const {
     case ComponentKind::kSwitch: return "fabric/switch/" + std::to_string(index);
     case ComponentKind::kZone: return "facility/zone/" + std::to_string(index);
     case ComponentKind::kOsdHost: return "storage/osd_host/" + std::to_string(index);
+    case ComponentKind::kOsd:
+      return "storage/osd_host/" + std::to_string(index / osds_per_host) + "/osd/" +
+             std::to_string(index % osds_per_host);
   }
   return {};
 }

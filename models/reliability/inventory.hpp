@@ -10,7 +10,8 @@
 //   switch i -> fabric/switch/<i>
 //   zone   i -> facility/zone/<i>         (a cooling zone)
 //   osd_host i -> storage/osd_host/<i>    (a host of the shared object store, its OSDs with it)
-// GPUs, nodes and NICs belong to a node; links, switches, zones and OSD hosts to none (-1).
+//   osd    i -> storage/osd_host/<i / osds_per_host>/osd/<i % osds_per_host>   (one drive)
+// GPUs, nodes and NICs belong to a node; links, switches, zones, OSD hosts and OSDs to none (-1).
 
 #include <array>
 #include <cstddef>
@@ -22,10 +23,11 @@
 
 namespace dcsim::models::reliability {
 
-enum class ComponentKind { kGpu, kNode, kNic, kLink, kSwitch, kZone, kOsdHost };
-inline constexpr std::size_t kComponentKindCount = 7;
+enum class ComponentKind { kGpu, kNode, kNic, kLink, kSwitch, kZone, kOsdHost, kOsd };
+inline constexpr std::size_t kComponentKindCount = 8;
 
-std::string_view component_name(ComponentKind k);  // "gpu", "node", "nic", "link", "switch", "zone", "osd_host"
+// "gpu", "node", "nic", "link", "switch", "zone", "osd_host", "osd"
+std::string_view component_name(ComponentKind k);
 std::optional<ComponentKind> parse_component(std::string_view name);
 std::vector<std::string> component_names();
 
@@ -37,6 +39,7 @@ struct Inventory {
   std::int64_t switches = 0;
   std::int64_t zones = 1;
   std::int64_t osd_hosts = 0;  // of the shared store (/storage)
+  int osds_per_host = 1;       // its drives per host, one OSD each
 
   std::int64_t count(ComponentKind k) const;
   // InternalError when index >= count(k).

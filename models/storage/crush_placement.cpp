@@ -35,8 +35,10 @@ CrushPlacement::CrushPlacement(int hosts, int drives_per_host, int hosts_per_rac
       width_(pool.width()),
       pg_count_(pool.pg_count > 0 ? pool.pg_count : default_pg_count(hosts * drives_per_host, pool.width())),
       salt_(mix(seed ^ mix(static_cast<std::uint64_t>(pool_index) + 0x5bd1e995ULL))),
-      in_(static_cast<std::size_t>(hosts), 1),
-      up_(static_cast<std::size_t>(hosts), 1) {
+      in_(static_cast<std::size_t>(std::max(0, hosts)), 1),
+      up_(static_cast<std::size_t>(std::max(0, hosts)), 1),
+      osd_in_(static_cast<std::size_t>(std::max(0, hosts * drives_per_host)), 1),
+      osd_up_(static_cast<std::size_t>(std::max(0, hosts * drives_per_host)), 1) {
   if (hosts <= 0 || drives_per_host <= 0) throw sim::ConfigError("hosts", "a store needs hosts with drives");
   const int domains = domain_ == FailureDomain::kOsd    ? hosts * drives_per_host
                       : domain_ == FailureDomain::kHost ? hosts
@@ -63,6 +65,14 @@ int CrushPlacement::failure_domain_of_host(int host) const {
   return domain_ == FailureDomain::kRack ? host / hosts_per_rack_ : host;
 }
 
+bool CrushPlacement::host_usable(int host) const {
+  if (!host_in(host)) return false;
+  for (int k = 0; k < drives_per_host_; ++k) {
+    if (osd_in(host * drives_per_host_ + k)) return true;
+  }
+  return false;
+}
+
 void CrushPlacement::place(int pg) {
   // Candidates: the failure domains with at least one host in, weighted by their OSDs.
   struct Candidate {
@@ -72,17 +82,17 @@ void CrushPlacement::place(int pg) {
   std::vector<Candidate> cands;
   if (domain_ == FailureDomain::kOsd) {
     for (int osd = 0; osd < osd_count(); ++osd) {
-      if (host_in(host_of(osd))) cands.push_back({draw(pg, 0, osd, 1.0), osd});
+      if (host_in(host_of(osd)) && osd_in(osd)) cands.push_back({draw(pg, 0, osd, 1.0), osd});
     }
   } else if (domain_ == FailureDomain::kHost) {
     for (int h = 0; h < hosts_; ++h) {
-      if (host_in(h)) cands.push_back({draw(pg, 1, h, drives_per_host_), h});
+      if (host_usable(h)) cands.push_back({draw(pg, 1, h, drives_per_host_), h});
     }
   } else {
     for (int r = 0; r * hosts_per_rack_ < hosts_; ++r) {
       int weight = 0;
       for (int h = r * hosts_per_rack_; h < std::min(hosts_, (r + 1) * hosts_per_rack_); ++h) {
-        weight += host_in(h) ? drives_per_host_ : 0;
+        weight += host_usable(h) ? drives_per_host_ : 0;
       }
       if (weight > 0) cands.push_back({draw(pg, 2, r, weight), r});
     }
@@ -100,7 +110,7 @@ void CrushPlacement::place(int pg) {
     if (domain_ == FailureDomain::kRack) {
       double best = -INFINITY;
       for (int h = cands[i].item * hosts_per_rack_; h < std::min(hosts_, (cands[i].item + 1) * hosts_per_rack_); ++h) {
-        if (!host_in(h)) continue;
+        if (!host_usable(h)) continue;
         const double d = draw(pg, 1, h, drives_per_host_);
         if (d > best) best = d, host = h;
       }
@@ -108,6 +118,7 @@ void CrushPlacement::place(int pg) {
     double best = -INFINITY;
     int osd = host * drives_per_host_;
     for (int k = 0; k < drives_per_host_; ++k) {
+      if (!osd_in(host * drives_per_host_ + k)) continue;  // the local retry past an out OSD
       const double d = draw(pg, 0, host * drives_per_host_ + k, 1.0);
       if (d > best) best = d, osd = host * drives_per_host_ + k;
     }
@@ -119,6 +130,12 @@ void CrushPlacement::place(int pg) {
 void CrushPlacement::set_host_in(int host, bool in) {
   if (host_in(host) == in) return;
   in_[static_cast<std::size_t>(host)] = in ? 1 : 0;
+  for (int pg = 0; pg < pg_count_; ++pg) place(pg);
+}
+
+void CrushPlacement::set_osd_in(int osd, bool in) {
+  if (osd_in(osd) == in) return;
+  osd_in_[static_cast<std::size_t>(osd)] = in ? 1 : 0;
   for (int pg = 0; pg < pg_count_; ++pg) place(pg);
 }
 

@@ -9,6 +9,10 @@
 //
 // Hosts are "in" (placement counts them) or "out"; "up" or "down" (a down host that is still in
 // keeps its place: its PGs are degraded, served by the members left, until it is marked out).
+// OSDs (drives) are in or out, up or down, on their own too. An OSD out keeps its host's weight
+// (Ceph's `osd out` sets a reweight, not the CRUSH weight): a PG that drew it takes the next
+// best OSD in on the same host (on another host only when none is left there), so exactly the
+// out OSD's PGs move, and they stay in their failure domain.
 
 #include <cstdint>
 #include <span>
@@ -36,14 +40,22 @@ class CrushPlacement {
   }
   bool host_in(int host) const { return in_[static_cast<std::size_t>(host)] != 0; }
   bool host_up(int host) const { return up_[static_cast<std::size_t>(host)] != 0; }
-  // Marks a host in or out and recomputes the placement.
+  bool osd_in(int osd) const { return osd_in_[static_cast<std::size_t>(osd)] != 0; }
+  bool osd_up(int osd) const { return osd_up_[static_cast<std::size_t>(osd)] != 0; }
+  // A member can serve: its host and the OSD itself are up.
+  bool member_up(int osd) const { return host_up(host_of(osd)) && osd_up(osd); }
+  // Marks a host (an OSD) in or out and recomputes the placement.
   void set_host_in(int host, bool in);
+  void set_osd_in(int osd, bool in);
   void set_host_up(int host, bool up) { up_[static_cast<std::size_t>(host)] = up ? 1 : 0; }
+  void set_osd_up(int osd, bool up) { osd_up_[static_cast<std::size_t>(osd)] = up ? 1 : 0; }
   // PG member slots on each OSD (placement balance).
   std::vector<int> slots_per_osd() const;
 
  private:
   void place(int pg);
+  // The host counts for placement: it is in and has an OSD in.
+  bool host_usable(int host) const;
   double draw(int pg, int kind, int item, double weight) const;
   int failure_domain_of_host(int host) const;
 
@@ -56,6 +68,8 @@ class CrushPlacement {
   std::uint64_t salt_;
   std::vector<std::uint8_t> in_;
   std::vector<std::uint8_t> up_;
+  std::vector<std::uint8_t> osd_in_;
+  std::vector<std::uint8_t> osd_up_;
   std::vector<int> acting_;  // pg-major, width_ slots each
   std::vector<int> sizes_;
 };

@@ -1,6 +1,7 @@
 #include "models/storage/object_store.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <utility>
 
@@ -50,12 +51,14 @@ ObjectStore::ObjectStore(sim::Simulator& sim, network::FabricSimulation& network
     has_throttle_ = true;
   }
   out_events_.resize(static_cast<std::size_t>(n));
+  osd_out_events_.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(config_.drives_per_host));
   for (Pool& p : pools_) refresh_shares(p);
   refresh_drive_capacity();
 }
 
 ObjectStore::~ObjectStore() {
   for (sim::EventHandle& e : out_events_) sim_.cancel(e);
+  for (sim::EventHandle& e : osd_out_events_) sim_.cancel(e);
 }
 
 int ObjectStore::pool_index(const std::string& name) const {
@@ -78,7 +81,7 @@ void ObjectStore::refresh_shares(Pool& pool) {
   for (int pg = 0; pg < pl.pg_count(); ++pg) {
     up.clear();
     for (int osd : pl.members(pg)) {
-      if (pl.host_up(pl.host_of(osd))) up.push_back(static_cast<std::size_t>(pl.host_of(osd)));
+      if (pl.member_up(osd)) up.push_back(static_cast<std::size_t>(pl.host_of(osd)));
     }
     if (up.empty() || (k > 0 && up.size() < static_cast<std::size_t>(k))) {
       pool.unavailable += w;
@@ -100,18 +103,23 @@ void ObjectStore::refresh_drive_capacity() {
   const DriveSpec& d = config_.drive;
   const double read = std::min(d.read_bytes_per_s, d.read_iops * config_.io_bytes);
   const double write = std::min(d.write_bytes_per_s, d.write_iops * config_.io_bytes);
+  const CrushPlacement& pl = *pools_.front().placement;
   for (std::size_t h = 0; h < hosts_.size(); ++h) {
-    int most = 0;
+    int most = 0, drives = 0;
     long sum = 0;
     for (int k = 0; k < config_.drives_per_host; ++k) {
-      const int s = slots[h * static_cast<std::size_t>(config_.drives_per_host) + static_cast<std::size_t>(k)];
-      most = std::max(most, s);
-      sum += s;
+      const std::size_t osd = h * static_cast<std::size_t>(config_.drives_per_host) + static_cast<std::size_t>(k);
+      if (!pl.osd_up(static_cast<int>(osd))) continue;  // a failed drive serves nothing
+      most = std::max(most, slots[osd]);
+      sum += slots[osd];
+      ++drives;
     }
     // The host's bytes spread over its drives as their PG slots do: the fullest sets the pace.
-    const double balance = most > 0 ? static_cast<double>(sum) / config_.drives_per_host / most : 1.0;
-    net_.set_resource_capacity(hosts_[h].read, config_.drives_per_host * read * balance * 8.0);
-    net_.set_resource_capacity(hosts_[h].write, config_.drives_per_host * write * balance * 8.0);
+    // A host with every drive down keeps a nominal rate: no member on it serves, no flow crosses.
+    if (drives == 0) drives = config_.drives_per_host;
+    const double balance = most > 0 ? static_cast<double>(sum) / drives / most : 1.0;
+    net_.set_resource_capacity(hosts_[h].read, drives * read * balance * 8.0);
+    net_.set_resource_capacity(hosts_[h].write, drives * write * balance * 8.0);
   }
 }
 
@@ -320,7 +328,7 @@ void ObjectStore::piece_done(Op* op, Piece piece, int src_host, int dst_host, ne
         plan_read(*op, {{client, left}});
         break;
       case Piece::kForward:
-        if (pl.host_up(src_host)) plan_row(*op, piece, src_host, left);
+        if (pl.host_up(src_host)) plan_row(*op, piece, src_host, left);  // shares count OSDs up
         break;
       case Piece::kShard:
         if (pl.host_up(dst_host)) plan_row(*op, piece, dst_host, left);
@@ -353,7 +361,7 @@ void ObjectStore::set_host_down(int host) {
     refresh_shares(p);
   }
   if (first.host_in(host)) {
-    ++hosts_down_in_;
+    ++down_in_;
     sim_.cancel(out_events_[static_cast<std::size_t>(host)]);
     out_events_[static_cast<std::size_t>(host)] =
         sim_.at(sim_.now() + config_.down_out_interval, [this, host] { mark_out(host); });
@@ -371,14 +379,68 @@ void ObjectStore::set_host_up(int host) {
   }
   if (first.host_in(host)) {  // back before it was marked out: its data is still there
     sim_.cancel(out_events_[static_cast<std::size_t>(host)]);
-    --hosts_down_in_;
+    --down_in_;
+  }
+  note_degraded();
+}
+
+int ObjectStore::osd_index(int host, int drive) const {
+  if (host < 0 || static_cast<std::size_t>(host) >= hosts_.size() || drive < 0 || drive >= config_.drives_per_host) {
+    throw sim::ConfigError("drive", "no such OSD: host " + std::to_string(host) + ", drive " + std::to_string(drive));
+  }
+  return host * config_.drives_per_host + drive;
+}
+
+void ObjectStore::set_osd_down(int host, int drive) {
+  const int osd = osd_index(host, drive);
+  CrushPlacement& first = *pools_.front().placement;
+  if (!first.osd_up(osd)) return;
+  ++counters_.osd_failures;
+  for (Pool& p : pools_) {
+    p.placement->set_osd_up(osd, false);
+    refresh_shares(p);
+  }
+  refresh_drive_capacity();
+  if (first.osd_in(osd)) {
+    ++down_in_;
+    sim_.cancel(osd_out_events_[static_cast<std::size_t>(osd)]);
+    osd_out_events_[static_cast<std::size_t>(osd)] =
+        sim_.at(sim_.now() + config_.down_out_interval, [this, osd] { mark_osd_out(osd); });
+  }
+  note_degraded();
+  // The host's flows crossed the drive with the rest (shares are per host): they re-issue what
+  // they had left on the members up, the failed drive's share going elsewhere.
+  const std::string why = "OSD " + std::to_string(drive) + " of host " + std::to_string(host) + " down";
+  net_.fail_resource_flows(hosts_[static_cast<std::size_t>(host)].read, why);
+  net_.fail_resource_flows(hosts_[static_cast<std::size_t>(host)].write, why);
+}
+
+void ObjectStore::set_osd_up(int host, int drive) {
+  const int osd = osd_index(host, drive);
+  CrushPlacement& first = *pools_.front().placement;
+  if (first.osd_up(osd)) return;
+  for (Pool& p : pools_) {
+    p.placement->set_osd_up(osd, true);
+    refresh_shares(p);
+  }
+  refresh_drive_capacity();
+  if (first.osd_in(osd)) {  // back before it was marked out: its data is still there
+    sim_.cancel(osd_out_events_[static_cast<std::size_t>(osd)]);
+    --down_in_;
   }
   note_degraded();
 }
 
 void ObjectStore::mark_out(int host) {
-  --hosts_down_in_;
-  // Each PG member the new placement adds gets its bytes from a member that survived.
+  relocate([host](CrushPlacement& pl) { pl.set_host_in(host, false); });
+}
+
+void ObjectStore::mark_osd_out(int osd) {
+  relocate([osd](CrushPlacement& pl) { pl.set_osd_in(osd, false); });
+}
+
+void ObjectStore::relocate(const std::function<void(CrushPlacement&)>& change) {
+  --down_in_;
   std::map<std::pair<int, int>, double> moves;  // (source host, destination host) -> bytes
   for (Pool& pool : pools_) {
     CrushPlacement& pl = *pool.placement;
@@ -388,14 +450,14 @@ void ObjectStore::mark_out(int host) {
       const auto m = pl.members(pg);
       std::copy(m.begin(), m.end(), before.begin() + static_cast<std::ptrdiff_t>(pg) * width);
     }
-    pl.set_host_in(host, false);
+    change(pl);
     const double per_member = pool.stored_bytes / pl.pg_count() * pool.config.member_fraction();
     const int k = pool.config.ec_k;
     for (int pg = 0; pg < pl.pg_count() && per_member > 0; ++pg) {
       const auto old_begin = before.begin() + static_cast<std::ptrdiff_t>(pg) * width;
       std::vector<int> sources;
       for (auto it = old_begin; it != old_begin + width; ++it) {
-        if (*it >= 0 && pl.host_up(pl.host_of(*it))) sources.push_back(pl.host_of(*it));
+        if (*it >= 0 && pl.member_up(*it)) sources.push_back(pl.host_of(*it));
       }
       for (int osd : pl.members(pg)) {
         if (std::find(old_begin, old_begin + width, osd) != old_begin + width) continue;
@@ -425,7 +487,7 @@ void ObjectStore::mark_out(int host) {
 }
 
 void ObjectStore::note_degraded() {
-  const bool degraded = hosts_down_in_ > 0 || recovery_flows_ > 0;
+  const bool degraded = down_in_ > 0 || recovery_flows_ > 0;
   if (degraded && degraded_since_ == sim::Time::max()) degraded_since_ = sim_.now();
   if (!degraded && degraded_since_ != sim::Time::max()) {
     counters_.degraded_s += (sim_.now() - degraded_since_).seconds();

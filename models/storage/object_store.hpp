@@ -25,6 +25,9 @@
 //
 // Faults. A host going down fails its flows now; the pieces re-issue what they had left on the
 // members still up (degraded: fewer copies written, reads from the survivors or k other chunks).
+// A single OSD (drive) going down takes its members out of the shares and its bandwidth out of
+// its host's drives, and fails the flows crossing those drives, which re-issue likewise; marked
+// out, exactly its PGs move (crush_placement.hpp) and are backfilled.
 // After down_out_interval the host is marked out: placement moves exactly its PGs to other
 // hosts (crush_placement.hpp), and backfill copies each moved member's bytes from a surviving
 // member (EC: k chunks read per chunk rebuilt) through the drives and the fabric, sharing the
@@ -53,6 +56,7 @@ struct StoreCounters {
   int writes_refused = 0;         // a pool too full
   int ops_failed = 0;             // data unavailable (every member of some PG down)
   int host_failures = 0;
+  int osd_failures = 0;           // single OSDs (drives) that went down
 };
 
 class ObjectStore {
@@ -84,6 +88,11 @@ class ObjectStore {
   // The host (an index into config.hosts) fails now / comes back (its data is gone once out).
   void set_host_down(int host);
   void set_host_up(int host);
+  // One OSD (drive `drive` of host `host`) fails now / comes back: its PG members are degraded,
+  // its host's drive bandwidth loses it, and after down_out_interval exactly its PGs move to
+  // other OSDs (of the same host where one is in) and are backfilled.
+  void set_osd_down(int host, int drive);
+  void set_osd_up(int host, int drive);
 
   double stored_bytes(int pool) const { return pools_[static_cast<std::size_t>(pool)].stored_bytes; }
   // The shortest time a write of `bytes` into the pool can take with every drive writing at its
@@ -127,6 +136,11 @@ class ObjectStore {
                   const network::FinishedFlow& f);
   void finish_op(Op* op);
   void mark_out(int host);
+  void mark_osd_out(int osd);
+  // Backfill after a placement change (`change` marks a host or an OSD out): every PG member the
+  // new placement adds gets its bytes from a member that survived.
+  void relocate(const std::function<void(CrushPlacement&)>& change);
+  int osd_index(int host, int drive) const;
   void note_degraded();
 
   sim::Simulator& sim_;
@@ -138,9 +152,10 @@ class ObjectStore {
   network::ResourceId recovery_throttle_ = 0;
   bool has_throttle_ = false;
   std::size_t recovery_flows_ = 0;
-  std::vector<sim::EventHandle> out_events_;
+  std::vector<sim::EventHandle> out_events_;      // by host
+  std::vector<sim::EventHandle> osd_out_events_;  // by OSD
   StoreCounters counters_;
-  int hosts_down_in_ = 0;              // down and not yet out
+  int down_in_ = 0;  // hosts and OSDs down and not yet out
   sim::Time degraded_since_ = sim::Time::max();
 };
 

@@ -54,14 +54,15 @@ void add_storage(Lines& out, const nlohmann::json& s) {
   const double waited_gpu_h = number_at(s, "/storage/stall_gpu_h") + number_at(s, "/storage/data_stall_gpu_h");
   out.push_back({"storage", fmt::format("{:.0f} OSD hosts; {:.0f} saves (p50 {}, max {}), {:.0f} restart reads; jobs "
                                         "waited {} on saves and reads, {} for input ({:.1f} GPU-h); {:.0f} host "
-                                        "failures",
+                                        "failures, {:.0f} OSD failures",
                                         number_at(s, "/storage/osd_hosts"), number_at(s, "/storage/checkpoint_writes"),
                                         short_time_text(number_at(s, "/storage/checkpoint_write_s_p50")),
                                         short_time_text(number_at(s, "/storage/checkpoint_write_s_max")),
                                         number_at(s, "/storage/checkpoint_reads"),
                                         waited(number_at(s, "/storage/stall_s")),
                                         waited(number_at(s, "/storage/data_stall_s")), waited_gpu_h,
-                                        number_at(s, "/storage/host_failures"))});
+                                        number_at(s, "/storage/host_failures"),
+                                        number_at(s, "/storage/osd_failures"))});
 }
 
 // Silent corruption, where the scenario can have any: how much was caught, and what was not.

@@ -32,6 +32,7 @@ const std::map<std::string, KindInfo>& kinds() {
       {"job_crash", {FaultTarget::kNode, {"node"}, "node", false, false}},
       {"silent_data_corruption", {FaultTarget::kNode, {"node", "duration"}, "node", false, true}},
       {"osd_host", {FaultTarget::kStore, {"host", "duration"}, "host", false, true}},
+      {"osd", {FaultTarget::kStore, {"host", "drive", "duration"}, "drive", false, true}},
       {"cdu_pump_failure", {FaultTarget::kPlant, {"zone", "flow_fraction", "duration"}, "", false, true}},
       {"rdhx_fan_failure", {FaultTarget::kPlant, {"zone", "duration"}, "", false, true}},
       {"chilled_water_rise", {FaultTarget::kPlant, {"delta", "duration"}, "", false, true}},
@@ -67,7 +68,9 @@ FieldSpec faults_section() {
                                   "`node` (down: its jobs are interrupted and handed to the failover policy), "
                                   "`job_crash` (the node's jobs are interrupted, the node stays up), "
                                   "`osd_host` (a host of the shared store, /storage, with its OSDs: degraded reads, "
-                                  "backfill once marked out), "
+                                  "backfill once marked out), `osd` (one drive of an OSD host, the host up: its "
+                                  "placement groups degraded, its host's drive bandwidth less one drive, exactly its "
+                                  "data backfilled once marked out), "
                                   "`silent_data_corruption` (a GPU of the node computes wrong numbers: its training "
                                   "jobs run on corrupted state until /reliability/sdc_detection catches it; "
                                   "`duration` is the node's quarantine once caught), "
@@ -86,8 +89,10 @@ FieldSpec faults_section() {
                                 "until a later `up` entry, or never"),
               integer_field("link", "Link id (kind `link`).", at_least(0)),
               string_field("switch", "Switch name such as \"s2.5\" (kind `switch`)."),
-              integer_field("host", "Host index (kind `nic_port`); OSD host index, 0-based, of /storage (kind "
-                                    "`osd_host`).",
+              integer_field("host", "Host index (kind `nic_port`); OSD host index, 0-based, of /storage (kinds "
+                                    "`osd_host`, `osd`; 0 when left out).",
+                            at_least(0)),
+              integer_field("drive", "Drive of the OSD host, 0-based, below /storage/drives_per_host (kind `osd`).",
                             at_least(0)),
               with_default(integer_field("port", "NIC port of the host, NIC 0's first (kind `nic_port`).",
                                          at_least(0)),

@@ -51,6 +51,9 @@ rel::Inventory inventory_of(const json& r, const Scenario& s, const models::Mode
   // /storage is mapped after /reliability: its host count from the resolved document.
   if (s.resolved.contains("storage") && s.resolved["storage"].contains("hosts")) {
     inv.osd_hosts = s.resolved["storage"]["hosts"].get<std::int64_t>();
+    if (s.resolved["storage"].contains("drives_per_host")) {
+      inv.osds_per_host = s.resolved["storage"]["drives_per_host"].get<int>();
+    }
   }
   return inv;
 }
@@ -115,8 +118,10 @@ rel::FaultModelConfig map_reliability_section(const json& r, const Scenario& sce
     if (c.contains("mtbf")) target->rate_per_hour = 3600.0 / c.at("mtbf").get<double>();
     if (c.contains("weibull_shape")) target->weibull_shape = c.at("weibull_shape").get<double>();
     if (c.contains("repair")) target->repair_s = repair_distribution(c.at("repair"));
-    if (target->component == rel::ComponentKind::kOsdHost && out.inventory.osd_hosts == 0) {
-      error(base + "/component", "osd_host classes fail hosts of the shared store, and the scenario has no /storage");
+    if ((target->component == rel::ComponentKind::kOsdHost || target->component == rel::ComponentKind::kOsd) &&
+        out.inventory.osd_hosts == 0) {
+      error(base + "/component", std::string(rel::component_name(target->component)) +
+                                     " classes fail parts of the shared store, and the scenario has no /storage");
       continue;
     }
     if (!rel::effect_applies_to(target->effect, target->component)) {
@@ -124,6 +129,7 @@ rel::FaultModelConfig map_reliability_section(const json& r, const Scenario& sce
             "effect " + std::string(rel::effect_name(target->effect)) + " does not apply to component " +
                 std::string(rel::component_name(target->component)) +
                 " (node_down, job_crash and silent_data_corruption: gpu, node or nic; osd_host_down: osd_host; "
+                "osd_down: osd; "
                 "nic_down: nic; link_down: link; switch_down: switch; "
                 "zone_cooling_loss: zone)");
     }

@@ -52,7 +52,8 @@ FieldSpec reliability_section() {
                           from_preset(enum_field("component",
                                                  "What fails: gpu, node (host parts: CPU, memory, PSU, chassis, SSD, "
                                                  "host software), nic (compute NIC), link (fabric cable), switch, zone "
-                                                 "(cooling zone), osd_host (a host of /storage with its OSDs).",
+                                                 "(cooling zone), osd_host (a host of /storage with its OSDs), osd (one "
+                                                 "drive of /storage: hosts x drives_per_host instances).",
                                                  "component", rel::component_names()),
                                       "required for a new class"),
                           from_preset(number_field("rate_per_hour",
@@ -76,7 +77,8 @@ FieldSpec reliability_section() {
                                                  "silent_data_corruption (the node's training jobs run on wrong "
                                                  "numbers until caught, /reliability/sdc_detection; the repair is the "
                                                  "quarantine once caught), osd_host_down (a store host, /storage: "
-                                                 "degraded reads, backfill once marked out), nic_down, link_down, "
+                                                 "degraded reads, backfill once marked out), osd_down (one drive of "
+                                                 "the store, its host up), nic_down, link_down, "
                                                  "switch_down, "
                                                  "zone_cooling_loss. node_down, job_crash and silent_data_corruption "
                                                  "need a gpu, node or nic; the others their own component.",

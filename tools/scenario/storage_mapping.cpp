@@ -133,14 +133,22 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
     store.pools.push_back(std::move(pool));
   }
 
-  // Scripted OSD host faults: /faults entries of kind osd_host.
+  // Scripted OSD host and OSD faults: /faults entries of kind osd_host and osd.
   const json& faults = s.resolved.contains("faults") ? s.resolved["faults"] : json::array();
   for (std::size_t i = 0; i < faults.size(); ++i) {
     const json& f = faults[i];
-    if (!f.contains("kind") || f["kind"] != "osd_host") continue;
+    if (!f.contains("kind") || (f["kind"] != "osd_host" && f["kind"] != "osd")) continue;
     const std::string pointer = "/faults/" + std::to_string(i);
     dc::StoreHostFault fault;
-    fault.host = f.at("host").get<int>();
+    fault.host = f.contains("host") ? f.at("host").get<int>() : 0;
+    if (f["kind"] == "osd") {
+      fault.drive = f.at("drive").get<int>();
+      origins.record("faults[" + std::to_string(out.faults.size()) + "].drive", pointer + "/drive");
+      if (fault.drive >= store.drives_per_host) {
+        error(pointer + "/drive", "expected a drive index below " + std::to_string(store.drives_per_host) +
+                                      " (/storage/drives_per_host), got " + std::to_string(fault.drive));
+      }
+    }
     fault.at = sim::Time::from_seconds(f.at("at").get<double>());
     if (f.contains("duration")) fault.repair = fault.at + sim::Time::from_seconds(f.at("duration").get<double>());
     origins.record("faults[" + std::to_string(out.faults.size()) + "].host", pointer + "/host");

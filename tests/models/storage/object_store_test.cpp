@@ -251,3 +251,101 @@ TEST_CASE("drive IOPS limit a store doing small operations", "[models][storage]"
   CHECK(t_big == Approx(1.0).epsilon(1e-6));
   CHECK(t_small == Approx(3.5e9 / (2e5 * 4096)).epsilon(1e-6));
 }
+
+TEST_CASE("an OSD marked out moves exactly its PGs, to another OSD of the same host", "[models][storage][osd]") {
+  PoolConfig pool;  // replication 3, host failure domain
+  CrushPlacement p(6, 4, 1, pool, 0, 7);
+  std::vector<std::vector<int>> before;
+  for (int pg = 0; pg < p.pg_count(); ++pg) before.emplace_back(p.members(pg).begin(), p.members(pg).end());
+  const int out = 9;  // drive 1 of host 2
+  p.set_osd_in(out, false);
+  int moved = 0, held = 0;
+  for (int pg = 0; pg < p.pg_count(); ++pg) {
+    const std::vector<int> now(p.members(pg).begin(), p.members(pg).end());
+    const bool had = std::find(before[pg].begin(), before[pg].end(), out) != before[pg].end();
+    held += had;
+    if (!had) {
+      CHECK(now == before[pg]);  // every other PG keeps its members, in order
+      continue;
+    }
+    for (std::size_t i = 0; i < now.size(); ++i) {
+      if (before[pg][i] == out) {
+        ++moved;
+        // The local retry: the same host (2), another drive of it.
+        CHECK(p.host_of(now[i]) == 2);
+        CHECK(now[i] != out);
+      } else {
+        CHECK(now[i] == before[pg][i]);
+      }
+    }
+  }
+  CHECK(held > 0);
+  CHECK(moved == held);
+  // All four drives of host 2 out: the host leaves the placement, each of its PGs takes another host.
+  for (int osd : {8, 10, 11}) p.set_osd_in(osd, false);
+  for (int pg = 0; pg < p.pg_count(); ++pg) {
+    for (int osd : p.members(pg)) CHECK(p.host_of(osd) != 2);
+  }
+}
+
+TEST_CASE("a failed OSD is backfilled with exactly the bytes it held, and its host loses one drive of bandwidth",
+          "[models][storage][osd]") {
+  StoreConfig c;
+  c.drives_per_host = 2;
+  c.drive.write_bytes_per_s = 1e9;  // 8 Gb/s: the drives, not the 100 Gb/s links, bind
+  c.down_out_interval = Time::from_seconds(60.0);
+  Bench b(1, 8, c);
+  REQUIRE(b.run_write({{0, 10e9}}) > 0);
+  const int host = 3, drive = 1, osd = host * 2 + drive;
+  const double held = b.store->osd_bytes(0, osd);
+  REQUIRE(held > 0);
+  const double capacity_before = b.fabric->resource_capacity_bps(b.store->drive_write_resource(host));
+  b.store->set_osd_down(host, drive);
+  // One of the host's two drives is down: the host writes at its other drive's 8 Gb/s (one drive
+  // is balanced with itself). Before, two drives at most 16 Gb/s, less by their PG imbalance.
+  const double capacity_down = b.fabric->resource_capacity_bps(b.store->drive_write_resource(host));
+  CHECK(capacity_down == Approx(8e9));
+  CHECK(capacity_before > 8e9);
+  CHECK(capacity_before <= 16e9 + 1.0);
+  b.sim.run();
+  const StoreCounters s = b.store->counters();
+  CHECK(s.osd_failures == 1);
+  CHECK(s.host_failures == 0);
+  // Each PG that had the OSD gets exactly one new member, filled from a survivor: its bytes.
+  CHECK(s.recovery_bytes == Approx(held).epsilon(1e-9));
+  CHECK(s.recovery_read_bytes == Approx(held).epsilon(1e-9));
+  CHECK(s.degraded_s > 60.0);
+  CHECK(b.store->osd_bytes(0, osd) == 0.0);  // out: it holds nothing
+  CHECK(b.run_read({{0, 10e9}}) > 0);
+}
+
+TEST_CASE("an OSD back before it is marked out moves nothing", "[models][storage][osd]") {
+  StoreConfig c;
+  c.drives_per_host = 2;
+  c.down_out_interval = Time::from_seconds(600.0);
+  Bench b(1, 8, c);
+  REQUIRE(b.run_write({{0, 10e9}}) > 0);
+  b.store->set_osd_down(3, 0);
+  b.sim.at(b.sim.now() + Time::from_seconds(30.0), [&] { b.store->set_osd_up(3, 0); });
+  b.sim.run();
+  const StoreCounters s = b.store->counters();
+  CHECK(s.recovery_bytes == 0.0);
+  CHECK(s.degraded_s == Approx(30.0));
+  CHECK_THROWS_AS(b.store->set_osd_down(3, 2), dcsim::sim::ConfigError);  // two drives per host
+}
+
+TEST_CASE("an OSD failing mid-write leaves the write complete on the OSDs left", "[models][storage][osd]") {
+  StoreConfig c;
+  c.drives_per_host = 2;
+  Bench b(1, 6, c);
+  bool ok = false, done = false;
+  b.store->write(0, {{0, 20e9}}, [&](bool saved) {
+    ok = saved;
+    done = true;
+  });
+  b.sim.at(Time::from_seconds(1.0), [&] { b.store->set_osd_down(2, 1); });
+  b.sim.run_until(Time::from_seconds(100.0));
+  REQUIRE(done);
+  CHECK(ok);
+  CHECK(b.store->counters().client_bytes_written == Approx(20e9).epsilon(1e-9));
+}

@@ -38,8 +38,15 @@ TEST_CASE("the headline says what the store cost the jobs and what silent corrup
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("storage     12 OSD hosts; 3 saves (p50 12.126 s, max 12.126 s), 1 restart "
                                        "reads; jobs waited"));
-  CHECK_THAT(r.output, Catch::Contains("1 host failures"));
+  CHECK_THAT(r.output, Catch::Contains("1 host failures, 0 OSD failures"));
   CHECK_THAT(r.output, !Catch::Contains("integrity"));  // nothing there can corrupt
+  fs::remove_all(out);
+  // One drive of host 5 instead of the whole host: counted as an OSD failure.
+  const auto osd = run_dcsim("run " + kSource + "/scenarios/osd-failure-restart.json -o " + out.string() +
+                             " --set 'faults=[{\"kind\": \"job_crash\", \"node\": 17, \"at\": \"31 min\"}, "
+                             "{\"kind\": \"osd\", \"host\": 5, \"drive\": 3, \"at\": \"40 min\"}]' 2>/dev/null");
+  REQUIRE(osd.exit_code == 0);
+  CHECK_THAT(osd.output, Catch::Contains("0 host failures, 1 OSD failures"));
   fs::remove_all(out);
   const auto v = run_dcsim("run " + kSource + "/scenarios/sdc-verification.json -o " + out.string() +
                            " --set reliability.sdc_detection.probability=0 2>/dev/null");

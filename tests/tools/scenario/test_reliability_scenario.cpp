@@ -126,7 +126,7 @@ TEST_CASE("reliability: each bad input is reported at its JSON pointer", "[tools
   c = good;
   c["component"] = "rack";
   CHECK(bad(c) == "t.json:/reliability/classes/0/component: unknown component 'rack'; valid: gpu, node, nic, link, "
-                  "switch, zone, osd_host\n");
+                  "switch, zone, osd_host, osd\n");
   c = good;
   c["effect"] = "explode";
   CHECK_THAT(bad(c), Catch::StartsWith("t.json:/reliability/classes/0/effect: unknown effect 'explode'; valid: "

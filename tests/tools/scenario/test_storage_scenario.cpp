@@ -128,8 +128,43 @@ TEST_CASE("random OSD host faults count the store's hosts and need a store", "[t
     FAIL("loaded osd_host faults without a store");
   } catch (const dcsim::sim::InputErrors& e) {
     REQUIRE(e.messages().size() == 1);
-    CHECK(e.messages()[0] == "t.json:/reliability/classes/0/component: osd_host classes fail hosts of the shared "
+    CHECK(e.messages()[0] == "t.json:/reliability/classes/0/component: osd_host classes fail parts of the shared "
                              "store, and the scenario has no /storage");
+  }
+}
+
+TEST_CASE("single OSD faults are /faults of kind osd and reliability classes of component osd",
+          "[tools][scenario][storage]") {
+  json doc = shipped_store_scenario();  // 12 OSD hosts of 8 drives
+  doc["faults"] = json::parse(R"([{"kind": "osd", "host": 5, "drive": 7, "at": "40 min", "duration": "1 h"}])");
+  const Scenario s = load(doc);
+  REQUIRE(s.storage->faults.size() == 1);
+  CHECK(s.storage->faults[0].host == 5);
+  CHECK(s.storage->faults[0].drive == 7);
+  CHECK(s.storage->faults[0].repair == dcsim::sim::Time::from_seconds(100 * 60));
+  doc["faults"][0]["drive"] = 8;  // drives 0-7
+  try {
+    load(doc);
+    FAIL("loaded a fault of drive 8 of 8");
+  } catch (const dcsim::sim::InputErrors& e) {
+    REQUIRE(e.messages().size() == 1);
+    CHECK(e.messages()[0] == "t.json:/faults/0/drive: expected a drive index below 8 (/storage/drives_per_host), got 8");
+  }
+  doc.erase("faults");
+  doc["duration"] = "1 d";
+  // Random drive failures: 12 hosts x 8 drives = 96 instances.
+  doc["reliability"] = json::parse(R"({"classes": [{"name": "ssd", "component": "osd", "effect": "osd_down",
+                                        "rate_per_hour": 1e-5, "repair": {"kind": "fixed", "value": "4 h"}}]})");
+  const Scenario r = load(doc);
+  CHECK(r.reliability->inventory.count(dcsim::models::reliability::ComponentKind::kOsd) == 96);
+  CHECK(r.reliability->inventory.path(dcsim::models::reliability::ComponentKind::kOsd, 95) ==
+        "storage/osd_host/11/osd/7");
+  doc["reliability"]["classes"][0]["effect"] = "osd_host_down";
+  try {
+    load(doc);
+    FAIL("loaded osd_host_down on an osd");
+  } catch (const dcsim::sim::InputErrors& e) {
+    CHECK_THAT(e.messages()[0], Catch::Contains("effect osd_host_down does not apply to component osd"));
   }
 }
 
