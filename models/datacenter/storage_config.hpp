@@ -46,6 +46,9 @@ struct StorageConfig {
   int keep_checkpoints = 2;
   std::vector<StoreHostFault> faults;  // in time order
   CheckpointIntegrity integrity;
+  // Samples of the drives' and pools' load while the store works (store_load_sampler.hpp);
+  // zero: none.
+  sim::Time series_interval = sim::Time::from_s(1);
 };
 
 }  // namespace dcsim::models::datacenter

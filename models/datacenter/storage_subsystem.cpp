@@ -76,6 +76,11 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
     }
   }
   store_ = std::make_unique<storage::ObjectStore>(sim_, *network, config_.store);
+  if (config_.series_interval < sim::Time::zero()) throw sim::ConfigError("series_interval", "must not be negative");
+  if (config_.series_interval > sim::Time::zero()) {
+    load_ = std::make_unique<StoreLoadSampler>(*store_, *network, config_.series_interval, sim_, sink_);
+    store_->set_on_busy([this](bool busy) { load_->on_busy(busy); });
+  }
   host_faults_.assign(config_.store.hosts.size(), 0);
   osd_faults_.assign(config_.store.hosts.size() * static_cast<std::size_t>(config_.store.drives_per_host), 0);
   // Random OSD host and OSD faults (the reliability model's osd_host_down and osd_down classes).
@@ -379,6 +384,7 @@ void StorageSubsystem::start() {
 
 void StorageSubsystem::finish() {
   const auto set = [this](const std::string& key, sim::SummaryValue v) { sink_.set_summary("storage/" + key, v); };
+  if (load_) load_->finish();
   const storage::StoreConfig& sc = config_.store;
   const auto osds = static_cast<std::int64_t>(sc.hosts.size()) * sc.drives_per_host;
   set("osd_hosts", {static_cast<std::int64_t>(sc.hosts.size()), "hosts", "OSD hosts of the store"});

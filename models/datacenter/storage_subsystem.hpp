@@ -62,6 +62,7 @@
 
 #include "models/datacenter/datacenter_parts.hpp"
 #include "models/datacenter/storage_config.hpp"
+#include "models/datacenter/store_load_sampler.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/storage/object_store.hpp"
 #include "sim/random.hpp"
@@ -136,6 +137,7 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   sim::Simulator& sim_;
   sim::TraceSink& sink_;
   std::unique_ptr<storage::ObjectStore> store_;
+  std::unique_ptr<StoreLoadSampler> load_;  // after store_: destroyed before it
   std::map<std::string, JobRecord> jobs_;
   std::vector<sim::SeriesId> stored_series_;  // per pool
   sim::SeriesId hosts_down_series_ = 0;

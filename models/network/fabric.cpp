@@ -608,6 +608,21 @@ double Fabric::flow_rate_bps(std::uint64_t flow_number) const {
   return 0.0;
 }
 
+void Fabric::resource_bytes_at(sim::Time now, std::vector<double>& out) const {
+  out = resource_bytes_;
+  for (const Flow& flow : flows_) {
+    if (!flow.alive || flow.resources.empty()) continue;
+    for (std::uint32_t si = flow.first_sub; si != UINT32_MAX; si = subs_[si].next) {
+      const Subflow& s = subs_[si];
+      if (now.ns() <= s.last_ns || s.rate_bps <= 0) continue;
+      // As settle() would move it, without settling.
+      const double moved =
+          std::min(s.remaining_bytes, s.rate_bps * static_cast<double>(now.ns() - s.last_ns) * 1e-9 / 8.0);
+      for (ResourceId r : flow.resources) out[r] += moved;
+    }
+  }
+}
+
 std::optional<double> Fabric::flow_remaining_bytes(std::uint64_t flow_number, sim::Time now) const {
   for (const Flow& flow : flows_) {
     if (!flow.alive || flow.number != flow_number) continue;

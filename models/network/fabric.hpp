@@ -145,6 +145,10 @@ class Fabric {
   void fail_host_flows(sim::Time now, NodeId host, const std::string& reason, std::vector<FinishedFlow>& finished);
   // Payload bytes that crossed each resource so far (settled like link_bytes()).
   double resource_bytes(ResourceId r) const { return resource_bytes_[r]; }
+  // Bytes every resource has carried up to `now` (not before the last advance), the flows in
+  // flight included at their current rates: resource_bytes() settles only when a rate changes.
+  // O(live flows that cross a resource, and their subflows).
+  void resource_bytes_at(sim::Time now, std::vector<double>& out) const;
   // Payload rate through a resource now (sum over its flows, as of the last solve).
   double resource_load_bps(ResourceId r) const;
   // Earliest activation or completion; Time::max() when nothing is pending.

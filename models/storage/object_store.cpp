@@ -9,6 +9,11 @@
 
 namespace dcsim::models::storage {
 
+namespace {
+// A resource that counts bytes and never binds (1 Eb/s).
+constexpr double kUnboundedBps = 1e18;
+}  // namespace
+
 struct ObjectStore::Op {
   int pool = 0;
   bool recovery = false;
@@ -39,6 +44,8 @@ ObjectStore::ObjectStore(sim::Simulator& sim, network::FabricSimulation& network
     pool.config = pc;
     pool.placement = std::make_unique<CrushPlacement>(n, config_.drives_per_host, config_.hosts_per_rack, pc,
                                                       static_cast<int>(i), config_.seed);
+    pool.client_write = net_.add_resource(kUnboundedBps);
+    pool.client_read = net_.add_resource(kUnboundedBps);
     pools_.push_back(std::move(pool));
   }
   hosts_.resize(static_cast<std::size_t>(n));
@@ -160,6 +167,7 @@ void ObjectStore::write(int pool_id, std::vector<ClientShare> clients, OnDone on
   };
   Op& ref = *op;
   ops_.push_back(std::move(op));
+  note_op_started();
   ++ref.pending;  // held while planning, so a piece finishing at once cannot end the op
   plan_write(ref, clients);
   --ref.pending;
@@ -178,6 +186,7 @@ void ObjectStore::read(int pool_id, std::vector<ClientShare> clients, OnDone on_
   op->on_done = std::move(on_done);
   Op& ref = *op;
   ops_.push_back(std::move(op));
+  note_op_started();
   ++ref.pending;
   plan_read(ref, clients);
   --ref.pending;
@@ -274,6 +283,7 @@ void ObjectStore::start_piece(Op* op, Piece piece, int src_host, int dst_host, n
     case Piece::kClientWrite:
       dst = host(dst_host);
       if (replicated) res.push_back(hs(dst_host).write);
+      res.push_back(pools_[static_cast<std::size_t>(op->pool)].client_write);
       break;
     case Piece::kForward:
     case Piece::kLocalChunk:
@@ -285,6 +295,7 @@ void ObjectStore::start_piece(Op* op, Piece piece, int src_host, int dst_host, n
     case Piece::kReadToClient:
       src = host(src_host);
       if (replicated) res.push_back(hs(src_host).read);
+      res.push_back(pools_[static_cast<std::size_t>(op->pool)].client_read);
       break;
     case Piece::kShard:
       src = host(src_host);
@@ -349,6 +360,16 @@ void ObjectStore::finish_op(Op* op) {
   ops_.erase(it);
   if (!owned->ok) ++counters_.ops_failed;
   if (owned->on_done) owned->on_done(owned->ok);
+  if (ops_.empty() && busy_reported_) {  // on_done may have started the next op
+    busy_reported_ = false;
+    if (on_busy_) on_busy_(false);
+  }
+}
+
+void ObjectStore::note_op_started() {
+  if (busy_reported_) return;
+  busy_reported_ = true;
+  if (on_busy_) on_busy_(true);
 }
 
 void ObjectStore::set_host_down(int host) {
@@ -478,6 +499,7 @@ void ObjectStore::relocate(const std::function<void(CrushPlacement&)>& change) {
     op->recovery = true;
     Op& ref = *op;
     ops_.push_back(std::move(op));
+    note_op_started();
     ++ref.pending;
     for (const auto& [pair, bytes] : moves) start_piece(&ref, Piece::kRecovery, pair.first, pair.second, 0, bytes);
     --ref.pending;

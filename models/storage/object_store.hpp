@@ -103,6 +103,13 @@ class ObjectStore {
   double osd_bytes(int pool, int osd) const;
   network::ResourceId drive_write_resource(int host) const { return hosts_[static_cast<std::size_t>(host)].write; }
   network::ResourceId drive_read_resource(int host) const { return hosts_[static_cast<std::size_t>(host)].read; }
+  // Not a limit (unbounded): counts the pool's client bytes, written and read, as they move.
+  network::ResourceId client_write_resource(int pool) const { return pools_[static_cast<std::size_t>(pool)].client_write; }
+  network::ResourceId client_read_resource(int pool) const { return pools_[static_cast<std::size_t>(pool)].client_read; }
+  // Operations (client or backfill) in flight.
+  bool busy() const { return !ops_.empty(); }
+  // Called with true when an operation starts on an idle store, false when the last one ends.
+  void set_on_busy(std::function<void(bool)> on_busy) { on_busy_ = std::move(on_busy); }
   // Counters as of now (degraded time closed at now).
   StoreCounters counters() const;
   bool recovering() const { return recovery_flows_ > 0; }
@@ -118,6 +125,7 @@ class ObjectStore {
     std::vector<double> pair;     // [p * n + m]: (PG, member on m) with primary on p, writes
     std::vector<double> shard;    // [s * n + p]: EC reads: data chunk on s gathered by primary p
     double unavailable = 0.0;     // PGs with no member up
+    network::ResourceId client_write = 0, client_read = 0;  // counters, not limits
   };
   struct Host {
     network::ResourceId read = 0;
@@ -135,6 +143,8 @@ class ObjectStore {
   void piece_done(Op* op, Piece piece, int src_host, int dst_host, network::NodeId client,
                   const network::FinishedFlow& f);
   void finish_op(Op* op);
+  // An op was added: tells the listener when the store was idle.
+  void note_op_started();
   void mark_out(int host);
   void mark_osd_out(int osd);
   // Backfill after a placement change (`change` marks a host or an OSD out): every PG member the
@@ -156,6 +166,8 @@ class ObjectStore {
   std::vector<sim::EventHandle> osd_out_events_;  // by OSD
   StoreCounters counters_;
   int down_in_ = 0;  // hosts and OSDs down and not yet out
+  std::function<void(bool)> on_busy_;
+  bool busy_reported_ = false;
   sim::Time degraded_since_ = sim::Time::max();
 };
 

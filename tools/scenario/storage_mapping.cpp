@@ -97,6 +97,7 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
   store.full_ratio = st.at("full_ratio", "full_ratio").get<double>();
   store.seed = s.seed;
   out.keep_checkpoints = st.at("keep_checkpoints", "keep_checkpoints").get<int>();
+  out.series_interval = sim::Time::from_seconds(st.at("series_interval", "series_interval").get<double>());
 
   store.pools.clear();
   std::set<std::string> names;

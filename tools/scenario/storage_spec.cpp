@@ -91,6 +91,12 @@ FieldSpec storage_section() {
                                       "Checkpoints each job keeps: older ones are deleted once a newer one is saved.",
                                       at_least(1)),
                         2),
+           with_default(quantity_field("series_interval",
+                                       "Sampling interval of the drives' and pools' load while the store works "
+                                       "(tables storage/osd_host_load and storage/pool_load: bit/s and utilisation "
+                                       "per OSD host, client bit/s per pool); 0 s: no samples.",
+                                       QuantityKind::kDuration, at_least(0)),
+                        "1 s"),
            with_default(
                object_field(
                    "integrity",
