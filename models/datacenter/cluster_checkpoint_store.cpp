@@ -31,6 +31,9 @@ void ClusterSimulation::attach_checkpoint_store(CheckpointStore& store) {
   checkpoint_store_ = &store;
   for (auto& job : jobs_) {
     if (job->spec.training && in_store(*job->spec.training)) job->plan = plan_with_policy_interval(job->spec);
+    if (job->plan && job->plan->dataset.from_store) {
+      store.hold_dataset(job->spec.name, job->plan->dataset.pool, job->plan->dataset_bytes_stored);
+    }
   }
 }
 

@@ -101,6 +101,9 @@ class CheckpointStore {
   // dataset) or its weights (an inference replica's); on_done(ok) once all have, as an event.
   // ok is false when some of it is on no OSD up.
   enum class DataKind { kDataset, kWeights };
+  // Job `job`'s dataset lies in `pool` from the start: `bytes` of client data that take its room
+  // (a pool too small for them is a sim::ConfigError naming the pool).
+  virtual void hold_dataset(const std::string& job, const std::string& pool, double bytes) = 0;
   virtual void read_data(DataKind kind, const std::string& job, const std::string& pool,
                          const std::vector<int>& nodes, double bytes_per_node, std::function<void(bool ok)> on_done) = 0;
 };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <utility>
 
 #include "sim/error.hpp"
@@ -247,6 +249,28 @@ double StorageSubsystem::write_bound_s(const std::string& pool, double bytes, in
   return store_->write_bound_s(pool_of(pool), bytes) + hashing;
 }
 
+void StorageSubsystem::hold_dataset(const std::string& job, const std::string& pool_name, double bytes) {
+  const int pool = pool_of(pool_name);
+  if (pool < 0) throw sim::InternalError("dataset of '" + job + "' in an unknown pool (this is a bug)");
+  const auto p = static_cast<std::size_t>(pool);
+  if (dataset_bytes_.size() <= p) dataset_bytes_.resize(config_.store.pools.size(), 0.0);
+  const double capacity = store_->client_capacity_bytes(pool);
+  if (store_->stored_bytes(pool) + bytes > capacity) {
+    const auto tb = [](double b) {
+      std::ostringstream out;
+      out << std::fixed << std::setprecision(1) << b / 1e12 << " TB";
+      return out.str();
+    };
+    throw sim::ConfigError("pools[" + std::to_string(pool) + "]",
+                           "pool '" + config_.store.pools[p].name + "' keeps at most " + tb(capacity) +
+                               " of client data (its fullest OSD at full_ratio), less than the datasets it holds: "
+                               "job '" + job + "' adds " + tb(bytes) + " to " + tb(store_->stored_bytes(pool)) +
+                               "; add OSD hosts or drives, or give the dataset's size");
+  }
+  store_->hold(pool, bytes);
+  dataset_bytes_[p] += bytes;
+}
+
 void StorageSubsystem::read_data(DataKind kind, const std::string& job, const std::string& pool,
                                  const std::vector<int>& nodes, double bytes_per_node,
                                  std::function<void(bool ok)> on_done) {
@@ -464,6 +488,8 @@ void StorageSubsystem::finish() {
       fill = std::max(fill, store_->osd_bytes(pool, static_cast<int>(osd)) / sc.drive.capacity_bytes);
     }
     set(key + "stored_bytes_end", {store_->stored_bytes(pool), "B", "client bytes the pool keeps at the end"});
+    set(key + "dataset_bytes", {p < dataset_bytes_.size() ? dataset_bytes_[p] : 0.0, "B",
+                                "training datasets the pool holds from the start (part of stored_bytes)"});
     set(key + "osd_fill_max", {fill, "", "the fullest OSD's share of its drive taken by this pool at the end"});
   }
 }

@@ -91,6 +91,7 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   int kept_checkpoints() const override { return config_.keep_checkpoints; }
   void keep_oldest(const std::string& job, std::size_t count) override;
   double write_bound_s(const std::string& pool, double bytes, int nodes) const override;
+  void hold_dataset(const std::string& job, const std::string& pool, double bytes) override;
   void read_data(DataKind kind, const std::string& job, const std::string& pool, const std::vector<int>& nodes,
                  double bytes_per_node, std::function<void(bool ok)> on_done) override;
 
@@ -148,6 +149,7 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   std::vector<int> host_faults_;  // per OSD host: faults holding it down
   int osds_down_ = 0;
   std::vector<int> osd_faults_;   // per OSD: faults holding it down
+  std::vector<double> dataset_bytes_;  // per pool: the datasets it holds
   std::uint64_t seed_ = 1;
   int gpus_per_node_ = 1;
   // Integrity: checkpoints saved corrupted, corrupt ones read (found by checksums, or loaded),

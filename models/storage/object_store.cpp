@@ -193,6 +193,19 @@ void ObjectStore::read(int pool_id, std::vector<ClientShare> clients, OnDone on_
   if (ref.pending == 0) finish_op(&ref);
 }
 
+void ObjectStore::hold(int pool, double bytes) {
+  pools_.at(static_cast<std::size_t>(pool)).stored_bytes += std::max(0.0, bytes);
+}
+
+double ObjectStore::client_capacity_bytes(int pool_id) const {
+  const Pool& pool = pools_.at(static_cast<std::size_t>(pool_id));
+  const std::vector<int> slots = pool.placement->slots_per_osd();
+  const int most = slots.empty() ? 0 : *std::max_element(slots.begin(), slots.end());
+  if (most == 0) return 0.0;
+  return config_.full_ratio * config_.drive.capacity_bytes * pool.placement->pg_count() /
+         (pool.config.member_fraction() * most);
+}
+
 void ObjectStore::remove(int pool, double bytes) {
   Pool& p = pools_.at(static_cast<std::size_t>(pool));
   p.stored_bytes = std::max(0.0, p.stored_bytes - bytes);

@@ -84,6 +84,11 @@ class ObjectStore {
   void read(int pool, std::vector<ClientShare> clients, OnDone on_done);
   // Client data dropped (an old checkpoint deleted).
   void remove(int pool, double bytes);
+  // Client data already in the pool (a dataset loaded before the run): it takes room, no traffic.
+  void hold(int pool, double bytes);
+  // The most client bytes the pool can keep before its fullest OSD passes full_ratio (what a write
+  // is refused against), given today's placement.
+  double client_capacity_bytes(int pool) const;
 
   // The host (an index into config.hosts) fails now / comes back (its data is gone once out).
   void set_host_down(int host);

@@ -117,6 +117,10 @@ TrainingJobPlan plan_training_job(const TrainingJobSpec& spec, const hardware::N
       throw sim::ConfigError("dataset.bytes_per_token", "a dataset read from the store needs bytes per token or "
                                                         "per sample above 0");
     }
+    if (!(spec.dataset.size_bytes >= 0)) throw sim::ConfigError("dataset.size_bytes", "must be 0 or more");
+    plan.dataset_bytes_stored = spec.dataset.size_bytes > 0 ? spec.dataset.size_bytes
+                                                            : static_cast<double>(spec.steps) *
+                                                                  plan.dataset_bytes_per_step;
   }
   return plan;
 }

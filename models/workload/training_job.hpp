@@ -77,6 +77,9 @@ struct DatasetConfig {
   double bytes_per_token = 4.0;
   double bytes_per_sample = 0.0;
   int prefetch_steps = 32;       // the loader reads this many steps at a time, one batch ahead
+  // What the dataset takes in its pool (client bytes, before replication or EC); 0: what the job
+  // reads over its steps (one pass).
+  double size_bytes = 0.0;
 };
 
 struct TrainingJobSpec {
@@ -108,6 +111,7 @@ struct TrainingJobPlan {
   CheckpointConfig checkpoint_config;  // as given: re-sizes the checkpoints of a re-planned job
   DatasetConfig dataset;
   double dataset_bytes_per_step = 0.0;  // whole job; 0 unless dataset.from_store
+  double dataset_bytes_stored = 0.0;    // what it takes in its pool (DatasetConfig::size_bytes)
   // Run time at nominal clock: steps x step_time_s + checkpoints x checkpoint_s.
   double nominal_duration_s() const;
   // Step time at clock factor f (0 < f <= 1).

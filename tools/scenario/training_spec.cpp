@@ -209,6 +209,13 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                           with_default(integer_field("prefetch_steps",
                                                      "Steps of input read at a time (and held ahead).", at_least(1)),
                                        32),
+                          with_default_note(quantity_field("size",
+                                                           "What the dataset takes in its pool from the start (client "
+                                                           "bytes; the pool's replication or EC adds to it): its "
+                                                           "room is not the checkpoints' (storage/pools/NAME/"
+                                                           "dataset_bytes).",
+                                                           QuantityKind::kDataSize, above(0)),
+                                            "what the job reads: steps x bytes per step (one pass)"),
                       }),
                   "input costs nothing (already in host memory)"),
               object_field("checkpoint",
@@ -445,6 +452,7 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
         spec.dataset.bytes_per_sample = data.at("bytes_per_sample", "bytes_per_sample").get<double>();
       }
       spec.dataset.prefetch_steps = data.at("prefetch_steps", "prefetch_steps").get<int>();
+      if (data.contains("size")) spec.dataset.size_bytes = data.at("size", "size_bytes").get<double>();
     }
     const OriginReader ck = t.object("checkpoint", "checkpoint.");
     spec.checkpoint.interval_steps = ck.at("interval", "interval_steps").get<int>();

@@ -18,6 +18,7 @@
 
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;
+using dcsim::models::datacenter::DatacenterConfigError;
 using dcsim::models::datacenter::ScriptedNodeFault;
 using dcsim::models::datacenter::StorageConfig;
 using dcsim::tests::builtin;
@@ -408,4 +409,47 @@ TEST_CASE("random osd_host_down faults take the store's hosts down and back like
   int rises = 0;
   for (std::size_t i = 1; i < down.size(); ++i) rises += down[i] > down[i - 1];
   CHECK(rises == fired);
+}
+
+TEST_CASE("a dataset in the store takes its pool's room: the checkpoints get what is left, or none",
+          "[models][datacenter][storage][dataset]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  // Each of the 3 drives holds every byte (3 replicas on 3 hosts): at full_ratio 0.95 a drive of
+  // 10 checkpoints / 0.95 keeps 10 checkpoints' worth of client data.
+  const auto with_dataset = [&](double dataset_bytes) {
+    DatacenterConfig c = config(reg, 3, store(10 * bytes / 0.95, 2));  // two saves
+    mw::DatasetConfig& data = c.cluster->training_jobs[0].dataset;
+    data.from_store = true;
+    data.size_bytes = dataset_bytes;
+    return c;
+  };
+  // 7.5 checkpoints of dataset: room for both saves (2 kept: 9.5 of 10).
+  Run roomy;
+  run(with_dataset(7.5 * bytes), roomy);
+  CHECK(roomy.number("storage/checkpoint_writes") == 2);
+  CHECK(roomy.number("storage/pools/ckpt/dataset_bytes") == Approx(7.5 * bytes));
+  CHECK(roomy.number("storage/pools/ckpt/stored_bytes_end") == Approx(9.5 * bytes).epsilon(1e-9));
+  // 8.5: the first save fits (9.5), the second would make 10.5 and is refused.
+  Run tight;
+  run(with_dataset(8.5 * bytes), tight);
+  CHECK(tight.number("storage/checkpoint_writes") == 1);
+  CHECK(tight.number("storage/checkpoint_writes_failed") == 1);
+  // 11: the dataset alone does not fit; the store says so before anything runs.
+  DatacenterConfig too_big = with_dataset(11 * bytes);
+  sim::Simulator simulator;
+  sim::MemoryTraceSink sink;
+  try {
+    Datacenter datacenter(std::move(too_big), reg, simulator, sink);
+    FAIL("built a store too small for its dataset");
+  } catch (const DatacenterConfigError& e) {
+    CHECK(e.field() == "pools[0]");
+    CHECK_THAT(e.detail(), Catch::Contains("less than the datasets it holds: job 'bert' adds"));
+  }
+  // Left out, the size is what the job reads: its steps x bytes per step.
+  DatacenterConfig derived = config(reg, 3, store(1e15, 2));
+  derived.cluster->training_jobs[0].dataset.from_store = true;
+  const auto plan =
+      mw::plan_training_job(derived.cluster->training_jobs[0], derived.cluster->node, reg.collective_algorithms);
+  CHECK(plan.dataset_bytes_stored == Approx(3 * plan.dataset_bytes_per_step));
 }
