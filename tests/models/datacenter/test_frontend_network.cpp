@@ -104,6 +104,18 @@ std::pair<int, int> flows_at(const dcsim::sim::MemoryTraceSink& sink, const std:
   return {touching, to};
 }
 
+// What building the assembly says ("" when it builds).
+std::string assembly_error(const dcsim::models::ModelRegistries& reg, DatacenterConfig config) {
+  dcsim::sim::Simulator sim;
+  dcsim::sim::MemoryTraceSink sink;
+  try {
+    Datacenter datacenter(std::move(config), reg, sim, sink);
+  } catch (const DatacenterConfigError& e) {
+    return e.field() + ": " + e.detail();
+  }
+  return "";
+}
+
 Outcome run(DatacenterConfig config) {
   dcsim::sim::Simulator sim;
   dcsim::sim::MemoryTraceSink sink;
@@ -186,17 +198,7 @@ TEST_CASE("without a backend fabric, checkpoints to a front-end store are still 
 TEST_CASE("a store host must be a host of the network the checkpoints name, beyond the cluster's nodes",
           "[models][datacenter][frontend]") {
   const auto reg = builtin();
-  // What building the assembly says ("" when it builds).
-  const auto build_error = [&reg](DatacenterConfig config) -> std::string {
-    dcsim::sim::Simulator sim;
-    dcsim::sim::MemoryTraceSink sink;
-    try {
-      Datacenter datacenter(std::move(config), reg, sim, sink);
-    } catch (const DatacenterConfigError& e) {
-      return e.field() + ": " + e.detail();
-    }
-    return "";
-  };
+  const auto build_error = [&reg](DatacenterConfig config) { return assembly_error(reg, std::move(config)); };
   // Front-end named, only a backend given.
   DatacenterConfig no_frontend = two_nodes(bert_checkpointing(reg, mw::CheckpointNetwork::kFrontend));
   no_frontend.fabric = leaf_spine(3, 8);
@@ -322,16 +324,7 @@ TEST_CASE("off-site copies through a front-end gateway leave the backend alone, 
 
 TEST_CASE("a gateway must be a free host of a network the scenario has", "[models][datacenter][frontend][uplink]") {
   const auto reg = builtin();
-  const auto build_error = [&reg](DatacenterConfig config) -> std::string {
-    dcsim::sim::Simulator sim;
-    dcsim::sim::MemoryTraceSink sink;
-    try {
-      Datacenter datacenter(std::move(config), reg, sim, sink);
-    } catch (const DatacenterConfigError& e) {
-      return e.field() + ": " + e.detail();
-    }
-    return "";
-  };
+  const auto build_error = [&reg](DatacenterConfig config) { return assembly_error(reg, std::move(config)); };
   const auto config = [&](int gateway) {
     DatacenterConfig c = two_nodes(bert_checkpointing(reg, mw::CheckpointNetwork::kFrontend));
     c.frontend = leaf_spine(4, 2);

@@ -10,6 +10,7 @@
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/fabric_uplink.hpp"
 #include "models/network/topology_builders.hpp"
+#include "tests/models/network/uplink_recorder.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
 
@@ -21,15 +22,7 @@ namespace {
 
 constexpr std::int64_t kSecondNs = 1'000'000'000;
 
-struct Recorder {
-  std::vector<UplinkCarried> carried;
-  std::vector<UplinkTransferDone> done;
-  double bytes(UplinkDirection d) const {
-    double b = 0.0;
-    for (const auto& c : carried) b += c.direction == d ? c.bytes : 0.0;
-    return b;
-  }
-};
+using Recorder = dcsim::tests::UplinkRecorder;
 
 // Two leaves of two hosts under one spine, 100 Gb/s host links and 100 Gb/s leaf uplinks, no
 // latency: hosts 0, 1 on leaf 0; hosts 2, 3 on leaf 1. The gateway is host 3.
@@ -42,8 +35,7 @@ struct Net {
   explicit Net(double ports_bps)
       : fabric(make_topology(), FabricOptions{}),
         driver(sim, fabric, nullptr),
-        uplink(sim, driver, 3, ports_bps, [this](const UplinkCarried& c) { r.carried.push_back(c); },
-               [this](const UplinkTransferDone& d) { r.done.push_back(d); }) {}
+        uplink(sim, driver, 3, ports_bps, r.on_carried(), r.on_finished()) {}
   static Topology make_topology() {
     TopologyConfig c;
     c.leaves = 2;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/network/wan_uplink.hpp"
+#include "tests/models/network/uplink_recorder.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
 
@@ -22,20 +23,10 @@ namespace {
 constexpr double k100G = 100e9;
 constexpr double kTol = 1e-12;
 
-struct Recorder {
-  std::vector<UplinkCarried> carried;
-  std::vector<UplinkTransferDone> done;
-  double bytes(UplinkDirection d) const {
-    double b = 0.0;
-    for (const auto& c : carried) b += c.direction == d ? c.bytes : 0.0;
-    return b;
-  }
-};
+using Recorder = dcsim::tests::UplinkRecorder;
 
 WanUplink make(Simulator& sim, Recorder& r, double capacity_bps = k100G) {
-  return WanUplink(
-      sim, capacity_bps, [&r](const UplinkCarried& c) { r.carried.push_back(c); },
-      [&r](const UplinkTransferDone& d) { r.done.push_back(d); });
+  return WanUplink(sim, capacity_bps, r.on_carried(), r.on_finished());
 }
 
 }  // namespace
