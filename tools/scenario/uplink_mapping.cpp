@@ -81,6 +81,9 @@ dc::UplinkConfig map_uplink_section(const json& uplink, const Scenario& s, Field
                                          "there would be nothing to copy");
     }
   }
+  if (out.gateway && out.ports.empty()) {
+    error(base + "/gateway", "a gateway is where the ports terminate: give /uplink/ports, or leave the gateway out");
+  }
   if ((!out.streams.empty() || out.checkpoint_copies) && out.ports.empty()) {
     error(base + "/ports", "expected at least one port: transfers cross the site's uplink at the ports' speed, got "
                            "none");

@@ -119,6 +119,9 @@ TEST_CASE("validate refuses an uplink gateway that is not a free host of a netwo
                          " --set 'uplink={\"ports\": [{\"speed\": \"100 Gbps\", \"count\": 1}], \"gateway\": "
                          "{\"host\": 6}, \"streams\": [{\"name\": \"results\", \"size\": \"1 TB\"}]}'",
                          ":/uplink/gateway/network: a gateway on the front-end network needs the scenario's /frontend");
+  // A gateway with no ports would carry nothing: refused, not ignored.
+  check_validate_refuses("frontend-backend.json", " --set uplink.ports=[]",
+                         ":/uplink/gateway: a gateway is where the ports terminate: give /uplink/ports");
 }
 
 TEST_CASE("validate refuses a facility zone naming a rack that does not exist, with its pointer",
