@@ -163,7 +163,7 @@ SiteUplink::SiteUplink(const SubsystemContext& context)
   }
   out_bps_ = sink_.declare_series("uplink/out_bps", "bit/s",
                                   "rate leaving the site on its uplink: the mean between the uplink's reports (each "
-                                  "start and end of a transfer, or of one of its flows behind a gateway)");
+                                  "start and end of a transfer)");
   out_backlog_ = sink_.declare_series("uplink/out_backlog_bytes", "B",
                                       "egress bytes due but not yet sent (in flight and queued), at each start, "
                                       "finish and submission; it falls linearly in between while anything is sent");
@@ -269,14 +269,7 @@ void SiteUplink::on_carried(const network::UplinkCarried& c) {
   bytes_[dir_index(c.direction)] += c.bytes;
   if (c.to > c.from) append_rate(c.direction, c.from, c.bytes * 8.0 / (c.to - c.from).seconds());
   signals_.uplink_carried.emit(c);
-  if (c.direction != UplinkDirection::kOut) return;
-  if (c.to <= c.from) {
-    // Bytes reported at an instant (flows of a transfer ending together behind a gateway): that day's.
-    const auto day = static_cast<std::size_t>(c.from.ns() / kDayNs);
-    if (out_bytes_per_day_.size() <= day) out_bytes_per_day_.resize(day + 1, 0.0);
-    out_bytes_per_day_[day] += c.bytes;
-    return;
-  }
+  if (c.direction != UplinkDirection::kOut || c.to <= c.from) return;
   // Constant rate over [from, to): each day gets the share of the interval it overlaps.
   const double per_ns = c.bytes / static_cast<double>((c.to - c.from).ns());
   for (std::int64_t t = c.from.ns(); t < c.to.ns();) {

@@ -25,8 +25,9 @@
 //   signal   uplink_carried: bytes per direction per interval of constant rate (economics bills
 //            the outgoing ones in the month they left)
 //   series   uplink/out_bps, uplink/out_backlog_bytes (and in_* with an ingress stream): the mean
-//            rate between the uplink's reports (constant there with the ports alone) and bytes not
-//            yet sent, a point at every start, finish and submission
+//            rate between the uplink's reports at each start and end of a transfer (constant there
+//            with the ports alone) and bytes not yet sent, a point at every start, finish and
+//            submission
 //   table    uplink/transfers: one row per finished transfer (queue name, direction, bytes,
 //            due, start and finish times, time from due to done)
 //   summary  uplink/capacity_bps, out_bytes, in_bytes, transfers_done, transfers_unfinished,

@@ -623,19 +623,4 @@ void Fabric::resource_bytes_at(sim::Time now, std::vector<double>& out) const {
   }
 }
 
-std::optional<double> Fabric::flow_remaining_bytes(std::uint64_t flow_number, sim::Time now) const {
-  for (const Flow& flow : flows_) {
-    if (!flow.alive || flow.number != flow_number) continue;
-    double remaining = 0.0;
-    for (std::uint32_t si = flow.first_sub; si != UINT32_MAX; si = subs_[si].next) {
-      const Subflow& s = subs_[si];
-      // As settle() would move it, without settling.
-      const double dt_s = static_cast<double>(std::max<std::int64_t>(0, now.ns() - s.last_ns)) * 1e-9;
-      remaining += std::max(0.0, s.remaining_bytes - s.rate_bps * dt_s / 8.0);
-    }
-    return remaining;
-  }
-  return std::nullopt;
-}
-
 }  // namespace dcsim::models::network

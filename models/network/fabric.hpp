@@ -60,7 +60,6 @@
 // O(concurrent flows): finished flows are handed back and their slots reused.
 
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -177,10 +176,6 @@ class Fabric {
   // Current payload rate of a live flow (sum over its subflows; 0 when finished or not yet
   // active). O(live flows): for tests and reports, not for inner loops.
   double flow_rate_bps(std::uint64_t flow_number) const;
-  // Bytes of a live flow not yet delivered at `now` (not before the last advance): its subflows'
-  // remaining bytes less what their current rates moved since they last settled; nullopt once it
-  // ended (finished or failed). O(live flows), like flow_rate_bps.
-  std::optional<double> flow_remaining_bytes(std::uint64_t flow_number, sim::Time now) const;
   // Utilisation series (FabricOptions::link_series_interval_ns). Bucket b spans
   // [b x interval, (b + 1) x interval); bytes settle when a flow's rate changes or it ends, so
   // the series is complete once no flow is active. Summed over buckets, a link's bytes equal

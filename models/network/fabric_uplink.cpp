@@ -65,32 +65,18 @@ bool FabricUplink::busy(std::size_t queue) const {
   return q.in_flight || !q.waiting.empty();
 }
 
-double FabricUplink::delivered(const Queue& q) const {
-  double done = q.ended_bytes;
-  const sim::Time now = simulator_.now();
-  for (const LiveFlow& f : q.flows) {
-    const std::optional<double> remaining = network_.fabric().flow_remaining_bytes(f.number, now);
-    done += remaining ? f.bytes - *remaining : f.delivered;
-  }
-  return done;
-}
-
-double FabricUplink::update_delivered(Queue& q) {
-  double done = q.ended_bytes;
-  const sim::Time now = simulator_.now();
-  for (LiveFlow& f : q.flows) {
-    const std::optional<double> remaining = network_.fabric().flow_remaining_bytes(f.number, now);
-    if (remaining) f.delivered = f.bytes - *remaining;
-    done += f.delivered;
-  }
-  return done;
+std::array<double, 2> FabricUplink::ports_bytes() const {
+  network_.fabric().resource_bytes_at(simulator_.now(), scratch_);
+  return {scratch_[directions_[0].ports], scratch_[directions_[1].ports]};
 }
 
 double FabricUplink::backlog_bytes(UplinkDirection direction) const {
   const Direction& d = directions_[index_of(direction)];
-  double bytes = d.waiting == 0 ? 0.0 : d.waiting_bytes;
-  for (std::size_t h : d.heads) bytes += std::max(0.0, queues_[h].head.bytes - delivered(queues_[h]));
-  return bytes;
+  const double waiting = d.waiting == 0 ? 0.0 : d.waiting_bytes;
+  if (d.heads.empty()) return waiting;
+  // Started and not yet delivered: what the heads' flows still have to move.
+  const double moved = ports_bytes()[index_of(direction)];
+  return waiting + std::max(0.0, d.started_bytes - d.lost_bytes - moved);
 }
 
 std::size_t FabricUplink::in_flight(UplinkDirection direction) const {
@@ -105,14 +91,10 @@ void FabricUplink::flush() {
 void FabricUplink::report(UplinkDirection direction) {
   Direction& d = directions_[index_of(direction)];
   const sim::Time now = simulator_.now();
-  double bytes = 0.0;
-  for (std::size_t h : d.heads) {
-    Queue& q = queues_[h];
-    const double done = update_delivered(q);
-    bytes += done - q.reported;
-    q.reported = done;
-  }
+  const double moved = ports_bytes()[index_of(direction)];
+  const double bytes = moved - d.reported_bytes;
   if (bytes > 0.0 && on_carried_) on_carried_(UplinkCarried{direction, d.reported_to, now, bytes});
+  d.reported_bytes = std::max(d.reported_bytes, moved);
   d.reported_to = now;
 }
 
@@ -126,35 +108,31 @@ void FabricUplink::start_next(std::size_t queue) {
   else d.waiting_bytes -= q.head.bytes;
   q.in_flight = true;
   q.started = simulator_.now();
-  q.ended_bytes = 0.0;
-  q.reported = 0.0;
-  q.flows.clear();
   d.heads.push_back(queue);
+  d.started_bytes += q.head.bytes;
   const double share = q.head.bytes / static_cast<double>(q.head.hosts.size());
   const ResourceId ports[] = {d.ports};
+  // start_flow never ends a flow itself (one without a path fails at the next advance), so the
+  // count is complete before the first end can arrive.
+  q.live_flows = q.head.hosts.size();
   for (NodeId host : q.head.hosts) {
     const bool out = q.direction == UplinkDirection::kOut;
-    // start_flow never ends a flow itself (one without a path fails at the next advance), so the
-    // flow is on the list before its end can arrive.
-    const std::uint64_t number = network_.start_flow(
-        out ? host : gateway_, out ? gateway_ : host, share,
-        [this, queue](const FinishedFlow& f) { on_flow_end(queue, f); }, -1, ports);
-    q.flows.push_back({number, share, 0.0});
+    network_.start_flow(out ? host : gateway_, out ? gateway_ : host, share,
+                        [this, queue](const FinishedFlow& f) { on_flow_end(queue, f); }, -1, ports);
   }
 }
 
 void FabricUplink::on_flow_end(std::size_t queue, const FinishedFlow& flow) {
   Queue& q = queues_[queue];
-  const auto it = std::find_if(q.flows.begin(), q.flows.end(),
-                               [&](const LiveFlow& f) { return f.number == flow.flow_number; });
-  if (it == q.flows.end()) throw sim::InternalError("uplink: a flow ended that the uplink did not start (this is a bug)");
-  q.flows.erase(it);
-  q.ended_bytes += flow.delivered_bytes;
-  if (flow.failed) ++failed_flows_;
   const UplinkDirection direction = q.direction;
-  report(direction);  // includes this flow's last bytes
-  if (!q.flows.empty()) return;
   Direction& d = directions_[index_of(direction)];
+  if (flow.failed) {
+    ++failed_flows_;
+    d.lost_bytes += std::max(0.0, flow.bytes - flow.delivered_bytes);
+  }
+  if (q.live_flows == 0) throw sim::InternalError("uplink: a flow ended that the uplink did not start (this is a bug)");
+  if (--q.live_flows > 0) return;
+  report(direction);  // includes the transfer's last bytes
   const UplinkTransferDone done{queue, direction, q.head.bytes, q.head.submitted, q.started, simulator_.now()};
   d.heads.erase(std::find(d.heads.begin(), d.heads.end(), queue));
   q.in_flight = false;

@@ -37,8 +37,7 @@ class UplinkTransport {
  public:
   // carried: (direction, from, to, bytes), the bytes a direction moved over [from, to), reported
   // at each start and finish of a transfer and at flush(); over a run they sum to the bytes of
-  // the finished transfers plus the progress of those in flight (from == to: bytes reported at an
-  // instant, when flows of one transfer end together). finished: each transfer.
+  // the finished transfers plus the progress of those in flight. finished: each transfer.
   using OnCarried = std::function<void(const UplinkCarried&)>;
   using OnFinished = std::function<void(const UplinkTransferDone&)>;
 
