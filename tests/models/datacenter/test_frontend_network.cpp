@@ -116,24 +116,30 @@ std::string assembly_error(const dcsim::models::ModelRegistries& reg, Datacenter
   return "";
 }
 
-Outcome run(DatacenterConfig config) {
+// Runs the assembly to its end, its outputs into `sink`.
+void simulate(DatacenterConfig config, dcsim::sim::MemoryTraceSink& sink) {
   dcsim::sim::Simulator sim;
-  dcsim::sim::MemoryTraceSink sink;
   const auto registries = builtin();
   Datacenter datacenter(std::move(config), registries, sim, sink);
   datacenter.start();
   sim.run();
   datacenter.finish();
+}
+
+Outcome run(DatacenterConfig config) {
+  const bool has_frontend = config.frontend.has_value(), has_fabric = config.fabric.has_value();
+  dcsim::sim::MemoryTraceSink sink;
+  simulate(std::move(config), sink);
   Outcome o;
   o.checkpoint_s = job_column(sink, "checkpoint_s");
   o.checkpoints = job_column(sink, "checkpoints");
   o.backend_bytes = summary_number(sink, "network/bytes_delivered");
   o.frontend_bytes = summary_number(sink, "frontend/bytes_delivered");
-  if (datacenter.frontend() != nullptr) {
+  if (has_frontend) {
     o.frontend_flows = static_cast<int>(sink.table("frontend/flows").rows.size());
     o.frontend_flows_to_store = flows_at(sink, "frontend/flows", 2).second;
   }
-  if (datacenter.fabric() != nullptr) o.backend_flows_touching_store = flows_at(sink, "network/flows", 2).first;
+  if (has_fabric) o.backend_flows_touching_store = flows_at(sink, "network/flows", 2).first;
   return o;
 }
 
@@ -260,13 +266,8 @@ struct UplinkOutcome {
 
 UplinkOutcome run_with_uplink(DatacenterConfig config) {
   const bool has_uplink = config.uplink.has_value();
-  dcsim::sim::Simulator sim;
   dcsim::sim::MemoryTraceSink sink;
-  const auto registries = builtin();
-  Datacenter datacenter(std::move(config), registries, sim, sink);
-  datacenter.start();
-  sim.run();
-  datacenter.finish();
+  simulate(std::move(config), sink);
   UplinkOutcome o;
   o.network.backend_bytes = summary_number(sink, "network/bytes_delivered");
   o.network.frontend_bytes = summary_number(sink, "frontend/bytes_delivered");
