@@ -253,8 +253,13 @@ void Fabric::add_to_series(const std::vector<LinkId>& route, std::int64_t t0, st
   }
 }
 
-void Fabric::update_pfc(LinkId l) {
+void Fabric::update_pfc(std::span<const LinkId> route) {
+  // Checked once per route, not per link: every flow start and end passes here.
   if (!options_.roce.enabled || !options_.roce.pfc) return;
+  for (LinkId l : route) update_pfc_link(l);
+}
+
+void Fabric::update_pfc_link(LinkId l) {
   const bool on = solver_.flow_count_on(l) >= static_cast<std::size_t>(options_.roce.pfc_incast_fanin);
   if (on == ((pfc_on_[l] & kPfcOn) != 0)) return;
   pfc_on_[l] = static_cast<std::uint8_t>(on ? pfc_on_[l] | kPfcOn : pfc_on_[l] & ~kPfcOn);
@@ -285,7 +290,7 @@ void Fabric::attach(std::uint32_t si) {
   }
   if (solver_to_sub_.size() <= s.solver_id) solver_to_sub_.resize(s.solver_id + 1);
   solver_to_sub_[s.solver_id] = si;
-  for (LinkId l : s.route) update_pfc(l);
+  update_pfc(s.route);
 }
 
 void Fabric::activate(std::uint32_t si, std::int64_t now, std::vector<FinishedFlow>& finished) {
@@ -312,7 +317,7 @@ void Fabric::complete_sub(std::uint32_t si, std::int64_t now, std::vector<Finish
   settle(s, now);
   if (s.solver_id != UINT32_MAX) {
     solver_.remove_flow(s.solver_id);
-    for (LinkId l : s.route) update_pfc(l);
+    update_pfc(s.route);
     s.solver_id = UINT32_MAX;
   }
   s.remaining_bytes = 0;
@@ -324,7 +329,7 @@ void Fabric::finish_flow(std::uint32_t f, std::int64_t now, bool failed, std::st
                          std::vector<FinishedFlow>& finished) {
   Flow& flow = flows_[f];
   if (!flow.alive) return;
-  FinishedFlow out;
+  FinishedFlow& out = finished.emplace_back();  // in place: no moves of its two strings
   out.flow_number = flow.number;
   out.tag = flow.tag;
   out.src = flow.src;
@@ -347,7 +352,7 @@ void Fabric::finish_flow(std::uint32_t f, std::int64_t now, bool failed, std::st
     settle(s, now);
     if (s.solver_id != UINT32_MAX) {
       solver_.remove_flow(s.solver_id);
-      for (LinkId l : s.route) update_pfc(l);
+      update_pfc(s.route);
       s.solver_id = UINT32_MAX;
     }
     delivered += flow.bytes / static_cast<double>(flow.n_subs) - std::max(0.0, s.remaining_bytes);
@@ -359,7 +364,6 @@ void Fabric::finish_flow(std::uint32_t f, std::int64_t now, bool failed, std::st
   flow.alive = false;
   free_flows_.push_back(f);
   --live_flows_;
-  finished.push_back(std::move(out));
 }
 
 void Fabric::solve_and_reschedule(std::int64_t now) {
@@ -421,7 +425,7 @@ void Fabric::reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlo
     if (!flow.alive) continue;
     settle(s, now);
     solver_.remove_flow(s.solver_id);
-    for (LinkId l : s.route) update_pfc(l);
+    update_pfc(s.route);
     s.solver_id = UINT32_MAX;
     s.rate_bps = 0.0;
     unschedule(si);
@@ -481,7 +485,7 @@ void Fabric::move_subflow(std::uint32_t si, std::int64_t now) {
   Subflow& s = subs_[si];
   settle(s, now);
   solver_.remove_flow(s.solver_id);
-  for (LinkId l : s.route) update_pfc(l);
+  update_pfc(s.route);
   s.route.swap(scratch_route_);
   s.rate_bps = 0.0;  // until the solve that follows
   unschedule(si);

@@ -233,7 +233,8 @@ class Fabric {
   void complete_sub(std::uint32_t sub, std::int64_t now, std::vector<FinishedFlow>& finished);
   void finish_flow(std::uint32_t flow, std::int64_t now, bool failed, std::string reason,
                    std::vector<FinishedFlow>& finished);
-  void update_pfc(LinkId l);
+  void update_pfc(std::span<const LinkId> route);
+  void update_pfc_link(LinkId l);
   double usable_capacity(LinkId l) const;
   void solve_and_reschedule(std::int64_t now);
   std::int64_t route_latency(const std::vector<LinkId>& route) const;

@@ -156,6 +156,28 @@ void MaxMinSolver::add_to_set(FlowId id) {
   }
 }
 
+void MaxMinSolver::add_all_to_set() {
+  // Every live flow joins (links without flows keep load 0 and need no fill). Then every member
+  // of a set link is in the set, so each member list is its own set prefix as it stands: no
+  // swaps, and no set sums (fill_set reads neither for a link whose members are all in the set).
+  for (FlowId id = 0; id < flows_.size(); ++id) {
+    Flow& f = flows_[id];
+    if (!f.alive) continue;
+    Hot& h = hot_[id];
+    if (h.mark == epoch_) continue;
+    h.mark = epoch_;
+    if (f.old_rate >= 0.0) f.old_rate = h.rate;
+    set_.push_back(id);
+    for (std::uint32_t i = 0; i < f.len; ++i) add_link_to_set(link_pool_[f.off + i]);
+  }
+  for (LinkId l : set_links_) {
+    Link& link = links_[l];
+    link.set_count = static_cast<std::uint32_t>(link.members.size());
+    link.set_load = link.load;
+    link.set_max = link.max_rate;
+  }
+}
+
 std::size_t MaxMinSolver::sift_down(std::size_t i) {
   const std::size_t n = heap_.size();
   const HeapEntry e = heap_[i];
@@ -165,11 +187,11 @@ std::size_t MaxMinSolver::sift_down(std::size_t i) {
     if (c + 1 < n && heap_[c + 1].share < heap_[c].share) ++c;
     if (!(heap_[c].share < e.share)) break;
     heap_[i] = heap_[c];
-    heap_pos_[heap_[i].link] = static_cast<std::uint32_t>(i);
+    heap_pos_[heap_[i].item] = static_cast<std::uint32_t>(i);
     i = c;
   }
   heap_[i] = e;
-  heap_pos_[e.link] = static_cast<std::uint32_t>(i);
+  heap_pos_[e.item] = static_cast<std::uint32_t>(i);
   return i;
 }
 
@@ -179,16 +201,16 @@ std::size_t MaxMinSolver::sift_up(std::size_t i) {
     const std::size_t p = (i - 1) / 2;
     if (!(e.share < heap_[p].share)) break;
     heap_[i] = heap_[p];
-    heap_pos_[heap_[i].link] = static_cast<std::uint32_t>(i);
+    heap_pos_[heap_[i].item] = static_cast<std::uint32_t>(i);
     i = p;
   }
   heap_[i] = e;
-  heap_pos_[e.link] = static_cast<std::uint32_t>(i);
+  heap_pos_[e.item] = static_cast<std::uint32_t>(i);
   return i;
 }
 
 void MaxMinSolver::heap_remove_top() {
-  heap_pos_[heap_.front().link] = kNotInHeap;
+  heap_pos_[heap_.front().item] = kNotInHeap;
   const HeapEntry last = heap_.back();
   heap_.pop_back();
   if (heap_.empty()) return;
@@ -197,7 +219,7 @@ void MaxMinSolver::heap_remove_top() {
 }
 
 void MaxMinSolver::heap_erase(std::size_t pos) {
-  heap_pos_[heap_[pos].link] = kNotInHeap;
+  heap_pos_[heap_[pos].item] = kNotInHeap;
   const HeapEntry last = heap_.back();
   heap_.pop_back();
   if (pos == heap_.size()) return;
@@ -245,58 +267,90 @@ void MaxMinSolver::rescan(Link& link) {
 
 void MaxMinSolver::fill_set() {
   last_solve_filled_ += set_.size();
+  // Every set flow unfrozen, without a pass over the set.
+  if (++fill_stamp_ == 0) restart_stamp(fill_stamp_);
+  const auto n_links = static_cast<std::uint32_t>(links_.size());
+  if (heap_pos_.size() < links_.size() + flows_.size()) heap_pos_.resize(links_.size() + flows_.size(), kNotInHeap);
   // What outside flows leave on each set link: capacity - (load - the set flows' rates), or the
   // whole capacity when every member is in the set (exact, and it clears rounding drift).
+  //
+  // Indexed binary min-heap keyed by fair share, built in the same pass. Shares only grow as
+  // flows freeze, so a touched entry is sifted down in place: no stale entries, the heap never
+  // exceeds the set links (a plain heap with lazy deletion grew with frozen flows x path
+  // length). A link with one set flow keeps its share (what is left of it) until that flow
+  // freezes, so such links are not entries of their own: each flow has one entry for the least
+  // of them, its private cap (most links of a large fill carry one flow: a permutation's
+  // 6,000 links become about 1,000 entries). The result is the same: a link enters the fill
+  // only through its smallest share, and only the least private link of a flow can be smallest.
+  heap_.clear();
+  capped_flows_.clear();
   for (LinkId l : set_links_) {
     Link& link = links_[l];
     link.unfrozen = link.set_count;
     link.whole = link.set_count == link.members.size();
     link.remaining = link.whole ? link.capacity : link.capacity - (link.load - link.set_load);
     link.last_share = 0.0;
+    if (link.unfrozen == 1) {
+      Flow& f = flows_[link.members[0].flow];
+      const double cap = std::max(0.0, link.remaining);
+      if (f.cap_stamp != fill_stamp_) {
+        f.cap_stamp = fill_stamp_;
+        f.cap_share = cap;
+        f.cap_link = l;
+        capped_flows_.push_back(link.members[0].flow);
+      } else if (cap < f.cap_share) {
+        f.cap_share = cap;
+        f.cap_link = l;
+      }
+    } else if (link.unfrozen > 1) {
+      heap_pos_[l] = static_cast<std::uint32_t>(heap_.size());
+      heap_.push_back(HeapEntry{std::max(0.0, link.remaining) / link.unfrozen, l});
+    }
   }
-  // Every set flow unfrozen, without a pass over the set.
-  if (++fill_stamp_ == 0) restart_stamp(fill_stamp_);
+  for (FlowId id : capped_flows_) {
+    heap_pos_[n_links + id] = static_cast<std::uint32_t>(heap_.size());
+    heap_.push_back(HeapEntry{flows_[id].cap_share, n_links + id});
+  }
+  for (std::size_t i = heap_.size() / 2; i-- > 0;) sift_down(i);  // keeps heap_pos_ current
 
-  // Indexed binary min-heap of set links keyed by fair share. Shares only grow as flows freeze,
-  // so a touched link is sifted down in place: no stale entries, the heap never exceeds the set
-  // links (a plain heap with lazy deletion grew with frozen flows x path length).
-  heap_.clear();
-  for (LinkId l : set_links_) {
-    const Link& link = links_[l];
-    if (link.unfrozen > 0) heap_.push_back(HeapEntry{std::max(0.0, link.remaining) / link.unfrozen, l});
-  }
-  for (std::size_t i = heap_.size() / 2; i-- > 0;) sift_down(i);
-  for (std::uint32_t i = 0; i < heap_.size(); ++i) heap_pos_[heap_[i].link] = i;
+  // Freezes flow `id` at `share` with bottleneck `bneck`: its links give up the share.
+  const auto freeze = [&](FlowId id, double share, LinkId bneck) {
+    Hot& h = hot_[id];
+    h.frozen = fill_stamp_;
+    h.rate = share;
+    set_bneck(id, bneck);
+    const std::uint32_t pos = heap_pos_[n_links + id];
+    if (pos != kNotInHeap) heap_erase(pos);  // its private cap no longer matters
+    for (LinkId l2 : links_of(id)) {
+      Link& other = links_[l2];
+      other.remaining -= share;
+      other.last_share = std::max(other.last_share, share);  // an ulp of rounding may lower a share
+      --other.unfrozen;
+      if (other.touched != touch_stamp_) {
+        other.touched = touch_stamp_;
+        touched_.push_back(l2);
+      }
+    }
+  };
   while (!heap_.empty()) {
     const HeapEntry e = heap_.front();
     heap_remove_top();
-    Link& link = links_[e.link];
-    if (link.unfrozen == 0) continue;
     const double share = e.share;
     if (++touch_stamp_ == 0) restart_stamp(touch_stamp_);
     touched_.clear();
-    for (std::uint32_t i = 0; i < link.set_count; ++i) {
-      const FlowId id = link.members[i].flow;
-      Hot& h = hot_[id];
-      if (h.frozen == fill_stamp_) continue;
-      h.frozen = fill_stamp_;
-      h.rate = share;
-      set_bneck(id, e.link);
-      for (LinkId l2 : links_of(id)) {
-        Link& other = links_[l2];
-        other.remaining -= share;
-        other.last_share = std::max(other.last_share, share);  // an ulp of rounding may lower a share
-        --other.unfrozen;
-        if (other.touched != touch_stamp_) {
-          other.touched = touch_stamp_;
-          touched_.push_back(l2);
-        }
+    if (e.item >= n_links) {
+      const FlowId id = e.item - n_links;
+      freeze(id, share, flows_[id].cap_link);
+    } else {
+      const Link& link = links_[e.item];
+      for (std::uint32_t i = 0; i < link.set_count; ++i) {
+        const FlowId id = link.members[i].flow;
+        if (hot_[id].frozen != fill_stamp_) freeze(id, share, e.item);
       }
     }
     for (LinkId l2 : touched_) {
-      if (l2 == e.link) continue;
       const std::uint32_t pos = heap_pos_[l2];
-      if (pos == kNotInHeap) continue;  // no unfrozen flow left since the heap was built
+      if (pos == kNotInHeap) continue;  // the link just popped, a private one, or one left earlier
       const Link& other = links_[l2];
       if (other.unfrozen == 0) {
         heap_erase(pos);  // nothing left to freeze there (most links of a big fill end so)
@@ -369,6 +423,7 @@ void MaxMinSolver::restart_stamp(std::uint32_t& stamp) {
     for (Flow& f : flows_) f.seen = 0;
   } else if (&stamp == &fill_stamp_) {
     for (Hot& h : hot_) h.frozen = 0;
+    for (Flow& f : flows_) f.cap_stamp = 0;
   } else {
     for (Link& link : links_) link.touched = 0;
   }
@@ -385,10 +440,7 @@ void MaxMinSolver::run(bool full) {
   // seeding, filling and checking the set.
   full = full || (!pending_flows_.empty() && pending_flows_.size() * kEscalateDenominator >= flow_count());
   if (full) {
-    // Links without flows keep load 0 and need no fill.
-    for (FlowId id = 0; id < flows_.size(); ++id) {
-      if (flows_[id].alive) add_to_set(id);
-    }
+    add_all_to_set();
   } else {
     // Seeds: new flows and everything sharing a link with them (they will take bandwidth from
     // those), and every flow on a link whose load or capacity changed.
@@ -403,6 +455,12 @@ void MaxMinSolver::run(bool full) {
     // A flow left: only the flows whose bottleneck was one of its links can lose (B) (every
     // other flow's bottleneck kept its load and largest rate).
     for (LinkId l : pending_links_) {
+      // Left empty (remove_flow zeroed its load): nothing to re-share, and every name in its
+      // bottleneck list is stale.
+      if (links_[l].members.empty()) {
+        links_[l].bneck_flows.clear();
+        continue;
+      }
       // Still loaded to within eps of capacity: the flows bottlenecked there keep (B) within eps
       // (a departure cannot raise the largest rate), so the freed bandwidth waits as slack until
       // further departures push the link below saturation. At eps = kRelTol only a departure of
@@ -435,6 +493,7 @@ void MaxMinSolver::run(bool full) {
     // Its remembered bottleneck is still valid unless that very link moved.
     candidates_.clear();
     for (LinkId l : moved_links_) {
+      if (links_[l].bneck_flows.empty()) continue;
       for (FlowId id : bneck_flows(l)) {
         if (hot_[id].mark != epoch_) candidates_.push_back(id);
       }
@@ -468,9 +527,7 @@ void MaxMinSolver::run(bool full) {
     // Above the percolation point of the bottleneck graph a change moves a large part of the
     // fabric; one fill of everything then costs less than more rounds of re-filling the set.
     if (set_.size() * kEscalateDenominator >= flow_count()) {
-      for (FlowId id = 0; id < flows_.size(); ++id) {
-        if (flows_[id].alive) add_to_set(id);
-      }
+      add_all_to_set();
       fill_set();
       ++last_solve_rounds_;
       break;

@@ -162,6 +162,11 @@ class MaxMinSolver {
     std::uint32_t len = 0;
     std::uint32_t cap = 0;
     bool alive = false;
+    // Scratch for one fill (valid when cap_stamp == fill_stamp_): the least share of the
+    // flow's links that carry no other set flow, and that link.
+    std::uint32_t cap_stamp = 0;
+    LinkId cap_link = 0;
+    double cap_share = 0.0;
   };
   std::span<const LinkId> links_of(FlowId f) const { return {link_pool_.data() + flows_[f].off, flows_[f].len}; }
   // What the fill and the checks read for every member of a link, packed apart from the cold
@@ -177,7 +182,7 @@ class MaxMinSolver {
   };
   struct HeapEntry {
     double share;
-    LinkId link;
+    std::uint32_t item;  // a link, or links_.size() + a flow: the flow's private cap (fill_set)
   };
   static constexpr std::uint32_t kNotInHeap = UINT32_MAX;
 
@@ -186,6 +191,8 @@ class MaxMinSolver {
   void heap_remove_top();
   void heap_erase(std::size_t pos);
   void add_to_set(FlowId f);
+  // Every live flow into the set (a full solve).
+  void add_all_to_set();
   void add_link_to_set(LinkId l);
   void fill_set();
   bool bottleneck_on(FlowId f, LinkId l);
@@ -220,7 +227,8 @@ class MaxMinSolver {
   std::vector<LinkId> set_links_;
   std::vector<FlowId> changed_;
   std::vector<HeapEntry> heap_;
-  std::vector<std::uint32_t> heap_pos_;  // per link: index in heap_, or kNotInHeap
+  std::vector<std::uint32_t> heap_pos_;  // per heap item (HeapEntry::item): index in heap_, or kNotInHeap
+  std::vector<FlowId> capped_flows_;  // flows with a private cap in this fill
   std::vector<FlowId> candidates_;
   std::vector<FlowId> joiners_;
   std::vector<LinkId> moved_links_;

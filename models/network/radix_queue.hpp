@@ -106,8 +106,10 @@ class RadixQueue {
     b0.clear();
     nonempty_ &= ~std::uint64_t{1};
     min_valid_ = false;
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-              [](const Entry& a, const Entry& b) { return a.id < b.id; });
+    // Usually in id order already (a burst of starts pushes ids in order): check before sorting.
+    const auto by_id = [](const Entry& a, const Entry& b) { return a.id < b.id; };
+    const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
+    if (!std::is_sorted(begin, out.end(), by_id)) std::sort(begin, out.end(), by_id);
   }
 
   // Room for `ids` ids and entries, taken now (when the fabric is built).

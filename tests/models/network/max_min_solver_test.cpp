@@ -91,6 +91,84 @@ TEST_CASE("dead link gives zero", "[models][network][solver]") {
   CHECK(s.rate(f2) == Approx(10).epsilon(kTol));
 }
 
+TEST_CASE("a link that only one flow crosses caps that flow before any shared link does",
+          "[models][network][solver]") {
+  // a crosses its own 10-unit link and a 100-unit link it shares with b: a's own link binds
+  // first (10 < 100 / 2), so a gets 10 and b the 90 a leaves on the shared link. c's own link
+  // (60) is wider than its share of the 80-unit link it shares with d, so c and d split it 40/40.
+  MaxMinSolver s;
+  const auto own_a = s.add_link(10), shared_ab = s.add_link(100);
+  const auto own_c = s.add_link(60), shared_cd = s.add_link(80);
+  const auto a = s.add_flow(L{own_a, shared_ab});
+  const auto b = s.add_flow(L{shared_ab});
+  const auto c = s.add_flow(L{shared_cd, own_c});
+  const auto d = s.add_flow(L{shared_cd});
+  s.solve();
+  CHECK(s.rate(a) == Approx(10).epsilon(kTol));
+  CHECK(s.rate(b) == Approx(90).epsilon(kTol));
+  CHECK(s.rate(c) == Approx(40).epsilon(kTol));
+  CHECK(s.rate(d) == Approx(40).epsilon(kTol));
+  // The own link shrinks to 30, below c's share: c takes 30 and d the 50 left.
+  s.set_capacity(own_c, 30);
+  s.solve();
+  CHECK(s.rate(c) == Approx(30).epsilon(kTol));
+  CHECK(s.rate(d) == Approx(50).epsilon(kTol));
+}
+
+TEST_CASE("every solved rate is max-min fair by its definition on random cases",
+          "[models][network][solver]") {
+  // An oracle independent of the fill: the allocation is feasible (no link above capacity) and
+  // every flow has a bottleneck, a saturated link on which no flow takes more than it (B in
+  // max_min_solver.hpp). Many links carry one flow, as in a large fabric, so most flows are
+  // capped by their own links.
+  for (int trial = 0; trial < 40; ++trial) {
+    dcsim::sim::RandomStream rng(11, "solver_oracle", std::to_string(trial));
+    const int n_links = 20 + static_cast<int>(rng.uniform_int(200));
+    MaxMinSolver s;
+    std::vector<double> capacity;
+    for (int l = 0; l < n_links; ++l) {
+      capacity.push_back(static_cast<double>(rng.uniform_int(5)) * 25);  // 0: dead links too
+      s.add_link(capacity.back());
+    }
+    std::vector<MaxMinSolver::FlowId> alive;
+    std::vector<L> paths;
+    for (int step = 0; step < 120; ++step) {
+      if (rng.uniform_int(4) != 0 || alive.empty()) {
+        L path;
+        const auto len = 1 + rng.uniform_int(6);
+        while (path.size() < len) {
+          auto l = static_cast<MaxMinSolver::LinkId>(rng.uniform_int(static_cast<std::uint64_t>(n_links)));
+          if (std::find(path.begin(), path.end(), l) == path.end()) path.push_back(l);
+        }
+        alive.push_back(s.add_flow(path));
+        paths.push_back(path);
+      } else {
+        const auto i = rng.uniform_int(alive.size());
+        s.remove_flow(alive[i]);
+        alive.erase(alive.begin() + static_cast<long>(i));
+        paths.erase(paths.begin() + static_cast<long>(i));
+      }
+      if (rng.uniform_int(2) == 0) continue;
+      s.solve();
+      std::vector<double> load(capacity.size(), 0.0), top(capacity.size(), 0.0);
+      for (std::size_t i = 0; i < alive.size(); ++i) {
+        for (auto l : paths[i]) {
+          load[l] += s.rate(alive[i]);
+          top[l] = std::max(top[l], s.rate(alive[i]));
+        }
+      }
+      for (std::size_t l = 0; l < capacity.size(); ++l) REQUIRE(load[l] <= capacity[l] * (1 + 1e-9) + 1e-9);
+      for (std::size_t i = 0; i < alive.size(); ++i) {
+        const double r = s.rate(alive[i]);
+        const bool bottlenecked = std::any_of(paths[i].begin(), paths[i].end(), [&](auto l) {
+          return load[l] >= capacity[l] * (1 - 1e-9) - 1e-9 && r >= top[l] * (1 - 1e-9) - 1e-9;
+        });
+        REQUIRE(bottlenecked);
+      }
+    }
+  }
+}
+
 TEST_CASE("incremental solve equals from-scratch solve on random cases",
           "[models][network][solver]") {
   for (int trial = 0; trial < 30; ++trial) {
