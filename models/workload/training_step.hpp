@@ -106,7 +106,8 @@ struct TrainingJobConfig {
   double grad_bytes_per_param = 2.0;  // BF16 gradient reduction
   double bucket_bytes = 25e6;         // PyTorch DDP bucket_cap_mb default 25 (not with the
                                       // distributed optimizer: dp_bucket_bytes)
-  // CUDA context, NCCL buffers, cuBLAS workspaces and allocator fragmentation: an estimate.
+  // The driver's reserve (516 MiB on H100), CUDA context, NCCL buffers, cuBLAS workspaces and
+  // allocator fragmentation: an estimate.
   double memory_reserve_bytes = 4e9;
   std::string tp_algorithm = "auto";
   std::string dp_algorithm = "auto";
