@@ -110,7 +110,7 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   job.restart_delay = sim::Time::zero();
 }
 
-CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, double bytes) const {
+CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, double bytes) {
   const Job& j = *jobs_[job_index];
   const workload::CheckpointConfig& c = j.current_plan().checkpoint_config;
   CheckpointWritten w;
@@ -121,6 +121,8 @@ CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, d
   w.nodes = j.nodes;
   if (c.target == workload::CheckpointTarget::kStore && checkpoint_store_ != nullptr) {
     w.place = CheckpointWritten::Place::kStore;
+    copy_sources_ = checkpoint_store_->copy_sources(c.pool);
+    w.sources = copy_sources_;
   } else if (c.target == workload::CheckpointTarget::kRemote && c.store_host >= 0) {
     w.place = CheckpointWritten::Place::kNetworkHost;
     w.host = c.store_host;

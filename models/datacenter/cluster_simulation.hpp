@@ -254,7 +254,9 @@ class ClusterSimulation final : private policy::ClusterView,
   void record_checkpoint(Job& job);
   // The announcement of a checkpoint the job just wrote: where it is (its nodes, a store host, the
   // store), for whoever copies it on.
-  CheckpointWritten checkpoint_written(std::size_t job_index, double bytes) const;
+  // Fills copy_sources_ for a store checkpoint: the result's sources point into it.
+  CheckpointWritten checkpoint_written(std::size_t job_index, double bytes);
+  std::vector<network::UplinkSource> copy_sources_;
   // The job's resume point moved (a restart): a corruption after it is gone, and so are the
   // checkpoints after it.
   void settle_restart_point(Job& job);

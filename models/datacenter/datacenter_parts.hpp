@@ -14,6 +14,7 @@
 #include "models/datacenter/checkpoint_writer.hpp"
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/topology.hpp"
+#include "models/network/uplink_transport.hpp"
 #include "models/reliability/precursor_config.hpp"
 #include "sim/time.hpp"
 
@@ -106,6 +107,11 @@ class CheckpointStore {
   virtual void hold_dataset(const std::string& job, const std::string& pool, double bytes) = 0;
   virtual void read_data(DataKind kind, const std::string& job, const std::string& pool,
                          const std::vector<int>& nodes, double bytes_per_node, std::function<void(bool ok)> on_done) = 0;
+  // Where a copy of a checkpoint in `pool` is read from as of now: each OSD host (a host of the
+  // store's network) with its share of the bytes, read through its drives (the resource): what
+  // an off-site copy of the checkpoint leaves from (site_uplink.hpp). Empty when no data of the
+  // pool is on a member up.
+  virtual std::vector<network::UplinkSource> copy_sources(const std::string& pool) const = 0;
 };
 
 // The owner of the training jobs (the cluster) takes the store while the datacenter is built.

@@ -121,6 +121,9 @@ struct CheckpointWritten {
   bool on_backend = false;
   int host = -1;
   std::span<const int> nodes;  // the job's nodes (cluster node i is host i); valid during the emit
+  // In the store: the OSD hosts it is read from, their shares and drive resources
+  // (CheckpointStore::copy_sources); valid during the emit.
+  std::span<const network::UplinkSource> sources;
 };
 
 // An instance of the cluster's cloud pool (cloud_pool.hpp): requested, ready (usable and billed

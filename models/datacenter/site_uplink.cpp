@@ -13,6 +13,13 @@ namespace {
 
 using network::UplinkDirection;
 
+// An equal share on each host, no resources.
+std::vector<network::UplinkSource> equal_shares(std::span<const network::NodeId> hosts) {
+  std::vector<network::UplinkSource> sources;
+  for (network::NodeId h : hosts) sources.push_back({h, 1.0 / static_cast<double>(hosts.size())});
+  return sources;
+}
+
 constexpr std::int64_t kDayNs = 86'400LL * 1'000'000'000LL;
 
 std::size_t dir_index(UplinkDirection d) { return static_cast<std::size_t>(d); }
@@ -108,17 +115,21 @@ void SiteUplink::find_hosts(const SubsystemContext& context, std::size_t network
   }
 }
 
-std::vector<network::NodeId> SiteUplink::checkpoint_hosts(const CheckpointWritten& c) const {
+std::vector<network::UplinkSource> SiteUplink::checkpoint_sources(const CheckpointWritten& c) const {
   if (!fabric_uplink_) return {};
-  if (c.place == CheckpointWritten::Place::kStore && !store_hosts_.empty()) return store_hosts_;
+  if (c.place == CheckpointWritten::Place::kStore && !store_hosts_.empty()) {
+    // Off the OSD hosts' drives, each host its share (the store on the gateway's network).
+    if (!c.sources.empty()) return {c.sources.begin(), c.sources.end()};
+    return equal_shares(store_hosts_);
+  }
   if (c.place == CheckpointWritten::Place::kNetworkHost && c.on_backend == gateway_->on_backend) {
-    return {static_cast<network::NodeId>(c.host)};
+    return {network::UplinkSource{static_cast<network::NodeId>(c.host), 1.0}};
   }
   // On the nodes, or on a network the gateway is not on: the nodes read their shards back and
   // send them (node i is host i of either network).
   std::vector<network::NodeId> hosts;
   for (int n : c.nodes) hosts.push_back(static_cast<network::NodeId>(n));
-  return hosts;
+  return equal_shares(hosts);
 }
 
 double SiteUplink::capacity_bps(const std::vector<economics::PortGroup>& ports) {
@@ -207,7 +218,7 @@ void SiteUplink::on_due(std::size_t i) {
   Stream& s = streams_[i];
   const double bytes = s.spec.bytes + static_cast<double>(s.occurrence) * s.spec.grow_bytes;
   ++s.occurrence;
-  submit(s.queue, bytes, stream_hosts_);
+  submit(s.queue, bytes, equal_shares(stream_hosts_));
   if (s.spec.every.is_max()) return;
   // Due times from the start, not by accumulation: start + k x every, exactly.
   const std::int64_t every_ns = s.spec.every.ns();
@@ -227,21 +238,21 @@ void SiteUplink::on_checkpoint(const CheckpointWritten& c) {
     job_queue_[c.job] = uplink_->add_queue(UplinkDirection::kOut);
     queues_.push_back(QueueInfo{"checkpoint-copies/" + std::string(c.name), UplinkDirection::kOut, c.job});
   }
-  const std::vector<network::NodeId> hosts = checkpoint_hosts(c);
-  submit(*job_queue_[c.job], c.bytes, hosts);
+  const std::vector<network::UplinkSource> sources = checkpoint_sources(c);
+  submit(*job_queue_[c.job], c.bytes, sources);
   // The checkpoint stays staged until its copy is done; a full staging space holds the next one.
   const int staged = ++job_staged_[c.job];
   staged_max_ = std::max(staged_max_, staged);
   if (gate_ && staged >= copies_->staging_slots) gate_->hold_checkpoints(c.job);
 }
 
-void SiteUplink::submit(std::size_t queue, double bytes, std::span<const network::NodeId> hosts) {
+void SiteUplink::submit(std::size_t queue, double bytes, std::span<const network::UplinkSource> sources) {
   if (uplink_->busy(queue) && !binds_at_) {
     binds_at_ = simulator_.now();
     binding_queue_ = queues_[queue].name;
   }
   ++transfers_submitted_;
-  uplink_->submit(queue, bytes, hosts);
+  uplink_->submit(queue, bytes, sources);
   backlog_max_bytes_ = std::max(backlog_max_bytes_, uplink_->backlog_bytes(UplinkDirection::kOut));
   record();
 }

@@ -91,13 +91,13 @@ class SiteUplink final : public Subsystem {
   void on_due(std::size_t stream);
   void on_checkpoint(const CheckpointWritten& c);
   // Submits to `queue` (data on `hosts`); the port binds if the queue is still busy.
-  void submit(std::size_t queue, double bytes, std::span<const network::NodeId> hosts);
+  void submit(std::size_t queue, double bytes, std::span<const network::UplinkSource> sources);
   // Behind a gateway: checks its host and finds where the store's and streams' data is.
   void find_hosts(const SubsystemContext& context, std::size_t network_hosts);
   void append_rate(network::UplinkDirection d, sim::Time at, double bps);
   void on_carried(const network::UplinkCarried& c);
   // The network's hosts a transfer's data is on (empty with the ports alone).
-  std::vector<network::NodeId> checkpoint_hosts(const CheckpointWritten& c) const;
+  std::vector<network::UplinkSource> checkpoint_sources(const CheckpointWritten& c) const;
   void on_finished(const network::UplinkTransferDone& d);
   void record();
 

@@ -140,6 +140,23 @@ StorageSubsystem::~StorageSubsystem() {
   for (sim::EventHandle& e : fault_events_) sim_.cancel(e);
 }
 
+std::vector<network::UplinkSource> StorageSubsystem::copy_sources(const std::string& pool) const {
+  // Each host reads its share off its own drives (the primaries' copies, or the data chunks an
+  // EC pool spreads: a parallel reader, without the gather at a primary a client read makes).
+  const std::vector<double> shares = store_->read_shares(pool_of(pool));
+  double total = 0.0;
+  for (double s : shares) total += s;
+  std::vector<network::UplinkSource> sources;
+  if (!(total > 0.0)) return sources;
+  for (std::size_t h = 0; h < shares.size(); ++h) {
+    if (shares[h] > 0.0) {
+      sources.push_back({static_cast<network::NodeId>(config_.store.hosts[h]), shares[h] / total,
+                         store_->drive_read_resource(static_cast<int>(h))});
+    }
+  }
+  return sources;
+}
+
 int StorageSubsystem::pool_of(const std::string& name) const {
   return name.empty() ? 0 : store_->pool_index(name);
 }

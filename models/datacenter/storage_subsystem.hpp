@@ -92,6 +92,7 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   void keep_oldest(const std::string& job, std::size_t count) override;
   double write_bound_s(const std::string& pool, double bytes, int nodes) const override;
   void hold_dataset(const std::string& job, const std::string& pool, double bytes) override;
+  std::vector<network::UplinkSource> copy_sources(const std::string& pool) const override;
   void read_data(DataKind kind, const std::string& job, const std::string& pool, const std::vector<int>& nodes,
                  double bytes_per_node, std::function<void(bool ok)> on_done) override;
 

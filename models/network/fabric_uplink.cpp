@@ -40,19 +40,25 @@ std::size_t FabricUplink::add_queue(UplinkDirection direction) {
   return queues_.size() - 1;
 }
 
-void FabricUplink::submit(std::size_t queue, double bytes, std::span<const NodeId> hosts) {
+void FabricUplink::submit(std::size_t queue, double bytes, std::span<const UplinkSource> sources) {
   const std::size_t host_count = network_.fabric().topology().host_count();
-  const bool hosts_ok = !hosts.empty() && std::all_of(hosts.begin(), hosts.end(), [&](NodeId h) {
-    return h < host_count && h != gateway_;
-  });
-  if (queue >= queues_.size() || !(bytes > 0.0) || !std::isfinite(bytes) || !hosts_ok) {
+  const std::size_t resource_count = network_.fabric().resource_count();
+  double shares = 0.0;
+  bool sources_ok = !sources.empty();
+  for (const UplinkSource& s : sources) {
+    shares += s.share;
+    sources_ok = sources_ok && s.host < host_count && s.host != gateway_ && s.share > 0.0 &&
+                 (s.resource == UplinkSource::kNoResource || s.resource < resource_count);
+  }
+  sources_ok = sources_ok && std::abs(shares - 1.0) < 1e-9;
+  if (queue >= queues_.size() || !(bytes > 0.0) || !std::isfinite(bytes) || !sources_ok) {
     throw sim::InternalError(
-        "uplink: a transfer needs a known queue, a positive, finite size and hosts other than the gateway (this is a "
-        "bug)");
+        "uplink: a transfer needs a known queue, a positive, finite size and sources other than the gateway whose "
+        "shares sum to 1 (this is a bug)");
   }
   Queue& q = queues_[queue];
   Direction& d = directions_[index_of(q.direction)];
-  q.waiting.push_back({bytes, simulator_.now(), std::vector<NodeId>(hosts.begin(), hosts.end())});
+  q.waiting.push_back({bytes, simulator_.now(), std::vector<UplinkSource>(sources.begin(), sources.end())});
   ++d.waiting;
   d.waiting_bytes += bytes;
   if (q.in_flight) return;
@@ -110,15 +116,15 @@ void FabricUplink::start_next(std::size_t queue) {
   q.started = simulator_.now();
   d.heads.push_back(queue);
   d.started_bytes += q.head.bytes;
-  const double share = q.head.bytes / static_cast<double>(q.head.hosts.size());
-  const ResourceId ports[] = {d.ports};
   // start_flow never ends a flow itself (one without a path fails at the next advance), so the
   // count is complete before the first end can arrive.
-  q.live_flows = q.head.hosts.size();
-  for (NodeId host : q.head.hosts) {
+  q.live_flows = q.head.sources.size();
+  for (const UplinkSource& s : q.head.sources) {
     const bool out = q.direction == UplinkDirection::kOut;
-    network_.start_flow(out ? host : gateway_, out ? gateway_ : host, share,
-                        [this, queue](const FinishedFlow& f) { on_flow_end(queue, f); }, -1, ports);
+    const ResourceId crossed[] = {d.ports, s.resource};
+    const std::span<const ResourceId> resources(crossed, s.resource == UplinkSource::kNoResource ? 1 : 2);
+    network_.start_flow(out ? s.host : gateway_, out ? gateway_ : s.host, q.head.bytes * s.share,
+                        [this, queue](const FinishedFlow& f) { on_flow_end(queue, f); }, -1, resources);
   }
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // FabricUplink: the site's internet ports behind a gateway host of a network (the border
 // routers where the ports terminate), so what crosses them travels that network first. A
-// transfer of B bytes with hosts h_1..h_n is n flows of B / n: egress from each h_i to the
-// gateway, ingress from the gateway to each h_i. Every uplink flow also crosses the ports'
+// transfer of B bytes from sources h_1..h_n with shares s_i is n flows of s_i B: egress from each
+// h_i to the gateway, ingress from the gateway to each h_i; a source's flow also crosses its
+// resource (the drives its share is read from). Every uplink flow also crosses the ports'
 // capacity of its direction (a fabric resource, fabric.hpp, of capacity_bps: full duplex), so
 // one max-min solve shares links, NICs, drives and the ports among everything on the network:
 // a copy is as slow as the slowest of the hosts' NICs, the fabric between them and the gateway,
@@ -42,8 +43,11 @@ class FabricUplink final : public UplinkTransport {
   FabricUplink& operator=(const FabricUplink&) = delete;
 
   std::size_t add_queue(UplinkDirection direction) override;
-  // hosts: at least one, hosts of the network other than the gateway (InternalError otherwise).
-  void submit(std::size_t queue, double bytes, std::span<const NodeId> hosts) override;
+  // sources: at least one, hosts of the network other than the gateway, shares > 0 summing to
+  // 1, resources of the network or none (InternalError otherwise). Each source's flow carries
+  // its share and crosses its resource beside the ports.
+  using UplinkTransport::submit;
+  void submit(std::size_t queue, double bytes, std::span<const UplinkSource> sources) override;
   bool busy(std::size_t queue) const override;
   double backlog_bytes(UplinkDirection direction) const override;
   std::size_t in_flight(UplinkDirection direction) const override;
@@ -58,7 +62,7 @@ class FabricUplink final : public UplinkTransport {
   struct Pending {
     double bytes = 0.0;
     sim::Time submitted;
-    std::vector<NodeId> hosts;
+    std::vector<UplinkSource> sources;
   };
   struct Queue {
     UplinkDirection direction = UplinkDirection::kOut;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 #include "models/network/topology.hpp"
 #include "sim/time.hpp"
@@ -24,6 +25,17 @@ struct UplinkCarried {
   UplinkDirection direction = UplinkDirection::kOut;
   sim::Time from, to;
   double bytes = 0.0;
+};
+
+// Where a share of a transfer's data is: a host, its share of the bytes (the shares of a
+// transfer sum to 1), and optionally a fabric resource its flow also crosses: the drives it is
+// read from (an OSD host's drive reads, so an off-site copy of a store checkpoint shares them
+// with the store's clients). The ports alone ignore all of it.
+struct UplinkSource {
+  static constexpr std::uint32_t kNoResource = UINT32_MAX;
+  NodeId host = 0;
+  double share = 1.0;
+  std::uint32_t resource = kNoResource;
 };
 
 struct UplinkTransferDone {
@@ -45,9 +57,16 @@ class UplinkTransport {
   // A new queue in one direction; its index for submit().
   virtual std::size_t add_queue(UplinkDirection direction) = 0;
   // Queues `bytes` (> 0) on `queue` at now: sent at once if the queue is idle, after its earlier
-  // transfers otherwise. `hosts`: where the data is (egress: its sources; ingress: where it
-  // lands), an equal share each; the ports alone ignore them.
-  virtual void submit(std::size_t queue, double bytes, std::span<const NodeId> hosts) = 0;
+  // transfers otherwise. `sources`: where the data is (egress: its sources; ingress: where it
+  // lands), with their shares and resources.
+  virtual void submit(std::size_t queue, double bytes, std::span<const UplinkSource> sources) = 0;
+  // The same with an equal share on each host and no resources.
+  void submit(std::size_t queue, double bytes, std::span<const NodeId> hosts) {
+    std::vector<UplinkSource> sources;
+    sources.reserve(hosts.size());
+    for (NodeId h : hosts) sources.push_back({h, 1.0 / static_cast<double>(hosts.size()), UplinkSource::kNoResource});
+    submit(queue, bytes, std::span<const UplinkSource>(sources));
+  }
   // A transfer of the queue is in flight or waiting.
   virtual bool busy(std::size_t queue) const = 0;
   // Bytes not yet sent in one direction (in flight and waiting), as of now.

@@ -31,7 +31,7 @@ std::size_t WanUplink::add_queue(UplinkDirection direction) {
   return queues_.size() - 1;
 }
 
-void WanUplink::submit(std::size_t queue, double bytes, std::span<const NodeId> /*hosts*/) {
+void WanUplink::submit(std::size_t queue, double bytes, std::span<const UplinkSource> /*sources*/) {
   if (queue >= queues_.size() || !(bytes > 0.0) || bytes == std::numeric_limits<double>::infinity()) {
     throw sim::InternalError("uplink: a transfer needs a known queue and a positive, finite size (this is a bug)");
   }

@@ -47,8 +47,9 @@ class WanUplink final : public UplinkTransport {
   std::size_t add_queue(UplinkDirection direction) override;
   // bytes > 0 (else InternalError); O(transfers in flight in its direction). No hosts: the
   // ports alone do not see where the data is.
-  void submit(std::size_t queue, double bytes, std::span<const NodeId> hosts) override;
-  void submit(std::size_t queue, double bytes) { submit(queue, bytes, {}); }
+  using UplinkTransport::submit;
+  void submit(std::size_t queue, double bytes, std::span<const UplinkSource> sources) override;
+  void submit(std::size_t queue, double bytes) { submit(queue, bytes, std::span<const UplinkSource>{}); }
   bool busy(std::size_t queue) const override;
   // O(heads).
   double backlog_bytes(UplinkDirection direction) const override;

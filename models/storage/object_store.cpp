@@ -143,6 +143,18 @@ double ObjectStore::osd_bytes(int pool, int osd) const {
   return p.stored_bytes * p.config.member_fraction() * slots[static_cast<std::size_t>(osd)] / p.placement->pg_count();
 }
 
+std::vector<double> ObjectStore::read_shares(int pool_id) const {
+  const Pool& pool = pools_.at(static_cast<std::size_t>(pool_id));
+  const int k = pool.config.ec_k;
+  if (k == 0) return pool.primary;
+  const std::size_t n = hosts_.size();
+  std::vector<double> share(n, 0.0);
+  for (std::size_t s = 0; s < n; ++s) {
+    for (std::size_t p = 0; p < n; ++p) share[s] += pool.shard[s * n + p] / k;
+  }
+  return share;
+}
+
 void ObjectStore::write(int pool_id, std::vector<ClientShare> clients, OnDone on_done) {
   Pool& pool = pools_.at(static_cast<std::size_t>(pool_id));
   double total = 0.0;

@@ -106,6 +106,10 @@ class ObjectStore {
   double write_bound_s(int pool, double bytes) const;
   // Client bytes on each OSD of the pool's members (stored x member fraction x PG slots / PGs).
   double osd_bytes(int pool, int osd) const;
+  // Where a read of the pool's data comes off the drives, per host (an index into config.hosts),
+  // over the members up as of now: replicated, the PGs whose primary it is; EC, the data chunks
+  // it holds (1/k of a PG each). Sums to 1 less the share of PGs with no member up.
+  std::vector<double> read_shares(int pool) const;
   network::ResourceId drive_write_resource(int host) const { return hosts_[static_cast<std::size_t>(host)].write; }
   network::ResourceId drive_read_resource(int host) const { return hosts_[static_cast<std::size_t>(host)].read; }
   // Not a limit (unbounded): counts the pool's client bytes, written and read, as they move.

@@ -453,3 +453,33 @@ TEST_CASE("a dataset in the store takes its pool's room: the checkpoints get wha
       mw::plan_training_job(derived.cluster->training_jobs[0], derived.cluster->node, reg.collective_algorithms);
   CHECK(plan.dataset_bytes_stored == Approx(3 * plan.dataset_bytes_per_step));
 }
+
+TEST_CASE("an off-site copy of a store checkpoint is read off the OSD hosts' drives: each host its primaries' share",
+          "[models][datacenter][storage][uplink]") {
+  const auto reg = builtin();
+  const double bytes = mw::checkpoint_bytes(reg.training_models.get("bert-large").factory());
+  // Host 5 of the front-end is the gateway of 1.6 Tb/s of ports (200 GB/s): far above the drives'
+  // reads (2 GB/s per host), so the drives bind. Every checkpoint is copied.
+  DatacenterConfig c = config(reg, 3, store(1e15, 2));
+  c.uplink.emplace();
+  c.uplink->ports.push_back({1.6e12, 1});
+  c.uplink->gateway = dcsim::models::datacenter::UplinkGateway{false, 5};
+  c.uplink->checkpoint_copies = dcsim::models::datacenter::CheckpointCopies{1, 0};
+  Run r;
+  run(std::move(c), r);
+  // Bytes in = bytes out: both checkpoints leave whole.
+  CHECK(r.number("uplink/out_bytes") == Approx(2 * bytes).epsilon(1e-9));
+  // A copy reads as a replicated read does: each host's drive gives the share of PGs whose
+  // primary it is, at 2 GB/s, and the busiest host ends the copy (the same placement as the
+  // restart read above says which). From the NICs alone it would take bytes / 200 GB/s.
+  const StorageConfig s = store(1e15, 2);
+  const dcsim::models::storage::CrushPlacement placement(3, 1, 1, s.store.pools[0], 0, s.store.seed);
+  int primaries[3] = {0, 0, 0};
+  for (int pg = 0; pg < placement.pg_count(); ++pg) ++primaries[placement.host_of(placement.members(pg)[0])];
+  const double busiest = std::max({primaries[0], primaries[1], primaries[2]}) / double(placement.pg_count());
+  const auto& transfers = r.sink.table("uplink/transfers");
+  REQUIRE(transfers.rows.size() == 2);
+  for (const auto& row : transfers.rows) {
+    CHECK(std::get<double>(row[5]) - std::get<double>(row[4]) == Approx(busiest * bytes / 2e9).epsilon(1e-3));
+  }
+}

@@ -48,6 +48,25 @@ struct Net {
 
 }  // namespace
 
+TEST_CASE("a source carries its share of a transfer through its own resource",
+          "[models][network][uplink][gateway]") {
+  // 10e9 B from host 0 (a quarter) and host 1 (three quarters), ports at 400 Gb/s. Host 0's share
+  // is read through a 1e9 B/s (8 Gb/s) resource, its drives: 2.5e9 B take exactly 2.5 s. Host 1's
+  // 7.5e9 B share leaf 0's 100 Gb/s uplink (and the gateway's link) with host 0's 8 Gb/s: 92 Gb/s
+  // = 11.5e9 B/s, done at 0.652 s. The transfer ends with the slower share: 2.5 s.
+  Net n(400e9);
+  const ResourceId drives = n.driver.add_resource(8e9);
+  const UplinkSource from[] = {{0, 0.25, drives}, {1, 0.75, UplinkSource::kNoResource}};
+  n.uplink.submit(n.uplink.add_queue(UplinkDirection::kOut), 10e9, from);
+  n.sim.run();
+  REQUIRE(n.r.done.size() == 1);
+  CHECK(n.r.done[0].finished.ns() == Approx(2.5 * kSecondNs).epsilon(1e-9));
+  CHECK(n.r.bytes(UplinkDirection::kOut) == Approx(10e9));
+  // Shares that do not add up to the transfer are a bug of the caller.
+  const UplinkSource half[] = {{0, 0.5, UplinkSource::kNoResource}};
+  CHECK_THROWS_AS(n.uplink.submit(0, 1e9, half), dcsim::sim::InternalError);
+}
+
 TEST_CASE("an egress transfer from one host runs at the slower of its NIC and the ports",
           "[models][network][uplink][gateway]") {
   SECTION("ports slower than the NIC: 40 Gb/s = 5e9 B/s, 10e9 B in exactly 2 s") {
@@ -171,5 +190,5 @@ TEST_CASE("a gateway that is not a host or a transfer from the gateway itself is
   const auto q = uplink.add_queue(UplinkDirection::kOut);
   const NodeId gateway[] = {3};
   CHECK_THROWS_AS(uplink.submit(q, 1e9, gateway), dcsim::sim::InternalError);
-  CHECK_THROWS_AS(uplink.submit(q, 1e9, {}), dcsim::sim::InternalError);
+  CHECK_THROWS_AS(uplink.submit(q, 1e9, std::span<const NodeId>{}), dcsim::sim::InternalError);
 }
