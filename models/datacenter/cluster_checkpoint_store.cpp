@@ -1,6 +1,7 @@
 // Where training runs write their checkpoints and what a restart pays to read one back: the
-// plan's analytic rate, flows to a store host (network_write.hpp), or the shared object store
-// (datacenter_parts.hpp, CheckpointStore), whose reads are flows too.
+// plan's analytic rate, flows to a store host (network_write.hpp), the shared object store
+// (datacenter_parts.hpp, CheckpointStore) or NVMe-oF namespaces (CheckpointNamespaces), whose
+// reads are flows too.
 
 #include <utility>
 
@@ -18,10 +19,15 @@ bool in_store(const workload::TrainingJobPlan& plan) {
   return plan.checkpoint_config.target == workload::CheckpointTarget::kStore && plan.checkpoint_bytes > 0;
 }
 
+bool in_namespaces(const workload::TrainingJobPlan& plan) {
+  return plan.checkpoint_config.target == workload::CheckpointTarget::kNvmeof && plan.checkpoint_bytes > 0;
+}
+
 }  // namespace
 
 sim::Time ClusterSimulation::checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload) {
-  job.reload_from_store = reload && checkpoint_store_ != nullptr && in_store(plan);
+  job.reload_from_store = reload && ((checkpoint_store_ != nullptr && in_store(plan)) ||
+                                     (checkpoint_namespaces_ != nullptr && in_namespaces(plan)));
   if (!reload || job.reload_from_store || !(plan.checkpoint_rate_bytes_per_s > 0)) return sim::Time::zero();
   // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
   return sim::Time::from_seconds(plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s);
@@ -37,6 +43,13 @@ void ClusterSimulation::attach_checkpoint_store(CheckpointStore& store) {
   }
 }
 
+void ClusterSimulation::attach_checkpoint_namespaces(CheckpointNamespaces& namespaces) {
+  checkpoint_namespaces_ = &namespaces;
+  for (auto& job : jobs_) {
+    if (job->spec.training && in_namespaces(*job->spec.training)) job->plan = plan_with_policy_interval(job->spec);
+  }
+}
+
 bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   if (!job.reload_from_store) return false;
@@ -44,6 +57,16 @@ bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
   const workload::TrainingJobPlan& plan = job.current_plan();
   const std::uint64_t id = ++store_reads_;
   job.store_read = id;
+  if (in_namespaces(plan)) {
+    // From the nodes' NVMe-oF namespaces: all of it, or (a target out of reach) nothing.
+    checkpoint_namespaces_->read(job.nodes, plan.checkpoint_bytes_per_node, [this, job_index, id](bool ok) {
+      Job& j = *jobs_[job_index];
+      if (j.store_read != id) return;  // the run stopped meanwhile
+      j.store_read = 0;
+      on_checkpoint_read(job_index, ok ? CheckpointRead::kOk : CheckpointRead::kUnavailable);
+    });
+    return true;
+  }
   checkpoint_store_->read(job.spec.name, plan.checkpoint_config.pool, job.nodes, plan.checkpoint_bytes_per_node,
                           [this, job_index, id](CheckpointRead result) {
                             Job& j = *jobs_[job_index];
@@ -94,6 +117,10 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, CheckpointRead
 void ClusterSimulation::connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run,
                                                   const workload::TrainingJobPlan& plan) {
   const Job& job = *jobs_[job_index];
+  if (checkpoint_namespaces_ != nullptr && in_namespaces(plan)) {
+    run.set_checkpoint_write(checkpoint_namespaces_->writer(job.nodes));
+    return;
+  }
   if (checkpoint_store_ != nullptr && in_store(plan)) {
     run.set_checkpoint_write(checkpoint_store_->writer(job.spec.name, plan.checkpoint_config.pool, job.nodes,
                                                       !plan.checkpoint_config.async));

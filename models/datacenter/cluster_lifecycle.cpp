@@ -31,13 +31,17 @@ std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_po
   if (plan.checkpoint_interval_steps <= 0) return spec.training;
   const double per_node = config_.node_fault_rate_per_hour;
   const double mtbf_s = per_node > 0 ? 3600.0 / (per_node * spec.nodes) : std::numeric_limits<double>::infinity();
-  // A synchronous save into the shared store stalls the job at least as long as the store's
-  // drives take; the plan's cost is its nodes' NIC bound.
+  // A synchronous save into the shared store (or to NVMe-oF namespaces) stalls the job at least
+  // as long as the drives take; the plan's cost is its nodes' NIC bound.
   double cost_s = plan.checkpoint_s;
   if (checkpoint_store_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kStore &&
       !plan.checkpoint_config.async) {
     cost_s = std::max(cost_s, checkpoint_store_->write_bound_s(plan.checkpoint_config.pool, plan.checkpoint_bytes,
                                                                spec.nodes));
+  }
+  if (checkpoint_namespaces_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kNvmeof &&
+      !plan.checkpoint_config.async) {
+    cost_s = std::max(cost_s, checkpoint_namespaces_->write_bound_s(plan.checkpoint_bytes, spec.nodes));
   }
   const double interval_s = failover_->checkpoint_interval_s(cost_s, mtbf_s);
   if (!(interval_s > 0)) return spec.training;

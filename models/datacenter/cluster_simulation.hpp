@@ -92,6 +92,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // Jobs that checkpoint into it get their checkpoint interval again, now against what a save
   // into the store costs at least (CheckpointStore::write_bound_s), not their NICs' rate.
   void attach_checkpoint_store(CheckpointStore& store) override;
+  void attach_checkpoint_namespaces(CheckpointNamespaces& namespaces) override;
   // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
   void set_power_source(NodePowerSource* source);
   // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
@@ -346,6 +347,7 @@ class ClusterSimulation final : private policy::ClusterView,
   std::unique_ptr<CollectiveLog> collective_log_;  // flow mode with training jobs
   TrainingFabric* frontend_network_ = nullptr;  // when the datacenter has one
   CheckpointStore* checkpoint_store_ = nullptr;  // when the datacenter has a store
+  CheckpointNamespaces* checkpoint_namespaces_ = nullptr;  // when it has NVMe-oF targets
   std::uint64_t store_reads_ = 0;               // reads started (their ids)
   const DatacenterSignals* signals_ = nullptr;
   const ModelRegistries& registries_;

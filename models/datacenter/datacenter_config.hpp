@@ -9,6 +9,7 @@
 
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/scripted_node_fault.hpp"
+#include "models/datacenter/nvmeof_namespaces_config.hpp"
 #include "models/datacenter/storage_config.hpp"
 #include "models/datacenter/uplink_config.hpp"
 #include "models/economics/economics_config.hpp"
@@ -41,6 +42,9 @@ struct DatacenterConfig {
   // The shared object store on /frontend (or the backend): training jobs whose checkpoint target
   // is the store write and restart-read through it (storage_subsystem.hpp); needs the cluster.
   std::optional<StorageConfig> storage;
+  // NVMe-oF targets whose namespaces training jobs with checkpoint target nvmeof write and
+  // restart-read (nvmeof_subsystem.hpp); needs the cluster.
+  std::optional<NvmeofNamespacesConfig> nvmeof;
 };
 
 }  // namespace dcsim::models::datacenter

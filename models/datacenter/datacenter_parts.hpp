@@ -114,11 +114,29 @@ class CheckpointStore {
   virtual std::vector<network::UplinkSource> copy_sources(const std::string& pool) const = 0;
 };
 
-// The owner of the training jobs (the cluster) takes the store while the datacenter is built.
+// Remote NVMe namespaces as training jobs see them (nvmeof_subsystem.hpp): a job whose checkpoint
+// target is nvmeof writes every checkpoint through a writer it gets here (each node to its own
+// namespace) and reads its last one back here before a restart resumes. Node i is host i of the
+// targets' network.
+class CheckpointNamespaces {
+ public:
+  virtual ~CheckpointNamespaces() = default;
+  virtual std::unique_ptr<CheckpointWriter> writer(const std::vector<int>& nodes) = 0;
+  // Every node reads `bytes_per_node` back; on_done(ok) once all have, never before the call
+  // returns (ok false when some node could not reach its target).
+  virtual void read(const std::vector<int>& nodes, double bytes_per_node, std::function<void(bool ok)> on_done) = 0;
+  // The least a synchronous save of `bytes` from `nodes` nodes can stall a job (the targets'
+  // drives and cores, a node's queue): what a checkpoint interval is optimised against.
+  virtual double write_bound_s(double bytes, int nodes) const = 0;
+};
+
+// The owner of the training jobs (the cluster) takes the store and the namespaces while the
+// datacenter is built.
 class CheckpointStoreHost {
  public:
   virtual ~CheckpointStoreHost() = default;
   virtual void attach_checkpoint_store(CheckpointStore& store) = 0;
+  virtual void attach_checkpoint_namespaces(CheckpointNamespaces& namespaces) = 0;
 };
 
 // Runs inference replicas as jobs of the cluster: the seam through which the inference subsystem

@@ -2,6 +2,7 @@
 
 #include "models/datacenter/fault_effects.hpp"
 #include "models/datacenter/inference_subsystem.hpp"
+#include "models/datacenter/nvmeof_subsystem.hpp"
 #include "models/datacenter/scripted_node_faults.hpp"
 #include "models/datacenter/site_uplink.hpp"
 #include "models/datacenter/storage_subsystem.hpp"
@@ -28,6 +29,11 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
          if (!c.config.storage) return nullptr;
          return std::make_unique<StorageSubsystem>(c);
+       }},
+      {"nvmeof", "NVMe-oF targets whose namespaces training jobs checkpoint to (nvmeof_subsystem.hpp)",
+       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
+         if (!c.config.nvmeof) return nullptr;
+         return std::make_unique<NvmeofSubsystem>(c);
        }},
       // Before economics: its finish reports the last bytes economics bills.
       {"uplink", "the site's internet ports and the transfers that cross them (site_uplink.hpp)",

@@ -32,6 +32,9 @@
 //           (the datacenter's /frontend or /fabric), sharing it with whatever else runs there.
 //   store   the shared object store (models/storage): planned as remote; the run's writes and
 //           restart reads go through the store's data path on its network.
+//   nvmeof  every node's NVMe-oF namespace on a target host (models/storage/nvmeof_targets.hpp):
+//           planned as remote; the run's writes and restart reads are flows to and from the
+//           targets through their queues, drives and (TCP) cores.
 
 #include <string>
 
@@ -46,7 +49,7 @@ namespace dcsim::models::workload {
 
 // kStore: the datacenter's shared object store (models/storage, the storage subsystem), on the
 // network that holds it; planned like kRemote (its nominal time at the NICs' line rate).
-enum class CheckpointTarget { kNvme, kRemote, kStore };
+enum class CheckpointTarget { kNvme, kRemote, kStore, kNvmeof };
 // Which NICs and network carry a remote checkpoint.
 enum class CheckpointNetwork { kFrontend, kBackend };
 

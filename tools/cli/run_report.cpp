@@ -16,6 +16,7 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
   facts.has_frontend = scenario.frontend.has_value();
   facts.has_reliability = scenario.reliability.has_value();
   facts.has_storage = scenario.storage.has_value();
+  facts.has_nvmeof = scenario.nvmeof.has_value();
   facts.uplink_carries_traffic =
       scenario.uplink && (!scenario.uplink->streams.empty() || scenario.uplink->checkpoint_copies);
   facts.has_economics = scenario.economics.has_value();

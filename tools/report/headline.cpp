@@ -65,6 +65,20 @@ void add_storage(Lines& out, const nlohmann::json& s) {
                                         number_at(s, "/storage/osd_failures"))});
 }
 
+// NVMe-oF targets: what the checkpoints to them took, and the CPU TCP spent moving them.
+void add_nvmeof(Lines& out, const nlohmann::json& s) {
+  out.push_back({"nvmeof", fmt::format("{:.0f} targets over {}; {:.0f} saves (p50 {}, max {}), {:.0f} restart reads "
+                                       "(max {}); {:.0f} + {:.0f} core-s on nodes + targets",
+                                       number_at(s, "/nvmeof/targets"), s.value("/nvmeof/transport"_json_pointer,
+                                                                                 std::string("?")),
+                                       number_at(s, "/nvmeof/checkpoint_writes"),
+                                       short_time_text(number_at(s, "/nvmeof/checkpoint_write_s_p50")),
+                                       short_time_text(number_at(s, "/nvmeof/checkpoint_write_s_max")),
+                                       number_at(s, "/nvmeof/checkpoint_reads"),
+                                       short_time_text(number_at(s, "/nvmeof/checkpoint_read_s_max")),
+                                       number_at(s, "/nvmeof/host_core_s"), number_at(s, "/nvmeof/target_core_s"))});
+}
+
 // Silent corruption, where the scenario can have any: how much was caught, and what was not.
 void add_integrity(Lines& out, const nlohmann::json& s) {
   if (!s.contains("integrity")) return;
@@ -272,6 +286,7 @@ HeadlineFacts headline_facts_from_resolved(const nlohmann::json& resolved, std::
   f.has_frontend = resolved.contains("frontend");
   f.has_reliability = resolved.contains("reliability");
   f.has_storage = resolved.contains("storage");
+  f.has_nvmeof = resolved.contains("nvmeof");
   if (resolved.contains("uplink")) {
     const auto& u = resolved.at("uplink");
     f.uplink_carries_traffic =
@@ -311,6 +326,7 @@ std::vector<HeadlineLine> headline_lines(const HeadlineFacts& facts, const nlohm
   if (facts.has_fabric) add_fabric(out, s);
   if (facts.has_frontend) add_frontend(out, s);
   if (facts.has_storage) add_storage(out, s);
+  if (facts.has_nvmeof) add_nvmeof(out, s);
   if (facts.has_cluster) add_integrity(out, s);
   if (facts.uplink_carries_traffic) add_uplink(out, s);
   if (facts.has_economics) add_costs(out, facts, s);

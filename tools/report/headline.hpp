@@ -21,6 +21,7 @@ struct HeadlineFacts {
   bool has_frontend = false;  // /frontend: the nodes' front-end network
   bool has_reliability = false;
   bool has_storage = false;   // /storage: the shared object store
+  bool has_nvmeof = false;    // /nvmeof: NVMe-oF targets
   bool uplink_carries_traffic = false;  // /uplink with streams or checkpoint copies
   bool has_economics = false;
   std::vector<std::string> cloud_options;  // /economics/cloud offers, in scenario order

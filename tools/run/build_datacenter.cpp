@@ -45,6 +45,7 @@ dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
   config.economics = scenario.economics;
   config.inference = scenario.inference;
   config.storage = scenario.storage;
+  config.nvmeof = scenario.nvmeof;
   return config;
 }
 

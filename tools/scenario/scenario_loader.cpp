@@ -8,6 +8,7 @@
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/economics_mapping.hpp"
 #include "tools/scenario/inference_mapping.hpp"
+#include "tools/scenario/nvmeof_spec.hpp"
 #include "tools/scenario/storage_spec.hpp"
 #include "tools/scenario/uplink_mapping.hpp"
 #include "tools/scenario/uplink_spec.hpp"
@@ -463,6 +464,8 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   }
   out.storage = map_storage_section(out.resolved.contains("storage") ? &out.resolved["storage"] : nullptr, out,
                                     out.origins["storage"]);
+  out.nvmeof = map_nvmeof_section(out.resolved.contains("nvmeof") ? &out.resolved["nvmeof"] : nullptr, out,
+                                  out.origins["nvmeof"]);
   map_sdc_detection(out);
   if (out.resolved.contains("economics")) {
     out.economics = map_economics_section(out.resolved["economics"], out, registries, out.origins["economics"]);

@@ -23,6 +23,7 @@
 
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/scripted_node_fault.hpp"
+#include "models/datacenter/nvmeof_namespaces_config.hpp"
 #include "models/datacenter/storage_config.hpp"
 #include "models/datacenter/uplink_config.hpp"
 #include "models/inference/service_config.hpp"
@@ -59,6 +60,7 @@ struct Scenario {
   std::optional<models::reliability::FaultModelConfig> reliability;  // /reliability, when given
   std::optional<models::datacenter::UplinkConfig> uplink;           // /uplink, when given
   std::optional<models::datacenter::StorageConfig> storage;         // /storage, when given
+  std::optional<models::datacenter::NvmeofNamespacesConfig> nvmeof;  // /nvmeof, when given
   std::optional<models::economics::EconomicsConfig> economics;       // /economics, when given
   std::vector<models::inference::ServiceConfig> inference;          // /inference/services
   std::vector<TraceReport> traces;  // /workload/traces: what each trace gave (jobs, rows skipped)

@@ -7,6 +7,7 @@
 #include "tools/scenario/cloud_pool_spec.hpp"
 #include "tools/scenario/economics_spec.hpp"
 #include "tools/scenario/inference_spec.hpp"
+#include "tools/scenario/nvmeof_spec.hpp"
 #include "tools/scenario/storage_spec.hpp"
 #include "tools/scenario/uplink_spec.hpp"
 #include "tools/scenario/fabric_spec.hpp"
@@ -262,6 +263,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
           faults_section(),
           uplink_section(),
           storage_section(),
+          nvmeof_section(),
           economics_section(registries),
           inference_section(registries),
           object_field("policies", "Policies, each chosen by name from its registry.",

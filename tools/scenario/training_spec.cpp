@@ -226,10 +226,12 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                             0),
                                with_default(enum_field("target",
                                                        "Where they go: node NVMe, a remote store "
-                                                       "over the NICs of `network`, or `store`: the "
+                                                       "over the NICs of `network`, `store`: the "
                                                        "shared object store of /storage (writes and "
-                                                       "restart reads through its data path).",
-                                                       "checkpoint target", {"nvme", "remote", "store"}),
+                                                       "restart reads through its data path), or "
+                                                       "`nvmeof`: each node's namespace on the "
+                                                       "targets of /nvmeof.",
+                                                       "checkpoint target", {"nvme", "remote", "store", "nvmeof"}),
                                             "nvme"),
                                with_default_note(enum_field("network",
                                                             "Remote target: which NICs and network carry "
@@ -354,6 +356,9 @@ void check_training_cross_field(const json& resolved, ErrorList& errors) {
                  t.at(ck / "target") == "store"
                      ? std::string("applies to the remote target only (the store target uses the network that holds "
                                    "the store, /storage/network): drop it")
+                 : t.at(ck / "target") == "nvmeof"
+                     ? std::string("applies to the remote target only (the nvmeof target uses the network that holds "
+                                   "the targets, /nvmeof/network): drop it")
                      : "applies to the remote target only (target is " + t.at(ck / "target").dump() +
                            "; node NVMe needs no network): drop it or set target \"remote\"");
     }
@@ -457,9 +462,10 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
     const OriginReader ck = t.object("checkpoint", "checkpoint.");
     spec.checkpoint.interval_steps = ck.at("interval", "interval_steps").get<int>();
     const std::string target = ck.at("target", "target").get<std::string>();
-    spec.checkpoint.target = target == "remote"  ? mw::CheckpointTarget::kRemote
-                             : target == "store" ? mw::CheckpointTarget::kStore
-                                                 : mw::CheckpointTarget::kNvme;
+    spec.checkpoint.target = target == "remote"   ? mw::CheckpointTarget::kRemote
+                             : target == "store"  ? mw::CheckpointTarget::kStore
+                             : target == "nvmeof" ? mw::CheckpointTarget::kNvmeof
+                                                  : mw::CheckpointTarget::kNvme;
     if (ck.contains("pool")) spec.checkpoint.pool = ck.at("pool", "pool").get<std::string>();
     spec.checkpoint.async = ck.at("async", "async").get<bool>();
     spec.checkpoint.snapshot_bytes_per_s_per_gpu =

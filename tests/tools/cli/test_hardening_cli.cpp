@@ -285,3 +285,15 @@ TEST_CASE("placement inputs a cluster cannot honour exit 2 at their pointer with
   check_validate_refuses("quickstart.json", " --set policies.scheduler_params.queue_depth=5",
                          "/policies/scheduler_params/queue_depth: not a parameter of scheduler 'fifo'");
 }
+
+TEST_CASE("validate refuses NVMe-oF targets that are nodes or beyond their network", "[cli][hardening]") {
+  // The scenario's front-end has 144 hosts: 128 nodes, then the 4 targets.
+  check_validate_refuses("nvmeof-checkpoints.json", " --set nvmeof.first_host=5",
+                         ":/nvmeof/first_host: NVMe-oF targets are hosts of their network beyond the cluster's nodes "
+                         "(128 to 143): host 5 is not");
+  check_validate_refuses("nvmeof-checkpoints.json", " --set nvmeof.targets=20",
+                         ":/nvmeof/targets: NVMe-oF targets are hosts of their network beyond the cluster's nodes "
+                         "(128 to 143): host 144 is not; give the network at least 145 hosts");
+  check_validate_refuses("nvmeof-checkpoints.json", " --set nvmeof.network=backend",
+                         ":/nvmeof/network: NVMe-oF targets on the backend need the scenario's /fabric section");
+}

@@ -73,6 +73,8 @@ NOT_SCHEMA_DETECTABLE.update({
     "sdc_without_detection": "a section that a class's effect needs",
     "storage_dataset_without_storage": "a value that needs another section",
     "sdc_fault_without_quarantine": "a key that one fault kind needs",
+    "nvmeof_target_without_nvmeof": "a value that needs another section",
+    "nvmeof_tcp_keys_on_rdma": "a key that applies to one value of another",
 })
 NOT_SCHEMA_DETECTABLE["duplicate_key"] = "JSON Schema sees the parsed object, with one key"
 

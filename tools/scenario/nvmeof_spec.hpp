@@ -1,0 +1,27 @@
+#pragma once
+// The scenario's `nvmeof` section (models/datacenter/nvmeof_subsystem.hpp): NVMe-oF target hosts
+// on the front-end network (or the backend), beyond the cluster's nodes and the store's hosts,
+// whose namespaces training jobs with checkpoint target `nvmeof` write to and read back. Its
+// FieldSpec and its mapping to an NvmeofNamespacesConfig.
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "models/datacenter/nvmeof_namespaces_config.hpp"
+#include "tools/scenario/field_origins.hpp"
+#include "tools/scenario/field_spec.hpp"
+
+namespace dcsim::tools::scenario {
+
+struct Scenario;
+
+FieldSpec nvmeof_section();
+
+// Maps the resolved /nvmeof section (null: absent), checking what the schema cannot: TCP keys
+// under the RDMA transport, and jobs whose checkpoint target is nvmeof without the section
+// (sim::InputErrors naming each pointer).
+std::optional<models::datacenter::NvmeofNamespacesConfig> map_nvmeof_section(const nlohmann::json* nvmeof,
+                                                                             const Scenario& s, FieldOrigins& origins);
+
+}  // namespace dcsim::tools::scenario
