@@ -448,6 +448,7 @@ void StorageSubsystem::finish() {
     const std::string job = "jobs/" + name + "/";
     set(job + "checkpoint_write_s_p50", {median(r.write_s), "s", "median time of the job's checkpoint writes"});
     set(job + "checkpoint_write_s_max", {max_of(r.write_s), "s", "longest checkpoint write of the job"});
+    set(job + "checkpoint_read_s_p50", {median(r.read_s), "s", "median time of the job's restart reads"});
     set(job + "checkpoint_read_s_max", {max_of(r.read_s), "s", "longest restart read of the job's checkpoint"});
     set(job + "stall_s", {job_stall, "s",
                           "time the job waited on the store: synchronous writes (not an async save's write, which "

@@ -17,19 +17,14 @@ struct NvmeofConfig {
   // is on targets[i mod targets.size()], striped over that target's drives.
   std::vector<std::uint32_t> targets;
   int drives_per_target = 24;
-  DriveSpec drive;  // bandwidths of one drive (store_config.hpp)
+  DriveSpec drive;  // bandwidths and latencies of one drive (store_config.hpp)
   NvmeofTransport transport = NvmeofTransport::kRdma;
   // What the fabric adds to each I/O over a local drive: vendor ranges RDMA 10-20 us, TCP
   // 25-40 us (public-figures.md, "NVMe-oF added latency"); SPDK's own 4 KiB QD1 reads over TCP:
   // 27 us (SPDK initiator), 33 us (kernel initiator) (spdk/spdk issue 2326).
   double added_latency_s = 15e-6;
-  // The drive's own latency per I/O: NVMe SSDs answer in 20-100 us (Pure Storage, "What is
-  // NVMe"); writes land in the drive's power-protected buffer (low end), reads go to NAND
-  // (about 100 us raw, high end).
-  double read_latency_s = 80e-6;
-  double write_latency_s = 20e-6;
-  // Outstanding I/Os of io_bytes a node keeps on its namespace: with the latencies above they
-  // cap its rate at queue_depth x io_bytes / (device + added latency), Little's law.
+  // Outstanding I/Os of io_bytes a node keeps on its namespace: with the drive's latency and the
+  // added one they cap its rate at queue_depth x io_bytes / (drive + added latency), Little's law.
   int queue_depth = 32;
   double io_bytes = 128.0 * 1024;
   // NVMe/TCP moves every byte through a CPU core on both ends (each I/O queue is served by one

@@ -30,8 +30,8 @@ NvmeofTargets::NvmeofTargets(network::FabricSimulation& network, NvmeofConfig co
   if (config_.drives_per_target < 1) throw sim::ConfigError("drives_per_target", "expected at least 1");
   require_positive(config_.drive.read_bytes_per_s, "drive.read_bandwidth", "a read bandwidth");
   require_positive(config_.drive.write_bytes_per_s, "drive.write_bandwidth", "a write bandwidth");
-  require_positive(config_.read_latency_s, "read_latency", "a latency");
-  require_positive(config_.write_latency_s, "write_latency", "a latency");
+  require_positive(config_.drive.read_latency_s, "drive.read_latency", "a latency");
+  require_positive(config_.drive.write_latency_s, "drive.write_latency", "a latency");
   if (!(config_.added_latency_s >= 0.0)) throw sim::ConfigError("added_latency", "expected 0 or more");
   if (config_.queue_depth < 1) throw sim::ConfigError("queue_depth", "expected at least 1");
   require_positive(config_.io_bytes, "io_size", "an I/O size");
@@ -71,7 +71,7 @@ network::NodeId NvmeofTargets::target_of(int node) const {
 }
 
 double NvmeofTargets::queue_bytes_per_s(bool write) const {
-  const double latency = (write ? config_.write_latency_s : config_.read_latency_s) + config_.added_latency_s;
+  const double latency = (write ? config_.drive.write_latency_s : config_.drive.read_latency_s) + config_.added_latency_s;
   return config_.queue_depth * config_.io_bytes / latency;
 }
 

@@ -20,6 +20,10 @@ struct ObjectStore::Op {
   bool ok = true;
   std::size_t pending = 0;
   OnDone on_done;
+  // The drive's latency for the op's kind: its last I/O completes this long after its last bytes
+  // arrive (a write into the drive's buffer), or its first bytes leave NAND this long after the
+  // request (a read: the fluid's end moves by as much).
+  sim::Time latency;
 };
 
 ObjectStore::ObjectStore(sim::Simulator& sim, network::FabricSimulation& network, StoreConfig config)
@@ -35,6 +39,9 @@ ObjectStore::ObjectStore(sim::Simulator& sim, network::FabricSimulation& network
   if (!(config_.io_bytes > 0)) throw sim::ConfigError("io_bytes", "must be positive");
   if (!(config_.full_ratio > 0 && config_.full_ratio <= 1)) throw sim::ConfigError("full_ratio", "must be in (0, 1]");
   if (config_.pools.empty()) throw sim::ConfigError("pools", "a store needs a pool");
+  if (!(d.read_latency_s >= 0) || !(d.write_latency_s >= 0)) {
+    throw sim::ConfigError("drive", "a drive's latencies must not be negative");
+  }
   for (std::size_t i = 0; i < config_.pools.size(); ++i) {
     const PoolConfig& pc = config_.pools[i];
     if (pc.ec_k < 0 || pc.ec_m < 0 || (pc.ec_k == 0 && pc.size < 1) || (pc.ec_k > 0 && pc.ec_m < 1)) {
@@ -173,6 +180,7 @@ void ObjectStore::write(int pool_id, std::vector<ClientShare> clients, OnDone on
   }
   auto op = std::make_unique<Op>();
   op->pool = pool_id;
+  op->latency = sim::Time::from_seconds(config_.drive.write_latency_s);
   op->on_done = [this, pool_id, total, cb = std::move(on_done)](bool ok) {
     if (ok) pools_[static_cast<std::size_t>(pool_id)].stored_bytes += total;
     cb(ok);
@@ -195,6 +203,7 @@ void ObjectStore::read(int pool_id, std::vector<ClientShare> clients, OnDone on_
   }
   auto op = std::make_unique<Op>();
   op->pool = pool_id;
+  op->latency = sim::Time::from_seconds(config_.drive.read_latency_s);
   op->on_done = std::move(on_done);
   Op& ref = *op;
   ops_.push_back(std::move(op));
@@ -384,7 +393,13 @@ void ObjectStore::finish_op(Op* op) {
   std::unique_ptr<Op> owned = std::move(*it);
   ops_.erase(it);
   if (!owned->ok) ++counters_.ops_failed;
-  if (owned->on_done) owned->on_done(owned->ok);
+  if (owned->on_done) {
+    if (owned->ok && owned->latency > sim::Time::zero()) {
+      sim_.at(sim_.now() + owned->latency, [cb = std::move(owned->on_done)] { cb(true); });
+    } else {
+      owned->on_done(owned->ok);
+    }
+  }
   if (ops_.empty() && busy_reported_) {  // on_done may have started the next op
     busy_reported_ = false;
     if (on_busy_) on_busy_(false);

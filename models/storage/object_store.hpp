@@ -21,7 +21,8 @@
 //   EC read:          the first k members' chunks: k - 1 to the primary plus its own, then
 //                     primary -> client: a read touches k OSDs
 // The pieces of one operation run concurrently (a streaming pipeline as a fluid: the slowest
-// piece sets the end); the operation ends when the last piece has.
+// piece sets the end); the operation ends when the last piece has, plus the drive's latency for
+// its kind (the last write's commit into the drive's buffer, a read's first access to NAND).
 //
 // Faults. A host going down fails its flows now; the pieces re-issue what they had left on the
 // members still up (degraded: fewer copies written, reads from the survivors or k other chunks).

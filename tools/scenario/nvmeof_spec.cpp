@@ -5,6 +5,7 @@
 
 #include "sim/error.hpp"
 #include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/storage_spec.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -42,7 +43,8 @@ FieldSpec nvmeof_section() {
                                           "6.5 GB/s"),
                              with_default(quantity_field("write_bandwidth", "Sequential write bandwidth.",
                                                          QuantityKind::kDataRate, above(0)),
-                                          "3.5 GB/s")}),
+                                          "3.5 GB/s"),
+                             drive_latency_field(true), drive_latency_field(false)}),
                json::object()),
            with_default(enum_field("transport",
                                    "`rdma` (RoCE: no CPU in the data path) or `tcp` (every byte through a core at "
@@ -54,15 +56,6 @@ FieldSpec nvmeof_section() {
                                             "RDMA 10-20 us, TCP 25-40 us; SPDK measures TCP 27-33 us).",
                                             QuantityKind::kDuration, at_least(0)),
                              "15 us over RDMA, 30 us over TCP"),
-           with_default(quantity_field("read_latency",
-                                       "The drive's own latency per read I/O (NVMe: 20-100 us; NAND reads near "
-                                       "the top).",
-                                       QuantityKind::kDuration, above(0)),
-                        "80 us"),
-           with_default(quantity_field("write_latency",
-                                       "The drive's own latency per write I/O (into its power-protected buffer).",
-                                       QuantityKind::kDuration, above(0)),
-                        "20 us"),
            with_default(integer_field("queue_depth", "I/Os a node keeps in flight on its namespace.", at_least(1)),
                         32),
            with_default(quantity_field("io_size", "Bytes per I/O.", QuantityKind::kDataSize, above(0)), "128 KiB"),
@@ -129,8 +122,8 @@ std::optional<models::datacenter::NvmeofNamespacesConfig> map_nvmeof_section(con
   t.transport = tcp ? models::storage::NvmeofTransport::kTcp : models::storage::NvmeofTransport::kRdma;
   t.added_latency_s = n.contains("added_latency") ? n.at("added_latency", "added_latency").get<double>()
                                                   : (tcp ? 30e-6 : 15e-6);
-  t.read_latency_s = n.at("read_latency", "read_latency").get<double>();
-  t.write_latency_s = n.at("write_latency", "write_latency").get<double>();
+  t.drive.read_latency_s = drive.at("read_latency", "read_latency").get<double>();
+  t.drive.write_latency_s = drive.at("write_latency", "write_latency").get<double>();
   t.queue_depth = n.at("queue_depth", "queue_depth").get<int>();
   t.io_bytes = n.at("io_size", "io_size").get<double>();
   if (n.contains("tcp")) {

@@ -89,6 +89,8 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
   store.drive.read_iops = drive.at("read_iops", "read_iops").get<double>();
   store.drive.write_iops = drive.at("write_iops", "write_iops").get<double>();
   store.drive.capacity_bytes = drive.at("capacity", "capacity_bytes").get<double>();
+  store.drive.read_latency_s = drive.at("read_latency", "read_latency").get<double>();
+  store.drive.write_latency_s = drive.at("write_latency", "write_latency").get<double>();
   store.io_bytes = st.at("io_size", "io_bytes").get<double>();
   if (st.contains("recovery_bandwidth")) {
     store.recovery_bytes_per_s = st.at("recovery_bandwidth", "recovery_bytes_per_s").get<double>() / 8.0;

@@ -5,6 +5,19 @@ namespace dcsim::tools::scenario {
 using nlohmann::json;
 using sim::QuantityKind;
 
+FieldSpec drive_latency_field(bool read) {
+  return read ? with_default(quantity_field("read_latency",
+                                            "The drive's own latency per read I/O (NVMe answers in 20-100 us; NAND "
+                                            "reads near the top).",
+                                            QuantityKind::kDuration, at_least(0)),
+                             "80 us")
+              : with_default(quantity_field("write_latency",
+                                            "The drive's own latency per write I/O (into its power-protected "
+                                            "buffer, the low end of 20-100 us).",
+                                            QuantityKind::kDuration, at_least(0)),
+                             "20 us");
+}
+
 FieldSpec storage_section() {
   return optional_section(
       object_field(
@@ -44,7 +57,8 @@ FieldSpec storage_section() {
                                           2.0e5),
                              with_default(quantity_field("capacity", "Usable capacity.", QuantityKind::kDataSize,
                                                          above(0)),
-                                          "15.36 TB")}),
+                                          "15.36 TB"),
+                             drive_latency_field(true), drive_latency_field(false)}),
                json::object()),
            with_default(quantity_field("io_size",
                                        "Bytes per I/O operation (RADOS's 4 MiB objects): a drive moves "

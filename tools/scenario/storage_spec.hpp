@@ -15,6 +15,9 @@ struct Scenario;
 
 FieldSpec storage_section();
 
+// The drive's latency per read (or write) I/O, a key of /storage/drive and /nvmeof/drive.
+FieldSpec drive_latency_field(bool read);
+
 // Maps the resolved /storage section, checking what the schema cannot (replication wider than
 // the failure domains, erasure coding wider than the hosts, a pool smaller than one checkpoint
 // of a job that writes to it, a job's pool the store lacks, a fault on a host it does not have):

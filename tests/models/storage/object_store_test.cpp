@@ -72,19 +72,21 @@ StoreConfig one_drive_per_host(double write_bytes_per_s) {
 
 TEST_CASE("a write to an idle replicated pool runs at its slowest stage: the drives", "[models][storage]") {
   // Three OSD hosts, size 3: every PG lives on all three, so each host's drive takes every byte
-  // once (as primary or replica). Drive 3.5 GB/s < NIC 12.5 GB/s: 7 GB take 7e9 / 3.5e9 = 2 s.
+  // once (as primary or replica). Drive 3.5 GB/s < NIC 12.5 GB/s: 7 GB take 7e9 / 3.5e9 = 2 s,
+  // and the last I/O commits the drive's 20 us write latency later.
   Bench b(1, 3, one_drive_per_host(3.5e9));
-  CHECK(b.run_write({{0, 7e9}}) == Approx(2.0).epsilon(1e-6));
+  CHECK(b.run_write({{0, 7e9}}) == Approx(2.0 + 20e-6).epsilon(1e-9));
 }
 
 TEST_CASE("a write to an idle replicated pool runs at its slowest stage: the primary's forwarding", "[models][storage]") {
   // One PG: every byte goes client -> primary (12.5 GB/s NIC) and the primary sends it on to
   // two replicas over its one 12.5 GB/s uplink, so it forwards at 6.25 GB/s: with 50 GB/s
-  // drives, 25 GB take 2 x 25e9 / 12.5e9 = 4 s (the client's own NIC would need 2 s).
+  // drives, 25 GB take 2 x 25e9 / 12.5e9 = 4 s (the client's own NIC would need 2 s), plus the
+  // drive's 20 us write latency.
   StoreConfig c = one_drive_per_host(50e9);
   c.pools[0].pg_count = 1;
   Bench b(1, 3, c);
-  CHECK(b.run_write({{0, 25e9}}) == Approx(4.0).epsilon(1e-6));
+  CHECK(b.run_write({{0, 25e9}}) == Approx(4.0 + 20e-6).epsilon(1e-9));
 }
 
 TEST_CASE("a write to an idle replicated pool runs at its slowest stage: the client NIC", "[models][storage]") {
@@ -248,8 +250,28 @@ TEST_CASE("drive IOPS limit a store doing small operations", "[models][storage]"
   Bench b(1, 3, small);
   const double t_big = a.run_write({{0, 3.5e9}});
   const double t_small = b.run_write({{0, 3.5e9}});
-  CHECK(t_big == Approx(1.0).epsilon(1e-6));
-  CHECK(t_small == Approx(3.5e9 / (2e5 * 4096)).epsilon(1e-6));
+  CHECK(t_big == Approx(1.0 + 20e-6).epsilon(1e-9));  // plus the last I/O's write latency
+  CHECK(t_small == Approx(3.5e9 / (2e5 * 4096) + 20e-6).epsilon(1e-9));
+}
+
+TEST_CASE("an operation ends one drive latency after its last bytes: writes 20 us and reads 80 us by default",
+          "[models][storage]") {
+  // Drive 3.5 GB/s write, 6.5 GB/s read, three hosts of one drive, size 3: 7 GB written in 2 s
+  // (every drive takes every byte) plus the write latency; read back from the primaries, each
+  // host's drive serving its primaries' share, plus the read latency. Latencies set to 1 ms and
+  // 3 ms act by exactly that much.
+  StoreConfig fast = one_drive_per_host(3.5e9);
+  StoreConfig slow = fast;
+  slow.drive.write_latency_s = 1e-3;
+  slow.drive.read_latency_s = 3e-3;
+  Bench a(1, 3, fast);
+  Bench b(1, 3, slow);
+  const double write_fast = a.run_write({{0, 7e9}});
+  const double write_slow = b.run_write({{0, 7e9}});
+  CHECK(write_slow - write_fast == Approx(1e-3 - 20e-6).epsilon(1e-6));
+  const double read_fast = a.run_read({{0, 7e9}});
+  const double read_slow = b.run_read({{0, 7e9}});
+  CHECK(read_slow - read_fast == Approx(3e-3 - 80e-6).epsilon(1e-6));
 }
 
 TEST_CASE("an OSD marked out moves exactly its PGs, to another OSD of the same host", "[models][storage][osd]") {
