@@ -49,15 +49,8 @@ NvmeofSubsystem::NvmeofSubsystem(const SubsystemContext& context) : sim_(context
   if (!cluster || context.parts.checkpoint_store_host == nullptr) {
     throw sim::ConfigError("", "needs the cluster: its training jobs' checkpoints are what the namespaces hold");
   }
-  network::FabricSimulation* network = config.on_backend ? context.parts.fabric : context.parts.frontend;
-  const network::Topology* topology = config.on_backend ? context.parts.topology : context.parts.frontend_topology;
-  if (network == nullptr || topology == nullptr) {
-    throw sim::ConfigError("network", config.on_backend
-                                          ? "NVMe-oF targets on the backend need the scenario's /fabric section"
-                                          : "NVMe-oF targets on the front-end network need the scenario's /frontend "
-                                            "section (or put them on the backend)");
-  }
-  const std::size_t hosts = topology->host_count();
+  const SubsystemNetwork net = subsystem_network(context, config.on_backend, "NVMe-oF");
+  const std::size_t hosts = net.topology.host_count();
   const auto& storage = context.config.storage;
   for (std::uint32_t t : config.targets.targets) {
     if (t < static_cast<std::uint32_t>(cluster->nodes) || t >= hosts) {
@@ -72,7 +65,7 @@ NvmeofSubsystem::NvmeofSubsystem(const SubsystemContext& context) : sim_(context
       throw sim::ConfigError("targets", "host " + std::to_string(t) + " is an OSD host of the store");
     }
   }
-  targets_ = std::make_unique<storage::NvmeofTargets>(*network, config.targets);
+  targets_ = std::make_unique<storage::NvmeofTargets>(net.fabric, config.targets);
   context.parts.checkpoint_store_host->attach_checkpoint_namespaces(*this);
 }
 

@@ -49,14 +49,9 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
   if (!cluster || context.parts.checkpoint_store_host == nullptr) {
     throw sim::ConfigError("", "needs the cluster: its training jobs' checkpoints are what the store keeps");
   }
-  network::FabricSimulation* network = config_.on_backend ? context.parts.fabric : context.parts.frontend;
-  const network::Topology* topology = config_.on_backend ? context.parts.topology : context.parts.frontend_topology;
-  if (network == nullptr || topology == nullptr) {
-    throw sim::ConfigError("network", config_.on_backend
-                                          ? "the store on the backend needs the scenario's /fabric section"
-                                          : "the store on the front-end network needs the scenario's /frontend "
-                                            "section (or put it on the backend)");
-  }
+  const SubsystemNetwork net = subsystem_network(context, config_.on_backend, "the store");
+  network::FabricSimulation* network = &net.fabric;
+  const network::Topology* topology = &net.topology;
   if (config_.keep_checkpoints < 1) throw sim::ConfigError("keep_checkpoints", "must be at least 1");
   const CheckpointIntegrity& integrity = config_.integrity;
   if (!(integrity.corruptions_per_pb >= 0) || !std::isfinite(integrity.corruptions_per_pb)) {

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,6 +38,15 @@ struct SubsystemContext {
   DatacenterSignals& signals;
   DatacenterParts parts;
 };
+
+// The network a subsystem's hosts are on (its section's `network`): the backend /fabric or the
+// front-end, with its topology. sim::ConfigError("network") naming what needs it when the
+// datacenter lacks that network.
+struct SubsystemNetwork {
+  network::FabricSimulation& fabric;
+  const network::Topology& topology;
+};
+SubsystemNetwork subsystem_network(const SubsystemContext& context, bool on_backend, const std::string& what);
 
 struct SubsystemEntry {
   std::string_view name;       // also the part named in a DatacenterConfigError

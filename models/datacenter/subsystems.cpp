@@ -7,9 +7,21 @@
 #include "models/datacenter/site_uplink.hpp"
 #include "models/datacenter/storage_subsystem.hpp"
 #include "models/datacenter/subsystem.hpp"
+#include "sim/error.hpp"
 #include "models/economics/economics_subsystem.hpp"
 
 namespace dcsim::models::datacenter {
+
+SubsystemNetwork subsystem_network(const SubsystemContext& context, bool on_backend, const std::string& what) {
+  network::FabricSimulation* fabric = on_backend ? context.parts.fabric : context.parts.frontend;
+  const network::Topology* topology = on_backend ? context.parts.topology : context.parts.frontend_topology;
+  if (fabric == nullptr || topology == nullptr) {
+    throw sim::ConfigError("network", on_backend ? what + " on the backend needs the scenario's /fabric section"
+                                                 : what + " on the front-end network needs the scenario's /frontend "
+                                                          "section (or put it on the backend)");
+  }
+  return {*fabric, *topology};
+}
 
 const std::vector<SubsystemEntry>& subsystem_entries() {
   static const std::vector<SubsystemEntry> kEntries{

@@ -38,13 +38,8 @@ FieldSpec nvmeof_section() {
                object_field("drive",
                             "One NVMe drive (defaults: a PCIe 4 data-centre drive; public-figures.md, Storage "
                             "components).",
-                            {with_default(quantity_field("read_bandwidth", "Sequential read bandwidth.",
-                                                         QuantityKind::kDataRate, above(0)),
-                                          "6.5 GB/s"),
-                             with_default(quantity_field("write_bandwidth", "Sequential write bandwidth.",
-                                                         QuantityKind::kDataRate, above(0)),
-                                          "3.5 GB/s"),
-                             drive_latency_field(true), drive_latency_field(false)}),
+                            {drive_bandwidth_field(true), drive_bandwidth_field(false), drive_latency_field(true),
+                             drive_latency_field(false)}),
                json::object()),
            with_default(enum_field("transport",
                                    "`rdma` (RoCE: no CPU in the data path) or `tcp` (every byte through a core at "

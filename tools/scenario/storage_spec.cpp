@@ -18,6 +18,15 @@ FieldSpec drive_latency_field(bool read) {
                              "20 us");
 }
 
+FieldSpec drive_bandwidth_field(bool read) {
+  return read ? with_default(quantity_field("read_bandwidth", "Sequential read bandwidth.", QuantityKind::kDataRate,
+                                            above(0)),
+                             "6.5 GB/s")
+              : with_default(quantity_field("write_bandwidth", "Sequential write bandwidth.",
+                                            QuantityKind::kDataRate, above(0)),
+                             "3.5 GB/s");
+}
+
 FieldSpec storage_section() {
   return optional_section(
       object_field(
@@ -46,12 +55,7 @@ FieldSpec storage_section() {
                object_field("drive",
                             "One NVMe drive (defaults: a PCIe 4 15.36 TB data-centre drive; public-figures.md, "
                             "Storage components).",
-                            {with_default(quantity_field("read_bandwidth", "Sequential read bandwidth.",
-                                                         QuantityKind::kDataRate, above(0)),
-                                          "6.5 GB/s"),
-                             with_default(quantity_field("write_bandwidth", "Sequential write bandwidth.",
-                                                         QuantityKind::kDataRate, above(0)),
-                                          "3.5 GB/s"),
+                            {drive_bandwidth_field(true), drive_bandwidth_field(false),
                              with_default(number_field("read_iops", "Read operations per second.", above(0)), 1.0e6),
                              with_default(number_field("write_iops", "Write operations per second.", above(0)),
                                           2.0e5),

@@ -15,8 +15,10 @@ struct Scenario;
 
 FieldSpec storage_section();
 
-// The drive's latency per read (or write) I/O, a key of /storage/drive and /nvmeof/drive.
+// The drive's latency per read (or write) I/O, and its sequential bandwidth: keys of
+// /storage/drive and /nvmeof/drive.
 FieldSpec drive_latency_field(bool read);
+FieldSpec drive_bandwidth_field(bool read);
 
 // Maps the resolved /storage section, checking what the schema cannot (replication wider than
 // the failure domains, erasure coding wider than the hosts, a pool smaller than one checkpoint

@@ -13,7 +13,7 @@
 #include "models/hardware/node_presets.hpp"
 #include "models/reliability/checkpoint_interval.hpp"
 #include "models/workload/training_job.hpp"
-#include "tests/models/datacenter/cluster_test_support.hpp"
+#include "tests/models/datacenter/storage_test_support.hpp"
 
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;
@@ -25,22 +25,6 @@ namespace net = dcsim::models::network;
 namespace sim = dcsim::sim;
 
 namespace {
-
-// Two nodes (hosts 0-1) and a target (host 2) on a non-blocking front-end leaf-spine whose host
-// links are 800 Gb/s (100 GB/s), far above the target's one drive, so the drive binds.
-net::FabricRunConfig frontend() {
-  net::FabricRunConfig f;
-  f.topology = "leaf_spine";
-  f.topology_config.leaves = 3;
-  f.topology_config.hosts_per_leaf = 2;
-  f.topology_config.nics_per_node = 1;
-  f.topology_config.links_per_node = 2;
-  f.topology_config.bundle_parallel_links = true;
-  f.topology_config.link_bandwidth_bps = 400e9;
-  f.topology_config.nic_bandwidth_bps = 400e9;
-  f.options.routing.mode = net::RoutingMode::kSpray;
-  return f;
-}
 
 // BERT-Large on 2 HGX H100 nodes, analytic steps, a checkpoint after every step to NVMe-oF: one
 // target with one drive (1 GB/s write, 2 GB/s read), its queue far from binding.
@@ -59,7 +43,7 @@ DatacenterConfig config(const dcsim::models::ModelRegistries& reg, int steps) {
   c.cluster->nodes = 2;
   c.cluster->nodes_per_rack = 2;
   c.cluster->training_jobs.push_back(t);
-  c.frontend = frontend();
+  c.frontend = dcsim::tests::storage_frontend();  // host 2 is the target
   c.nvmeof.emplace();
   c.nvmeof->targets.targets = {2};
   c.nvmeof->targets.drives_per_target = 1;
@@ -74,14 +58,7 @@ double number(const sim::MemoryTraceSink& sink, const std::string& key) {
   return std::holds_alternative<double>(v) ? std::get<double>(v) : static_cast<double>(std::get<std::int64_t>(v));
 }
 
-void run(DatacenterConfig c, sim::MemoryTraceSink& sink) {
-  sim::Simulator simulator;
-  const auto reg = builtin();
-  Datacenter datacenter(std::move(c), reg, simulator, sink);
-  datacenter.start();
-  simulator.run();
-  datacenter.finish();
-}
+void run(DatacenterConfig c, sim::MemoryTraceSink& sink) { dcsim::tests::run_datacenter(std::move(c), sink); }
 
 }  // namespace
 

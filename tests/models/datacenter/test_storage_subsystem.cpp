@@ -14,7 +14,7 @@
 #include "models/reliability/checkpoint_interval.hpp"
 #include "models/storage/crush_placement.hpp"
 #include "models/workload/training_job.hpp"
-#include "tests/models/datacenter/cluster_test_support.hpp"
+#include "tests/models/datacenter/storage_test_support.hpp"
 
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;
@@ -27,22 +27,6 @@ namespace net = dcsim::models::network;
 namespace sim = dcsim::sim;
 
 namespace {
-
-// Two nodes (hosts 0-1) and three OSD hosts (2-4) on a non-blocking front-end leaf-spine whose
-// host links are 800 Gb/s: 100 GB/s, far above the drives below, so the drives bind.
-net::FabricRunConfig frontend() {
-  net::FabricRunConfig f;
-  f.topology = "leaf_spine";
-  f.topology_config.leaves = 3;
-  f.topology_config.hosts_per_leaf = 2;
-  f.topology_config.nics_per_node = 1;
-  f.topology_config.links_per_node = 2;
-  f.topology_config.bundle_parallel_links = true;
-  f.topology_config.link_bandwidth_bps = 400e9;
-  f.topology_config.nic_bandwidth_bps = 400e9;
-  f.options.routing.mode = net::RoutingMode::kSpray;
-  return f;
-}
 
 // Three OSD hosts of one drive each (1 GB/s write, 2 GB/s read, IOPS far above), a pool of
 // three replicas: every placement group lives on all three, so each drive takes every byte.
@@ -87,7 +71,7 @@ DatacenterConfig config(const dcsim::models::ModelRegistries& reg, int steps, St
   c.cluster->nodes = 2;
   c.cluster->nodes_per_rack = 2;
   c.cluster->training_jobs.push_back(t);
-  c.frontend = frontend();
+  c.frontend = dcsim::tests::storage_frontend();  // hosts 2-4 are the OSD hosts, 5 is free
   c.storage = std::move(storage);
   return c;
 }
@@ -116,14 +100,7 @@ ScriptedNodeFault crash_at(double t_s) {
   return f;
 }
 
-void run(DatacenterConfig c, Run& out) {
-  sim::Simulator simulator;
-  const auto reg = builtin();
-  Datacenter datacenter(std::move(c), reg, simulator, out.sink);
-  datacenter.start();
-  simulator.run();
-  datacenter.finish();
-}
+void run(DatacenterConfig c, Run& out) { dcsim::tests::run_datacenter(std::move(c), out.sink); }
 
 }  // namespace
 

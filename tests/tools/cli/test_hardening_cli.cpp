@@ -295,5 +295,5 @@ TEST_CASE("validate refuses NVMe-oF targets that are nodes or beyond their netwo
                          ":/nvmeof/targets: NVMe-oF targets are hosts of their network beyond the cluster's nodes "
                          "(128 to 143): host 144 is not; give the network at least 145 hosts");
   check_validate_refuses("nvmeof-checkpoints.json", " --set nvmeof.network=backend",
-                         ":/nvmeof/network: NVMe-oF targets on the backend need the scenario's /fabric section");
+                         ":/nvmeof/network: NVMe-oF on the backend needs the scenario's /fabric section");
 }
