@@ -100,6 +100,12 @@ void SiteUplink::find_hosts(const SubsystemContext& context, std::size_t network
       store_hosts_.push_back(h);
     }
   }
+  const auto& nvmeof = context.config.nvmeof;
+  if (nvmeof && nvmeof->on_backend == g.on_backend) {
+    for (std::uint32_t t : nvmeof->targets.targets) {
+      if (static_cast<int>(t) == g.host) host_error("host " + std::to_string(g.host) + " is an NVMe-oF target");
+    }
+  }
   if (context.config.cluster) {
     for (const auto& job : context.config.cluster->training_jobs) {
       const workload::CheckpointConfig& c = job.checkpoint;

@@ -142,3 +142,21 @@ TEST_CASE("Daly's interval for a job saving to NVMe-oF is set by the target's dr
   CHECK(checkpoints == (4000 - 1) / interval_steps);
   CHECK(checkpoints >= 1);
 }
+
+TEST_CASE("an NVMe-oF target cannot also be the uplink's gateway", "[models][datacenter][nvmeof][uplink]") {
+  const auto reg = builtin();
+  DatacenterConfig c = config(reg, 3);
+  c.uplink.emplace();
+  c.uplink->ports.push_back({100e9, 1});
+  c.uplink->gateway = dcsim::models::datacenter::UplinkGateway{false, 2};  // the target
+  sim::Simulator simulator;
+  sim::MemoryTraceSink sink;
+  try {
+    Datacenter datacenter(std::move(c), reg, simulator, sink);
+    FAIL("a target as the gateway was accepted");
+  } catch (const DatacenterConfigError& e) {
+    CHECK(e.part() == "uplink");
+    CHECK(e.field() == "gateway.host");
+    CHECK_THAT(e.detail(), Catch::Contains("host 2 is an NVMe-oF target"));
+  }
+}
