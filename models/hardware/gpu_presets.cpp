@@ -28,6 +28,11 @@ GpuSpec h100_sxm5() {
   gpu.nvlink_links = 18;
   gpu.sms = 132;                              // same source
   gpu.max_sm_clock_hz = 1.98e9;               // same source
+  // Max operating 87 C, slowdown 89 C, shutdown 92 C: the nvidia-smi -q of a 700 W Hopper SXM
+  // cited above (public-figures.md, thermal limits).
+  gpu.max_operating_c = 87.0;
+  gpu.slowdown_c = 89.0;
+  gpu.shutdown_c = 92.0;
   return gpu;
 }
 
@@ -43,6 +48,9 @@ GpuSpec h200_sxm() {
   gpu.hbm_bytes = 143771.0 * 1024 * 1024;
   gpu.hbm_bandwidth_bytes_per_s = 4.8e12;
   // Idle draw not published; the die and board power stage are the H100's, so keep its figure.
+  // Thermal limits: no public nvidia-smi -q of an H200 with absolute thresholds was found
+  // (drivers from 550 on print margins, "GPU T.Limit Temp"); the die and SXM5 module are the
+  // H100's, so its 87 / 89 / 92 C stay (assumption; /facility/throttle overrides them).
   return gpu;
 }
 
@@ -62,11 +70,15 @@ GpuSpec a100_sxm_80gb() {
   gpu.max_power_w = 400.0;        // max TDP of the SXM part
   gpu.sms = 108;                  // GA100 whitepaper (A100 configuration)
   gpu.max_sm_clock_hz = 1.41e9;   // boost clock, same whitepaper
-  // Not published by NVIDIA: commonly reported nvidia-smi -q values for A100 SXM4 (idle about
-  // 50-60 W at P0 with nothing running, minimum power limit 100 W). Estimates; override when
-  // measured.
-  gpu.idle_power_w = 55.0;
+  // Not in NVIDIA's datasheet; from the nvidia-smi -q of an A100-SXM4-80GB (driver 525.60.13)
+  // in huggingface/m4-logs tr_141-hanging (Jean Zay, 2023-03-04): 68 W at P0, 28 C, nothing
+  // running (its seven busy-polling neighbours drew 84-87 W); minimum power limit 100 W;
+  // max operating 85 C, slowdown 89 C, shutdown 92 C (HBM max operating 95 C).
+  gpu.idle_power_w = 68.0;
   gpu.min_power_limit_w = 100.0;
+  gpu.max_operating_c = 85.0;
+  gpu.slowdown_c = 89.0;
+  gpu.shutdown_c = 92.0;
   return gpu;
 }
 

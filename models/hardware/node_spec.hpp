@@ -25,6 +25,12 @@ struct GpuSpec {
   int nvlink_links = 0;
   int sms = 0;                  // streaming multiprocessors (wave quantisation in the GEMM model)
   double max_sm_clock_hz = 0.0;
+  // Thermal limits the driver enforces (nvidia-smi -q "GPU Max Operating / Slowdown / Shutdown
+  // Temp"): clocks start to fall above max operating, hardware slowdown at slowdown, the GPU
+  // stops at shutdown. The facility's throttling takes them unless the scenario sets its own.
+  double max_operating_c = 0.0;
+  double slowdown_c = 0.0;
+  double shutdown_c = 0.0;
 };
 
 struct NodeSpec {

@@ -58,6 +58,16 @@ std::vector<double> read_temperature_csv(const std::string& path, const std::str
   return out;
 }
 
+void fill_throttle_from_gpu(nlohmann::json& throttle, const models::hardware::GpuSpec* gpu) {
+  const models::facility::FacilityConfig defaults;
+  const auto fill = [&throttle](const char* key, double preset_c, double default_c) {
+    if (!throttle.contains(key)) throttle[key] = preset_c > 0.0 ? preset_c : default_c;
+  };
+  fill("max_operating", gpu ? gpu->max_operating_c : 0.0, defaults.max_operating_c);
+  fill("slowdown", gpu ? gpu->slowdown_c : 0.0, defaults.slowdown_c);
+  fill("shutdown", gpu ? gpu->shutdown_c : 0.0, defaults.shutdown_c);
+}
+
 void apply_node_spec(models::power::NodePowerConfig& config, const models::hardware::NodeSpec& node) {
   config.gpus = node.gpus;
   config.gpu.idle_power_w = node.gpu.idle_power_w;

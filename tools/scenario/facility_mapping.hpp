@@ -26,6 +26,11 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& faci
                                                       const models::hardware::NodeSpec* node = nullptr,
                                                       const nlohmann::json& faults = nlohmann::json::array());
 
+// The thermal thresholds /facility/throttle leaves out, from the node's GPU (the H100 SXM's,
+// FacilityConfig's defaults, without a cluster), written into the resolved section so that it
+// states the thresholds that run.
+void fill_throttle_from_gpu(nlohmann::json& throttle, const models::hardware::GpuSpec* gpu);
+
 // The facility's NodePowerConfig for a NodeSpec (what map_facility_section applies).
 void apply_node_spec(models::power::NodePowerConfig& config, const models::hardware::NodeSpec& node);
 

@@ -6,6 +6,12 @@ namespace dcsim::tools::scenario {
 
 using sim::QuantityKind;
 
+namespace {
+// The loader fills these from /cluster/node's preset (fill_facility_from_preset), so the resolved
+// document states the thresholds that run.
+FieldSpec gpu_preset_default(FieldSpec f) { return with_default_note(std::move(f), "from the node's GPU preset"); }
+}  // namespace
+
 FieldSpec facility_section(const models::ModelRegistries& registries) {
   return optional_section(object_field(
       "facility",
@@ -60,18 +66,16 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
           object_field(
               "throttle",
               "GPU thermal thresholds: clocks fall linearly from max_operating to slowdown, hold at slowdown_clock "
-              "above it, and the GPU shuts down at shutdown until it cools below restart_below. Defaults: the H100 "
-              "SXM's (nvidia-smi -q: max operating 87 C, slowdown 89 C, shutdown 92 C); set them for other GPUs.",
+              "above it, and the GPU shuts down at shutdown until it cools below restart_below. The three "
+              "temperatures default to the node's GPU preset (nvidia-smi -q: H100 and H200 SXM 87 / 89 / 92 C, "
+              "A100 SXM4 85 / 89 / 92 C).",
               {
-                  with_default(quantity_field("max_operating", "Clocks start to fall above it.",
-                                              QuantityKind::kTemperature, between(40, 120)),
-                               "87 C"),
-                  with_default(quantity_field("slowdown", "Hardware slowdown: clocks at slowdown_clock.",
-                                              QuantityKind::kTemperature, between(40, 120)),
-                               "89 C"),
-                  with_default(quantity_field("shutdown", "The GPU stops; its node's job stalls.",
-                                              QuantityKind::kTemperature, between(40, 120)),
-                               "92 C"),
+                  gpu_preset_default(quantity_field("max_operating", "Clocks start to fall above it.",
+                                                    QuantityKind::kTemperature, between(40, 120))),
+                  gpu_preset_default(quantity_field("slowdown", "Hardware slowdown: clocks at slowdown_clock.",
+                                                    QuantityKind::kTemperature, between(40, 120))),
+                  gpu_preset_default(quantity_field("shutdown", "The GPU stops; its node's job stalls.",
+                                                    QuantityKind::kTemperature, between(40, 120))),
                   with_default(number_field("slowdown_clock", "Clock factor at and above slowdown (assumption: HW "
                                             "slowdown halves the clock).", between(0.05, 1)),
                                0.5),

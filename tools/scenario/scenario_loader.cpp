@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -65,6 +66,16 @@ void fill_node_from_preset(json& node, const models::ModelRegistries& registries
   fill("other_idle_power", spec.other_idle_power_w);
   fill("other_max_power", spec.other_max_power_w);
   fill_node_hardware_from_preset(node, spec);
+}
+
+// The GPU of /cluster/node's preset; null without a cluster or with an unknown preset (reported
+// elsewhere).
+std::optional<models::hardware::GpuSpec> preset_gpu(const json& resolved, const models::ModelRegistries& registries) {
+  const json* preset = find_at(resolved, "/cluster/node/preset");
+  if (preset == nullptr || !preset->is_string()) return std::nullopt;
+  const auto* entry = registries.node_presets.find(preset->get<std::string>());
+  if (entry == nullptr) return std::nullopt;
+  return entry->factory().gpu;
 }
 
 // Checks that relate several keys, which the per-field walk cannot see. Runs on the resolved
@@ -409,6 +420,10 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
     out.resolved = resolve_value(spec, doc, "", errors);
     if (out.resolved.contains(json::json_pointer("/cluster/node"))) {
       fill_node_from_preset(out.resolved["cluster"]["node"], registries);
+    }
+    if (out.resolved.contains(json::json_pointer("/facility/throttle"))) {
+      const auto gpu = preset_gpu(out.resolved, registries);
+      fill_throttle_from_gpu(out.resolved["facility"]["throttle"], gpu ? &*gpu : nullptr);
     }
     check_cross_field(doc, out.resolved, errors);
     if (const json* scheduler = find_at(out.resolved, "/policies/scheduler"); scheduler && scheduler->is_string()) {

@@ -63,6 +63,29 @@ TEST_CASE("facility cooling keys left out: documented defaults, sizes left to th
   CHECK(f.max_operating_c == 87.0);
 }
 
+// Each GPU's driver enforces its own limits: an A100 SXM4 starts to fall back at 85 C, an H100
+// SXM at 87 C (nvidia-smi -q outputs cited in gpu_presets.cpp). A threshold left out follows
+// the node's preset and the resolved document states it; one that is set wins.
+TEST_CASE("throttle thresholds left out follow the node's GPU preset", "[tools][scenario][facility]") {
+  json a100 = with_facility(json::object());
+  a100["cluster"]["node"] = {{"preset", "dgx-a100"}};
+  const auto s = load_doc(a100);
+  REQUIRE(s.facility);
+  CHECK(s.facility->max_operating_c == 85.0);
+  CHECK(s.facility->slowdown_c == 89.0);
+  CHECK(s.facility->shutdown_c == 92.0);
+  CHECK(s.resolved["facility"]["throttle"]["max_operating"] == 85.0);
+
+  const auto h100 = load_doc(with_facility(json::object()));
+  CHECK(h100.facility->max_operating_c == 87.0);
+  CHECK(h100.resolved["facility"]["throttle"]["max_operating"] == 87.0);
+
+  a100["facility"] = {{"throttle", {{"max_operating", "80 C"}}}};
+  const auto set = load_doc(a100);
+  CHECK(set.facility->max_operating_c == 80.0);
+  CHECK(set.facility->slowdown_c == 89.0);
+}
+
 TEST_CASE("facility cooling keys: bad values name their key", "[tools][scenario][facility]") {
   CHECK_THROWS_WITH(load_doc(with_facility({{"on_shortfall", "panic"}})), Catch::Contains("/facility/on_shortfall"));
   CHECK_THROWS_WITH(load_doc(with_facility({{"cooling", {{"rdhx_effectiveness", 1.5}}}})),
