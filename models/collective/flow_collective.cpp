@@ -7,6 +7,7 @@
 #include "models/collective/collective_algorithm.hpp"
 #include "models/collective/nvls_algorithm.hpp"
 #include "models/collective/ring_algorithm.hpp"
+#include "models/collective/size_ramp.hpp"
 #include "models/collective/tree_algorithm.hpp"
 #include "models/collective/hierarchical_algorithm.hpp"
 #include "sim/error.hpp"
@@ -70,9 +71,10 @@ double ring_latency_s(const CollectiveTuning& t, double steps, double inter_step
 }
 
 // `steps` lock-step steps; in each every node sends `node_bytes` (payload) to its successor as
-// `channels` fabric flows, while the NVLink edges take `nvlink_s`. Returns the end time.
+// `channels` fabric flows, and the step lasts at least `floor_s` (its NVLink edges, and what the
+// channels NCCL gives the size can move: ramp_floor_s). Returns the end time.
 sim::Time lockstep_ring(network::Fabric& fabric, const std::vector<network::NodeId>& hosts,
-                        int steps, double node_bytes, double nvlink_s, const CollectiveTuning& t,
+                        int steps, double node_bytes, double floor_s, const CollectiveTuning& t,
                         int channels, sim::Time start, std::uint64_t tag0, FlowRunResult& r,
                         bool skip_last_edge = false) {
   const int nodes = static_cast<int>(hosts.size());
@@ -80,7 +82,7 @@ sim::Time lockstep_ring(network::Fabric& fabric, const std::vector<network::Node
   sim::Time now = start;
   std::vector<Edge> edges;
   for (int step = 0; step < steps; ++step) {
-    sim::Time step_end = now + sim::Time::ceil_from_seconds(nvlink_s);
+    sim::Time step_end = now + sim::Time::ceil_from_seconds(floor_s);
     edges.clear();
     if (nodes > 1) {
       // A pipelined broadcast never sends back into the root node.
@@ -96,6 +98,15 @@ sim::Time lockstep_ring(network::Fabric& fabric, const std::vector<network::Node
     now = step_end;
   }
   return now;
+}
+
+// The size ramp in flow mode (size_ramp.hpp): below NCCL's full-channel size a collective runs
+// on fewer channels (thread blocks), each at most its share of the full rate, so a step moving
+// `bytes` over an edge of `edge_bandwidth` takes at least bytes / (edge_bandwidth x fraction).
+// That is a limit of the GPUs' SMs, not of the links: the fabric, which moves the same bytes at
+// line rate, can only make the step slower. 0 at full channels (the fabric and NVLink decide).
+double ramp_floor_s(double bytes, double edge_bandwidth, double fraction) {
+  return fraction < 1.0 && edge_bandwidth > 0.0 ? bytes / (edge_bandwidth * fraction) : 0.0;
 }
 
 }  // namespace
@@ -197,7 +208,16 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
     // streams S/2 up (reduce) and S/2 down (broadcast) as `channels` flows each, while the
     // NVLink chain inside every node moves 2 S at the tree's bandwidth factor.
     const double factor = t.tree_bw_factor * t.tree_protocol_bw_factor[pi];
-    const double chain_s = s.gpus_per_node > 1 ? 2.0 * bytes / (nvl * factor) : 0.0;
+    // The size ramp: fewer channels below the full-channel size and NCCL's mid-size tree
+    // correction (size_ramp.hpp), as the closed form applies them to the whole tree.
+    const double ramp = std::min(1.0, channel_fraction(bytes, n, Protocol::kSimple, t, false) *
+                                          tree_correction(Protocol::kSimple, bytes, t));
+    const double chain_s = s.gpus_per_node > 1 ? 2.0 * bytes / (nvl * factor * ramp) : 0.0;
+    // The closed form's network bandwidth of the tree (node NICs, per-channel cap).
+    const double per_channel = t.tree_per_channel_GBps[node_count_index(s.nodes)] * 1e9;
+    const double tree_net = std::min(node_network_bandwidth(s, t) * t.tree_bw_factor, t.ring_channels * per_channel) *
+                            t.tree_protocol_bw_factor[pi];
+    const double net_floor_s = s.nodes > 1 ? ramp_floor_s(2.0 * bytes, tree_net, ramp) : 0.0;
     const DoubleBinaryTree tree = double_binary_tree(s.nodes);
     const double wire = bytes / 2.0 / channels / (t.network_efficiency * factor);
     std::vector<Edge> edges;
@@ -213,7 +233,7 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
         }
       }
     }
-    const sim::Time end = std::max(start + sim::Time::ceil_from_seconds(chain_s),
+    const sim::Time end = std::max(start + sim::Time::ceil_from_seconds(std::max(chain_s, net_floor_s)),
                                    run_flows(fabric, start, edges, kTagBase, r));
     r.steps = 2 * (s.gpus_per_node - 1 + tree.depth);
     r.bandwidth_s = (end - start).seconds();
@@ -303,6 +323,14 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
   // in total; every step moves S/n per rank.
   const double chunk = bytes / n;
   double inter = 0.0;
+  // The size ramp (size_ramp.hpp): a small message gets fewer channels, and every edge of the
+  // ring, NVLink or network, moves its bytes at that fraction of its full rate at most.
+  const double ramp = channel_fraction(bytes, n, Protocol::kSimple, t, true);
+  const double net = s.nodes > 1 ? node_network_bandwidth(s, t) : 0.0;
+  const auto step_floor_s = [&](double step_bytes) {
+    const double nvlink_s = s.gpus_per_node > 1 ? step_bytes / (nvl * ramp) : 0.0;
+    return std::max(nvlink_s, ramp_floor_s(step_bytes, net, ramp));
+  };
   if (op == CollectiveOp::kBroadcast) {
     // Pipelined ring broadcast: in steady state every edge of the chain root -> ... -> last rank
     // streams the whole message at once, so it runs as one step in which each node boundary
@@ -310,16 +338,14 @@ FlowRunResult collective_on_fabric(network::Fabric& fabric,
     // edges carry S. The pipeline's fill (n-2 chunk times) is left out, as in the closed form.
     r.steps = n - 1;
     inter = nodes - 1.0;
-    const double nvlink_s = s.gpus_per_node > 1 ? bytes / nvl : 0.0;
-    const sim::Time end = lockstep_ring(fabric, hosts, 1, bytes, nvlink_s, t, channels, start,
+    const sim::Time end = lockstep_ring(fabric, hosts, 1, bytes, step_floor_s(bytes), t, channels, start,
                                         kTagBase, r, /*skip_last_edge=*/true);
     r.bandwidth_s = (end - start).seconds();
   } else {
     const bool twice = op == CollectiveOp::kAllReduce;
     r.steps = (twice ? 2 : 1) * (n - 1);
     inter = (twice ? 2.0 : 1.0) * (nodes - 1.0);
-    const double nvlink_s = s.gpus_per_node > 1 ? chunk / nvl : 0.0;
-    const sim::Time end = lockstep_ring(fabric, hosts, r.steps, chunk, nvlink_s, t, channels,
+    const sim::Time end = lockstep_ring(fabric, hosts, r.steps, chunk, step_floor_s(chunk), t, channels,
                                         start, kTagBase, r);
     r.bandwidth_s = (end - start).seconds();
   }

@@ -148,3 +148,39 @@ TEST_CASE("flow mode refuses what the closed forms do not run, naming what it ru
                                                      nodes4, {}, "nvls", 8),
                     Catch::Contains("one NVSwitch domain"));
 }
+
+// Issue 15, item 10 in flow mode: a message below NCCL's full-channel size runs on fewer
+// channels and the tree takes NCCL's mid-size correction, so flow mode must ramp with size as
+// the closed form does (Simple: 24 channels x 512 threads x 64 B = 768 KiB at full channels).
+// On a sprayed non-blocking fabric without latency the two describe the same transfer; without
+// the ramp the flows would move a 64 KiB ring or a 1 MiB tree (correction 0.5) at the full rate.
+TEST_CASE("flow mode ramps with message size as the closed form does", "[models][collective][flow]") {
+  collective::CollectiveRegistry reg{"collective algorithm"};
+  collective::register_collective_algorithms(reg);
+  const auto s = hgx_nodes(4);
+  auto ramped = simple_only();
+  ramped.size_ramp = true;
+  const std::vector<network::NodeId> hosts{0, 1, 2, 3};
+  network::FabricOptions spray;
+  spray.routing.mode = network::RoutingMode::kSpray;
+  struct Case {
+    collective::CollectiveOp op;
+    const char* algorithm;
+    double bytes;
+  };
+  for (const Case& c : {Case{collective::CollectiveOp::kAllReduce, "ring", 64.0 * 1024},
+                        Case{collective::CollectiveOp::kAllGather, "ring", 256.0 * 1024},
+                        Case{collective::CollectiveOp::kBroadcast, "ring", 64.0 * 1024},
+                        Case{collective::CollectiveOp::kAllReduce, "tree", 1024.0 * 1024}}) {
+    INFO(collective::op_name(c.op) << " / " << c.algorithm << " at " << c.bytes << " B");
+    network::Fabric fabric(leaf_spine(4, 8, 1.0), spray);
+    network::Fabric flat(leaf_spine(4, 8, 1.0), spray);
+    const auto flow = collective::collective_on_fabric(fabric, hosts, c.op, c.bytes, s, ramped, c.algorithm, 8);
+    const auto at_full = collective::collective_on_fabric(flat, hosts, c.op, c.bytes, s, simple_only(), c.algorithm, 8);
+    const auto analytic = collective::estimate_collective(reg, c.op, c.bytes, s, ramped, c.algorithm);
+    INFO("flow " << flow.bandwidth_s << " s, analytic " << analytic.bandwidth_s << " s, at full channels "
+                 << at_full.bandwidth_s << " s");
+    CHECK(flow.bandwidth_s == Approx(analytic.bandwidth_s).epsilon(kAgreeTol));
+    CHECK(flow.bandwidth_s > 1.5 * at_full.bandwidth_s);
+  }
+}
