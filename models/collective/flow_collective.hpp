@@ -53,6 +53,12 @@
 //  - nvls all_reduce: NVLink SHARP reduces in the NVSwitch, nothing crosses the fabric, so flow
 //    mode returns the closed form (nvls_algorithm.hpp). NCCL's NVLS-tree across nodes is not
 //    modelled by the closed form either: more than one node is refused (ConfigError).
+// Size ramp (size_ramp.hpp), as the closed forms apply it: below NCCL's full-channel size every
+// ring step lasts at least its bytes over each edge's rate (NVLink, the node's NICs) times the
+// channel fraction, and the tree at least its closed-form network time with the channel fraction
+// and NCCL's mid-size correction; the fabric can only make a step slower (the limit is the
+// channels' SMs, not the links). Hierarchical, all_to_all and point_to_point have no ramp in
+// their closed forms either.
 // Latency: the analytic model's Simple-protocol terms (base + per-step alphas), without its
 // fabric_latency_ns: the fabric adds its own route latency to every flow, so once per lock-step
 // step, and once for tree, broadcast, all_to_all and point_to_point, where the closed form adds
