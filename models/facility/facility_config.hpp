@@ -19,13 +19,14 @@
 namespace dcsim::models::facility {
 
 struct PlantFault {
-  enum class Kind { kCduPumpFailure, kRdhxFanFailure, kChilledWaterRise, kZoneCoolingLoss };
+  enum class Kind { kCduPumpFailure, kRdhxFanFailure, kChilledWaterRise, kZoneCoolingLoss, kCduFailure };
   Kind kind = Kind::kCduPumpFailure;
   sim::Time at = sim::Time::zero();
   sim::Time duration = sim::Time::max();  // max: never repaired
   int zone = 0;                           // -1: every zone (chilled-water rise is plant-wide)
   double flow_fraction = 0.0;             // pump failure: secondary flow left (redundant pumps)
   double delta_c = 5.0;                   // chilled-water rise
+  int count = 1;                          // CDU failure: units out of service
 };
 
 // A zone is a group of racks with its own CDU, doors and air handling. Unset overrides take the
@@ -40,6 +41,7 @@ struct ZoneConfig {
   // flow, so a zone with less flow per rack also has warmer plates (Dittus-Boelter, flow^0.8).
   std::optional<double> secondary_flow_kg_per_s_per_rack;
   std::optional<double> target_gpu_c;                      // closed-loop control target
+  std::optional<int> cdus;                                 // CDUs serving the zone (else sized)
 };
 
 struct FacilityConfig {
@@ -79,6 +81,14 @@ struct FacilityConfig {
   double cdu_effectiveness = 0.8;
   double loop_capacity_j_per_k_per_rack = 4.18e5;  // ~100 L of water per rack (assumption)
   double cdu_pump_power_w_per_rack = 400.0;        // at rated flow; affinity law ~ speed^3 (assumption)
+  // The zone's loop is served by CDUs in parallel, each pumping at most cdu_rated_flow through its
+  // own heat exchanger: the loop gets min(what the control asks, working CDUs x rated flow). A
+  // zone's count (ZoneConfig::cdus) defaults to enough CDUs for its rated flow plus
+  // cdu_redundant_units spares (N+1 is the usual design), so one CDU out (fault cdu_failure)
+  // costs nothing there and a second one caps the flow. 24 kg/s carries ~1 MW at a 10 K rise, a
+  // row-scale CDU (assumption); 0 spares: every CDU lost shows.
+  double cdu_rated_flow_kg_per_s = 24.0;
+  int cdu_redundant_units = 1;
   // Rear doors (RDHx), one per rack, in series with the rack exhaust (thermal/air_side.hpp): a
   // door takes `rdhx_effectiveness` of the exhaust heat up to its capacity; the air handlers get
   // the rest. Active doors have fans; a passive door (or an active one whose fans failed) has

@@ -12,7 +12,8 @@ namespace dcsim::models::facility {
 void FacilitySimulation::apply_fault(std::size_t index, bool begin) {
   advance();
   const auto& f = config_.faults[index];
-  static const char* kNames[] = {"cdu_pump_failure", "rdhx_fan_failure", "chilled_water_rise", "zone_cooling_loss"};
+  static const char* kNames[] = {"cdu_pump_failure", "rdhx_fan_failure", "chilled_water_rise", "zone_cooling_loss",
+                                 "cdu_failure"};
   for (std::size_t z = 0; z < zones_.size(); ++z) {
     if (f.zone >= 0 && static_cast<std::size_t>(f.zone) != z) continue;
     auto& zone = zones_[z];
@@ -21,11 +22,17 @@ void FacilitySimulation::apply_fault(std::size_t index, bool begin) {
       case PlantFault::Kind::kRdhxFanFailure: zone.rdhx_fans_failed = begin; break;
       case PlantFault::Kind::kZoneCoolingLoss: zone.cooling_losses += begin ? 1 : -1; break;
       case PlantFault::Kind::kChilledWaterRise: break;
+      case PlantFault::Kind::kCduFailure:
+        zone.cdus_failed += begin ? f.count : -f.count;
+        update_cdu_limit(zone);
+        break;
     }
   }
   if (f.kind == PlantFault::Kind::kChilledWaterRise) supply_offset_k_ += begin ? f.delta_c : -f.delta_c;
   const double value = f.kind == PlantFault::Kind::kCduPumpFailure ? f.flow_fraction
-                       : f.kind == PlantFault::Kind::kChilledWaterRise ? f.delta_c : 0.0;
+                       : f.kind == PlantFault::Kind::kChilledWaterRise ? f.delta_c
+                       : f.kind == PlantFault::Kind::kCduFailure        ? f.count
+                                                                        : 0.0;
   log_event(kNames[static_cast<int>(f.kind)], f.zone, -1, -1, value,
             begin ? "plant fault begins (scripted)" : "plant fault repaired (scripted)");
   schedule_threshold_check();

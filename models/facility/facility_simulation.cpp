@@ -39,6 +39,8 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   require(c.tick > sim::Time::zero(), "tick", "must be positive");
   require(c.d2c_capture >= 0 && c.d2c_capture <= 1, "cooling.d2c_capture", "must be between 0 and 1");
   require(c.secondary_flow_kg_per_s_per_rack > 0, "cooling.secondary_flow_kg_per_s_per_rack", "must be positive");
+  require(c.cdu_rated_flow_kg_per_s > 0, "cooling.cdu_rated_flow", "must be positive");
+  require(c.cdu_redundant_units >= 0, "cooling.cdu_redundant_units", "must not be negative");
   require(c.facility_water_flow_kg_per_s_per_rack > 0, "plant.water_flow_kg_per_s_per_rack", "must be positive");
   require(!c.chiller_capacity_w || *c.chiller_capacity_w >= 0, "plant.chiller_capacity", "must not be negative");
   require(!c.crah_capacity_w || *c.crah_capacity_w >= 0, "cooling.crah_capacity", "must not be negative");
@@ -102,6 +104,8 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
     const auto& fault = c.faults[f];
     require(fault.zone >= -1 && fault.zone < static_cast<int>(zones_.size()),
             "faults[" + std::to_string(f) + "].zone", "must name a zone");
+    require(fault.kind != PlantFault::Kind::kCduFailure || fault.count >= 1,
+            "faults[" + std::to_string(f) + "].count", "must be at least 1");
   }
   const auto& control = registries.cooling_controls.get(config_.control);
   config_.control_params.require_documented(control.params, "cooling.control_params.",
@@ -148,6 +152,12 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
         air_share * full_node_w * static_cast<double>(z.nodes.size()) +
         c.network_power_w * z.racks / std::max(1, racks));
     z.target_gpu_c = zc.target_gpu_c.value_or(c.target_gpu_c);
+    // CDUs: set, or enough for the zone's rated flow plus the spares.
+    const double rated_flow = z.secondary_flow_kg_per_s_per_rack * z.racks;
+    z.cdus = zc.cdus.value_or(static_cast<int>(std::ceil(rated_flow / c.cdu_rated_flow_kg_per_s - 1e-9)) +
+                              c.cdu_redundant_units);
+    require(z.cdus >= 1, at + "cdus", "must be at least 1");
+    update_cdu_limit(z);
     z.loop_c = z.air_c = t0;
     z.control = control.factory(config_.control_params);
     z.speed = z.control->initial_speed();
@@ -367,10 +377,16 @@ void FacilitySimulation::advance() {
   }
 }
 
+void FacilitySimulation::update_cdu_limit(Zone& z) const {
+  const double rated_flow = z.secondary_flow_kg_per_s_per_rack * z.racks;
+  const int working = std::max(0, z.cdus - z.cdus_failed);
+  z.cdu_flow_limit = rated_flow > 0.0 ? working * config_.cdu_rated_flow_kg_per_s / rated_flow : 0.0;
+}
+
 double FacilitySimulation::plate_conductance(const Zone& z) const {
   // Dittus-Boelter: the plate-to-coolant (or sink-to-air) conductance scales with flow^0.8.
   if (config_.mode == FacilityConfig::Mode::kD2c) {
-    return std::pow(std::max(z.speed * z.flow_fraction * z.plate_flow_scale, 0.0), 0.8) /
+    return std::pow(std::max(z.flow() * z.plate_flow_scale, 0.0), 0.8) /
            config_.rc.plate_to_coolant_k_per_w;
   }
   return std::pow(z.speed, 0.8) / config_.rc.sink_to_air_k_per_w;
@@ -493,6 +509,7 @@ void FacilitySimulation::finish() {
   put("thermal/liquid_fraction", it_j_ > 0 ? liquid_j_ / it_j_ : 0.0, "", "share of IT heat removed by liquid");
   for (const auto& z : zones_) {
     put("thermal/zone/" + z.name + "/final_coolant_c", z.loop_c, "C", "coolant loop at the end of the run");
+    put("thermal/zone/" + z.name + "/cdus", z.cdus, "", "CDUs serving the zone (set, or sized: rated flow plus spares)");
     put("thermal/zone/" + z.name + "/max_gpu_c", std::isfinite(z.run_max_gpu_c) ? z.run_max_gpu_c : z.max_gpu_c,
         "C", "hottest GPU die in the zone over the run");
   }

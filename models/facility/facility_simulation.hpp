@@ -19,6 +19,7 @@
 //   GPU die g:        heat c P_g
 //   coolant loop:     C_l dT_l/dt = sum_g G_ps (T_p,g - T_l) + c (P_node - sum P_g) - G_x (T_l - T_fw)
 //                     G_x = eps * cp * min(m_secondary, m_facility)       (CDU effectiveness)
+//                     m_secondary = min(pump speed x rated, working CDUs x cdu_rated_flow)
 //                     G_ps = G_ps,rated * (m / m_rated)^0.8               (Dittus-Boelter)
 //   rack exhaust:     R = (1 - c) P_node (+ the zone's network switches)
 //   rear doors:       Q_d = min(cap_d, eps_d R)                    (in series: first on the exhaust)
@@ -142,6 +143,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   void control_and_record();
   void schedule_threshold_check();
   double plate_conductance(const Zone& zone) const;
+  void update_cdu_limit(Zone& zone) const;
   void recompute_node(std::size_t n);
   // The node's AC power were its GPUs at `cap_factor` (and their thermal state): per-GPU power
   // into gpu_w (size gpus) and the node's clock into *clock.

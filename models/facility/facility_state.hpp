@@ -4,6 +4,8 @@
 // facility_faults.cpp, the zone step in zone_heat_balance.cpp, throttling in gpu_throttling.cpp,
 // cooling_shortfall.cpp).
 
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +42,13 @@ struct FacilitySimulation::Zone {
   double target_gpu_c = 65.0;  // the control's setpoint
   double speed = 1.0;
   double flow_fraction = 1.0;  // pump faults
+  int cdus = 1;                // CDUs serving the zone
+  int cdus_failed = 0;         // of them out of service (cdu_failure faults in progress)
+  // The most the working CDUs pump, as a fraction of the zone's rated secondary flow.
+  double cdu_flow_limit = 1.0;
+  // Secondary flow delivered, as a fraction of rated: what the control and the pumps ask for,
+  // capped by the working CDUs.
+  double flow() const { return std::min(speed * flow_fraction, cdu_flow_limit); }
   bool rdhx_fans_failed = false;
   int cooling_losses = 0;  // scripted and random zone_cooling_loss faults in progress
   bool cooling_lost() const { return cooling_losses > 0; }

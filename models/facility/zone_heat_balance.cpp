@@ -25,7 +25,7 @@ FacilitySimulation::ZoneStep FacilitySimulation::step_zone(Zone& z, double dt, d
   const int total_racks = static_cast<int>(rack_power_w_.size());
   const double c_die = c.rc.die_capacity_j_per_k, c_plate = c.rc.plate_capacity_j_per_k;
   ZoneStep out;
-  const double flow = z.speed * z.flow_fraction;  // fraction of rated secondary flow
+  const double flow = z.flow();  // fraction of rated secondary flow (pumps, CDUs in service)
   const double capture = d2c ? z.capture : 0.0;
   const double m_sec = flow * z.secondary_flow_kg_per_s_per_rack * z.racks;
   // The CDU passes heat to the zone's share of the facility water (sized per rack).

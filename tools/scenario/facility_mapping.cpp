@@ -119,6 +119,8 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
   if (cool.contains("crah_capacity")) c.crah_capacity_w = cool["crah_capacity"].get<double>();
   c.crah_fan_w_per_w = cool["crah_fan_fraction"].get<double>();
   c.cdu_pump_power_w_per_rack = cool["cdu_pump_power"].get<double>();
+  c.cdu_rated_flow_kg_per_s = cool["cdu_rated_flow_kg_per_s"].get<double>();
+  c.cdu_redundant_units = cool["cdu_redundant_units"].get<int>();
   c.shortfall_is_error = f["on_shortfall"] == "error";
   c.control = cool["control"].get<std::string>();
   c.control_params = params_from_resolved(cool.contains("control_params") ? &cool["control_params"] : nullptr);
@@ -163,6 +165,7 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
     zone.rdhx_capacity_w = opt("rdhx_capacity");
     zone.secondary_flow_kg_per_s_per_rack = opt("secondary_flow_kg_per_s_per_rack");
     zone.target_gpu_c = opt("target_gpu");
+    if (z.contains("cdus")) zone.cdus = z["cdus"].get<int>();
     c.zones.push_back(zone);
   }
   for (std::size_t i = 0; i < faults.size(); ++i) {
@@ -173,12 +176,14 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
     fault.kind = k == "cdu_pump_failure"     ? PlantFault::Kind::kCduPumpFailure
                  : k == "rdhx_fan_failure"   ? PlantFault::Kind::kRdhxFanFailure
                  : k == "chilled_water_rise" ? PlantFault::Kind::kChilledWaterRise
+                 : k == "cdu_failure"        ? PlantFault::Kind::kCduFailure
                                              : PlantFault::Kind::kZoneCoolingLoss;
     fault.at = seconds(j["at"]);
     if (j.contains("duration")) fault.duration = seconds(j["duration"]);
     fault.zone = j["zone"].get<int>();
     fault.flow_fraction = j["flow_fraction"].get<double>();
     fault.delta_c = j["delta"].get<double>();
+    fault.count = j["count"].get<int>();
     c.faults.push_back(fault);
   }
   // A rack must at least hold one idle node.

@@ -137,6 +137,18 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                                             "legacy CRAH units).",
                                             at_least(0)),
                                0.05),
+                  with_default(number_field("cdu_rated_flow_kg_per_s",
+                                            "Most secondary flow one CDU pumps through its heat exchanger; a zone's "
+                                            "loop gets at most its working CDUs' total (assumption: 24 kg/s carries "
+                                            "~1 MW at a 10 K rise, a row-scale CDU).",
+                                            above(0)),
+                               24.0),
+                  with_default(integer_field("cdu_redundant_units",
+                                             "Spare CDUs in a zone whose count is not set: it gets enough CDUs for its "
+                                             "rated flow plus these (1: N+1, the usual design; a cdu_failure of one "
+                                             "unit then costs no flow).",
+                                             between(0, 16)),
+                               1),
                   with_default(quantity_field("cdu_pump_power",
                                               "CDU secondary pump power per rack at rated flow; it follows the "
                                               "affinity law, speed^3 (assumption: ~1% of a 40 kW rack).",
@@ -226,7 +238,10 @@ FieldSpec facility_section(const models::ModelRegistries& registries) {
                                          "This zone's rated CDU flow per rack; cold plates rated at the facility-wide flow (default: /facility/cooling).",
                                          above(0)),
                             quantity_field("target_gpu", "This zone's control target (default: /facility/cooling/target_gpu); 20-95 C.",
-                                           QuantityKind::kTemperature, between(20, 95))}),
+                                           QuantityKind::kTemperature, between(20, 95)),
+                            integer_field("cdus", "CDUs serving this zone (default: enough for its rated flow at "
+                                                  "/facility/cooling/cdu_rated_flow_kg_per_s, plus cdu_redundant_units).",
+                                          between(1, 1000))}),
                        nlohmann::json::array()),
       }),
       "no facility model: node power follows the cluster's linear model, no thermal state, no PUE");

@@ -34,6 +34,7 @@ const std::map<std::string, KindInfo>& kinds() {
       {"osd_host", {FaultTarget::kStore, {"host", "duration"}, "host", false, true}},
       {"osd", {FaultTarget::kStore, {"host", "drive", "duration"}, "drive", false, true}},
       {"cdu_pump_failure", {FaultTarget::kPlant, {"zone", "flow_fraction", "duration"}, "", false, true}},
+      {"cdu_failure", {FaultTarget::kPlant, {"zone", "count", "duration"}, "", false, true}},
       {"rdhx_fan_failure", {FaultTarget::kPlant, {"zone", "duration"}, "", false, true}},
       {"chilled_water_rise", {FaultTarget::kPlant, {"delta", "duration"}, "", false, true}},
       {"zone_cooling_loss", {FaultTarget::kPlant, {"zone", "duration"}, "", false, true}},
@@ -74,7 +75,9 @@ FieldSpec faults_section() {
                                   "`silent_data_corruption` (a GPU of the node computes wrong numbers: its training "
                                   "jobs run on corrupted state until /reliability/sdc_detection catches it; "
                                   "`duration` is the node's quarantine once caught), "
-                                  "`cdu_pump_failure`, `rdhx_fan_failure`, `chilled_water_rise`, "
+                                  "`cdu_pump_failure` (a zone's pumps lose flow), `cdu_failure` (`count` of a "
+                                  "zone's CDUs out of service: its loop gets at most the working ones' rated flow), "
+                                  "`rdhx_fan_failure`, `chilled_water_rise`, "
                                   "`zone_cooling_loss` (plant faults; need /facility).",
                                   "fault kind", kind_names())),
               with_default(enum_field("state",
@@ -99,13 +102,16 @@ FieldSpec faults_section() {
                            0),
               integer_field("node", "Cluster node index (kinds `node`, `job_crash`, `silent_data_corruption`).",
                             at_least(0)),
-              with_default(integer_field("zone", "Cooling zone index, -1 for all (cdu_pump_failure, "
+              with_default(integer_field("zone", "Cooling zone index, -1 for all (cdu_pump_failure, cdu_failure, "
                                                  "rdhx_fan_failure, zone_cooling_loss).",
                                          at_least(-1)),
                            0),
               with_default(number_field("flow_fraction", "Pump failure: secondary flow left (redundant pumps).",
                                         between(0, 1)),
                            0.0),
+              with_default(integer_field("count", "CDUs out of service in each zone it hits (kind `cdu_failure`).",
+                                         between(1, 1000)),
+                           1),
               with_default(quantity_field("delta", "Chilled-water rise (plant-wide); 0-40 C.",
                                           QuantityKind::kTemperature, between(0, 40)),
                            "5 C"),

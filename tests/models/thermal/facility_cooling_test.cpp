@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -216,4 +217,49 @@ TEST_CASE("facility: the cooling assumptions are knobs that act", "[models][ther
     const auto& supply = r->sink.series("facility/water_supply_c").value;
     CHECK(*std::max_element(supply.begin(), supply.end()) > 25.0 + 1.0);
   }
+}
+
+// CDU count as a mechanism (item 13): the zone's loop gets what the control asks for, up to what
+// its working CDUs pump. 2 racks at 1 kg/s each with 1 kg/s CDUs: sized 2 + 1 spare (N+1).
+TEST_CASE("facility: an N+1 zone loses nothing to one CDU out; a second one halves its flow, solved by hand",
+          "[models][thermal][facility][cooling]") {
+  FacilityConfig f = hand_solvable();
+  f.cdu_rated_flow_kg_per_s = 1.0;
+  const auto cdus_out = [&f](int count) {
+    FacilityConfig g = f;
+    PlantFault fault;
+    fault.kind = PlantFault::Kind::kCduFailure;
+    fault.at = sim::Time::zero();
+    fault.zone = 0;
+    fault.count = count;
+    g.faults.push_back(fault);
+    return run(g, 3.0, 4.0);
+  };
+  const auto none = run(f, 3.0, 4.0);
+  const auto one = cdus_out(1);
+  const auto two = cdus_out(2);
+  CHECK(none->num("thermal/zone/all/cdus") == 3.0);
+  CHECK(has_event(*two, "cdu_failure"));
+  const double p = none->last("facility/it_w");
+  const double gpu_w = models::power::gpu_power_w(f.node.gpu, 1.0, 1.0);
+  // One out: two CDUs still pump the rated 2 kg/s, so the hand solution of the zone holds as it
+  // does without the fault (G_x = 0.8 x 4180 x 2 W/K).
+  for (const auto* r : {none.get(), one.get()}) {
+    CHECK(r->num("thermal/zone/all/final_coolant_c") == Approx(25.0 + 0.8 * p / (0.8 * 4180.0 * 2.0)).margin(0.01));
+  }
+  CHECK(one->max_gpu_c == Approx(none->max_gpu_c).margin(1e-9));
+  // Two out: one CDU pumps 1 kg/s, half the rated flow. The CDU passes heat at
+  // 0.8 x 4180 x min(1, 2) W/K, the cold plates conduct 0.5^0.8 of rated (Dittus-Boelter) and the
+  // pumps draw 400 W x 2 racks x 0.5^3 = 100 W.
+  const double loop_c = 25.0 + 0.8 * p / (0.8 * 4180.0 * 1.0);
+  CHECK(two->num("thermal/zone/all/final_coolant_c") == Approx(loop_c).margin(0.01));
+  CHECK(two->num("thermal/zone/all/max_gpu_c") ==
+        Approx(loop_c + 0.8 * gpu_w * (0.03 + 0.025 / std::pow(0.5, 0.8))).margin(0.01));
+  CHECK(two->last("facility/cooling_w") < none->last("facility/cooling_w"));
+  CHECK(two->balance_error < tests::kConservationTol);
+  // Set, the count is what it says: two CDUs and no spare, so one out halves the flow.
+  FacilityConfig set = f;
+  set.zones.push_back({"all", {0, 1}, {}, {}, {}, {}, 2});
+  const auto two_set = run(set, 3.0, 4.0);
+  CHECK(two_set->num("thermal/zone/all/cdus") == 2.0);
 }

@@ -93,3 +93,24 @@ TEST_CASE("facility cooling keys: bad values name their key", "[tools][scenario]
   CHECK_THROWS_WITH(load_doc(with_facility({{"plant", {{"water_flow_kg_per_s_per_rack", 0}}}})),
                     Catch::Contains("/facility/plant/water_flow_kg_per_s_per_rack"));
 }
+
+TEST_CASE("CDU keys and the cdu_failure fault reach the facility model", "[tools][scenario][facility]") {
+  json doc = with_facility(json::parse(R"({
+    "cooling": {"cdu_rated_flow_kg_per_s": 12, "cdu_redundant_units": 2},
+    "zones": [{"name": "row-a", "racks": [0], "cdus": 3}]})"));
+  doc["faults"] = json::parse(R"([{"at": "1 h", "kind": "cdu_failure", "zone": 0, "count": 2, "duration": "30 min"}])");
+  const auto s = load_doc(doc);
+  REQUIRE(s.facility);
+  CHECK(s.facility->cdu_rated_flow_kg_per_s == 12.0);
+  CHECK(s.facility->cdu_redundant_units == 2);
+  REQUIRE(s.facility->zones.size() == 1);
+  CHECK(s.facility->zones[0].cdus == 3);
+  REQUIRE(s.facility->faults.size() == 1);
+  CHECK(s.facility->faults[0].kind == models::facility::PlantFault::Kind::kCduFailure);
+  CHECK(s.facility->faults[0].count == 2);
+  doc["faults"][0]["count"] = 0;
+  CHECK_THROWS_WITH(load_doc(doc), Catch::Contains("/faults/0/count"));
+  doc["faults"][0]["count"] = 1;
+  doc["faults"][0]["flow_fraction"] = 0.5;  // a pump-failure key on a CDU failure
+  CHECK_THROWS_WITH(load_doc(doc), Catch::Contains("/faults/0/flow_fraction"));
+}

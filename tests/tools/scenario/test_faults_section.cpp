@@ -121,7 +121,7 @@ TEST_CASE("a fault's keys must fit its kind, and its part must be in the scenari
   CHECK(load_errors(R"({"name": "x",)" + kTwoNodes + R"( "faults": [{"at": "1 s", "kind": "node", "node": 2}]})") ==
         "f.json:/faults/0/node: expected a node below 2 (/cluster/nodes), got 2\n");
   CHECK(load_errors(R"({"name": "x",)" + kTwoNodes + R"( "faults": [{"at": "1 s", "kind": "meteor"}]})").find(
-            "f.json:/faults/0/kind: unknown fault kind 'meteor'; valid: cdu_pump_failure, chilled_water_rise, "
+            "f.json:/faults/0/kind: unknown fault kind 'meteor'; valid: cdu_failure, cdu_pump_failure, chilled_water_rise, "
             "job_crash, link, nic_port, node, osd, osd_host, rdhx_fan_failure, silent_data_corruption, switch, "
             "zone_cooling_loss") == 0);
 }
