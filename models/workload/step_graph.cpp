@@ -146,11 +146,16 @@ std::vector<Chunk> even_chunks(double total, double bucket, int max_chunks) {
 // How buckets coalesce into chunks when there are more than max_dp_chunks (make the choice in
 // build_step_graph below).
 enum class ChunkLayout { kGrowing, kEven };
+// Whether fabric tasks carry their flows, or only the closed-form times critical_path_s reads
+// (the graphs that only choose the layout: a flow list per bucket grows with the DP ring, and at
+// 32k GPUs was a third of a flow-mode step's wall time).
+enum class FlowLists { kBuild, kTimesOnly };
 
 StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResult& r,
                             const hardware::NodeSpec& node, const mc::FabricParams& fabric,
                             const mc::CollectiveRegistry& collectives, const StepGraphOptions& options,
-                            const mc::CollectiveTuning& tuning, ChunkLayout layout) {
+                            const mc::CollectiveTuning& tuning, ChunkLayout layout, FlowLists lists) {
+  const bool build_flows = lists == FlowLists::kBuild;
   if (options.max_dp_chunks < 1) {
     throw sim::ConfigError("max_dp_chunks", "must be a positive integer");
   }
@@ -259,7 +264,8 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
     const int span = std::max(ring, stage_ranks / gpus);
     std::vector<double> sent(static_cast<std::size_t>(ring), 0.0);
     for (const NodeTransfer& x : transfers) sent[static_cast<std::size_t>(x.src)] += x.bytes;
-    for (int base = 0; base + ring <= span; base += ring) {
+    if (build_flows) t.flows.reserve(static_cast<std::size_t>(span / ring) * transfers.size() * per_pair);
+    for (int base = 0; build_flows && base + ring <= span; base += ring) {
       for (const NodeTransfer& x : transfers) {
         const double flow = r.dp_groups_per_node * x.bytes / per_pair / (eff * wire_factor);
         for (int k = 0; k < per_pair; ++k) t.flows.push_back({first + base + x.src, first + base + x.dst, flow, k});
@@ -302,7 +308,7 @@ StepGraph build_with_layout(const TrainingJobConfig& job, const TrainingStepResu
     double bandwidth_s = 0.0;
     for (const auto& [nodes_pair, bytes] : pairs) {
       const double flow = bytes / per_pair / eff;
-      for (int k = 0; k < per_pair; ++k) t.flows.push_back({nodes_pair.first, nodes_pair.second, flow, k});
+      for (int k = 0; build_flows && k < per_pair; ++k) t.flows.push_back({nodes_pair.first, nodes_pair.second, flow, k});
       bandwidth_s = std::max(bandwidth_s, flow / flow_bytes_per_s);
     }
     t.work_s = std::max(0.0, p2p_s - bandwidth_s);
@@ -553,23 +559,27 @@ StepGraph build_step_graph(const TrainingJobConfig& job, const TrainingStepResul
                            const hardware::NodeSpec& node, const mc::FabricParams& fabric,
                            const mc::CollectiveRegistry& collectives,
                            const StepGraphOptions& options, const mc::CollectiveTuning& tuning) {
-  StepGraph growing = build_with_layout(job, r, node, fabric, collectives, options, tuning, ChunkLayout::kGrowing);
+  const auto build = [&](const StepGraphOptions& o, ChunkLayout layout, FlowLists lists) {
+    return build_with_layout(job, r, node, fabric, collectives, o, tuning, layout, lists);
+  };
   const double buckets = r.dp_grad_bytes > 0.0 ? std::ceil(r.dp_grad_bytes / r.dp_bucket_bytes) : 0.0;
-  if (buckets <= options.max_dp_chunks) return growing;  // every bucket is its own collective
+  // Every bucket its own collective: nothing to choose.
+  if (buckets <= options.max_dp_chunks) return build(options, ChunkLayout::kGrowing, FlowLists::kBuild);
   // Coalescing delays a chunk's collective to the end of its whole backward piece (and a gather
   // chunk gates a whole forward piece), so how the buckets coalesce moves the overlap. Which of
   // the two layouts keeps it closest to bucket by bucket depends on the job (the growing one
   // suits a short DP stream against the pieces, the even one a long one), so the choice is
   // measured: the graph with one collective per bucket, on an ideal network, is the reference.
   // Same job, same result; a numerical-granularity choice, not a fitted parameter.
+  // The choice reads closed-form times only, so those graphs carry no flow lists.
   StepGraphOptions fine = options;
   fine.max_dp_chunks = static_cast<int>(buckets);
-  const double reference =
-      critical_path_s(build_with_layout(job, r, node, fabric, collectives, fine, tuning, ChunkLayout::kGrowing));
-  StepGraph even = build_with_layout(job, r, node, fabric, collectives, options, tuning, ChunkLayout::kEven);
-  const double growing_error = std::abs(critical_path_s(growing) - reference);
-  const double even_error = std::abs(critical_path_s(even) - reference);
-  return even_error < growing_error ? std::move(even) : std::move(growing);
+  const double reference = critical_path_s(build(fine, ChunkLayout::kGrowing, FlowLists::kTimesOnly));
+  const double growing_error =
+      std::abs(critical_path_s(build(options, ChunkLayout::kGrowing, FlowLists::kTimesOnly)) - reference);
+  const double even_error =
+      std::abs(critical_path_s(build(options, ChunkLayout::kEven, FlowLists::kTimesOnly)) - reference);
+  return build(options, even_error < growing_error ? ChunkLayout::kEven : ChunkLayout::kGrowing, FlowLists::kBuild);
 }
 
 }  // namespace dcsim::models::workload
