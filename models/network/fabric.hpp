@@ -5,7 +5,8 @@
 // engine event drives any number of flows (FabricSimulation), and the benchmark can drive it in
 // a plain loop. We keep flows in our own arrays instead of one sim::Activity each: an activity
 // per flow would cost an engine event per rate change, and a completion changes the rate of
-// every flow it shared a bottleneck with.
+// every flow it shared a bottleneck with. fabric.cpp holds flow bookkeeping, the solve and the
+// events; fabric_failover.cpp link, switch and port failures; fabric_pfc.cpp PFC.
 //
 // Flow life: start_flow(now) -> the flow (each of its subflows) takes no bandwidth during its
 // route latency (sum of link latencies: cable 5 ns/m plus switch port-to-port), like SimGrid's
