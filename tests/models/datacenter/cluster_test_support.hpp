@@ -87,13 +87,15 @@ struct TimedRun {
   dcsim::sim::MemoryTraceSink sink;
   ModelRegistries reg = builtin();
   std::unique_ptr<ClusterSimulation> model;
-  double T = 0, C = 0;  // the first training job's step and checkpoint times
+  double T = 0, C = 0;  // the first training job's step and checkpoint times (0 without one)
 
   void build(ClusterConfig c) {
-    const auto plan =
-        dcsim::models::workload::plan_training_job(c.training_jobs.at(0), c.node, reg.collective_algorithms);
-    T = plan.step.step_time_s;
-    C = plan.checkpoint_s;
+    if (!c.training_jobs.empty()) {
+      const auto plan =
+          dcsim::models::workload::plan_training_job(c.training_jobs.front(), c.node, reg.collective_algorithms);
+      T = plan.step.step_time_s;
+      C = plan.checkpoint_s;
+    }
     model = std::make_unique<ClusterSimulation>(std::move(c), reg, sim, sink);
     model->start();
   }

@@ -40,30 +40,11 @@ ClusterConfig bert(const ModelRegistries& reg, int checkpoint_interval = 20) {
   return c;
 }
 
-struct Faulty {
-  dcsim::sim::Simulator sim;
-  dcsim::sim::MemoryTraceSink sink;
-  ModelRegistries reg = builtin();
-  std::unique_ptr<ClusterSimulation> model;
-
-  void build(ClusterConfig c) {
-    model = std::make_unique<ClusterSimulation>(std::move(c), reg, sim, sink);
-    model->start();
-  }
-  void at(double t_s, std::function<void(ClusterSimulation&)> what) {
-    sim.at(Time::from_seconds(t_s), [this, what] { what(*model); }, dcsim::sim::Priority::kFirst);
-  }
-  void to_end() {
-    sim.run();
-    model->finish();
-  }
+// TimedRun with the job tables' cells and a job's state transitions.
+struct Faulty : dcsim::tests::TimedRun {
   dcsim::sim::Cell cell(const std::string& table, const std::string& name, const std::string& column) const {
     return dcsim::tests::row_cell(sink, table, name, column);
   }
-  double num(const std::string& name, const std::string& column) const {
-    return std::get<double>(cell("jobs", name, column));
-  }
-  double summary(const std::string& path) const { return std::get<double>(sink.summary(path).value); }
   std::vector<std::string> transitions(const std::string& name) const {
     std::vector<std::string> out;
     for (const auto& row : sink.table("job_states").rows) {
