@@ -51,6 +51,19 @@ void FacilitySimulation::check_shortfall(double dt_s, double max_gpu_c) {
   if (plant_.unmet_w > 0.0) {
     add_cause(causes, "heat beyond the chiller's capacity");
   }
+  // What a zone's loop has lost, when the cooling is short: the reason is often a fault, not
+  // the plant's size.
+  for (const auto& z : zones_) {
+    if (causes.empty()) break;
+    if (z.cdus_failed > 0 && z.cdu_flow_limit < 1.0) {
+      add_cause(causes, "zone " + z.name + ": " + std::to_string(z.cdus_failed) + " of " + std::to_string(z.cdus) +
+                            " CDUs out of service, the working ones pump " + num(100.0 * z.cdu_flow_limit, 0) +
+                            "% of its rated flow");
+    }
+    if (z.flow_fraction < 1.0) {
+      add_cause(causes, "zone " + z.name + ": pumps at " + num(100.0 * z.flow_fraction, 0) + "% of rated flow");
+    }
+  }
   const bool short_now = !causes.empty();
   if (short_now) {
     shortfall_s_ += dt_s;
@@ -93,7 +106,8 @@ void FacilitySimulation::put_shortfall_summary() {
                             num(worst_loop_c_, 1) + " C, room air " + num(worst_air_c_, 1) + " C, chiller short by up to " +
                             num(worst_unmet_w_ / 1e3, 1) + " of " + num(config_.plant.chiller_capacity_w / 1e3, 1) +
                             " kW; facility water " + num(config_.facility_water_flow_kg_per_s_per_rack, 3) +
-                            " kg/s per rack: size the plant (/facility/plant) before trusting these temperatures",
+                            " kg/s per rack: size the plant (/facility/plant) and the CDUs (/facility/cooling, "
+                            "/facility/zones) before trusting these temperatures",
                         "", "why the cooling fell short (absent when it never did)"});
 }
 
