@@ -262,4 +262,10 @@ TEST_CASE("facility: an N+1 zone loses nothing to one CDU out; a second one halv
   set.zones.push_back({"all", {0, 1}, {}, {}, {}, {}, 2});
   const auto two_set = run(set, 3.0, 4.0);
   CHECK(two_set->num("thermal/zone/all/cdus") == 2.0);
+  // Both of them out: no flow, the GPUs pass max operating, and the warning names the cause.
+  set.faults.push_back({PlantFault::Kind::kCduFailure, sim::Time::from_s(1800), sim::Time::from_s(1800), 0, 0.0, 0.0, 2});
+  const auto none_left = run(set, 3.0, 4.0);
+  REQUIRE(has_summary(*none_left, "facility/cooling_warning"));
+  CHECK_THAT(std::get<std::string>(none_left->sink.summary("facility/cooling_warning").value),
+             Catch::Contains("zone all: 2 of 2 CDUs out of service, the working ones pump 0% of its rated flow"));
 }
