@@ -39,7 +39,7 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   require(c.tick > sim::Time::zero(), "tick", "must be positive");
   require(c.d2c_capture >= 0 && c.d2c_capture <= 1, "cooling.d2c_capture", "must be between 0 and 1");
   require(c.secondary_flow_kg_per_s_per_rack > 0, "cooling.secondary_flow_kg_per_s_per_rack", "must be positive");
-  require(c.cdu_rated_flow_kg_per_s > 0, "cooling.cdu_rated_flow", "must be positive");
+  require(c.cdu_rated_flow_kg_per_s > 0, "cooling.cdu_rated_flow_kg_per_s", "must be positive");
   require(c.cdu_redundant_units >= 0, "cooling.cdu_redundant_units", "must not be negative");
   require(c.facility_water_flow_kg_per_s_per_rack > 0, "plant.water_flow_kg_per_s_per_rack", "must be positive");
   require(!c.chiller_capacity_w || *c.chiller_capacity_w >= 0, "plant.chiller_capacity", "must not be negative");
