@@ -17,6 +17,10 @@ namespace {
 // ASHRAE TC9.9 class A1 allowable inlet air: 15-32 C (public-figures.md). Room air above it
 // means the doors and air handlers together cannot take the air-side heat.
 constexpr double kAllowableInletMaxC = 32.0;
+// Once short, the GPU cause holds until the hottest die is this far below max operating: a die
+// that its own throttling holds at the limit would otherwise start and end a shortfall every few
+// seconds (210 pairs of events in two hours of cdu-redundancy.json's row-b).
+constexpr double kGpuShortfallHysteresisK = 1.0;
 
 // A number with `digits` decimals (the models layer has no fmt).
 std::string num(double v, int digits) {
@@ -41,7 +45,9 @@ void FacilitySimulation::check_shortfall(double dt_s, double max_gpu_c) {
     hottest_loop = std::max(hottest_loop, z.loop_c);
     hottest_air = std::max(hottest_air, z.air_c);
   }
-  if (max_gpu_c > c.max_operating_c) {
+  const double gpu_limit_c = gpu_short_ ? c.max_operating_c - kGpuShortfallHysteresisK : c.max_operating_c;
+  gpu_short_ = max_gpu_c > gpu_limit_c;
+  if (gpu_short_) {
     add_cause(causes, "GPU dies above their max operating " + num(c.max_operating_c, 0) + " C");
   }
   if (hottest_air > kAllowableInletMaxC) {

@@ -53,7 +53,9 @@
 // Cooling shortfall (cooling_shortfall.cpp): the cooling could not remove the heat when a GPU die
 // is above its max operating temperature, a zone's room air above ASHRAE's allowable 32 C, or the
 // chiller short of capacity. Each shortfall is a facility event and a summary warning with the
-// figures that explain it; config.shortfall_is_error makes it an error that ends the run.
+// figures that explain it (and the CDUs or pump flow a zone has lost); config.shortfall_is_error
+// makes it an error that ends the run. A hot-die shortfall ends when the hottest die is 1 K below
+// max operating, so dies that throttling holds at the limit make one episode, not a flicker.
 
 #include <deque>
 #include <memory>
@@ -199,6 +201,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   double it_w_ = 0.0, cooling_w_ = 0.0, distribution_w_ = 0.0;  // over the last step
   // Cooling shortfalls (cooling_shortfall.cpp): time short, when first, why, the worst seen.
   bool short_now_ = false;
+  bool gpu_short_ = false;  // the hottest die counted as a shortfall (with hysteresis)
   double shortfall_s_ = 0.0, first_shortfall_s_ = -1.0, worst_loop_c_ = 0.0, worst_air_c_ = 0.0,
          worst_unmet_w_ = 0.0;
   std::string shortfall_causes_;
