@@ -9,11 +9,8 @@ constexpr double kBf16Bytes = 2.0;
 // Adam in mixed precision: fp32 master weights, first and second moments (Rajbhandari et al.
 // 2020, ZeRO, section 3.1: 12 bytes per parameter).
 constexpr double kAdamStateBytes = 12.0;
-// Korthikanti et al. 2022, table 2 (see the header): bytes per s b h of one layer.
-constexpr double kSelectiveSp = 34.0;         // / t
-constexpr double kSelectiveNoSpWhole = 10.0;  // + 24 / t
-constexpr double kSelectiveNoSpSharded = 24.0;
 constexpr double kFullRecompute = 2.0;  // the layer's input, BF16
+constexpr double kDropoutMaskBytes = 1.0;  // per element
 // fp32 logits of the cross-entropy.
 constexpr double kLogitBytes = 4.0;
 }  // namespace
@@ -31,8 +28,8 @@ double stage_parameters(const TrainingJobConfig& job, const std::vector<int>& la
 namespace {
 // LoRA: a frozen linear's input is kept only for a weight gradient, so the inputs of frozen
 // linears without an adapter are not stored (Korthikanti et al. 2022, section 4.1: QKV input
-// 2 sbh, attention-out input 2 sbh, MLP up input 2 sbh, MLP down input 8 sbh; without sequence
-// parallelism the QKV and MLP up inputs are whole on every TP rank).
+// 2 sbh, attention-out input 2 sbh, MLP up input 2 sbh, MLP down input 2 f sbh (8 for GELU's
+// 4 h); without sequence parallelism the QKV and MLP up inputs are whole on every TP rank).
 double frozen_inputs_bytes(const TrainingJobConfig& job, double sbh, bool sp) {
   if (!job.lora.enabled()) return 0.0;
   const double t = job.parallelism.tp;
@@ -46,7 +43,7 @@ double frozen_inputs_bytes(const TrainingJobConfig& job, double sbh, bool sp) {
   if (!adapted(LoraTarget::kQkv)) per_sbh += 2.0 / (sp ? t : 1.0);
   if (!adapted(LoraTarget::kAttentionOut)) per_sbh += 2.0 / t;
   if (!adapted(LoraTarget::kMlpUp)) per_sbh += 2.0 / (sp ? t : 1.0);
-  if (!adapted(LoraTarget::kMlpDown)) per_sbh += 8.0 / t;
+  if (!adapted(LoraTarget::kMlpDown)) per_sbh += kBf16Bytes * job.model.ffn_hidden / job.model.hidden / t;
   return per_sbh * sbh;
 }
 }  // namespace
@@ -57,6 +54,25 @@ double stage_trainable_parameters(const TrainingJobConfig& job, const std::vecto
          lora_parameters_per_layer(job.model, job.lora, job.parallelism.tp);
 }
 
+namespace {
+// Bytes per s b h of one layer kept with selective recomputation (the header's tensor count):
+// the part every TP rank keeps whole without sequence parallelism, and the part sharded over tp.
+struct LayerActivations {
+  double whole = 0.0;
+  double sharded = 0.0;
+};
+
+LayerActivations selective_activations(const TransformerModel& md) {
+  const double f = static_cast<double>(md.ffn_hidden) / md.hidden;
+  const double g = static_cast<double>(md.kv_heads) / md.heads;
+  LayerActivations a;
+  a.whole = 4 * kBf16Bytes + (md.dropout ? 2 * kDropoutMaskBytes : 0.0);  // 2 norm inputs, QKV and MLP inputs
+  // Q, K and V; the attention output; the MLP's inner tensors.
+  a.sharded = kBf16Bytes * (1.0 + 2.0 * g) + kBf16Bytes + kBf16Bytes * f * (md.gated_mlp ? 3.0 : 2.0);
+  return a;
+}
+}  // namespace
+
 double activation_bytes_per_layer(const TrainingJobConfig& job) {
   const TransformerModel& md = job.model;
   const ParallelismPlan& pl = job.parallelism;
@@ -64,7 +80,8 @@ double activation_bytes_per_layer(const TrainingJobConfig& job) {
   const double sbh = static_cast<double>(md.seq_len) * job.micro_batch_size * md.hidden / pl.cp;
   const bool sp = pl.sequence_parallel || pl.tp == 1;
   if (job.recompute == Recompute::kFull) return kFullRecompute * sbh / (sp ? t : 1.0);
-  const double stored = sp ? kSelectiveSp * sbh / t : sbh * (kSelectiveNoSpWhole + kSelectiveNoSpSharded / t);
+  const LayerActivations a = selective_activations(md);
+  const double stored = sp ? (a.whole + a.sharded) * sbh / t : sbh * (a.whole + a.sharded / t);
   return stored - frozen_inputs_bytes(job, sbh, sp);
 }
 

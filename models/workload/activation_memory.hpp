@@ -11,14 +11,23 @@
 // (lora.hpp) gradients and optimizer state are the adapters', the weights the frozen ones plus
 // the adapters.
 //
-// Activations per layer and micro-batch of b sequences of s tokens (Korthikanti et al. 2022,
-// "Reducing Activation Recomputation in Large Transformer Models", table 2; FlashAttention
-// stores no s^2 softmax term, so selective recomputation and none coincide):
+// Activations per layer and micro-batch of b sequences of s tokens, in units of s b h bytes
+// (BF16), counted tensor by tensor as Korthikanti et al. 2022 ("Reducing Activation
+// Recomputation in Large Transformer Models", section 4.1) do, for the layer's own shape:
+// f = ffn_hidden / h, g = kv_heads / heads (grouped-query attention), dropout or not.
+//   kept whole on every TP rank without sequence parallelism (norm region):
+//     norm inputs 2 + 2, QKV input 2, MLP input 2, dropout masks 1 + 1 (when the model has dropout)
+//   sharded over t:
+//     Q 2, K and V 2 g each, attention output (the out-projection's input) 2,
+//     MLP GELU: its input and output 2 f each; SwiGLU: gate, up and their product 2 f each
+// FlashAttention keeps no s^2 softmax or its dropout mask (it recomputes them), so selective
+// recomputation and none coincide. GPT-3 (f 4, g 1, dropout) gives Korthikanti's table 2:
 //   selective, sequence parallel      34 s b h / t
-//   selective, no sequence parallel   s b h (10 + 24 / t)   (norms, dropouts, residuals whole)
+//   selective, no sequence parallel   s b h (10 + 24 / t)
+// Llama 3 405B (f 3.25, g 1/16, no dropout) keeps 31.75 s b h / t.
 //   full recomputation                2 s b h / t with sequence parallelism, 2 s b h without
 // less, with LoRA (selective), the inputs of frozen linears that carry no adapter (they only
-// served a weight gradient: QKV 2, attention out 2, MLP up 2, MLP down 8 s b h, / t where
+// served a weight gradient: QKV 2, attention out 2, MLP up 2, MLP down 2 f s b h, / t where
 // sharded), divided by cp (each context-parallel rank holds s / cp tokens; Megatron-LM docs, context
 // parallelism). Stage s holds in_flight_chunks(p, v, m, s) chunk-micro-batches of 1/v of its
 // layers (pipeline_schedule.hpp): the first stage p micro-batches under 1F1B, the last one;

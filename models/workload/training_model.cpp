@@ -65,6 +65,7 @@ TransformerModel bert_large() {
   m.gated_mlp = false;
   m.causal = false;
   m.tied_embeddings = true;
+  m.dropout = true;  // hidden and attention dropout 0.1 (google-research/bert, bert_config.json)
   m.published_params = 340e6;
   return m;
 }
@@ -85,6 +86,9 @@ TransformerModel gpt3_175b() {
   m.gated_mlp = false;
   m.causal = true;
   m.tied_embeddings = true;
+  // Dropout 0.1 as in Megatron-LM's GPT-3 175B example (its defaults), the configuration
+  // Korthikanti et al. 2022 count activations for.
+  m.dropout = true;
   m.published_params = 175e9;
   return m;
 }
@@ -104,6 +108,7 @@ TransformerModel llama(std::string name, int layers, int hidden, int heads, int 
   m.gated_mlp = true;
   m.causal = true;
   m.tied_embeddings = false;
+  m.dropout = false;  // "attention_dropout": 0.0 and no hidden dropout (meta-llama config.json)
   m.published_params = published;
   return m;
 }

@@ -32,6 +32,9 @@ struct TransformerModel {
   bool gated_mlp = false;     // SwiGLU (Llama) vs GELU (BERT, GPT-3)
   bool causal = true;         // decoder (causal mask) vs encoder (BERT)
   bool tied_embeddings = true;
+  // Dropout after attention and MLP (BERT, GPT-3): its 1-byte masks are kept for the backward
+  // pass (activation_memory.hpp). Llama trains without dropout.
+  bool dropout = false;
   double published_params = 0.0;  // the count the model card quotes, for checks; 0 unknown
 
   int head_dim() const { return hidden / heads; }

@@ -68,6 +68,9 @@ FieldSpec training_array(const models::ModelRegistries& registries) {
                                from_preset(integer_field("kv_heads", "Key/value heads (GQA).", at_least(1))),
                                from_preset(integer_field("ffn_hidden", "MLP inner size.", at_least(1))),
                                from_preset(integer_field("vocab", "Vocabulary size.", at_least(1))),
+                               from_preset(boolean_field("dropout",
+                                                         "Dropout after attention and MLP: its masks are kept "
+                                                         "for the backward pass (BERT, GPT-3 yes; Llama no).")),
                            }),
               with_default_note(integer_field("sequence_length", "Training sequence length, tokens.",
                                               at_least(1)),
@@ -409,6 +412,8 @@ void map_training_jobs(const json& r, const models::ModelRegistries& registries,
     set_int(shape, "kv_heads", "kv_heads", job.model.kv_heads);
     set_int(shape, "ffn_hidden", "ffn_hidden", job.model.ffn_hidden);
     set_int(shape, "vocab", "vocab", job.model.vocab);
+    shape.record("dropout", "dropout");
+    if (shape.contains("dropout")) job.model.dropout = shape.json().at("dropout").get<bool>();
     set_int(t, "sequence_length", "model.seq_len", job.model.seq_len);
     if (!shape.json().empty()) job.model.published_params = 0.0;  // no longer the published model
     job.nodes = t.at("nodes", "nodes").get<int>();

@@ -187,9 +187,11 @@ TEST_CASE("1F1B holds p - s micro-batches on stage s; the interleaved first stag
 }
 
 TEST_CASE("the memory error suggests only what the job does not already use", "[models][workload][pipeline]") {
-  // Llama 3 405B on 80 GB with selective recomputation, interleaved with v = 2: stage 1 holds
-  // 2 x 14 + 16 + 1 = 45 chunks of 4 layers, 34 s b h / t x 180 = 102.7 GB of activations.
+  // Llama 3 405B on 8,192 GPUs (dp 64: 32 micro-batches) with selective recomputation,
+  // interleaved with v = 2: stage 1 holds min(2 x 14 + 16 + 1, 2 x 32) = 45 chunks of 4 layers,
+  // 31.75 s b h / t x 180 = 95.9 GB of activations.
   auto j = llama405b();
+  j.nodes = 1024;
   j.recompute = mw::Recompute::kSelective;
   j.parallelism.virtual_stages = 2;
   try {
@@ -199,11 +201,13 @@ TEST_CASE("the memory error suggests only what the job does not already use", "[
     const std::string what = e.what();
     INFO(what);
     CHECK(what.find("pipeline stage 1") != std::string::npos);
+    CHECK(what.find("activations 95.9 GB") != std::string::npos);
     CHECK(what.find("full recomputation") != std::string::npos);
     CHECK(what.find("raise tp") == std::string::npos);  // tp 8 fills the NVLink domain
     CHECK(what.find("micro_batch_size") == std::string::npos);  // already 1
     CHECK(what.find("raise zero_stage") != std::string::npos);  // 1 in use, 3 possible
   }
+  j.nodes = 2048;
   j.recompute = mw::Recompute::kFull;
   j.parallelism.zero_stage = 3;
   j.model.seq_len = 262144;  // 32x the activations: 2 s b h / t x 128 layer-chunks = 137 GB
@@ -256,8 +260,10 @@ TEST_CASE("ring attention passes (cp-1) KV blocks forward and twice that backwar
 
 TEST_CASE("without sequence parallelism the non-TP activations are whole on every TP rank",
           "[models][workload][pipeline]") {
-  // Korthikanti et al. 2022 table 2, selective recomputation: 34 s b h / t with SP, s b h
-  // (10 + 24 / t) without. tp 8: 4.25 vs 13 per s b h.
+  // llama3-8b (f = 14336 / 4096 = 3.5, g = 8 / 32 KV heads, no dropout), selective
+  // recomputation, per s b h: whole 8 (two norm inputs, QKV and MLP inputs, 2 B each), sharded
+  // 2 (1 + 2 g) + 2 + 3 x 2 f = 3 + 2 + 21 = 26 (Q, K, V; attention output; gate, up, product).
+  // tp 8: 34 / 8 = 4.25 with SP, 8 + 26 / 8 = 11.25 without.
   auto j = small_pipeline();
   j.parallelism.tp = 8;
   j.parallelism.pp = 1;
@@ -266,9 +272,56 @@ TEST_CASE("without sequence parallelism the non-TP activations are whole on ever
   const double sbh = 8192.0 * 4096;
   CHECK(mw::activation_bytes_per_layer(j) == Approx(34.0 * sbh / 8));
   j.parallelism.sequence_parallel = false;
-  CHECK(mw::activation_bytes_per_layer(j) == Approx(sbh * (10.0 + 24.0 / 8)));
+  CHECK(mw::activation_bytes_per_layer(j) == Approx(sbh * (8.0 + 26.0 / 8)));
   // And the norms run whole: the forward takes longer.
   auto on = j;
   on.parallelism.sequence_parallel = true;
   CHECK(estimate(j).forward_s > estimate(on).forward_s);
+}
+
+TEST_CASE("activations per layer follow the layer's shape: MLP width and gating, KV heads, dropout",
+          "[models][workload][pipeline]") {
+  // GPT-3 175B (GELU MLP of 4 h, multi-head attention, dropout) is the model Korthikanti et al.
+  // 2022 count (table 2): 34 s b h / t with sequence parallelism, s b h (10 + 24 / t) without.
+  mw::TrainingJobConfig gpt;
+  gpt.name = "gpt3";
+  gpt.model = mw::gpt3_175b();
+  gpt.nodes = 1;
+  gpt.parallelism.tp = 8;
+  gpt.recompute = mw::Recompute::kSelective;
+  const double sbh_gpt = 2048.0 * 12288;
+  CHECK(mw::activation_bytes_per_layer(gpt) == Approx(34.0 * sbh_gpt / 8));
+  gpt.parallelism.sequence_parallel = false;
+  CHECK(mw::activation_bytes_per_layer(gpt) == Approx(sbh_gpt * (10.0 + 24.0 / 8)));
+  // Without dropout its two 1-byte masks go: 32 s b h / t.
+  gpt.parallelism.sequence_parallel = true;
+  gpt.model.dropout = false;
+  CHECK(mw::activation_bytes_per_layer(gpt) == Approx(32.0 * sbh_gpt / 8));
+  // Llama 3 405B: SwiGLU of f = 53248 / 16384 = 3.25 keeps gate, up and product (19.5), 8 KV
+  // heads of 128 keep K and V at 1/16 of Q (2 + 0.25), the attention output 2, norms and the
+  // QKV and MLP inputs 8, no dropout: 31.75 s b h / t, not GPT's 34.
+  auto j = llama405b();
+  j.recompute = mw::Recompute::kSelective;
+  const double sbh = 8192.0 * 16384;
+  CHECK(mw::activation_bytes_per_layer(j) == Approx(31.75 * sbh / 8));
+}
+
+TEST_CASE("Llama 3 405B fits the plan Meta published: TP 8 x PP 16 interleaved, no recomputation",
+          "[models][workload][pipeline]") {
+  // Dubey et al. 2024, section 3.3: 16,384 GPUs, TP 8, PP 16, DP 128, 16 sequences of 8K per DP
+  // rank, an interleaved schedule, one layer fewer on the first and last stages, no activation
+  // checkpointing at 8K. With m = p = 16, Megatron's interleaved warm-up runs every forward
+  // first (2 x 14 + 3 x 16 + 1 > 4 x 16): stage 1 holds all 16 micro-batches of its 8 layers,
+  // 128 x 31.75 s b h / 8 = 68.2 GB, beside 6.4 GB of weights, 6.4 GB of gradients and 0.3 GB
+  // of optimizer state: 81.3 GB of the 81.5 GB usable. GPT's 34 s b h would need 86.1 GB.
+  auto j = llama405b();
+  j.recompute = mw::Recompute::kSelective;
+  j.parallelism.virtual_stages = 4;
+  j.parallelism.first_stage_layers = 7;
+  j.parallelism.last_stage_layers = 7;
+  const auto r = estimate(j);
+  CHECK(r.memory_stage == 1);
+  CHECK(r.memory.activations_bytes == Approx(128 * 31.75 * 8192.0 * 16384 / 8));
+  CHECK(r.memory.total_bytes() < 81.5e9);
+  CHECK(r.memory.total_bytes() > 81.0e9);
 }

@@ -22,7 +22,7 @@ TEST_CASE("training jobs and node hardware overrides map to the model configs", 
     "cluster": { "node": { "preset": "hgx-h100", "compute_nics": 2, "nvme_write_bandwidth": "8 GB/s",
                            "gpu_hbm": "141 GB" }, "nodes": 4 },
     "workload": { "training": [ {
-      "name": "llama", "model": "llama3-8b", "nodes": 4, "shape": { "layers": 16 },
+      "name": "llama", "model": "llama3-8b", "nodes": 4, "shape": { "layers": 16, "dropout": true },
       "sequence_length": 4096, "parallelism": { "tp": 2, "pp": 2, "zero_stage": 1 },
       "micro_batch_size": 2, "global_batch": 64, "precision": "fp8", "recompute": "full",
       "steps": 10, "arrival": "1 min",
@@ -40,6 +40,7 @@ TEST_CASE("training jobs and node hardware overrides map to the model configs", 
   CHECK(t.job.name == "llama");
   CHECK(t.job.model.layers == 16);
   CHECK(t.job.model.hidden == 4096);  // the preset's
+  CHECK(t.job.model.dropout);         // set: Llama's preset has none
   CHECK(t.job.model.seq_len == 4096);
   CHECK(t.job.nodes == 4);
   CHECK(t.job.parallelism.tp == 2);
