@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
 bash tools/build.sh
+bash tools/install_viewer.sh
 ctest --test-dir build --output-on-failure --parallel "$(nproc)" "$@"

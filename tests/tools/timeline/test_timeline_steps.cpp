@@ -266,3 +266,30 @@ TEST_CASE("training_steps: pieces cut by clock changes are contiguous in time an
     for (const auto& s : step_slices(run->doc, pid)) CHECK(s.parts_us == Approx(s.slice.at("dur").get<double>()).margin(5e-3));
   }
 }
+
+TEST_CASE("timeline: slices nest and meet exactly when a viewer adds ts + dur in double arithmetic",
+          "[timeline]") {
+  // speedscope (a real Chrome-trace viewer, tests/browser/check_timeline_viewer.py) ends a slice at
+  // ts + dur computed in doubles and sorts the ends against the next slice's start; an end one
+  // ulp late made it read a step's last child as outliving the step and give up on the file.
+  // Here no tolerance: on every thread, a slice inside another ends no later than it, and
+  // consecutive slices at one depth never overlap.
+  const auto run = run_file("scenarios/failover-policies.json", {"duration=\"1 d\""});
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> open;  // thread -> stack of (ts, end)
+  std::size_t slices = 0, nested = 0;
+  for (const auto& e : run->doc.at("traceEvents")) {
+    if (e.at("ph") != "X") continue;
+    ++slices;
+    const double ts = e.at("ts").get<double>(), end = ts + e.at("dur").get<double>();
+    auto& stack = open[{e.at("pid").get<int>(), e.at("tid").get<int>()}];
+    while (!stack.empty() && stack.back().second <= ts) stack.pop_back();  // ended before this starts
+    if (!stack.empty()) {
+      ++nested;
+      INFO(e.dump());
+      CHECK(end <= stack.back().second);  // inside its parent, not an ulp past it
+    }
+    stack.emplace_back(ts, end);
+  }
+  CHECK(slices > 1000);
+  CHECK(nested > 1000);  // the step children
+}
