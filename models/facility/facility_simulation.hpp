@@ -205,6 +205,8 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   double shortfall_s_ = 0.0, first_shortfall_s_ = -1.0, worst_loop_c_ = 0.0, worst_air_c_ = 0.0,
          worst_unmet_w_ = 0.0;
   std::string shortfall_causes_;
+  // A cause other than the control's lag behind a load step was seen: the plant or a fault.
+  bool shortfall_beyond_control_ = false;
   std::vector<double> node_gpu_w_;  // per GPU of one node: recompute_node's power by GPU
   std::vector<double> scratch_;  // per GPU: the affine coefficients of the current step
 

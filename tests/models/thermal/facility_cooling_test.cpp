@@ -154,11 +154,34 @@ TEST_CASE("facility: an undersized plant warns in the summary, or stops the run 
   REQUIRE(has_summary(*r, "facility/cooling_warning"));
   const auto warning = std::get<std::string>(r->sink.summary("facility/cooling_warning").value);
   CHECK_THAT(warning, Catch::Contains("GPU dies above their max operating 87 C"));
-  CHECK_THAT(warning, Catch::Contains("0.004 kg/s per rack"));
+  CHECK_THAT(warning, Catch::Contains("0.004 kg/s per rack: size the plant"));
   CHECK(has_event(*r, "cooling_shortfall"));
 
   f.shortfall_is_error = true;
   CHECK_THROWS_WITH(run(f, 0.25, 1.0, 10'000, 4), Catch::Contains("cannot remove the heat"));
+}
+
+TEST_CASE("facility: hot dies after a load step at a coarse tick name the control's lag, not the plant",
+          "[models][thermal][facility][cooling]") {
+  // Idle for an hour, the PI control slows the pumps to min_speed (0.3). The jobs start at 1 h:
+  // the control decides at that event from dies the new load has not warmed yet, and again only
+  // at the next 15 min tick, so the step runs at 0.3 of the rated flow and the dies pass 87 C.
+  // The plant is not short (no chiller deficit, full speed would hold them: at a 1 min tick they
+  // stay below 87 C), so the warning says so and gives the tick, not "size the plant".
+  FacilityConfig f;
+  f.tick = sim::Time::from_s(900);
+  const auto r = run(f, 3.0, 1.0, 8, 4, 1.0);
+  REQUIRE(r->num("facility/cooling_shortfall_s") > 0.0);
+  const auto warning = std::get<std::string>(r->sink.summary("facility/cooling_warning").value);
+  INFO(warning);
+  CHECK_THAT(warning, Catch::Contains("zone all: pumps below full speed, as the pi_target control set them for "
+                                      "the load before it rose; it decides once per tick (900 s)"));
+  CHECK_THAT(warning, !Catch::Contains("chiller short"));
+  CHECK_THAT(warning, !Catch::Contains("size the plant"));
+  f.tick = sim::Time::from_s(60);
+  const auto fine = run(f, 3.0, 1.0, 8, 4, 1.0);
+  CHECK(fine->num("facility/cooling_shortfall_s") == 0.0);
+  CHECK(fine->max_gpu_c < f.max_operating_c);
 }
 
 TEST_CASE("facility: the cooling assumptions are knobs that act", "[models][thermal][facility][cooling]") {

@@ -27,7 +27,7 @@ struct Result {
 // `nodes` H100 nodes (racks of `per_rack`) each running a `work_h`-hour job at full utilisation,
 // `hours` simulated. Default: 8 nodes, 2 racks of 4, 2-hour jobs, 3 hours.
 inline std::unique_ptr<Result> run(models::facility::FacilityConfig f, double hours = 3.0, double work_h = 2.0,
-                                   int nodes = 8, int per_rack = 4) {
+                                   int nodes = 8, int per_rack = 4, double arrival_h = 0.0) {
   models::ModelRegistries reg;
   models::register_builtin_models(reg);
   models::datacenter::ClusterConfig c;
@@ -38,6 +38,7 @@ inline std::unique_ptr<Result> run(models::facility::FacilityConfig f, double ho
     c.jobs.push_back({});
     c.jobs.back().name = "j" + std::to_string(i);
     c.jobs.back().work = sim::Time::from_seconds(work_h * 3600);
+    c.jobs.back().arrival = sim::Time::from_seconds(arrival_h * 3600);
   }
   c.duration = sim::Time::from_seconds(hours * 3600);
   auto r = std::make_unique<Result>();
