@@ -303,7 +303,6 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
   --running_;
   ++finished_;
-  last_completion_ = sim_.now();
   transition(job, "running", "completed", "");
   if (job.corruption.active) {
     ++wrong_results_;

@@ -96,6 +96,11 @@ void ClusterSimulation::finish() {
   double completion_sum_s = 0.0;
   double slowdown_sum = 0.0;
   std::vector<double> waits_s;
+  // The workload's jobs by how they ended. Inference replicas are cluster jobs too (placed, held,
+  // interrupted like any), but the service decides when they end: they are counted apart and
+  // kept out of the workload's counts, waits and makespan (their service reports its own).
+  std::size_t workload_jobs = 0, completed = 0, failed = 0, unfinished = 0, not_arrived = 0, replicas = 0;
+  sim::Time makespan = sim::Time::zero();
   for (auto& job : jobs_) {
     // Unfinished training jobs delivered the whole steps they have done (running) or will resume
     // from (waiting), failed and unstarted ones nothing; completed ones reported at completion.
@@ -109,8 +114,21 @@ void ClusterSimulation::finish() {
     }
     if (job->state == Job::State::kRunning) close_run_accounts(*job);
     if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) emit_job_row(*job);
+    if (job->service) {
+      ++replicas;
+      continue;
+    }
+    ++workload_jobs;
+    switch (job->state) {
+      case Job::State::kDone: ++completed; break;
+      case Job::State::kFailed: ++failed; break;
+      case Job::State::kPending: ++not_arrived; break;  // a generated job due after the end
+      case Job::State::kWaiting:
+      case Job::State::kRunning: ++unfinished; break;
+    }
     if (job->start != sim::Time::max()) waits_s.push_back((job->start - job->spec.arrival).seconds());
     if (job->state == Job::State::kDone) {
+      makespan = std::max(makespan, job->finish);
       const double completion_s = (job->finish - job->spec.arrival).seconds();
       completion_sum_s += completion_s;
       // Bounded slowdown (Feitelson et al., JSSPP 1997): completion over run time, run times
@@ -135,22 +153,27 @@ void ClusterSimulation::finish() {
       "IT energy / simulated time");
   put("power/peak_w", peak_power_w_, "W", "highest settled cluster IT power");
   put("power/peak_rack_w", peak_rack_power_w_, "W", "highest settled rack IT power");
-  put_count("workload/jobs_total", jobs_.size(), "jobs in the workload");
-  put_count("workload/jobs_completed", finished_, "jobs finished within the run");
-  put_count("workload/jobs_failed", failed_, "jobs the failover policy gave up (max_restarts)");
-  put_count("workload/jobs_unfinished", jobs_.size() - finished_ - failed_, "jobs waiting or running at the end");
+  put_count("workload/jobs_total", workload_jobs,
+            "jobs in the workload (named, generated, from traces; not inference replicas): completed + failed + "
+            "unfinished + not arrived");
+  put_count("workload/jobs_completed", completed, "jobs finished within the run");
+  put_count("workload/jobs_failed", failed, "jobs the failover policy gave up (max_restarts)");
+  put_count("workload/jobs_unfinished", unfinished, "jobs waiting or running at the end");
+  put_count("workload/jobs_not_arrived", not_arrived, "generated or trace jobs due after the end of the run");
+  put_count("workload/service_replica_jobs", replicas,
+            "inference replicas submitted as cluster jobs (rows <service>/replica-<k> of /events/jobs)");
   put("workload/mean_wait_s", started_count > 0 ? wait_sum_s / static_cast<double>(started_count) : 0.0,
       "s", "mean start - arrival over started jobs");
-  put("workload/mean_completion_s", finished_ > 0 ? completion_sum_s / static_cast<double>(finished_) : 0.0,
+  put("workload/mean_completion_s", completed > 0 ? completion_sum_s / static_cast<double>(completed) : 0.0,
       "s", "mean finish - arrival over finished jobs");
   put("workload/wait_p50_s", percentile(waits_s, 0.50), "s", "median start - arrival over started jobs (0 if none)");
   put("workload/wait_p99_s", percentile(waits_s, 0.99), "s", "99th percentile of start - arrival (nearest rank)");
-  put("workload/mean_bounded_slowdown", finished_ > 0 ? slowdown_sum / static_cast<double>(finished_) : 0.0, "",
+  put("workload/mean_bounded_slowdown", completed > 0 ? slowdown_sum / static_cast<double>(completed) : 0.0, "",
       "mean over finished jobs of max(1, (finish - arrival) / max(work, 10 s))");
   emit_reliability_summary(elapsed_s);
   emit_integrity_summary();
   emit_data_stall_summary();
-  put("makespan_s", last_completion_.seconds(), "s", "time of the last job completion");
+  put("makespan_s", makespan.seconds(), "s", "time of the last job completion (inference replicas' ends excluded)");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
   put("utilization/node_busy_fraction",
       elapsed_s > 0 ? busy_node_seconds_ / (elapsed_s * static_cast<double>(config_.nodes)) : 0.0, "",

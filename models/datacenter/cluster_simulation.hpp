@@ -391,7 +391,6 @@ class ClusterSimulation final : private policy::ClusterView,
   double peak_power_w_ = 0.0;
   double peak_rack_power_w_ = 0.0;
   double busy_node_seconds_ = 0.0;
-  sim::Time last_completion_;
 
   bool flush_pending_ = false;
   sim::SeriesId power_series_ = 0;

@@ -332,6 +332,7 @@ void FacilitySimulation::advance() {
   const sim::Time now = sim_.now();
   const double dt = (now - last_).seconds();
   if (dt <= 0.0) return;
+  stepped_ = true;
   const sim::Time from = last_;
   const double facility_before_j = signals_ != nullptr ? facility_energy_j() : 0.0;
   last_ = now;
@@ -401,6 +402,7 @@ void FacilitySimulation::on_tick() {
 }
 
 void FacilitySimulation::control_and_record() {
+  if (!stepped_) start_state();
   const auto& c = config_;
   const std::size_t per = static_cast<std::size_t>(c.node.gpus);
   const double dt_s = c.tick.seconds();

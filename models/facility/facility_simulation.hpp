@@ -138,6 +138,12 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   };
   void advance();
   ZoneStep step_zone(Zone& zone, double dt_s, double water_c);
+  // The zone's pumps and fans at its flow and the heat its doors and air handlers now remove.
+  void zone_cooling_power(const Zone& zone, ZoneStep& out) const;
+  // Before the first step (t = 0) the "last step" values are the state as built and loaded now:
+  // node power, dies and loops at the supply temperature, no heat moved yet, the plant idle.
+  // So the first sample of every series is a real value, not zero (zone_heat_balance.cpp).
+  void start_state();
   void check_shortfall(double dt_s, double max_gpu_c);
   void put_shortfall_summary();
   void on_tick();
@@ -213,6 +219,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   sim::TableId events_ = 0;
   std::vector<sim::SeriesId> series_;
   bool started_ = false;
+  bool stepped_ = false;  // advance() has integrated a step of positive length
   const datacenter::DatacenterSignals* signals_ = nullptr;
   bool finished_ = false;
 };

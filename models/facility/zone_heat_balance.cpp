@@ -9,6 +9,7 @@
 
 #include "models/facility/facility_simulation.hpp"
 #include "models/facility/facility_state.hpp"
+#include "models/facility/power_delivery.hpp"
 #include "models/thermal/air_side.hpp"
 #include "models/thermal/rc_path.hpp"
 
@@ -100,12 +101,39 @@ FacilitySimulation::ZoneStep FacilitySimulation::step_zone(Zone& z, double dt, d
   z.run_max_gpu_c = std::max(z.run_max_gpu_c, z.max_gpu_c);
   z.liquid_w = d2c ? g_x * (sink_loop - t_fw) : 0.0;
   z.air_w = z.rdhx_w + z.crah_w;
-  if (d2c) out.cdu_pump_w = c.cdu_pump_power_w_per_rack * z.racks * std::pow(flow, 3.0);
+  zone_cooling_power(z, out);
+  return out;
+}
+
+void FacilitySimulation::zone_cooling_power(const Zone& z, ZoneStep& out) const {
+  const auto& c = config_;
+  if (c.mode == FacilityConfig::Mode::kD2c) out.cdu_pump_w = c.cdu_pump_power_w_per_rack * z.racks * std::pow(z.flow(), 3.0);
+  const bool doors_full = c.rdhx_active && !z.rdhx_fans_failed;
   if (c.rdhx && doors_full && !z.cooling_lost()) {
     out.rdhx_fan_w = thermal::door_fan_power_w(z.rdhx_w, z.racks, z.rdhx_capacity_w, c.rdhx_fan_power_w);
   }
   out.crah_fan_w = c.crah_fan_w_per_w * std::max(0.0, z.crah_w);
-  return out;
+}
+
+void FacilitySimulation::start_state() {
+  const auto& c = config_;
+  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  const int total_racks = static_cast<int>(rack_power_w_.size());
+  double it_w = 0.0, cooling_w = 0.0;
+  for (auto& z : zones_) {
+    ZoneStep power;
+    zone_cooling_power(z, power);
+    it_w += c.network_power_w * z.racks / std::max(1, total_racks);
+    z.max_gpu_c = -std::numeric_limits<double>::infinity();
+    for (std::size_t n : z.nodes) {
+      it_w += nodes_[n].ac_w;
+      for (std::size_t g = n * per; g < (n + 1) * per; ++g) z.max_gpu_c = std::max(z.max_gpu_c, gpus_[g].die_c);
+    }
+    cooling_w += power.cdu_pump_w + power.rdhx_fan_w + power.crah_fan_w;
+  }
+  it_w_ = it_w;
+  cooling_w_ = cooling_w + plant_.chiller_power_w + plant_.dry_cooler_power_w + plant_.pump_power_w;
+  distribution_w_ = distribution_loss_w(ups_, c.pdu_efficiency, it_w);
 }
 
 }  // namespace dcsim::models::facility

@@ -65,6 +65,7 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
                                        "each phase's dynamic power)");
   tokens_series_ = sink_.declare_series(prefix_ + "output_tokens_per_s", "1/s",
                                         "output tokens of the requests completed in the last period, per second");
+  declare_latency_table();
 }
 
 InferenceService::~InferenceService() = default;
@@ -137,6 +138,7 @@ double InferenceService::startup_s() const {
 }
 
 void InferenceService::start() {
+  serving_count_since_ = sim_.now();
   for (int i = 0; i < config_.prefill_replicas; ++i) add_replica(true, true);
   for (int i = 0; i < config_.replicas; ++i) add_replica(true, false);
   issue_next();
@@ -299,7 +301,7 @@ void InferenceService::on_allocated(std::size_t index, bool initial) {
     std::vector<std::size_t>& pool = rr.prefill ? prefill_serving_ : serving_;
     pool.push_back(index);
     std::sort(pool.begin(), pool.end());
-    stats_.replicas_max = std::max(stats_.replicas_max, static_cast<int>(serving_.size()));
+    note_serving();
     dispatch_pending();
     if (!rr.prefill) {
       // Prefilled requests that found no decode replica move now.
@@ -393,6 +395,7 @@ void InferenceService::leave_pools(std::size_t index) {
   serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
   prefill_serving_.erase(std::remove(prefill_serving_.begin(), prefill_serving_.end(), index),
                          prefill_serving_.end());
+  note_serving();
 }
 
 int InferenceService::active_replicas() const {
@@ -416,6 +419,7 @@ void InferenceService::scale_to(int target) {
       const auto index = static_cast<std::size_t>(replicas_.rend() - draining - 1);
       serving_.push_back(index);
       std::sort(serving_.begin(), serving_.end());
+      note_serving();
     } else {
       add_replica(false, false);
     }
@@ -441,9 +445,9 @@ void InferenceService::scale_to(int target) {
     }
     r.state = ReplicaState::kDraining;
     serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
+    note_serving();
     if (r.load().outstanding() == 0) retire(index);
   }
-  stats_.replicas_max = std::max(stats_.replicas_max, static_cast<int>(serving_.size()));
 }
 
 std::pair<double, double> InferenceService::busy_and_serving_s() const {

@@ -30,7 +30,9 @@
 //           queue_p99_s, output_tokens_per_s, input_tokens_per_s, goodput_rps, sla_attainment,
 //           mean_in_system, preemptions, mean_batch, kv_capacity_tokens, replicas_mean,
 //           replicas_max, scale_ups, scale_downs, gpu_hours, gpu_busy_fraction, gpu_energy_kwh;
-//           disaggregated also kv_transfers, kv_transfer_bytes, kv_transfer_p99_s}
+//           disaggregated also kv_transfers, kv_transfer_bytes, kv_transfer_p99_s; replicas_min}
+//   table   inference/<s>/latency_histogram: metric (ttft, tpot, e2e), lower_s, upper_s, count per
+//           non-empty bucket of the latency histograms, written when the run ends
 
 #include <cstdint>
 #include <deque>
@@ -71,6 +73,7 @@ struct ServiceStats {
   std::uint64_t preemptions = 0, iterations = 0;
   double batch_sum = 0.0;
   int scale_ups = 0, scale_downs = 0, replicas_max = 0;
+  int replicas_min = -1;          // fewest serving for a stretch of time (-1: none closed yet)
   double replica_seconds = 0.0;   // serving replicas x time
   double gpu_seconds = 0.0;       // GPUs held x time (starting, serving, draining)
   double busy_gpu_seconds = 0.0;  // GPUs iterating x time
@@ -153,7 +156,13 @@ class InferenceService {
   void on_sample();
   void on_autoscale();
   bool quiet() const;
-  void count_missed_unfinished();  // nothing more will happen: stream ended, nothing outstanding, fleet fixed
+  void count_missed_unfinished();
+  // The decode pool's size changed (or the run ends): the size it had counts for the minimum if
+  // it held for any time, and for the maximum at once (service_summary.cpp).
+  void note_serving();
+  // The latency distributions as a table (service_summary.cpp), its rows written by finish().
+  void declare_latency_table();
+  void write_latency_table();  // nothing more will happen: stream ended, nothing outstanding, fleet fixed
   double gateway_out_s() const;
   double gateway_in_s(int input_tokens) const;
 
@@ -194,6 +203,9 @@ class InferenceService {
   std::pair<double, double> at_last_scale_{0.0, 0.0};  // busy_and_serving_s() at the last autoscale
   sim::EventHandle sample_event_, scale_event_;
   sim::SeriesId power_series_ = 0;
+  int serving_count_ = 0;          // serving_.size() as note_serving last saw it, since then
+  sim::Time serving_count_since_;
+  sim::TableId latency_table_ = 0;
   sim::SeriesId replicas_series_ = 0, queued_series_ = 0, running_series_ = 0, kv_series_ = 0, busy_series_ = 0,
                 tokens_series_ = 0;
   std::pair<double, double> at_last_sample_{0.0, 0.0};

@@ -44,4 +44,16 @@ double LatencyHistogram::quantile(double q) const {
   return max_;
 }
 
+std::vector<LatencyHistogram::Bucket> LatencyHistogram::buckets() const {
+  std::vector<Bucket> out;
+  for (std::size_t b = 0; b < buckets_.size(); ++b) {
+    if (buckets_[b] == 0) continue;
+    const double lower = b == 0 ? 0.0 : kMin * std::pow(kGrowth, static_cast<double>(b - 1));
+    const double upper = b == 0 ? kMin : lower * kGrowth;
+    // The last bucket also holds everything beyond kMax.
+    out.push_back({lower, b + 1 == buckets_.size() ? std::max(upper, max_) : upper, buckets_[b]});
+  }
+  return out;
+}
+
 }  // namespace dcsim::models::inference

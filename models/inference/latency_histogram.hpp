@@ -19,6 +19,14 @@ class LatencyHistogram {
   // geometric middle (clamped to the exact maximum); 0 when empty.
   double quantile(double q) const;
 
+  // The non-empty buckets in increasing order: [lower_s, upper_s) and how many values fell in it.
+  // The first bucket is [0, 1 us); the last one's upper end is at least the exact maximum.
+  struct Bucket {
+    double lower_s = 0.0, upper_s = 0.0;
+    std::uint64_t count = 0;
+  };
+  std::vector<Bucket> buckets() const;
+
  private:
   std::vector<std::uint64_t> buckets_;  // [0]: below 1 us
   std::uint64_t count_ = 0;

@@ -19,6 +19,11 @@ void InferenceService::finish() {
     close_accounts(r);
     r.state = ReplicaState::kGone;
   }
+  note_serving();
+  // The size the pool had at the end, when it held for any time (or the run took none).
+  if (sim_.now() > serving_count_since_ || stats_.replicas_min < 0) {
+    stats_.replicas_min = stats_.replicas_min < 0 ? serving_count_ : std::min(stats_.replicas_min, serving_count_);
+  }
   // Requests still in the system count up to now (Little's integral over the run).
   stats_.in_system_seconds += static_cast<double>(outstanding_) * now_s - outstanding_issued_s_;
   count_missed_unfinished();
@@ -60,6 +65,8 @@ void InferenceService::finish() {
   put("kv_capacity_tokens", cost_.memory().kv_capacity_tokens, "", "KV cache of one replica, in tokens");
   put("replicas_mean", stats_.replica_seconds / span, "", "serving replicas (the decode pool when disaggregated), time average");
   count("replicas_max", static_cast<std::uint64_t>(stats_.replicas_max), "most replicas serving at once");
+  count("replicas_min", static_cast<std::uint64_t>(stats_.replicas_min),
+        "fewest replicas serving for any stretch of the run (0: a time with none, e.g. waiting for nodes)");
   count("scale_ups", static_cast<std::uint64_t>(stats_.scale_ups), "replicas added after the start");
   count("scale_downs", static_cast<std::uint64_t>(stats_.scale_downs), "replicas drained or withdrawn");
   put("gpu_hours", stats_.gpu_seconds / 3600.0, "h", "GPU time held by the replicas (starting, serving, draining)");
@@ -72,6 +79,40 @@ void InferenceService::finish() {
   }
   put("gpu_energy_kwh", stats_.gpu_energy_j / 3.6e6, "kWh",
       "energy of the replicas' GPUs: idle power while held plus each phase's dynamic power");
+  write_latency_table();
+}
+
+void InferenceService::note_serving() {
+  const int now_serving = static_cast<int>(serving_.size());
+  stats_.replicas_max = std::max(stats_.replicas_max, now_serving);
+  if (now_serving == serving_count_) return;
+  // The size that is ending counts for the minimum only if the pool kept it for some time: the
+  // initial fleet placed at t = 0 never "served with none".
+  if (sim_.now() > serving_count_since_) {
+    stats_.replicas_min = stats_.replicas_min < 0 ? serving_count_ : std::min(stats_.replicas_min, serving_count_);
+  }
+  serving_count_ = now_serving;
+  serving_count_since_ = sim_.now();
+}
+
+void InferenceService::declare_latency_table() {
+  latency_table_ = sink_.declare_table(
+      prefix_ + "latency_histogram",
+      {{"metric", sim::ColumnType::kString, "", "ttft, tpot or e2e (as the summary's percentiles)"},
+       {"lower_s", sim::ColumnType::kFloat64, "s", "bucket's lower end (buckets 0.5% wide from 1 us; the first is [0, 1 us))"},
+       {"upper_s", sim::ColumnType::kFloat64, "s", "bucket's upper end (the last bucket's reaches the largest value)"},
+       {"count", sim::ColumnType::kInt64, "", "requests whose latency fell in the bucket"}});
+}
+
+void InferenceService::write_latency_table() {
+  // At most 3 x 5,540 rows (the non-empty buckets), whatever the number of requests.
+  const std::pair<const char*, const LatencyHistogram*> latencies[] = {
+      {"ttft", &stats_.ttft}, {"tpot", &stats_.tpot}, {"e2e", &stats_.e2e}};
+  for (const auto& [metric, histogram] : latencies) {
+    for (const auto& b : histogram->buckets()) {
+      sink_.append_row(latency_table_, {std::string(metric), b.lower_s, b.upper_s, static_cast<std::int64_t>(b.count)});
+    }
+  }
 }
 
 void InferenceService::count_missed_unfinished() {

@@ -3,6 +3,7 @@
 
     /usr/bin/python3 tests/browser/check_report.py --dcsim build/dcsim RUN_DIR [RUN_DIR ...]
         [--screenshot PNG] [--expect-sections headline,power,...] [--expect-title TEXT]
+        [--expect-selector CSS ...]
 
 For each RUN_DIR (a directory `dcsim run -o` wrote) it runs `dcsim report RUN_DIR`, opens
 RUN_DIR/report.html through file:// in headless Chromium (Debian's chromium + chromium-driver,
@@ -13,7 +14,9 @@ driven by python3-selenium) and checks that:
   - every plot (svg[data-points]) has more than 0 points and a rendered size above zero;
   - every section named by --expect-sections is on the page;
   - the page's heading reads --expect-title literally (a scenario name with < & " shows as
-    written, never as markup).
+    written, never as markup);
+  - every --expect-selector matches at least one element that renders with an area (e.g.
+    "rect.shade", a shaded fault window; "path.band", a long run's band; "section#inference svg").
 --screenshot saves the first page, whole, as a PNG (the README's picture).
 
 Exit codes: 0 every page passed, 1 a check failed (what and where is printed), 2 bad arguments or
@@ -90,7 +93,7 @@ def make_report(dcsim, run_dir):
     return page
 
 
-def check_page(driver, page, expect_sections, expect_title=None):
+def check_page(driver, page, expect_sections, expect_title=None, expect_selectors=()):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
@@ -130,6 +133,12 @@ def check_page(driver, page, expect_sections, expect_title=None):
     for section in expect_sections:
         if not driver.find_elements(By.CSS_SELECTOR, f"section#{section}"):
             failures.append(f"section '{section}' is missing")
+    for selector in expect_selectors:
+        found = driver.find_elements(By.CSS_SELECTOR, selector)
+        if not found:
+            failures.append(f"nothing matches '{selector}'")
+        elif not any(e.size["width"] > 0 and e.size["height"] > 0 for e in found):
+            failures.append(f"'{selector}' matches {len(found)} elements, none with an area")
     if expect_title is not None:
         heading = driver.find_element(By.TAG_NAME, "h1").text
         if heading != expect_title:
@@ -157,6 +166,8 @@ def main():
     parser.add_argument("--screenshot", type=Path)
     parser.add_argument("--expect-sections", default="", help="comma-separated section ids every page must have")
     parser.add_argument("--expect-title", help="the text every page's heading must read")
+    parser.add_argument("--expect-selector", action="append", default=[],
+                        help="a CSS selector every page must match with a rendered element (repeatable)")
     args = parser.parse_args()
     expect = [s for s in args.expect_sections.split(",") if s]
     for d in args.run_dirs:
@@ -170,7 +181,8 @@ def main():
             pages = [make_report(args.dcsim, d) for d in args.run_dirs]
             failures = []
             for page in pages:
-                failures += [f"{page}: {f}" for f in check_page(driver, page, expect, args.expect_title)]
+                failures += [f"{page}: {f}" for f in check_page(driver, page, expect, args.expect_title,
+                                                                  args.expect_selector)]
             if args.screenshot and not failures:
                 save_screenshot(driver, pages[0], args.screenshot)
         finally:

@@ -25,6 +25,7 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
       facts.cloud_options.push_back(c.offer.name);
   }
   for (const auto& t : scenario.traces) facts.trace_notes.push_back(t.name + ": " + t.summary);
+  for (const auto& service : scenario.inference) facts.services.push_back(service.name);
 
   std::string out = fmt::format("{} (seed {})\n", scenario.name, scenario.seed);
   // Writing the outputs is part of what the user waited for (25,000 rack series took 46 s).

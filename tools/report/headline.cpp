@@ -28,6 +28,11 @@ void add_fabric(Lines& out, const nlohmann::json& s) {
        fmt::format("{:.0f} switches, {:.0f} cables ({:.0f} transceivers), {:.0f} NIC ports",
                    number_at(s, "/network/switches"), number_at(s, "/network/cables"),
                    number_at(s, "/network/transceivers"), number_at(s, "/network/nic_ports"))});
+  // Batch jobs (and closed-form training) put no flow on it: four lines of zeros say nothing.
+  if (number_at(s, "/network/flows_completed") + number_at(s, "/network/flows_failed") <= 0) {
+    out.push_back({"network", "no flow crossed the fabric in this run"});
+    return;
+  }
   out.push_back({"network", fmt::format("{:.0f} flows completed, {:.0f} failed; makespan {}",
                                         number_at(s, "/network/flows_completed"),
                                         number_at(s, "/network/flows_failed"),
@@ -139,13 +144,15 @@ void add_training(Lines& out, const nlohmann::json& s) {
 void add_unfinished(Lines& out, const nlohmann::json& s) {
   const double unfinished = number_at(s, "/workload/jobs_unfinished");
   const double failed = number_at(s, "/workload/jobs_failed");
-  if (unfinished <= 0 && failed <= 0) return;
   std::string what;
   const auto jobs = [](double n) { return fmt::format("{:.0f} job{}", n, n == 1 ? "" : "s"); };
   if (unfinished > 0) what = jobs(unfinished) + " still waiting or running when the run ended";
   if (failed > 0)
     what += (what.empty() ? "" : "; ") + jobs(failed) + " failed (the failover policy gave up)";
-  out.push_back({"not done", what});
+  if (!what.empty()) out.push_back({"not done", what});
+  // Generated or trace jobs due after the end were never part of the run: said apart.
+  const double not_arrived = number_at(s, "/workload/jobs_not_arrived");
+  if (not_arrived > 0) out.push_back({"not arrived", jobs(not_arrived) + " never arrived before the end"});
 }
 
 // Owning against each cloud option: TCO, $/GPU-hour and (training jobs) $/million tokens, then
@@ -218,6 +225,37 @@ void add_uplink(Lines& out, const nlohmann::json& s) {
                    hours_text(number_at(s, "/uplink/transfer_time_max_s")), stalled)});
 }
 
+// Per inference service: what it answered and how fast, what its SLA and fleet came to.
+void add_inference(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s) {
+  constexpr std::size_t kMaxServiceLines = 8;
+  for (std::size_t i = 0; i < facts.services.size() && i < kMaxServiceLines; ++i) {
+    const std::string& name = facts.services[i];
+    // Looked up by key, not by a JSON pointer: a service name may hold '~'.
+    const nlohmann::json* svc = nullptr;
+    if (s.contains("inference") && s.at("inference").contains(name)) svc = &s.at("inference").at(name);
+    const auto value = [&](const char* key) {
+      return svc != nullptr && svc->contains(key) && svc->at(key).is_number() ? svc->at(key).get<double>() : 0.0;
+    };
+    out.push_back({"serving", fmt::format("{}: {:.0f} requests answered, {:.0f} rejected (never fit), {:.0f} still "
+                                          "in the system at the end; SLA met by {:.1f}%; {:.0f} output tokens/s",
+                                          name, value("requests"), value("rejected"), value("unfinished"),
+                                          100 * value("sla_attainment"), value("output_tokens_per_s"))});
+    out.push_back({"latency", fmt::format("{}: TTFT p50 {}, p99 {}; TPOT p50 {}, p99 {}", name,
+                                          short_time_text(value("ttft_p50_s")), short_time_text(value("ttft_p99_s")),
+                                          short_time_text(value("tpot_p50_s")),
+                                          short_time_text(value("tpot_p99_s")))});
+    out.push_back({"replicas", fmt::format("{}: min {:.0f}, mean {:.2f}, max {:.0f} serving; {:.0f} scale-ups, {:.0f} "
+                                           "scale-downs; {:.1f} GPU-hours",
+                                           name, value("replicas_min"), value("replicas_mean"),
+                                           value("replicas_max"), value("scale_ups"), value("scale_downs"),
+                                           value("gpu_hours"))});
+  }
+  if (facts.services.size() > kMaxServiceLines) {
+    out.push_back({"serving", fmt::format("... and {} more services (summary.json /inference)",
+                                          facts.services.size() - kMaxServiceLines)});
+  }
+}
+
 void add_cluster(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s) {
   out.push_back({"IT energy", fmt::format("{:.1f} kWh", number_at(s, "/energy/it_kwh"))});
   out.push_back({"IT power", fmt::format("mean {:.1f} kW, peak {:.1f} kW, peak rack {:.1f} kW",
@@ -225,20 +263,25 @@ void add_cluster(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s
                                          number_at(s, "/power/peak_w") / 1e3,
                                          number_at(s, "/power/peak_rack_w") / 1e3)});
   const double completed = number_at(s, "/workload/jobs_completed");
-  out.push_back({"jobs", fmt::format("{:.0f} of {:.0f} completed; mean wait {}; {}", completed,
-                                     number_at(s, "/workload/jobs_total"),
-                                     hours_text(number_at(s, "/workload/mean_wait_s")),
-                                     completed > 0 ? "mean completion " +
-                                                         hours_text(number_at(
-                                                             s, "/workload/mean_completion_s"))
-                                                   : std::string("none completed"))});
+  // A serving-only run has no workload jobs (its replicas are the services' lines below).
+  const bool serving_only = number_at(s, "/workload/jobs_total") <= 0 && !facts.services.empty();
+  if (!serving_only) {
+    out.push_back({"jobs", fmt::format("{:.0f} of {:.0f} completed; mean wait {}; {}", completed,
+                                       number_at(s, "/workload/jobs_total"),
+                                       hours_text(number_at(s, "/workload/mean_wait_s")),
+                                       completed > 0 ? "mean completion " +
+                                                           hours_text(number_at(
+                                                               s, "/workload/mean_completion_s"))
+                                                     : std::string("none completed"))});
+  }
   add_unfinished(out, s);
+  const std::string busy = fmt::format("{:.1f}% of node-time", 100 * number_at(s, "/utilization/node_busy_fraction"));
   out.push_back({"nodes busy",
-                 fmt::format("{:.1f}% of node-time; {}",
-                             100 * number_at(s, "/utilization/node_busy_fraction"),
-                             completed > 0 ? "makespan " + hours_text(number_at(s, "/makespan_s"))
-                                           : std::string("no job completed, so no makespan"))});
+                 serving_only ? busy + " (inference replicas)"
+                              : busy + "; " + (completed > 0 ? "makespan " + hours_text(number_at(s, "/makespan_s"))
+                                                             : std::string("no job completed, so no makespan"))});
   add_training(out, s);
+  add_inference(out, facts, s);
   for (const auto& note : facts.trace_notes) out.push_back({"trace", note});
   // What faults cost, where a run has any (the question a reliability scenario asks).
   if (facts.has_reliability) {
@@ -291,6 +334,12 @@ HeadlineFacts headline_facts_from_resolved(const nlohmann::json& resolved, std::
     const auto& u = resolved.at("uplink");
     f.uplink_carries_traffic =
         (u.contains("streams") && !u.at("streams").empty()) || u.contains("checkpoint_copies");
+  }
+  const nlohmann::json::json_pointer services("/inference/services");
+  if (resolved.contains(services) && resolved.at(services).is_array()) {
+    for (const auto& svc : resolved.at(services)) {
+      if (svc.contains("name") && svc.at("name").is_string()) f.services.push_back(svc.at("name").get<std::string>());
+    }
   }
   if (resolved.contains("economics")) {
     f.has_economics = true;

@@ -26,6 +26,7 @@ struct HeadlineFacts {
   bool has_economics = false;
   std::vector<std::string> cloud_options;  // /economics/cloud offers, in scenario order
   std::vector<std::string> trace_notes;    // "<trace>: <what it gave>" per /workload/traces entry
+  std::vector<std::string> services;       // /inference/services names, in scenario order
 };
 
 // The facts as the resolved scenario (trace.h5 /meta scenario_resolved) records them; trace notes

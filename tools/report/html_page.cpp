@@ -18,7 +18,8 @@ th{color:#555;font-weight:600;white-space:nowrap}td.num{text-align:right;font-va
 svg.chart{display:block;margin:10px 0;font-size:11px;background:#fff}
 svg.chart .title{font-size:13px;font-weight:600}svg.chart .label{font-size:12px}
 svg.chart .grid{stroke:#e5e5e5}svg.chart .frame{fill:none;stroke:#999}
-svg.chart .line{fill:none;stroke-width:1.5}svg.chart .hover{font-size:11px;fill:#333}
+svg.chart .line{fill:none;stroke-width:1.5}svg.chart .band{stroke:none;fill-opacity:0.25}
+svg.chart .shade{fill:#D55E00;fill-opacity:0.14}svg.chart .mark{fill:#D55E00;fill-opacity:0.8}svg.chart .hover{font-size:11px;fill:#333}
 footer{margin-top:2em;color:#777;font-size:0.85em})";
 
 // Hover readout: the data coordinates under the pointer, from each line chart's data-x0/x1/y0/y1

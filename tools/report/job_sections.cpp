@@ -39,10 +39,22 @@ ChartLine cumulative_line(const RunData& run, std::vector<std::pair<double, doub
 std::string completions_chart(const RunData& run) {
   if (!run.trace.has_table("events/jobs") || run.trace.table_rows("events/jobs") == 0) return "";
   const auto finish = run.trace.read_number_column("events/jobs", "finish_s");
+  const auto names = run.trace.read_string_column("events/jobs", "name");
+  // Inference replicas end when their service scales down or the run ends: not completions.
+  std::vector<std::string> replica_prefixes;
+  for (const auto& service : service_names(run)) replica_prefixes.push_back(service + "/replica-");
+  const auto is_replica = [&](const std::string& name) {
+    return std::any_of(replica_prefixes.begin(), replica_prefixes.end(),
+                       [&](const std::string& p) { return name.rfind(p, 0) == 0; });
+  };
   std::vector<std::pair<double, double>> events;
-  for (const double f : finish) {
-    if (std::isfinite(f)) events.emplace_back(f, 1.0);
+  bool any_job = false;
+  for (std::size_t i = 0; i < finish.size(); ++i) {
+    if (is_replica(names[i])) continue;
+    any_job = true;
+    if (std::isfinite(finish[i])) events.emplace_back(finish[i], 1.0);
   }
+  if (!any_job) return "";
   if (events.empty()) return note_html("No job completed during the run.");
   LineChart chart = time_chart(run, "Jobs completed (cumulative)", "jobs completed");
   chart.lines.push_back(cumulative_line(run, std::move(events), "completed", kMaxPointsPerPlot));

@@ -90,7 +90,10 @@ std::string fct_chart(const RunData& run) {
 
 ReportSection link_section(const RunData& run) {
   ReportSection s{"links", "Link utilisation", "", ""};
-  s.html += tier_bars(run);
+  // A fabric no flow crossed (batch jobs, closed-form training) has only zeros to chart.
+  const double flows = summary_number(run, "/network/flows_completed") + summary_number(run, "/network/flows_failed");
+  const bool idle_fabric = std::isfinite(flows) && flows <= 0;
+  if (!idle_fabric) s.html += tier_bars(run);
   s.html += busiest_link_chart(run);
   if (!s.html.empty() && !run.trace.has_table("events/network/link_utilisation")) {
     s.html += note_html(
@@ -99,7 +102,12 @@ ReportSection link_section(const RunData& run) {
   s.html += fct_chart(run);
   std::vector<SeriesPick> uplink = {{"uplink/out_bps", "out"}, {"uplink/in_bps", "in"}};
   s.html += series_chart(run, "Site uplink rate", "rate", uplink);
-  if (s.html.empty()) s.absent = "no fabric and no uplink traffic in this scenario";
+  if (s.html.empty()) {
+    s.absent = idle_fabric ? "no flow crossed the fabric in this run, and no uplink traffic"
+                           : "no fabric and no uplink traffic in this scenario";
+  } else if (idle_fabric) {
+    s.html = note_html("No flow crossed the fabric in this run: its links carried nothing.") + s.html;
+  }
   return s;
 }
 

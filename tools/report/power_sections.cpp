@@ -69,7 +69,7 @@ ReportSection temperature_section(const RunData& run) {
   picks.push_back({"facility/outdoor_c", "outdoor"});
   s.html += series_chart(run, "Temperatures", "temperature", picks, false);
   s.html += series_chart(run, "Clock factor of busy nodes (1: no throttling or capping)",
-                         "clock factor", {{"thermal/busy_clock_factor", "busy nodes"}}, true);
+                         "clock factor", {{"thermal/busy_clock_factor", "busy nodes"}}, false);
   const double hottest = summary_number(run, "/thermal/max_gpu_c");
   const double throttled = summary_number(run, "/thermal/throttled_gpu_s");
   if (std::isfinite(hottest)) {

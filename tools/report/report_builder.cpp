@@ -8,6 +8,7 @@
 #include "sim/error.hpp"
 #include "tools/output/output_directory.hpp"
 #include "tools/output/trace_reader.hpp"
+#include "tools/report/fault_windows.hpp"
 #include "tools/report/report_sections.hpp"
 
 namespace dcsim::tools::report {
@@ -77,17 +78,23 @@ std::string build_report_html(const std::filesystem::path& run_dir) {
   nlohmann::json resolved = nlohmann::json::parse(resolved_text, nullptr, false);
   if (resolved.is_discarded() || !resolved.is_object()) resolved = nlohmann::json::object();
 
-  RunData run{trace, summary, resolved, 0.0, {}};
+  RunData run{trace, summary, resolved, 0.0, {}, {}, {}};
   run.end_s = run_end_s(trace, summary);
   run.time = time_axis_for(run.end_s);
+  // Faults closer than a pixel of a chart's 784 px plot are one shaded window, their onsets
+  // within a pixel one mark.
+  auto windows = read_fault_windows(trace, run.end_s);
+  for (const auto& w : windows) run.fault_onsets.push_back({w.start_s, w.start_s, w.what});
+  run.fault_onsets = merge_fault_windows(std::move(run.fault_onsets), run.end_s / 784);
+  run.faults = merge_fault_windows(std::move(windows), run.end_s / 784);
 
   ReportPage page;
   page.title = trace.meta_string("scenario_name");
   if (page.title.empty()) page.title = summary.value("scenario", "dcsim run");
   page.subtitle = "dcsim report of " + run_dir.string();
   page.sections = {headline_section(run),     power_section(run),      temperature_section(run),
-                   job_timeline_section(run), throughput_section(run), link_section(run),
-                   cost_section(run)};
+                   job_timeline_section(run), throughput_section(run), inference_section(run),
+                   link_section(run),         cost_section(run)};
   return html_page(page);
 }
 

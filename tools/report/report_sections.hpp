@@ -12,6 +12,7 @@ ReportSection power_section(const RunData& run);         // power_sections.cpp
 ReportSection temperature_section(const RunData& run);   // power_sections.cpp
 ReportSection job_timeline_section(const RunData& run);  // job_sections.cpp
 ReportSection throughput_section(const RunData& run);    // job_sections.cpp
+ReportSection inference_section(const RunData& run);     // inference_section.cpp
 ReportSection link_section(const RunData& run);          // link_section.cpp
 ReportSection cost_section(const RunData& run);          // cost_section.cpp
 
@@ -33,5 +34,8 @@ std::vector<std::string> series_matching(const RunData& run, const std::string& 
 
 // "<p class="note">text</p>" with text escaped.
 std::string note_html(const std::string& text);
+
+// The inference services' names (/inference/services of the resolved scenario), in its order.
+std::vector<std::string> service_names(const RunData& run);
 
 }  // namespace dcsim::tools::report

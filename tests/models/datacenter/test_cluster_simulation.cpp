@@ -112,6 +112,27 @@ TEST_CASE("a bounded run stops at its duration and reports unfinished jobs", "[m
   CHECK(std::isnan(run.finish_of("A")));
 }
 
+TEST_CASE("a job due after the end of a bounded run is counted as not arrived, not as unfinished",
+          "[models][cluster]") {
+  // A runs past the end (unfinished); B completes; C is due after the end, so it never arrived.
+  // The four counts add up to the total.
+  auto c = simple_cluster(2);
+  c.duration = Time::from_s(1800);
+  c.jobs = {job("A", Time::zero(), 1, Time::from_s(3600), 1.0), job("B", Time::zero(), 1, Time::from_s(600), 1.0),
+            job("C", Time::from_s(7200), 1, Time::from_s(60), 1.0)};
+  Run run(c);
+  run.sim.run_until(c.duration);
+  run.model->finish();
+  const auto count = [&](const char* path) { return std::get<std::int64_t>(run.sink.summary(path).value); };
+  CHECK(count("workload/jobs_total") == 3);
+  CHECK(count("workload/jobs_completed") == 1);
+  CHECK(count("workload/jobs_unfinished") == 1);
+  CHECK(count("workload/jobs_not_arrived") == 1);
+  CHECK(count("workload/jobs_failed") == 0);
+  CHECK(count("workload/service_replica_jobs") == 0);
+  CHECK(run.summary("makespan_s") == 600.0);
+}
+
 TEST_CASE("telemetry ticks sample on the interval and do not keep a finished run alive",
           "[models][cluster]") {
   auto c = simple_cluster(1);

@@ -266,3 +266,28 @@ TEST_CASE("cooling control parameters act: fixed_curve's floor is min_speed, und
   bad.control_params.set_number("gain_per_k", 0.1);  // pi_target's, not fixed_curve's
   CHECK_THROWS_WITH(run(bad), Catch::Contains("cooling.control_params.gain_per_k"));
 }
+
+TEST_CASE("facility: the first sample of every series is the state at t = 0, not zero", "[models][thermal][facility]") {
+  // Before the first step there is no "last step" to report: t = 0 records the plant as built
+  // (every die and loop at the facility water's supply temperature, no heat moved yet) with the
+  // nodes' power at that moment. It used to record IT power, PUE and the hottest die as 0.
+  for (auto mode : {FacilityConfig::Mode::kD2c, FacilityConfig::Mode::kAir}) {
+    FacilityConfig f;
+    f.mode = mode;
+    const auto r = run(f, 0.5);
+    const auto& it = r->sink.series("facility/it_w");
+    const auto& total = r->sink.series("facility/total_w");
+    const auto& pue = r->sink.series("facility/pue");
+    const auto& hottest = r->sink.series("thermal/max_gpu_c");
+    REQUIRE(it.time_ns.front() == 0);
+    REQUIRE(hottest.time_ns.front() == 0);
+    // Dies start at the supply temperature, the hottest among them too.
+    CHECK(hottest.value.front() == Approx(f.plant.supply_c));
+    CHECK(r->sink.series("thermal/zone/all/coolant_c").value.front() == Approx(f.plant.supply_c));
+    // 8 nodes at no less than idle power: more than 8 x 1 kW of IT; facility power on top of it.
+    CHECK(it.value.front() > 8 * 1000.0);
+    CHECK(total.value.front() > it.value.front());
+    CHECK(pue.value.front() == Approx(total.value.front() / it.value.front()));
+    CHECK(pue.value.front() > 1.0);
+  }
+}

@@ -111,9 +111,9 @@ TEST_CASE("every plot of the report has data and at most 2000 points", "[tools][
   TempDir dir;
   write_run(dir / "run");
   const auto points = data_points(report::build_report_html(dir / "run"));
-  // Facility power, PUE, cluster power, temperatures, Gantt, jobs completed: the 86,401-point
-  // cluster power series is one of them.
-  REQUIRE(points.size() >= 6);
+  // Facility power, cluster power, temperatures, Gantt, jobs completed: the 86,401-point cluster
+  // power series is one of them. (PUE, 1.2 throughout, is a sentence.)
+  REQUIRE(points.size() >= 5);
   for (const long n : points) {
     CHECK(n > 0);
     CHECK(n <= 2000);

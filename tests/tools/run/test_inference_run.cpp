@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "tests/tools/run/run_test_support.hpp"
@@ -33,6 +35,53 @@ TEST_CASE("a fault on a replica's node sends its requests to the other replica a
   CHECK(r->number("inference/chat/requests") > 10.0 * 1100.0);
   CHECK(r->number("inference/chat/replicas_max") == 2.0);
   CHECK(r->number("inference/chat/replicas_mean") < 2.0);  // a replica was away for a while
+}
+
+TEST_CASE("a service's replicas are not the workload's jobs: none of them is counted unfinished") {
+  // The replicas run until the end (the service ends them): the run used to report them as two
+  // jobs "still waiting or running when the run ended". They are counted apart now. Node 0 is
+  // down from 5 to 7 minutes and its replica reloads its weights after: one replica served for a
+  // while, so the fewest serving is 1.
+  nlohmann::json doc = two_replicas();
+  doc["faults"] = nlohmann::json::parse(R"([{"at": "5 min", "kind": "node", "node": 0, "duration": "2 min"}])");
+  const auto r = dcsim::test::run_scenario_json(doc);
+  CHECK(r->number("workload/jobs_total") == 0.0);
+  CHECK(r->number("workload/jobs_completed") == 0.0);
+  CHECK(r->number("workload/jobs_unfinished") == 0.0);
+  CHECK(r->number("workload/jobs_not_arrived") == 0.0);
+  CHECK(r->number("workload/service_replica_jobs") == 2.0);
+  CHECK(r->number("makespan_s") == 0.0);
+  CHECK(r->number("inference/chat/replicas_min") == 1.0);
+  CHECK(r->number("inference/chat/replicas_max") == 2.0);
+}
+
+TEST_CASE("a service's latency histogram counts every answered request and holds its percentiles") {
+  // The table the report draws its distributions from: per metric, the non-empty 0.5% buckets.
+  // TTFT and end-to-end have one value per answered request; the summary's p99 lies in the bucket
+  // the table's counts put the 99th percentile in.
+  const auto r = dcsim::test::run_scenario_json(two_replicas());
+  const auto& rows = r->sink.table("inference/chat/latency_histogram").rows;
+  REQUIRE(!rows.empty());
+  std::map<std::string, double> counts;
+  for (const auto& row : rows) {
+    CHECK(std::get<double>(row[1]) < std::get<double>(row[2]));  // lower < upper
+    counts[std::get<std::string>(row[0])] += static_cast<double>(std::get<std::int64_t>(row[3]));
+  }
+  const double answered = r->number("inference/chat/requests");
+  CHECK(counts["ttft"] == answered);
+  CHECK(counts["e2e"] == answered);
+  CHECK(counts["tpot"] > 0.0);
+  double seen = 0.0;
+  for (const auto& row : rows) {
+    if (std::get<std::string>(row[0]) != "ttft") continue;
+    seen += static_cast<double>(std::get<std::int64_t>(row[3]));
+    if (seen >= std::ceil(0.99 * answered)) {
+      const double p99 = r->number("inference/chat/ttft_p99_s");
+      CHECK(p99 >= std::get<double>(row[1]));
+      CHECK(p99 <= std::get<double>(row[2]));
+      break;
+    }
+  }
 }
 
 TEST_CASE("a service's replicas are jobs holding GPUs and drawing power") {
