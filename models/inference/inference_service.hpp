@@ -156,13 +156,13 @@ class InferenceService {
   void on_sample();
   void on_autoscale();
   bool quiet() const;
-  void count_missed_unfinished();
+  void count_missed_unfinished();  // nothing more will happen: stream ended, nothing outstanding, fleet fixed
   // The decode pool's size changed (or the run ends): the size it had counts for the minimum if
   // it held for any time, and for the maximum at once (service_summary.cpp).
   void note_serving();
   // The latency distributions as a table (service_summary.cpp), its rows written by finish().
   void declare_latency_table();
-  void write_latency_table();  // nothing more will happen: stream ended, nothing outstanding, fleet fixed
+  void write_latency_table();
   double gateway_out_s() const;
   double gateway_in_s(int input_tokens) const;
 
