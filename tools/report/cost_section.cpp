@@ -80,7 +80,11 @@ std::string cumulative_chart(const RunData& run, const std::vector<std::string>&
                   {},
                   0.0,
                   std::nan(""),
-                  true};
+                  true,
+                  {},
+                  "",
+                  {},
+                  ""};
   const std::size_t budget = points_per_line(std::min(options.size(), kMaxLinesPerPlot));
   for (const auto& o : options) {
     const std::string path = "cost/" + o + "/cumulative_usd";
@@ -92,7 +96,7 @@ std::string cumulative_chart(const RunData& run, const std::vector<std::string>&
       for (std::size_t i = 0; i < t.size(); ++i) d.add(static_cast<double>(t[i]) / kMonthNs, v[i]);
     });
     // Straight segments between month ends: the cost accrues during the month.
-    chart.lines.push_back({o, d.points(), false, std::nan("")});
+    chart.lines.push_back({o, d.points(), false, std::nan(""), {}});
   }
   if (chart.lines.empty()) return "";
   const UnitScale scale = scale_lines(chart.lines, "USD");

@@ -123,7 +123,8 @@ std::string cdf_chart(const RunData& run, const std::string& table, const std::s
   const double x_end_s = clipped ? buckets[q999].first : buckets.back().first;
   const TimeAxis unit = time_axis_for(x_end_s);
   LineChart chart{fmt::format("{} ({:.0f} requests)", title, total), x_what + " (" + unit.unit + ")",
-                  "requests (%)", {}, std::nan(""), clipped ? x_end_s / unit.seconds_per_unit : std::nan(""), true};
+                  "requests (%)", {}, std::nan(""), clipped ? x_end_s / unit.seconds_per_unit : std::nan(""), true,
+                  {}, "", {}, ""};
   ChartLine line{"CDF", {}, false, std::nan(""), {}};
   line.points.push_back({first_lower / unit.seconds_per_unit, 0.0});
   const std::size_t last = clipped ? q999 : buckets.size() - 1;

@@ -48,7 +48,7 @@ std::string busiest_link_chart(const RunData& run) {
     if (chart.lines.size() == kMaxLinesPerPlot) break;
     Downsampler d(chart.x_min, chart.x_max, budget);
     for (const auto& [s_ns, u] : cells) d.add(s_ns * 1e-9 / run.time.seconds_per_unit, 100 * u);
-    chart.lines.push_back({fmt::format("tier {}", t), d.points(), true, chart.x_max});
+    chart.lines.push_back({fmt::format("tier {}", t), d.points(), true, chart.x_max, {}});
   }
   return svg_line_chart(chart);
 }
@@ -72,8 +72,12 @@ std::string fct_chart(const RunData& run) {
                   {},
                   std::nan(""),
                   std::nan(""),
-                  true};
-  ChartLine line{"CDF", {}, false, std::nan("")};
+                  true,
+                  {},
+                  "",
+                  {},
+                  ""};
+  ChartLine line{"CDF", {}, false, std::nan(""), {}};
   const std::size_t n = fct_s.size();
   const std::size_t points = std::min(n, kMaxPointsPerPlot);
   for (std::size_t k = 0; k < points; ++k) {
