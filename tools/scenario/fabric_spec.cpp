@@ -117,7 +117,8 @@ FieldSpec network_section(const models::ModelRegistries& registries, const std::
                       with_default(enum_field("mode",
                                               "`ecmp`: per-switch hash of (src, dst, QP); `d_mod_k`: "
                                               "destination-based (SimGrid's fat-tree routing); `spray`: "
-                                              "ideal packet spraying over every minimal path (upper bound).",
+                                              "ideal packet spraying over the minimal paths, every switch and "
+                                              "both hosts' ports spread evenly (upper bound).",
                                               "routing mode", {"ecmp", "d_mod_k", "spray"}),
                                    "ecmp"),
                       with_default(enum_field("ecmp_key",
@@ -129,7 +130,11 @@ FieldSpec network_section(const models::ModelRegistries& registries, const std::
                                                  "Queue pairs per flow; each is hashed on its own.",
                                                  at_least(1)),
                                    1),
-                      with_default(integer_field("max_spray_paths", "Paths a sprayed flow uses at most.",
+                      with_default(integer_field("max_spray_paths",
+                                                 "Subflows a sprayed flow is split into, each on its own "
+                                                 "path: every minimal path once when there are at most "
+                                                 "this many, else this many rounded up to a whole number "
+                                                 "per port of both hosts.",
                                                  at_least(1)),
                                    64),
                       with_default_note(integer_field("hash_seed", "Seed of the switches' ECMP hash.",
