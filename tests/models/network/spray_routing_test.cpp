@@ -231,7 +231,9 @@ TEST_CASE("a sprayed flow's route is recorded as its distinct links with their s
   for (LinkId l : t.in_links(1)) CHECK(count[l] == 8);
   for (LinkId l : t.out_links(0)) CHECK(count[l] == 8);
   // One path (ECMP): the link ids in path order, as before.
-  Fabric ecmp(build_leaf_spine(two_hosts(400e9)), FabricOptions{.record_routes = true});
+  FabricOptions hashed;
+  hashed.record_routes = true;
+  Fabric ecmp(build_leaf_spine(two_hosts(400e9)), hashed);
   ecmp.start_flow(Time::zero(), 0, 1, 1e6);
   done.clear();
   while (done.empty()) ecmp.advance(ecmp.next_event_time(), done);
