@@ -61,7 +61,7 @@ FieldSpec network_section(const models::ModelRegistries& registries, const std::
               param(integer_field("leaves", "Leaf switches.", at_least(1))),
               param(integer_field("hosts_per_leaf", "Hosts under each leaf.", at_least(1))),
               param(number_field("oversubscription", "Leaf downlink / uplink bandwidth.", at_least(1))),
-              param(integer_field("nodes", "Hosts.", at_least(1))),
+              param(integer_field("nodes", "Hosts.", at_least(0))),
               param(integer_field("nodes_per_rail_group", "Hosts per rail switch (0: all).", at_least(0))),
               param(min_items(integer_array_field("dims", "Hosts per dimension.", at_least(2)), 1)),
               param(enum_field("switch", "Switch preset of every tier.", "switch preset",
