@@ -32,6 +32,14 @@ std::map<std::string, RegistryParam> registry_params(const models::ModelRegistri
 
 namespace {
 
+// `switch` takes a preset or its documented default, `none` (switches get the ports their wiring
+// needs).
+std::vector<std::string> switch_or_none() {
+  std::vector<std::string> names = models::network::switch_preset_names();
+  names.push_back("none");
+  return names;
+}
+
 // The keys of a network section (/fabric or /frontend: the same model, other NICs).
 FieldSpec network_section(const models::ModelRegistries& registries, const std::string& key,
                           const std::string& description, const std::string& absent_note, bool frontend) {
@@ -64,8 +72,8 @@ FieldSpec network_section(const models::ModelRegistries& registries, const std::
               param(integer_field("nodes", "Hosts.", at_least(0))),
               param(integer_field("nodes_per_rail_group", "Hosts per rail switch (0: all).", at_least(0))),
               param(min_items(integer_array_field("dims", "Hosts per dimension.", at_least(2)), 1)),
-              param(enum_field("switch", "Switch preset of every tier.", "switch preset",
-                               models::network::switch_preset_names())),
+              param(enum_field("switch", "Switch preset of every tier (`none`: no preset).", "switch preset",
+                               switch_or_none())),
               param(enum_field("leaf_switch", "Switch preset of tier 1.", "switch preset",
                                models::network::switch_preset_names())),
               param(enum_field("spine_switch", "Switch preset of tier 2.", "switch preset",

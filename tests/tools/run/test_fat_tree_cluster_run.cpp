@@ -96,3 +96,10 @@ TEST_CASE("economics prices the fat-tree that was built", "[network][fat_tree]")
   CHECK(capex(2000, full) - capex(1000, full) == Approx(96 * 1000 * 1.05));
   CHECK(dcsim::test::run_scenario_json(with_economics(hgx_128(), 1000), full)->number("network/hosts") == 256);
 }
+
+TEST_CASE("switch \"none\", its documented default, is accepted", "[network][fat_tree]") {
+  nlohmann::json doc = hgx_128();
+  doc["fabric"]["switch"] = "none";
+  doc["fabric"]["k"] = 64;
+  CHECK(dcsim::test::input_error_of(doc) == "no error");
+}
