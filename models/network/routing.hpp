@@ -89,7 +89,9 @@ class Router {
   // Spraying: `subflows` is the flow's subflow count (0: subflow_count(src, dst)); the routes of
   // all of them are computed together, O(subflows x path length) plus a sort of the subflows at
   // each hop, and kept for the last flow asked about, so routing subflows 0 .. P-1 of one flow
-  // in turn costs that once (and O(path length) per subflow after).
+  // in turn costs that once (and O(path length) per subflow after). Re-routing after a failure
+  // asks subflow by subflow; a flow's subflows sit together on a link (they are attached in a
+  // row), so each flow's batch is computed about once per failure.
   bool route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflow, std::vector<LinkId>& out,
              int channel = -1, int subflows = 0);
   // Minimal hop count (links), or -1 when unreachable.
