@@ -120,6 +120,7 @@ void emit_bill_of_materials(const BillOfMaterials& bom, sim::TraceSink& sink, co
   auto put = [&](const std::string& k, auto v, const std::string& unit, const std::string& d) {
     sink.set_summary(prefix + "/" + k, sim::SummaryValue{v, unit, d});
   };
+  put("hosts", bom.hosts, "", "hosts the fabric is built for (cluster nodes use the first)");
   put("switches", bom.switch_count, "", "switches in the fabric");
   put("switch_ports_used", bom.switch_ports_used, "", "switch ports wired");
   put("switch_ports_total", bom.switch_ports_total, "", "switch ports available (sum of radices)");

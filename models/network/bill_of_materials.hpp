@@ -88,7 +88,7 @@ BillOfMaterials bill_of_materials(const Topology& topology, const BomOptions& op
 
 // Emits table "<prefix>/bom" (one row per line: item "switch" | "cable" | "nic_port", tier,
 // radix, speed_bps, media, count, ports_used, ports_total, length_m) and summary scalars
-// <prefix>/switches, /switch_ports_used, /switch_ports_total, /cables, /transceivers,
+// <prefix>/hosts, /switches, /switch_ports_used, /switch_ports_total, /cables, /transceivers,
 // /nic_ports, /cable_length_m.
 void emit_bill_of_materials(const BillOfMaterials& bom, sim::TraceSink& sink, const std::string& prefix = "network");
 

@@ -118,7 +118,11 @@ struct FinishedFlow {
   bool failed = false;
   double delivered_bytes = 0.0;  // all of `bytes` unless it failed
   std::string reason;  // why it failed
-  std::string route;   // link ids, space-separated; subflows separated by " | " (record_routes)
+  int subflows = 1;    // what the flow was split into (spraying, QPs)
+  // With record_routes: the link ids of the route, space-separated, in path order; a flow of
+  // several subflows lists every link its subflows cross once, in id order, as "id*count" with
+  // the number of its subflows on that link ("12*8 40*2 ...").
+  std::string route;
 };
 
 class Fabric {
@@ -234,6 +238,7 @@ class Fabric {
   void complete_sub(std::uint32_t sub, std::int64_t now, std::vector<FinishedFlow>& finished);
   void finish_flow(std::uint32_t flow, std::int64_t now, bool failed, std::string reason,
                    std::vector<FinishedFlow>& finished);
+  void record_route(const Flow& flow, std::string& out);  // FinishedFlow::route
   void update_pfc(std::span<const LinkId> route);
   void update_pfc_link(LinkId l);
   double usable_capacity(LinkId l) const;

@@ -23,7 +23,7 @@ void Fabric::reroute_link(std::int64_t now, LinkId link, std::vector<FinishedFlo
     s.solver_id = UINT32_MAX;
     s.rate_bps = 0.0;
     unschedule(si);
-    if (!router_.route(flow.src, flow.dst, flow.number, s.index, s.route, flow.channel)) {
+    if (!router_.route(flow.src, flow.dst, flow.number, s.index, s.route, flow.channel, flow.n_subs)) {
       finish_flow(s.flow, now, true,
                   "no path from " + topology_.node_name(flow.src) + " to " + topology_.node_name(flow.dst) +
                       " after link " + std::to_string(link) + " went down",
@@ -99,7 +99,7 @@ void Fabric::rebalance(std::int64_t now) {
       const bool draining = s.solver_id != UINT32_MAX;
       const bool in_latency = !draining && s.remaining_bytes > 0 && !s.route.empty();
       if (!draining && !in_latency) continue;
-      if (!router_.route(flow.src, flow.dst, flow.number, s.index, scratch_route_, flow.channel)) continue;
+      if (!router_.route(flow.src, flow.dst, flow.number, s.index, scratch_route_, flow.channel, flow.n_subs)) continue;
       if (scratch_route_ == s.route) continue;
       if (draining) {
         move_subflow(si, now);

@@ -19,7 +19,10 @@ FabricReport::FabricReport(sim::TraceSink* sink, std::string prefix, bool emit_f
          {"finish_ns", ColumnType::kInt64, "ns", "last byte delivered (or failure time)"},
          {"fct_ns", ColumnType::kInt64, "ns", "flow completion time"},
          {"status", ColumnType::kString, "", "ok, or failed: reason"},
-         {"route", ColumnType::kString, "", "link ids of the route; subflows separated by |"}});
+         {"route", ColumnType::kString, "",
+          "link ids of the route in path order; a flow of several subflows: every link they cross once, "
+          "in id order, as id*subflows on it"},
+         {"subflows", ColumnType::kInt64, "", "subflows the flow was split into (spray, QPs)"}});
   }
 }
 
@@ -34,7 +37,8 @@ void FabricReport::record(const FinishedFlow& f) {
   if (table_) {
     sink_->append_row(table_id_, {static_cast<std::int64_t>(f.flow_number), static_cast<std::int64_t>(f.src),
                                   static_cast<std::int64_t>(f.dst), f.bytes, f.start.ns(), f.finish.ns(), fct,
-                                  f.failed ? "failed: " + f.reason : std::string("ok"), f.route});
+                                  f.failed ? "failed: " + f.reason : std::string("ok"), f.route,
+                                  static_cast<std::int64_t>(f.subflows)});
   }
 }
 

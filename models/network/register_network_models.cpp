@@ -32,6 +32,13 @@ std::vector<sim::ParamSpec> switch_params(bool pods) {
   }
   return out;
 }
+// Hosts, for the topologies sized by a host count (fat_tree, rail_optimized, ring): one
+// description, as the scenario has one `nodes` key. The scenario layer defaults it to the
+// cluster's nodes.
+sim::ParamSpec nodes_param() {
+  return {"nodes", "", "the cluster's nodes (no /cluster: fat_tree 0, the full tree; others 8)", "x >= 0",
+          "hosts; fat_tree builds the smallest non-blocking fat-tree of radix k that holds them"};
+}
 std::vector<sim::ParamSpec> with(std::vector<sim::ParamSpec> own, std::vector<sim::ParamSpec> more = {}) {
   own.insert(own.end(), more.begin(), more.end());
   auto common = attachment_params();
@@ -50,9 +57,13 @@ std::vector<sim::ParamSpec> direct(std::vector<sim::ParamSpec> own) {
 }  // namespace
 
 void register_network_models(sim::Registry<TopologyFactory>& topologies) {
-  topologies.add({"fat_tree", "k-ary fat-tree, 2 or 3 tiers (k^2/2 or k^3/4 host ports), non-blocking",
+  topologies.add({"fat_tree", "the non-blocking fabric for N nodes: the smallest k-ary fat-tree that holds `nodes` "
+                              "(default: the cluster's) x their NICs, k the switch preset's radix, with partly "
+                              "filled pods and fewer cores; refused with the shape to use when three tiers cannot "
+                              "hold them. `nodes` 0: the full tree (k^2/2 or k^3/4 host ports)",
                   with({{"k", "", "4", "even, x >= 2", "switch radix"},
-                        {"tiers", "", "3", "2 or 3", "switch tiers"}},
+                        {"tiers", "", "the fewest that hold nodes (full tree: 3)", "2 or 3", "switch tiers"},
+                        nodes_param()},
                        switch_params(false)),
                   {build_fat_tree, fat_tree_size}});
   topologies.add({"leaf_spine", "every leaf wired to every spine, spines sized by oversubscription; with a switch preset, a third tier of pods and cores when the spines run out of ports",
@@ -62,7 +73,7 @@ void register_network_models(sim::Registry<TopologyFactory>& topologies) {
                        switch_params(true)),
                   {build_leaf_spine, leaf_spine_size}});
   topologies.add({"rail_optimized", "NIC r of every host on rail switch r of its group; rails joined by spines (per pod, with cores between pods when a switch preset's radix runs out)",
-                  with({{"nodes", "", "8", "x >= 1", "hosts"},
+                  with({nodes_param(),
                         {"nodes_per_rail_group", "", "0", "divides nodes", "hosts per rail switch (0: all)"},
                         {"oversubscription", "", "1", "x >= 1", "rail downlink / uplink bandwidth"}},
                        switch_params(true)),
@@ -70,7 +81,7 @@ void register_network_models(sim::Registry<TopologyFactory>& topologies) {
   topologies.add({"mesh", "1-D to 3-D mesh of hosts that forward traffic, no wrap-around",
                   direct({{"dims", "", "[4, 4]", "each x >= 2", "hosts per dimension"}}), {build_mesh, mesh_size}});
   topologies.add({"ring", "1-D ring of hosts that forward traffic",
-                  direct({{"nodes", "", "8", "x >= 2", "hosts"}}), {build_ring, ring_size}});
+                  direct({nodes_param()}), {build_ring, ring_size}});
   topologies.add({"torus", "2-D or 3-D torus of hosts that forward traffic (wrap-around)",
                   direct({{"dims", "", "[4, 4]", "2 or 3 dims, each x >= 2", "hosts per dimension"}}), {build_torus, torus_size}});
 }

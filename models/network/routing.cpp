@@ -1,6 +1,7 @@
 #include "models/network/routing.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "sim/error.hpp"
 
@@ -47,6 +48,7 @@ void Router::precompute() {
 void Router::set_link_up(LinkId link, bool up) {
   if ((up_[link] != 0) == up) return;
   up_[link] = up ? 1 : 0;
+  ++link_epoch_;
   adjacency_stale_ = true;
   cache_.clear();
   std::fill(cache_slot_.begin(), cache_slot_.end(), UINT32_MAX);
@@ -227,22 +229,139 @@ int Router::subflow_count(NodeId src, NodeId dst) {
   const auto& d = distances(anchor);
   std::uint16_t d_cur = distance(src, anchor, d);
   if (d_cur == kUnreached) return 1;
+  // The minimal paths along the first walk (saturating: only whether it exceeds the cap
+  // matters), and the port counts at both ends.
+  const auto cap = static_cast<std::uint64_t>(config_.max_spray_paths);
   std::uint64_t paths = 1;
+  std::uint64_t first_ports = 0, last_ports = 1;
   NodeId cur = src;
   while (cur != dst) {
     const std::size_t n = candidates(cur, d_cur--, dst, anchor, d);
     if (n == 0) return 1;
-    paths *= n;
-    if (paths >= static_cast<std::uint64_t>(config_.max_spray_paths)) return config_.max_spray_paths;
+    if (first_ports == 0) first_ports = n;
+    last_ports = n;
+    paths = std::min<std::uint64_t>(paths * n, cap + 1);
     cur = cand_[0].to;
   }
-  return static_cast<int>(paths);
+  if (paths <= cap) return static_cast<int>(paths);
+  // Capped: a whole number of subflows per port at both ends, so that no NIC carries more of the
+  // flow than another (the flow ends with its slowest subflow). The path count is a multiple of
+  // both port counts, so this stays at most the number of paths.
+  const std::uint64_t ports = std::lcm(first_ports, last_ports);
+  return static_cast<int>(std::min<std::uint64_t>((cap + ports - 1) / ports * ports, INT32_MAX / ports * ports));
+}
+
+namespace {
+// Subflow j's proposal among n candidates when the hops before took D choices (see
+// routing.hpp): for each value of j mod D the map from digit floor(j / D) mod n to the proposal
+// is a bijection (the skew floor(y / lcm) shifts each of the D / gcd(D, n) residue runs by one),
+// and any j < P lands evenly, because the proposals of consecutive y run through n in order.
+// D is saturated at P by the caller: once D >= P every j < D, y = j and the skew is 0.
+std::uint64_t spray_proposal(std::uint64_t j, std::uint64_t radix_before, std::uint64_t n) {
+  const std::uint64_t y = j % (radix_before * n);
+  return (y + y / std::lcm(radix_before, n)) % n;
+}
+}  // namespace
+
+bool Router::spray_batch(NodeId src, NodeId dst, std::uint64_t flow_number, int subflows) {
+  if (spray_.valid && spray_.src == src && spray_.dst == dst && spray_.flow_number == flow_number &&
+      spray_.subflows == subflows && spray_.epoch == link_epoch_)
+    return spray_.routed;
+  spray_.valid = true;
+  spray_.routed = false;
+  spray_.src = src;
+  spray_.dst = dst;
+  spray_.flow_number = flow_number;
+  spray_.subflows = subflows;
+  spray_.epoch = link_epoch_;
+  spray_.hops = 0;
+  spray_.links.clear();
+  const NodeId anchor = anchor_of(dst);
+  const auto& d = distances(anchor);
+  std::uint16_t d_cur = distance(src, anchor, d);
+  if (d_cur == kUnreached) return false;
+  const auto p = static_cast<std::size_t>(subflows);
+  const auto p64 = static_cast<std::uint64_t>(subflows);
+  const std::size_t hops = static_cast<std::size_t>(d_cur) + (anchor == dst ? 0 : 1);
+  spray_.hops = hops;
+  spray_.links.assign(p * hops, 0);
+  spray_at_.assign(p, src);
+  spray_radix_.assign(p, 1);
+  spray_order_.resize(p);
+  spray_pick_.resize(p);
+  const std::uint64_t flow_key =
+      mix64(config_.seed ^ mix64((static_cast<std::uint64_t>(src) << 32 | dst) ^ mix64(flow_number)));
+  // Hop by hop: every minimal path has `hops` links, so the subflows move in step. Cost per hop:
+  // O(P log P) to group them by node, O(degree) per distinct node for its candidates, O(P).
+  for (std::size_t h = 0; h < hops; ++h, --d_cur) {
+    for (std::size_t j = 0; j < p; ++j) spray_order_[j] = static_cast<std::uint32_t>(j);
+    std::stable_sort(spray_order_.begin(), spray_order_.end(),
+                     [this](std::uint32_t a, std::uint32_t b) { return spray_at_[a] < spray_at_[b]; });
+    for (std::size_t begin = 0; begin < p;) {
+      const NodeId u = spray_at_[spray_order_[begin]];
+      std::size_t end = begin;
+      while (end < p && spray_at_[spray_order_[end]] == u) ++end;
+      const std::size_t n = candidates(u, d_cur, dst, anchor, d);
+      if (n == 0) return false;
+      spray_cand_.assign(cand_.begin(), cand_.begin() + static_cast<std::ptrdiff_t>(n));
+      // The flow's turn of this hop's proposals: flows capped below their path count take
+      // different subsets of the paths, as packets of different flows would. One turn per hop,
+      // not per node: where paths rejoin (a destination NIC picked at each of several spines)
+      // the proposals of the different nodes must stay one rotation of the index to spread.
+      const std::uint64_t turn = mix64(flow_key ^ ((h + 1) * 0xD6E8FEB86659FD93ULL)) % n;
+      spray_count_.assign(n, 0);
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::uint32_t j = spray_order_[i];
+        const auto pick = static_cast<std::uint32_t>((spray_proposal(j, spray_radix_[j], n) + turn) % n);
+        spray_pick_[j] = pick;
+        ++spray_count_[pick];
+      }
+      // Even out: the (M mod n) fullest candidates may hold ceil(M / n), the rest floor(M / n);
+      // the surplus of over-full ones (their last subflows) moves to under-full ones in turn order.
+      const std::size_t m = end - begin;
+      spray_rank_.resize(n);
+      for (std::size_t c = 0; c < n; ++c) spray_rank_[c] = static_cast<std::uint32_t>(c);
+      std::stable_sort(spray_rank_.begin(), spray_rank_.end(),
+                       [this](std::uint32_t a, std::uint32_t b) { return spray_count_[a] > spray_count_[b]; });
+      spray_quota_.assign(n, static_cast<std::uint32_t>(m / n));
+      for (std::size_t r = 0; r < m % n; ++r) ++spray_quota_[spray_rank_[r]];
+      spray_seen_.assign(n, 0);
+      std::size_t under = 0;
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::uint32_t j = spray_order_[i];
+        std::uint32_t& pick = spray_pick_[j];
+        if (++spray_seen_[pick] <= spray_quota_[pick]) continue;
+        while (spray_count_[(under + turn) % n] >= spray_quota_[(under + turn) % n]) ++under;
+        --spray_count_[pick];
+        pick = static_cast<std::uint32_t>((under + turn) % n);
+        ++spray_count_[pick];
+      }
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::uint32_t j = spray_order_[i];
+        const Hop& hop = spray_cand_[spray_pick_[j]];
+        spray_.links[j * hops + h] = hop.link;
+        spray_at_[j] = hop.to;
+        spray_radix_[j] = std::min(spray_radix_[j] * n, p64);
+      }
+      begin = end;
+    }
+  }
+  spray_.routed = true;
+  return true;
 }
 
 bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflow, std::vector<LinkId>& out,
-                   int channel) {
+                   int channel, int subflows) {
   out.clear();
   if (src == dst) return true;
+  if (config_.mode == RoutingMode::kSpray) {
+    const int p = subflows > 0 ? subflows : subflow_count(src, dst);
+    if (!spray_batch(src, dst, flow_number, p)) return false;
+    const std::size_t j = static_cast<std::size_t>(subflow % p);
+    const auto first = spray_.links.begin() + static_cast<std::ptrdiff_t>(j * spray_.hops);
+    out.assign(first, first + static_cast<std::ptrdiff_t>(spray_.hops));
+    return true;
+  }
   const NodeId anchor = anchor_of(dst);
   const auto& d = distances(anchor);
   std::uint16_t d_cur = distance(src, anchor, d);
@@ -255,23 +374,20 @@ bool Router::route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflo
                                  : static_cast<std::uint64_t>(subflow);
     key = mix64(config_.seed ^ mix64((static_cast<std::uint64_t>(src) << 32 | dst) ^ mix64(qp)));
   }
-  std::uint64_t radix_rest = static_cast<std::uint64_t>(subflow);
   std::uint64_t divisor = 1;
   NodeId cur = src;
   while (cur != dst) {
     const std::uint64_t n = candidates(cur, d_cur--, dst, anchor, d);
     if (n == 0) return false;
     std::uint64_t pick = 0;
-    const bool pinned_hop = channel >= 0 && config_.mode != RoutingMode::kSpray &&
-                            (cur == src || cand_[0].to == dst);
+    const bool pinned_hop = channel >= 0 && (cur == src || cand_[0].to == dst);
     if (pinned_hop) {
       pick = static_cast<std::uint64_t>(channel) % n;
+    } else if (config_.mode == RoutingMode::kEcmp) {
+      pick = mix64(key ^ (static_cast<std::uint64_t>(cur) * 0xD6E8FEB86659FD93ULL)) % n;
     } else {
-      switch (config_.mode) {
-        case RoutingMode::kEcmp: pick = mix64(key ^ (static_cast<std::uint64_t>(cur) * 0xD6E8FEB86659FD93ULL)) % n; break;
-        case RoutingMode::kDestinationModK: pick = (dst / divisor) % n; divisor *= n; break;
-        case RoutingMode::kSpray: pick = radix_rest % n; radix_rest /= n; break;
-      }
+      pick = (dst / divisor) % n;
+      divisor *= n;
     }
     out.push_back(cand_[pick].link);
     cur = cand_[pick].to;

@@ -12,9 +12,23 @@
 //  - kDestinationModK: the candidate index is (dst / D) mod n where D is the product of the
 //    candidate counts of the hops already taken: SimGrid's fat-tree routing (d-mod-k), so
 //    benchmarks can compare completion times route for route.
-//  - kSpray: ideal packet spraying, the upper bound: a flow is split into P subflows that take
-//    P distinct paths (subflow j reads its choices as the mixed-radix digits of j), P = the
-//    number of minimal paths along the first walk, capped by max_spray_paths.
+//  - kSpray: ideal packet spraying, the upper bound: a flow is split into P subflows, routed
+//    together hop by hop (spray_batch). Each subflow j proposes a candidate from the mixed-radix
+//    digits of j in walk order, skewed: with D the product of the candidate counts of the hops
+//    it took and n this hop's, y = j mod (D n), the proposal is (y + floor(y / lcm(D, n))) mod n,
+//    turned by a hash of (seed, src, dst, flow, hop) so that flows capped below their path count
+//    take different subsets. For each value of the lower digits the map from this hop's digit
+//    to the proposal is a bijection (uncapped, every minimal path once, where no move below is
+//    needed: the symmetric fabrics the builders make), and
+//    any prefix j < P proposes the candidates within one of evenly, also where paths from
+//    different nodes rejoin (the destination's NICs, picked at each spine of a rail-optimised
+//    fabric). Each node then moves the fewest proposals from over-full to under-full candidates
+//    (subflows arriving over a subset of a node's inputs, as a plane's leaf gets half a host's
+//    ports, need it): at every node the counts per next hop differ by at most one.
+//    P = the number of minimal paths along the first walk when that is at most max_spray_paths,
+//    else max_spray_paths rounded up to a multiple of the first and last hops' candidate counts
+//    (the two hosts' ports where they pick them), so that no port carries more of the flow than
+//    another: a flow ends with its last subflow.
 //
 // Distances come from a BFS (over reversed up links) per destination anchor, cached: a
 // single-homed host's anchor is its switch, so a fat-tree of any size needs one BFS per edge
@@ -63,6 +77,7 @@ class Router {
   const RoutingConfig& config() const { return config_; }
 
   // Subflows a flow from src to dst is split into (1 unless spraying or several QPs).
+  // Spraying: O(path length x node degree), a walk of the first path.
   int subflow_count(NodeId src, NodeId dst);
   // Replaces `out` with the links of subflow `subflow` of the flow numbered `flow_number`.
   // False when dst is unreachable. src == dst gives an empty route.
@@ -71,8 +86,14 @@ class Router {
   // in link order, i.e. port `channel` of a multi-port host while all its ports are up. NCCL
   // binds channel c to NIC c on both sides; hashing the channels instead lets two of them land
   // on one port while another idles. Between the two ends the switches hash as usual.
+  // Spraying: `subflows` is the flow's subflow count (0: subflow_count(src, dst)); the routes of
+  // all of them are computed together, O(subflows x path length) plus a sort of the subflows at
+  // each hop, and kept for the last flow asked about, so routing subflows 0 .. P-1 of one flow
+  // in turn costs that once (and O(path length) per subflow after). Re-routing after a failure
+  // asks subflow by subflow; a flow's subflows sit together on a link (they are attached in a
+  // row), so each flow's batch is computed about once per failure.
   bool route(NodeId src, NodeId dst, std::uint64_t flow_number, int subflow, std::vector<LinkId>& out,
-             int channel = -1);
+             int channel = -1, int subflows = 0);
   // Minimal hop count (links), or -1 when unreachable.
   int hops(NodeId src, NodeId dst);
   // Distance tables computed at construction are capped at this many entries (2 B each).
@@ -129,6 +150,28 @@ class Router {
   std::vector<std::uint32_t> fin_start_;
   std::vector<std::uint32_t> fin_src_;  // forwarder indices of the forwarding in-neighbours
   std::vector<NodeId> host_anchor_;  // anchor_of() per host, rebuilt with the adjacency
+
+  // Spraying: the routes of every subflow of one flow, computed together (routing.cpp). False
+  // when dst is unreachable.
+  bool spray_batch(NodeId src, NodeId dst, std::uint64_t flow_number, int subflows);
+  std::uint64_t link_epoch_ = 0;  // counts link state changes: a cached batch is stale after one
+  struct SprayBatch {
+    bool valid = false;
+    bool routed = false;
+    NodeId src = 0, dst = 0;
+    std::uint64_t flow_number = 0;
+    int subflows = 0;
+    std::uint64_t epoch = 0;
+    std::size_t hops = 0;
+    std::vector<LinkId> links;  // subflow-major: subflow j's hop h at [j x hops + h]
+  } spray_;
+  // Scratch of spray_batch, per subflow and per candidate.
+  std::vector<NodeId> spray_at_;
+  std::vector<std::uint64_t> spray_radix_;
+  std::vector<std::uint32_t> spray_order_;
+  std::vector<std::uint32_t> spray_pick_;
+  std::vector<Hop> spray_cand_;
+  std::vector<std::uint32_t> spray_count_, spray_quota_, spray_seen_, spray_rank_;
 };
 
 }  // namespace dcsim::models::network

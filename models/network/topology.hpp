@@ -32,9 +32,12 @@ inline constexpr double kPropagationNsPerM = 5.0;
 // Everything a topology builder may read. Each builder documents (in its registry ParamSpecs)
 // which fields it uses; the others are ignored.
 struct TopologyConfig {
-  // fat_tree: k-ary, 2 or 3 tiers (k^2/2 or k^3/4 single-NIC hosts).
+  // fat_tree (fat_tree.hpp): k-ary, 2 or 3 tiers (0: the fewest that hold fat_tree_nodes; 3 for
+  // the full tree of k^2/2 or k^3/4 host ports), sized to fat_tree_nodes hosts (scenario key
+  // `nodes`; 0: the full tree).
   int k = 4;
-  int tiers = 3;
+  int tiers = 0;
+  int fat_tree_nodes = 0;
   // leaf_spine / rail_optimized
   int leaves = 4;
   int hosts_per_leaf = 4;

@@ -25,7 +25,8 @@ struct TopologyFactory {
 
 // k-ary fat-tree (Al-Fares et al.): 3 tiers give k pods of k/2 edge + k/2 aggregation switches
 // and (k/2)^2 cores, k^3/4 host ports; 2 tiers give k leaves and k/2 spines, k^2/2 host ports.
-// A host takes nics_per_node x links_per_node ports of its edge switch.
+// With fat_tree_nodes, the smallest non-blocking fat-tree of radix k that holds them
+// (fat_tree.hpp). A host takes nics_per_node x links_per_node ports of its edge switch.
 Topology build_fat_tree(const TopologyConfig& config);
 // `leaves` leaves of `hosts_per_leaf` hosts; spines = host bandwidth per leaf / (oversubscription
 // x link bandwidth), each leaf wired once to every spine.

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "models/network/clos.hpp"
+#include "models/network/fat_tree.hpp"
 #include "models/network/planes.hpp"
 #include "sim/error.hpp"
 
@@ -54,6 +55,21 @@ std::vector<double> as_doubles(const std::vector<int>& dims) { return {dims.begi
 
 TopologySize fat_tree_size(const TopologyConfig& c) {
   if (c.planes > 1) return planes_size(fat_tree_size(one_plane(c)), c.planes);
+  if (c.fat_tree_nodes > 0) {
+    // Sized to its hosts (fat_tree.hpp): the shape's counts. A refused request falls through to
+    // the full tree's formula, an upper bound (the builder then reports the error).
+    try {
+      const FatTreeShape s = fat_tree_shape(c);
+      const ClosPlan& p = s.plan;
+      const double half = c.k / 2;
+      const double switches = s.edges + static_cast<double>(p.spines()) + p.cores();
+      const double cables = s.hosts * ports_per_host(c) + s.edges * (p.spines_per_pod > 0 ? half : 0.0) +
+                            static_cast<double>(p.spines()) * p.spine_up;
+      return {static_cast<double>(s.hosts), switches, cables, switches,
+              c.nics_per_node > 1 ? static_cast<double>(s.hosts) : static_cast<double>(s.edges)};
+    } catch (const sim::ConfigError&) {
+    }
+  }
   const double k = std::max(2.0, static_cast<double>(c.k));
   const double half = std::floor(k / 2);
   const double hosts_per_edge = std::max(1.0, std::floor(half / ports_per_host(c)));

@@ -13,6 +13,7 @@ std::string headline_report(const scenario::Scenario& scenario, const run::RunOu
   facts.has_cluster = scenario.has_cluster;
   facts.has_facility = scenario.facility.has_value();
   facts.has_fabric = scenario.fabric.has_value();
+  if (scenario.has_cluster) facts.cluster_nodes = scenario.cluster.nodes;
   facts.has_frontend = scenario.frontend.has_value();
   facts.has_reliability = scenario.reliability.has_value();
   facts.has_storage = scenario.storage.has_value();

@@ -56,12 +56,18 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
                   auto j = topo::bom_json(bom);
                   j["bisection_bps"] = bisection;
                   j["tiers"] = topology.max_tier();
+                  if (scenario.has_cluster) j["cluster_nodes"] = scenario.cluster.nodes;
                   out << j.dump(2) << "\n";
                 } else {
                   topo::write_bom_table(bom, out);
                   if (bisection > 0) {
                     out << "bisection: " << bisection / 1e12 << " Tb/s (" << topology.max_tier()
                         << " switch tiers; lower vs upper half of the hosts, one direction)\n";
+                  }
+                  if (scenario.has_cluster && bom.hosts > scenario.cluster.nodes) {
+                    out << "hosts: built for " << bom.hosts << ", " << scenario.cluster.nodes
+                        << " of them cluster nodes: the other " << bom.hosts - scenario.cluster.nodes
+                        << " are priced as built\n";
                   }
                 }
               } else if (format == "graphml") {

@@ -21,13 +21,20 @@ std::string short_bytes(double bytes) {
   return fmt::format("{:.0f} B", bytes);
 }
 
-void add_fabric(Lines& out, const nlohmann::json& s) {
+void add_fabric(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s) {
   // The bill of materials in one line: what the fabric costs next to what it delivered.
   out.push_back(
       {"fabric",
        fmt::format("{:.0f} switches, {:.0f} cables ({:.0f} transceivers), {:.0f} NIC ports",
                    number_at(s, "/network/switches"), number_at(s, "/network/cables"),
                    number_at(s, "/network/transceivers"), number_at(s, "/network/nic_ports"))});
+  // A fabric with more hosts than the cluster has nodes is priced as built: say so.
+  const double hosts = number_at(s, "/network/hosts");
+  if (facts.cluster_nodes > 0 && hosts > facts.cluster_nodes) {
+    out.push_back({"", fmt::format("built for {:.0f} hosts, {:.0f} of them cluster nodes: the other {:.0f} are "
+                                   "priced as built",
+                                   hosts, facts.cluster_nodes, hosts - facts.cluster_nodes)});
+  }
   // Batch jobs (and closed-form training) put no flow on it: four lines of zeros say nothing.
   if (number_at(s, "/network/flows_completed") + number_at(s, "/network/flows_failed") <= 0) {
     out.push_back({"network", "no flow crossed the fabric in this run"});
@@ -326,6 +333,8 @@ HeadlineFacts headline_facts_from_resolved(const nlohmann::json& resolved, std::
   f.has_cluster = resolved.contains("cluster");
   f.has_facility = resolved.contains("facility");
   f.has_fabric = resolved.contains("fabric");
+  const nlohmann::json::json_pointer nodes("/cluster/nodes");
+  if (resolved.contains(nodes) && resolved.at(nodes).is_number()) f.cluster_nodes = resolved.at(nodes).get<double>();
   f.has_frontend = resolved.contains("frontend");
   f.has_reliability = resolved.contains("reliability");
   f.has_storage = resolved.contains("storage");
@@ -372,7 +381,7 @@ std::vector<HeadlineLine> headline_lines(const HeadlineFacts& facts, const nlohm
       out.push_back({"WARNING", s.at(warning).get<std::string>()});
     }
   }
-  if (facts.has_fabric) add_fabric(out, s);
+  if (facts.has_fabric) add_fabric(out, facts, s);
   if (facts.has_frontend) add_frontend(out, s);
   if (facts.has_storage) add_storage(out, s);
   if (facts.has_nvmeof) add_nvmeof(out, s);

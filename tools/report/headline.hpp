@@ -18,6 +18,7 @@ struct HeadlineFacts {
   bool has_cluster = false;
   bool has_facility = false;
   bool has_fabric = false;
+  double cluster_nodes = 0;   // /cluster/nodes (0 without a cluster)
   bool has_frontend = false;  // /frontend: the nodes' front-end network
   bool has_reliability = false;
   bool has_storage = false;   // /storage: the shared object store

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "models/network/fat_tree.hpp"
 #include "models/network/switch_presets.hpp"
 #include "models/network/traffic.hpp"
 #include "tools/scenario/flow_csv.hpp"
@@ -30,6 +31,11 @@ std::string beside(const std::string& source, const std::string& file) {
   const std::filesystem::path p(file);
   if (p.is_absolute()) return file;
   return (std::filesystem::path(source).parent_path() / p).string();
+}
+
+bool topology_reads(const models::ModelRegistries& registries, const std::string& topology, const std::string& key) {
+  const auto& params = registries.topologies.get(topology).params;
+  return std::any_of(params.begin(), params.end(), [&key](const auto& p) { return p.name == key; });
 }
 
 // `switch` (every tier) and `leaf_switch` / `spine_switch` / `core_switch`: each tier's radix is
@@ -89,6 +95,7 @@ FabricScenario map_fabric(const json& fabric_json, const std::string& section, s
   integer("hosts_per_leaf", c.hosts_per_leaf);
   number("oversubscription", c.oversubscription);
   integer("nodes", c.nodes);
+  if (out.topology == "fat_tree" && f.contains("nodes")) c.fat_tree_nodes = f.at("nodes", "fat_tree_nodes").get<int>();
   integer("nodes_per_rail_group", c.nodes_per_rail_group);
   if (f.contains("dims")) {
     const OriginReader dims = f.object("dims", "dims");
@@ -322,13 +329,23 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
 // scenario left out are filled with the builder's defaults, in the resolved (SI) units.
 void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistries& registries, json& fabric) {
   const net::TopologyConfig& c = f.topology_config;
+  // A fat-tree's tier count and host count as built (fat_tree.hpp): tiers 0 means the fewest that
+  // hold the nodes, and its `nodes` is fat_tree_nodes (0: the full tree).
+  const bool fat_tree = f.topology == "fat_tree";
+  int tiers = c.tiers;
+  if (fat_tree && tiers == 0) {
+    try {
+      tiers = net::fat_tree_shape(c).tiers;
+    } catch (const sim::ConfigError&) {
+    }
+  }
   const std::map<std::string, json> values{
       {"k", c.k},
-      {"tiers", c.tiers},
+      {"tiers", tiers},
       {"leaves", c.leaves},
       {"hosts_per_leaf", c.hosts_per_leaf},
       {"oversubscription", c.oversubscription},
-      {"nodes", c.nodes},
+      {"nodes", fat_tree ? c.fat_tree_nodes : c.nodes},
       {"nodes_per_rail_group", c.nodes_per_rail_group},
       {"dims", c.dims},
       {"nics_per_node", c.nics_per_node},
@@ -347,6 +364,8 @@ void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistri
   };
   for (const auto& p : registries.topologies.get(f.topology).params) {
     const auto it = values.find(p.name);
+    // (one edge switch is the whole fat-tree: 1 tier, which the key does not take)
+    if (p.name == "tiers" && fat_tree && (tiers < 2 || tiers > 3)) continue;
     if (it != values.end() && !fabric.contains(p.name)) fabric[p.name] = it->second;
   }
 }
@@ -379,6 +398,14 @@ FabricScenario map_network(const json& resolved, const std::string& key, const m
                            Scenario& out, std::vector<std::string>& errors) {
   const std::string section = "/" + key;
   FabricScenario network = map_fabric(resolved.at(key), section, out.seed, out.source, errors);
+  // A topology sized by a host count holds the cluster's nodes unless told otherwise (cluster
+  // node i is host i): a fat-tree for 128 nodes is not the full tree of its switches' radix.
+  if (out.has_cluster && !resolved.at(key).contains("nodes") && topology_reads(registries, network.topology, "nodes")) {
+    network.topology_config.nodes = out.cluster.nodes;
+    network.topology_config.fat_tree_nodes = out.cluster.nodes;
+    network.origins.record("nodes", "/cluster/nodes");
+    network.origins.record("fat_tree_nodes", "/cluster/nodes");
+  }
   const TopologyKeyUse use = topology_key_use(registries.topologies);
   for (auto& e : unused_topology_keys(key, resolved.at(key), network.topology, use, out.overrides, out.source)) {
     errors.push_back(std::move(e));
@@ -435,11 +462,6 @@ std::string gbps_text(double bps) {
   std::ostringstream out;
   out << bps / 1e9 << " Gb/s";
   return out.str();
-}
-
-bool topology_reads(const models::ModelRegistries& registries, const std::string& topology, const std::string& key) {
-  const auto& params = registries.topologies.get(topology).params;
-  return std::any_of(params.begin(), params.end(), [&key](const auto& p) { return p.name == key; });
 }
 
 // The front-end network's hosts are the nodes' storage NICs: NIC count and rate default to the

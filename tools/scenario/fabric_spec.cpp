@@ -32,6 +32,14 @@ std::map<std::string, RegistryParam> registry_params(const models::ModelRegistri
 
 namespace {
 
+// `switch` takes a preset or its documented default, `none` (switches get the ports their wiring
+// needs).
+std::vector<std::string> switch_or_none() {
+  std::vector<std::string> names = models::network::switch_preset_names();
+  names.push_back("none");
+  return names;
+}
+
 // The keys of a network section (/fabric or /frontend: the same model, other NICs).
 FieldSpec network_section(const models::ModelRegistries& registries, const std::string& key,
                           const std::string& description, const std::string& absent_note, bool frontend) {
@@ -61,11 +69,11 @@ FieldSpec network_section(const models::ModelRegistries& registries, const std::
               param(integer_field("leaves", "Leaf switches.", at_least(1))),
               param(integer_field("hosts_per_leaf", "Hosts under each leaf.", at_least(1))),
               param(number_field("oversubscription", "Leaf downlink / uplink bandwidth.", at_least(1))),
-              param(integer_field("nodes", "Hosts.", at_least(1))),
+              param(integer_field("nodes", "Hosts.", at_least(0))),
               param(integer_field("nodes_per_rail_group", "Hosts per rail switch (0: all).", at_least(0))),
               param(min_items(integer_array_field("dims", "Hosts per dimension.", at_least(2)), 1)),
-              param(enum_field("switch", "Switch preset of every tier.", "switch preset",
-                               models::network::switch_preset_names())),
+              param(enum_field("switch", "Switch preset of every tier (`none`: no preset).", "switch preset",
+                               switch_or_none())),
               param(enum_field("leaf_switch", "Switch preset of tier 1.", "switch preset",
                                models::network::switch_preset_names())),
               param(enum_field("spine_switch", "Switch preset of tier 2.", "switch preset",
@@ -117,7 +125,8 @@ FieldSpec network_section(const models::ModelRegistries& registries, const std::
                       with_default(enum_field("mode",
                                               "`ecmp`: per-switch hash of (src, dst, QP); `d_mod_k`: "
                                               "destination-based (SimGrid's fat-tree routing); `spray`: "
-                                              "ideal packet spraying over every minimal path (upper bound).",
+                                              "ideal packet spraying over the minimal paths, every switch and "
+                                              "both hosts' ports spread evenly (upper bound).",
                                               "routing mode", {"ecmp", "d_mod_k", "spray"}),
                                    "ecmp"),
                       with_default(enum_field("ecmp_key",
@@ -129,7 +138,11 @@ FieldSpec network_section(const models::ModelRegistries& registries, const std::
                                                  "Queue pairs per flow; each is hashed on its own.",
                                                  at_least(1)),
                                    1),
-                      with_default(integer_field("max_spray_paths", "Paths a sprayed flow uses at most.",
+                      with_default(integer_field("max_spray_paths",
+                                                 "Subflows a sprayed flow is split into, each on its own "
+                                                 "path: every minimal path once when there are at most "
+                                                 "this many, else this many rounded up to a whole number "
+                                                 "per port of both hosts.",
                                                  at_least(1)),
                                    64),
                       with_default_note(integer_field("hash_seed", "Seed of the switches' ECMP hash.",

@@ -45,6 +45,16 @@ std::vector<TopologyConfig> sample_configs() {
   c.nodes = 16;
   c.spines = 2;
   out.push_back(c);
+  // A fat-tree sized to its hosts (fat_tree.hpp): two tiers, three with a partly filled pod, and
+  // a single edge switch.
+  c.spines = 0;
+  c.fat_tree_nodes = 20;
+  c.tiers = 0;
+  out.push_back(c);
+  c.fat_tree_nodes = 50;
+  out.push_back(c);
+  c.fat_tree_nodes = 3;
+  out.push_back(c);
   return out;
 }
 
