@@ -92,47 +92,33 @@ void price_facility(const CapexConfig& config, Capex& c) {
 
 }  // namespace
 
-const char* capex_category_name(CapexCategory category) {
-  switch (category) {
-    case Cat::kServers: return "servers";
-    case Cat::kSwitches: return "switches";
-    case Cat::kCablesOptics: return "cables_optics";
-    case Cat::kNics: return "nics";
-    case Cat::kCooling: return "cooling";
-    case Cat::kPower: return "power";
-    case Cat::kBuilding: return "building";
-    case Cat::kSpares: return "spares";
-  }
-  return "?";
-}
+namespace {
 
-const char* capex_category_label(CapexCategory category) {
-  switch (category) {
-    case Cat::kServers: return "servers";
-    case Cat::kSwitches: return "switches";
-    case Cat::kCablesOptics: return "cables and optics";
-    case Cat::kNics: return "NIC ports";
-    case Cat::kCooling: return "cooling gear";
-    case Cat::kPower: return "power gear";
-    case Cat::kBuilding: return "building";
-    case Cat::kSpares: return "spares";
-  }
-  return "?";
-}
+struct CategoryText {
+  const char* name;
+  const char* label;
+  const char* description;
+};
 
-const char* capex_category_description(CapexCategory category) {
-  switch (category) {
-    case Cat::kServers: return "servers: the node price and its itemised parts";
-    case Cat::kSwitches: return "switches of every network (backend and front-end)";
-    case Cat::kCablesOptics: return "DAC and AOC cables, transceivers and fibre";
-    case Cat::kNics: return "NIC ports priced apart from the node (0 when the node price includes them)";
-    case Cat::kCooling: return "cooling gear: cold plates, CDUs, rear doors, chillers, dry coolers";
-    case Cat::kPower: return "power gear: UPS and rack PDUs";
-    case Cat::kBuilding: return "an own building (its hall, power and cooling plant), per kW";
-    case Cat::kSpares: return "spare parts: spares_fraction x (servers + network)";
-  }
-  return "?";
-}
+// In CapexCategory's order.
+constexpr CategoryText kCategoryText[kCapexCategories] = {
+    {"servers", "servers", "servers: the node price and its itemised parts"},
+    {"switches", "switches", "switches of every network (backend and front-end)"},
+    {"cables_optics", "cables and optics", "DAC and AOC cables, transceivers and fibre"},
+    {"nics", "NIC ports", "NIC ports priced apart from the node (0 when the node price includes them)"},
+    {"cooling", "cooling gear", "cooling gear: cold plates, CDUs, rear doors, chillers, dry coolers"},
+    {"power", "power gear", "power gear: UPS and rack PDUs"},
+    {"building", "building", "an own building (its hall, power and cooling plant), per kW"},
+    {"spares", "spares", "spare parts: spares_fraction x (servers + network)"},
+};
+
+const CategoryText& text_of(CapexCategory category) { return kCategoryText[static_cast<std::size_t>(category)]; }
+
+}  // namespace
+
+const char* capex_category_name(CapexCategory category) { return text_of(category).name; }
+const char* capex_category_label(CapexCategory category) { return text_of(category).label; }
+const char* capex_category_description(CapexCategory category) { return text_of(category).description; }
 
 FacilityGear facility_gear(SiteKind site, double it_kw, double liquid_fraction, bool rear_doors) {
   require_non_negative(it_kw, "it_kw", "IT capacity in kW");
