@@ -10,9 +10,16 @@
 //   facility = per-kW gear x the kW it serves                            (site_prices.hpp)
 //   spares   = spares_fraction x (servers + fabric)
 //
+// Every line also has a category (CapexCategory), the breakdown a planner compares sites and
+// fabrics by: servers, switches, cables and optics, NIC ports (when the node price leaves them
+// out), cooling gear, power gear, the building (own building), spares. The total is the sum of
+// the categories in that order, so the categories add up to it exactly.
+//
 // A switch's port speed is the fastest cable it terminates: its tier's downlinks (link tier
 // tier - 1) and uplinks (link tier tier). O(BOM lines).
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -61,7 +68,28 @@ struct CapexConfig {
   double spares_fraction = 0.05;
 };
 
+// In the order the total sums them (capex_category_name gives each its output name).
+enum class CapexCategory {
+  kServers,       // node price and itemised parts
+  kSwitches,      // every network's switches (backend and front-end)
+  kCablesOptics,  // DAC and AOC cables, transceivers, fibre
+  kNics,          // NIC ports priced apart from the node
+  kCooling,       // cold plates, CDUs, rear doors, chillers, dry coolers
+  kPower,         // UPS, rack PDUs
+  kBuilding,      // an own data hall (its power and cooling plant included)
+  kSpares,
+};
+inline constexpr std::size_t kCapexCategories = 8;
+
+// "servers", "switches", "cables_optics", "nics", "cooling", "power", "building", "spares".
+const char* capex_category_name(CapexCategory category);
+// What tables call it ("cables and optics", "NIC ports", "cooling gear").
+const char* capex_category_label(CapexCategory category);
+// What a category holds, in words ("DAC and AOC cables, transceivers and fibre").
+const char* capex_category_description(CapexCategory category);
+
 struct CapexLine {
+  CapexCategory category = CapexCategory::kServers;
   std::string group;  // "servers", "fabric", "facility", "spares"
   std::string item;   // "hgx-h100 node", "switch 64-port 400G tier 1", "cdu", ...
   double quantity = 0.0;
@@ -72,11 +100,14 @@ struct CapexLine {
 
 struct Capex {
   std::vector<CapexLine> lines;
+  std::array<double, kCapexCategories> by_category{};  // indexed by CapexCategory
+  double category_usd(CapexCategory c) const { return by_category[static_cast<std::size_t>(c)]; }
+  // By group: fabric = switches + cables_optics + nics, facility = cooling + power + building.
   double servers_usd = 0.0;
   double fabric_usd = 0.0;
   double facility_usd = 0.0;
   double spares_usd = 0.0;
-  double total_usd = 0.0;
+  double total_usd = 0.0;  // the categories summed in their order
 };
 
 // sim::ConfigError naming the field ("nodes", "spares_fraction", "gear.cdu_kw",

@@ -31,6 +31,13 @@ void require_amount(double v, const char* what) {
   }
 }
 
+// In the items' order: the TCO is this sum, so its items add up to it exactly.
+double sum_of(const std::vector<CostItem>& items) {
+  double usd = 0.0;
+  for (const CostItem& item : items) usd += item.usd;
+  return usd;
+}
+
 void require_interval(sim::Time start, sim::Time end) {
   if (start.ns() < 0 || end < start) throw sim::InternalError("economics: a bad interval was reported (this is a bug)");
 }
@@ -173,7 +180,8 @@ OptionResult CostLedger::owned_result(sim::Time horizon, std::size_t months, con
     metered_usd += metered;
   }
   r.cumulative_usd = cumulative(r.monthly_usd);
-  r.tco_usd = r.cumulative_usd.back() + owed_usd - credit_usd;
+  // The cumulative series' last value + the loan still owed - the book value left, summed item
+  // by item so that the items add up to it exactly.
   r.items = {{"capex", capex_usd},
              {"interest", interest_usd},
              {"book_value_credit", -credit_usd},
@@ -185,6 +193,7 @@ OptionResult CostLedger::owned_result(sim::Time horizon, std::size_t months, con
              {"licences", fees_total.licences_usd},
              {"repairs", repairs_usd},
              {"metered_egress", metered_usd}};
+  r.tco_usd = sum_of(r.items);
   r.energy_usd = energy_usd;
   r.egress_usd = fees_total.ports_usd + metered_usd;
   return r;
@@ -206,8 +215,8 @@ OptionResult CostLedger::cloud_result(const CloudOption& option, std::size_t mon
     total.storage_usd += c.storage_usd;
   }
   r.cumulative_usd = cumulative(r.monthly_usd);
-  r.tco_usd = r.cumulative_usd.back();
   r.items = {{"gpu_hours", total.gpu_usd}, {"egress", total.egress_usd}, {"storage", total.storage_usd}};
+  r.tco_usd = sum_of(r.items);  // the cumulative series' last value, item by item
   r.egress_usd = total.egress_usd;
   r.billed_gpu_hours = total.billed_gpu_hours;
   return r;

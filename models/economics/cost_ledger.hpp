@@ -112,6 +112,9 @@ class CostLedger {
   // (InternalError otherwise: a caller bug).
   EconomicsResult finish(sim::Time horizon) const;
 
+  // Everything reported so far lies before this instant (a point at t occupies [t, t + 1 ns)).
+  sim::Time reported_until() const { return latest_; }
+
   const Capex& capex() const { return capex_; }
   const CostLedgerConfig& config() const { return config_; }
 

@@ -24,7 +24,8 @@ struct EconomicsConfig {
   // Part price of a fault of any reliability class that ledger.repairs does not price. None: every
   // class that can fire needs its own price (a fault with no price would quietly cost nothing).
   std::optional<double> repair_default_usd;
-  // The period priced. max(): the run's duration (then the run needs one).
+  // The period priced, from time 0. max(): the run's own span (its duration, or until its work
+  // was done).
   sim::Time horizon = sim::Time::max();
   // Traffic the scenario declares as leaving the site, spread evenly over time, on top of what the
   // uplink carries (DatacenterConfig::uplink): billed by the cloud options' tariffs and, when

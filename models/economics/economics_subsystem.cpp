@@ -4,6 +4,8 @@
 #include <cstdint>
 
 #include "models/economics/billing_month.hpp"
+#include "models/economics/cost_summary.hpp"
+#include "models/economics/site_capex.hpp"
 #include "models/network/bill_of_materials.hpp"
 #include "sim/error.hpp"
 
@@ -20,18 +22,12 @@ CostLedgerConfig ledger_config(const EconomicsConfig& e, const dc::SubsystemCont
   }
   const auto& cluster = *c.config.cluster;
   CostLedgerConfig l = e.ledger;
-  const double it_kw = e.contracted_kw.value_or(cluster.nodes * cluster.node.max_power_w() / 1e3);
-  l.capex.nodes = cluster.nodes;
-  if (c.parts.topology != nullptr) l.capex.fabric = network::bill_of_materials(*c.parts.topology);
-  if (c.parts.frontend_topology != nullptr) l.capex.frontend = network::bill_of_materials(*c.parts.frontend_topology);
-  double liquid_fraction = 0.0;
-  bool rear_doors = false;
-  if (c.config.facility) {
-    const auto& f = *c.config.facility;
-    liquid_fraction = f.mode == facility::FacilityConfig::Mode::kD2c ? f.d2c_capture : 0.0;
-    rear_doors = f.rdhx;
-  }
-  l.capex.gear = facility_gear(e.site, it_kw, liquid_fraction, rear_doors);
+  const double it_kw = contracted_kw(e, cluster);
+  std::optional<network::BillOfMaterials> fabric;
+  std::optional<network::BillOfMaterials> frontend;
+  if (c.parts.topology != nullptr) fabric = network::bill_of_materials(*c.parts.topology);
+  if (c.parts.frontend_topology != nullptr) frontend = network::bill_of_materials(*c.parts.frontend_topology);
+  l.capex = site_capex_config(e, cluster, c.config.facility, std::move(fabric), std::move(frontend));
   l.opex.site = e.site;
   l.opex.contracted_kw = it_kw;
   l.opex.nodes = cluster.nodes;
@@ -59,19 +55,29 @@ CostLedgerConfig ledger_config(const EconomicsConfig& e, const dc::SubsystemCont
   return l;
 }
 
-sim::Time horizon_of(const EconomicsConfig& e, const dc::DatacenterConfig& config) {
-  const sim::Time h = e.horizon.is_max() ? config.duration : e.horizon;
-  if (h.is_max()) {
-    throw sim::ConfigError("horizon", "missing; economics needs a period to price: give a horizon or a /duration");
+// The latest instant priced while the run goes on: the horizon asked for, else /duration (the
+// run's span, as the run stops there), else open until the run ends.
+sim::Time price_limit(const EconomicsConfig& e, const dc::DatacenterConfig& config) {
+  if (e.horizon.is_max()) {
+    // The run's own span: without /duration, until its work is done, so there must be work.
+    if (!config.cluster) throw sim::ConfigError("cluster", "needs a cluster: economics prices the nodes the run simulates");
+    const auto& c = *config.cluster;
+    if (config.duration.is_max() && c.jobs.empty() && c.generators.empty() && c.trace_jobs.empty() &&
+        c.training_jobs.empty() && config.inference.empty()) {
+      throw sim::ConfigError("horizon", "missing; without /duration and without work the run simulates no time, so "
+                                        "there is no period to price: give a horizon (\"1095.75 d\") or a /duration");
+    }
+    return config.duration;
   }
-  if (h <= sim::Time::zero()) throw sim::ConfigError("horizon", "expected a positive period");
-  return h;
+  if (e.horizon <= sim::Time::zero()) throw sim::ConfigError("horizon", "expected a positive period");
+  return e.horizon;
 }
 
 }  // namespace
 
 EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
-    : simulator_(c.simulator), sink_(c.sink), horizon_(horizon_of(*c.config.economics, c.config)) {
+    : simulator_(c.simulator), sink_(c.sink), horizon_(price_limit(*c.config.economics, c.config)),
+      horizon_asked_(!c.config.economics->horizon.is_max()) {
   const EconomicsConfig& e = *c.config.economics;
   ledger_ = std::make_unique<CostLedger>(ledger_config(e, c));
   if (e.egress_bytes_per_month > 0 && port_capacity_bytes_per_month(ledger_->config().opex) == 0.0 &&
@@ -109,22 +115,23 @@ EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
     c.signals.cloud_instance.connect([this](const dc::CloudInstanceChange& i) { burst_->on_instance(i); });
     c.signals.cloud_transfer.connect([this](const dc::CloudTransfer& t) { burst_->on_transfer(t); });
   }
-
-  // Declared volumes: egress at the middle of each month (pro rata in a partial last month), storage
-  // throughout. O(months).
-  if (egress_bytes_per_month_ > 0) {
-    for (std::size_t m = 0; m < billing_months(horizon_); ++m) {
-      const sim::Time from = billing_month_start(m);
-      const sim::Time to = std::min(horizon_, billing_month_start(m + 1));
-      const double fraction = month_fraction_before(m, horizon_);
-      ledger_->add_egress(from + sim::Time::from_ns((to - from).ns() / 2), egress_bytes_per_month_ * fraction);
-    }
-  }
+  // Stored throughout; the declared egress is added at finish, once the period priced is known.
   if (stored_bytes_ > 0) ledger_->set_stored_bytes(sim::Time::zero(), stored_bytes_);
 }
 
+void EconomicsSubsystem::add_declared_egress(sim::Time end) {
+  // At the middle of each month (pro rata in a partial last month). O(months).
+  if (egress_bytes_per_month_ <= 0) return;
+  for (std::size_t m = 0; m < billing_months(end); ++m) {
+    const sim::Time from = billing_month_start(m);
+    const sim::Time to = std::min(end, billing_month_start(m + 1));
+    const double fraction = month_fraction_before(m, end);
+    ledger_->add_egress(from + sim::Time::from_ns((to - from).ns() / 2), egress_bytes_per_month_ * fraction);
+  }
+}
+
 void EconomicsSubsystem::add_energy(sim::Time start, sim::Time end, double energy_j) {
-  if (start >= horizon_) return;
+  if (start >= horizon_ || (end == start && energy_j == 0.0)) return;
   if (end > horizon_) {
     energy_j *= static_cast<double>((horizon_ - start).ns()) / static_cast<double>((end - start).ns());
     end = horizon_;
@@ -197,10 +204,10 @@ void EconomicsSubsystem::on_fault(const dc::FaultNotice& f) {
 }
 
 void EconomicsSubsystem::on_training_work(const dc::TrainingWork& w) {
-  // A run that stops at the horizon reports its unfinished jobs' work at the horizon itself: it
-  // was done before it.
+  // Work reported at t was done before t (a run that stops reports its unfinished jobs' work at
+  // its last instant): booked 1 ns earlier, so it lies inside a period that ends at t.
   if (w.at > horizon_) return;
-  const sim::Time at = w.at < horizon_ ? w.at : horizon_ - sim::Time::from_ns(1);
+  const sim::Time at = w.at > sim::Time::zero() ? w.at - sim::Time::from_ns(1) : w.at;
   if (w.job >= trained_.size()) {
     trained_.resize(w.job + 1, false);
     tokens_by_job_.resize(w.job + 1, 0.0);
@@ -219,20 +226,43 @@ void EconomicsSubsystem::on_inference_work(const dc::InferenceWork& w) {
   served_.push_back({std::string(w.service), w.jobs, w.at > horizon_ ? 0.0 : w.output_tokens});
 }
 
-void EconomicsSubsystem::finish() {
-  const sim::Time end = std::min(simulator_.now(), horizon_);
+PricedPeriod EconomicsSubsystem::close_period() {
+  // The run's span within the limit: its /duration (the run stops there), or until its work was done.
+  const sim::Time run_end = std::min(simulator_.now(), horizon_);
   for (std::size_t job = 0; job < running_.size(); ++job) {
-    if (running_[job]) add_gpu_time(job, running_[job]->since, end, running_[job]->gpus, running_[job]->cloud);
+    if (running_[job]) add_gpu_time(job, running_[job]->since, run_end, running_[job]->gpus, running_[job]->cloud);
     running_[job].reset();
   }
-  if (burst_) burst_->close(end);
-  // The site stays powered until the horizon: a run that ended sooner (every job done) is taken
-  // to draw its last power (IT, or the facility's last step) from then on.
-  if (horizon_ > power_since_) {
-    add_energy(power_since_, horizon_, power_w_ * (horizon_ - power_since_).seconds());
-    power_since_ = horizon_;
+  if (burst_) burst_->close(run_end);
+  if (run_end > power_since_) {
+    add_energy(power_since_, run_end, power_w_ * (run_end - power_since_).seconds());
+    power_since_ = run_end;
   }
-  const EconomicsResult r = ledger_->finish(horizon_);
+  PricedPeriod p;
+  p.horizon_asked = horizon_asked_;
+  p.simulated = run_end;
+  // The run's own span unless a horizon was asked for. A point (a fault, a transfer) reported at
+  // the run's last instant occupies its nanosecond, so that span can end 1 ns after the last event.
+  p.priced = horizon_asked_ ? horizon_ : std::max(run_end, ledger_->reported_until());
+  if (p.priced <= sim::Time::zero()) {
+    throw sim::ConfigError("horizon", "the run simulated no time (no /duration and nothing to do), so there is no "
+                                      "period to price; give a horizon or a /duration");
+  }
+  // A horizon past the run: the site stays powered, drawing the run's last power (IT, or the
+  // facility's last step) until it ends. Said in cost/energy_after_run_kwh.
+  if (horizon_asked_ && p.priced > power_since_) {
+    p.energy_after_run_j = power_w_ * (p.priced - power_since_).seconds();
+    add_energy(power_since_, p.priced, p.energy_after_run_j);
+    power_since_ = p.priced;
+  }
+  add_declared_egress(p.priced);
+  return p;
+}
+
+void EconomicsSubsystem::finish() {
+  const PricedPeriod period = close_period();
+  const sim::Time horizon = period.priced;
+  const EconomicsResult r = ledger_->finish(horizon);
   double training_gpu_s = 0.0;
   double owned_tokens = 0.0;  // what the owned GPU time trained (all of it without a cloud pool)
   double owned_flops = 0.0;
@@ -251,11 +281,11 @@ void EconomicsSubsystem::finish() {
     const std::string base = "cost/" + o.name + "/";
     const auto series = sink_.declare_series(base + "cumulative_usd", "USD",
                                              "cumulative cost of this option at the end of each billing month "
-                                             "(30.4375 d; the last point at the horizon)");
+                                             "(30.4375 d; the last point at the end of the period priced)");
     for (std::size_t m = 0; m < o.cumulative_usd.size(); ++m) {
-      sink_.append(series, std::min(horizon_, billing_month_start(m + 1)), o.cumulative_usd[m]);
+      sink_.append(series, std::min(horizon, billing_month_start(m + 1)), o.cumulative_usd[m]);
     }
-    sink_.set_summary(base + "tco_usd", {o.tco_usd, "USD", "total cost of ownership over the horizon"});
+    sink_.set_summary(base + "tco_usd", {o.tco_usd, "USD", "total cost of ownership over the period priced"});
     const auto per_unit = [&](const std::string& key, const std::optional<double>& v, const char* unit,
                               const std::string& what) {
       if (v) {
@@ -309,8 +339,10 @@ void EconomicsSubsystem::finish() {
             "first billing month (1-based) whose end finds owning's cumulative cost below renting's; or never"};
   };
   emit_option(r.owned);
+  emit_option_breakdown(sink_, r.owned);
   for (std::size_t i = 0; i < r.cloud.size(); ++i) {
     emit_option(r.cloud[i]);
+    emit_option_breakdown(sink_, r.cloud[i]);
     sink_.set_summary("cost/" + r.cloud[i].name + "/break_even_month", month_value(r.break_even_month[i]));
   }
   if (!r.cloud.empty()) {
@@ -318,24 +350,29 @@ void EconomicsSubsystem::finish() {
     v.description += " (against " + r.cloud[0].name + ", the first cloud option)";
     sink_.set_summary("cost/break_even_month", v);
   }
-  sink_.set_summary("cost/capex_usd", {r.capex.total_usd, "USD", "servers, fabric, facility gear and spares"});
+  sink_.set_summary("cost/capex_usd", {r.capex.total_usd, "USD",
+                                       "servers, network, facility gear and spares: the sum of cost/capex/*_usd"});
+  emit_capex_breakdown(sink_, r.capex);
+  emit_priced_period(sink_, period);
   sink_.set_summary("cost/delivered_gpu_hours",
-                    {r.delivered_gpu_hours, "GPU-h", "GPU-hours jobs held while running, within the horizon"});
+                    {r.delivered_gpu_hours, "GPU-h", "GPU-hours jobs held while running, within the period priced"});
   sink_.set_summary("cost/training_tokens",
-                    {r.tokens, "token", "tokens of the training steps jobs kept, within the horizon"});
+                    {r.tokens, "token", "tokens of the training steps jobs kept, within the period priced"});
   sink_.set_summary("cost/model_pflop", {r.flops / 1e15, "PFLOP", "model FLOPs of those steps / 1e15"});
   sink_.set_summary("cost/training_gpu_hours",
-                    {training_gpu_h, "GPU-h", "GPU-hours training jobs held within the horizon: their share of "
+                    {training_gpu_h, "GPU-h", "GPU-hours training jobs held within the period priced: their share of "
                                               "delivered_gpu_hours carries the per-token and per-PFLOP costs"});
   sink_.set_summary("cost/energy_kwh", {r.energy_j / kJoulesPerKwh, "kWh",
-                                        "energy priced: the facility's total with /facility, else the IT energy"});
+                                        "energy priced over the period: the facility's total with /facility, else "
+                                        "the IT energy; energy_after_run_kwh of it after the run ended"});
   sink_.set_summary("cost/egress_bytes", {r.egress_bytes, "B",
-                                          "bytes billed as leaving the site within the horizon: the uplink's egress "
+                                          "bytes billed as leaving the site within the period priced: the uplink's egress "
                                           "transfers plus egress_per_month"});
   sink_.set_summary("cost/uplink_egress_bytes", {uplink_bytes_, "B",
                                                  "of egress_bytes, the bytes the uplink carried out (in the month they "
                                                  "left)"});
-  sink_.set_summary("cost/months", {static_cast<std::int64_t>(r.months), "month", "billing months in the horizon"});
+  sink_.set_summary("cost/months", {static_cast<std::int64_t>(r.months), "month",
+                                    "billing months in the period priced (a partial last month counts)"});
   if (burst_) burst_->emit(sink_, r.owned.tco_usd, r.delivered_gpu_hours);
 }
 

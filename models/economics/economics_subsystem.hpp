@@ -30,9 +30,13 @@
 //              the config's declared egress_per_month; the unmetered ports billed are the
 //              uplink's (DatacenterConfig::uplink), so the fee and the speed cannot disagree
 // Cloud storage is the config's declared volume.
-// Anything past the horizon is not priced (a constant-power interval crossing it is cut pro rata).
-// A run that ends before the horizon (every job done, no /duration) is taken to keep drawing its
-// last power (IT, or the facility's last step) until the horizon: the site stays on.
+//
+// The period priced, [0, end): the horizon asked for (EconomicsConfig::horizon), else the run's own
+// span (its /duration, as the run stops there; without one, until its work was done). Anything
+// past a horizon is not priced (a constant-power interval crossing it is cut pro rata); a run that
+// ends before the horizon asked for is taken to keep drawing its last power (IT, or the facility's
+// last step) until it: the site stays on (cost/energy_after_run_kwh), and a run that simulated under
+// 1% of it gets cost/warning (cost_summary.hpp).
 //
 // Outputs at finish, for each option (`owned` and each cloud offer's name):
 //   series  cost/<option>/cumulative_usd   USD at the end of each billing month (at its end time)
@@ -42,7 +46,9 @@
 //           cost/<cloud option>/break_even_month   1-based month, or "never"
 //           cost/<option>/inference/<service>/usd_per_million_output_tokens, and the owned
 //           option's figure also as inference/<service>/usd_per_million_output_tokens
-//   summary cost/break_even_month (against the first cloud option), cost/capex_usd,
+//   summary cost/<option>/breakdown/<item>_usd (the TCO item by item; cost_summary.hpp)
+//   summary cost/break_even_month (against the first cloud option), cost/capex_usd and
+//           cost/capex/<category>_usd, cost/priced_period_s and the period's other keys,
 //           cost/delivered_gpu_hours, cost/training_tokens, cost/model_pflop,
 //           cost/training_gpu_hours, cost/energy_kwh, cost/egress_bytes, cost/uplink_egress_bytes,
 //           cost/months
@@ -61,6 +67,7 @@
 #include "models/datacenter/subsystem.hpp"
 #include "models/economics/burst_account.hpp"
 #include "models/economics/cost_ledger.hpp"
+#include "models/economics/cost_summary.hpp"
 #include "models/economics/economics_config.hpp"
 
 namespace dcsim::models::economics {
@@ -68,7 +75,7 @@ namespace dcsim::models::economics {
 class EconomicsSubsystem final : public datacenter::Subsystem {
  public:
   // sim::ConfigError naming the field: the ledger's ("depreciation.years", "cloud[0].committed_gpus",
-  // "capex.fabric_prices.switches", ...), "horizon" (no horizon and no duration), "cluster" (none),
+  // "capex.fabric_prices.switches", ...), "horizon" (not positive), "cluster" (none),
   // "repairs" (a fault class of the reliability model without a price).
   explicit EconomicsSubsystem(const datacenter::SubsystemContext& context);
   EconomicsSubsystem(const EconomicsSubsystem&) = delete;
@@ -92,13 +99,20 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
   void on_training_work(const datacenter::TrainingWork& work);
   void on_inference_work(const datacenter::InferenceWork& work);
   void on_uplink(const network::UplinkCarried& carried);
+  // Ends the run's accounts at its end and, with a horizon asked for, extends its last power to it;
+  // adds the declared egress. The period priced.
+  PricedPeriod close_period();
+  void add_declared_egress(sim::Time end);
   // Cuts [start, end) at the horizon (pro rata for energy) and reports what lies before it.
   void add_energy(sim::Time start, sim::Time end, double energy_j);
   void add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus, bool cloud);
 
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
+  // The latest instant priced: the horizon asked for, else /duration, else max() (until the run
+  // ends). Whether a horizon was asked for: then it is the period priced, else the run's span.
   sim::Time horizon_;
+  bool horizon_asked_ = false;
   std::unique_ptr<CostLedger> ledger_;
   double egress_bytes_per_month_ = 0.0;
   double uplink_bytes_ = 0.0;  // egress the uplink carried, within the horizon

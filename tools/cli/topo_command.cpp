@@ -1,10 +1,16 @@
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
 #include "models/network/bill_of_materials.hpp"
+#include "models/economics/site_capex.hpp"
 #include "models/network/bisection.hpp"
 #include "sim/error.hpp"
 #include "tools/cli/command.hpp"
@@ -14,6 +20,83 @@
 #include "tools/topo/topology_export.hpp"
 
 namespace dcsim::tools::cli {
+
+namespace {
+
+namespace econ = models::economics;
+
+// The sections `topo` reads: the networks and, to price them, the cluster, the facility's cooling
+// gear and /economics (without its repair prices, which price faults). The rest (traffic,
+// workload, reliability, storage, ...) is left out before the scenario is loaded, so a file is never
+// refused for a section topo does not use: a traffic pattern too large to generate, a trace file
+// that is not there, a run too long for the step guard. Kept: /policies (a cloud pool needs its
+// scheduler), /frontend when exported or priced.
+nlohmann::json topo_document(nlohmann::json doc, bool frontend) {
+  if (!doc.is_object()) return doc;  // refused by the loader as it is
+  const bool priced = doc.contains("economics");
+  nlohmann::json out = nlohmann::json::object();
+  for (const char* key : {"name", "description", "seed", "cluster", "policies", "fabric"}) {
+    if (doc.contains(key)) out[key] = std::move(doc[key]);
+  }
+  if (doc.contains("frontend") && (frontend || priced)) out["frontend"] = std::move(doc["frontend"]);
+  if (priced) {
+    if (doc.contains("facility")) out["facility"] = std::move(doc["facility"]);
+    out["economics"] = std::move(doc["economics"]);
+    if (out["economics"].is_object()) {
+      out["economics"].erase("repairs");
+      out["economics"].erase("repair_default");
+    }
+  }
+  return out;
+}
+
+scenario::Scenario load_for_topo(const ScenarioArgs& args, bool frontend, const models::ModelRegistries& registries) {
+  std::ifstream in(args.file, std::ios::binary);
+  if (std::filesystem::is_directory(args.file) || !in) {
+    throw sim::InputError(args.file + ": cannot open scenario file");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::json doc = scenario::parse_json_text(text.str(), args.file);
+  // The overrides first, as `run` applies them; then what topo does not read goes.
+  std::vector<std::string> sets = args.overrides;
+  if (args.seed) sets.push_back("seed=" + *args.seed);
+  for (const auto& set : sets) scenario::apply_override(doc, set);
+  auto loaded = scenario::load_scenario_json(topo_document(std::move(doc), frontend), args.file, {}, std::nullopt,
+                                             registries, resource_limits(args.max_memory));
+  for (const auto& notice : loaded.notices) std::cerr << "dcsim: note: " << notice << "\n";
+  return loaded;
+}
+
+// The site's capex config as a run builds it (nodes, both networks, cooling gear), or none without
+// /economics. `exported`: the bill of materials of the network being exported (built once); the
+// other network, if any, is built here.
+std::optional<econ::CapexConfig> site_capex(const scenario::Scenario& s, const models::ModelRegistries& registries,
+                                            const models::network::BillOfMaterials& exported, bool frontend) {
+  if (!s.economics) return std::nullopt;
+  const auto bom_of = [&](const std::optional<scenario::FabricScenario>& network, bool is_exported)
+      -> std::optional<models::network::BillOfMaterials> {
+    if (!network) return std::nullopt;
+    if (is_exported) return exported;
+    return models::network::bill_of_materials(scenario::build_topology(*network, registries, s.source));
+  };
+  return econ::site_capex_config(*s.economics, s.cluster, s.facility, bom_of(s.fabric, !frontend),
+                                 bom_of(s.frontend, frontend));
+}
+
+// capex() with its ConfigError located at the scenario key it came from (as `run` reports it).
+econ::Capex priced(const scenario::Scenario& s, const std::function<econ::Capex()>& price) {
+  try {
+    return price();
+  } catch (const sim::ConfigError& e) {
+    const auto origins = s.origins.find("economics");
+    if (origins == s.origins.end()) throw;
+    throw scenario::translate_config_error(s.source, sim::ConfigError("capex." + e.field(), e.detail()),
+                                           origins->second, &s.resolved);
+  }
+}
+
+}  // namespace
 
 Command add_topo_command(CLI::App& app, const CommandContext& context) {
   struct Args {
@@ -32,15 +115,15 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
       ->check(CLI::IsMember({"dot", "graphml", "links"}));
   cmd->add_flag("--links", args->links, "same as --format links: the link ids the flows table's routes use");
   auto* bom_flag = cmd->add_flag("--bom", args->bom,
-                            "the bill of materials: switches by tier and preset (power), cables by speed and media, optics by reach, NIC ports; and the bisection bandwidth");
+                            "the bill of materials: switches by tier and preset (power), cables by speed and media, optics by reach, NIC ports; and the bisection bandwidth; with /economics, each line's price, the network's total and the site's capex by category");
   cmd->add_flag("--json", args->json, "with --bom: print it as JSON")->needs(bom_flag);
   cmd->add_option("--network", args->network,
                   "backend (default: /fabric, the GPUs' compute NICs) or frontend (/frontend, the storage NICs)")
       ->check(CLI::IsMember({"backend", "frontend"}));
   cmd->add_option("-o,--output", args->output, "write to FILE instead of stdout");
   return {cmd, [args, &context] {
-            const auto scenario = args->scenario.load(context.registries);
             const bool frontend = args->network == "frontend";
+            const auto scenario = load_for_topo(args->scenario, frontend, context.registries);
             const auto& network = frontend ? scenario.frontend : scenario.fabric;
             if (!network) {
               throw sim::InputError(scenario.source + ": has no " + (frontend ? "/frontend" : "/fabric") +
@@ -48,26 +131,43 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
             }
             const auto topology = scenario::build_topology(*network, context.registries, scenario.source);
             const std::string format = args->bom ? "bom" : args->links ? "links" : args->format;
+            // Priced before anything is written, so a missing price leaves no half a table.
+            std::optional<models::network::BillOfMaterials> bom;
+            std::optional<std::pair<econ::Capex, econ::Capex>> prices;  // the network's, the site's
+            if (format == "bom") {
+              bom = models::network::bill_of_materials(topology);
+              if (const auto site = site_capex(scenario, context.registries, *bom, frontend)) {
+                prices.emplace(priced(scenario, [&] { return econ::network_capex(*site, *bom); }),
+                               priced(scenario, [&] { return econ::capex(*site); }));
+              }
+            }
             const auto write = [&](std::ostream& out) {
               if (format == "bom") {
-                const auto bom = models::network::bill_of_materials(topology);
                 const double bisection = models::network::bisection_bandwidth_bps(topology);
                 if (args->json) {
-                  auto j = topo::bom_json(bom);
+                  auto j = topo::bom_json(*bom);
                   j["bisection_bps"] = bisection;
                   j["tiers"] = topology.max_tier();
                   if (scenario.has_cluster) j["cluster_nodes"] = scenario.cluster.nodes;
+                  if (prices) {
+                    j.update(topo::price_json(prices->first, prices->second,
+                                              scenario.economics->ledger.capex.fabric_prices.name));
+                  }
                   out << j.dump(2) << "\n";
                 } else {
-                  topo::write_bom_table(bom, out);
+                  topo::write_bom_table(*bom, out);
                   if (bisection > 0) {
                     out << "bisection: " << bisection / 1e12 << " Tb/s (" << topology.max_tier()
                         << " switch tiers; lower vs upper half of the hosts, one direction)\n";
                   }
-                  if (scenario.has_cluster && bom.hosts > scenario.cluster.nodes) {
-                    out << "hosts: built for " << bom.hosts << ", " << scenario.cluster.nodes
-                        << " of them cluster nodes: the other " << bom.hosts - scenario.cluster.nodes
+                  if (scenario.has_cluster && bom->hosts > scenario.cluster.nodes) {
+                    out << "hosts: built for " << bom->hosts << ", " << scenario.cluster.nodes
+                        << " of them cluster nodes: the other " << bom->hosts - scenario.cluster.nodes
                         << " are priced as built\n";
+                  }
+                  if (prices) {
+                    topo::write_price_table(prices->first, prices->second,
+                                            scenario.economics->ledger.capex.fabric_prices.name, out);
                   }
                 }
               } else if (format == "graphml") {

@@ -40,34 +40,101 @@ std::vector<std::string> cost_options(const RunData& run) {
   return out;
 }
 
-// A cell of the options table: a number in `format`, the summary's string ("none", "never"), or "".
-std::string cell(const RunData& run, const std::string& pointer, const char* format) {
+// A cell of the options table: money with separators (`decimals`), the summary's string
+// ("none", "never"), or "".
+std::string usd_cell(const RunData& run, const std::string& pointer, int decimals) {
   const nlohmann::json::json_pointer p(pointer);
   if (!run.summary.contains(p)) return "";
   const auto& v = run.summary.at(p);
-  if (v.is_number()) return fmt::format(fmt::runtime(format), v.get<double>());
+  if (v.is_number()) return html_escape(usd_text(v.get<double>(), decimals));
   if (v.is_string()) return html_escape(v.get<std::string>());
   return "";
+}
+
+std::string month_cell(const RunData& run, const std::string& pointer) {
+  const nlohmann::json::json_pointer p(pointer);
+  if (!run.summary.contains(p)) return "";
+  const auto& v = run.summary.at(p);
+  if (v.is_number()) return fmt::format("month {}", v.get<std::int64_t>());
+  return v.is_string() ? html_escape(v.get<std::string>()) : "";
 }
 
 std::string options_table(const RunData& run, const std::vector<std::string>& options) {
   std::string out =
       "<table class=\"costs\"><tr><th>option</th><th>TCO</th><th>USD per GPU-hour</th>"
-      "<th>USD per million tokens</th><th>energy</th><th>egress</th><th>break-even vs "
-      "owning</th></tr>\n";
+      "<th>USD per million tokens</th><th>energy</th><th>egress</th><th>break-even of owning "
+      "against it</th></tr>\n";
   for (const auto& o : options) {
     const std::string base = "/cost/" + o + "/";
-    const double tco = summary_number(run, base + "tco_usd");
     out += fmt::format(
         "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-        html_escape(o), std::isfinite(tco) ? html_escape(short_usd_text(tco)) : "",
-        cell(run, base + "usd_per_gpu_hour", "{:.2f}"),
-        cell(run, base + "usd_per_million_tokens", "{:.3f}"),
-        cell(run, base + "energy_usd", "{:.0f} USD"), cell(run, base + "egress_usd", "{:.0f} USD"),
-        o == "owned" ? "" : cell(run, base + "break_even_month", "month {:.0f}"));
+        html_escape(o), usd_cell(run, base + "tco_usd", 0), usd_cell(run, base + "usd_per_gpu_hour", 2),
+        usd_cell(run, base + "usd_per_million_tokens", 3), usd_cell(run, base + "energy_usd", 0),
+        usd_cell(run, base + "egress_usd", 0), o == "owned" ? "" : month_cell(run, base + "break_even_month"));
   }
   return out + "</table>\n";
+}
+
+// Rows "label | USD | share of the total" for the children of `object` that `labels` names (in
+// its order), and the total: where the money goes.
+std::string breakdown_table(const std::string& title, const nlohmann::json& object, double total_usd,
+                            const CostLabels& labels) {
+  std::string rows;
+  for (const auto& [key, label] : labels) {
+    if (!object.contains(key) || !object.at(key).is_number()) continue;
+    const double usd = object.at(key).get<double>();
+    rows += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+                        html_escape(label), html_escape(usd_text(usd, 0)),
+                        total_usd != 0 ? fmt::format("{:.1f}%", 100 * usd / total_usd) : std::string());
+  }
+  if (rows.empty()) return "";
+  return fmt::format("<table class=\"costs\"><tr><th>{}</th><th>USD</th><th>share</th></tr>\n{}"
+                     "<tr><th>total</th><td class=\"num\">{}</td><td class=\"num\">100%</td></tr></table>\n",
+                     html_escape(title), rows, html_escape(usd_text(total_usd, 0)));
+}
+
+const nlohmann::json* object_at(const RunData& run, const std::string& pointer) {
+  const nlohmann::json::json_pointer p(pointer);
+  return run.summary.contains(p) && run.summary.at(p).is_object() ? &run.summary.at(p) : nullptr;
+}
+
+// The capex by category and each option's TCO item by item.
+std::string breakdown_tables(const RunData& run, const std::vector<std::string>& options) {
+  std::string out;
+  if (const auto* capex = object_at(run, "/cost/capex")) {
+    out += breakdown_table("capex", *capex, summary_number(run, "/cost/capex_usd"), capex_category_labels());
+  }
+  for (const auto& o : options) {
+    const auto* items = object_at(run, "/cost/" + o + "/breakdown");
+    if (items == nullptr) continue;
+    out += breakdown_table(o + " TCO", *items, summary_number(run, "/cost/" + o + "/tco_usd"), tco_item_labels());
+  }
+  return out;
+}
+
+// What period the figures cover, and the warning when the run simulated little of it.
+std::string period_notes(const RunData& run) {
+  const nlohmann::json::json_pointer basis("/cost/priced_period_basis");
+  if (!run.summary.contains(basis) || !run.summary.at(basis).is_string()) return "";
+  const double priced_s = summary_number(run, "/cost/priced_period_s");
+  std::string text = fmt::format("Priced over {} ({:.0f} billing months), ", span_text(priced_s),
+                                 summary_number(run, "/cost/months"));
+  if (run.summary.at(basis).get<std::string>() == "horizon") {
+    text += fmt::format("the horizon asked for: the run simulated {} of it ({:.3g}%); {} kWh of the energy priced "
+                        "is after the run, at its last power.",
+                        span_text(summary_number(run, "/cost/simulated_s")),
+                        100 * summary_number(run, "/cost/simulated_fraction"),
+                        grouped(summary_number(run, "/cost/energy_after_run_kwh"), 0));
+  } else {
+    text += "the run's own span.";
+  }
+  std::string out = note_html(text);
+  const nlohmann::json::json_pointer warning("/cost/warning");
+  if (run.summary.contains(warning) && run.summary.at(warning).is_string()) {
+    out += note_html("Warning: " + run.summary.at(warning).get<std::string>());
+  }
+  return out;
 }
 
 // Cumulative cost per option at each billing month's end. Its own x axis in months: the economics
@@ -113,7 +180,7 @@ ReportSection cost_section(const RunData& run) {
     s.absent = "no economics section in this scenario";
     return s;
   }
-  BarChart bars{"Total cost of ownership over the horizon", "", {}};
+  BarChart bars{"Total cost of ownership over the period priced", "", {}};
   double max_tco = 0;
   for (const auto& o : options)
     max_tco = std::max(max_tco, std::abs(summary_number(run, "/cost/" + o + "/tco_usd")));
@@ -122,22 +189,21 @@ ReportSection cost_section(const RunData& run) {
   for (const auto& o : options)
     bars.bars.push_back({o, summary_number(run, "/cost/" + o + "/tco_usd") / scale.divisor});
   s.html += svg_bar_chart(bars);
+  s.html += period_notes(run);
   s.html += options_table(run, options);
+  s.html += breakdown_tables(run, options);
   s.html += cumulative_chart(run, options);
   const double capex = summary_number(run, "/cost/capex_usd");
   const double gpu_h = summary_number(run, "/cost/delivered_gpu_hours");
-  const double months = summary_number(run, "/cost/months");
-  if (std::isfinite(capex) && std::isfinite(gpu_h) && std::isfinite(months)) {
-    s.html +=
-        note_html(fmt::format("Capex {}; {:.0f} GPU-hours delivered over {:.0f} billing months.",
-                              short_usd_text(capex), gpu_h, months));
+  if (std::isfinite(capex) && std::isfinite(gpu_h)) {
+    s.html += note_html(fmt::format("Capex {}; {} GPU-hours delivered.", usd_text(capex, 0), grouped(gpu_h, 0)));
   }
   const double hybrid = summary_number(run, "/cost/hybrid/tco_usd");
   if (std::isfinite(hybrid)) {
     s.html += note_html(fmt::format(
-        "Hybrid (owned + cloud burst): {} for {:.0f} GPU-hours, {:.2f} USD per GPU-hour.",
-        short_usd_text(hybrid), summary_number(run, "/cost/hybrid/gpu_hours"),
-        summary_number(run, "/cost/hybrid/usd_per_gpu_hour")));
+        "Hybrid (owned + cloud burst): {} for {} GPU-hours, {} per GPU-hour.", usd_text(hybrid, 0),
+        grouped(summary_number(run, "/cost/hybrid/gpu_hours"), 0),
+        usd_text(summary_number(run, "/cost/hybrid/usd_per_gpu_hour"), 2)));
   }
   return s;
 }

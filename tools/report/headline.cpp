@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "models/economics/capex.hpp"
+
 namespace dcsim::tools::report {
 
 namespace {
@@ -162,20 +164,53 @@ void add_unfinished(Lines& out, const nlohmann::json& s) {
   if (not_arrived > 0) out.push_back({"not arrived", jobs(not_arrived) + " never arrived before the end"});
 }
 
-// Owning against each cloud option: TCO, $/GPU-hour and (training jobs) $/million tokens, then
-// the break-even month.
+// The period priced, and the warning when the run covers too little of it.
+void add_priced_period(Lines& out, const nlohmann::json& s) {
+  const nlohmann::json::json_pointer basis("/cost/priced_period_basis");
+  if (!s.contains(basis) || !s.at(basis).is_string()) return;
+  const double priced_s = number_at(s, "/cost/priced_period_s");
+  const double simulated_s = number_at(s, "/cost/simulated_s");
+  const std::string period =
+      fmt::format("{} ({:.0f} billing month{})", span_text(priced_s), number_at(s, "/cost/months"),
+                  number_at(s, "/cost/months") == 1 ? "" : "s");
+  if (s.at(basis).get<std::string>() == "horizon") {
+    out.push_back({"priced", fmt::format("{}, the horizon asked for; the run simulated {} of it ({:.3g}%), {} "
+                                         "kWh of energy priced after it at its last power",
+                                         period, span_text(simulated_s),
+                                         100 * number_at(s, "/cost/simulated_fraction"),
+                                         grouped(number_at(s, "/cost/energy_after_run_kwh"), 0))});
+  } else {
+    out.push_back({"priced", period + ", the run's own span"});
+  }
+  const nlohmann::json::json_pointer warning("/cost/warning");
+  if (s.contains(warning) && s.at(warning).is_string()) {
+    out.push_back({"WARNING", s.at(warning).get<std::string>()});
+  }
+}
+
+// Money split into its parts, "label $1,234" each, zero parts left out.
+std::string parts_text(const nlohmann::json& s, const std::string& base, const CostLabels& parts) {
+  std::string text;
+  for (const auto& [key, label] : parts) {
+    const nlohmann::json::json_pointer p(base + key);
+    if (!s.contains(p) || !s.at(p).is_number() || s.at(p).get<double>() == 0.0) continue;
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", label, usd_text(s.at(p).get<double>()));
+  }
+  return text;
+}
+
+// Owning against each cloud option: TCO, $/GPU-hour and (training jobs) $/million tokens; the
+// break-even month against each offer; the capex and owned TCO by category.
 void add_costs(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s) {
+  add_priced_period(out, s);
   const auto option = [&](const std::string& name) {
-    const auto unit_cost = [&](const char* key, const char* format) -> std::string {
+    const auto unit_cost = [&](const char* key, int decimals, const char* unit) -> std::string {
       const nlohmann::json::json_pointer p("/cost/" + name + "/" + key);
-      return s.contains(p) && s.at(p).is_number()
-                 ? fmt::format(fmt::runtime(format), s.at(p).get<double>())
-                 : "";
+      return s.contains(p) && s.at(p).is_number() ? usd_text(s.at(p).get<double>(), decimals) + unit : "";
     };
-    std::string per_unit = unit_cost("usd_per_gpu_hour", "${:.2f}/GPU-h");
+    std::string per_unit = unit_cost("usd_per_gpu_hour", 2, "/GPU-h");
     if (per_unit.empty()) per_unit = "no GPU-hours delivered";
-    if (const auto per_token = unit_cost("usd_per_million_tokens", "${:.3f}/M tokens");
-        !per_token.empty()) {
+    if (const auto per_token = unit_cost("usd_per_million_tokens", 3, "/M tokens"); !per_token.empty()) {
       per_unit += ", " + per_token;
     }
     return fmt::format("{} {} ({})", name,
@@ -185,16 +220,25 @@ void add_costs(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s) 
   std::string cost = option("owned");
   for (const auto& name : facts.cloud_options) cost += "; " + option(name);
   out.push_back({"cost", cost});
-  const nlohmann::json::json_pointer be("/cost/break_even_month");
-  if (s.contains(be) && !facts.cloud_options.empty()) {
-    out.push_back(
-        {"break-even",
-         fmt::format(
-             "{} (owned vs {}), over {:.0f} months, {:.0f} GPU-hours delivered",
-             s.at(be).is_number() ? fmt::format("month {}", s.at(be).get<std::int64_t>()) : "never",
-             facts.cloud_options.front(), number_at(s, "/cost/months"),
-             number_at(s, "/cost/delivered_gpu_hours"))});
+  // Against every offer: each its own break-even month.
+  std::string break_even;
+  for (const auto& name : facts.cloud_options) {
+    const nlohmann::json::json_pointer p("/cost/" + name + "/break_even_month");
+    if (!s.contains(p)) continue;
+    break_even += fmt::format("{}{} vs {}", break_even.empty() ? "" : ", ",
+                              s.at(p).is_number() ? fmt::format("month {}", s.at(p).get<std::int64_t>()) : "never",
+                              name);
   }
+  if (!break_even.empty()) {
+    out.push_back({"break-even", fmt::format("{} (owned); {} GPU-hours delivered", break_even,
+                                             grouped(number_at(s, "/cost/delivered_gpu_hours"), 0))});
+  }
+  const std::string capex = parts_text(s, "/cost/capex/", capex_category_labels());
+  if (!capex.empty()) {
+    out.push_back({"capex", fmt::format("{}: {}", usd_text(number_at(s, "/cost/capex_usd")), capex)});
+  }
+  const std::string owned = parts_text(s, "/cost/owned/breakdown/", tco_item_labels());
+  if (!owned.empty()) out.push_back({"owned TCO", owned});
   // A hybrid run: what the cloud pool did and cost beside the owned side.
   if (s.contains(nlohmann::json::json_pointer("/cost/burst/usd"))) {
     out.push_back(
@@ -264,7 +308,8 @@ void add_inference(Lines& out, const HeadlineFacts& facts, const nlohmann::json&
 }
 
 void add_cluster(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s) {
-  out.push_back({"IT energy", fmt::format("{:.1f} kWh", number_at(s, "/energy/it_kwh"))});
+  // The compute nodes' energy; with a facility, its line gives the IT total with the switches.
+  out.push_back({"IT energy", fmt::format("{:.1f} kWh, compute nodes", number_at(s, "/energy/it_kwh"))});
   out.push_back({"IT power", fmt::format("mean {:.1f} kW, peak {:.1f} kW, peak rack {:.1f} kW",
                                          number_at(s, "/power/mean_w") / 1e3,
                                          number_at(s, "/power/peak_w") / 1e3,
@@ -307,6 +352,13 @@ void add_cluster(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s
 
 }  // namespace
 
+// A priced period as a planner states it: minutes, hours, or days from two days up ("1,095.75 d").
+std::string span_text(double seconds) {
+  if (seconds < 3600) return fmt::format("{:.1f} min", seconds / 60);
+  if (seconds < 2 * 86400) return fmt::format("{:.2f} h", seconds / 3600);
+  return grouped(seconds / 86400, 2) + " d";
+}
+
 std::string hours_text(double seconds) {
   return seconds >= 3600 ? fmt::format("{:.2f} h", seconds / 3600)
                          : fmt::format("{:.1f} min", seconds / 60);
@@ -318,6 +370,61 @@ std::string short_time_text(double seconds) {
   if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
   return fmt::format("{:.3f} us", seconds * 1e6);
 }
+
+std::string grouped(double value, int decimals) {
+  if (!std::isfinite(value)) return fmt::format("{}", value);
+  const std::string digits = fmt::format("{:.{}f}", std::abs(value), decimals);
+  const std::size_t point = digits.find('.');
+  const std::size_t whole = point == std::string::npos ? digits.size() : point;
+  std::string out;
+  for (std::size_t i = 0; i < whole; ++i) {
+    if (i > 0 && (whole - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  out += digits.substr(whole);
+  // "-0" is not a number people write.
+  const bool negative = value < 0 && out.find_first_not_of("0.,") != std::string::npos;
+  return (negative ? "-" : "") + out;
+}
+
+std::string usd_text(double usd, int decimals) {
+  const std::string digits = grouped(std::abs(usd), decimals);
+  return (usd < 0 && digits.find_first_not_of("0.,") != std::string::npos ? "-$" : "$") + digits;
+}
+
+const CostLabels& capex_category_labels() {
+  static const CostLabels labels = [] {
+    namespace econ = models::economics;
+    CostLabels out;
+    for (std::size_t i = 0; i < econ::kCapexCategories; ++i) {
+      const auto c = static_cast<econ::CapexCategory>(i);
+      out.emplace_back(std::string(econ::capex_category_name(c)) + "_usd", econ::capex_category_label(c));
+    }
+    return out;
+  }();
+  return labels;
+}
+
+const CostLabels& tco_item_labels() {
+  // The ledger's items (cost_ledger.cpp), owning's then a cloud offer's.
+  static const CostLabels labels{{"capex_usd", "capex"},
+                                 {"interest_usd", "interest"},
+                                 {"book_value_credit_usd", "book value left"},
+                                 {"energy_usd", "electricity"},
+                                 {"colocation_usd", "colocation"},
+                                 {"ports_usd", "internet ports"},
+                                 {"support_usd", "support"},
+                                 {"staff_usd", "staff"},
+                                 {"licences_usd", "licences"},
+                                 {"repairs_usd", "repairs"},
+                                 {"metered_egress_usd", "metered egress"},
+                                 {"gpu_hours_usd", "GPU-hours"},
+                                 {"egress_usd", "egress"},
+                                 {"storage_usd", "storage"}};
+  return labels;
+}
+
+std::string usd_text(double usd) { return usd_text(usd, std::abs(usd) >= 1000 ? 0 : 2); }
 
 // Money in the unit that keeps it readable: a one-node month is thousands, a fleet millions.
 std::string short_usd_text(double usd) {
@@ -369,9 +476,10 @@ std::vector<HeadlineLine> headline_lines(const HeadlineFacts& facts, const nlohm
   if (facts.has_facility) {
     out.push_back(
         {"facility",
-         fmt::format("PUE {:.3f} (energy-weighted); {:.1f} kWh total for {:.1f} kWh IT",
+         fmt::format("PUE {:.3f} (energy-weighted); {:.1f} kWh total for {:.1f} kWh IT (compute nodes and "
+                     "{:.1f} kWh of network switches)",
                      number_at(s, "/facility/pue"), number_at(s, "/facility/total_energy_kwh"),
-                     number_at(s, "/facility/it_energy_kwh"))});
+                     number_at(s, "/facility/it_energy_kwh"), number_at(s, "/facility/energy/network_kwh"))});
     out.push_back({"thermal", fmt::format("hottest GPU {:.1f} C; {:.0f} GPU-seconds throttled",
                                           number_at(s, "/thermal/max_gpu_c"),
                                           number_at(s, "/thermal/throttled_gpu_s"))});

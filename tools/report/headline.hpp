@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dcsim::tools::report {
@@ -47,7 +48,22 @@ std::string headline_text_line(const HeadlineLine& line);
 
 // Durations and money as the headline writes them: "2.50 h" / "45.0 min"; "1.234 ms"; "$1.2k".
 std::string hours_text(double seconds);
+// A period: "45.0 min", "2.50 h", from two days up "1,095.75 d".
+std::string span_text(double seconds);
 std::string short_time_text(double seconds);
 std::string short_usd_text(double usd);
+// Numbers and money with thousands separators, as a reader compares them: "1,234,567.9";
+// "$1,234,567" (whole dollars from $1,000 up, cents below), "-$4,600,000"; usd_text(x, 2) always
+// with that many decimals ("$502,353.12").
+std::string grouped(double value, int decimals);
+std::string usd_text(double usd);
+std::string usd_text(double usd, int decimals);
+
+// The cost breakdowns' summary keys with the words the headline and the report use for them:
+// the capex categories ("servers_usd" -> "servers", ..., in the order they sum), and the TCO items
+// of owning and of a cloud offer ("book_value_credit_usd" -> "book value left", ...).
+using CostLabels = std::vector<std::pair<std::string, std::string>>;
+const CostLabels& capex_category_labels();
+const CostLabels& tco_item_labels();
 
 }  // namespace dcsim::tools::report

@@ -161,7 +161,8 @@ econ::EconomicsConfig map_economics_section(const json& economics, const Scenari
                                         f.at("years", "years").get<double>()};
   }
   l.credit_book_value_at_horizon = e.at("credit_book_value_at_horizon", "credit_book_value_at_horizon").get<bool>();
-  // Without a horizon the run's /duration is priced; a complaint about neither lands here.
+  // Without a horizon the run's own span is priced: its /duration, or until its work is done
+  // (a run with neither is refused by the subsystem, where the work is known).
   e.record("horizon", "horizon");
   if (e.contains("horizon")) out.horizon = sim::Time::from_seconds(e.json().at("horizon").get<double>());
 

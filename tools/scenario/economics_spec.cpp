@@ -20,8 +20,9 @@ FieldSpec economics_section(const models::ModelRegistries& registries) {
           "Prices the run (models/economics): owning the cluster (capex with depreciation or financing, electricity "
           "for the energy the run drew, fees (the /uplink/ports' included), repairs per fault, egress the uplink "
           "carried) against renting the GPU-hours the run delivered from "
-          "each cloud option. Writes series cost/<option>/cumulative_usd and summary cost/... (README, Economics). "
-          "Needs /cluster, and /duration or /economics/horizon.",
+          "each cloud option (none: capex and the cost of owning alone). Writes series cost/<option>/cumulative_usd "
+          "and summary cost/... (README, Economics). Needs /cluster. Prices the run's own span unless `horizon` "
+          "asks for another period.",
           {
               with_default(enum_field("currency",
                                       "The currency every price in this file is written in. dcsim's presets and "
@@ -129,9 +130,12 @@ FieldSpec economics_section(const models::ModelRegistries& registries) {
                                          "horizon (it can be sold or used on); false charges the whole capex."),
                            true),
               with_default_note(quantity_field("horizon", "The period priced, from time 0. Usage is what the run "
-                                                          "simulated within it; fees and capital run to its end.",
+                                                          "simulated within it; fees and capital run to its end, and "
+                                                          "past the run's end the site draws the run's last power. A "
+                                                          "run that simulates under 1% of it is warned about "
+                                                          "(cost/warning).",
                                                QuantityKind::kDuration, above(0)),
-                                "/duration"),
+                                "the run's own span: /duration, or until its work is done"),
               with_default(object_array_field(
                                "repairs", "Part price charged per fault of a /reliability class.",
                                {required(non_empty(string_field("class", "Fault class name (/reliability)."))),
@@ -142,9 +146,10 @@ FieldSpec economics_section(const models::ModelRegistries& registries) {
                                                                  "not list.",
                                                QuantityKind::kMoney, at_least(0)),
                                 "none: every class that can fire needs a price in `repairs`"),
-              required(min_items(
+              with_default(
                   object_array_field(
-                      "cloud", "Cloud options to compare with owning, each billed for the GPU-hours the run delivered.",
+                      "cloud", "Cloud options to compare with owning, each billed for the GPU-hours the run delivered "
+                               "(none: owning alone is priced).",
                       {required(enum_field("offer", "Cloud GPU offer preset; also the option's name in outputs.",
                                            registries.cloud_offers.kind(), registries.cloud_offers.names())),
                        preset_params("offer_params", "cloud offer", registries.cloud_offers),
@@ -164,7 +169,7 @@ FieldSpec economics_section(const models::ModelRegistries& registries) {
                                                         "Spot offers: work redone after a preemption.",
                                                         QuantityKind::kDuration, at_least(0)),
                                          "30 min")}),
-                  1)),
+                  nlohmann::json::array()),
           }),
       "the run prices nothing");
 }

@@ -1,12 +1,18 @@
 #include "tools/topo/bom_export.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
 #include <ostream>
 
 #include <fmt/format.h>
 
+#include "tools/report/headline.hpp"
+
 namespace dcsim::tools::topo {
 
 namespace net = models::network;
+namespace econ = models::economics;
 
 namespace {
 
@@ -72,6 +78,66 @@ nlohmann::json bom_json(const net::BillOfMaterials& bom) {
           {"cable_length_m", bom.cable_length_m},
           {"switch_power_w", bom.switch_power_w},
           {"lines", std::move(lines)}};
+}
+
+namespace {
+
+std::string categories_text(const econ::Capex& c, std::initializer_list<econ::CapexCategory> which) {
+  std::string out;
+  for (const econ::CapexCategory category : which) {
+    if (c.category_usd(category) == 0.0) continue;
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", econ::capex_category_label(category),
+                       report::usd_text(c.category_usd(category)));
+  }
+  return out;
+}
+
+std::string quantity_text(double q) {
+  return q == std::floor(q) ? report::grouped(q, 0) : report::grouped(q, 2);
+}
+
+}  // namespace
+
+void write_price_table(const econ::Capex& network, const econ::Capex& site, const std::string& price_preset,
+                       std::ostream& out) {
+  out << fmt::format("\nprices (fabric prices '{}'):\n", price_preset);
+  out << fmt::format("{:<44} {:>12} {:<7} {:>12} {:>14}\n", "item", "quantity", "unit", "USD each", "USD");
+  for (const econ::CapexLine& line : network.lines) {
+    out << fmt::format("{:<44} {:>12} {:<7} {:>12} {:>14}\n", line.item, quantity_text(line.quantity), line.unit,
+                       quantity_text(line.usd_each), report::grouped(line.usd, 0));
+  }
+  using C = econ::CapexCategory;
+  out << fmt::format("network: {} ({})\n", report::usd_text(network.total_usd),
+                     categories_text(network, {C::kSwitches, C::kCablesOptics, C::kNics}));
+  out << fmt::format("site capex: {} ({}; every network, as `run` prices it in cost/capex/*)\n",
+                     report::usd_text(site.total_usd),
+                     categories_text(site, {C::kServers, C::kSwitches, C::kCablesOptics, C::kNics, C::kCooling,
+                                            C::kPower, C::kBuilding, C::kSpares}));
+}
+
+nlohmann::json price_json(const econ::Capex& network, const econ::Capex& site, const std::string& price_preset) {
+  nlohmann::json lines = nlohmann::json::array();
+  for (const econ::CapexLine& line : network.lines) {
+    lines.push_back({{"category", econ::capex_category_name(line.category)},
+                     {"item", line.item},
+                     {"quantity", line.quantity},
+                     {"unit", line.unit},
+                     {"usd_each", line.usd_each},
+                     {"usd", line.usd}});
+  }
+  using C = econ::CapexCategory;
+  nlohmann::json prices = {{"preset", price_preset},
+                           {"lines", std::move(lines)},
+                           {"switches_usd", network.category_usd(C::kSwitches)},
+                           {"cables_optics_usd", network.category_usd(C::kCablesOptics)},
+                           {"nics_usd", network.category_usd(C::kNics)},
+                           {"total_usd", network.total_usd}};
+  nlohmann::json capex = nlohmann::json::object();
+  for (std::size_t i = 0; i < econ::kCapexCategories; ++i) {
+    capex[std::string(econ::capex_category_name(static_cast<C>(i))) + "_usd"] = site.by_category[i];
+  }
+  capex["total_usd"] = site.total_usd;
+  return {{"prices", std::move(prices)}, {"capex", std::move(capex)}};
 }
 
 }  // namespace dcsim::tools::topo

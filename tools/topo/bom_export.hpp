@@ -4,9 +4,11 @@
 // scripts (JSON with the same lines and totals; the economics model and notebooks read it).
 
 #include <iosfwd>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "models/economics/capex.hpp"
 #include "models/network/bill_of_materials.hpp"
 
 namespace dcsim::tools::topo {
@@ -20,5 +22,17 @@ void write_bom_table(const models::network::BillOfMaterials& bom, std::ostream& 
 //  compared field by field; switch lines add "model", "price_key" and "power_w" (switch presets),
 //  and "transceiver" lines (media: reach class SR/DR/FR/LR) list the optics of "optics" cables.
 nlohmann::json bom_json(const models::network::BillOfMaterials& bom);
+
+// With /economics: the exported network's bill of materials priced line by line (`network`: its
+// capex alone, economics/site_capex.hpp's network_capex) and the whole site's capex by category
+// (`site`), as a table with thousands separators: the figures the run's summary gives
+// (cost/capex/*), before any run.
+void write_price_table(const models::economics::Capex& network, const models::economics::Capex& site,
+                       const std::string& price_preset, std::ostream& out);
+// {"prices": {"preset", "lines": [{"category", "item", "quantity", "unit", "usd_each", "usd"}, ...],
+//  "switches_usd", "cables_optics_usd", "nics_usd", "total_usd"}, "capex": {"<category>_usd", ...,
+//  "total_usd"}}: the keys of cost/capex/* in the run's summary.
+nlohmann::json price_json(const models::economics::Capex& network, const models::economics::Capex& site,
+                          const std::string& price_preset);
 
 }  // namespace dcsim::tools::topo

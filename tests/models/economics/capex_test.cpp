@@ -1,6 +1,7 @@
 // Capex: servers, the fabric's bill of materials priced item by item, facility gear per kW, spares.
 
 #include <algorithm>
+#include <string>
 
 #include <catch2/catch.hpp>
 
@@ -149,4 +150,53 @@ TEST_CASE("capex inputs that make no sense name the field", "[models][economics]
   c = fat_tree_capex(20.0);
   c.gear.cdu_kw = -1.0;
   CHECK(config_error_field([&] { capex(c); }) == "gear.cdu_kw");
+}
+
+TEST_CASE("capex by category: each by hand, and they sum to the total exactly", "[models][economics][capex]") {
+  // A k=4 fat-tree beyond AOC reach (optical links, NICs priced apart), 16 nodes at $100k, an own
+  // building of 100 kW with UPS, 80% D2C and rear doors; round per-kW prices.
+  CapexConfig c = fat_tree_capex(50.0);
+  c.node_price.includes_nics = false;
+  c.site_prices = us_site_prices();
+  c.site_prices.cold_plate_usd_per_kw = 100.0;
+  c.site_prices.cdu_usd_per_kw = 50.0;
+  c.site_prices.rear_door_usd_per_kw = 20.0;
+  c.site_prices.ups_usd_per_kw = 30.0;
+  c.site_prices.pdu_usd_per_kw = 10.0;
+  c.site_prices.building_usd_per_kw = 1'000.0;
+  c.gear = facility_gear(SiteKind::kOwnBuilding, 100.0, 0.8, true);  // 80 kW liquid, 20 kW doors
+  c.gear.ups_kw = 100.0;
+  c.spares_fraction = 0.05;
+  const Capex x = capex(c);
+  using C = CapexCategory;
+  // servers   16 x $100,000                                           = 1,600,000
+  // switches  20 x $1,000                                             =    20,000
+  // cables    16 host DAC x $50 + 64 transceivers x $100 + 1,600 m x $1 =   8,800
+  // NICs      16 ports x $300                                         =     4,800
+  // cooling   80 kW x ($100 + $50) + 20 kW x $20                      =    12,400
+  // power     100 kW x $30 (UPS) + 100 kW x $10 (PDU)                 =     4,000
+  // building  100 kW x $1,000                                         =   100,000
+  // spares    5% x (1,600,000 + 20,000 + 8,800 + 4,800)               =    81,680
+  CHECK(x.category_usd(C::kServers) == 1'600'000.0);
+  CHECK(x.category_usd(C::kSwitches) == 20'000.0);
+  CHECK(x.category_usd(C::kCablesOptics) == 8'800.0);
+  CHECK(x.category_usd(C::kNics) == 4'800.0);
+  CHECK(x.category_usd(C::kCooling) == 12'400.0);
+  CHECK(x.category_usd(C::kPower) == 4'000.0);
+  CHECK(x.category_usd(C::kBuilding) == 100'000.0);
+  CHECK(x.category_usd(C::kSpares) == Approx(81'680.0).epsilon(kUsdTol));
+  double sum = 0.0;
+  for (const double usd : x.by_category) sum += usd;
+  CHECK(sum == x.total_usd);  // exactly: the total is this sum
+  CHECK(x.total_usd == Approx(1'831'680.0).epsilon(kUsdTol));
+  // Every line is in one category, and the lines of a category add up to it.
+  for (std::size_t i = 0; i < kCapexCategories; ++i) {
+    double lines = 0.0;
+    for (const CapexLine& line : x.lines) {
+      if (static_cast<std::size_t>(line.category) == i) lines += line.usd;
+    }
+    INFO(capex_category_name(static_cast<C>(i)));
+    CHECK(lines == Approx(x.by_category[i]).epsilon(kUsdTol));
+  }
+  CHECK(std::string(capex_category_name(C::kCablesOptics)) == "cables_optics");
 }

@@ -1,6 +1,7 @@
 // `dcsim report` as a user meets it: a fresh run's page lands in the run directory; a missing or
 // foreign directory and an -o into nowhere are exit 2 with the reason, and nothing is written.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -46,5 +47,48 @@ TEST_CASE("report: bad run directories and targets exit 2 and write nothing", "[
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("does not exist"));
   CHECK_FALSE(fs::exists(out / "nowhere"));
+  fs::remove_all(out);
+}
+
+TEST_CASE("costs: a short run priced over a long horizon says so in the headline and the report, with the capex "
+          "by category and money with separators",
+          "[cli][report][economics]") {
+  const auto out = temp_path("report-costs");
+  fs::remove_all(out);
+  // The shipped 3-year TCO scenario, one hour of it simulated but the whole horizon asked for.
+  const auto run = run_dcsim("run " + source_dir() +
+                             "/scenarios/tco-bare-metal-vs-cloud.json --set 'duration=1 h' "
+                             "--set 'economics.horizon=1095.75 d' -o " + out.string());
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.output, Catch::Contains("  priced      1,095.75 d (36 billing months), the horizon asked for; the run "
+                                         "simulated 1.00 h of it (0.0038%)"));
+  CHECK_THAT(run.output, Catch::Contains("  WARNING     the run simulated 1 h, 0.0038% of the 1095 d 18 h horizon"));
+  // Against each offer: on demand for an hour's GPU-hours never catches up with three years of
+  // owning; the 3-year commitment bills all 256 GPUs for the whole horizon, so owning wins in its
+  // last month.
+  CHECK_THAT(run.output, Catch::Contains("  break-even  never vs aws-p5-on-demand, month 36 vs aws-p5-reserved-3y"));
+  CHECK_THAT(run.output, Catch::Contains("  capex       $11,") && Catch::Contains(": servers $10,032,000, switches $"));
+  const auto r = run_dcsim("report " + out.string());
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(out / "report.html");
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(html, Catch::Contains("Warning: the run simulated 1 h"));
+  CHECK_THAT(html, Catch::Contains("<th>capex</th>") && Catch::Contains("<td>cables and optics</td>") &&
+                       Catch::Contains("<th>owned TCO</th>") && Catch::Contains("<td>electricity</td>"));
+  CHECK_THAT(html, Catch::Contains("<td class=\"num\">$10,032,000</td>"));
+  // No money printed as a bare run of digits ("12345 USD").
+  for (auto at = html.find(" USD"); at != std::string::npos; at = html.find(" USD", at + 1)) {
+    INFO(html.substr(at < 20 ? 0 : at - 20, 30));
+    CHECK(!(at >= 5 && std::all_of(html.begin() + static_cast<long>(at) - 5, html.begin() + static_cast<long>(at),
+                                   [](char c) { return c >= '0' && c <= '9'; })));
+  }
+
+  // The same hour without a horizon prices its own span, without a warning.
+  fs::remove_all(out);
+  const auto own = run_dcsim("run " + source_dir() + "/scenarios/tco-bare-metal-vs-cloud.json --set 'duration=1 h' -o " +
+                             out.string());
+  REQUIRE(own.exit_code == 0);
+  CHECK_THAT(own.output, Catch::Contains("  priced      1.00 h (1 billing month), the run's own span"));
+  CHECK_THAT(own.output, !Catch::Contains("WARNING"));
   fs::remove_all(out);
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
@@ -124,4 +125,65 @@ TEST_CASE("a flow trace naming a missing host exits 2 and writes nothing", "[too
   CHECK(r.code == 2);
   CHECK(r.out.find((dir.path / "flows.csv").string() + ":3: unknown host 'h99'") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.path / "out"));
+}
+
+TEST_CASE("dcsim topo never refuses a file for sections it does not read", "[tools][fabric][cli][bom]") {
+  // A k=64 fat-tree (65,536 hosts) under the file's all-to-all traffic: 4.3 G flows, which the
+  // run's memory guard refuses (3.4 TB). topo builds the fabric only, so it answers.
+  const auto big = run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --set fabric.k=64 --bom");
+  CHECK(big.code == 0);
+  CHECK_THAT(big.out, Catch::Contains("total: 65536 hosts, 5120 switches"));
+  // A job trace that is not there, a fault model and a duration no run could step through.
+  const auto unused = run_dcsim("topo " + kScenarios +
+                                "tco-bare-metal-vs-cloud.json --bom --set 'workload.traces=[{\"format\": \"swf\", "
+                                "\"path\": \"/nonexistent.swf\"}]' --set reliability.faults=llama3_405b "
+                                "--set 'duration=1000 d' --set 'outputs.telemetry_interval=1 us'");
+  CHECK(unused.code == 0);
+  CHECK_THAT(unused.out, Catch::Contains("total: 32 hosts, 40 switches"));
+  // What it does read is still checked.
+  const auto bad = run_dcsim("topo " + kScenarios + "tco-bare-metal-vs-cloud.json --bom --set fabric.nodes=-1");
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.out, Catch::Contains("/fabric/nodes"));
+}
+
+TEST_CASE("dcsim topo --bom prices each line and gives the network's total and the site's capex, as `run` does",
+          "[tools][fabric][cli][bom][economics]") {
+  const std::string tco = "topo " + kScenarios + "tco-bare-metal-vs-cloud.json --bom";
+  const auto table = run_dcsim(tco);
+  REQUIRE(table.code == 0);
+  CHECK_THAT(table.out, Catch::Contains("prices (fabric prices 'ethernet'):") &&
+                            Catch::Contains("network: $") && Catch::Contains("site capex: $"));
+  const auto json = run_dcsim(tco + " --json", false);
+  REQUIRE(json.code == 0);
+  const auto j = nlohmann::json::parse(json.out);
+  // The lines add up to the network's total, the categories to the site's.
+  double lines = 0;
+  for (const auto& line : j["prices"]["lines"]) lines += line["usd"].get<double>();
+  CHECK(lines == Approx(j["prices"]["total_usd"].get<double>()).epsilon(1e-12));
+  CHECK(j["prices"]["switches_usd"].get<double>() > 0);
+  double categories = 0;
+  for (const auto& [key, usd] : j["capex"].items()) {
+    if (key != "total_usd") categories += usd.get<double>();
+  }
+  CHECK(categories == j["capex"]["total_usd"].get<double>());
+  // The same capex as the run's summary, category by category.
+  TempDir dir("topo-capex");
+  REQUIRE(run_dcsim("run " + kScenarios + "tco-bare-metal-vs-cloud.json --set duration=1h -q -o " +
+                    (dir.path / "run").string())
+              .code == 0);
+  const auto summary = nlohmann::json::parse(std::ifstream(dir.path / "run" / "summary.json"));
+  CHECK(summary["cost"]["capex_usd"].get<double>() == Approx(j["capex"]["total_usd"].get<double>()).epsilon(1e-12));
+  for (const auto& [key, usd] : summary["cost"]["capex"].items()) {
+    INFO(key);
+    CHECK(usd.get<double>() == Approx(j["capex"][key].get<double>()).epsilon(1e-12));
+  }
+  // The network's lines are the switch, cable and NIC categories of the site's capex (one network).
+  CHECK(j["prices"]["total_usd"].get<double>() ==
+        Approx(j["capex"]["switches_usd"].get<double>() + j["capex"]["cables_optics_usd"].get<double>() +
+               j["capex"]["nics_usd"].get<double>())
+            .epsilon(1e-12));
+  // /economics for capex alone: no cloud option (refused before).
+  const auto alone = run_dcsim(tco + " --set 'economics.cloud=[]'");
+  CHECK(alone.code == 0);
+  CHECK_THAT(alone.out, Catch::Contains("site capex: $"));
 }

@@ -323,10 +323,12 @@ TEST_CASE("bad economics input exits with the JSON pointer", "[run][economics]")
     INFO(c.sets.front());
     CHECK_THAT(error_of(doc, c.sets), Catch::Contains(c.pointer));
   }
-  // No /duration and no horizon: nothing says what period to price.
+  // No /duration, no horizon and no work: the run would simulate no time, so nothing to price.
   auto no_duration = doc;
   no_duration.erase("duration");
-  CHECK_THAT(error_of(no_duration, {}), Catch::Contains("<test>:/economics/horizon: "));
+  no_duration["workload"]["jobs"] = nlohmann::json::array();
+  CHECK_THAT(error_of(no_duration, {}), Catch::Contains("<test>:/economics/horizon: missing; without /duration and "
+                                                        "without work"));
   // Random faults need a part price per class (or repair_default).
   CHECK_THAT(error_of(doc, {"reliability.faults=llama3_405b"}), Catch::Contains("<test>:/economics/repairs: "));
   CHECK_NOTHROW(run(doc, {"reliability.faults=llama3_405b", "economics.repair_default=1000 USD"}));
@@ -347,4 +349,102 @@ TEST_CASE("pricing a run adds no event: the same event sequence with and without
   const auto c = run(one_node_scenario(),
                      {R"(reliability={"faults": "llama3_405b", "scale": 20000})", "economics.repair_default=0 USD"});
   CHECK(b->number("cost/owned/tco_usd") - c->number("cost/owned/tco_usd") == Approx(5000.0 * faults).epsilon(kTol));
+}
+
+TEST_CASE("the summary breaks capex into categories and each TCO into items, each summing exactly",
+          "[run][economics][breakdown]") {
+  const auto r = run(one_node_scenario());
+  // Capex by hand (the first test): the server 300,000; power gear: PDUs 10 kW x 100 = 1,000;
+  // spares 5% of 300,000 = 15,000; no fabric, air only, colocation: the rest 0.
+  const std::vector<std::pair<std::string, double>> capex{
+      {"servers", 300'000.0}, {"switches", 0.0}, {"cables_optics", 0.0}, {"nics", 0.0},
+      {"cooling", 0.0},       {"power", 1'000.0}, {"building", 0.0},     {"spares", 15'000.0}};
+  double sum = 0.0;
+  for (const auto& [category, usd] : capex) {
+    INFO(category);
+    CHECK(r->number("cost/capex/" + category + "_usd") == Approx(usd).epsilon(kTol));
+    CHECK(r->sink.summary("cost/capex/" + category + "_usd").unit == "USD");
+    sum += r->number("cost/capex/" + category + "_usd");
+  }
+  CHECK(sum == r->number("cost/capex_usd"));
+  // Owning, item by item: capex 316,000 in month 1, minus the book value left after one month of
+  // 60 (316,000 x 59/60), electricity 343.335, colocation 2,000, support 1,000, staff 100.
+  const std::vector<std::pair<std::string, double>> owned{
+      {"capex", 316'000.0},  {"interest", 0.0},    {"book_value_credit", -316'000.0 * 59.0 / 60.0},
+      {"energy", 343.335},   {"colocation", 2'000.0}, {"ports", 0.0},
+      {"support", 1'000.0},  {"staff", 100.0},     {"licences", 0.0},
+      {"repairs", 0.0},      {"metered_egress", 0.0}};
+  sum = 0.0;
+  for (const auto& [item, usd] : owned) {
+    INFO(item);
+    CHECK(r->number("cost/owned/breakdown/" + item + "_usd") == Approx(usd).epsilon(kTol));
+    sum += r->number("cost/owned/breakdown/" + item + "_usd");
+  }
+  CHECK(sum == r->number("cost/owned/tco_usd"));
+  // Renting: 2,922 GPU-hours x 4 USD, no egress, no storage.
+  CHECK(r->number("cost/" + kCloud + "/breakdown/gpu_hours_usd") == Approx(11'688.0).epsilon(kTol));
+  CHECK(r->number("cost/" + kCloud + "/breakdown/gpu_hours_usd") + r->number("cost/" + kCloud + "/breakdown/egress_usd") +
+            r->number("cost/" + kCloud + "/breakdown/storage_usd") ==
+        r->number("cost/" + kCloud + "/tco_usd"));
+}
+
+TEST_CASE("without a horizon the run's own span is priced, and the summary says so", "[run][economics][period]") {
+  // With /duration the run stops there: 730.5 h, all of it simulated.
+  const auto r = run(one_node_scenario());
+  CHECK(r->number("cost/priced_period_s") == 730.5 * 3600);
+  CHECK(std::get<std::string>(r->sink.summary("cost/priced_period_basis").value) == "run");
+  CHECK(r->number("cost/simulated_s") == 730.5 * 3600);
+  CHECK(r->number("cost/simulated_fraction") == 1.0);
+  CHECK(r->number("cost/energy_after_run_kwh") == 0.0);
+  CHECK(r->sink.summary().count("cost/warning") == 0);
+
+  // Without /duration (refused before: "no period to price"), until the job's end at 365.25 h:
+  // half a billing month. Energy 365.25 h x 7.6 kW = 2,775.9 kWh; fees pro rata: colocation 1,000,
+  // support 500, staff 50; capital: 316,000 / 120 (half a month of a 60-month straight line).
+  auto doc = one_node_scenario();
+  doc.erase("duration");
+  const auto own = run(doc);
+  CHECK(own->number("cost/priced_period_s") == Approx(365.25 * 3600).epsilon(kTol));
+  CHECK(std::get<std::string>(own->sink.summary("cost/priced_period_basis").value) == "run");
+  CHECK(own->number("cost/months") == 1);
+  CHECK(own->number("cost/energy_kwh") == Approx(2'775.9).epsilon(kTol));
+  CHECK(own->number("cost/owned/breakdown/colocation_usd") == Approx(1'000.0).epsilon(kTol));
+  CHECK(own->number("cost/owned/breakdown/support_usd") == Approx(500.0).epsilon(kTol));
+  CHECK(own->number("cost/owned/tco_usd") ==
+        Approx(316'000.0 / 120.0 + 1'000.0 + 500.0 + 50.0 + 277.59).epsilon(kTol));
+}
+
+TEST_CASE("a horizon far past a short run is priced as asked, with the energy after the run and a warning",
+          "[run][economics][period]") {
+  // One hour simulated (the job busy at 7.6 kW), a billing month (730.5 h) asked for: the site
+  // draws 7.6 kW for the other 729.5 h, 5,544.2 kWh, 7.6 of the 5,551.8 kWh priced simulated.
+  const auto r = run(one_node_scenario(), {"duration=1 h", "economics.horizon=730.5 h"});
+  CHECK(r->number("cost/priced_period_s") == 730.5 * 3600);
+  CHECK(std::get<std::string>(r->sink.summary("cost/priced_period_basis").value) == "horizon");
+  CHECK(r->number("cost/simulated_s") == 3600.0);
+  CHECK(r->number("cost/simulated_fraction") == Approx(1.0 / 730.5).epsilon(kTol));
+  CHECK(r->number("cost/energy_after_run_kwh") == Approx(5'544.2).epsilon(kTol));
+  CHECK(r->number("cost/energy_kwh") == Approx(5'551.8).epsilon(kTol));
+  CHECK(r->number("cost/delivered_gpu_hours") == Approx(8.0).epsilon(kTol));
+  // 0.137% of the horizon simulated: under 1%, so the summary warns, naming both spans.
+  const auto& warning = r->sink.summary("cost/warning").value;
+  REQUIRE(std::holds_alternative<std::string>(warning));
+  CHECK_THAT(std::get<std::string>(warning),
+             Catch::Contains("the run simulated 1 h, 0.137% of the 30 d 10 h 30 min horizon priced") &&
+                 Catch::Contains("past the run the site draws its last power"));
+  // A tenth of it simulated: priced the same way, no warning.
+  const auto tenth = run(one_node_scenario(), {"duration=73.05 h", "economics.horizon=730.5 h"});
+  CHECK(tenth->number("cost/simulated_fraction") == Approx(0.1).epsilon(kTol));
+  CHECK(tenth->sink.summary().count("cost/warning") == 0);
+}
+
+TEST_CASE("economics prices capex alone: no cloud option, no horizon", "[run][economics]") {
+  auto doc = one_node_scenario();
+  doc["economics"].erase("cloud");  // refused before: at least one cloud option was required
+  doc.erase("duration");
+  const auto r = run(doc);
+  CHECK(r->number("cost/capex_usd") == Approx(316'000.0).epsilon(kTol));
+  CHECK(r->number("cost/owned/tco_usd") > 0);
+  CHECK(r->sink.summary().count("cost/break_even_month") == 0);
+  CHECK(r->sink.summary().count("cost/" + kCloud + "/tco_usd") == 0);
 }
