@@ -47,6 +47,9 @@ struct ClusterSimulation::Job {
   int resume_step = 0;
   sim::Time restart_delay;
   sim::Time delay_until;  // work starts at this time (run_start + delay)
+  // Holding its GPUs before its work begins (a restart's relaunch and checkpoint reload, a read
+  // from the store, a dataset's transfer): they draw idle power, as while stalled.
+  bool awaiting_work = false;
   sim::EventHandle begin_event;
   // The restart reads its checkpoint back from the shared store before its work begins
   // (cluster_checkpoint_store.cpp); the read in flight (0: none), whose end is ignored once the

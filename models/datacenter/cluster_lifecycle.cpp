@@ -103,6 +103,7 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
     integrate_node(node);
     job.energy_at_start_j += nodes_[static_cast<std::size_t>(node)].energy_j;
   }
+  job.awaiting_work = job.restart_delay > sim::Time::zero();
   for (int node : job.nodes) hold_gpus(node, job_index, job.gpus_per_node);
   ++running_;
   transition(job, from, "running", cause);
@@ -145,7 +146,23 @@ void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
 void ClusterSimulation::begin_run(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.begin_event = {};
-  if (read_checkpoint_from_store(job_index)) return;  // begin_run again once read
+  if (read_checkpoint_from_store(job_index)) {  // begin_run again once read; idle meanwhile
+    if (!job.awaiting_work) {
+      job.awaiting_work = true;
+      if (!job.cloud) {
+        for (int node : job.nodes) update_node_utilization(node);
+        mark_dirty();
+      }
+    }
+    return;
+  }
+  if (job.awaiting_work) {  // the relaunch and reload are over: the work draws power from now
+    job.awaiting_work = false;
+    if (!job.cloud) {  // cloud instances draw no on-prem power
+      for (int node : job.nodes) update_node_utilization(node);
+      mark_dirty();
+    }
+  }
   account_start_delay(job);
   const auto on_done = [this, job_index] { on_completion(job_index); };
   if (job.service) {

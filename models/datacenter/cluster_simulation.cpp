@@ -437,7 +437,7 @@ void ClusterSimulation::update_node_utilization(int node) {
   const auto& n = nodes_[static_cast<std::size_t>(node)];
   double u = 0.0;
   for (const auto& [index, gpus] : n.jobs) {
-    if (jobs_[index]->stalled) continue;  // GPUs held, idle
+    if (jobs_[index]->stalled || jobs_[index]->awaiting_work) continue;  // GPUs held, idle
     u += jobs_[index]->spec.gpu_utilization * static_cast<double>(gpus) / static_cast<double>(n.state.gpus);
   }
   set_node_utilization(node, std::min(u, 1.0));

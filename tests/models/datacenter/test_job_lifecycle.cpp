@@ -2,12 +2,14 @@
 // action, with times worked out by hand from the plan's step and checkpoint times.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <variant>
 
 #include "models/datacenter/cluster_simulation.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "models/power/node_power.hpp"
 #include "models/reliability/checkpoint_interval.hpp"
 #include "models/workload/training_job.hpp"
 #include "tests/models/datacenter/cluster_test_support.hpp"
@@ -85,6 +87,38 @@ TEST_CASE("a job interrupted at a known time loses exactly the work since its la
   CHECK(f.transitions("bert") == std::vector<std::string>{"waiting>running:", "running>interrupted:gpu",
                                                           "interrupted>requeued:resume from checkpoint",
                                                           "requeued>running:", "running>completed:"});
+}
+
+TEST_CASE("a restarting job holds its nodes at idle power until its relaunch and reload are over",
+          "[models][datacenter][lifecycle][power]") {
+  // The same fault as above. From t_fault the job holds nodes 1-3 through a 60 s relaunch and
+  // a checkpoint reload of C: its GPUs compute nothing, so all 4 nodes (node 0 down, holding
+  // nothing) draw idle power. Once the reload is over, nodes 1-3 draw the step's power again,
+  // exactly what they drew before the fault (the same plan on the same nodes' hardware).
+  Faulty f;
+  ClusterConfig c = bert(f.reg);
+  c.failover = "checkpoint_restart";
+  c.failover_params.set_number("relaunch_overhead", 60);
+  const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, f.reg.collective_algorithms);
+  const double T = plan.step.step_time_s;
+  const double C = plan.checkpoint_s;
+  const double t_fault = 20 * T + C + 5.5 * T;
+  const double idle_w = dcsim::models::power::node_power_w(c.node, 0.0);
+  f.build(c);
+  f.at(t_fault, [](ClusterSimulation& m) { m.set_node_down(0, "gpu"); });
+  f.to_end();
+  const auto& series = f.sink.series("power/cluster_w");
+  const auto at = [&](double t_s) {
+    const auto t_ns = static_cast<std::int64_t>(t_s * 1e9);
+    const auto it = std::upper_bound(series.time_ns.begin(), series.time_ns.end(), t_ns);
+    REQUIRE(it != series.time_ns.begin());
+    return series.value[static_cast<std::size_t>(it - series.time_ns.begin()) - 1];
+  };
+  const double busy_w = at(t_fault - T);  // 3 nodes stepping, node 3 idle
+  CHECK(busy_w > 4 * idle_w + 1000.0);
+  CHECK(at(t_fault + 30) == Approx(4 * idle_w).epsilon(1e-9));          // relaunching
+  CHECK(at(t_fault + 60 + 0.5 * C) == Approx(4 * idle_w).epsilon(1e-9));  // reloading
+  CHECK(at(t_fault + 60 + C + 0.5 * T) == Approx(busy_w).epsilon(1e-9));  // stepping again
 }
 
 TEST_CASE("requeue starts a batch job over; a node down keeps jobs off it until repaired",
