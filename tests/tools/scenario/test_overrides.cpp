@@ -86,11 +86,12 @@ TEST_CASE("overrides (--set) are validated like the file", "[tools][scenario][se
   } catch (const sim::InputErrors& e) {
     CHECK(e.messages() ==
           std::vector<std::string>{
-              "t.json:/cluster/nodez: unknown key; valid keys here: cloud_pool, gpu_phase_power, node, nodes, nodes_per_rack",
+              "t.json:/cluster/nodez: unknown key; did you mean 'nodes'? valid keys here: cloud_pool, "
+              "gpu_phase_power, node, nodes, nodes_per_rack",
               "t.json:/cluster/nodes: expected a positive integer, got -1"});
   }
   // A bare number where a quantity is due: the unit is missing, whatever the shell did.
   CHECK_THROWS_WITH(load({"workload.jobs.0.work=3600"}),
                     "t.json:/workload/jobs/0/work: expected a positive duration such as \"10 s\" "
-                    "or \"1.5 h\", got 3600");
+                    "or \"1.5 h\", got 3600; units: ns, us, µs, μs, ms, s, sec, min, h, d, w");
 }
