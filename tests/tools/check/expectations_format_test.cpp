@@ -16,9 +16,14 @@
 #include "sim/error.hpp"
 #include "tools/check/expectations.hpp"
 #include "tools/check/expectations_format.hpp"
+#include "../scenario/scenario_test_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace dcsim::tools::check;
+using dcsim::tools::scenario::testing::check_generated_section;
+using dcsim::tools::scenario::testing::read_text;
+using dcsim::tools::scenario::testing::update_golden;
+using dcsim::tools::scenario::testing::write_text;
 using nlohmann::json;
 
 namespace {
@@ -26,20 +31,6 @@ namespace {
 const fs::path kSource = DCSIM_SOURCE_DIR;
 constexpr std::string_view kBegin = "<!-- BEGIN GENERATED: expectations keys (tools/check) -->\n";
 constexpr std::string_view kEnd = "<!-- END GENERATED: expectations keys -->";
-
-bool update_golden() {
-  const char* v = std::getenv("DCSIM_UPDATE_GOLDEN");
-  return v != nullptr && std::string(v) == "1";
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_text(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
 // A value of the declared type, as a user would write it.
 json sample(KeyType type) {
@@ -65,20 +56,7 @@ TEST_CASE("scenarios/ci/expectations.schema.json is what expectations_schema() g
 }
 
 TEST_CASE("README.md's expectations key table is what the declaration generates", "[tools][check][schema]") {
-  const fs::path path = kSource / "README.md";
-  std::string readme = read_text(path);
-  const auto begin = readme.find(kBegin);
-  const auto end = readme.find(kEnd);
-  REQUIRE(begin != std::string::npos);
-  REQUIRE(end != std::string::npos);
-  const std::size_t body = begin + kBegin.size();
-  const std::string table = expectations_reference_markdown();
-  if (update_golden()) {
-    readme.replace(body, end - body, table);
-    write_text(path, readme);
-    return;
-  }
-  CHECK(readme.substr(body, end - body) == table);
+  check_generated_section(kSource / "README.md", kBegin, kEnd, expectations_reference_markdown());
 }
 
 TEST_CASE("the parser takes each declared form of a check with each of its keys", "[tools][check][schema]") {

@@ -24,6 +24,18 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
+// A fresh folder holding an expectations file `file` with one run of `scenario` and `checks`
+// (a JSON array's text), and whatever `extra_runs` (",{...}" run objects) add.
+fs::path gate_dir(const std::string& name, const std::string& file, const std::string& scenario,
+                  const std::string& checks, const std::string& extra_runs = "") {
+  const auto out = temp_path(name);
+  fs::remove_all(out);
+  fs::create_directories(out);
+  std::ofstream(out / file) << R"({ "name": ")" << name << R"(", "runs": [ { "name": "ft", "scenario": ")" << scenario
+                            << R"(", "checks": )" << checks << " }" << extra_runs << " ] }";
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("check: the shipped fabric gate passes and writes JUnit XML", "[cli][check]") {
@@ -60,15 +72,8 @@ TEST_CASE("check: every shipped gate passes", "[cli][check]") {
 }
 
 TEST_CASE("check: a failed check exits 3 and says by how much; bad expectations exit 2", "[cli][check]") {
-  const auto out = temp_path("check-fail");
-  fs::remove_all(out);
-  fs::create_directories(out);
-  const std::string scenario = kSource + "/scenarios/fat-tree-vs-mesh.json";
-  {
-    std::ofstream(out / "tight.json") << R"({ "name": "tight", "runs": [ { "name": "ft", "scenario": ")" << scenario
-                                      << R"(", "checks": [ { "path": "network/fct_p99_s", "max": 0.02 },
-                                                            { "no_failed_flows": true } ] } ] })";
-  }
+  const auto out = gate_dir("check-fail", "tight.json", kSource + "/scenarios/fat-tree-vs-mesh.json",
+                            R"([ { "path": "network/fct_p99_s", "max": 0.02 }, { "no_failed_flows": true } ])");
   const auto r = run_dcsim("check " + (out / "tight.json").string() + " -o " + (out / "runs").string() + " --junit " +
                            (out / "junit.xml").string());
   CHECK(r.exit_code == 3);
@@ -90,14 +95,9 @@ TEST_CASE("check: a failed check exits 3 and says by how much; bad expectations 
 }
 
 TEST_CASE("check: a mistyped path is exit 2 with a guess before anything runs", "[cli][check]") {
-  const auto out = temp_path("check-typo");
-  fs::remove_all(out);
-  fs::create_directories(out);
-  const std::string scenario = kSource + "/scenarios/fat-tree-vs-mesh.json";
-  std::ofstream(out / "typo.json") << R"({ "name": "typo", "runs": [ { "name": "ft", "scenario": ")" << scenario
-                                   << R"(", "checks": [ { "path": "network/fct_p99", "max": 0.02 },
-                                                         { "path": "jobs/x/step_time_s", "max": 1 },
-                                                         { "path": "network/switches", "equals": 20 } ] } ] })";
+  const auto out = gate_dir("check-typo", "typo.json", kSource + "/scenarios/fat-tree-vs-mesh.json",
+                            R"([ { "path": "network/fct_p99", "max": 0.02 }, { "path": "jobs/x/step_time_s", "max": 1 },
+                                 { "path": "network/switches", "equals": 20 } ])");
   const auto r = run_dcsim("check " + (out / "typo.json").string() + " -o " + (out / "runs").string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("typo.json:/runs/0/checks/0/path: 'network/fct_p99' is not a value this run "
@@ -118,20 +118,15 @@ TEST_CASE("check: a mistyped path is exit 2 with a guess before anything runs", 
 
 TEST_CASE("check: must not regress: an improvement passes a one-sided gate and fails a two-sided one; jobs by name",
           "[cli][check]") {
-  const auto out = temp_path("check-one-sided");
-  fs::remove_all(out);
-  fs::create_directories(out);
   // The baseline's makespan 7% above the run's 24.32 ms (the design got 7% faster); and the
   // quickstart's jobs by name.
-  std::ofstream(out / "baseline.json") << R"({ "network": { "makespan_s": 0.026154 } })";
-  const std::string scenario = kSource + "/scenarios/fat-tree-vs-mesh.json";
-  std::ofstream(out / "gate.json") << R"({ "name": "gate", "runs": [ { "name": "ft", "scenario": ")" << scenario
-                                   << R"(", "checks": [
+  const auto out = gate_dir("check-one-sided", "gate.json", kSource + "/scenarios/fat-tree-vs-mesh.json", R"([
       { "path": "network/makespan_s", "baseline": "baseline.json", "max_increase": "2%" },
-      { "path": "network/makespan_s", "baseline": "baseline.json", "rel_tol": 0.02 } ] },
-    { "name": "qs", "scenario": ")" << kSource << R"(/scenarios/quickstart.json", "checks": [
+      { "path": "network/makespan_s", "baseline": "baseline.json", "rel_tol": 0.02 } ])",
+                            R"(, { "name": "qs", "scenario": ")" + kSource + R"(/scenarios/quickstart.json", "checks": [
       { "path": "jobs/eval-sweep/state", "equals": "done" }, { "path": "jobs/finetune-llama3-8b/nodes", "equals": 4 },
-      { "path": "jobs/0/nodes", "equals": 2 } ] } ] })";
+      { "path": "jobs/0/nodes", "equals": 2 } ] })");
+  std::ofstream(out / "baseline.json") << R"({ "network": { "makespan_s": 0.026154 } })";
   const auto r = run_dcsim("check " + (out / "gate.json").string() + " -o " + (out / "runs").string());
   CHECK(r.exit_code == 3);
   CHECK_THAT(r.output, Catch::Contains("1 failed"));
