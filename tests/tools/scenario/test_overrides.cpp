@@ -96,7 +96,7 @@ TEST_CASE("overrides (--set) are validated like the file", "[tools][scenario][se
                     "or \"1.5 h\", got 3600; units: ns, us, µs, μs, ms, s, sec, min, h, d, w");
 }
 
-TEST_CASE("--set KEY=null removes the key, so the scenario has its default", "[tools][scenario][set]") {
+TEST_CASE("override (--set) KEY=null removes the key, so the scenario has its default", "[tools][scenario][set]") {
   // An object key goes, and only it.
   json doc = applied({"cluster.nodes=null"});
   CHECK_FALSE(doc["cluster"].contains("nodes"));
