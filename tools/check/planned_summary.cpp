@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "sim/discard_trace_sink.hpp"
 #include "sim/simulator.hpp"
 #include "tools/check/summary_path.hpp"
 #include "tools/output/summary.hpp"

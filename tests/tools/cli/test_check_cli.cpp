@@ -71,7 +71,7 @@ TEST_CASE("check: every shipped gate passes", "[cli][check]") {
   fs::remove_all(out);
 }
 
-TEST_CASE("check: a failed check exits 3 and says by how much; bad expectations exit 2", "[cli][check]") {
+TEST_CASE("check: a failed check exits 3 and says by how much - bad expectations exit 2", "[cli][check]") {
   const auto out = gate_dir("check-fail", "tight.json", kSource + "/scenarios/fat-tree-vs-mesh.json",
                             R"([ { "path": "network/fct_p99_s", "max": 0.02 }, { "no_failed_flows": true } ])");
   const auto r = run_dcsim("check " + (out / "tight.json").string() + " -o " + (out / "runs").string() + " --junit " +
@@ -116,7 +116,7 @@ TEST_CASE("check: a mistyped path is exit 2 with a guess before anything runs", 
   fs::remove_all(out);
 }
 
-TEST_CASE("check: must not regress: an improvement passes a one-sided gate and fails a two-sided one; jobs by name",
+TEST_CASE("check: must not regress: an improvement passes a one-sided gate and fails a two-sided one - jobs by name",
           "[cli][check]") {
   // The baseline's makespan 7% above the run's 24.32 ms (the design got 7% faster); and the
   // quickstart's jobs by name.

@@ -49,7 +49,7 @@ TEST_CASE("sweep: zip validates the pairs that run, not each value over the base
                             Catch::Contains("/workload/generators/0/nodes/1: expected at most 1 nodes"));
 }
 
-TEST_CASE("sweep: a grid is validated by its combinations; a value bad everywhere is reported at its pointer",
+TEST_CASE("sweep: a grid is validated by its combinations - a value bad everywhere is reported at its pointer",
           "[sweep]") {
   // nodes=1 fails only beside jobs of 2 nodes: that combination (both replications) is named,
   // once; 1 with [1] and 4 with either are fine.
@@ -70,7 +70,7 @@ TEST_CASE("sweep: a grid is validated by its combinations; a value bad everywher
                             Catch::Contains("/cluster/nodes: expected a positive integer, got 0"));
 }
 
-TEST_CASE("sweep: the base need not load alone when every variant does; when none does, the base is named",
+TEST_CASE("sweep: the base need not load alone when every variant does - when none does, the base is named",
           "[sweep]") {
   // The fixed overrides break the base (1 node, jobs of 2), the swept value repairs it.
   CHECK(errors_of(R"("set": ["cluster.nodes=1"], "parameters": [{"path": "cluster.nodes", "values": [2, 4]}])")
