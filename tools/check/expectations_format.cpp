@@ -179,7 +179,8 @@ void key_rows(const std::vector<KeyDecl>& keys, const std::string& prefix, std::
 
 json expectations_schema() {
   json s = object_schema(file_keys());
-  s = {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+  s = {{"$id", "https://dcsim.dev/schemas/expectations.json"},
+       {"$schema", "https://json-schema.org/draft/2020-12/schema"},
        {"title", "dcsim check expectations"},
        {"description",
         "What `dcsim check` runs and what each run's summary.json must show (README.md, \"CI gates\")."},
