@@ -15,6 +15,8 @@ cd "$(dirname "$0")/.."
 # catch_discover_tests step runs every test executable to list its cases.
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:print_stacktrace=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+# Open MPI's own allocations that MPI_Finalize never frees, and only those (the file says why).
+export LSAN_OPTIONS="suppressions=$PWD/tools/lsan-openmpi.supp:print_suppressions=0"
 
 jobs="$(nproc)"
 bash tools/setup.sh  # the same packages as the normal build; GCC brings libasan and libubsan

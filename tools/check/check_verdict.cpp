@@ -1,9 +1,12 @@
 #include "tools/check/check_verdict.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
+
+#include "tools/check/summary_path.hpp"
 
 namespace dcsim::tools::check {
 
@@ -13,10 +16,16 @@ using nlohmann::json;
 
 std::string number_text(double v) { return fmt::format("{:.6g}", v); }
 
-// The value at a summary path, or null when there is none.
-json value_at(const json& summary, const std::string& path) {
-  const json::json_pointer p("/" + path);
-  return summary.contains(p) ? summary.at(p) : json();
+// The value at a summary path, or null when there is none (`why` says why, when it is known).
+json value_at(const json& summary, const std::string& path, std::string* why = nullptr) {
+  const PathLookup found = lookup(summary, path);
+  if (why != nullptr) *why = found.problem;
+  return found.value != nullptr ? *found.value : json();
+}
+
+// "no such value in the summary" and why, for a value a check needs and the run did not report.
+std::string missing(const std::string& why) {
+  return "no such value in the summary" + (why.empty() ? std::string() : " (" + why + ")");
 }
 
 std::string value_text(const json& v) {
@@ -60,7 +69,41 @@ Verdict bounds(const Check& c, const json& v, Verdict out) {
   return out;
 }
 
+// max_increase / max_decrease: a limit one way (or each way), none the other.
+Verdict one_sided(const Check& c, const json& v, Verdict out) {
+  const double b = c.baseline_value;
+  const auto text = [](const Check::Allowance& a) { return a.percent ? number_text(a.amount) + "%" : number_text(a.amount); };
+  out.check = c.path + " vs baseline";
+  const auto& up = c.max_increase;
+  const auto& down = c.max_decrease;
+  if (up && down) {
+    out.limit = fmt::format("[{}, {}] (baseline {} -{} +{})", number_text(b - down->of(b)), number_text(b + up->of(b)),
+                            number_text(b), text(*down), text(*up));
+  } else if (up) {
+    out.limit = fmt::format("<= {} (baseline {} + {})", number_text(b + up->of(b)), number_text(b), text(*up));
+  } else {
+    out.limit = fmt::format(">= {} (baseline {} - {})", number_text(b - down->of(b)), number_text(b), text(*down));
+  }
+  if (!v.is_number()) {
+    out.detail = v.is_null() ? "no such value in the summary" : "not a number";
+    return out;
+  }
+  const double d = v.get<double>() - b;
+  const auto& limit = d > 0 ? up : down;
+  out.passed = !limit || std::fabs(d) <= limit->of(b);
+  if (d == 0) {
+    out.detail = "equal to the baseline";
+    return out;
+  }
+  out.detail = fmt::format("{} the baseline by {} ({}{:.2f}%), {}", d > 0 ? "above" : "below",
+                           number_text(std::fabs(d)), d > 0 ? "+" : "-", b != 0 ? 100 * std::fabs(d) / std::fabs(b) : 0.0,
+                           limit ? number_text(limit->of(b)) + " allowed"
+                                 : std::string(d > 0 ? "any increase allowed" : "any decrease allowed"));
+  return out;
+}
+
 Verdict baseline(const Check& c, const json& v, Verdict out) {
+  if (c.max_increase || c.max_decrease) return one_sided(c, v, std::move(out));
   const double b = c.baseline_value;
   const double allowed = std::max(c.abs_tol.value_or(0.0), c.rel_tol.value_or(0.0) * std::fabs(b));
   out.check = c.path + " vs baseline";
@@ -76,10 +119,9 @@ Verdict baseline(const Check& c, const json& v, Verdict out) {
     out.detail = "equal to the baseline";
     return out;
   }
-  out.detail = fmt::format("{} {} the baseline ({}{:.2f}%), {} of {} allowed", d >= 0 ? "above" : "below",
+  out.detail = fmt::format("{} the baseline by {} ({}{:.2f}%), {} allowed either way", d >= 0 ? "above" : "below",
                            number_text(std::fabs(d)), d >= 0 ? "+" : "-",
-                           b != 0 ? 100 * std::fabs(d) / std::fabs(b) : 0.0, number_text(std::fabs(d)),
-                           number_text(allowed));
+                           b != 0 ? 100 * std::fabs(d) / std::fabs(b) : 0.0, number_text(allowed));
   return out;
 }
 
@@ -88,23 +130,27 @@ Verdict baseline(const Check& c, const json& v, Verdict out) {
 std::vector<Verdict> judge(const RunExpectation& run, const json& summary) {
   std::vector<Verdict> out;
   for (const Check& c : run.checks) {
+    const auto start = std::chrono::steady_clock::now();
     Verdict v;
     v.run = run.name;
     switch (c.kind) {
       case Check::Kind::kBounds:
       case Check::Kind::kBaseline: {
-        const json x = value_at(summary, c.path);
+        std::string why;
+        const json x = value_at(summary, c.path, &why);
         v = c.kind == Check::Kind::kBounds ? bounds(c, x, v) : baseline(c, x, v);
         v.value = value_text(x);
+        if (x.is_null()) v.detail = missing(why);
         break;
       }
       case Check::Kind::kEquals: {
-        const json x = value_at(summary, c.path);
+        std::string why;
+        const json x = value_at(summary, c.path, &why);
         v.check = c.path + " == " + value_text(c.equals);
         v.value = value_text(x);
         v.limit = value_text(c.equals);
         v.passed = (x.is_number() && c.equals.is_number()) ? x.get<double>() == c.equals.get<double>() : x == c.equals;
-        v.detail = v.passed ? "equal" : x.is_null() ? "no such value in the summary" : "differs";
+        v.detail = v.passed ? "equal" : x.is_null() ? missing(why) : "differs";
         break;
       }
       case Check::Kind::kFingerprint: {
@@ -144,6 +190,7 @@ std::vector<Verdict> judge(const RunExpectation& run, const json& summary) {
         break;
       }
     }
+    v.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.push_back(std::move(v));
   }
   return out;

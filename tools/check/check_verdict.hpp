@@ -19,6 +19,7 @@ struct Verdict {
   std::string limit;   // what was expected
   bool passed = false;
   std::string detail;  // "by 12% (0.0036 under the limit)", "no such value in the summary", ...
+  double time_s = 0.0; // judging it (the run's own time is the JUnit "run" testcase's)
 };
 
 // `summary` is what the run's summary.json holds.

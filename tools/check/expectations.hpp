@@ -6,12 +6,15 @@
 //                 "checks": [ { "path": "network/fct_p99_s", "max": 0.03 },
 //                             { "path": "network/link_utilisation_mean", "min": 0.6 },
 //                             { "path": "network/makespan_s", "baseline": "baseline.json", "rel_tol": 0.05 },
+//                             { "path": "jobs/llama/step_time_s", "baseline": "baseline.json",
+//                               "max_increase": "2%" },
 //                             { "path": "network/switches", "equals": 20 },
 //                             { "fingerprint": "a0ed4e9d378e35b1" },
 //                             { "no_failed_flows": true }, { "no_unfinished_jobs": true } ] } ] }
-// Paths to scenarios and baselines are relative to the expectations file; a value's `path` is its
-// summary key (summary.json's nesting joined by "/"). Every problem is a sim::InputError naming the
-// file and JSON pointer, all reported together.
+// Its keys and the forms of a check are declared in expectations_format.hpp (the schema and the
+// README's table come from there). Paths to scenarios and baselines are relative to the
+// expectations file; a value's `path` is its summary key (summary_path.hpp). Every problem is a
+// sim::InputError naming the file and JSON pointer, all reported together.
 
 #include <optional>
 #include <string>
@@ -29,7 +32,14 @@ struct Check {
   nlohmann::json equals;            // equals: a number or a string
   double baseline_value = 0.0;      // baseline: the value at `path` in the baseline summary
   std::string baseline_file;
-  std::optional<double> rel_tol, abs_tol;  // baseline: at least one; either passes
+  std::optional<double> rel_tol, abs_tol;  // baseline, two-sided: the larger allowance holds
+  // Baseline, one-sided: how far the value may rise above or fall below the baseline's.
+  struct Allowance {
+    double amount = 0.0;
+    bool percent = false;  // amount in percent of |baseline|, else in the value's unit
+    double of(double baseline) const;  // the allowance for this baseline, in the value's unit
+  };
+  std::optional<Allowance> max_increase, max_decrease;
   std::string fingerprint;
   std::string pointer;              // where the check is in the expectations file
 };

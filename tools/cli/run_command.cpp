@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "tools/cli/command.hpp"
+#include "tools/cli/output_paths.hpp"
 #include "tools/cli/run_report.hpp"
 #include "tools/cli/scenario_args.hpp"
 #include "tools/output/timeline_file.hpp"
@@ -54,7 +55,17 @@ Command add_run_command(CLI::App& app, const CommandContext& context) {
             const auto scenario = args->scenario.load(context.registries);
             // Opened (and checked) before the run: a bad path is exit 2 at once, nothing written.
             std::optional<output::TimelineFile> timeline;
-            if (timeline_option->count() > 0) timeline.emplace(args->timeline, args->timeline_options);
+            if (timeline_option->count() > 0) {
+              // Into the folder -o names (or one above it), which the run would create a moment
+              // later: created now.
+              std::error_code ec;
+              if (!args->output_dir.empty() && !args->timeline.empty() &&
+                  !std::filesystem::is_directory(folder_of(args->timeline), ec) &&
+                  contains_folder(folder_of(args->timeline), args->output_dir)) {
+                std::filesystem::create_directories(args->output_dir, ec);  // a failure: the run says why
+              }
+              timeline.emplace(args->timeline, args->timeline_options);
+            }
             std::optional<run::ProgressReporter> reporter;
             run::ProgressFn progress;
             run::PhaseFn phase;

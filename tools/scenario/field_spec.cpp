@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/error.hpp"
+#include "tools/scenario/did_you_mean.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -130,10 +131,13 @@ json resolve_integer(const FieldSpec& spec, const Range& range, const json& give
   return static_cast<std::int64_t>(*v);
 }
 
+// "; units: ns, us, ...": what a quantity that did not parse may be written in.
+std::string units_note(sim::QuantityKind kind) { return "; units: " + join(quantity_units(kind)); }
+
 json resolve_quantity(sim::QuantityKind kind, const Range& range, const json& given,
                       const std::string& pointer, ErrorList& errors, const std::string& what) {
   if (!given.is_string()) {
-    errors.add(pointer, "expected " + what + got(given));
+    errors.add(pointer, "expected " + what + got(given) + units_note(kind));
     return nullptr;
   }
   double v = 0.0;
@@ -147,7 +151,20 @@ json resolve_quantity(sim::QuantityKind kind, const Range& range, const json& gi
     const bool beyond_range = detail.find("out of range") != std::string::npos;
     const bool price = kind == sim::QuantityKind::kMoney || kind == sim::QuantityKind::kEnergyPrice ||
                        kind == sim::QuantityKind::kDataPrice;
-    errors.add(pointer, "expected " + what + got(given) + (beyond_range ? ": " + detail : "") +
+    // The units only where they can be the problem: not for a number too large, nor for a sign
+    // where the same text without it parses ("-5 s").
+    const std::string text = given.get<std::string>();
+    const auto sign = text.find_first_not_of(" \t");
+    bool only_sign = false;
+    if (sign != std::string::npos && text[sign] == '-') {
+      try {
+        sim::parse_quantity(kind, text.substr(sign + 1));
+        only_sign = true;
+      } catch (const sim::InputError&) {
+      }
+    }
+    errors.add(pointer, "expected " + what + got(given) +
+                            (beyond_range ? ": " + detail : only_sign ? std::string() : units_note(kind)) +
                             (price ? sim::other_currency_note(given.get<std::string>()) : ""));
     return nullptr;
   }
@@ -200,8 +217,8 @@ json resolve_distribution(const FieldSpec& spec, const json& given, const std::s
   for (const auto& [key, value] : given.items()) {
     if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
       errors.add(pointer_append(pointer, key),
-                 "unknown key; valid keys for " + with_article(kind->kind + " distribution") +
-                     ": " + join(valid_sorted));
+                 "unknown key;" + did_you_mean(key, valid) + " valid keys for " +
+                     with_article(kind->kind + " distribution") + ": " + join(valid_sorted));
     }
   }
   json out = {{"kind", kind->kind}};
@@ -257,8 +274,10 @@ json resolve_members(const std::vector<FieldSpec>& children, const json& given,
     const bool known = std::any_of(children.begin(), children.end(),
                                    [&name = key](const FieldSpec& c) { return c.key == name; });
     if (!known) {
-      errors.add(pointer_append(pointer, key), "unknown key; valid keys here: " +
-                                                   sorted_keys(children));
+      std::vector<std::string> keys;
+      for (const auto& c : children) keys.push_back(c.key);
+      errors.add(pointer_append(pointer, key),
+                 "unknown key;" + did_you_mean(key, keys) + " valid keys here: " + sorted_keys(children));
     }
   }
   for (const auto& child : children) {
@@ -523,9 +542,9 @@ nlohmann::json resolve_value(const FieldSpec& spec, const nlohmann::json& given,
       const auto name = given.get<std::string>();
       if (std::find(spec.enum_values.begin(), spec.enum_values.end(), name) ==
           spec.enum_values.end()) {
-        // Same wording as sim::Registry::get, so a name is reported alike wherever it is checked.
-        errors.add(pointer, "unknown " + (spec.enum_noun.empty() ? "value" : spec.enum_noun) +
-                                " '" + name + "'; valid: " + join(spec.enum_values));
+        // sim::Registry::get's wording, so a name reads alike wherever it is checked, and a guess.
+        errors.add(pointer, "unknown " + (spec.enum_noun.empty() ? "value" : spec.enum_noun) + " '" + name +
+                                "';" + did_you_mean(name, spec.enum_values) + " valid: " + join(spec.enum_values));
         return nullptr;
       }
       return given;

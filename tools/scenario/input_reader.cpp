@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "tools/scenario/did_you_mean.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
 namespace dcsim::tools::scenario {
@@ -29,7 +30,8 @@ void InputReader::only_keys(const json& object, const std::string& pointer, cons
     if (valid.count(key) == 0) {
       std::string list;
       for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
-      error(pointer + "/" + key, "unknown key; valid keys here: " + list);
+      error(pointer + "/" + key,
+            "unknown key;" + did_you_mean(key, {valid.begin(), valid.end()}) + " valid keys here: " + list);
     }
   }
 }

@@ -46,7 +46,7 @@ const char* type_word(const json& v) {
 
 }  // namespace
 
-void apply_override(nlohmann::json& doc, const std::string& assignment) {
+bool apply_override(nlohmann::json& doc, const std::string& assignment) {
   const auto fail = [&assignment](const std::string& why) {
     throw sim::InputError("--set " + assignment + ": " + why);
   };
@@ -64,6 +64,8 @@ void apply_override(nlohmann::json& doc, const std::string& assignment) {
   // is the string itself, which spares shell quoting for "400 Gbps" and names.
   json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) value = text;
+  // null removes the key (or the array element): the scenario then has its default.
+  const bool remove = value.is_null();
 
   json* cur = &doc;
   std::string walked;
@@ -72,16 +74,30 @@ void apply_override(nlohmann::json& doc, const std::string& assignment) {
     const bool last = i + 1 == segments.size();
     if (cur->is_array()) {
       const auto index = as_index(seg);
-      // Equal to the size appends, so --set workload.jobs.2.name=x can add a third job.
-      if (!index || *index > cur->size()) {
+      // Equal to the size appends, so --set workload.jobs.2.name=x can add a third job; a
+      // removal needs an element that is there.
+      const std::size_t end = remove ? cur->size() : cur->size() + 1;
+      if (!index || *index >= end) {
         std::string why = walked.empty() ? std::string("the document") : "'" + walked + "'";
         why += " is an array of " + std::to_string(cur->size());
-        why += "; expected an index from 0 to " + std::to_string(cur->size());
-        why += ", got '" + seg + "'";
+        why += end == 0 ? "; there is no element to remove"
+                        : "; expected an index from 0 to " + std::to_string(end - 1) + ", got '" + seg + "'";
         fail(why);
+      }
+      if (remove && last) {
+        cur->erase(*index);
+        return true;
       }
       if (*index == cur->size()) cur->push_back(nullptr);
       cur = &(*cur)[*index];
+    } else if (remove) {
+      // Nothing is created on the way to a key that is to go.
+      if (!cur->is_object() || !cur->contains(seg)) return false;
+      if (last) {
+        cur->erase(seg);
+        return true;
+      }
+      cur = &(*cur)[seg];
     } else {
       if (cur->is_null()) *cur = json::object();
       if (!cur->is_object()) {
@@ -93,6 +109,7 @@ void apply_override(nlohmann::json& doc, const std::string& assignment) {
     walked += seg;
     if (last) *cur = value;
   }
+  return true;
 }
 
 }  // namespace dcsim::tools::scenario

@@ -13,6 +13,7 @@
 #include "tools/scenario/uplink_mapping.hpp"
 #include "tools/scenario/uplink_spec.hpp"
 #include "tools/scenario/reliability_mapping.hpp"
+#include "tools/scenario/spec_path.hpp"
 #include "tools/scenario/trace_mapping.hpp"
 #include "tools/scenario/training_spec.hpp"
 
@@ -400,7 +401,13 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                             std::optional<std::uint64_t> seed_override,
                             const models::ModelRegistries& registries, const ResourceLimits& limits,
                             const FieldSpec& spec) {
-  for (const auto& s : set_overrides) apply_override(doc, s);
+  for (const auto& s : set_overrides) {
+    // A removal that finds nothing leaves the default in place: fine for a key of the format, a
+    // typo otherwise.
+    if (apply_override(doc, s)) continue;
+    const std::string why = path_problem(spec, s.substr(0, s.find('=')));
+    if (!why.empty()) throw sim::InputError("--set " + s + ": nothing to remove: " + why);
+  }
   if (seed_override && doc.is_object()) doc["seed"] = *seed_override;
 
   Scenario out;

@@ -107,9 +107,12 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source)
 // indices where the value there is an array (an index equal to the size appends). VALUE is
 // parsed as JSON when it parses (8, true, [1,2], {"x":1}, "quoted"), else taken as a string
 // ("400 Gbps"). Missing objects on the path are created; whether the key is valid is left to
-// validation. InputError when the argument is malformed (no '=', empty path or segment), an
-// index is out of range, or the path goes through a scalar.
-void apply_override(nlohmann::json& doc, const std::string& assignment);
+// validation. VALUE null removes the key or array element (later elements move up), so the
+// scenario has the key's default; "\"null\"" is the string. InputError when the argument is
+// malformed (no '=', empty path or segment), an index is out of range, or the path goes through
+// a scalar. Returns false when a null found nothing to remove (load_scenario_json then checks
+// that the path is a key of the format at all).
+bool apply_override(nlohmann::json& doc, const std::string& assignment);
 
 // The scenario format's spec tree, with enum values taken from the registries.
 FieldSpec scenario_spec(const models::ModelRegistries& registries);

@@ -1,9 +1,12 @@
 #include "tools/sweep/sweep_validation.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -11,10 +14,14 @@
 
 #include "sim/error.hpp"
 #include "tools/scenario/data_file.hpp"
+#include "tools/scenario/input_reader.hpp"
 #include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/spec_path.hpp"
 #include "tools/sweep/parallel_for.hpp"
 
 namespace dcsim::tools::sweep {
+
+using nlohmann::json;
 
 namespace {
 
@@ -27,10 +34,6 @@ std::string joined(const std::vector<std::string>& messages) {
   std::string out;
   for (const auto& m : messages) out += (out.empty() ? "" : "; ") + m;
   return out;
-}
-
-bool is_index(const std::string& s) {
-  return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
 }  // namespace
@@ -67,128 +70,84 @@ class FileHashCache {
 
 }  // namespace
 
-std::string path_problem(const scenario::FieldSpec& root, const std::string& path) {
-  using scenario::FieldType;
-  std::vector<std::string> segments;
-  std::string cur;
-  for (const char c : path + ".") {
-    if (c == '.') {
-      if (cur.empty()) return "empty key in path '" + path + "'";
-      segments.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
+namespace {
+
+// The base scenario's seed as its document gives it after the sweep's `set`, for a base that does
+// not load on its own (the variants' values may be what makes it valid); none when the document
+// cannot be read or its seed is not one.
+std::optional<std::uint64_t> document_seed(const Sweep& sweep, const scenario::FieldSpec& spec) {
+  try {
+    json doc = scenario::read_json_file(sweep.scenario, "scenario file");
+    for (const auto& s : sweep.sets) scenario::apply_override(doc, s);
+    if (!doc.is_object()) return std::nullopt;
+    if (!doc.contains("seed")) return spec.child("seed")->default_value->get<std::uint64_t>();
+    const json& seed = doc.at("seed");
+    if (seed.is_number_unsigned()) return seed.get<std::uint64_t>();
+    if (seed.is_number_integer() && seed.get<std::int64_t>() >= 0) return seed.get<std::uint64_t>();
+  } catch (const sim::InputError&) {
   }
-  const scenario::FieldSpec* spec = &root;
-  std::string walked;
-  for (std::size_t i = 0; i < segments.size(); ++i) {
-    const std::string& seg = segments[i];
-    const std::string where = walked.empty() ? "the scenario's top level" : "/" + walked;
-    switch (spec->type) {
-      case FieldType::kObject: {
-        const scenario::FieldSpec* child = spec->child(seg);
-        if (child == nullptr) {
-          std::string keys;
-          for (const auto& c : spec->children) keys += (keys.empty() ? "" : ", ") + c.key;
-          return "no key '" + seg + "' at " + where + "; keys there: " + keys;
-        }
-        spec = child;
-        break;
-      }
-      case FieldType::kObjectArray:
-      case FieldType::kIntegerArray: {
-        if (!is_index(seg)) return where + " is an array: expected an index, got '" + seg + "'";
-        if (spec->type == FieldType::kIntegerArray) {
-          if (i + 1 != segments.size()) return "/" + walked + "/" + seg + " is an integer, it has no keys";
-          return "";
-        }
-        // The element: an object with the array's children.
-        if (i + 1 == segments.size()) return "";
-        const std::string& key = segments[++i];
-        const scenario::FieldSpec* child = spec->child(key);
-        if (child == nullptr) {
-          std::string keys;
-          for (const auto& c : spec->children) keys += (keys.empty() ? "" : ", ") + c.key;
-          return "no key '" + key + "' in the elements of " + where + "; keys there: " + keys;
-        }
-        walked += "/" + seg;
-        spec = child;
-        walked += "/" + key;
-        continue;
-      }
-      case FieldType::kDistribution:
-        return "";  // its keys depend on its kind: the loader checks them
-      default:
-        return where + " is a single value, it has no key '" + seg + "'";
-    }
-    walked += (walked.empty() ? "" : "/") + seg;
-  }
-  return "";
+  return std::nullopt;
 }
+
+// One parameter value as a variant holds it: where it is in the sweep file and what it is.
+std::string value_key(const Variant& v, std::size_t k) { return v.value_pointers[k] + "\n" + v.values[k].dump(); }
+
+// One loader message and the variants that gave it.
+struct FailureGroup {
+  std::size_t first = 0;                 // the first variant with it
+  std::size_t variants = 0;              // how many
+  std::set<std::string> common_values;   // value_key()s every one of them holds
+};
+
+}  // namespace
 
 Plan validate_sweep(const Sweep& sweep, const models::ModelRegistries& registries, std::size_t jobs,
                     const scenario::ResourceLimits& limits) {
   std::vector<std::string> errors;
-  const auto prefixed = [&](const std::string& pointer, const std::string& what, const sim::InputError& e) {
-    errors.push_back(sweep.source + ":" + pointer + ": " + what + joined(messages_of(e)));
+  const auto prefixed = [&](const std::string& pointer, const std::string& what, const std::string& message) {
+    errors.push_back(sweep.source + ":" + pointer + ": " + what + message);
   };
-  // The base scenario alone, then with the fixed overrides: each failure at its own pointer.
-  Plan plan;
-  try {
-    scenario::load_scenario_file(sweep.scenario, {}, std::nullopt, registries, limits);
-  } catch (const sim::InputError& e) {
-    prefixed("/scenario", "", e);
-    throw sim::InputErrors(std::move(errors));
+  const scenario::FieldSpec spec = scenario::scenario_spec(registries);
+  for (const auto& p : sweep.parameters) {
+    const std::string why = scenario::path_problem(spec, p.path);
+    if (!why.empty()) errors.push_back(sweep.source + ":" + p.pointer + "/path: '" + p.path + "' is not in the scenario: " + why);
   }
+  if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+
+  // The base scenario with the fixed overrides gives the base seed. It need not load on its own:
+  // what runs is each variant, and a sweep's values may be what makes the base valid. When it
+  // fails, its messages say which variant errors are the base's, whatever the values.
+  Plan plan;
+  std::vector<std::string> base_errors;
+  std::string base_pointer = "/scenario";
   try {
     plan.base_seed = scenario::load_scenario_file(sweep.scenario, sweep.sets, std::nullopt, registries, limits).seed;
   } catch (const sim::InputError& e) {
-    prefixed("/set", "", e);
-    throw sim::InputErrors(std::move(errors));
+    base_errors = messages_of(e);
+    if (!sweep.sets.empty()) {
+      try {
+        scenario::load_scenario_file(sweep.scenario, {}, std::nullopt, registries, limits);
+        base_pointer = "/set";  // the file alone loads: the fixed overrides broke it
+      } catch (const sim::InputError&) {
+      }
+    }
+    const auto seed = sweep.seed ? sweep.seed : document_seed(sweep, spec);
+    if (!seed) {
+      prefixed(base_pointer, "", joined(base_errors));
+      throw sim::InputErrors(std::move(errors));
+    }
+    plan.base_seed = *seed;
   }
   if (sweep.seed) plan.base_seed = *sweep.seed;
 
-  const scenario::FieldSpec spec = scenario::scenario_spec(registries);
-  bool paths_ok = true;
-  for (const auto& p : sweep.parameters) {
-    const std::string why = path_problem(spec, p.path);
-    if (!why.empty()) {
-      errors.push_back(sweep.source + ":" + p.pointer + "/path: '" + p.path + "' is not in the scenario: " + why);
-      paths_ok = false;
-    }
-  }
-  if (!paths_ok) throw sim::InputErrors(std::move(errors));
-
-  // Each listed value on its own (over the base): a bad value is reported once, at its pointer.
-  std::set<std::string> bad_values;
-  for (const auto& p : sweep.parameters) {
-    for (std::size_t k = 0; k < p.values.size(); ++k) {
-      const std::string assignment = p.path + "=" + p.values[k].dump();
-      std::vector<std::string> sets = sweep.sets;
-      sets.push_back(assignment);
-      try {
-        scenario::load_scenario_file(sweep.scenario, sets, std::nullopt, registries, limits);
-      } catch (const sim::InputError& e) {
-        // A stepped range shares one pointer: name the value.
-        const std::string& ptr = p.value_pointers[k];
-        if (bad_values.insert(ptr + "\n" + p.values[k].dump()).second) prefixed(ptr, assignment + ": ", e);
-      }
-    }
-  }
-
-  // Every variant, on `jobs` threads: combinations of good values can still fail together.
+  // Every variant, on `jobs` threads.
   const std::size_t count = variant_count(sweep);
   plan.scenario_hashes.resize(count);
   std::mutex mutex;
   FileHashCache file_hashes;
-  std::vector<std::pair<std::size_t, std::string>> variant_errors;
-  std::size_t unlisted = 0;
+  std::vector<std::pair<std::size_t, std::vector<std::string>>> failures;
   parallel_for(count, jobs, [&](std::size_t i) {
     const Variant v = variant_at(sweep, i, plan.base_seed);
-    for (std::size_t k = 0; k < v.values.size(); ++k) {
-      if (bad_values.count(v.value_pointers[k] + "\n" + v.values[k].dump()) != 0) return;  // reported above
-    }
     try {
       const scenario::DataFileLog data_files;
       const auto loaded = scenario::load_scenario_file(sweep.scenario, v.overrides, std::nullopt, registries, limits);
@@ -199,22 +158,83 @@ Plan validate_sweep(const Sweep& sweep, const models::ModelRegistries& registrie
       plan.scenario_hashes[i] = text_hash(inputs);
     } catch (const sim::InputError& e) {
       const std::lock_guard lock(mutex);
-      variant_errors.emplace_back(i, sweep.source + ":/parameters: variant " + v.name + " (" +
-                                         describe_values(sweep, v) + "): " + joined(messages_of(e)));
+      failures.emplace_back(i, messages_of(e));
     }
   });
-  // In variant order, whatever order the threads finished in.
-  std::sort(variant_errors.begin(), variant_errors.end());
-  for (auto& [index, message] : variant_errors) {
+  if (failures.empty()) return plan;
+
+  // Each message once, with the variants that gave it and the values they all hold. In variant
+  // order, whatever order the threads finished in.
+  std::sort(failures.begin(), failures.end());
+  std::vector<std::string> order;
+  std::map<std::string, FailureGroup> groups;
+  for (const auto& [index, messages] : failures) {
+    const Variant v = variant_at(sweep, index, plan.base_seed);
+    std::set<std::string> held;
+    for (std::size_t k = 0; k < v.values.size(); ++k) held.insert(value_key(v, k));
+    for (const auto& m : messages) {
+      auto [it, fresh] = groups.try_emplace(m);
+      FailureGroup& g = it->second;
+      if (fresh) {
+        order.push_back(m);
+        g.first = index;
+        g.common_values = held;
+      } else {
+        std::set<std::string> both;
+        std::set_intersection(g.common_values.begin(), g.common_values.end(), held.begin(), held.end(),
+                              std::inserter(both, both.end()));
+        g.common_values = std::move(both);
+      }
+      ++g.variants;
+    }
+  }
+  // How many variants hold each value the groups share: a message every holder of one value
+  // gives, and only they, is that value's.
+  std::map<std::string, std::size_t> holders;
+  for (const auto& [m, g] : groups) {
+    for (const auto& key : g.common_values) holders.emplace(key, 0);
+  }
+  std::map<std::string, std::pair<std::size_t, json>> value_of;  // key -> (parameter, value)
+  if (!holders.empty()) {
+    for (std::size_t i = 0; i < count; ++i) {
+      const Variant v = variant_at(sweep, i, plan.base_seed);
+      for (std::size_t k = 0; k < v.values.size(); ++k) {
+        const auto it = holders.find(value_key(v, k));
+        if (it == holders.end()) continue;
+        ++it->second;
+        value_of.try_emplace(it->first, k, v.values[k]);
+      }
+    }
+  }
+  std::size_t unlisted = 0;
+  std::set<std::string> listed;
+  for (const auto& m : order) {
+    const FailureGroup& g = groups.at(m);
+    std::vector<std::string> owners;
+    for (const auto& key : g.common_values) {
+      if (holders.at(key) == g.variants) owners.push_back(key);
+    }
+    std::string line;
+    if (g.variants == count && std::find(base_errors.begin(), base_errors.end(), m) != base_errors.end()) {
+      line = sweep.source + ":" + base_pointer + ": " + m;
+    } else if (owners.size() == 1) {
+      const auto& [k, value] = value_of.at(owners.front());
+      const std::string pointer = owners.front().substr(0, owners.front().find('\n'));
+      line = sweep.source + ":" + pointer + ": " + sweep.parameters[k].path + "=" + value.dump() + ": " + m;
+    } else {
+      const Variant v = variant_at(sweep, g.first, plan.base_seed);
+      line = sweep.source + ":/parameters: variant " + v.name + " (" + describe_values(sweep, v) + "): " + m;
+      if (g.variants > 1) line += fmt::format(" (and {} more variant{})", g.variants - 1, g.variants > 2 ? "s" : "");
+    }
+    if (!listed.insert(line).second) continue;
     if (errors.size() < kMaxVariantErrorsListed) {
-      errors.push_back(std::move(message));
+      errors.push_back(std::move(line));
     } else {
       ++unlisted;
     }
   }
-  if (unlisted > 0) errors.push_back(fmt::format("{}:/parameters: and {} more variants fail to load", sweep.source, unlisted));
-  if (!errors.empty()) throw sim::InputErrors(std::move(errors));
-  return plan;
+  if (unlisted > 0) errors.push_back(fmt::format("{}:/parameters: and {} more errors", sweep.source, unlisted));
+  throw sim::InputErrors(std::move(errors));
 }
 
 }  // namespace dcsim::tools::sweep

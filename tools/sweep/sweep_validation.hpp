@@ -1,8 +1,12 @@
 #pragma once
-// Everything a sweep needs checked before anything is written: the base scenario loads, every
-// swept path is a key of the scenario format, every value loads on its own, and every variant
-// loads. All problems are reported together (sim::InputErrors), each with the sweep file's JSON
-// pointer: "sweep.json:/parameters/0/values/2: fabric.k=3: <what the scenario loader said>".
+// Everything a sweep needs checked before anything is written: every swept path is a key of the
+// scenario format, and every variant that will run loads (its combination of values, not each
+// value alone over the base: a sweep that zips nodes with replicas is valid only in pairs). All
+// problems are reported together (sim::InputErrors), each where it belongs in the sweep file:
+//   sweep.json:/parameters/0/values/2: fabric.k=3: <what the loader said>   (every variant with that
+//                                                                          value fails, and only those)
+//   sweep.json:/parameters: variant v0004 (cluster.nodes=1, ..., seed=1): <...>   (a combination)
+//   sweep.json:/set: <...>   (the base scenario with the sweep's `set` fails in every variant)
 
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +14,6 @@
 #include <vector>
 
 #include "models/model_registries.hpp"
-#include "tools/scenario/field_spec.hpp"
 #include "tools/scenario/resource_guard.hpp"
 #include "tools/sweep/sweep_spec.hpp"
 
@@ -24,16 +27,12 @@ struct Plan {
   std::vector<std::string> scenario_hashes;
 };
 
-// Most variant load failures listed one by one; the rest are counted. A bad value is reported
-// once at its own pointer, not once per variant that uses it.
+// Most load failures listed one by one; the rest are counted. A bad value is reported once at
+// its own pointer, and an error shared by several variants once, not once per variant.
 inline constexpr std::size_t kMaxVariantErrorsListed = 50;
 
 Plan validate_sweep(const Sweep& sweep, const models::ModelRegistries& registries, std::size_t jobs,
                     const scenario::ResourceLimits& limits);
-
-// "" when `path` ("fabric.k", "workload.jobs.0.nodes") names a key of the scenario format,
-// else why not ("no key 'kk' in /fabric; keys there: ...").
-std::string path_problem(const scenario::FieldSpec& root, const std::string& path);
 
 // 64-bit FNV-1a of the text, as 16 hex digits.
 std::string text_hash(const std::string& text);

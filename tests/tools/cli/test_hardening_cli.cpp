@@ -281,7 +281,8 @@ TEST_CASE("placement inputs a cluster cannot honour exit 2 at their pointer with
                          " --set 'workload.jobs=[{\"name\":\"a\",\"work\":\"1 h\",\"gpus_per_node\":9}]'",
                          "/workload/jobs/0/gpus_per_node: must be between 0 (whole nodes) and the node's 8 GPUs, got 9");
   check_validate_refuses("quickstart.json", " --set policies.scheduler=lifo",
-                         "/policies/scheduler: unknown scheduler 'lifo'; valid: cloud_burst, easy_backfill, fifo, first_fit");
+                         "/policies/scheduler: unknown scheduler 'lifo'; did you mean 'fifo'? valid: cloud_burst, easy_backfill, "
+                         "fifo, first_fit");
   check_validate_refuses("quickstart.json", " --set policies.scheduler_params.queue_depth=5",
                          "/policies/scheduler_params/queue_depth: not a parameter of scheduler 'fifo'");
 }

@@ -49,6 +49,30 @@ TEST_CASE("run --timeline naming a directory or a missing folder is exit 2 befor
   fs::remove_all(dir);
 }
 
+TEST_CASE("run --timeline into the folder that -o is about to create", "[cli][timeline]") {
+  const fs::path dir = temp_path("timeline-into-out");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // The same folder written two ways: "new" and "new/" (and "./" inside).
+  const auto r = run_dcsim("run " + source_dir() + "/scenarios/quickstart.json -q -o " + (dir / "new").string() +
+                           "/ --timeline " + (dir / "." / "new" / "t.json").string());
+  CHECK(r.exit_code == 0);
+  CHECK(fs::exists(dir / "new" / "summary.json"));
+  CHECK(fs::exists(dir / "new" / "t.json"));
+  // A folder above -o is made with it.
+  const auto above = run_dcsim("run " + source_dir() + "/scenarios/quickstart.json -q -o " +
+                               (dir / "up" / "run").string() + " --timeline " + (dir / "up" / "t.json").string());
+  CHECK(above.exit_code == 0);
+  CHECK(fs::exists(dir / "up" / "t.json"));
+  // Only into -o's own folder: a folder below it is not made up.
+  const auto deeper = run_dcsim("run " + source_dir() + "/scenarios/quickstart.json -q -o " +
+                                (dir / "other").string() + " --timeline " + (dir / "other" / "sub" / "t.json").string());
+  CHECK(deeper.exit_code == 2);
+  CHECK_THAT(deeper.output, Catch::Contains("does not exist"));
+  CHECK_FALSE(fs::exists(dir / "other"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("export --timeline rebuilds from trace.h5 the same bytes the run wrote", "[cli][timeline]") {
   // With faults, a training job and a facility: every kind of record, and generated jobs.
   const fs::path dir = temp_path("timeline-export");

@@ -6,6 +6,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
+
+#include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -59,6 +62,24 @@ inline void write_text(const std::filesystem::path& path, const std::string& tex
 inline bool update_golden() {
   const char* v = std::getenv("DCSIM_UPDATE_GOLDEN");
   return v != nullptr && std::string(v) == "1";
+}
+
+// The golden check of a generated part of a committed file: the text between the `begin` and
+// `end` markers must be `generated` (DCSIM_UPDATE_GOLDEN=1 writes it there instead).
+inline void check_generated_section(const std::filesystem::path& path, std::string_view begin,
+                                    std::string_view end, const std::string& generated) {
+  std::string text = read_text(path);
+  const auto b = text.find(begin);
+  const auto e = text.find(end);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  const std::size_t body = b + begin.size();
+  if (update_golden()) {
+    text.replace(body, e - body, generated);
+    write_text(path, text);
+    return;
+  }
+  CHECK(text.substr(body, e - body) == generated);
 }
 
 // `doc` loaded as the scenario file "t.json" with make_registries().

@@ -31,7 +31,7 @@ TEST_CASE("override (--set) values are JSON when they parse, strings otherwise",
   CHECK(applied({"name=\"42\""})["name"] == "42");  // quotes force a string
   CHECK(applied({"name="})["name"] == "");
   CHECK(applied({"x=true"})["x"] == true);
-  CHECK(applied({"x=null"})["x"] == nullptr);
+  CHECK(applied({"x=\"null\""})["x"] == "null");  // null itself removes the key (below)
   CHECK(applied({"x=[1, 2]"})["x"] == json::array({1, 2}));
   CHECK(applied({"x={\"y\": 1}"})["x"] == json{{"y", 1}});
   CHECK(applied({"description=a=b"})["description"] == "a=b");  // the first '=' splits
@@ -86,11 +86,46 @@ TEST_CASE("overrides (--set) are validated like the file", "[tools][scenario][se
   } catch (const sim::InputErrors& e) {
     CHECK(e.messages() ==
           std::vector<std::string>{
-              "t.json:/cluster/nodez: unknown key; valid keys here: cloud_pool, gpu_phase_power, node, nodes, nodes_per_rack",
+              "t.json:/cluster/nodez: unknown key; did you mean 'nodes'? valid keys here: cloud_pool, "
+              "gpu_phase_power, node, nodes, nodes_per_rack",
               "t.json:/cluster/nodes: expected a positive integer, got -1"});
   }
   // A bare number where a quantity is due: the unit is missing, whatever the shell did.
   CHECK_THROWS_WITH(load({"workload.jobs.0.work=3600"}),
                     "t.json:/workload/jobs/0/work: expected a positive duration such as \"10 s\" "
-                    "or \"1.5 h\", got 3600");
+                    "or \"1.5 h\", got 3600; units: ns, us, µs, μs, ms, s, sec, min, h, d, w");
+}
+
+TEST_CASE("override (--set) KEY=null removes the key, so the scenario has its default", "[tools][scenario][set]") {
+  // An object key goes, and only it.
+  json doc = applied({"cluster.nodes=null"});
+  CHECK_FALSE(doc["cluster"].contains("nodes"));
+  CHECK(doc["workload"] == base()["workload"]);
+  // An array element goes, and the later ones move up.
+  doc = applied({"workload.jobs.1.name=b", "workload.jobs.1.work=2 h", "workload.jobs.0=null"});
+  REQUIRE(doc["workload"]["jobs"].size() == 1);
+  CHECK(doc["workload"]["jobs"][0]["name"] == "b");
+  // A key the document does not have: nothing to do, and nothing is created on the way.
+  doc = base();
+  CHECK_FALSE(apply_override(doc, "facility.cooling.rdhx=null"));
+  CHECK(doc == base());
+  // An element that is not there is an error, as for a value.
+  CHECK_THROWS_WITH(apply_override(doc, "workload.jobs.1=null"),
+                    "--set workload.jobs.1=null: 'workload.jobs' is an array of 1; expected an index from 0 to 0, "
+                    "got '1'");
+
+  const auto registries = testing::make_registries();
+  const auto load = [&](std::vector<std::string> sets) {
+    return load_scenario_json(base(), "t.json", sets, std::nullopt, registries);
+  };
+  // The default takes the removed key's place: nodes_per_rack 4 by default.
+  CHECK(load({"cluster.nodes_per_rack=2", "cluster.nodes_per_rack=null"}).resolved["cluster"]["nodes_per_rack"] == 4);
+  // Removing a required key is the usual error.
+  CHECK_THROWS_WITH(load({"name=null"}), Catch::Contains("t.json:/name: missing required key"));
+  // Removing a key the scenario leaves out is fine when the format has it (it has its default
+  // already), a typo otherwise.
+  CHECK(load({"seed=null"}).seed == 1);
+  CHECK_THROWS_WITH(load({"cluster.nodez=null"}),
+                    "--set cluster.nodez=null: nothing to remove: no key 'nodez' at /cluster; did you mean "
+                    "'nodes'? keys there: node, nodes, nodes_per_rack, cloud_pool, gpu_phase_power");
 }

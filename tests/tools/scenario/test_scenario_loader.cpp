@@ -189,12 +189,13 @@ TEST_CASE("all problems are reported at once, in document-walk order", "[tools][
   const auto registries = make_registries();
   const auto errors = errors_of(doc);
   REQUIRE(errors.size() == 4);
-  CHECK(errors[0] == "t.json:/cluster/nodez: unknown key; valid keys here: cloud_pool, gpu_phase_power, node, nodes, nodes_per_rack");
+  CHECK(errors[0] == "t.json:/cluster/nodez: unknown key; did you mean 'nodes'? valid keys here: cloud_pool, "
+                     "gpu_phase_power, node, nodes, nodes_per_rack");
   CHECK(errors[1] == "t.json:/cluster/nodes: expected a positive integer, got -2");
   CHECK(errors[2] ==
         "t.json:/workload/jobs/0/work: expected a positive duration such as \"10 s\" or \"1.5 h\", "
-        "got \"1 parsec\"");
-  CHECK(errors[3] == "t.json:/policies/scheduler: unknown scheduler 'lifo'; valid: " +
+        "got \"1 parsec\"; units: ns, us, µs, μs, ms, s, sec, min, h, d, w");
+  CHECK(errors[3] == "t.json:/policies/scheduler: unknown scheduler 'lifo'; did you mean 'fifo'? valid: " +
                          registries.schedulers.names_joined());
 }
 

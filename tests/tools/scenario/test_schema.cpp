@@ -54,21 +54,8 @@ TEST_CASE("scenarios/schema.json is what scenario_schema() generates", "[tools][
 }
 
 TEST_CASE("scenarios/README.md's key table is what the spec generates", "[tools][scenario][schema]") {
-  const auto registries = make_registries();
-  const fs::path path = source_dir() / "scenarios/README.md";
-  std::string readme = read_text(path);
-  const auto begin = readme.find(kBegin);
-  const auto end = readme.find(kEnd);
-  REQUIRE(begin != std::string::npos);
-  REQUIRE(end != std::string::npos);
-  const std::size_t body = begin + kBegin.size();
-  const std::string table = scenario_reference_markdown(registries);
-  if (update_golden()) {
-    readme.replace(body, end - body, table);
-    write_text(path, readme);
-    return;
-  }
-  CHECK(readme.substr(body, end - body) == table);
+  check_generated_section(source_dir() / "scenarios/README.md", kBegin, kEnd,
+                          scenario_reference_markdown(make_registries()));
 }
 
 TEST_CASE("every scenario in scenarios/ and the test fixtures loads", "[tools][scenario][schema]") {

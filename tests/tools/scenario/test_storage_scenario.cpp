@@ -69,14 +69,16 @@ TEST_CASE("a training job's dataset maps to its input read from the store", "[to
   json& job = doc["workload"]["training"][0];
   CHECK_FALSE(load(doc).cluster.training_jobs[0].dataset.from_store);
   job["dataset"] = json::object();
-  const auto& text = load(doc).cluster.training_jobs[0].dataset;
+  // Copies: a reference into the Scenario that load() returned would dangle once it is destroyed at
+  // the end of the statement (AddressSanitizer: heap-use-after-free).
+  const auto text = load(doc).cluster.training_jobs[0].dataset;
   CHECK(text.from_store);
   CHECK(text.pool.empty());            // the first pool
   CHECK(text.bytes_per_token == 4.0);  // 32-bit token ids
   CHECK(text.bytes_per_sample == 0.0);
   CHECK(text.prefetch_steps == 32);
   job["dataset"] = {{"pool", "rep3"}, {"bytes_per_sample", "2 MB"}, {"prefetch_steps", 8}};
-  const auto& images = load(doc).cluster.training_jobs[0].dataset;
+  const auto images = load(doc).cluster.training_jobs[0].dataset;
   CHECK(images.pool == "rep3");
   CHECK(images.bytes_per_sample == Approx(2e6));
   CHECK(images.prefetch_steps == 8);

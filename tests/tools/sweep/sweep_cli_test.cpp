@@ -70,7 +70,7 @@ const std::string kGrid = R"("replications": 2, "parameters": [
 
 }  // namespace
 
-TEST_CASE("sweep: one row per variant; the same results.csv on 1 and 2 threads and run twice", "[cli][sweep]") {
+TEST_CASE("sweep: one row per variant - the same results.csv on 1 and 2 threads and run twice", "[cli][sweep]") {
   const SweepDir s("identical", kGrid);
   const auto a = run_dcsim("sweep " + s.file() + " -o " + s.out("a") + " --jobs 2 --quiet");
   REQUIRE(a.exit_code == 0);
@@ -111,7 +111,7 @@ TEST_CASE("sweep: one row per variant; the same results.csv on 1 and 2 threads a
   CHECK(fs::exists(s.out("a") + "/results.h5"));
 }
 
-TEST_CASE("sweep: a second run reuses finished variants; changed values run again and say so", "[cli][sweep]") {
+TEST_CASE("sweep: a second run reuses finished variants - changed values run again and say so", "[cli][sweep]") {
   const SweepDir s("resume", kGrid);
   REQUIRE(run_dcsim("sweep " + s.file() + " -o " + s.out("o") + " --quiet").exit_code == 0);
   const std::string first = read_file(s.out("o") + "/results.csv");
@@ -148,7 +148,7 @@ TEST_CASE("sweep: a second run reuses finished variants; changed values run agai
                                  Catch::Contains("v0003: it ran with another build of dcsim"));
 }
 
-TEST_CASE("sweep: a variant that fails is a failed row with its message; the others run; exit 4", "[cli][sweep]") {
+TEST_CASE("sweep: a variant that fails is a failed row with its message - the others run - exit 4", "[cli][sweep]") {
   // 5 nodes on a 4-host fabric loads, but the models refuse it when the run builds them.
   const SweepDir s("failed", R"("parameters": [{"path": "cluster.nodes", "values": [4, 5, 2]}])", "tiny-fabric.json");
   const auto r = run_dcsim("sweep " + s.file() + " -o " + s.out("o") + " --quiet");
@@ -191,7 +191,7 @@ TEST_CASE("sweep: bad sweep files exit 2 with the sweep file's JSON pointer and 
   CHECK(run_dcsim("sweep " + s.file()).exit_code == 2);  // -o is required
 }
 
-TEST_CASE("sweep: the example sweeps validate and expand; --dry-run writes nothing", "[cli][sweep]") {
+TEST_CASE("sweep: the example sweeps validate and expand - --dry-run writes nothing", "[cli][sweep]") {
   // Variant counts by hand: oversubscription 1, 2, 4, 8 x 2 replications; utilisation 0.5 to 0.9
   // by 0.1 (5) x electricity price 0.05 to 0.20 by 0.05 (4).
   const std::vector<std::pair<std::string, std::string>> examples = {
@@ -204,7 +204,7 @@ TEST_CASE("sweep: the example sweeps validate and expand; --dry-run writes nothi
   }
 }
 
-TEST_CASE("sweep: the step-time example runs; oversubscription stretches the shared jobs' steps", "[cli][sweep]") {
+TEST_CASE("sweep: the step-time example runs - oversubscription stretches the shared jobs' steps", "[cli][sweep]") {
   const auto out = temp_path("sweep-example");
   fs::remove_all(out);
   const auto r = run_dcsim("sweep " + kSource + "/scenarios/sweeps/step-vs-oversubscription.json -o " + out.string() +
@@ -228,7 +228,7 @@ TEST_CASE("sweep: the step-time example runs; oversubscription stretches the sha
   fs::remove_all(out);
 }
 
-TEST_CASE("sweep: a variant whose data file changed runs again; an untouched one is reused", "[cli][sweep]") {
+TEST_CASE("sweep: a variant whose data file changed runs again - an untouched one is reused", "[cli][sweep]") {
   // The scenario replays a job list from a CSV next to it: the variants' results depend on that
   // file as much as on the JSON, so editing it must not leave the old results standing.
   const fs::path dir = temp_path("sweep-data-file");

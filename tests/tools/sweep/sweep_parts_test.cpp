@@ -4,6 +4,7 @@
 
 #include "models/model_registries.hpp"
 #include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/spec_path.hpp"
 #include "tools/sweep/sweep_progress.hpp"
 #include "tools/sweep/sweep_results.hpp"
 #include "tools/sweep/sweep_validation.hpp"
@@ -15,16 +16,16 @@ TEST_CASE("sweep: a swept path must be a key of the scenario format", "[sweep]")
   dcsim::models::ModelRegistries registries;
   dcsim::models::register_builtin_models(registries);
   const auto spec = dcsim::tools::scenario::scenario_spec(registries);
-  CHECK(sw::path_problem(spec, "cluster.nodes").empty());
-  CHECK(sw::path_problem(spec, "fabric.oversubscription").empty());
-  CHECK(sw::path_problem(spec, "workload.generators.0.gpu_utilization").empty());  // through an array element
-  CHECK(sw::path_problem(spec, "workload.generators.0.interarrival.mean").empty());  // inside a distribution
-  CHECK_THAT(sw::path_problem(spec, "cluster.nodez"), Catch::StartsWith("no key 'nodez' at /cluster; keys there: "));
-  CHECK_THAT(sw::path_problem(spec, "clusterr"), Catch::StartsWith("no key 'clusterr' at the scenario's top level"));
-  CHECK(sw::path_problem(spec, "workload.generators.x.count") ==
+  CHECK(dcsim::tools::scenario::path_problem(spec, "cluster.nodes").empty());
+  CHECK(dcsim::tools::scenario::path_problem(spec, "fabric.oversubscription").empty());
+  CHECK(dcsim::tools::scenario::path_problem(spec, "workload.generators.0.gpu_utilization").empty());  // through an array element
+  CHECK(dcsim::tools::scenario::path_problem(spec, "workload.generators.0.interarrival.mean").empty());  // inside a distribution
+  CHECK_THAT(dcsim::tools::scenario::path_problem(spec, "cluster.nodez"), Catch::StartsWith("no key 'nodez' at /cluster; did you mean 'nodes'? keys there: "));
+  CHECK_THAT(dcsim::tools::scenario::path_problem(spec, "clusterr"), Catch::StartsWith("no key 'clusterr' at the scenario's top level"));
+  CHECK(dcsim::tools::scenario::path_problem(spec, "workload.generators.x.count") ==
         "/workload/generators is an array: expected an index, got 'x'");
-  CHECK(sw::path_problem(spec, "cluster.nodes.x") == "/cluster/nodes is a single value, it has no key 'x'");
-  CHECK(sw::path_problem(spec, "cluster..nodes") == "empty key in path 'cluster..nodes'");
+  CHECK(dcsim::tools::scenario::path_problem(spec, "cluster.nodes.x") == "/cluster/nodes is a single value, it has no key 'x'");
+  CHECK(dcsim::tools::scenario::path_problem(spec, "cluster..nodes") == "empty key in path 'cluster..nodes'");
 }
 
 TEST_CASE("sweep: the progress line counts done and failed variants and gives the ETA", "[sweep]") {

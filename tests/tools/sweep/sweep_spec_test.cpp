@@ -68,7 +68,7 @@ TEST_CASE("sweep: zip runs the parameters side by side", "[sweep]") {
              Catch::Contains("s.json:/parameters/1: \"zip\" runs the parameters side by side: expected 3 values"));
 }
 
-TEST_CASE("sweep: linear and log ranges include stop; integers stay integers; a unit makes quantities", "[sweep]") {
+TEST_CASE("sweep: linear and log ranges include stop - integers stay integers - a unit makes quantities", "[sweep]") {
   const Sweep s = parse(R"({"name": "r", "scenario": "b.json", "combine": "zip", "parameters": [
       {"path": "a", "range": {"start": 1, "stop": 1000, "step": 10, "scale": "log"}},
       {"path": "b", "range": {"start": 100, "stop": 400, "step": 100, "unit": "Gbps"}},
