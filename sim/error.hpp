@@ -3,16 +3,34 @@
 // (InputError -> 2, anything else -> 1). Runtime errors carry simulated time and component path
 // (OMNeT++'s cRuntimeError habit), so a failure deep in a long run can be located.
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace dcsim::sim {
 
-// Bad user input of any kind (scenario, command line, data file). Exit code 2.
+// Messages are for people: one longer than this many bytes (a 100 KB value or key echoed back)
+// keeps its start and end around a marker that says how much was left out; a list of more than
+// kMaxInputErrors problems (100,001 duplicate job names) keeps the first and says how many more.
+inline constexpr std::size_t kMaxMessageBytes = 2000;
+inline constexpr std::size_t kMaxInputErrors = 100;
+
+// `text` cut to at most `max_bytes` (kept on UTF-8 character boundaries): its start and end with
+// " [... N bytes left out ...] " between them. Clipping a clipped message again (a prefix added
+// to it) cuts at the same place and adds up the bytes left out.
+std::string clip_message(std::string text, std::size_t max_bytes = kMaxMessageBytes);
+
+// Bad user input of any kind (scenario, command line, data file). Exit code 2. The message is
+// clipped (clip_message).
 class InputError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit InputError(const std::string& message);
+  explicit InputError(const char* message);
+
+ protected:
+  struct Unclipped {};
+  InputError(Unclipped, const std::string& message) : std::runtime_error(message) {}
 };
 
 // A text that does not parse as the quantity it should be ("40 Gbps" where a duration is due).
@@ -36,13 +54,16 @@ class ConfigError : public InputError {
   std::string detail_;
 };
 
-// Several input errors reported together (validation reports all, not just the first).
+// Several input errors reported together (validation reports all, not just the first). Each
+// message is clipped; past kMaxInputErrors, the rest are counted in one last line.
 class InputErrors : public InputError {
  public:
   explicit InputErrors(std::vector<std::string> messages);
   const std::vector<std::string>& messages() const { return messages_; }
 
  private:
+  struct Capped {};
+  InputErrors(Capped, std::vector<std::string> messages);
   std::vector<std::string> messages_;
 };
 

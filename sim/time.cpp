@@ -1,5 +1,6 @@
 #include "sim/time.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -120,8 +121,16 @@ bool decimal_to_ns(const Decimal& d, std::int64_t unit_ns, Int128& out) {
   }
   constexpr Int128 kLimit = static_cast<Int128>(kMaxNs) + 1;  // allow INT64_MIN after negation
   if (d.digits.size() > 19) {
-    long double v = std::stold(d.digits);
-    v *= std::pow(10.0L, static_cast<long double>(d.exponent)) * static_cast<long double>(unit_ns);
+    // The value is at least 10^(digits - 1 + exponent) ns: from 10^20 on it is out of range
+    // whatever the unit, and long double (to about 10^4932) would not even hold 5,000 digits.
+    const auto magnitude = static_cast<std::int64_t>(d.digits.size()) - 1 + d.exponent;
+    if (magnitude >= 20) return false;
+    // 30 significant digits are more than a nanosecond of 292 years needs (19).
+    constexpr std::size_t kKept = 30;
+    const std::size_t kept = std::min(d.digits.size(), kKept);
+    long double v = std::stold(d.digits.substr(0, kept));
+    const auto exponent = d.exponent + static_cast<std::int64_t>(d.digits.size() - kept);
+    v *= std::pow(10.0L, static_cast<long double>(exponent)) * static_cast<long double>(unit_ns);
     v = std::round(v);
     if (!(v < static_cast<long double>(kLimit) + 0.5L)) return false;
     out = static_cast<Int128>(v);

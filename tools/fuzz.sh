@@ -39,9 +39,15 @@ rc=0
 for t in "${targets[@]}"; do
   corpus=build-fuzz/corpus/$t findings=build-fuzz/findings/$t
   mkdir -p "$corpus" "$findings"
-  # Larger inputs for the loader (whole scenarios) than for one quantity or a few CSV lines.
-  max_len=4096
-  [[ $t == scenario_loader ]] && max_len=16384
+  # Up to sizes where bugs of size live: a 4,096-byte cap hid the 5,000-digit quantity that crashed
+  # the duration parser and the 400 KB file of nested brackets that made the loader allocate 4.2 GB
+  # (regressions/quantity/*-5000-digits, regressions/scenario_loader/nested-brackets-50000).
+  # libFuzzer grows inputs towards the cap gradually (-len_control), so small inputs still come first.
+  case $t in
+    scenario_loader) max_len=1048576 ;;  # 1 MiB: whole scenarios, and hostile ones
+    quantity) max_len=16384 ;;
+    *) max_len=65536 ;;                  # CSV files of some thousand rows
+  esac
   echo "== fuzz $t (${limit[*]})"
   # rss/timeout: a scenario may ask for a huge fabric or cluster; an input that allocates past
   # 2 GiB or runs for 10 s is a finding, not a reason to swap.

@@ -30,6 +30,7 @@ void require(bool ok, const std::string& field, const std::string& message) {
 void validate(const ClusterConfig& c) {
   require(c.nodes >= 1, "nodes", "must be at least 1");
   require(c.nodes_per_rack >= 1, "nodes_per_rack", "must be at least 1");
+  require(c.racks_per_power_series >= 0, "racks_per_power_series", "must not be negative");
   require(c.node.gpus >= 1, "node.gpus", "must be at least 1");
   require(c.node.gpu.idle_power_w >= 0, "node.gpu_idle_power", "must not be negative");
   require(c.node.gpu.max_power_w >= c.node.gpu.idle_power_w, "node.gpu_max_power",
@@ -169,14 +170,19 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
   rack_dirty_.assign(static_cast<std::size_t>(racks), 1);
   for (int r = 0; r < racks; ++r) dirty_racks_.push_back(r);
-  rack_recorded_w_.assign(static_cast<std::size_t>(racks), std::numeric_limits<double>::quiet_NaN());
 
   power_series_ = sink_.declare_series("power/cluster_w", "W", "IT power of all compute nodes");
-  for (int r = 0; r < racks; ++r) {
-    rack_series_.push_back(sink_.declare_series("power/rack/" + std::to_string(r) + "_w", "W",
-                                                "IT power of the compute nodes in rack " +
-                                                    std::to_string(r)));
+  const int group = config_.racks_per_power_series;
+  for (int first = 0; group > 0 && first < racks; first += group) {
+    const int last = std::min(racks, first + group) - 1;
+    rack_series_.push_back(
+        group == 1 ? sink_.declare_series("power/rack/" + std::to_string(first) + "_w", "W",
+                                          "IT power of the compute nodes in rack " + std::to_string(first))
+                   : sink_.declare_series("power/rack_group/" + std::to_string(first / group) + "_w", "W",
+                                          "IT power of the compute nodes in racks " + std::to_string(first) +
+                                              " to " + std::to_string(last)));
   }
+  rack_recorded_w_.assign(rack_series_.size(), std::numeric_limits<double>::quiet_NaN());
   running_series_ = sink_.declare_series("jobs/running", "jobs", "jobs holding nodes");
   waiting_series_ = sink_.declare_series("jobs/waiting", "jobs", "jobs arrived and not started");
   busy_series_ = sink_.declare_series("nodes/busy", "nodes", "nodes held by a job");

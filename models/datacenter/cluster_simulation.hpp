@@ -17,7 +17,8 @@
 // nodes that exist only while provisioned, draw no on-prem power and may be preempted (spot).
 //
 // Emits (sim::TraceSink):
-//   series  power/cluster_w, power/rack/<r>_w, jobs/running, jobs/waiting, nodes/busy
+//   series  power/cluster_w, power/rack/<r>_w (or power/rack_group/<g>_w, or neither:
+//           ClusterConfig::racks_per_power_series), jobs/running, jobs/waiting, nodes/busy
 //           — step functions: one point per instant at which the value changed, or one per
 //           telemetry tick when a telemetry interval is set;
 //   tables  jobs (one row per job, at its end or at the end of the run), summary/jobs (the
@@ -384,7 +385,7 @@ class ClusterSimulation final : private policy::ClusterView,
   std::vector<double> rack_power_w_;
   std::vector<char> rack_dirty_;         // a node of the rack changed power since the last settle
   std::vector<int> dirty_racks_;
-  std::vector<double> rack_recorded_w_;  // last value appended to each rack's series
+  std::vector<double> rack_recorded_w_;  // last value appended to each rack (group) series
   double cluster_power_w_ = 0.0;
   double cluster_energy_j_ = 0.0;
   sim::Time cluster_last_update_;

@@ -50,10 +50,25 @@ void FacilitySimulation::set_zone_cooling_lost(int zone, bool lost, const std::s
   schedule_threshold_check();
 }
 
+namespace {
+
+// The unit of an event's value, by its kind: the value column mixes powers, temperatures and
+// fractions, so each row says which (a spreadsheet would otherwise guess).
+std::string value_unit(const std::string& kind) {
+  if (kind == "cdu_pump_failure" || kind == "power_cap" || kind == "power_cap_end") return "fraction";
+  if (kind == "cdu_failure") return "CDUs";
+  if (kind == "chilled_water_rise") return "K";
+  if (kind.rfind("rack_", 0) == 0 || kind == "power_spike") return "W";
+  if (kind.rfind("thermal_", 0) == 0 || kind == "gpu_shutdown" || kind.rfind("cooling_shortfall", 0) == 0) return "C";
+  return "";  // rdhx_fan_failure, zone_cooling_loss: no value
+}
+
+}  // namespace
+
 void FacilitySimulation::log_event(const std::string& kind, int zone, int rack, int node, double value,
                                    const std::string& detail) {
   sink_.append_row(events_, {sim_.now().seconds(), kind, std::int64_t{zone}, std::int64_t{rack},
-                             std::int64_t{node}, value, detail});
+                             std::int64_t{node}, value, value_unit(kind), detail});
 }
 
 }  // namespace dcsim::models::facility

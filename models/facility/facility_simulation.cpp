@@ -177,7 +177,9 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
                    {"zone", sim::ColumnType::kInt64, "", "zone index (-1: none / all)"},
                    {"rack", sim::ColumnType::kInt64, "", "rack index (-1: none)"},
                    {"node", sim::ColumnType::kInt64, "", "node index (-1: none)"},
-                   {"value", sim::ColumnType::kFloat64, "", "power (W), temperature (C) or fraction"},
+                   {"value", sim::ColumnType::kFloat64, "see unit",
+                    "power (W), temperature (C), difference (K), fraction or count, as column unit says"},
+                   {"unit", sim::ColumnType::kString, "", "the value's unit: W, C, K, fraction, CDUs, or empty (no value)"},
                    {"detail", sim::ColumnType::kString, "", "why"}});
   series_.resize(kCount);
   series_[kItW] = sink_.declare_series("facility/it_w", "W", "IT power: node AC + network switches");

@@ -132,6 +132,20 @@ TEST_CASE("parse_duration: out of range is an error, not a wrap", "[sim][time]")
   CHECK(parse_ns("15000 w") == 9'072'000'000'000'000'000);
 }
 
+TEST_CASE("parse_duration: thousands of digits are out of range or rounded, never a crash", "[sim][time]") {
+  // 5,000 digits overflowed long double in std::stold, which threw std::out_of_range (the CLI's
+  // "internal error: stold"); a value from 10^20 ns on is out of range whatever its length.
+  const std::string ones(5000, '1');
+  const std::string error = parse_error(ones + " s");
+  CHECK_THAT(error, Catch::StartsWith("duration \"11111") && Catch::EndsWith("1 s\" is out of range (at most about 292 years)"));
+  CHECK(error.size() <= dcsim::sim::kMaxMessageBytes);  // clipped in the middle, the count said
+  CHECK_THROWS_AS(parse_duration(ones + " ns"), ParseError);
+  // As many digits after the point: only the leading ones count, to the ns.
+  CHECK(parse_ns("1." + ones + " s") == 1'111'111'111);
+  CHECK(parse_ns("0." + std::string(5000, '0') + ones + " s") == 0);
+  CHECK(parse_ns("2." + std::string(40, '0') + "1 min") == 120'000'000'000);
+}
+
 TEST_CASE("format_duration picks readable units and stays exact", "[sim][time]") {
   CHECK(format_duration(Time::zero()) == "0 s");
   CHECK(format_duration(Time::from_ns(250)) == "250 ns");

@@ -1,6 +1,7 @@
 #include "tools/check/planned_summary.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "sim/simulator.hpp"
 #include "tools/check/summary_path.hpp"
@@ -72,7 +73,16 @@ void add_named_job_rows(const scenario::Scenario& scenario, output::SummaryRecor
   }
 }
 
-json summary_at_start(const scenario::Scenario& scenario, const models::ModelRegistries& registries) {
+json summary_at_start(const scenario::Scenario& given, const models::ModelRegistries& registries) {
+  // Closed at time zero the run has simulated nothing, and the economics refuse to price an empty
+  // span unless a horizon is asked for: ask for one (1 s) when none is; the keys are the same.
+  // (A copy only then: a scenario may hold millions of flow records.)
+  std::optional<scenario::Scenario> with_horizon;
+  if (given.economics && given.economics->horizon.is_max()) {
+    with_horizon = given;
+    with_horizon->economics->horizon = sim::Time::from_s(1);
+  }
+  const scenario::Scenario& scenario = with_horizon ? *with_horizon : given;
   sim::Simulator simulator;
   SummarySink sink;
   {

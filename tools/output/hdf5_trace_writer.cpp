@@ -1,7 +1,9 @@
 #include "tools/output/hdf5_trace_writer.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 
 #include <cstdint>
 #include <limits>
@@ -19,11 +21,20 @@ namespace {
 
 const std::string kSummaryPrefix = "summary/";
 
-// One growing 1-D dataset; `size` mirrors its extent so appends need not ask HDF5.
+// finish() polls (for a signal) every this many series: each costs 30-100 us to create and write,
+// so a poll every few milliseconds.
+constexpr std::size_t kPollEvery = 64;
+
+constexpr std::size_t kMetadataCacheBytes = std::size_t{4} << 20;
+
+// One growing 1-D dataset; `size` mirrors its extent so appends need not ask HDF5. A series'
+// datasets are open only while it is written (`dataset` is then valid), so that a run with
+// 250,000 series does not hold 500,000 open datasets; tables stay open (there are few).
 struct Extensible {
   Handle dataset;
   std::string object;
   hsize_t size = 0;
+  hsize_t chunk = 0;  // elements per chunk, fixed at creation
 };
 
 Extensible create_extensible(hid_t loc, const std::string& name, hid_t file_type, hid_t dcpl,
@@ -35,6 +46,7 @@ Extensible create_extensible(hid_t loc, const std::string& name, hid_t file_type
   out.object = object;
   out.dataset = dataset_handle(
       H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl, dapl), object);
+  check(H5Pget_chunk(dcpl, 1, &out.chunk) < 0 ? -1 : 0, "cannot read chunk size", object);
   return out;
 }
 
@@ -53,30 +65,34 @@ void append_to(Extensible& ds, hid_t mem_type, const void* data, std::size_t cou
   ds.size = new_size;
 }
 
-// One append to a numeric dataset, prepared before the HDF5 lock is taken: a whole chunk that
-// starts on a chunk boundary is filtered here (chunk_compression.hpp) and later written as it is
-// (H5Dwrite_chunk), so the lock is held for the write only, not for deflate.
+// One append to a numeric dataset, prepared before the HDF5 lock is taken: whole chunks that
+// start on a chunk boundary are filtered here (chunk_compression.hpp) and later written as they
+// are (H5Dwrite_chunk), so the lock is held for the write only, not for deflate; and a chunk is
+// never read back to be completed (a partial one would be: inflated, merged, deflated again).
 struct StagedAppend {
   Extensible* ds = nullptr;
   hid_t mem_type = -1;
   const void* data = nullptr;
   std::size_t count = 0;
-  std::optional<std::vector<unsigned char>> filtered;  // set: the chunk's bytes as stored
+  hsize_t chunk = 0;
+  std::vector<std::vector<unsigned char>> filtered;  // non-empty: each chunk's bytes as stored
 };
 
 // Under the lock.
 void commit(StagedAppend& a) {
-  if (!a.filtered) {
+  if (a.filtered.empty()) {
     append_to(*a.ds, a.mem_type, a.data, a.count);
     return;
   }
   Extensible& ds = *a.ds;
-  const hsize_t offset = ds.size;
   const hsize_t new_size = ds.size + a.count;
   check(H5Dset_extent(ds.dataset.get(), &new_size), "cannot extend dataset", ds.object);
-  // Filter mask 0: every filter of the dataset's pipeline was applied.
-  check(H5Dwrite_chunk(ds.dataset.get(), H5P_DEFAULT, 0, &offset, a.filtered->size(), a.filtered->data()),
-        "cannot write chunk", ds.object);
+  for (std::size_t i = 0; i < a.filtered.size(); ++i) {
+    const hsize_t offset = ds.size + i * a.chunk;
+    // Filter mask 0: every filter of the dataset's pipeline was applied.
+    check(H5Dwrite_chunk(ds.dataset.get(), H5P_DEFAULT, 0, &offset, a.filtered[i].size(), a.filtered[i].data()),
+          "cannot write chunk", ds.object);
+  }
   ds.size = new_size;
 }
 
@@ -89,9 +105,14 @@ hid_t file_type_of(sim::ColumnType type, hid_t string_type) {
   throw sim::InternalError("unknown column type (this is a bug)");
 }
 
+// A series costs its path, unit, description and buffer until it is first written: its group
+// and datasets are created then (lazily), with chunks sized to what it has, and closed after
+// every write (reopened by path for the next).
 struct SeriesState {
   std::string path;
-  Handle group;
+  std::string unit;
+  std::string description;
+  bool created = false;
   Extensible time_ns;
   Extensible value;
   std::vector<std::int64_t> time_buffer;
@@ -156,6 +177,68 @@ struct Hdf5TraceWriter::Impl {
     return dcpl;
   }
 
+  // A dataset creation property list like numeric_dcpl with `chunk` elements per chunk.
+  Handle numeric_dcpl_with_chunk(hsize_t chunk) const {
+    Handle dcpl = plist_handle(H5Pcopy(numeric_dcpl.get()), "dataset creation properties");
+    check(H5Pset_chunk(dcpl.get(), 1, &chunk), "cannot set chunk size", file_path.string());
+    return dcpl;
+  }
+
+  // Under the lock. The series' group and datasets with chunks of `chunk` elements; open after.
+  void create_series(SeriesState& s, hsize_t chunk) {
+    const std::string object = "/series/" + s.path;
+    Handle group = group_handle(
+        H5Gcreate2(file.get(), object.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), object);
+    write_string_attribute(group.get(), object, "unit", s.unit);
+    write_string_attribute(group.get(), object, "description", s.description);
+    const Handle dcpl = numeric_dcpl_with_chunk(chunk);
+    s.time_ns = create_extensible(group.get(), "time_ns", H5T_STD_I64LE, dcpl.get(), dapl.get(), object + "/time_ns");
+    s.value = create_extensible(group.get(), "value", H5T_IEEE_F64LE, dcpl.get(), dapl.get(), object + "/value");
+    write_string_attribute(s.time_ns.dataset.get(), s.time_ns.object, "unit", "ns");
+    write_string_attribute(s.value.dataset.get(), s.value.object, "unit", s.unit);
+    group.close(object);
+    s.created = true;
+    // Its strings are in the file now.
+    std::string().swap(s.unit);
+    std::string().swap(s.description);
+  }
+
+  // The chunk size of a series created with `pending` points to write: as large as what is
+  // there (a power of two, 64 at least, chunk_elements at most). A whole run's points written at
+  // the end take one chunk, not a 16384-element one of mostly zeros compressed for nothing (that
+  // was about 1 ms per series); a series flushed early for memory gets chunks the size it
+  // flushes at.
+  hsize_t first_chunk(std::size_t pending) const {
+    if (pending >= options.chunk_elements) return options.chunk_elements;
+    hsize_t chunk = 64;
+    while (chunk * 2 <= pending && chunk < options.chunk_elements) chunk *= 2;  // at most pending
+    return std::min<hsize_t>(chunk, options.chunk_elements);
+  }
+
+  // Under the lock: the series' datasets, created (with `chunk`) or reopened.
+  void open_series(SeriesState& s, hsize_t chunk) {
+    if (!s.created) {
+      create_series(s, chunk);
+      return;
+    }
+    if (!s.time_ns.dataset.valid()) {
+      s.time_ns.dataset = dataset_handle(H5Dopen2(file.get(), s.time_ns.object.c_str(), dapl.get()), s.time_ns.object);
+      s.value.dataset = dataset_handle(H5Dopen2(file.get(), s.value.object.c_str(), dapl.get()), s.value.object);
+    }
+  }
+
+  // Under the lock: closes what open_series opened (a closed series costs no HDF5 memory).
+  void close_series(SeriesState& s, bool checked) {
+    for (Extensible* ds : {&s.time_ns, &s.value}) {
+      if (!ds->dataset.valid()) continue;
+      if (checked) {
+        ds->dataset.close(ds->object);
+      } else {
+        ds->dataset.reset();
+      }
+    }
+  }
+
   // Chunks are filtered outside the lock when the stored bytes equal the memory bytes: numeric
   // columns are little-endian in the file, so only on a little-endian machine.
   bool filters_outside_lock() const {
@@ -163,27 +246,53 @@ struct Hdf5TraceWriter::Impl {
            H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0;
   }
 
-  // Call without the lock held (it compresses); `data` stays valid until commit.
-  StagedAppend stage(Extensible& ds, hid_t mem_type, const void* data, std::size_t count) const {
-    StagedAppend a{&ds, mem_type, data, count, std::nullopt};
-    if (direct_chunks && count == options.chunk_elements && ds.size % options.chunk_elements == 0) {
-      a.filtered = compress_chunk(data, count, 8, ChunkFilters{true, options.deflate_level});
+  // Call without the lock held (it compresses); `data` stays valid until commit. `chunk` is
+  // the dataset's (a series not yet created gets chunks of what it flushes first).
+  StagedAppend stage(Extensible& ds, hid_t mem_type, const void* data, std::size_t count, hsize_t chunk) const {
+    StagedAppend a{&ds, mem_type, data, count, chunk, {}};
+    if (!direct_chunks || count == 0 || count % chunk != 0 || ds.size % chunk != 0) return a;
+    for (std::size_t first = 0; first < count; first += chunk) {
+      auto bytes = compress_chunk(static_cast<const char*>(data) + first * 8, chunk, 8,
+                                  ChunkFilters{true, options.deflate_level});
+      if (!bytes) {  // deflate would not shrink it: HDF5 writes such a chunk unfiltered itself
+        a.filtered.clear();
+        return a;
+      }
+      a.filtered.push_back(std::move(*bytes));
     }
     return a;
   }
+  StagedAppend stage(Extensible& ds, hid_t mem_type, const void* data, std::size_t count) const {
+    return stage(ds, mem_type, data, count, ds.chunk);
+  }
 
-  void flush_series(SeriesState& s) {
-    const std::size_t n = s.time_buffer.size();
-    if (n == 0) return;
-    StagedAppend times = stage(s.time_ns, H5T_NATIVE_INT64, s.time_buffer.data(), n);
-    StagedAppend values = stage(s.value, H5T_NATIVE_DOUBLE, s.value_buffer.data(), n);
+  // Writes the series' buffer (creating its datasets the first time, with no points too: a
+  // declared series has its datasets) and closes its datasets again. With `whole_chunks`, only
+  // whole chunks are written and the rest stays buffered: during the run every write is whole
+  // chunks on chunk boundaries (never a chunk read back to be completed); the last, partial one
+  // is written at finish().
+  void flush_series(SeriesState& s, bool whole_chunks) {
+    const std::size_t buffered = s.time_buffer.size();
+    if (buffered == 0 && s.created) return;
+    const hsize_t chunk = s.created ? s.time_ns.chunk : first_chunk(buffered);
+    const std::size_t n = whole_chunks ? buffered / chunk * chunk : buffered;
+    if (n == 0 && (whole_chunks || s.created)) return;
+    StagedAppend times = stage(s.time_ns, H5T_NATIVE_INT64, s.time_buffer.data(), n, chunk);
+    StagedAppend values = stage(s.value, H5T_NATIVE_DOUBLE, s.value_buffer.data(), n, chunk);
     {
       const Hdf5Lock hdf5_lock;
+      open_series(s, chunk);
       commit(times);
       commit(values);
+      close_series(s, true);
     }
-    s.time_buffer.clear();
-    s.value_buffer.clear();
+    const auto written = static_cast<std::ptrdiff_t>(n);
+    s.time_buffer.erase(s.time_buffer.begin(), s.time_buffer.begin() + written);
+    s.value_buffer.erase(s.value_buffer.begin(), s.value_buffer.begin() + written);
+    if (s.time_buffer.empty()) {
+      s.time_buffer.shrink_to_fit();  // a buffer of a series written once is not kept
+      s.value_buffer.shrink_to_fit();
+    }
     buffered_bytes -= n * (sizeof(std::int64_t) + sizeof(double));
   }
 
@@ -223,13 +332,25 @@ struct Hdf5TraceWriter::Impl {
     t.buffered_rows = 0;
   }
 
-  void flush_buffers() {
-    for (auto& s : series) flush_series(s);
-    for (auto& t : tables) flush_table(t);
+  // Writes every buffer; with `poll`, calls it every kPollEvery series (outside the HDF5 lock):
+  // what lets a signal stop the writing of 250,000 series within a second.
+  void flush_buffers(const std::function<void()>& poll = {}) {
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      if (poll && i % kPollEvery == 0) poll();
+      flush_series(series[i], false);
+    }
+    for (auto& t : tables) {
+      if (poll) poll();
+      flush_table(t);
+    }
   }
 
-  void after_buffering() {
-    if (buffered_bytes > options.max_buffered_bytes) flush_buffers();
+  // Over the memory bound: whole chunks first (every series' buffer down to less than a chunk);
+  // when that frees too little (series with few points each), everything.
+  void relieve_memory() {
+    for (auto& s : series) flush_series(s, true);
+    for (auto& t : tables) flush_table(t);
+    if (buffered_bytes > options.max_buffered_bytes / 2) flush_buffers();
   }
 
   void write_summary_scalars() {
@@ -291,11 +412,7 @@ struct Hdf5TraceWriter::Impl {
       for (auto& ds : t.datasets) close(ds.dataset, ds.object);
       close(t.group, t.object);
     }
-    for (auto& s : series) {
-      close(s.time_ns.dataset, s.time_ns.object);
-      close(s.value.dataset, s.value.object);
-      close(s.group, "/series/" + s.path);
-    }
+    for (auto& s : series) close_series(s, checked);
     string_type.reset();
     lcpl.reset();
     numeric_dcpl.reset();
@@ -318,7 +435,19 @@ Hdf5TraceWriter::Hdf5TraceWriter(std::filesystem::path file, Hdf5Options options
     throw sim::InternalError("trace writer: deflate_level must be 0-9 (this is a bug)");
   }
   const std::string name = m.file_path.string();
-  const hid_t fid = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  // HDF5's metadata cache (object headers, the chunk indexes' B-tree nodes) capped at 4 MB: with
+  // its default it grew to hold every series' index, 400 MB for 4,000 rack series sampled every
+  // 10 s for 12 h (191 MB at 4 MB, and no slower; docs/resource-guards.md).
+  Handle fapl = plist_handle(H5Pcreate(H5P_FILE_ACCESS), "file access properties");
+  H5AC_cache_config_t cache{};
+  cache.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+  check(H5Pget_mdc_config(fapl.get(), &cache), "cannot read metadata cache settings", name);
+  cache.set_initial_size = true;
+  cache.initial_size = std::size_t{1} << 20;
+  cache.min_size = std::size_t{1} << 20;
+  cache.max_size = kMetadataCacheBytes;
+  check(H5Pset_mdc_config(fapl.get(), &cache), "cannot set metadata cache size", name);
+  const hid_t fid = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
   if (fid < 0) {
     const std::string detail = hdf5_error_detail();
     throw sim::InputError("cannot create the trace file '" + name + "'" +
@@ -352,23 +481,14 @@ Hdf5TraceWriter::~Hdf5TraceWriter() {
 
 sim::SeriesId Hdf5TraceWriter::declare_series(const std::string& path, const std::string& unit,
                                               const std::string& description) {
-  const Hdf5Lock hdf5_lock;
   auto& m = *impl_;
   m.require_open("declare_series");
   m.series_paths.claim(path, "series");
-  const std::string object = "/series/" + path;
+  // Nothing in the file yet: the group and datasets come with the first write (flush_series).
   SeriesState s;
   s.path = path;
-  s.group = group_handle(
-      H5Gcreate2(m.file.get(), object.c_str(), m.lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), object);
-  write_string_attribute(s.group.get(), object, "unit", unit);
-  write_string_attribute(s.group.get(), object, "description", description);
-  s.time_ns = create_extensible(s.group.get(), "time_ns", H5T_STD_I64LE, m.numeric_dcpl.get(),
-                                m.dapl.get(), object + "/time_ns");
-  s.value = create_extensible(s.group.get(), "value", H5T_IEEE_F64LE, m.numeric_dcpl.get(),
-                              m.dapl.get(), object + "/value");
-  write_string_attribute(s.time_ns.dataset.get(), s.time_ns.object, "unit", "ns");
-  write_string_attribute(s.value.dataset.get(), s.value.object, "unit", unit);
+  s.unit = unit;
+  s.description = description;
   m.series.push_back(std::move(s));
   return static_cast<sim::SeriesId>(m.series.size() - 1);
 }
@@ -396,9 +516,9 @@ void Hdf5TraceWriter::append(sim::SeriesId series, sim::Time t, double value) {
   m.buffered_bytes += sizeof(std::int64_t) + sizeof(double);
   // The flushes take the HDF5 lock themselves, after compressing (see StagedAppend).
   if (s.time_buffer.size() >= m.options.chunk_elements) {
-    m.flush_series(s);
+    m.flush_series(s, true);
   } else if (m.buffered_bytes > m.options.max_buffered_bytes) {
-    m.flush_buffers();
+    m.relieve_memory();
   }
 }
 
@@ -480,7 +600,7 @@ void Hdf5TraceWriter::append_row(sim::TableId table, std::vector<sim::Cell> row)
   if (t.buffered_rows >= m.options.chunk_elements) {
     m.flush_table(t);
   } else if (m.buffered_bytes > m.options.max_buffered_bytes) {
-    m.flush_buffers();
+    m.relieve_memory();
   }
 }
 
@@ -508,10 +628,11 @@ void Hdf5TraceWriter::flush() {
   check(H5Fflush(m.file.get(), H5F_SCOPE_LOCAL), "cannot flush", m.file_path.string());
 }
 
-void Hdf5TraceWriter::finish(double wall_time_s) {
+void Hdf5TraceWriter::finish(double wall_time_s, const std::function<void()>& poll) {
   auto& m = *impl_;
   m.require_open("finish");
-  m.flush_buffers();  // before the lock: it compresses
+  m.flush_buffers(poll);  // before the lock: it compresses
+  if (poll) poll();
   const Hdf5Lock hdf5_lock;
   m.write_summary_scalars();
   m.write_meta(wall_time_s);

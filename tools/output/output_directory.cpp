@@ -1,6 +1,7 @@
 #include "tools/output/output_directory.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -77,7 +78,7 @@ std::filesystem::path OutputDirectory::stage(const std::string& name) {
   return temporary;
 }
 
-void OutputDirectory::discard_previous() {
+std::size_t OutputDirectory::discard_previous() {
   for (auto it = staged_.rbegin(); it != staged_.rend(); ++it) {
     std::error_code ec;
     std::filesystem::remove(final_path(it->first), ec);
@@ -86,6 +87,28 @@ void OutputDirectory::discard_previous() {
                             "': " + ec.message());
     }
   }
+  return discard_stale_temporaries();
+}
+
+std::size_t OutputDirectory::discard_stale_temporaries() const {
+  std::size_t removed = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+    const std::string file = entry.path().filename().string();
+    for (const auto& [name, temporary] : staged_) {
+      const std::string prefix = "." + name + ".tmp-";
+      if (file.size() <= prefix.size() || file.compare(0, prefix.size(), prefix) != 0) continue;
+      const std::string digits = file.substr(prefix.size());
+      if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+      const auto pid = static_cast<pid_t>(std::stol(digits));
+      // kill(pid, 0) tests for the process without signalling it: ESRCH means it is gone (EPERM:
+      // alive, another user's). Ours is alive by definition.
+      if (pid <= 0 || pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+      std::error_code remove_ec;
+      if (std::filesystem::remove(entry.path(), remove_ec)) ++removed;
+    }
+  }
+  return removed;
 }
 
 void OutputDirectory::commit() {

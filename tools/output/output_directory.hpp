@@ -11,7 +11,8 @@
 //
 // If commit() is never reached (an exception, a failed run), the destructor deletes the
 // temporaries. A process killed outright (SIGKILL, power loss) leaves only hidden ".*.tmp-<pid>"
-// files, which no reader mistakes for results; they can be deleted by hand.
+// files, which no reader mistakes for results; the next run into the directory deletes those of
+// its staged names whose process is gone (discard_previous).
 //
 // commit() first deletes any earlier results of the same names, then renames in staging order:
 // stage the file that marks a complete run (summary.json) last. Each rename is atomic, so a
@@ -45,7 +46,10 @@ class OutputDirectory {
   // Deletes earlier results under the staged names, the last staged (the marker of a complete
   // run) first, so that from the moment a run starts, a script that ignores its exit code cannot
   // read the previous run's summary as this one's. InputError when one cannot be deleted.
-  void discard_previous();
+  // Also deletes the stale temporaries of the staged names that killed runs left
+  // (".<name>.tmp-<pid>" whose pid is no live process on this machine; a live one may be another
+  // run writing now, and is left alone). Returns how many it deleted.
+  std::size_t discard_previous();
   // Renames every staged temporary to its final name (see above), then syncs the directory.
   // Throws sim::InputError when a temporary is missing or a rename fails; the temporaries left
   // are then removed.
@@ -55,6 +59,8 @@ class OutputDirectory {
   bool committed() const { return committed_; }
 
  private:
+  std::size_t discard_stale_temporaries() const;
+
   std::filesystem::path dir_;
   std::vector<std::pair<std::string, std::filesystem::path>> staged_;  // (final name, temporary)
   bool committed_ = false;

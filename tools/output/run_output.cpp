@@ -12,10 +12,10 @@ RunOutput::RunOutput(const std::filesystem::path& dir, Hdf5Options options)
   directory_.discard_previous();
 }
 
-void RunOutput::commit(double wall_time_s, const std::function<void()>& before_rename) {
-  writer_.finish(wall_time_s);
+void RunOutput::commit(double wall_time_s, const std::function<void()>& poll) {
+  writer_.finish(wall_time_s, poll);
   write_summary_json(summary_temporary_, writer_.summary(), writer_.meta());
-  if (before_rename) before_rename();
+  if (poll) poll();
   directory_.commit();
 }
 

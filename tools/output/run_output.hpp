@@ -33,9 +33,10 @@ class RunOutput {
 
   // Finishes trace.h5 (with the wall time), writes summary.json, and renames both into place
   // (summary.json last: its presence marks a complete run).
-  // `before_rename`, when given, runs after both files are written and before they get their
-  // final names: an exception from it (an interrupted run) leaves nothing complete-looking.
-  void commit(double wall_time_s, const std::function<void()>& before_rename = {});
+  // `poll`, when given, is called every few milliseconds while the files are written and once
+  // more before they get their final names: an exception from it (an interrupted run) stops the
+  // writing and leaves nothing complete-looking.
+  void commit(double wall_time_s, const std::function<void()>& poll = {});
 
   const std::filesystem::path& directory() const { return directory_.path(); }
   std::filesystem::path trace_path() const { return directory_.final_path(kTraceFileName); }

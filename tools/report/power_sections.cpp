@@ -14,7 +14,15 @@ namespace {
 // Per-rack lines are readable up to the palette's size; bigger clusters show the total only.
 std::string rack_chart(const RunData& run) {
   const auto racks = series_matching(run, "power/rack/", "_w");
-  if (racks.empty()) return "";
+  if (racks.empty()) {
+    // Large clusters write groups of consecutive racks (/outputs/rack_power auto), or nothing.
+    const auto groups = series_matching(run, "power/rack_group/", "_w");
+    if (groups.empty()) return "";
+    return note_html(fmt::format(
+        "{} groups of consecutive racks: their power is not plotted here (series power/rack_group/<g>_w in "
+        "trace.h5; /outputs/rack_power racks writes one per rack).",
+        groups.size()));
+  }
   if (racks.size() > kMaxLinesPerPlot) {
     return note_html(fmt::format(
         "{} racks: per-rack power is not plotted here (series power/rack/<n>_w in trace.h5).",

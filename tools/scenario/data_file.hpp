@@ -10,10 +10,11 @@
 
 namespace dcsim::tools::scenario {
 
-// Opens a data file a scenario names; InputError "<display>: ..." when it cannot be opened or is
-// not a regular file (a device such as /dev/zero would be read for ever). Recorded in the
-// innermost DataFileLog alive on this thread, if any.
-std::ifstream open_data_file(const std::string& path, const std::string& display);
+// Opens a data file a scenario names; InputError "<named_at>: <display>: ..." when it cannot be
+// opened or is not a regular file (a device such as /dev/zero would be read for ever), where
+// `named_at` is "<scenario>:<JSON pointer>" of the key that names the file ("" leaves it out, for a
+// caller that adds it itself). Recorded in the innermost DataFileLog alive on this thread, if any.
+std::ifstream open_data_file(const std::string& path, const std::string& display, const std::string& named_at = "");
 
 // While it lives, records (in order, once each) the paths open_data_file opens on this thread:
 // scenarios load on several threads at once in a sweep, each with its own log. Logs nest; the
@@ -28,7 +29,7 @@ class DataFileLog {
   const std::vector<std::string>& paths() const { return paths_; }
 
  private:
-  friend std::ifstream open_data_file(const std::string& path, const std::string& display);
+  friend std::ifstream open_data_file(const std::string& path, const std::string& display, const std::string& named_at);
   DataFileLog* outer_ = nullptr;
   std::vector<std::string> paths_;
 };

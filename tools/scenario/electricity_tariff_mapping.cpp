@@ -42,9 +42,10 @@ std::string trim(std::string s) {
 }
 
 // Rows of the CSV as points (hour -> seconds, USD/kWh); format problems go to `errors`.
-void read_tariff_csv(const std::string& path, const std::string& display, std::vector<econ::TariffPoint>& points,
-                     std::vector<PointOrigin>& origins, std::vector<std::string>& errors) {
-  std::ifstream in = open_data_file(path, display);
+void read_tariff_csv(const std::string& path, const std::string& display, const std::string& named_at,
+                     std::vector<econ::TariffPoint>& points, std::vector<PointOrigin>& origins,
+                     std::vector<std::string>& errors) {
+  std::ifstream in = open_data_file(path, display, named_at);
   std::string line;
   int number = 0;
   bool header = false;
@@ -136,7 +137,7 @@ econ::ElectricityTariffConfig map_electricity_tariff(const nlohmann::json& t, co
     const std::string file = t.at("file").get<std::string>();
     std::filesystem::path p(file);
     if (p.is_relative()) p = std::filesystem::path(source).parent_path() / p;
-    read_tariff_csv(p.string(), file, config.points, origins, errors);
+    read_tariff_csv(p.string(), file, source + ":" + pointer + "/file", config.points, origins, errors);
   } else {
     const auto& points = t.at("points");
     for (std::size_t i = 0; i < points.size(); ++i) {

@@ -279,7 +279,7 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
       return out;
     }
     out.file = beside(source, tr.at("file").get<std::string>());
-    out.records = read_flow_csv(out.file, out.file, hosts);
+    out.records = read_flow_csv(out.file, out.file, hosts, source + ":/traffic/file");
     return out;
   }
   c.pattern = kPatterns.at(pattern);
@@ -308,7 +308,7 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
   } else {
     const std::string file = beside(source, t.at("size_file", "size.list").get<std::string>());
     c.size.kind = net::SizeDistribution::Kind::kList;
-    c.size.list = read_size_csv(file, file);
+    c.size.list = read_size_csv(file, file, source + ":/traffic/size_file");
   }
   // Before generating (again, now with the built fabric's host count): all_to_all on 100,000
   // hosts is 1e10 flows.

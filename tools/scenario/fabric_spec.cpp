@@ -145,8 +145,8 @@ FieldSpec network_section(const models::ModelRegistries& registries, const std::
                                                  "per port of both hosts.",
                                                  at_least(1)),
                                    64),
-                      with_default_note(integer_field("hash_seed", "Seed of the switches' ECMP hash.",
-                                                      at_least(0)),
+                      with_default_note(wide_integer(integer_field("hash_seed", "Seed of the switches' ECMP hash.",
+                                                                   at_least(0))),
                                         "the scenario seed"),
                       with_default(boolean_field("resilient_hashing",
                                                  "When a link comes back up, flows stay on their paths "
@@ -240,7 +240,7 @@ FieldSpec traffic_section() {
                                   "(host i to i+1), `random_pairs`, or `replay` of `file`.",
                                   "traffic pattern",
                                   {"permutation", "all_to_all", "incast", "ring", "random_pairs", "replay"})),
-              with_default_note(integer_field("seed", "Seed of the pattern's draws.", at_least(0)),
+              with_default_note(wide_integer(integer_field("seed", "Seed of the pattern's draws.", at_least(0))),
                                 "the scenario seed"),
               with_default(quantity_field("start", "When the pattern's flows start (random pairs: the "
                                                    "first arrival).",
@@ -259,7 +259,7 @@ FieldSpec traffic_section() {
                                          at_least(1)),
                            8),
               with_default(integer_field("incast_target", "Receiving host of an incast.", at_least(0)), 0),
-              with_default(integer_field("flows", "Flows of `random_pairs`.", at_least(0)), 1000),
+              with_default(wide_integer(integer_field("flows", "Flows of `random_pairs`.", at_least(0))), 1000),
               with_default(number_field("arrival_rate_per_s",
                                         "Poisson arrival rate of `random_pairs` flows (per second); 0 "
                                         "starts them all at `start`.",

@@ -22,8 +22,9 @@ sim::Time seconds(const nlohmann::json& v) { return sim::Time::from_seconds(v.ge
 
 }  // namespace
 
-std::vector<double> read_temperature_csv(const std::string& path, const std::string& display) {
-  std::ifstream in = open_data_file(path, display);
+std::vector<double> read_temperature_csv(const std::string& path, const std::string& display,
+                                         const std::string& named_at) {
+  std::ifstream in = open_data_file(path, display, named_at);
   std::vector<double> out;
   std::string line;
   int number = 0;
@@ -145,7 +146,7 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
     std::filesystem::path p(file);
     if (p.is_relative()) p = std::filesystem::path(source).parent_path() / p;
     c.outdoor.kind = models::thermal::OutdoorProfile::Kind::kSeries;
-    c.outdoor.series_c = read_temperature_csv(p.string(), file);
+    c.outdoor.series_c = read_temperature_csv(p.string(), file, source + ":/facility/outdoor/file");
   }
   const auto& net = f["network"];
   c.switch_power.base_w = net["base_power"].get<double>();

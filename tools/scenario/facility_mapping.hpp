@@ -49,6 +49,7 @@ sim::InputError facility_config_error(const std::string& source, const nlohmann:
                                       const sim::ConfigError& error);
 
 // Temperatures (C), one number per line; '#' comments and an optional header line are skipped.
-std::vector<double> read_temperature_csv(const std::string& path, const std::string& display);
+std::vector<double> read_temperature_csv(const std::string& path, const std::string& display,
+                                         const std::string& named_at = "");
 
 }  // namespace dcsim::tools::scenario

@@ -105,6 +105,13 @@ std::optional<double> as_integer(const json& v) {
 
 std::string got(const json& v) { return ", got " + render_value(v); }
 
+bool has_control_character(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7F;
+  });
+}
+
 json resolve_members(const std::vector<FieldSpec>& children, const json& given,
                      const std::string& pointer, ErrorList& errors);
 
@@ -125,7 +132,11 @@ json resolve_integer(const FieldSpec& spec, const Range& range, const json& give
     errors.add(pointer, "expected " + what + got(given));
     return nullptr;
   }
-  (void)spec;
+  if (!spec.wide_integer && !range.maximum && *v > kMaxInt32) {
+    errors.add(pointer, "expected " + what + " of at most 2147483647 (2^31 - 1, what the model's count holds)" +
+                            got(given));
+    return nullptr;
+  }
   if (given.is_number_unsigned()) return given;
   if (given.is_number_integer()) return given.get<std::int64_t>();
   return static_cast<std::int64_t>(*v);
@@ -413,6 +424,18 @@ FieldSpec non_empty(FieldSpec f) {
   f.non_empty = true;
   return f;
 }
+FieldSpec wide_integer(FieldSpec f) {
+  f.wide_integer = true;
+  return f;
+}
+std::optional<double> integer_maximum(const FieldSpec& spec) {
+  if (spec.range.maximum || spec.wide_integer) return spec.range.maximum;
+  return kMaxInt32;
+}
+FieldSpec free_text(FieldSpec f) {
+  f.free_text = true;
+  return f;
+}
 FieldSpec min_items(FieldSpec f, std::size_t n) {
   f.min_items = n;
   return f;
@@ -531,6 +554,13 @@ nlohmann::json resolve_value(const FieldSpec& spec, const nlohmann::json& given,
     case FieldType::kString:
       if (!given.is_string() || (spec.non_empty && given.get<std::string>().empty())) {
         errors.add(pointer, "expected " + expectation(spec) + got(given));
+        return nullptr;
+      }
+      // Names and paths become HDF5 link names, CSV cells and file names: a NUL cut them short
+      // (the trace writer failed on a service named "a\u0000b"), other controls garble them.
+      if (!spec.free_text && has_control_character(given.get_ref<const std::string&>())) {
+        errors.add(pointer, "expected " + expectation(spec) +
+                                " without control characters (U+0000 to U+001F, U+007F)" + got(given));
         return nullptr;
       }
       return given;

@@ -68,6 +68,13 @@ struct FieldSpec {
   std::vector<std::string> enum_values;
   std::string enum_noun;
   bool non_empty = false;            // kString
+  // kInteger, kIntegerArray: the config field is 64 bits wide (seeds, flow counts). Otherwise it
+  // is an int, and values above kMaxInt32 are refused here, where the key is known, instead of
+  // being cut to 32 bits when mapped (4294967304 nodes ran as 8).
+  bool wide_integer = false;
+  // kString: prose for people (a description), where line breaks and tabs may be. Other strings
+  // (names, pool names, file paths) refuse control characters: they become trace paths and cells.
+  bool free_text = false;
   // kObject: left out, the section stays absent (instead of being filled with its defaults), so
   // a scenario can leave out a whole subsystem (no fabric, no cluster).
   bool absent_when_missing = false;
@@ -98,6 +105,13 @@ FieldSpec required(FieldSpec f);
 FieldSpec with_default(FieldSpec f, nlohmann::json value);
 FieldSpec with_default_note(FieldSpec f, std::string note);
 FieldSpec non_empty(FieldSpec f);
+// An integer key whose config field is 64 bits wide (see FieldSpec::wide_integer).
+FieldSpec wide_integer(FieldSpec f);
+// The most an integer key that is not wide may hold: 2^31 - 1, an int's largest value.
+inline constexpr double kMaxInt32 = 2147483647.0;
+// The maximum an integer key enforces: its range's, or kMaxInt32 unless wide.
+std::optional<double> integer_maximum(const FieldSpec& spec);
+FieldSpec free_text(FieldSpec f);
 FieldSpec min_items(FieldSpec f, std::size_t n);
 // An optional section that stays absent when left out; `note` says what its absence means.
 FieldSpec optional_section(FieldSpec f, std::string note);

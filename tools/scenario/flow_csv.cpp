@@ -104,8 +104,8 @@ std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const s
 }
 
 std::vector<models::network::FlowRecord> read_flow_csv(const std::string& path, const std::string& display,
-                                                       std::size_t hosts) {
-  std::ifstream in = open_data_file(path, display);
+                                                       std::size_t hosts, const std::string& named_at) {
+  std::ifstream in = open_data_file(path, display, named_at);
   return read_flow_csv(in, display, hosts);
 }
 
@@ -127,8 +127,8 @@ std::vector<double> read_size_csv(std::istream& in, const std::string& display) 
   return out;
 }
 
-std::vector<double> read_size_csv(const std::string& path, const std::string& display) {
-  std::ifstream in = open_data_file(path, display);
+std::vector<double> read_size_csv(const std::string& path, const std::string& display, const std::string& named_at) {
+  std::ifstream in = open_data_file(path, display, named_at);
   return read_size_csv(in, display);
 }
 

@@ -17,15 +17,17 @@
 namespace dcsim::tools::scenario {
 
 // Header `src,dst,bytes,start_s` (required, in that order); hosts as `h12` or `12`, in
-// [0, hosts); bytes >= 0; start_s >= 0 seconds. `display` is how messages name the file.
+// [0, hosts); bytes >= 0; start_s >= 0 seconds. `display` is how messages name the file;
+// `named_at` the key that names it (open_data_file).
 std::vector<models::network::FlowRecord> read_flow_csv(const std::string& path, const std::string& display,
-                                                       std::size_t hosts);
+                                                       std::size_t hosts, const std::string& named_at = "");
 // The same, from a stream (the path version opens the file, "cannot open file" when it cannot).
 std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const std::string& display,
                                                        std::size_t hosts);
 
 // One size in bytes per line (a plain number >= 0), an optional `bytes` header; at least one.
-std::vector<double> read_size_csv(const std::string& path, const std::string& display);
+std::vector<double> read_size_csv(const std::string& path, const std::string& display,
+                                  const std::string& named_at = "");
 std::vector<double> read_size_csv(std::istream& in, const std::string& display);
 
 

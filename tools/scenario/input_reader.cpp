@@ -82,11 +82,7 @@ std::string InputReader::resolve(const std::string& path) const {
 }
 
 json read_json_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw sim::InputError(path + ": cannot open " + what);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_json_text(text.str(), path);
+  return parse_json_text(read_json_file_text(path, what), path);
 }
 
 }  // namespace dcsim::tools::scenario

@@ -146,8 +146,9 @@ JobTrace import_job_trace(std::istream& in, const std::string& display, const Jo
   return collector.finish();
 }
 
-JobTrace import_job_trace(const std::string& path, const std::string& display, const JobTraceOptions& options) {
-  std::ifstream in = open_data_file(path, display);
+JobTrace import_job_trace(const std::string& path, const std::string& display, const JobTraceOptions& options,
+                          const std::string& named_at) {
+  std::ifstream in = open_data_file(path, display, named_at);
   return import_job_trace(in, display, options);
 }
 

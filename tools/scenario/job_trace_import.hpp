@@ -61,8 +61,10 @@ struct JobTrace {
   std::string describe() const;
 };
 
-// Reads the trace at `path` (a regular file); `display` is how messages name it.
-JobTrace import_job_trace(const std::string& path, const std::string& display, const JobTraceOptions& options);
+// Reads the trace at `path` (a regular file); `display` is how messages name it, `named_at` the
+// key that names it (open_data_file).
+JobTrace import_job_trace(const std::string& path, const std::string& display, const JobTraceOptions& options,
+                          const std::string& named_at = "");
 JobTrace import_job_trace(std::istream& in, const std::string& display, const JobTraceOptions& options);
 
 }  // namespace dcsim::tools::scenario

@@ -1,8 +1,11 @@
-// Scenario JSON text -> document (scenario_loader.hpp's parse_json_text): repeated keys and
-// numbers beyond a double's range are errors with the file, line and column, not silently kept or
-// thrown as a library error.
+// Scenario JSON text -> document (scenario_loader.hpp's parse_json_text): repeated keys, numbers
+// beyond a double's range and nesting past kMaxJsonDepth are errors with the file, line and
+// column, not silently kept, thrown as a library error or paid for in memory.
 
 #include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,9 +46,72 @@ std::size_t overflow_byte(std::string_view text) {
   return locator.byte;
 }
 
+// "file.json:LINE:COLUMN" of the byte at `offset` (0-based).
+std::string text_position(std::string_view text, const std::string& source, std::size_t offset) {
+  const std::size_t end = std::min(offset, text.size());
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return source + ":" + std::to_string(line) + ":" + std::to_string(end - line_start + 1);
+}
+
 }  // namespace
 
+std::string read_json_file_text(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw sim::InputError(path + ": is a directory, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw sim::InputError(path + ": cannot open " + what);
+  std::string text;
+  std::array<char, 1 << 16> block{};
+  while (in) {
+    in.read(block.data(), block.size());
+    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxJsonFileBytes) {
+      throw sim::InputError(path + ": larger than 64 MB, too large for " + what +
+                            " (bulk data such as jobs or flows belongs in a trace file)");
+    }
+  }
+  if (in.bad()) throw sim::InputError(path + ": cannot read " + what);
+  return text;
+}
+
+void check_json_depth(std::string_view text, const std::string& source) {
+  // One pass, no allocation: brackets outside strings. The parser proper runs only on text that
+  // passes, so a hostile file costs its length, never its depth squared.
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // whatever is escaped
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        throw sim::InputError(text_position(text, source, i) + ": invalid JSON: arrays and objects nested deeper than " +
+                              std::to_string(kMaxJsonDepth) +
+                              " levels (the shipped scenarios nest 7 at most)");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
 nlohmann::json parse_json_text(std::string_view text, const std::string& source) {
+  check_json_depth(text, source);
   // JSON lets an object repeat a key and nlohmann keeps the last one, so a scenario with two
   // "nodes" would silently lose one; the parser's events let us notice and say where.
   struct Frame {
@@ -114,20 +180,7 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source)
       detail = detail.substr(pos) + " (beyond the range of a double, about 1.8e308)";
     }
   }
-  {
-    const std::size_t end = std::min<std::size_t>(error_byte > 0 ? error_byte - 1 : 0, text.size());
-    std::size_t line = 1;
-    std::size_t line_start = 0;
-    for (std::size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        line_start = i + 1;
-      }
-    }
-    const std::size_t column = end - line_start + 1;
-    throw sim::InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                          ": invalid JSON: " + detail);
-  }
+  throw sim::InputError(text_position(text, source, error_byte > 0 ? error_byte - 1 : 0) + ": invalid JSON: " + detail);
 }
 
 }  // namespace dcsim::tools::scenario

@@ -62,6 +62,7 @@ bool apply_override(nlohmann::json& doc, const std::string& assignment) {
 
   // JSON when it parses, so numbers, booleans, arrays and objects keep their type; anything else
   // is the string itself, which spares shell quoting for "400 Gbps" and names.
+  check_json_depth(text, "--set " + path);  // before parsing: memory bounded by the length
   json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) value = text;
   // null removes the key (or the array element): the scenario then has its default.

@@ -36,10 +36,11 @@ FieldSpec reliability_section() {
                                          "traffic fails over to the surviving NICs (with /fabric the port goes down and "
                                          "flows re-route), and only a node whose every NIC is down stops its jobs."),
                            false),
-              with_default_note(integer_field("links", "Fabric cables that link classes fail.", at_least(0)),
+              with_default_note(wide_integer(integer_field("links", "Fabric cables that link classes fail.", at_least(0))),
                                 "the /fabric topology's cables; without /fabric, 23/7 per compute NIC (the Llama 3 "
                                 "fabric's, so that the preset's cable rate gives its published count)"),
-              with_default_note(integer_field("switches", "Fabric switches that switch classes fail.", at_least(0)),
+              with_default_note(wide_integer(integer_field("switches", "Fabric switches that switch classes fail.",
+                                                           at_least(0))),
                                 "the /fabric topology's switches; without /fabric, 0"),
               with_default(
                   object_array_field(

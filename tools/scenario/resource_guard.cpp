@@ -21,9 +21,25 @@ constexpr double kFabricBytesPerCable = 2000;
 constexpr double kBytesPerDistanceEntry = 2;
 // A concurrent flow in the run: 610 B measured (k=16 fat-tree, 1e5 -> 4e5 random pairs).
 constexpr double kBytesPerFlow = 800;
-// A rack: its power series (and the facility's per-rack state) in the HDF5 writer, 36-42 kB
-// measured (1e5 and 1e6 nodes four to a rack; 1e4 and 4e4 nodes with a facility).
-constexpr double kBytesPerRack = 48000;
+// A rack: the cluster's and the facility's per-rack state (its series are counted apart, as
+// output series): 0.62 kB per node measured with a facility at five nodes a rack (1e4 and 4e4
+// nodes), nodes included. It was 36-42 kB while every rack series held its HDF5 objects open.
+constexpr double kBytesPerRack = 2000;
+// A series of the trace writer while the run holds it: its names and buffer (its HDF5 objects
+// exist only while it is written): 0.5 kB measured (25,000 -> 100,000 rack series).
+constexpr double kBytesPerSeries = 1000;
+// Writing a series: its group, two datasets and four attributes created, its points written,
+// closed: 0.17-0.24 ms measured, growing with the file (25,000 -> 250,000 series). A point: 16
+// bytes buffered and compressed in chunks, with the sampling that makes it, 0.11 us measured.
+constexpr double kSecondsPerSeries = 3e-4;
+constexpr double kSecondsPerPoint = 1.5e-7;
+// Reopening a series' datasets to append a round of buffered points (many series sharing the
+// buffer): 0.15 ms measured (20,000 rack series sampled every 10 s for a day: 171 s).
+constexpr double kSecondsPerSeriesFlush = 2e-4;
+// The writer's buffer (Hdf5Options::max_buffered_bytes), a point's bytes and a chunk's points.
+constexpr double kBufferedBytes = 64.0 * (1 << 20);
+constexpr double kBytesPerPoint = 16;
+constexpr double kChunkPoints = 16384;
 constexpr double kBytesPerNode = 200;
 // A job (named or generated): 305 B measured (4e5 generated jobs).
 constexpr double kBytesPerJob = 400;
@@ -41,7 +57,40 @@ std::string count(double n) {
   return fmt::format("{:.0f}", n);
 }
 
+using Parts = std::vector<std::pair<std::string, double>>;
+
+double sum(const Parts& parts) {
+  double total = 0;
+  for (const auto& [what, amount] : parts) total += amount;
+  return total;
+}
+
+// "<total> (<what>: <amount>; ...)" with the parts of at least `smallest`: only what matters.
+std::string describe_parts(const Parts& parts, double smallest, std::string (*format)(double)) {
+  std::string out = format(sum(parts)) + " (";
+  bool first = true;
+  for (const auto& [what, amount] : parts) {
+    if (amount < smallest) continue;
+    out += (first ? "" : "; ") + what + ": " + format(amount);
+    first = false;
+  }
+  if (first) out += "no large part";
+  return out + ")";
+}
+
 }  // namespace
+
+double TimeEstimate::total_s() const { return sum(parts); }
+
+std::string TimeEstimate::describe() const { return describe_parts(parts, 1, format_wall_time); }
+
+double MemoryEstimate::total_bytes() const { return sum(parts); }
+
+void MemoryEstimate::add(const MemoryEstimate& other) {
+  parts.insert(parts.end(), other.parts.begin(), other.parts.end());
+}
+
+std::string MemoryEstimate::describe() const { return describe_parts(parts, 1e6, format_bytes); }
 
 ResourceLimits ResourceLimits::for_this_machine() {
   ResourceLimits limits;
@@ -57,26 +106,37 @@ double physical_memory_bytes() {
   return static_cast<double>(pages) * static_cast<double>(page);
 }
 
-double MemoryEstimate::total_bytes() const {
-  double total = 0;
-  for (const auto& [what, bytes] : parts) total += bytes;
-  return total;
+std::string format_wall_time(double s) {
+  if (!(s < 3.15e9)) return fmt::format("{:.3g} years", s / 3.156e7);
+  if (s >= 2 * 365.25 * 86400) return fmt::format("{:.3g} years", s / 3.156e7);
+  if (s >= 2 * 86400) return fmt::format("{:.3g} days", s / 86400);
+  if (s >= 3600) return fmt::format("{:.3g} h", s / 3600);
+  if (s >= 120) return fmt::format("{:.0f} min", s / 60);
+  return fmt::format("{:.3g} s", s);
 }
 
-void MemoryEstimate::add(const MemoryEstimate& other) {
-  parts.insert(parts.end(), other.parts.begin(), other.parts.end());
+void check_time(const TimeEstimate& estimate, const ResourceLimits& limits, const std::string& source,
+                const std::string& pointer) {
+  if (!(estimate.total_s() > limits.max_wall_s)) return;
+  throw sim::InputError(fmt::format(
+      "{}:{}: this run would take about {} of wall time, above the limit of {} (--max-time sets it, 1 h by "
+      "default); make it smaller, or give a larger --max-time to run it anyway",
+      source, pointer, estimate.describe(), format_wall_time(limits.max_wall_s)));
 }
 
-std::string MemoryEstimate::describe() const {
-  std::string out = format_bytes(total_bytes()) + " (";
-  bool first = true;
-  for (const auto& [what, bytes] : parts) {
-    if (bytes < 1e6) continue;  // only what matters
-    out += (first ? "" : "; ") + what + ": " + format_bytes(bytes);
-    first = false;
-  }
-  if (first) out += "no large part";
-  return out + ")";
+MemoryEstimate output_memory(double series, const std::string& what) {
+  MemoryEstimate e;
+  e.add(fmt::format("{} {}", count(series), what), kBytesPerSeries * series);
+  return e;
+}
+
+double output_write_s(double series, double points) {
+  // Points beyond what the writer buffers are written in rounds of every series at once: with
+  // more series than fill its buffer with one chunk each, a round costs a reopen per series.
+  // Each round writes the whole chunks buffered, about 60% of the buffer (measured).
+  const double rounds = std::floor(points * kBytesPerPoint / (0.6 * kBufferedBytes));
+  const double reopen_s = series > kBufferedBytes / (kBytesPerPoint * kChunkPoints) ? rounds * series * kSecondsPerSeriesFlush : 0.0;
+  return series * kSecondsPerSeries + points * kSecondsPerPoint + reopen_s;
 }
 
 std::string format_bytes(double bytes) {
@@ -122,7 +182,7 @@ MemoryEstimate cluster_memory(const models::datacenter::ClusterConfig& cluster) 
   double jobs = static_cast<double>(cluster.jobs.size() + cluster.training_jobs.size());
   for (const auto& g : cluster.generators) jobs += g.count;
   e.add(fmt::format("{} nodes", count(nodes)), kBytesPerNode * nodes);
-  e.add(fmt::format("{} racks' series", count(racks)), kBytesPerRack * racks);
+  e.add(fmt::format("{} racks", count(racks)), kBytesPerRack * racks);
   e.add(fmt::format("{} jobs", count(jobs)), kBytesPerJob * jobs);
   if (!cluster.trace_jobs.empty()) {
     const double traced = static_cast<double>(cluster.trace_jobs.size());
@@ -138,8 +198,8 @@ void check_memory(const MemoryEstimate& estimate, const ResourceLimits& limits, 
   const double total = with_base.total_bytes();
   if (!(total > limits.max_memory_bytes)) return;
   throw sim::InputError(fmt::format(
-      "{}:{}: this run needs about {}, above the memory limit of {} (3/4 of this machine's {} unless "
-      "--max-memory says otherwise); make it smaller or run it on a larger machine",
+      "{}:{}: this run needs about {}, above the memory limit of {} (--max-memory sets it, 3/4 of this "
+      "machine's {} by default); make it smaller or run it on a larger machine",
       source, pointer, with_base.describe(), format_bytes(limits.max_memory_bytes),
       format_bytes(physical_memory_bytes())));
 }

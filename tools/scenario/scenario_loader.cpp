@@ -13,10 +13,12 @@
 #include "tools/scenario/uplink_mapping.hpp"
 #include "tools/scenario/uplink_spec.hpp"
 #include "tools/scenario/reliability_mapping.hpp"
+#include "tools/scenario/run_resources.hpp"
 #include "tools/scenario/spec_path.hpp"
 #include "tools/scenario/trace_mapping.hpp"
 #include "tools/scenario/training_spec.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -86,6 +88,18 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
     const json::json_pointer p(pointer);
     return doc.contains(p) ? &doc.at(p) : nullptr;
   };
+
+  // 100 years: a datacenter's life is 10 to 30 (the engine's clock would go on to 292). "9e18 ns"
+  // (285 years) on a scenario with a 15 min facility tick ran for minutes to simulate nothing.
+  if (const json* duration = get(resolved, "/duration"); duration != nullptr && duration->is_number()) {
+    constexpr double kMaxDurationS = 100 * 365.25 * 86400;
+    if (duration->get<double>() > kMaxDurationS) {
+      const json* g = get(given, "/duration");
+      errors.add("/duration", "expected at most 100 years (a site's life is 10 to 30), got " +
+                                  (g != nullptr ? render_value(*g) : render_value(*duration)) + " (" +
+                                  format_number(std::round(duration->get<double>() / (365.25 * 86400))) + " years)");
+    }
+  }
 
   if (const json* interval = get(resolved, "/outputs/telemetry_interval")) {
     const double s = interval->get<double>();
@@ -234,6 +248,17 @@ sim::Distribution to_distribution(const json& d) {
   return out;
 }
 
+// /outputs/rack_power and /outputs/max_rack_series -> racks a power series covers (0: none).
+// `auto` keeps one series per rack up to `max_series` racks, above that the fewest consecutive
+// racks a group that keeps the series at `max_series` or under: ceil(racks / max_series).
+int racks_per_power_series(const models::datacenter::ClusterConfig& c, const std::string& mode, int max_series) {
+  if (mode == "none") return 0;
+  if (mode == "racks") return 1;
+  if (mode != "auto") throw sim::InternalError("unknown /outputs/rack_power '" + mode + "' after validation (a bug)");
+  const std::int64_t racks = (static_cast<std::int64_t>(c.nodes) + c.nodes_per_rack - 1) / c.nodes_per_rack;
+  return static_cast<int>(std::max<std::int64_t>(1, (racks + max_series - 1) / max_series));
+}
+
 // Resolved (and valid) document -> model configs. Anything missing here was validated away, so
 // a json exception from this function is a bug in the spec, not bad input.
 void map_to_config(const json& r, const models::ModelRegistries& registries, Scenario& out) {
@@ -318,7 +343,10 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   c.failover_params = params_from_resolved(find_at(r, "/policies/failover_params"));
   c.duration = out.duration;
   if (r.contains("duration")) top.record("duration", "duration");
-  c.telemetry_interval = duration_of(top.object("outputs", "").at("telemetry_interval", "telemetry_interval"));
+  const OriginReader outputs = top.object("outputs", "");
+  c.telemetry_interval = duration_of(outputs.at("telemetry_interval", "telemetry_interval"));
+  c.racks_per_power_series = racks_per_power_series(c, outputs.at("rack_power", "rack_power").get<std::string>(),
+                                                    outputs.at("max_rack_series", "max_rack_series").get<int>());
   map_training_jobs(r, registries, c, origins);
   // Last: trace jobs are checked against every name above.
   map_job_traces(r, out.source, c, out.traces);
@@ -326,66 +354,11 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
 
 }  // namespace
 
-namespace {
-
-// The whole run against the limits, once every section is mapped (each network and the traffic
-// were checked alone before they were built, in map_fabric_sections / map_frontend_section).
-void check_run_resources(const Scenario& s, const models::ModelRegistries& registries, const ResourceLimits& limits) {
-  MemoryEstimate estimate;
-  std::string pointer = "/cluster/nodes";
-  double largest = 0;
-  const auto add = [&](const MemoryEstimate& part, const std::string& where) {
-    estimate.add(part);
-    if (part.total_bytes() > largest) {
-      largest = part.total_bytes();
-      pointer = where;
-    }
-  };
-  if (s.has_cluster) add(cluster_memory(s.cluster), "/cluster/nodes");
-  for (const auto* network : {&s.fabric, &s.frontend}) {
-    if (!*network) continue;
-    const FabricScenario& n = **network;
-    add(fabric_memory(registries.topologies.get(n.topology).factory.size(n.topology_config)), n.section);
-  }
-  if (s.traffic) add(traffic_memory(static_cast<double>(s.traffic->records.size())), "/traffic");
-  check_memory(estimate, limits, s.source, pointer);
-
-  // Periodic steps over the run's horizon: /duration, or for jobs alone their latest possible end.
-  sim::Time horizon = s.duration;
-  if (horizon.is_max() && s.has_cluster && s.cluster.generators.empty() && s.cluster.training_jobs.empty()) {
-    std::int64_t end_ns = 0;
-    for (const auto* list : {&s.cluster.jobs, &s.cluster.trace_jobs}) {
-      for (const auto& job : *list) end_ns = std::max(end_ns, job.arrival.ns());
-    }
-    for (const auto* list : {&s.cluster.jobs, &s.cluster.trace_jobs}) {
-      for (const auto& job : *list) {
-        end_ns = end_ns > sim::Time::max().ns() - job.work.ns() ? sim::Time::max().ns() - 1 : end_ns + job.work.ns();
-      }
-    }
-    horizon = sim::Time::from_ns(end_ns);
-  }
-  if (s.has_cluster) {
-    check_periodic_steps(horizon, s.cluster.telemetry_interval, limits, s.source, "/outputs/telemetry_interval");
-  }
-  if (s.facility && s.has_cluster) check_periodic_steps(horizon, s.facility->tick, limits, s.source, "/facility/tick");
-}
-
-}  // namespace
-
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& set_overrides,
                             std::optional<std::uint64_t> seed_override,
                             const models::ModelRegistries& registries, const ResourceLimits& limits) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw sim::InputError(path + ": is a directory, not a scenario file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw sim::InputError(path + ": cannot open scenario file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw sim::InputError(path + ": cannot read scenario file");
-  return load_scenario_json(parse_json_text(text.str(), path), path, set_overrides, seed_override,
-                            registries, limits);
+  return load_scenario_json(parse_json_text(read_json_file_text(path, "scenario file"), path), path, set_overrides,
+                            seed_override, registries, limits);
 }
 
 Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
@@ -485,7 +458,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
     out.uplink = map_uplink_section(out.resolved["uplink"], out, out.origins["uplink"]);
   }
   out.storage = map_storage_section(out.resolved.contains("storage") ? &out.resolved["storage"] : nullptr, out,
-                                    out.origins["storage"]);
+                                    limits, out.origins["storage"]);
   out.nvmeof = map_nvmeof_section(out.resolved.contains("nvmeof") ? &out.resolved["nvmeof"] : nullptr, out,
                                   out.origins["nvmeof"]);
   map_sdc_detection(out);

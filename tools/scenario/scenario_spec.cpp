@@ -201,10 +201,10 @@ FieldSpec workload_section() {
                       required(non_empty(string_field(
                           "path", "The trace file (a regular file); a relative path is taken from the "
                                   "scenario file's folder."))),
-                      with_default_note(integer_field("limit",
-                                                      "At most this many jobs: the earliest by arrival "
-                                                      "(file order among equal arrivals).",
-                                                      at_least(1)),
+                      with_default_note(wide_integer(integer_field("limit",
+                                                                   "At most this many jobs: the earliest by arrival "
+                                                                   "(file order among equal arrivals).",
+                                                                   at_least(1))),
                                         "every job"),
                       with_default(quantity_field("start",
                                                   "Offset added to every arrival (after time_scale).",
@@ -244,13 +244,15 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
       "", "A dcsim scenario.",
       {
           required(non_empty(string_field("name", "Scenario name, shown in outputs."))),
-          string_field("description", "Free text."),
-          with_default(integer_field("seed",
-                                     "Scenario seed; every random stream derives from it. 0 to "
-                                     "2^64 - 1, recorded exactly in the outputs.",
-                                     at_least(0)),
+          free_text(string_field("description", "Free text.")),
+          with_default(wide_integer(integer_field("seed",
+                                                  "Scenario seed; every random stream derives from it. 0 to "
+                                                  "2^64 - 1, recorded exactly in the outputs.",
+                                                  at_least(0))),
                        1),
-          with_default_note(quantity_field("duration", "Simulated time limit.",
+          with_default_note(quantity_field("duration",
+                                           "Simulated time limit, at most 100 years (a site's life is 10 to 30; "
+                                           "a longer span is a typo, and its periodic work never ends).",
                                            QuantityKind::kDuration, above(0)),
                             "run until every job has finished"),
           cluster_section(registries),
@@ -296,7 +298,28 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
                                                     "(power, jobs) change on microsecond scales at "
                                                     "the fastest, and each sample is an event.",
                                                     QuantityKind::kDuration, at_least(0)),
-                                     "0 s")}),
+                                     "0 s"),
+                        // Why 1,024 and what a rack series costs: README, Outputs; measured in
+                        // docs/resource-guards.md.
+                        with_default(enum_field("rack_power",
+                                                "Rack power series in the trace: `auto` writes one per rack "
+                                                "(`power/rack/<r>_w`) up to `max_rack_series` racks and, above, "
+                                                "the sums of groups of consecutive racks "
+                                                "(`power/rack_group/<g>_w`, at most `max_rack_series` of them); "
+                                                "`racks` one per rack however many (the resource guard estimates "
+                                                "what they cost); `none` the cluster's total only "
+                                                "(`power/cluster_w`). The summary's `power/peak_rack_w` is per "
+                                                "rack in every case.",
+                                                "rack power mode", {"auto", "racks", "none"}),
+                                     "auto"),
+                        with_default(integer_field("max_rack_series",
+                                                   "The most rack series `auto` writes. 1,024: as rows of a heat "
+                                                   "map, one pixel row each, they fill a screen; each costs about "
+                                                   "0.2 ms to write and 6 kB of the trace, so 1,024 take a quarter "
+                                                   "of a second and 6 MB, 250,000 a minute and 1.5 GB (README, "
+                                                   "Outputs).",
+                                                   at_least(1)),
+                                     1024)}),
       });
   add_training_fields(root, registries);
   return root;

@@ -255,6 +255,7 @@ nlohmann::json field_schema(const FieldSpec& spec) {
     case FieldType::kIntegerArray: {
       json item = {{"type", "integer"}};
       add_range(item, spec.range);
+      if (const auto max = integer_maximum(spec); max && !spec.range.maximum) item["maximum"] = *max;
       normalise_numbers(item);
       s = {{"type", "array"}, {"items", item}};
       if (spec.min_items) s["minItems"] = *spec.min_items;
@@ -263,6 +264,7 @@ nlohmann::json field_schema(const FieldSpec& spec) {
     case FieldType::kInteger:
       s = {{"type", "integer"}};
       add_range(s, spec.range);
+      if (const auto max = integer_maximum(spec); max && !spec.range.maximum) s["maximum"] = *max;
       break;
     case FieldType::kNumber:
       s = {{"type", "number"}};
@@ -272,6 +274,7 @@ nlohmann::json field_schema(const FieldSpec& spec) {
     case FieldType::kString:
       s = {{"type", "string"}};
       if (spec.non_empty) s["minLength"] = 1;
+      if (!spec.free_text) s["pattern"] = "^[^\\u0000-\\u001F\\u007F]*$";  // no control characters
       break;
     case FieldType::kEnum:
       s = {{"type", "string"}};

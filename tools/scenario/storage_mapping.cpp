@@ -41,7 +41,8 @@ const char* domain_name(ms::FailureDomain d) {
 
 }  // namespace
 
-std::optional<dc::StorageConfig> map_storage_section(const json* storage, const Scenario& s, FieldOrigins& origins) {
+std::optional<dc::StorageConfig> map_storage_section(const json* storage, const Scenario& s,
+                                                     const ResourceLimits& limits, FieldOrigins& origins) {
   std::vector<std::string> errors;
   const auto error = [&](const std::string& pointer, const std::string& message) {
     errors.push_back(s.source + ":" + pointer + ": " + message);
@@ -80,6 +81,14 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
   const int hosts = st.at("hosts", "hosts").get<int>();
   const int first = st.contains("first_host") ? st.at("first_host", "hosts").get<int>() : s.cluster.nodes;
   st.record("hosts", "hosts");
+  {
+    // Before the hosts are listed (2e9 of them were 8 GB); the placement's time is estimated with
+    // the rest of the run (check_run_resources).
+    MemoryEstimate hosts_memory;
+    hosts_memory.add(format_number(hosts) + " OSD hosts",
+                     static_cast<double>(hosts) * (kBytesPerOsdHost + kBytesPerOsd * storage->at("drives_per_host").get<double>()));
+    check_memory(hosts_memory, limits, s.source, base + "/hosts");
+  }
   for (int h = 0; h < hosts; ++h) store.hosts.push_back(static_cast<std::uint32_t>(first + h));
   store.hosts_per_rack = st.at("hosts_per_rack", "hosts_per_rack").get<int>();
   store.drives_per_host = st.at("drives_per_host", "drives_per_host").get<int>();

@@ -50,7 +50,12 @@ FieldSpec storage_section() {
                              "the cluster's node count: the first host after the nodes"),
            with_default(integer_field("hosts_per_rack", "OSD hosts per rack (the rack failure domain).", at_least(1)),
                         1),
-           with_default(integer_field("drives_per_host", "NVMe drives per OSD host, one OSD each.", at_least(1)), 8),
+           with_default(integer_field("drives_per_host",
+                                      "NVMe drives per OSD host, one OSD each; at most 128 (a 2U server has 24 to "
+                                      "36 NVMe bays, a JBOF behind one host up to about 100; each placement group "
+                                      "weighs every OSD, so 1,000 took 14 s to place).",
+                                      between(1, 128)),
+                        8),
            with_default(
                object_field("drive",
                             "One NVMe drive (defaults: a PCIe 4 15.36 TB data-centre drive; public-figures.md, "

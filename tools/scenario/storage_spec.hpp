@@ -8,6 +8,7 @@
 #include "models/datacenter/storage_config.hpp"
 #include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
+#include "tools/scenario/resource_guard.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -24,8 +25,10 @@ FieldSpec drive_bandwidth_field(bool read);
 // the failure domains, erasure coding wider than the hosts, a pool smaller than one checkpoint
 // of a job that writes to it, a job's pool the store lacks, a fault on a host it does not have):
 // sim::InputErrors naming each pointer, the value and what would work. Also rejects jobs whose
-// checkpoint target is the store when `storage` is null (the section is absent).
+// checkpoint target is the store when `storage` is null (the section is absent). A store whose
+// hosts and drives would not fit `limits` is refused before they are listed.
 std::optional<models::datacenter::StorageConfig> map_storage_section(const nlohmann::json* storage, const Scenario& s,
+                                                                     const ResourceLimits& limits,
                                                                      FieldOrigins& origins);
 
 }  // namespace dcsim::tools::scenario

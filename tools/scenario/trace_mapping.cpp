@@ -131,7 +131,7 @@ void map_job_traces(const json& r, const std::string& source, models::datacenter
     if (tr.contains("processors_per_node")) options.processors_per_node = tr.at("processors_per_node").get<int>();
     if (tr.contains("gpu_utilization")) options.gpu_utilization = tr.at("gpu_utilization").get<double>();
     const std::string file = beside(source, tr.at("path").get<std::string>());
-    JobTrace trace = import_job_trace(file, file, options);
+    JobTrace trace = import_job_trace(file, file, options, source + ":/workload/traces/" + std::to_string(t) + "/path");
 
     const FieldNames fields = field_names(options.format);
     places.push_back(file);

@@ -19,7 +19,7 @@ FieldSpec uplink_section() {
                                            "list).",
                                            {required(quantity_field("speed", "Port speed.", QuantityKind::kDataRate,
                                                                     above(0))),
-                                            required(integer_field("count", "Ports of this speed.", at_least(1)))}),
+                                            required(wide_integer(integer_field("count", "Ports of this speed.", at_least(1))))}),
                         json::array()),
            with_default(
                object_array_field(

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -204,4 +205,32 @@ TEST_CASE("bench storage writes one 16384-GPU checkpoint no faster than the stor
   const double bound_s = 405e9 * 14 / (800 * 3.5e9 / 3);
   CHECK(c["checkpoint_write_s"].get<double>() >= bound_s * 0.99);
   CHECK(c["checkpoint_write_s"].get<double>() < bound_s * 1.4);
+}
+
+TEST_CASE("export --csv: the facility events' value column says its unit, row by row", "[cli]") {
+  // events/facility.csv had `value` without a unit, while it holds powers, temperatures and
+  // fractions by kind: each row now carries its value's unit.
+  const auto out = temp_path("export-facility");
+  const auto csv = temp_path("export-facility-csv");
+  fs::remove_all(out);
+  fs::remove_all(csv);
+  REQUIRE(run_dcsim("run " + kSource + "/scenarios/cooling-failure.json -q -o " + out.string()).exit_code == 0);
+  REQUIRE(run_dcsim("export " + (out / "trace.h5").string() + " --csv " + csv.string()).exit_code == 0);
+  std::ifstream in(csv / "events" / "facility.csv");
+  std::string header;
+  std::getline(in, header);
+  CHECK(header == "time_s [s],kind,zone,rack,node,value [see unit],unit,detail");
+  std::map<std::string, std::string> unit_of;  // kind -> unit
+  for (std::string line; std::getline(in, line);) {
+    const auto kind_end = line.find(',', line.find(',') + 1);
+    const std::string kind = line.substr(line.find(',') + 1, kind_end - line.find(',') - 1);
+    std::size_t at = kind_end;
+    for (int i = 0; i < 4; ++i) at = line.find(',', at + 1);  // past zone, rack, node, value
+    unit_of[kind] = line.substr(at + 1, line.find(',', at + 1) - at - 1);
+  }
+  CHECK(unit_of.at("power_spike") == "W");
+  CHECK(unit_of.at("cdu_pump_failure") == "fraction");
+  CHECK(unit_of.at("thermal_slowdown") == "C");
+  fs::remove_all(out);
+  fs::remove_all(csv);
 }

@@ -11,8 +11,11 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"
 
@@ -297,4 +300,129 @@ TEST_CASE("validate refuses NVMe-oF targets that are nodes or beyond their netwo
                          "(128 to 143): host 144 is not; give the network at least 145 hosts");
   check_validate_refuses("nvmeof-checkpoints.json", " --set nvmeof.network=backend",
                          ":/nvmeof/network: NVMe-oF on the backend needs the scenario's /fabric section");
+}
+
+TEST_CASE("SIGTERM while the trace is written stops the run within a second, leaving nothing",
+          "[cli][hardening]") {
+  // Before: a 1,000,000-node run ignored SIGTERM for 277 s while it wrote 250,000 rack series,
+  // and the writing could not be stopped. Here 150,000 rack series (one node a rack, each rack
+  // its own series): seconds of writing, during which the run is told to stop.
+  const auto out = temp_path("signal-writing");
+  fs::remove_all(out);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const std::string o = out.string();
+    const std::string sc = scenario("quickstart.json");
+    ::execl(DCSIM_BINARY, DCSIM_BINARY, "run", sc.c_str(), "-q", "-o", o.c_str(), "--set", "cluster.nodes=150000",
+            "--set", "cluster.nodes_per_rack=1", "--set", "outputs.rack_power=racks", "--set", "duration=\"10 s\"",
+            nullptr);
+    ::_exit(127);
+  }
+  // The series are created when they are first written, at the end: the trace's temporary grows
+  // past 1 MB only once the writing is under way.
+  bool writing = false;
+  for (int i = 0; i < 2400 && !writing; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(out, ec)) {
+      writing |= e.path().filename().string().rfind(".trace.h5.tmp-", 0) == 0 && fs::file_size(e.path(), ec) > 1'000'000;
+    }
+  }
+  REQUIRE(writing);
+  const auto signalled = std::chrono::steady_clock::now();
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  const double stop_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+  CHECK(stop_s < 1.0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 143);
+  CHECK(fs::is_empty(out));  // no temporaries, nothing complete-looking
+  fs::remove_all(out);
+}
+
+TEST_CASE("the mutation campaign's inputs exit 2 at their key, in well under a second each", "[cli][hardening]") {
+  // Each of these crashed (exit 1, a signal), ran for ever or ran the wrong thing before.
+  const std::string digits(5000, '1');
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      // internal error: stold
+      {"quickstart.json", " --set 'workload.jobs.1.arrival=\"" + digits + " s\"'",
+       ":/workload/jobs/1/arrival: expected a non-negative duration"},
+      // 14 s to validate at 1,000; a segfault at 1e9
+      {"osd-failure-restart.json", " --set storage.drives_per_host=1000",
+       ":/storage/drives_per_host: expected an integer from 1 to 128, got 1000"},
+      {"osd-failure-restart.json", " --set storage.drives_per_host=1000000000", ":/storage/drives_per_host"},
+      // passed --max-memory "4 GB", then died of bad_alloc
+      {"inference-llama70b-8xh100.json", " --set inference.services.0.requests.rate=1000000 --max-memory '4 GB'",
+       ":/inference/services/0/requests: this run needs about 180 GB (6e+08 requests of service 'chat'"},
+      // crashed the trace writer
+      {"inference-autoscaling-diurnal.json", " --set 'inference.services.0.name=\"a\\u0000b\"'",
+       ":/inference/services/0/name: expected a non-empty string without control characters"},
+      // ran for ever
+      {"failover-policies.json", " --set reliability.scale=1e16",
+       ":/reliability/scale: this run would take about 343 years (3.61e+16 random faults expected"},
+      {"hybrid-burst.json", " --set 'duration=\"9e18 ns\"'", ":/duration: expected at most 100 years"},
+      // silently ran 8 nodes
+      {"quickstart.json", " --set cluster.nodes=4294967304", ":/cluster/nodes: expected a positive integer of at most"},
+      // refused without the key
+      {"trace-replay.json", " --set 'workload.traces.0.path=\"/dev/zero\"'",
+       ":/workload/traces/0/path: /dev/zero: expected a regular file, got a device"},
+  };
+  for (const auto& [name, args, message] : cases) {
+    const auto start = std::chrono::steady_clock::now();
+    check_validate_refuses(name, args, message);
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 5);
+  }
+}
+
+TEST_CASE("a 100 KB value is echoed clipped, 100,001 errors as 100 and a count", "[cli][hardening]") {
+  const std::string value(100'000, 'x');
+  const auto r = run_dcsim("validate " + scenario("quickstart.json") + " --set policies.scheduler=" + value);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.size() < 2100);
+  CHECK_THAT(r.output, Catch::Contains(":/policies/scheduler: unknown scheduler 'xxx") &&
+                           Catch::Contains("bytes left out ...]") && Catch::Contains("'; valid: "));
+  // 100,001 jobs of one name: 19 MB of errors before.
+  nlohmann::json doc = nlohmann::json::parse(R"({"name": "dup", "cluster": {"nodes": 1}, "workload": {"jobs": []}})");
+  for (int i = 0; i < 100'001; ++i) doc["workload"]["jobs"].push_back({{"name", "a"}, {"work", "1 h"}});
+  const auto file = temp_path("dup.json");
+  std::ofstream(file) << doc.dump();
+  const auto dup = run_dcsim("validate " + file.string());
+  CHECK(dup.exit_code == 2);
+  CHECK(dup.output.size() < 30'000);
+  CHECK_THAT(dup.output, Catch::EndsWith("... and 99900 more errors not shown (the first 100 are above)\n"));
+  fs::remove(file);
+}
+
+TEST_CASE("the option --max-time sets the wall-time limit, and the default lets a long run be asked for",
+          "[cli][hardening]") {
+  // 4 h of 40,000 nodes' 320,000 GPUs at a 10 s facility tick: about 26 s estimated.
+  check_validate_refuses("cooling-failure.json",
+                         " --set cluster.nodes=40000 --set 'duration=\"4 h\"' --max-time '10 s'",
+                         ":/facility/tick: this run would take about");
+  CHECK(run_dcsim("validate " + scenario("cooling-failure.json") +
+                  " --set cluster.nodes=40000 --set 'duration=\"4 h\"'").exit_code == 0);
+  check_validate_refuses("quickstart.json", " --max-time lots", "--max-time: expected a duration");
+  check_validate_refuses("quickstart.json", " --max-time 0", "--max-time: expected a positive duration");
+  // A scenario file that never ends is refused at 64 MB, not read until memory runs out.
+  const auto r = run_dcsim("validate /dev/zero");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("/dev/zero: larger than 64 MB"));
+}
+
+TEST_CASE("a run deletes what a killed run left in its folder", "[cli][hardening]") {
+  // .trace.h5.tmp-<pid> of a run killed outright stayed for ever.
+  const auto out = temp_path("stale-temporaries");
+  fs::remove_all(out);
+  fs::create_directories(out);
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ::waitpid(child, nullptr, 0);
+  const auto stale = out / (".trace.h5.tmp-" + std::to_string(child));
+  std::ofstream(stale) << "half a trace";
+  REQUIRE(run_dcsim("run " + scenario("quickstart.json") + " -q -o " + out.string()).exit_code == 0);
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(out / "summary.json"));
+  fs::remove_all(out);
 }

@@ -92,3 +92,18 @@ TEST_CASE("costs: a short run priced over a long horizon says so in the headline
   CHECK_THAT(own.output, !Catch::Contains("WARNING"));
   fs::remove_all(out);
 }
+
+TEST_CASE("report: a cluster above 1,024 racks names its rack groups instead of plotting them", "[cli][report]") {
+  // 4,100 nodes four to a rack: 1,025 racks, so /outputs/rack_power auto writes groups of
+  // ceil(1,025 / 1,024) = 2 racks, 513 series (the last holds one rack).
+  const auto out = temp_path("report-rack-groups");
+  fs::remove_all(out);
+  REQUIRE(run_dcsim("run " + source_dir() + "/scenarios/quickstart.json -q --set cluster.nodes=4100 -o " +
+                    out.string())
+              .exit_code == 0);
+  REQUIRE(run_dcsim("report " + out.string()).exit_code == 0);
+  std::ifstream in(out / "report.html");
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(html, Catch::Contains("513 groups of consecutive racks"));
+  fs::remove_all(out);
+}

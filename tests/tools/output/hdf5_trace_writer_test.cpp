@@ -178,7 +178,9 @@ TEST_CASE("a long series spans many chunks and stays exact", "[tools][output][hd
     w.finish(0.0);
   }
   TraceReader r(file);
-  CHECK(r.chunk_dims("/series/a/value") == std::vector<hsize_t>{1000});
+  // Created when the memory bound first wrote it, with chunks no larger than what it had then
+  // (a power of two, 64 at least): about 7000 bytes over two series and a table.
+  CHECK(r.chunk_dims("/series/a/value") == std::vector<hsize_t>{128});  // about 250 points then
   CHECK(r.has_filter("/series/a/time_ns", H5Z_FILTER_DEFLATE));
   CHECK(r.has_filter("/series/a/time_ns", H5Z_FILTER_SHUFFLE));
   CHECK(r.unlimited("/series/a/time_ns"));
@@ -297,4 +299,49 @@ TEST_CASE("large scenario texts fit in /meta", "[tools][output][hdf5]") {
   }
   TraceReader r(dir / "t.h5");
   CHECK(r.attr_string("/meta", "scenario_resolved") == meta.scenario_resolved);
+}
+
+TEST_CASE("a series is created when first written, with chunks no larger than its points", "[tools][output][hdf5]") {
+  // Before, every series was created (and held open) when declared, with 16384-element chunks: a
+  // rack series of a few points cost a 128 KiB chunk of zeros to compress, 40 kB held and about
+  // 1 ms, so 250,000 of them took 9 GB and 277 s to write.
+  TempDir dir;
+  const auto file = dir / "trace.h5";
+  {
+    Hdf5TraceWriter w(file);
+    const auto few = w.declare_series("few", "W", "three points");
+    w.declare_series("none", "W", "no point");
+    const auto many = w.declare_series("many", "W", "");
+    for (int i = 0; i < 3; ++i) w.append(few, Time::from_s(i), i);
+    for (int i = 0; i < 40'000; ++i) w.append(many, Time::from_ms(i), i);
+    w.finish(0.0);
+  }
+  TraceReader r(file);
+  CHECK(r.chunk_dims("/series/few/value") == std::vector<hsize_t>{64});
+  CHECK(r.doubles("/series/few/value") == std::vector<double>{0, 1, 2});
+  CHECK(r.attr_string("/series/few", "description") == "three points");
+  CHECK(r.attr_string("/series/few/value", "unit") == "W");
+  CHECK(r.doubles("/series/none/value").empty());  // declared, so its datasets exist, empty
+  CHECK(r.chunk_dims("/series/many/value") == std::vector<hsize_t>{16384});
+  CHECK(r.doubles("/series/many/value").size() == 40'000);
+  CHECK(r.doubles("/series/many/value")[39'999] == 39'999);
+}
+
+TEST_CASE("finish stops at the poll's exception and the unfinished file can be deleted", "[tools][output][hdf5]") {
+  // What a SIGTERM while the trace is written does (run_scenario polls throw_if_interrupted).
+  TempDir dir;
+  const auto file = dir / "trace.h5";
+  int polls = 0;
+  {
+    Hdf5TraceWriter w(file);
+    for (int i = 0; i < 1000; ++i) w.append(w.declare_series("s/" + std::to_string(i), "W", ""), Time::zero(), i);
+    CHECK_THROWS_AS(w.finish(1.0,
+                             [&] {
+                               if (++polls == 3) throw std::runtime_error("interrupted");
+                             }),
+                    std::runtime_error);
+    CHECK(w.is_open());  // not finished: the destructor closes it without /summary or /meta
+  }
+  CHECK(polls == 3);  // polled every few series, and not again after it threw
+  CHECK(std::filesystem::remove(file));
 }

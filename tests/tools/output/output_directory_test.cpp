@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -169,4 +170,30 @@ TEST_CASE("a check before the rename that throws leaves no complete-looking file
 TEST_CASE("an empty output directory path is refused, not taken as the current directory",
           "[tools][output][atomic]") {
   CHECK_THROWS_WITH(OutputDirectory(""), Catch::Contains("expected a directory path, got an empty string"));
+}
+
+TEST_CASE("a run deletes the temporaries that killed runs left, not those of live processes",
+          "[tools][output][atomic]") {
+  // Before: a run killed outright left .trace.h5.tmp-<pid> for ever; every later run into the
+  // folder kept it.
+  TempDir tmp;
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  REQUIRE(child > 0);
+  ::waitpid(child, nullptr, 0);  // reaped: its pid names no process now
+  const std::string dead = std::to_string(child);
+  const std::string live = std::to_string(::getppid());
+  for (const std::string& name : {".trace.h5.tmp-" + dead, ".summary.json.tmp-" + dead, ".trace.h5.tmp-" + live,
+                                 ".report.html.tmp-" + dead, std::string(".trace.h5.tmp-12x"), "trace.h5.tmp-" + dead}) {
+    touch(tmp / name);
+  }
+  OutputDirectory out(tmp.path());
+  out.stage("trace.h5");
+  out.stage("summary.json");
+  CHECK(out.discard_previous() == 2);
+  // Kept: a live process's, other names' and what is not a temporary of ours.
+  std::vector<std::string> kept{".report.html.tmp-" + dead, ".trace.h5.tmp-12x", ".trace.h5.tmp-" + live,
+                                "trace.h5.tmp-" + dead};
+  std::sort(kept.begin(), kept.end());
+  CHECK(listing(tmp.path()) == kept);
 }

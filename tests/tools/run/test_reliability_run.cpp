@@ -137,7 +137,7 @@ TEST_CASE("a random cooling-zone fault stops the zone's heat removal until its r
   std::int64_t begins = 0;
   for (const auto& row : faulty->table("facility").rows) {
     if (std::get<std::string>(row[1]) == "zone_cooling_loss" &&
-        std::get<std::string>(row[6]).rfind("random fault begins", 0) == 0) {
+        std::get<std::string>(row[7]).rfind("random fault begins", 0) == 0) {
       ++begins;
     }
   }

@@ -77,6 +77,14 @@ NOT_SCHEMA_DETECTABLE.update({
     "nvmeof_tcp_keys_on_rdma": "a key that applies to one value of another",
 })
 NOT_SCHEMA_DETECTABLE["duplicate_key"] = "JSON Schema sees the parsed object, with one key"
+NOT_SCHEMA_DETECTABLE.update({
+    "duration_beyond_100_years": "the range of a quantity string",
+    "quantity_of_5000_digits": "the range of a quantity string",
+    "many_duplicate_job_names": "uniqueness across array elements",
+    "reliability_fault_storm": "the run's estimated wall time (the resource guard)",
+    "trace_path_is_a_device": "what a path names on disk",
+    "trace_path_is_a_directory": "what a path names on disk",
+})
 
 
 def main() -> int:

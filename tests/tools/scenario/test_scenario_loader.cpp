@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <functional>
 
 #include "scenario_test_support.hpp"
 #include "sim/error.hpp"
@@ -168,7 +169,7 @@ TEST_CASE("files that cannot be read are input errors naming the path", "[tools]
                     "no/such/file.json: cannot open scenario file");
   const std::string dir = (source_dir() / "tests/data").string();
   CHECK_THROWS_WITH(load_scenario_file(dir, {}, std::nullopt, registries),
-                    dir + ": is a directory, not a scenario file");
+                    dir + ": is a directory, not a file");
   CHECK_THROWS_AS(load_scenario_file(dir, {}, std::nullopt, registries), sim::InputError);
 }
 
@@ -276,4 +277,78 @@ TEST_CASE("duplicate keys are reported where they are, not silently dropped", "[
   // The same key in different objects is fine, and so are nested arrays.
   CHECK_NOTHROW(parse_json_text(R"({"a": {"n": 1}, "b": {"n": 2}, "c": [[1, {"n": 1}], {"n": 2}]})",
                                 "d.json"));
+}
+
+TEST_CASE("nesting deeper than 64 levels is refused before parsing, at the bracket", "[tools][scenario]") {
+  // 200,000 nested brackets (400 KB) made the duplicate-key check allocate 4.2 GB and die of
+  // std::bad_alloc (exit 1); the depth is now checked in one pass that allocates nothing.
+  const std::string deep = std::string(200'000, '[') + std::string(200'000, ']');
+  CHECK_THROWS_WITH(parse_json_text(deep, "deep.json"),
+                    "deep.json:1:65: invalid JSON: arrays and objects nested deeper than 64 levels (the shipped "
+                    "scenarios nest 7 at most)");
+  // On the line and column of the 65th level, counting objects and arrays alike.
+  std::string mixed = "{\"a\":\n";
+  for (int i = 0; i < 70; ++i) mixed += i % 2 == 0 ? "[" : "{\"k\":";
+  CHECK_THROWS_WITH(parse_json_text(mixed, "m.json"), Catch::StartsWith("m.json:2:"));
+  // Brackets inside strings are text, whatever their number; 64 levels still parse.
+  CHECK_NOTHROW(parse_json_text("{\"s\": \"" + std::string(1000, '[') + "\\\"[\"}", "s.json"));
+  CHECK_NOTHROW(parse_json_text(std::string(64, '[') + std::string(64, ']'), "ok.json"));
+  // A --set value the same.
+  json doc = minimal();
+  CHECK_THROWS_WITH(apply_override(doc, "name=" + std::string(100, '[') + std::string(100, ']')),
+                    Catch::StartsWith("--set name:1:65: invalid JSON: arrays and objects nested deeper than 64"));
+}
+
+TEST_CASE("integers beyond 32 bits are refused where the key is, not cut when mapped", "[tools][scenario]") {
+  // cluster.nodes = 2^32 + 8 used to pass the range check (>= 1) and run 8 nodes.
+  const std::string bound = "of at most 2147483647 (2^31 - 1, what the model's count holds), got ";
+  CHECK(errors_of(minimal(), {"cluster.nodes=4294967304"}) ==
+        std::vector<std::string>{"t.json:/cluster/nodes: expected a positive integer " + bound + "4294967304"});
+  CHECK(errors_of(minimal(), {"cluster.nodes_per_rack=4294967297"}) ==
+        std::vector<std::string>{"t.json:/cluster/nodes_per_rack: expected a positive integer " + bound + "4294967297"});
+  json gen = minimal();
+  gen["workload"]["generators"] = json::parse(R"([{"name": "g", "count": 4294967297, "interarrival":
+      {"kind": "fixed", "value": "1 s"}, "work": {"kind": "fixed", "value": "1 s"}, "nodes": [4294967297]}])");
+  CHECK(errors_of(gen) == std::vector<std::string>{
+                              "t.json:/workload/generators/0/count: expected a positive integer " + bound + "4294967297",
+                              "t.json:/workload/generators/0/nodes/0: expected a positive integer " + bound + "4294967297"});
+  json training = minimal();
+  training["workload"]["training"] = json::parse(
+      R"([{"name": "t", "model": "llama3-8b", "nodes": 4, "parallelism": {"pp": 4294967297}}])");
+  CHECK(errors_of(training) == std::vector<std::string>{
+                                   "t.json:/workload/training/0/parallelism/pp: expected a positive integer " + bound +
+                                   "4294967297"});
+  // 2^31 - 1 itself passes; a range of the key's own is checked as before; seeds are 64 bits.
+  CHECK(errors_of(minimal(), {"cluster.nodes_per_rack=2147483647"}).empty());
+  CHECK(errors_of(minimal(), {"workload.jobs.0.priority=4294967297"}) ==
+        std::vector<std::string>{"t.json:/workload/jobs/0/priority: expected an integer from -1000000 to 1000000, got "
+                                 "4294967297"});
+  CHECK(errors_of(minimal(), {"seed=18446744073709551615"}).empty());
+}
+
+TEST_CASE("every integer key is an int (up to 2^31 - 1) unless declared wide", "[tools][scenario][schema]") {
+  const auto registries = make_registries();
+  std::vector<std::string> unbounded;
+  std::function<void(const FieldSpec&, const std::string&)> walk = [&](const FieldSpec& f, const std::string& at) {
+    if ((f.type == FieldType::kInteger || f.type == FieldType::kIntegerArray) && !f.wide_integer) {
+      const auto max = integer_maximum(f);
+      if (!max || *max > kMaxInt32) unbounded.push_back(at);
+    }
+    for (const auto& c : f.children) walk(c, at + "/" + c.key);
+  };
+  walk(scenario_spec(registries), "");
+  CHECK(unbounded.empty());
+}
+
+TEST_CASE("names and paths with control characters are refused, descriptions may break lines", "[tools][scenario]") {
+  // A NUL in a service name passed validate and failed in the trace writer (exit 1).
+  const std::string control = " without control characters (U+0000 to U+001F, U+007F), got ";
+  CHECK(errors_of(minimal(), {"workload.jobs.0.name=\"a\\u0000b\""}) ==
+        std::vector<std::string>{"t.json:/workload/jobs/0/name: expected a non-empty string" + control +
+                                 "\"a\\u0000b\""});
+  CHECK(errors_of(minimal(), {"name=\"tab\\there\""}) ==
+        std::vector<std::string>{"t.json:/name: expected a non-empty string" + control + "\"tab\\there\""});
+  CHECK(errors_of(minimal(), {"workload.jobs.0.name=\"del\\u007f\""}).size() == 1);
+  CHECK(errors_of(minimal(), {"description=\"two\\nlines\\twith a tab\""}).empty());
+  CHECK(errors_of(minimal(), {"workload.jobs.0.name=\"caf\\u00e9 \\u4e2d\""}).empty());  // not controls
 }
