@@ -10,6 +10,7 @@
 #include "models/workload/pipeline_schedule.hpp"
 #include "models/workload/training_step.hpp"
 #include "sim/error.hpp"
+#include "tests/models/workload/llama405b_plan.hpp"
 
 using namespace dcsim::models;
 namespace mw = dcsim::models::workload;
@@ -26,18 +27,9 @@ mw::TrainingStepResult estimate(const mw::TrainingJobConfig& j) {
   return mw::estimate_training_step(j, hardware::hgx_h100(), {}, registry());
 }
 
-// Llama 3 405B as it ran (Dubey et al. 2024, table 4): 16,384 GPUs, TP 8, CP 1, PP 16, DP 128,
-// sequence 8192, 16M tokens per batch = 2,048 sequences: 16 micro-batches of 1 per DP rank.
+// Llama 3 405B as it ran (llama405b_plan.hpp), with full recompute.
 mw::TrainingJobConfig llama405b() {
-  mw::TrainingJobConfig j;
-  j.name = "llama3-405b";
-  j.model = mw::llama3_405b();
-  j.nodes = 2048;
-  j.parallelism.tp = 8;
-  j.parallelism.pp = 16;
-  j.parallelism.zero_stage = 1;
-  j.micro_batch_size = 1;
-  j.global_batch_sequences = 2048;
+  mw::TrainingJobConfig j = mw::testing::llama405b_table4();
   j.recompute = mw::Recompute::kFull;
   return j;
 }

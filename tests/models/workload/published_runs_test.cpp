@@ -13,6 +13,7 @@
 #include "models/collective/collective_estimator.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/workload/training_step.hpp"
+#include "tests/models/workload/llama405b_plan.hpp"
 
 using namespace dcsim::models;
 namespace mw = dcsim::models::workload;
@@ -66,18 +67,10 @@ TEST_CASE("llama3-405b on 16,384 GPUs with the paper's plan stays within 10% of 
   mc::CollectiveRegistry collectives{"collective algorithm"};
   mc::register_collective_algorithms(collectives);
   const auto step = [&](int v) {
-    mw::TrainingJobConfig j;
-    j.name = "llama3-405b";
-    j.model = mw::llama3_405b();
-    j.nodes = 2048;
-    j.parallelism.tp = 8;
-    j.parallelism.pp = 16;
-    j.parallelism.zero_stage = 1;
+    mw::TrainingJobConfig j = mw::testing::llama405b_table4();
     j.parallelism.virtual_stages = v;
     j.parallelism.first_stage_layers = 7;
     j.parallelism.last_stage_layers = 7;
-    j.micro_batch_size = 1;
-    j.global_batch_sequences = 2048;
     j.recompute = mw::Recompute::kSelective;
     return mw::estimate_training_step(j, hardware::hgx_h100(), {}, collectives);
   };
