@@ -76,22 +76,37 @@ std::string options_table(const RunData& run, const std::vector<std::string>& op
   return out + "</table>\n";
 }
 
-// Rows "label | USD | share of the total" for the children of `object` that `labels` names (in
-// its order), and the total: where the money goes.
+// Rows "label | USD | share" for the children of `object` that `labels` names (in its order), and
+// the total: where the money goes. With a credit among them (the book value left at the end of a
+// run shorter than the depreciation, a negative item), a share of the net total means nothing
+// (a $5.7 M capex is 134,347,495% of the $4.23 a 1-minute run nets): the shares are then of the
+// costs before credits, and the header says so.
 std::string breakdown_table(const std::string& title, const nlohmann::json& object, double total_usd,
                             const CostLabels& labels) {
-  std::string rows;
+  std::vector<std::pair<std::string, double>> items;
+  double gross_usd = 0;
+  bool credits = false;
   for (const auto& [key, label] : labels) {
     if (!object.contains(key) || !object.at(key).is_number()) continue;
     const double usd = object.at(key).get<double>();
-    rows += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-                        html_escape(label), html_escape(usd_text(usd, 0)),
-                        total_usd != 0 ? fmt::format("{:.1f}%", 100 * usd / total_usd) : std::string());
+    items.emplace_back(label, usd);
+    if (usd > 0) gross_usd += usd;
+    credits = credits || usd < 0;
   }
-  if (rows.empty()) return "";
-  return fmt::format("<table class=\"costs\"><tr><th>{}</th><th>USD</th><th>share</th></tr>\n{}"
-                     "<tr><th>total</th><td class=\"num\">{}</td><td class=\"num\">100%</td></tr></table>\n",
-                     html_escape(title), rows, html_escape(usd_text(total_usd, 0)));
+  if (items.empty()) return "";
+  const double base_usd = credits ? gross_usd : total_usd;
+  const auto share = [&](double usd) {
+    return base_usd != 0 ? fmt::format("{:.3g}%", 100 * usd / base_usd) : std::string();
+  };
+  std::string rows;
+  for (const auto& [label, usd] : items) {
+    rows += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+                        html_escape(label), html_escape(usd_text(usd, 0)), share(usd));
+  }
+  return fmt::format("<table class=\"costs\"><tr><th>{}</th><th>USD</th><th>{}</th></tr>\n{}"
+                     "<tr><th>total</th><td class=\"num\">{}</td><td class=\"num\">{}</td></tr></table>\n",
+                     html_escape(title), credits ? "share of the costs before credits" : "share", rows,
+                     html_escape(usd_text(total_usd, 0)), credits ? share(total_usd) : "100%");
 }
 
 const nlohmann::json* object_at(const RunData& run, const std::string& pointer) {
@@ -118,8 +133,9 @@ std::string period_notes(const RunData& run) {
   const nlohmann::json::json_pointer basis("/cost/priced_period_basis");
   if (!run.summary.contains(basis) || !run.summary.at(basis).is_string()) return "";
   const double priced_s = summary_number(run, "/cost/priced_period_s");
-  std::string text = fmt::format("Priced over {} ({:.0f} billing months), ", span_text(priced_s),
-                                 summary_number(run, "/cost/months"));
+  const double months = summary_number(run, "/cost/months");
+  std::string text = fmt::format("Priced over {} ({:.0f} billing month{}), ", span_text(priced_s), months,
+                                 months == 1 ? "" : "s");
   if (run.summary.at(basis).get<std::string>() == "horizon") {
     text += fmt::format("the horizon asked for: the run simulated {} of it ({:.3g}%); {} kWh of the energy priced "
                         "is after the run, at its last power.",

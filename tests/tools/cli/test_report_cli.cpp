@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <filesystem>
+#include <cmath>
 #include <fstream>
+#include <regex>
 
 #include "cli_test_support.hpp"
 
@@ -90,6 +92,19 @@ TEST_CASE("costs: a short run priced over a long horizon says so in the headline
   REQUIRE(own.exit_code == 0);
   CHECK_THAT(own.output, Catch::Contains("  priced      1.00 h (1 billing month), the run's own span"));
   CHECK_THAT(own.output, !Catch::Contains("WARNING"));
+  // An hour of a 3-year depreciation leaves nearly all the capex as book value, a credit: the
+  // owned TCO's shares are of the costs before it (capex about 100%, the credit about -100%), not
+  // of the small net total (where the capex was millions of percent), and one month is singular.
+  REQUIRE(run_dcsim("report " + out.string()).exit_code == 0);
+  std::ifstream own_in(out / "report.html");
+  const std::string own_html((std::istreambuf_iterator<char>(own_in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(own_html, Catch::Contains("<th>share of the costs before credits</th>"));
+  CHECK_THAT(own_html, Catch::Contains("(1 billing month)"));
+  const std::regex share(R"(<td class="num">(-?[0-9.]+(?:e[+-]?[0-9]+)?)%</td>)");
+  for (auto it = std::sregex_iterator(own_html.begin(), own_html.end(), share); it != std::sregex_iterator(); ++it) {
+    INFO((*it)[0].str());
+    CHECK(std::abs(std::stod((*it)[1].str())) <= 100.0);
+  }
   fs::remove_all(out);
 }
 
