@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "tools/run/build_datacenter.hpp"
 #include "tools/scenario/data_file.hpp"
 #include "tools/scenario/input_reader.hpp"
 #include "tools/scenario/scenario_loader.hpp"
@@ -151,6 +152,9 @@ Plan validate_sweep(const Sweep& sweep, const models::ModelRegistries& registrie
     try {
       const scenario::DataFileLog data_files;
       const auto loaded = scenario::load_scenario_file(sweep.scenario, v.overrides, std::nullopt, registries, limits);
+      // What `validate` checks too: the models build as `run` will build them (a fabric with
+      // fewer hosts than the variant's nodes loads, and fails only there).
+      run::check_models_build(loaded, registries);
       // The data files it read are part of what a variant's results depend on (a resumed sweep
       // reruns the variants whose trace CSV changed), each hashed once per validation.
       std::string inputs = loaded.given.dump();

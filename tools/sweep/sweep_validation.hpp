@@ -1,7 +1,8 @@
 #pragma once
 // Everything a sweep needs checked before anything is written: every swept path is a key of the
 // scenario format, and every variant that will run loads (its combination of values, not each
-// value alone over the base: a sweep that zips nodes with replicas is valid only in pairs). All
+// value alone over the base: a sweep that zips nodes with replicas is valid only in pairs), and its
+// models build as `run` builds them (what `dcsim validate` checks). All
 // problems are reported together (sim::InputErrors), each where it belongs in the sweep file:
 //   sweep.json:/parameters/0/values/2: fabric.k=3: <what the loader said>   (every variant with that
 //                                                                          value fails, and only those)

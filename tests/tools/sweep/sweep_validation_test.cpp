@@ -81,3 +81,24 @@ TEST_CASE("sweep: the base need not load alone when every variant does - when no
   CHECK_THAT(errors[0], Catch::StartsWith("s.json:/set: ") && Catch::Contains("/cluster/nodes: expected a positive "
                                                                               "integer, got -1"));
 }
+
+TEST_CASE("sweep: a variant whose models do not build is refused before any runs, as validate refuses it", "[sweep]") {
+  // tiny-fabric.json: 4 nodes on a 4-host fabric. 5 nodes load (each key is in range) but the
+  // fabric has 4 hosts: `dcsim validate` refuses that when it builds the models, and so must the
+  // sweep (its --dry-run said ok, then the variant failed at run time).
+  dcsim::models::ModelRegistries registries;
+  dcsim::models::register_builtin_models(registries);
+  const json doc = json::parse(R"({"name": "t", "scenario": ")" + std::string(DCSIM_SOURCE_DIR) +
+                               R"(/tests/data/sweeps/tiny-fabric.json", "parameters": [
+      {"path": "cluster.nodes", "values": [4, 5, 2]}]})");
+  const sw::Sweep sweep = sw::parse_sweep(doc, "s.json", ".");
+  std::vector<std::string> errors;
+  try {
+    sw::validate_sweep(sweep, registries, 2, dcsim::tools::scenario::ResourceLimits::for_this_machine());
+  } catch (const dcsim::sim::InputErrors& e) {
+    errors = e.messages();
+  }
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::StartsWith("s.json:/parameters/0/values/1: cluster.nodes=5: ") &&
+                            Catch::Contains("the fabric has 4 hosts but the cluster has 5 nodes"));
+}
