@@ -103,6 +103,11 @@ Verdict one_sided(const Check& c, const json& v, Verdict out) {
 }
 
 Verdict baseline(const Check& c, const json& v, Verdict out) {
+  if (!c.baseline_problem.empty()) {  // `dcsim check` refuses this before running (exit 2)
+    out.check = c.path + " vs baseline";
+    out.detail = c.baseline_problem;
+    return out;
+  }
   if (c.max_increase || c.max_decrease) return one_sided(c, v, std::move(out));
   const double b = c.baseline_value;
   const double allowed = std::max(c.abs_tol.value_or(0.0), c.rel_tol.value_or(0.0) * std::fabs(b));

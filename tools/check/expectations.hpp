@@ -32,6 +32,10 @@ struct Check {
   nlohmann::json equals;            // equals: a number or a string
   double baseline_value = 0.0;      // baseline: the value at `path` in the baseline summary
   std::string baseline_file;
+  // Baseline: why the baseline summary has no number at `path` (empty when it has one). Reported
+  // by `dcsim check` only once `path` is known to be one the run reports: a mistyped path gets
+  // the run's did-you-mean, not "the baseline has no number there".
+  std::string baseline_problem;
   std::optional<double> rel_tol, abs_tol;  // baseline, two-sided: the larger allowance holds
   // Baseline, one-sided: how far the value may rise above or fall below the baseline's.
   struct Allowance {

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -75,13 +76,20 @@ Command add_check_command(CLI::App& app, const CommandContext& context) {
                 for (const auto& c : run.checks) {
                   if (!c.path.empty() && !planned.may_report(c.path)) {
                     errors.push_back(args->expectations + ":" + c.pointer + "/path: " + planned.why_not(c.path));
+                  } else if (!c.baseline_problem.empty()) {
+                    errors.push_back(args->expectations + ":" + c.pointer + "/baseline: " + c.baseline_problem);
                   }
                 }
               } catch (const sim::InputError& x) {
                 collect(x);
               }
             }
-            if (!errors.empty()) throw sim::InputErrors(std::move(errors));
+            // A check every run shares is checked per run: each message once.
+            std::vector<std::string> unique;
+            for (auto& m : errors) {
+              if (std::find(unique.begin(), unique.end(), m) == unique.end()) unique.push_back(std::move(m));
+            }
+            if (!unique.empty()) throw sim::InputErrors(std::move(unique));
             std::vector<check::Verdict> verdicts;
             std::vector<check::RunTime> times;
             for (std::size_t i = 0; i < e.runs.size(); ++i) {

@@ -107,6 +107,22 @@ TEST_CASE("check: a mistyped path is exit 2 with a guess before anything runs", 
                                        "run reports; its sections: "));
   CHECK_THAT(r.output, !Catch::Contains("checks/2"));
   CHECK_FALSE(fs::exists(out / "runs"));
+  // Against a baseline too: the mistyped path gets the run's guess, not "the baseline has no
+  // number there" (the baseline lacks it because nothing reports it); a path the run reports but
+  // the baseline lacks is the baseline's problem, at /baseline.
+  std::ofstream(out / "baseline.json") << R"({ "network": { "fct_p99_s": 0.02 } })";
+  std::ofstream(out / "typo-baseline.json") << R"({ "name": "t", "runs": [ { "name": "r", "scenario": ")" << kSource
+                                            << R"(/scenarios/fat-tree-vs-mesh.json", "checks": [
+      { "path": "network/fct_p99", "baseline": "baseline.json", "max_increase": "5%" },
+      { "path": "network/fct_p50_s", "baseline": "baseline.json", "max_increase": "5%" } ] } ] })";
+  const auto b = run_dcsim("check " + (out / "typo-baseline.json").string() + " -o " + (out / "runs").string());
+  CHECK(b.exit_code == 2);
+  CHECK_THAT(b.output, Catch::Contains("typo-baseline.json:/runs/0/checks/0/path: 'network/fct_p99' is not a value "
+                                       "this run reports; did you mean 'network/fct_p99_s'?"));
+  CHECK_THAT(b.output, !Catch::Contains("checks/0/baseline"));
+  CHECK_THAT(b.output, Catch::Contains("typo-baseline.json:/runs/0/checks/1/baseline: the baseline baseline.json has "
+                                       "no number at 'network/fct_p50_s'"));
+  CHECK_FALSE(fs::exists(out / "runs"));
   // A JUnit file that cannot be written is found before the runs too.
   const auto junit = run_dcsim("check " + kSource + "/scenarios/ci/fabric-gate.json -o " + (out / "runs").string() +
                                " --junit " + (out / "missing" / "junit.xml").string());
