@@ -347,6 +347,15 @@ void add_cluster(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s
                                    ? fmt::format(", effective training {:.1f}%",
                                                  100 * s.at(effective).get<double>())
                                    : std::string())});
+    // What they cost in GPU time, by kind: the figures a failover policy is chosen on.
+    std::string cost = grouped(number_at(s, "/goodput/lost_gpu_h"), 0) + " GPU-h of work lost (redone), " +
+                       grouped(number_at(s, "/goodput/restart_gpu_h"), 0) + " GPU-h restarting (relaunch, reload)";
+    for (const auto& [key, what] : {std::pair{"/goodput/shrunk_missing_gpu_h", "short of replicas (elastic)"},
+                                    std::pair{"/goodput/stalled_gpu_h", "stalled at held checkpoints"}}) {
+      const double gpu_h = number_at(s, key);
+      if (gpu_h > 0) cost += ", " + grouped(gpu_h, 0) + " GPU-h " + what;
+    }
+    out.push_back({"fault cost", cost});
   }
 }
 

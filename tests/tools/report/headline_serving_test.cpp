@@ -87,3 +87,21 @@ TEST_CASE("a fabric no flow crossed gets one network line, not four lines of zer
   CHECK_THAT(busy, Catch::Contains("network     12 flows completed, 0 failed"));
   CHECK_THAT(busy, Catch::Contains("flow times"));
 }
+
+TEST_CASE("a run with faults says what they cost in GPU time, by kind", "[tools][report][headline]") {
+  // failover-policies.json under elastic without headroom (figures as measured, rounded): the
+  // lost work, the restarts and the GPU time run short of replicas; nothing stalled, so no
+  // stalled part.
+  report::HeadlineFacts facts;
+  facts.has_cluster = true;
+  facts.has_reliability = true;
+  nlohmann::json s = serving_summary();
+  s.erase("inference");
+  s["reliability"] = {{"faults_total", 24}, {"interruptions_total", 22}};
+  s["goodput"] = {{"fraction", 0.995},       {"effective_training_fraction", 0.943}, {"lost_gpu_h", 370.4},
+                  {"restart_gpu_h", 397.2},  {"shrunk_missing_gpu_h", 5704.0},      {"stalled_gpu_h", 0.0}};
+  const std::string text = text_of(facts, s);
+  CHECK_THAT(text, Catch::Contains("faults      24 faults, 22 job interruptions; goodput 99.5%, effective training 94.3%\n"));
+  CHECK_THAT(text, Catch::Contains("fault cost  370 GPU-h of work lost (redone), 397 GPU-h restarting (relaunch, reload), "
+                                   "5,704 GPU-h short of replicas (elastic)\n"));
+}
