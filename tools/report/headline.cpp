@@ -225,12 +225,11 @@ void add_costs(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s) 
   for (const auto& name : facts.cloud_options) {
     const nlohmann::json::json_pointer p("/cost/" + name + "/break_even_month");
     if (!s.contains(p)) continue;
-    break_even += fmt::format("{}{} vs {}", break_even.empty() ? "" : ", ",
-                              s.at(p).is_number() ? fmt::format("month {}", s.at(p).get<std::int64_t>()) : "never",
-                              name);
+    break_even += fmt::format("{}{} {}", break_even.empty() ? "" : ", ", name,
+                              s.at(p).is_number() ? fmt::format("in month {}", s.at(p).get<std::int64_t>()) : "never");
   }
   if (!break_even.empty()) {
-    out.push_back({"break-even", fmt::format("{} (owned); {} GPU-hours delivered", break_even,
+    out.push_back({"break-even", fmt::format("owning catches up with {}; {} GPU-hours delivered", break_even,
                                              grouped(number_at(s, "/cost/delivered_gpu_hours"), 0))});
   }
   const std::string capex = parts_text(s, "/cost/capex/", capex_category_labels());

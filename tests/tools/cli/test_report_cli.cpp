@@ -68,7 +68,7 @@ TEST_CASE("costs: a short run priced over a long horizon says so in the headline
   // Against each offer: on demand for an hour's GPU-hours never catches up with three years of
   // owning; the 3-year commitment bills all 256 GPUs for the whole horizon, so owning wins in its
   // last month.
-  CHECK_THAT(run.output, Catch::Contains("  break-even  never vs aws-p5-on-demand, month 36 vs aws-p5-reserved-3y"));
+  CHECK_THAT(run.output, Catch::Contains("  break-even  owning catches up with aws-p5-on-demand never, aws-p5-reserved-3y in month 36"));
   CHECK_THAT(run.output, Catch::Contains("  capex       $11,") && Catch::Contains(": servers $10,032,000, switches $"));
   const auto r = run_dcsim("report " + out.string());
   REQUIRE(r.exit_code == 0);

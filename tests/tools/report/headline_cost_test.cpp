@@ -63,9 +63,10 @@ TEST_CASE("money and counts carry thousands separators", "[tools][report][headli
 
 TEST_CASE("the headline gives the break-even against every cloud offer", "[tools][report][headline]") {
   const auto lines = report::headline_lines(cost_facts(), cost_summary());
-  // Before: "month 13 (owned vs aws-p5-on-demand)" and nothing about the reserved offer.
+  // Before: "month 13 (owned vs aws-p5-on-demand)" and nothing about the reserved offer; then
+  // "month 13 vs aws-p5-on-demand, never vs aws-p5-reserved-3y (owned)", which left who catches up unclear.
   CHECK(line(lines, "break-even") ==
-        "month 13 vs aws-p5-on-demand, never vs aws-p5-reserved-3y (owned); 5,390,000 GPU-hours delivered");
+        "owning catches up with aws-p5-on-demand in month 13, aws-p5-reserved-3y never; 5,390,000 GPU-hours delivered");
 }
 
 TEST_CASE("the headline says what period is priced and warns when the run covers little of it",
