@@ -98,22 +98,22 @@ EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
   // With a facility its steps carry the whole site's energy; otherwise the cluster's IT power.
   facility_energy_ = c.config.facility.has_value();
   if (facility_energy_) {
-    c.signals.facility_step.connect([this](const dc::FacilityStep& s) { on_facility_step(s); });
+    c.signals.facility_step.connect([this](const seams::FacilityStep& s) { on_facility_step(s); });
   } else {
-    c.signals.it_power.connect([this](const dc::ItPowerChange& p) { on_it_power(p); });
+    c.signals.it_power.connect([this](const seams::ItPowerChange& p) { on_it_power(p); });
   }
-  c.signals.job_state.connect([this](const dc::JobStateChange& j) { on_job(j); });
-  c.signals.fault.connect([this](const dc::FaultNotice& f) { on_fault(f); });
-  c.signals.training_work.connect([this](const dc::TrainingWork& w) { on_training_work(w); });
-  c.signals.inference_work.connect([this](const dc::InferenceWork& w) { on_inference_work(w); });
+  c.signals.job_state.connect([this](const seams::JobStateChange& j) { on_job(j); });
+  c.signals.fault.connect([this](const seams::FaultNotice& f) { on_fault(f); });
+  c.signals.training_work.connect([this](const seams::TrainingWork& w) { on_training_work(w); });
+  c.signals.inference_work.connect([this](const seams::InferenceWork& w) { on_inference_work(w); });
   c.signals.uplink_carried.connect([this](const network::UplinkCarried& u) { on_uplink(u); });
   if (c.config.cluster->cloud_pool) {
     // The cloud side bills at the pool's offer and its provider's egress tariff.
     const CloudGpuOffer& offer = c.config.cluster->cloud_pool->offer;
     const auto& tariff = c.registries.egress_tariffs.get(offer.egress_tariff);
     burst_ = std::make_unique<BurstAccount>(offer, tariff.factory(sim::Params{}), horizon_);
-    c.signals.cloud_instance.connect([this](const dc::CloudInstanceChange& i) { burst_->on_instance(i); });
-    c.signals.cloud_transfer.connect([this](const dc::CloudTransfer& t) { burst_->on_transfer(t); });
+    c.signals.cloud_instance.connect([this](const seams::CloudInstanceChange& i) { burst_->on_instance(i); });
+    c.signals.cloud_transfer.connect([this](const seams::CloudTransfer& t) { burst_->on_transfer(t); });
   }
   // Stored throughout; the declared egress is added at finish, once the period priced is known.
   if (stored_bytes_ > 0) ledger_->set_stored_bytes(sim::Time::zero(), stored_bytes_);
@@ -157,7 +157,7 @@ void EconomicsSubsystem::add_gpu_time(std::size_t job, sim::Time start, sim::Tim
   gpu_s_by_job_[job] += gpu_s;
 }
 
-void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
+void EconomicsSubsystem::on_job(const seams::JobStateChange& j) {
   if (j.job >= running_.size()) running_.resize(j.job + 1);
   auto& slot = running_[j.job];
   if (slot) {
@@ -168,13 +168,13 @@ void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
   if (j.to == "running" || j.to == "stalled") slot = Running{j.at, static_cast<double>(j.gpus), j.cloud};
 }
 
-void EconomicsSubsystem::on_it_power(const dc::ItPowerChange& p) {
+void EconomicsSubsystem::on_it_power(const seams::ItPowerChange& p) {
   if (p.at > power_since_) add_energy(power_since_, p.at, power_w_ * (p.at - power_since_).seconds());
   power_since_ = std::max(power_since_, p.at);
   power_w_ = p.power_w;
 }
 
-void EconomicsSubsystem::on_facility_step(const dc::FacilityStep& s) {
+void EconomicsSubsystem::on_facility_step(const seams::FacilityStep& s) {
   add_energy(s.from, s.to, s.facility_j);
   if (s.to > s.from) power_w_ = s.facility_j / (s.to - s.from).seconds();
   power_since_ = std::max(power_since_, s.to);
@@ -197,13 +197,13 @@ void EconomicsSubsystem::on_uplink(const network::UplinkCarried& u) {
   });
 }
 
-void EconomicsSubsystem::on_fault(const dc::FaultNotice& f) {
+void EconomicsSubsystem::on_fault(const seams::FaultNotice& f) {
   if (f.repaired || f.at >= horizon_) return;
   // Classes of the reliability model only: scripted /faults entries are what-if events with no part.
   if (const auto it = fault_index_.find(f.fault_class); it != fault_index_.end()) ledger_->add_fault(f.at, it->second);
 }
 
-void EconomicsSubsystem::on_training_work(const dc::TrainingWork& w) {
+void EconomicsSubsystem::on_training_work(const seams::TrainingWork& w) {
   // Work reported at t was done before t (a run that stops reports its unfinished jobs' work at
   // its last instant): booked 1 ns earlier, so it lies inside a period that ends at t.
   if (w.at > horizon_) return;
@@ -220,7 +220,7 @@ void EconomicsSubsystem::on_training_work(const dc::TrainingWork& w) {
   ledger_->add_flops(at, w.model_flops);
 }
 
-void EconomicsSubsystem::on_inference_work(const dc::InferenceWork& w) {
+void EconomicsSubsystem::on_inference_work(const seams::InferenceWork& w) {
   // Announced at the end of the run: a run past the horizon priced none of it (the requests'
   // completion times are not kept, so the tokens are not cut pro rata).
   served_.push_back({std::string(w.service), w.jobs, w.at > horizon_ ? 0.0 : w.output_tokens});

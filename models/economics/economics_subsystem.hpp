@@ -92,12 +92,12 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
     double gpus = 0.0;
     bool cloud = false;
   };
-  void on_job(const datacenter::JobStateChange& change);
-  void on_it_power(const datacenter::ItPowerChange& change);
-  void on_facility_step(const datacenter::FacilityStep& step);
-  void on_fault(const datacenter::FaultNotice& notice);
-  void on_training_work(const datacenter::TrainingWork& work);
-  void on_inference_work(const datacenter::InferenceWork& work);
+  void on_job(const seams::JobStateChange& change);
+  void on_it_power(const seams::ItPowerChange& change);
+  void on_facility_step(const seams::FacilityStep& step);
+  void on_fault(const seams::FaultNotice& notice);
+  void on_training_work(const seams::TrainingWork& work);
+  void on_inference_work(const seams::InferenceWork& work);
   void on_uplink(const network::UplinkCarried& carried);
   // Ends the run's accounts at its end and, with a horizon asked for, extends its last power to it;
   // adds the declared egress. The period priced.

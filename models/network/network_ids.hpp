@@ -1,0 +1,12 @@
+#pragma once
+// The ids of a network's nodes (hosts and switches) and links: plain integers, so value types that
+// name hosts (finished flows, uplink sources) need not include the topology.
+
+#include <cstdint>
+
+namespace dcsim::models::network {
+
+using NodeId = std::uint32_t;
+using LinkId = std::uint32_t;
+
+}  // namespace dcsim::models::network
