@@ -1,7 +1,7 @@
 #pragma once
 // The cloud side of a hybrid run (a cluster with a cloud pool, models/datacenter/cloud_pool.hpp):
 // what bursting cost, from the pool's signals; the economics subsystem owns one and reports it
-// beside owning (economics_subsystem.hpp).
+// beside owning (economics_model.hpp).
 //
 //   instance_usd   = sum over instances of (gone - ready) x gpus_per_instance x usd_per_gpu_hour
 //                    (clouds bill an instance while it exists, busy or idle; the provisioning

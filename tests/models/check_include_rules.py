@@ -22,10 +22,6 @@ VALUE_HEADERS = {
     "models/reliability/precursor_config.hpp",
 }
 KNOWN = {
-    # economics prices the cluster from its config and is a subsystem of the assembly: its
-    # adapter belongs in models/datacenter/ (issue 39, item 4).
-    ("models/economics/site_capex.hpp", "models/datacenter/cluster_config.hpp"),
-    ("models/economics/economics_subsystem.hpp", "models/datacenter/subsystem.hpp"),
     # the object store and NVMe-oF targets send their I/O as flows on the network's concrete
     # FabricSimulation, not through a seam of their own (issue 39, item 4).
     ("models/storage/object_store.hpp", "models/network/fabric_simulation.hpp"),
