@@ -105,8 +105,6 @@ struct FabricOptions {
   double max_min_precision = MaxMinSolver::kRelTol;
 };
 
-// A capacity flows share beside the links (Fabric::add_resource).
-using ResourceId = std::uint32_t;
 
 
 class Fabric {
