@@ -85,7 +85,7 @@ void ClusterSimulation::provision_cloud(int instances) {
     ++pool.requested;
     --instances;
     if (signals_ != nullptr) {
-      signals_->cloud_instance.emit(CloudInstanceChange{sim_.now(), node, CloudInstanceChange::Kind::kRequested,
+      signals_->cloud_instance.emit(seams::CloudInstanceChange{sim_.now(), node, seams::CloudInstanceChange::Kind::kRequested,
                                                         pool.config.offer.gpus_per_instance, 0.0});
     }
     sim_.at(sim_.now() + pool.config.provisioning_delay, [this, node] { on_cloud_ready(node); });
@@ -102,7 +102,7 @@ void ClusterSimulation::on_cloud_ready(int node) {
   pool.peak_ready = std::max(pool.peak_ready, pool.ready);
   nodes_[static_cast<std::size_t>(node)].state.provisioned = true;
   if (signals_ != nullptr) {
-    signals_->cloud_instance.emit(CloudInstanceChange{sim_.now(), node, CloudInstanceChange::Kind::kReady,
+    signals_->cloud_instance.emit(seams::CloudInstanceChange{sim_.now(), node, seams::CloudInstanceChange::Kind::kReady,
                                                       pool.config.offer.gpus_per_instance, 0.0});
   }
   const double rate = pool.config.offer.purchase == economics::CloudPurchase::kSpot
@@ -147,7 +147,7 @@ void ClusterSimulation::release_cloud(int node) {
   ++pool.releases;
   n.state.provisioned = false;
   if (signals_ != nullptr) {
-    signals_->cloud_instance.emit(CloudInstanceChange{sim_.now(), node, CloudInstanceChange::Kind::kReleased,
+    signals_->cloud_instance.emit(seams::CloudInstanceChange{sim_.now(), node, seams::CloudInstanceChange::Kind::kReleased,
                                                       pool.config.offer.gpus_per_instance, 0.0});
   }
   // Jobs waiting for instances may now be requested again (the pool had no room).
@@ -173,7 +173,7 @@ void ClusterSimulation::preempt_cloud(int node) {
   for (const auto& [index, gpus] : n.jobs) victims.push_back(index);
   for (std::size_t j : victims) interrupt_job(j, "spot_preemption", {node});
   if (signals_ != nullptr) {
-    signals_->cloud_instance.emit(CloudInstanceChange{sim_.now(), node, CloudInstanceChange::Kind::kPreempted,
+    signals_->cloud_instance.emit(seams::CloudInstanceChange{sim_.now(), node, seams::CloudInstanceChange::Kind::kPreempted,
                                                       pool.config.offer.gpus_per_instance, lost_gpu_s_ - lost_before});
   }
   try_schedule();
@@ -190,7 +190,7 @@ void ClusterSimulation::start_cloud_transfer(Job& job) {
   job.transfer_delay = sim::Time::from_seconds(bytes * 8.0 / pool.config.wan_bits_per_s);
   job.restart_delay += job.transfer_delay;
   pool.ingress_bytes += bytes;
-  if (signals_ != nullptr) signals_->cloud_transfer.emit(CloudTransfer{sim_.now(), job.index, bytes, false});
+  if (signals_ != nullptr) signals_->cloud_transfer.emit(seams::CloudTransfer{sim_.now(), job.index, bytes, false});
 }
 
 void ClusterSimulation::finish_cloud_job(const Job& job) {
@@ -199,7 +199,7 @@ void ClusterSimulation::finish_cloud_job(const Job& job) {
   const double bytes = pool.config.results_bytes;
   if (bytes <= 0) return;
   pool.egress_bytes += bytes;
-  if (signals_ != nullptr) signals_->cloud_transfer.emit(CloudTransfer{sim_.now(), job.index, bytes, true});
+  if (signals_ != nullptr) signals_->cloud_transfer.emit(seams::CloudTransfer{sim_.now(), job.index, bytes, true});
 }
 
 void ClusterSimulation::account_start_delay(Job& job) {

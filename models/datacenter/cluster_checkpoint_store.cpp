@@ -1,6 +1,6 @@
 // Where training runs write their checkpoints and what a restart pays to read one back: the
 // plan's analytic rate, flows to a store host (network_write.hpp), the shared object store
-// (datacenter_parts.hpp, CheckpointStore) or NVMe-oF namespaces (CheckpointNamespaces), whose
+// (models/seams/checkpoint_store.hpp, CheckpointStore) or NVMe-oF namespaces (CheckpointNamespaces), whose
 // reads are flows too.
 
 #include <utility>
@@ -33,7 +33,7 @@ sim::Time ClusterSimulation::checkpoint_reload_time(Job& job, const workload::Tr
   return sim::Time::from_seconds(plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s);
 }
 
-void ClusterSimulation::attach_checkpoint_store(CheckpointStore& store) {
+void ClusterSimulation::attach_checkpoint_store(seams::CheckpointStore& store) {
   checkpoint_store_ = &store;
   for (auto& job : jobs_) {
     if (job->spec.training && in_store(*job->spec.training)) job->plan = plan_with_policy_interval(job->spec);
@@ -43,7 +43,7 @@ void ClusterSimulation::attach_checkpoint_store(CheckpointStore& store) {
   }
 }
 
-void ClusterSimulation::attach_checkpoint_namespaces(CheckpointNamespaces& namespaces) {
+void ClusterSimulation::attach_checkpoint_namespaces(seams::CheckpointNamespaces& namespaces) {
   checkpoint_namespaces_ = &namespaces;
   for (auto& job : jobs_) {
     if (job->spec.training && in_namespaces(*job->spec.training)) job->plan = plan_with_policy_interval(job->spec);
@@ -63,12 +63,12 @@ bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
       Job& j = *jobs_[job_index];
       if (j.store_read != id) return;  // the run stopped meanwhile
       j.store_read = 0;
-      on_checkpoint_read(job_index, ok ? CheckpointRead::kOk : CheckpointRead::kUnavailable);
+      on_checkpoint_read(job_index, ok ? seams::CheckpointRead::kOk : seams::CheckpointRead::kUnavailable);
     });
     return true;
   }
   checkpoint_store_->read(job.spec.name, plan.checkpoint_config.pool, job.nodes, plan.checkpoint_bytes_per_node,
-                          [this, job_index, id](CheckpointRead result) {
+                          [this, job_index, id](seams::CheckpointRead result) {
                             Job& j = *jobs_[job_index];
                             if (j.store_read != id) return;  // the run stopped meanwhile
                             j.store_read = 0;
@@ -77,13 +77,13 @@ bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
   return true;
 }
 
-void ClusterSimulation::on_checkpoint_read(std::size_t job_index, CheckpointRead result) {
+void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result) {
   Job& job = *jobs_[job_index];
-  if (result == CheckpointRead::kUnavailable || result == CheckpointRead::kCorruptFound) {
+  if (result == seams::CheckpointRead::kUnavailable || result == seams::CheckpointRead::kCorruptFound) {
     // Unavailable (some of it on no OSD up): the job starts over. Found corrupt by its checksums:
     // it goes back to the checkpoint before, read in turn, or starts over when there is none.
     int back_to = 0;
-    if (result == CheckpointRead::kCorruptFound) {
+    if (result == seams::CheckpointRead::kCorruptFound) {
       log_integrity(job, -1, "checkpoint_corrupt_found", job.checkpoint_step);
       if (job.checkpoint_steps.size() >= 2) back_to = job.checkpoint_steps[job.checkpoint_steps.size() - 2];
     }
@@ -92,7 +92,7 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, CheckpointRead
     const double lost = std::max(0.0, job.resume_s - kept_s) * job.gpus();
     job.lost_gpu_s += lost;
     lost_gpu_s_ += lost;
-    if (result == CheckpointRead::kCorruptFound) {
+    if (result == seams::CheckpointRead::kCorruptFound) {
       ++corrupt_fallbacks_;
       corrupt_fallback_lost_gpu_s_ += lost;
     }
@@ -107,7 +107,7 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, CheckpointRead
     }
   }
   begin_run(job_index);
-  if (result == CheckpointRead::kCorruptUnnoticed) {
+  if (result == seams::CheckpointRead::kCorruptUnnoticed) {
     // Nothing checked it: the job steps on from a corrupted state, as if a GPU had corrupted it
     // right after the checkpoint before; only its loss checks can catch it now.
     corrupt_job(job_index, -1, "corrupt checkpoint", sim::Time::zero(), job.resume_step - 1);
@@ -154,7 +154,7 @@ std::unique_ptr<DataFeed> ClusterSimulation::dataset_feed(std::size_t job_index,
   c.retry_after = sim::Time::from_seconds(c.chunk_steps * plan.step.step_time_s);
   auto read = [this, name = job.spec.name, pool = plan.dataset.pool, nodes = job.nodes](
                   double bytes, std::function<void(bool)> done) {
-    checkpoint_store_->read_data(CheckpointStore::DataKind::kDataset, name, pool, nodes,
+    checkpoint_store_->read_data(seams::CheckpointStore::DataKind::kDataset, name, pool, nodes,
                                  bytes / static_cast<double>(nodes.size()), std::move(done));
   };
   return std::make_unique<DatasetReader>(c, std::move(read), sim_);

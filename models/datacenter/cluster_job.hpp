@@ -90,7 +90,7 @@ struct ClusterSimulation::Job {
   const char* stall_return = nullptr;
   double stall_s = 0.0;  // over every run
   // An inference replica (ServiceJobHost): what its runs tell the service; ended by the service.
-  std::optional<ServiceJobHost::Callbacks> service;
+  std::optional<seams::ServiceJobHost::Callbacks> service;
   bool service_ended = false;
   // Silent data corruption (cluster_integrity.cpp). Corrupted since `since` by a GPU of `node`:
   // the state after `clean_through` steps is wrong, and so is every checkpoint at a later step.

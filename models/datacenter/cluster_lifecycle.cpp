@@ -55,7 +55,7 @@ std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_po
 void ClusterSimulation::transition(Job& job, const char* from, const char* to, const std::string& cause) {
   if (signals_ != nullptr && signals_->job_state.connected()) {
     signals_->job_state.emit(
-        JobStateChange{sim_.now(), job.index, job.spec.name, from, to, cause, job.gpus(), job.energy_j, job.cloud});
+        seams::JobStateChange{sim_.now(), job.index, job.spec.name, from, to, cause, job.gpus(), job.energy_j, job.cloud});
   }
   // Generated and trace streams (1e6 jobs) keep only their fault-driven transitions and, once a
   // fault or preemption touched a job, its later ones (its restart and end, a handful per fault):
@@ -70,7 +70,7 @@ void ClusterSimulation::transition(Job& job, const char* from, const char* to, c
 void ClusterSimulation::report_training_work(const Job& job, double steps) {
   if (!job.plan || signals_ == nullptr || !signals_->training_work.connected()) return;
   const workload::TrainingStepResult& step = job.plan->step;  // the submitted plan: the global batch
-  signals_->training_work.emit(TrainingWork{sim_.now(), job.index, steps, steps * step.tokens_per_step,
+  signals_->training_work.emit(seams::TrainingWork{sim_.now(), job.index, steps, steps * step.tokens_per_step,
                                             steps * step.model_flops_per_step});
 }
 
@@ -115,21 +115,21 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   job.restart_delay = sim::Time::zero();
 }
 
-CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, double bytes) {
+seams::CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, double bytes) {
   const Job& j = *jobs_[job_index];
   const workload::CheckpointConfig& c = j.current_plan().checkpoint_config;
-  CheckpointWritten w;
+  seams::CheckpointWritten w;
   w.at = sim_.now();
   w.job = job_index;
   w.name = j.spec.name;
   w.bytes = bytes;
   w.nodes = j.nodes;
   if (c.target == workload::CheckpointTarget::kStore && checkpoint_store_ != nullptr) {
-    w.place = CheckpointWritten::Place::kStore;
+    w.place = seams::CheckpointWritten::Place::kStore;
     copy_sources_ = checkpoint_store_->copy_sources(c.pool);
     w.sources = copy_sources_;
   } else if (c.target == workload::CheckpointTarget::kRemote && c.store_host >= 0) {
-    w.place = CheckpointWritten::Place::kNetworkHost;
+    w.place = seams::CheckpointWritten::Place::kNetworkHost;
     w.host = c.store_host;
     w.on_backend = c.network == workload::CheckpointNetwork::kBackend;
   }
@@ -520,7 +520,7 @@ void ClusterSimulation::set_node_down(int node, const std::string& cause) {
     take_out_of_pool(node);
   }
   n.state.healthy = false;
-  if (signals_ != nullptr) signals_->node_health.emit(NodeHealthChange{sim_.now(), node, false, cause});
+  if (signals_ != nullptr) signals_->node_health.emit(seams::NodeHealthChange{sim_.now(), node, false, cause});
   crash_jobs_on_node(node, cause, {node});
 }
 
@@ -541,7 +541,7 @@ void ClusterSimulation::set_node_up(int node) {
   if (n.faults_down == 0) return;
   if (--n.faults_down > 0) return;  // another fault still holds it down
   n.state.healthy = true;
-  if (signals_ != nullptr) signals_->node_health.emit(NodeHealthChange{sim_.now(), node, true, "repaired"});
+  if (signals_ != nullptr) signals_->node_health.emit(seams::NodeHealthChange{sim_.now(), node, true, "repaired"});
   if (!n.state.spare && spares_total_ < spare_target_) {
     // A spare went into service for it: the repaired node takes its place in the pool.
     n.state.spare = true;

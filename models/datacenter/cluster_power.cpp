@@ -11,7 +11,7 @@
 
 namespace dcsim::models::datacenter {
 
-void ClusterSimulation::set_power_source(NodePowerSource* source) {
+void ClusterSimulation::set_power_source(seams::NodePowerSource* source) {
   power_source_ = source;
   for (std::size_t i = 0; i < static_cast<std::size_t>(config_.nodes); ++i) {
     integrate_node(static_cast<int>(i));
@@ -104,7 +104,7 @@ void ClusterSimulation::settle() {
   for (double p : rack_power_w_) cluster_power_w_ += p;
   peak_power_w_ = std::max(peak_power_w_, cluster_power_w_);
   // Every rack starts dirty, so the first settle announces the idle power (from 0 W).
-  if (signals_ != nullptr && cluster_power_w_ != before_w) signals_->it_power.emit(ItPowerChange{sim_.now(), cluster_power_w_});
+  if (signals_ != nullptr && cluster_power_w_ != before_w) signals_->it_power.emit(seams::ItPowerChange{sim_.now(), cluster_power_w_});
 }
 
 void ClusterSimulation::append_samples(bool changed_racks_only) {

@@ -1,4 +1,4 @@
-// Inference replicas as cluster jobs (ServiceJobHost, datacenter_parts.hpp): submitted while the
+// Inference replicas as cluster jobs (ServiceJobHost, models/seams/service_job_host.hpp): submitted while the
 // run goes on, placed by the scheduler, held until the service ends them.
 
 #include <algorithm>
@@ -130,7 +130,7 @@ void ClusterSimulation::read_from_store(std::size_t handle, const std::string& p
   };
   auto read = std::make_shared<Read>(Read{handle, pool, bytes, std::move(done)});
   const double per_node = bytes / static_cast<double>(nodes.size());
-  checkpoint_store_->read_data(CheckpointStore::DataKind::kWeights, jobs_[handle]->spec.name, pool, nodes, per_node,
+  checkpoint_store_->read_data(seams::CheckpointStore::DataKind::kWeights, jobs_[handle]->spec.name, pool, nodes, per_node,
                                 [this, read, per_node](bool ok) {
     if (ok) {
       read->done();

@@ -309,7 +309,7 @@ void ClusterSimulation::set_fabric_groups(const std::vector<int>& group_of_node)
   for (std::size_t i = 0; i < group_of_node.size(); ++i) nodes_[i].state.fabric_group = group_of_node[i];
 }
 
-void ClusterSimulation::set_node_conditions(const NodeConditions* conditions) {
+void ClusterSimulation::set_node_conditions(const seams::NodeConditions* conditions) {
   conditions_ = conditions;
   for (std::size_t i = 0; i < static_cast<std::size_t>(config_.nodes); ++i) {
     nodes_[i].state.zone = conditions_ ? conditions_->zone_of_node(static_cast<int>(i)) : 0;
@@ -472,7 +472,7 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
   }
   auto& n = nodes_[static_cast<std::size_t>(node)];
   if (signals_ != nullptr && factor != n.clock_factor) {
-    signals_->node_clock.emit(NodeClockChange{sim_.now(), node, factor});
+    signals_->node_clock.emit(seams::NodeClockChange{sim_.now(), node, factor});
   }
   n.clock_factor = factor;
   for (const auto& [index, gpus] : n.jobs) {

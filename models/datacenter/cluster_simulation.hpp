@@ -38,10 +38,11 @@
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/collective_log.hpp"
 #include "models/datacenter/data_feed.hpp"
-#include "models/datacenter/datacenter_signals.hpp"
+#include "models/seams/datacenter_signals.hpp"
 #include "models/datacenter/datacenter_parts.hpp"
-#include "models/datacenter/node_conditions.hpp"
-#include "models/datacenter/node_power_source.hpp"
+#include "models/seams/node_conditions.hpp"
+#include "models/seams/node_clock.hpp"
+#include "models/seams/node_power_source.hpp"
 #include "models/model_registries.hpp"
 #include "models/policy/cluster_view.hpp"
 #include "models/policy/failover_policy.hpp"
@@ -58,10 +59,11 @@ struct CloudPool;
 // The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
 // the policy it hands itself to sees it that way.
 class ClusterSimulation final : private policy::ClusterView,
-                                public NodeFaultTarget,
-                                public CheckpointGate,
-                                public ServiceJobHost,
-                                public CheckpointStoreHost {
+                                public seams::NodeFaultTarget,
+                                public seams::CheckpointGate,
+                                public seams::ServiceJobHost,
+                                public seams::CheckpointStoreHost,
+                                public seams::NodeClock {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, const ModelRegistries& registries, sim::Simulator& sim,
@@ -77,7 +79,7 @@ class ClusterSimulation final : private policy::ClusterView,
 
   // Clock factor of one node's GPUs (1 = nominal, 0 < f <= 1): running jobs on it slow down
   // from now on. The hook through which thermal and power throttling act.
-  void set_node_clock_factor(int node, double factor);
+  void set_node_clock_factor(int node, double factor) override;
   // Flow mode: training jobs run every step as their step graph, with PP and DP traffic as flows
   // on this shared fabric (training_fabric.hpp, step_executor.hpp); call before start(). Not
   // owned. Without it, training jobs run the analytic step model in segments.
@@ -87,17 +89,17 @@ class ClusterSimulation final : private policy::ClusterView,
   // their store host there as flows (network_write.hpp); those naming the backend go on the
   // training fabric. Call before start(). Not owned.
   void set_frontend_network(TrainingFabric* network) { frontend_network_ = network; }
-  // The shared object store (datacenter_parts.hpp): jobs whose checkpoint target is the store
+  // The shared object store (models/seams/checkpoint_store.hpp): jobs whose checkpoint target is the store
   // write through it and read their checkpoint back from it on every restart
   // (cluster_checkpoint_store.cpp). Call before start(). Not owned.
   // Jobs that checkpoint into it get their checkpoint interval again, now against what a save
   // into the store costs at least (CheckpointStore::write_bound_s), not their NICs' rate.
-  void attach_checkpoint_store(CheckpointStore& store) override;
-  void attach_checkpoint_namespaces(CheckpointNamespaces& namespaces) override;
+  void attach_checkpoint_store(seams::CheckpointStore& store) override;
+  void attach_checkpoint_namespaces(seams::CheckpointNamespaces& namespaces) override;
   // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
-  void set_power_source(NodePowerSource* source);
+  void set_power_source(seams::NodePowerSource* source);
   // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
-  void refresh_node_power(int node);
+  void refresh_node_power(int node) override;
   // Faults (the reliability model's node effects). The node goes down now: every job on it is
   // interrupted (its progress since its last checkpoint is lost) and handed to the failover
   // policy. Up again once every fault holding it down is repaired (set_node_up once per
@@ -144,13 +146,13 @@ class ClusterSimulation final : private policy::ClusterView,
 
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.
-  void set_signals(const DatacenterSignals* signals) { signals_ = signals; }
+  void set_signals(const seams::DatacenterSignals* signals) { signals_ = signals; }
   // Fabric group (leaf switch) of every node, for topology-aware placement; without it every
   // node is in group 0. Call before start().
   void set_fabric_groups(const std::vector<int>& group_of_node);
   // Zones, GPU temperatures and rack headroom for placement policies (node_conditions.hpp);
   // call before start(). Not owned.
-  void set_node_conditions(const NodeConditions* conditions);
+  void set_node_conditions(const seams::NodeConditions* conditions);
 
   double cluster_power_w() const { return cluster_power_w_; }
   // Energy up to sim.now().
@@ -160,7 +162,7 @@ class ClusterSimulation final : private policy::ClusterView,
   std::size_t total_jobs() const { return jobs_.size(); }
   std::size_t finished_jobs() const { return finished_; }
   // True while any job has not finished (not yet arrived, waiting or running).
-  bool has_work_left() const { return finished_ + failed_ < jobs_.size(); }
+  bool has_work_left() const override { return finished_ + failed_ < jobs_.size(); }
   // Fraction of jobs finished: progress of an open-ended run.
   double progress_fraction() const;
 
@@ -189,7 +191,7 @@ class ClusterSimulation final : private policy::ClusterView,
   bool read_checkpoint_from_store(std::size_t job_index);
   // What the read found: the run begins, from an older checkpoint when this one was found
   // corrupt (read in turn), from scratch when unavailable, or on a corrupted state.
-  void on_checkpoint_read(std::size_t job_index, CheckpointRead result);
+  void on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result);
   // The job's input reader for its next run (dataset_reader.hpp), when its plan reads its
   // dataset from the store; null otherwise.
   std::unique_ptr<DataFeed> dataset_feed(std::size_t job_index, const workload::TrainingJobPlan& plan);
@@ -257,7 +259,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // The announcement of a checkpoint the job just wrote: where it is (its nodes, a store host, the
   // store), for whoever copies it on.
   // Fills copy_sources_ for a store checkpoint: the result's sources point into it.
-  CheckpointWritten checkpoint_written(std::size_t job_index, double bytes);
+  seams::CheckpointWritten checkpoint_written(std::size_t job_index, double bytes);
   std::vector<network::UplinkSource> copy_sources_;
   // The job's resume point moved (a restart): a corruption after it is gone, and so are the
   // checkpoints after it.
@@ -342,15 +344,15 @@ class ClusterSimulation final : private policy::ClusterView,
   double corrupt_fallback_lost_gpu_s_ = 0.0;
   std::uint64_t detections_ = 0;  // ids of scheduled detections
   sim::TableId integrity_table_ = 0;
-  NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
-  const NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
+  seams::NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
+  const seams::NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
   std::unique_ptr<CollectiveLog> collective_log_;  // flow mode with training jobs
   TrainingFabric* frontend_network_ = nullptr;  // when the datacenter has one
-  CheckpointStore* checkpoint_store_ = nullptr;  // when the datacenter has a store
-  CheckpointNamespaces* checkpoint_namespaces_ = nullptr;  // when it has NVMe-oF targets
+  seams::CheckpointStore* checkpoint_store_ = nullptr;  // when the datacenter has a store
+  seams::CheckpointNamespaces* checkpoint_namespaces_ = nullptr;  // when it has NVMe-oF targets
   std::uint64_t store_reads_ = 0;               // reads started (their ids)
-  const DatacenterSignals* signals_ = nullptr;
+  const seams::DatacenterSignals* signals_ = nullptr;
   const ModelRegistries& registries_;
 
   std::vector<std::unique_ptr<Job>> jobs_;

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "models/datacenter/facility_coupling.hpp"
 #include "models/reliability/fault_class.hpp"
 
 
@@ -64,8 +65,7 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
       throw DatacenterConfigError("facility", e);
     }
     facility_->set_signals(&signals_);
-    // The facility owns node power (node_power_source.hpp) and tells placement how hot nodes run.
-    facility_->attach(*cluster_, config_.duration);
+    couple_facility(*cluster_, *facility_, config_.duration);
   }
   DatacenterParts parts;
   parts.nodes = cluster_.get();

@@ -25,7 +25,7 @@
 #include "models/datacenter/cluster_simulation.hpp"
 #include "models/datacenter/datacenter_config.hpp"
 #include "models/datacenter/datacenter_config_error.hpp"
-#include "models/datacenter/datacenter_signals.hpp"
+#include "models/seams/datacenter_signals.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/datacenter/training_fabric.hpp"
 #include "models/facility/facility_simulation.hpp"
@@ -53,7 +53,7 @@ class Datacenter {
   // Fraction of an open-ended run done (jobs finished, or flows started).
   double progress_fraction() const;
 
-  DatacenterSignals& signals() { return signals_; }
+  seams::DatacenterSignals& signals() { return signals_; }
   // The parts, null when the config leaves them out (tests, benches).
   ClusterSimulation* cluster() { return cluster_.get(); }
   network::FabricRun* fabric() { return fabric_.get(); }
@@ -69,7 +69,7 @@ class Datacenter {
   DatacenterConfig config_;
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
-  DatacenterSignals signals_;
+  seams::DatacenterSignals signals_;
   std::unique_ptr<ClusterSimulation> cluster_;
   std::unique_ptr<network::FabricRun> fabric_;
   std::unique_ptr<TrainingFabric> training_fabric_;

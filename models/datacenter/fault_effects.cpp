@@ -10,7 +10,7 @@ namespace dcsim::models::datacenter {
 namespace rel = reliability;
 
 FaultEffects::FaultEffects(rel::FaultModelConfig config, std::uint64_t seed, sim::Time horizon, DatacenterParts targets,
-                           const DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink)
+                           const seams::DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink)
     : targets_(targets), horizon_(horizon), signals_(signals), simulator_(simulator), sink_(sink) {
   table_ = sink.declare_table(
       "faults", {{"time_s", sim::ColumnType::kFloat64, "s", "simulated time of the fault"},
@@ -56,8 +56,8 @@ void FaultEffects::start() {
 
 void FaultEffects::act(const rel::Fault& f, bool up) {
   const rel::FaultClass& c = faults_->fault_class(f);
-  signals_.fault.emit(FaultNotice{simulator_.now(), c.name, f.node, up});
-  NodeFaultTarget* nodes = targets_.nodes;
+  signals_.fault.emit(seams::FaultNotice{simulator_.now(), c.name, f.node, up});
+  seams::NodeFaultTarget* nodes = targets_.nodes;
   const bool node_ok = nodes != nullptr && f.node >= 0 && f.node < nodes->node_count();
   switch (c.effect) {
     case rel::FaultEffect::kNicDown:
@@ -98,10 +98,10 @@ void FaultEffects::act(const rel::Fault& f, bool up) {
       }
       break;
     case rel::FaultEffect::kOsdHostDown:
-      signals_.store_host_fault.emit(StoreHostChange{simulator_.now(), static_cast<int>(f.instance), up, c.name, -1});
+      signals_.store_host_fault.emit(seams::StoreHostChange{simulator_.now(), static_cast<int>(f.instance), up, c.name, -1});
       break;
     case rel::FaultEffect::kOsdDown:
-      signals_.store_host_fault.emit(StoreHostChange{simulator_.now(), static_cast<int>(f.instance) / osds_per_host_,
+      signals_.store_host_fault.emit(seams::StoreHostChange{simulator_.now(), static_cast<int>(f.instance) / osds_per_host_,
                                                      up, c.name, static_cast<int>(f.instance) % osds_per_host_});
       break;
     case rel::FaultEffect::kZoneCoolingLoss:

@@ -32,7 +32,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/datacenter/datacenter_signals.hpp"
+#include "models/seams/datacenter_signals.hpp"
 #include "models/datacenter/datacenter_parts.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/reliability/fault_precursor.hpp"
@@ -46,7 +46,7 @@ class FaultEffects final : public Subsystem {
  public:
   // Throws sim::ConfigError (fault_class.hpp fields) for an invalid config.
   FaultEffects(reliability::FaultModelConfig config, std::uint64_t seed, sim::Time horizon, DatacenterParts targets,
-               const DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink);
+               const seams::DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink);
   FaultEffects(const FaultEffects&) = delete;
   FaultEffects& operator=(const FaultEffects&) = delete;
 
@@ -60,7 +60,7 @@ class FaultEffects final : public Subsystem {
 
   DatacenterParts targets_;
   sim::Time horizon_;
-  const DatacenterSignals& signals_;
+  const seams::DatacenterSignals& signals_;
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
   sim::TableId table_ = 0;

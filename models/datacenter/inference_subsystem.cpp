@@ -15,7 +15,7 @@ namespace dcsim::models::datacenter {
 // rail), over NVLink when both replicas share a node, else at the NICs' line rate.
 class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, public inference::KvTransport {
  public:
-  ClusterHost(ServiceJobHost& jobs, std::string service, int priority, const hardware::NodeSpec& node, int tp,
+  ClusterHost(seams::ServiceJobHost& jobs, std::string service, int priority, const hardware::NodeSpec& node, int tp,
               sim::Simulator& sim, network::FabricSimulation* fabric, const network::Topology* topology)
       : jobs_(jobs),
         service_(std::move(service)),
@@ -70,7 +70,7 @@ class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, pub
   }
 
  private:
-  ServiceJobHost& jobs_;
+  seams::ServiceJobHost& jobs_;
   std::string service_;
   int priority_;
   hardware::NodeSpec node_;
@@ -116,7 +116,7 @@ void InferenceSubsystem::finish() {
   for (std::size_t i = 0; i < services_.size(); ++i) {
     services_[i]->finish();
     const inference::ServiceStats& st = services_[i]->stats();
-    signals_.inference_work.emit(InferenceWork{simulator_.now(), names_[i], hosts_[i]->jobs(), st.output_tokens,
+    signals_.inference_work.emit(seams::InferenceWork{simulator_.now(), names_[i], hosts_[i]->jobs(), st.output_tokens,
                                                st.input_tokens});
   }
 }

@@ -29,7 +29,7 @@ class InferenceSubsystem final : public Subsystem {
  private:
   class ClusterHost;
   sim::Simulator& simulator_;
-  DatacenterSignals& signals_;
+  seams::DatacenterSignals& signals_;
   std::vector<std::string> names_;
   std::vector<std::unique_ptr<ClusterHost>> hosts_;
   std::vector<std::unique_ptr<inference::InferenceService>> services_;

@@ -11,12 +11,12 @@
 #include <functional>
 #include <vector>
 
-#include "models/datacenter/checkpoint_writer.hpp"
+#include "models/seams/checkpoint_writer.hpp"
 #include "models/datacenter/training_fabric.hpp"
 
 namespace dcsim::models::datacenter {
 
-class NetworkWrite final : public CheckpointWriter {
+class NetworkWrite final : public seams::CheckpointWriter {
  public:
   // `nodes` are the job's cluster nodes, `dst` the host they write to; `network` must outlive
   // this object.

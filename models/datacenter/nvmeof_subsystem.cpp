@@ -19,7 +19,7 @@ double median(std::vector<double> v) {
 }  // namespace
 
 // One run's checkpoint writes: its nodes' shares to their namespaces, timed.
-class NvmeofSubsystem::Writer final : public CheckpointWriter {
+class NvmeofSubsystem::Writer final : public seams::CheckpointWriter {
  public:
   Writer(NvmeofSubsystem& owner, std::vector<int> nodes) : owner_(owner), nodes_(std::move(nodes)) {}
   void start(double bytes_per_node, std::function<void(bool)> on_done) override {
@@ -71,7 +71,7 @@ NvmeofSubsystem::NvmeofSubsystem(const SubsystemContext& context) : sim_(context
 
 NvmeofSubsystem::~NvmeofSubsystem() = default;
 
-std::unique_ptr<CheckpointWriter> NvmeofSubsystem::writer(const std::vector<int>& nodes) {
+std::unique_ptr<seams::CheckpointWriter> NvmeofSubsystem::writer(const std::vector<int>& nodes) {
   return std::make_unique<Writer>(*this, nodes);
 }
 

@@ -14,7 +14,7 @@
 
 namespace dcsim::models::datacenter {
 
-class NvmeofSubsystem final : public Subsystem, public CheckpointNamespaces {
+class NvmeofSubsystem final : public Subsystem, public seams::CheckpointNamespaces {
  public:
   // Throws sim::ConfigError naming the field: "network" (the datacenter lacks it), "targets" (a
   // target that is a cluster node, an OSD host of the store on that network, or not a host of
@@ -24,7 +24,7 @@ class NvmeofSubsystem final : public Subsystem, public CheckpointNamespaces {
 
   void finish() override;
 
-  std::unique_ptr<CheckpointWriter> writer(const std::vector<int>& nodes) override;
+  std::unique_ptr<seams::CheckpointWriter> writer(const std::vector<int>& nodes) override;
   void read(const std::vector<int>& nodes, double bytes_per_node, std::function<void(bool ok)> on_done) override;
   double write_bound_s(double bytes, int nodes) const override {
     return targets_->write_bound_s(nodes, nodes > 0 ? bytes / nodes : 0.0);

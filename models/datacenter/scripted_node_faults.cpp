@@ -18,8 +18,8 @@ const char* kind_name(ScriptedNodeFault::Kind kind) {
 
 }  // namespace
 
-ScriptedNodeFaults::ScriptedNodeFaults(std::vector<ScriptedNodeFault> faults, NodeFaultTarget* nodes,
-                                       const DatacenterSignals& signals, sim::Simulator& simulator,
+ScriptedNodeFaults::ScriptedNodeFaults(std::vector<ScriptedNodeFault> faults, seams::NodeFaultTarget* nodes,
+                                       const seams::DatacenterSignals& signals, sim::Simulator& simulator,
                                        sim::TraceSink& sink)
     : faults_(std::move(faults)), nodes_(nodes), signals_(signals), simulator_(simulator), sink_(sink) {
   if (nodes_ == nullptr) throw sim::ConfigError("node_faults", "node faults need a cluster");
@@ -45,7 +45,7 @@ void ScriptedNodeFaults::apply(std::size_t index) {
   const ScriptedNodeFault& f = faults_[index];
   const char* kind = kind_name(f.kind);
   sink_.append_row(table_, {simulator_.now().seconds(), std::string(kind), std::int64_t{f.node}});
-  signals_.fault.emit(FaultNotice{simulator_.now(), kind, f.node, f.kind == ScriptedNodeFault::Kind::kUp});
+  signals_.fault.emit(seams::FaultNotice{simulator_.now(), kind, f.node, f.kind == ScriptedNodeFault::Kind::kUp});
   switch (f.kind) {
     case ScriptedNodeFault::Kind::kDown: nodes_->set_node_down(f.node, "scripted node fault"); break;
     case ScriptedNodeFault::Kind::kUp: nodes_->set_node_up(f.node); break;

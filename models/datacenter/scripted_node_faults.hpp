@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "models/datacenter/datacenter_parts.hpp"
-#include "models/datacenter/datacenter_signals.hpp"
+#include "models/seams/datacenter_signals.hpp"
 #include "models/datacenter/scripted_node_fault.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "sim/simulator.hpp"
@@ -22,7 +22,7 @@ class ScriptedNodeFaults final : public Subsystem {
  public:
   // Throws sim::ConfigError ("node_faults[i].node") for a node the cluster does not have, or
   // ("node_faults") when there is no cluster.
-  ScriptedNodeFaults(std::vector<ScriptedNodeFault> faults, NodeFaultTarget* nodes, const DatacenterSignals& signals,
+  ScriptedNodeFaults(std::vector<ScriptedNodeFault> faults, seams::NodeFaultTarget* nodes, const seams::DatacenterSignals& signals,
                      sim::Simulator& simulator, sim::TraceSink& sink);
   void start() override;
 
@@ -30,8 +30,8 @@ class ScriptedNodeFaults final : public Subsystem {
   void apply(std::size_t index);
 
   std::vector<ScriptedNodeFault> faults_;
-  NodeFaultTarget* nodes_;
-  const DatacenterSignals& signals_;
+  seams::NodeFaultTarget* nodes_;
+  const seams::DatacenterSignals& signals_;
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
   sim::TableId table_ = 0;

@@ -25,7 +25,7 @@ constexpr std::int64_t kDayNs = 86'400LL * 1'000'000'000LL;
 std::size_t dir_index(UplinkDirection d) { return static_cast<std::size_t>(d); }
 const char* dir_name(UplinkDirection d) { return d == UplinkDirection::kOut ? "out" : "in"; }
 
-void validate(const UplinkConfig& c, sim::Time duration, bool has_cluster, const CheckpointGate* gate) {
+void validate(const UplinkConfig& c, sim::Time duration, bool has_cluster, const seams::CheckpointGate* gate) {
   for (std::size_t i = 0; i < c.ports.size(); ++i) {
     const std::string f = "ports[" + std::to_string(i) + "].";
     if (!(c.ports[i].speed_bps > 0.0) || !std::isfinite(c.ports[i].speed_bps)) {
@@ -121,14 +121,14 @@ void SiteUplink::find_hosts(const SubsystemContext& context, std::size_t network
   }
 }
 
-std::vector<network::UplinkSource> SiteUplink::checkpoint_sources(const CheckpointWritten& c) const {
+std::vector<network::UplinkSource> SiteUplink::checkpoint_sources(const seams::CheckpointWritten& c) const {
   if (!fabric_uplink_) return {};
-  if (c.place == CheckpointWritten::Place::kStore && !store_hosts_.empty()) {
+  if (c.place == seams::CheckpointWritten::Place::kStore && !store_hosts_.empty()) {
     // Off the OSD hosts' drives, each host its share (the store on the gateway's network).
     if (!c.sources.empty()) return {c.sources.begin(), c.sources.end()};
     return equal_shares(store_hosts_);
   }
-  if (c.place == CheckpointWritten::Place::kNetworkHost && c.on_backend == gateway_->on_backend) {
+  if (c.place == seams::CheckpointWritten::Place::kNetworkHost && c.on_backend == gateway_->on_backend) {
     return {network::UplinkSource{static_cast<network::NodeId>(c.host), 1.0}};
   }
   // On the nodes, or on a network the gateway is not on: the nodes read their shards back and
@@ -150,7 +150,7 @@ SiteUplink::SiteUplink(const SubsystemContext& context)
       signals_(context.signals),
       duration_(context.config.duration) {
   const UplinkConfig& config = *context.config.uplink;
-  CheckpointGate* gate = context.parts.checkpoints;
+  seams::CheckpointGate* gate = context.parts.checkpoints;
   validate(config, duration_, context.config.cluster.has_value(), gate);
   if (config.checkpoint_copies && config.checkpoint_copies->staging_slots > 0) gate_ = gate;
   capacity_bps_ = capacity_bps(config.ports);
@@ -198,12 +198,12 @@ SiteUplink::SiteUplink(const SubsystemContext& context)
        {"finish_s", sim::ColumnType::kFloat64, "s", "when its last byte left"},
        {"transfer_time_s", sim::ColumnType::kFloat64, "s", "finish - due"}});
   if (copies_) {
-    signals_.checkpoint_written.connect([this](const CheckpointWritten& c) { on_checkpoint(c); });
+    signals_.checkpoint_written.connect([this](const seams::CheckpointWritten& c) { on_checkpoint(c); });
   }
   if (gate_) {
     // With finite staging the copies do not queue behind each other: the port binds when a job
     // first stalls for them instead.
-    signals_.job_state.connect([this](const JobStateChange& j) {
+    signals_.job_state.connect([this](const seams::JobStateChange& j) {
       if (j.to != "stalled" || binds_at_) return;
       binds_at_ = j.at;
       binding_queue_ = "checkpoint-copies/" + std::string(j.name);
@@ -233,7 +233,7 @@ void SiteUplink::on_due(std::size_t i) {
   if (next < duration_) simulator_.at(next, [this, i] { on_due(i); });
 }
 
-void SiteUplink::on_checkpoint(const CheckpointWritten& c) {
+void SiteUplink::on_checkpoint(const seams::CheckpointWritten& c) {
   if (c.job >= job_queue_.size()) {
     job_queue_.resize(c.job + 1);
     job_checkpoints_.resize(c.job + 1, 0);

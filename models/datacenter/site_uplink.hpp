@@ -14,7 +14,7 @@
 // for their copies: a port too slow for them shows as copies that queue (backlog, delay). With
 // `staging_slots` n, a job's checkpoints waiting for or in their copy occupy the local staging
 // space: when n of them do, the uplink holds the job's next checkpoint (CheckpointGate,
-// datacenter_parts.hpp) until a copy finishes, and a job that reaches it meanwhile stalls: the
+// models/seams/checkpoint_gate.hpp) until a copy finishes, and a job that reaches it meanwhile stalls: the
 // port's bound shows as slower training.
 //
 // The port binds the first time a transfer is due while the previous one of its queue is still
@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-#include "models/datacenter/datacenter_signals.hpp"
+#include "models/seams/datacenter_signals.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/datacenter/uplink_config.hpp"
 #include "models/network/fabric_uplink.hpp"
@@ -89,7 +89,7 @@ class SiteUplink final : public Subsystem {
     std::optional<std::size_t> job;  // checkpoint copies: whose
   };
   void on_due(std::size_t stream);
-  void on_checkpoint(const CheckpointWritten& c);
+  void on_checkpoint(const seams::CheckpointWritten& c);
   // Submits to `queue` (data on `hosts`); the port binds if the queue is still busy.
   void submit(std::size_t queue, double bytes, std::span<const network::UplinkSource> sources);
   // Behind a gateway: checks its host and finds where the store's and streams' data is.
@@ -97,13 +97,13 @@ class SiteUplink final : public Subsystem {
   void append_rate(network::UplinkDirection d, sim::Time at, double bps);
   void on_carried(const network::UplinkCarried& c);
   // The network's hosts a transfer's data is on (empty with the ports alone).
-  std::vector<network::UplinkSource> checkpoint_sources(const CheckpointWritten& c) const;
+  std::vector<network::UplinkSource> checkpoint_sources(const seams::CheckpointWritten& c) const;
   void on_finished(const network::UplinkTransferDone& d);
   void record();
 
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
-  DatacenterSignals& signals_;
+  seams::DatacenterSignals& signals_;
   sim::Time duration_;
   double capacity_bps_ = 0.0;
   std::optional<CheckpointCopies> copies_;
@@ -118,7 +118,7 @@ class SiteUplink final : public Subsystem {
   std::vector<std::int64_t> job_checkpoints_;          // by job index
   std::vector<int> job_staged_;  // by job index: its checkpoints waiting for or in their copy
   int staged_max_ = 0;
-  CheckpointGate* gate_ = nullptr;
+  seams::CheckpointGate* gate_ = nullptr;
   bool has_ingress_ = false;
 
   sim::SeriesId out_bps_ = 0, out_backlog_ = 0, in_bps_ = 0, in_backlog_ = 0;

@@ -25,7 +25,7 @@ double max_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max
 }  // namespace
 
 // One run's checkpoint writes into the store: every node of the job its share.
-class StorageSubsystem::Writer final : public CheckpointWriter {
+class StorageSubsystem::Writer final : public seams::CheckpointWriter {
  public:
   Writer(StorageSubsystem& owner, std::string job, int pool, std::vector<int> nodes, bool job_waits)
       : owner_(owner), job_(std::move(job)), pool_(pool), nodes_(std::move(nodes)), job_waits_(job_waits) {}
@@ -81,7 +81,7 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
   host_faults_.assign(config_.store.hosts.size(), 0);
   osd_faults_.assign(config_.store.hosts.size() * static_cast<std::size_t>(config_.store.drives_per_host), 0);
   // Random OSD host and OSD faults (the reliability model's osd_host_down and osd_down classes).
-  context.signals.store_host_fault.connect([this](const StoreHostChange& f) {
+  context.signals.store_host_fault.connect([this](const seams::StoreHostChange& f) {
     if (f.host < 0 || static_cast<std::size_t>(f.host) >= host_faults_.size()) return;
     if (f.drive < 0) set_host(f.host, f.repaired);
     else if (f.drive < config_.store.drives_per_host) set_osd(f.host, f.drive, f.repaired);
@@ -164,7 +164,7 @@ std::vector<storage::ObjectStore::ClientShare> StorageSubsystem::shares(const st
   return clients;
 }
 
-std::unique_ptr<CheckpointWriter> StorageSubsystem::writer(const std::string& job, const std::string& pool,
+std::unique_ptr<seams::CheckpointWriter> StorageSubsystem::writer(const std::string& job, const std::string& pool,
                                                            const std::vector<int>& nodes, bool job_waits) {
   jobs_[job].gpus = static_cast<int>(nodes.size()) * gpus_per_node_;
   return std::make_unique<Writer>(*this, job, pool_of(pool), nodes, job_waits);
@@ -185,7 +185,7 @@ struct StorageSubsystem::Operation {
   std::vector<storage::ObjectStore::ClientShare> clients;
   std::shared_ptr<const bool> abandoned;  // writes
   std::function<void(bool)> on_written;
-  std::function<void(CheckpointRead)> on_read;
+  std::function<void(seams::CheckpointRead)> on_read;
 };
 
 void StorageSubsystem::write(const std::string& job, int pool, bool job_waits,
@@ -330,7 +330,7 @@ void StorageSubsystem::keep_oldest(const std::string& job, std::size_t count) {
 }
 
 void StorageSubsystem::read(const std::string& job, const std::string& pool, const std::vector<int>& nodes,
-                            double bytes_per_node, std::function<void(CheckpointRead)> on_done) {
+                            double bytes_per_node, std::function<void(seams::CheckpointRead)> on_done) {
   auto op = std::make_shared<Operation>();
   op->job = job;
   op->pool = pool_of(pool);
@@ -347,10 +347,10 @@ void StorageSubsystem::read(const std::string& job, const std::string& pool, con
       ended(op->job, false, true, op->pool, op->bytes, op->start, ok, corrupt);
       const bool verify = config_.integrity.verify;
       if (corrupt) ++(verify ? corrupt_found_ : corrupt_loaded_);
-      op->on_read(!ok        ? CheckpointRead::kUnavailable
-                  : !corrupt ? CheckpointRead::kOk
-                  : verify   ? CheckpointRead::kCorruptFound
-                             : CheckpointRead::kCorruptUnnoticed);
+      op->on_read(!ok        ? seams::CheckpointRead::kUnavailable
+                  : !corrupt ? seams::CheckpointRead::kOk
+                  : verify   ? seams::CheckpointRead::kCorruptFound
+                             : seams::CheckpointRead::kCorruptUnnoticed);
     });
   });
 }

@@ -2,7 +2,7 @@
 // The shared object store as a subsystem of the assembly (subsystem.hpp): an ObjectStore
 // (models/storage/object_store.hpp) whose OSD hosts are hosts of the front-end network (or the
 // backend), so checkpoints meet the store's drives, its NICs, its replication traffic and
-// whatever else shares that network. It is the cluster's CheckpointStore (datacenter_parts.hpp):
+// whatever else shares that network. It is the cluster's CheckpointStore (models/seams/checkpoint_store.hpp):
 //   writes    a job whose checkpoint target is the store writes each checkpoint as the store's
 //             write (every node its share, into the job's pool); the job's run waits for it (a
 //             synchronous save). A write the pool refuses (too full) or cannot place (every
@@ -71,7 +71,7 @@
 
 namespace dcsim::models::datacenter {
 
-class StorageSubsystem final : public Subsystem, public CheckpointStore {
+class StorageSubsystem final : public Subsystem, public seams::CheckpointStore {
  public:
   // Throws sim::ConfigError naming the field: "network" (the datacenter lacks it), "hosts" (an
   // OSD host that is a cluster node or not a host of the network), "keep_checkpoints", the
@@ -84,10 +84,10 @@ class StorageSubsystem final : public Subsystem, public CheckpointStore {
   void start() override;
   void finish() override;
 
-  std::unique_ptr<CheckpointWriter> writer(const std::string& job, const std::string& pool,
+  std::unique_ptr<seams::CheckpointWriter> writer(const std::string& job, const std::string& pool,
                                            const std::vector<int>& nodes, bool job_waits) override;
   void read(const std::string& job, const std::string& pool, const std::vector<int>& nodes, double bytes_per_node,
-            std::function<void(CheckpointRead)> on_done) override;
+            std::function<void(seams::CheckpointRead)> on_done) override;
   int kept_checkpoints() const override { return config_.keep_checkpoints; }
   void keep_oldest(const std::string& job, std::size_t count) override;
   double write_bound_s(const std::string& pool, double bytes, int nodes) const override;

@@ -13,7 +13,7 @@
 
 #include "models/datacenter/datacenter_config.hpp"
 #include "models/datacenter/datacenter_parts.hpp"
-#include "models/datacenter/datacenter_signals.hpp"
+#include "models/seams/datacenter_signals.hpp"
 #include "models/model_registries.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -35,7 +35,7 @@ struct SubsystemContext {
   const ModelRegistries& registries;
   sim::Simulator& simulator;
   sim::TraceSink& sink;
-  DatacenterSignals& signals;
+  seams::DatacenterSignals& signals;
   DatacenterParts parts;
 };
 

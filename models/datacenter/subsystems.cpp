@@ -8,7 +8,7 @@
 #include "models/datacenter/storage_subsystem.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "sim/error.hpp"
-#include "models/economics/economics_subsystem.hpp"
+#include "models/datacenter/economics_subsystem.hpp"
 
 namespace dcsim::models::datacenter {
 
@@ -61,7 +61,7 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
       {"economics", "prices the run: owning the cluster vs renting the same GPU-hours (economics_subsystem.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
          if (!c.config.economics) return nullptr;
-         return std::make_unique<economics::EconomicsSubsystem>(c);
+         return std::make_unique<EconomicsSubsystem>(c);
        }},
   };
   return kEntries;

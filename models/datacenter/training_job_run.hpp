@@ -42,7 +42,7 @@
 
 #include "models/datacenter/cluster_config.hpp"
 #include "models/datacenter/job_run.hpp"
-#include "models/datacenter/checkpoint_writer.hpp"
+#include "models/seams/checkpoint_writer.hpp"
 #include "models/datacenter/data_feed.hpp"
 #include "models/datacenter/step_executor.hpp"
 #include "models/model_registries.hpp"
@@ -97,11 +97,11 @@ class TrainingJobRun final : public JobRun {
   // Checkpoints go through `write` (checkpoint_writer.hpp: flows to a store host or into the
   // object store); without one they are written at the plan's analytic rate. Call before the
   // first checkpoint.
-  void set_checkpoint_write(std::unique_ptr<CheckpointWriter> write) { checkpoint_write_ = std::move(write); }
+  void set_checkpoint_write(std::unique_ptr<seams::CheckpointWriter> write) { checkpoint_write_ = std::move(write); }
   // Called at the end of every checkpoint this run saves (before the run goes on); not for a
   // write the target refused.
   void set_on_checkpoint(std::function<void()> on_checkpoint) { on_checkpoint_ = std::move(on_checkpoint); }
-  // Asked before every checkpoint write (datacenter_parts.hpp, CheckpointGate): true holds it,
+  // Asked before every checkpoint write (models/seams/checkpoint_gate.hpp): true holds it,
   // and the run stalls (no step, no write) until write_held_checkpoint().
   void set_checkpoint_hold(std::function<bool()> hold) { hold_ = std::move(hold); }
   bool stalled() const { return stalled_; }
@@ -190,7 +190,7 @@ class TrainingJobRun final : public JobRun {
   std::function<void()> on_done_;
   double clock_factor_ = 1.0;
   std::unique_ptr<StepExecutor> executor_;  // flow mode
-  std::unique_ptr<CheckpointWriter> checkpoint_write_;  // checkpoints as flows (a store host, the store)
+  std::unique_ptr<seams::CheckpointWriter> checkpoint_write_;  // checkpoints as flows (a store host, the store)
   StepMeasurement measured_;                // flow mode: sums over completed steps
   double last_recorded_step_s_ = -1.0;
   int steps_finished_ = 0;  // in completed segments

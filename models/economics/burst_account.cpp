@@ -7,7 +7,6 @@
 
 namespace dcsim::models::economics {
 
-namespace dc = models::datacenter;
 
 BurstAccount::BurstAccount(CloudGpuOffer offer, EgressTariff egress, sim::Time horizon)
     : offer_(std::move(offer)), egress_(std::move(egress)), horizon_(horizon) {}
@@ -20,10 +19,10 @@ void BurstAccount::add_instance_time(sim::Time from, sim::Time to, int gpus) {
   billed_gpu_s_ += s * gpus;
 }
 
-void BurstAccount::on_instance(const dc::CloudInstanceChange& c) {
+void BurstAccount::on_instance(const seams::CloudInstanceChange& c) {
   const auto i = static_cast<std::size_t>(c.instance);  // a node id: after the on-prem nodes
   if (i >= ready_since_.size()) ready_since_.resize(i + 1, sim::Time::max());
-  using Kind = dc::CloudInstanceChange::Kind;
+  using Kind = seams::CloudInstanceChange::Kind;
   switch (c.kind) {
     case Kind::kRequested: break;
     case Kind::kReady: ready_since_[i] = c.at; break;
@@ -37,7 +36,7 @@ void BurstAccount::on_instance(const dc::CloudInstanceChange& c) {
   }
 }
 
-void BurstAccount::on_transfer(const dc::CloudTransfer& t) {
+void BurstAccount::on_transfer(const seams::CloudTransfer& t) {
   if (!t.leaves_cloud || t.at >= horizon_) return;  // ingress is free
   const std::size_t m = billing_month_of(t.at);
   if (m >= egress_bytes_by_month_.size()) egress_bytes_by_month_.resize(m + 1, 0.0);

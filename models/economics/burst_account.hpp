@@ -1,7 +1,7 @@
 #pragma once
 // The cloud side of a hybrid run (a cluster with a cloud pool, models/datacenter/cloud_pool.hpp):
 // what bursting cost, from the pool's signals; the economics subsystem owns one and reports it
-// beside owning (economics_subsystem.hpp).
+// beside owning (economics_model.hpp).
 //
 //   instance_usd   = sum over instances of (gone - ready) x gpus_per_instance x usd_per_gpu_hour
 //                    (clouds bill an instance while it exists, busy or idle; the provisioning
@@ -18,7 +18,7 @@
 
 #include <vector>
 
-#include "models/datacenter/datacenter_signals.hpp"
+#include "models/seams/datacenter_signals.hpp"
 #include "models/economics/cloud_offer.hpp"
 #include "models/economics/egress_tariff.hpp"
 #include "sim/time.hpp"
@@ -30,8 +30,8 @@ class BurstAccount {
  public:
   BurstAccount(CloudGpuOffer offer, EgressTariff egress, sim::Time horizon);
 
-  void on_instance(const datacenter::CloudInstanceChange& change);
-  void on_transfer(const datacenter::CloudTransfer& transfer);
+  void on_instance(const seams::CloudInstanceChange& change);
+  void on_transfer(const seams::CloudTransfer& transfer);
   // GPU time jobs held on cloud instances over [start, end).
   void add_gpu_time(sim::Time start, sim::Time end, double gpus);
   // Closes the instances still provisioned at `end` (the end of the run, or the horizon).

@@ -1,5 +1,5 @@
 #pragma once
-// What the economics subsystem writes besides each option's totals (economics_subsystem.hpp):
+// What the economics subsystem writes besides each option's totals (economics_model.hpp):
 // where the money goes and which period it covers.
 //
 //   cost/capex/<category>_usd       the capex by category (capex.hpp, CapexCategory), all eight

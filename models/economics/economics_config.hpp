@@ -1,5 +1,5 @@
 #pragma once
-// What a datacenter run prices (economics_subsystem.hpp): the ledger's prices and choices as the
+// What a datacenter run prices (economics_model.hpp): the ledger's prices and choices as the
 // scenario gave them. What the assembly itself knows (node count, GPUs per node, the fabric's bill
 // of materials, the cooling gear the facility has) is filled in by the subsystem when it is built,
 // so a scenario cannot state a fleet that differs from the one it simulates.

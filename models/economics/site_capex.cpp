@@ -2,25 +2,18 @@
 
 namespace dcsim::models::economics {
 
-double contracted_kw(const EconomicsConfig& e, const datacenter::ClusterConfig& cluster) {
-  return e.contracted_kw.value_or(cluster.nodes * cluster.node.max_power_w() / 1e3);
+double contracted_kw(const EconomicsConfig& e, const SiteShape& site) {
+  return e.contracted_kw.value_or(site.nodes * site.node_max_power_w / 1e3);
 }
 
-CapexConfig site_capex_config(const EconomicsConfig& e, const datacenter::ClusterConfig& cluster,
-                              const std::optional<facility::FacilityConfig>& facility,
+CapexConfig site_capex_config(const EconomicsConfig& e, const SiteShape& site,
                               std::optional<network::BillOfMaterials> fabric,
                               std::optional<network::BillOfMaterials> frontend) {
   CapexConfig c = e.ledger.capex;
-  c.nodes = cluster.nodes;
+  c.nodes = site.nodes;
   c.fabric = std::move(fabric);
   c.frontend = std::move(frontend);
-  double liquid_fraction = 0.0;
-  bool rear_doors = false;
-  if (facility) {
-    liquid_fraction = facility->mode == facility::FacilityConfig::Mode::kD2c ? facility->d2c_capture : 0.0;
-    rear_doors = facility->rdhx;
-  }
-  c.gear = facility_gear(e.site, contracted_kw(e, cluster), liquid_fraction, rear_doors);
+  c.gear = facility_gear(e.site, contracted_kw(e, site), site.liquid_fraction, site.rear_doors);
   return c;
 }
 

@@ -210,11 +210,9 @@ double FacilitySimulation::gpu_die_c(int gpu) const { return gpus_[static_cast<s
 int FacilitySimulation::zones() const { return static_cast<int>(zones_.size()); }
 double FacilitySimulation::zone_coolant_c(int zone) const { return zones_[static_cast<std::size_t>(zone)].loop_c; }
 
-void FacilitySimulation::attach(datacenter::ClusterSimulation& cluster, sim::Time duration) {
-  cluster_ = &cluster;
+void FacilitySimulation::attach(seams::NodeClock& clock, sim::Time duration) {
+  clock_ = &clock;
   duration_ = duration;
-  cluster.set_power_source(this);
-  cluster.set_node_conditions(this);
 }
 
 int FacilitySimulation::zone_of_node(int node) const { return nodes_[static_cast<std::size_t>(node)].zone; }
@@ -296,9 +294,9 @@ void FacilitySimulation::recompute_node(std::size_t n) {
 }
 
 void FacilitySimulation::apply_node_clock(std::size_t n) {
-  if (!cluster_) return;
+  if (!clock_) return;
   // set_node_clock_factor re-reads node_power_w, so the cluster integrates the new power too.
-  cluster_->set_node_clock_factor(static_cast<int>(n), std::clamp(nodes_[n].clock, kShutdownClockFactor, 1.0));
+  clock_->set_node_clock_factor(static_cast<int>(n), std::clamp(nodes_[n].clock, kShutdownClockFactor, 1.0));
 }
 
 void FacilitySimulation::check_rack(std::size_t rack) {
@@ -374,7 +372,7 @@ void FacilitySimulation::advance() {
   distribution_w_ = distribution_w;
   check_shortfall(dt, max_c);  // cooling_shortfall.cpp
   if (signals_ != nullptr && signals_->facility_step.connected()) {
-    signals_->facility_step.emit(datacenter::FacilityStep{from, now, it_w * dt,
+    signals_->facility_step.emit(seams::FacilityStep{from, now, it_w * dt,
                                                           facility_energy_j() - facility_before_j,
                                                           std::isfinite(max_c) ? max_c : 0.0});
   }
@@ -419,7 +417,7 @@ void FacilitySimulation::control_and_record() {
       if (c.mode == FacilityConfig::Mode::kAir) {
         for (std::size_t n : z.nodes) {
           recompute_node(n);
-          if (cluster_) cluster_->refresh_node_power(static_cast<int>(n));
+          if (clock_) clock_->refresh_node_power(static_cast<int>(n));
         }
       }
     }
@@ -428,7 +426,7 @@ void FacilitySimulation::control_and_record() {
   const sim::Time next = sim_.now() + c.tick;
   const bool bounded = !duration_.is_max();
   next_tick_ = sim::Time::max();
-  if ((bounded && next <= duration_) || (!bounded && cluster_ && cluster_->has_work_left())) {
+  if ((bounded && next <= duration_) || (!bounded && clock_ && clock_->has_work_left())) {
     next_tick_ = next;
     sim_.at(next, [this] { on_tick(); }, sim::Priority::kRateChange);
   }

@@ -3,9 +3,9 @@
 // their CDU loop, rear doors and room air, the facility water plant, throttling fed back into the
 // cluster's jobs, cooling control, plant faults, PUE and energy by component class.
 //
-// Coupling (node_power_source.hpp): the facility is the cluster's NodePowerSource, so there is one
-// IT power per run. It learns utilisation changes from the cluster and slows nodes through
-// ClusterSimulation::set_node_clock_factor (power cap, thermal slowdown, shutdown). A registered
+// Coupling (models/seams/): the facility is the cluster's NodePowerSource, so there is one IT
+// power per run. It learns utilisation changes from the cluster and slows nodes through the
+// NodeClock seam (power cap, thermal slowdown, shutdown); it never sees the cluster's class. A registered
 // power-capping policy (power_capping.hpp, facility_power_cap.cpp) may lower the GPU power limits
 // of a rack that would cross its limit; the default only logs crossings.
 //
@@ -62,11 +62,11 @@
 #include <string>
 #include <vector>
 
-#include "models/datacenter/cluster_simulation.hpp"
-#include "models/datacenter/datacenter_signals.hpp"
-#include "models/datacenter/datacenter_parts.hpp"
-#include "models/datacenter/node_conditions.hpp"
-#include "models/datacenter/node_power_source.hpp"
+#include "models/seams/datacenter_signals.hpp"
+#include "models/seams/node_clock.hpp"
+#include "models/seams/node_conditions.hpp"
+#include "models/seams/node_power_source.hpp"
+#include "models/seams/zone_cooling_target.hpp"
 #include "models/facility/facility_config.hpp"
 #include "models/facility/power_delivery.hpp"
 #include "models/model_registries.hpp"
@@ -83,9 +83,9 @@ class CoolingShortfallError : public sim::ConfigError {
   explicit CoolingShortfallError(const std::string& message);
 };
 
-class FacilitySimulation final : public datacenter::NodePowerSource,
-                                 public datacenter::NodeConditions,
-                                 public datacenter::ZoneCoolingTarget {
+class FacilitySimulation final : public seams::NodePowerSource,
+                                 public seams::NodeConditions,
+                                 public seams::ZoneCoolingTarget {
  public:
   // Validates (ConfigError fields: "cooling.d2c_capture", "power.rack_limit", ...).
   FacilitySimulation(FacilityConfig config, int nodes, int nodes_per_rack, std::uint64_t seed,
@@ -95,9 +95,11 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   FacilitySimulation& operator=(const FacilitySimulation&) = delete;
 
   // Announces every step's energies there (datacenter_signals.hpp); call before start(). Not owned.
-  void set_signals(const datacenter::DatacenterSignals* signals) { signals_ = signals; }
-  // Becomes the cluster's power source and its placement conditions; `duration` bounds the ticks (max: while jobs remain).
-  void attach(datacenter::ClusterSimulation& cluster, sim::Time duration);
+  void set_signals(const seams::DatacenterSignals* signals) { signals_ = signals; }
+  // The nodes' clocks it slows (power cap, throttling, shutdown) and tells of power changes, and
+  // the run's end: `duration` bounds the ticks (max: while the clocks' owner has work left).
+  // Being the cluster's power source and placement conditions is wired by the assembly.
+  void attach(seams::NodeClock& clock, sim::Time duration);
   void start();
   void finish();
 
@@ -174,7 +176,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   FacilityConfig config_;
   sim::Simulator& sim_;
   sim::TraceSink& sink_;
-  datacenter::ClusterSimulation* cluster_ = nullptr;
+  seams::NodeClock* clock_ = nullptr;
   sim::Time duration_ = sim::Time::max();
   int nodes_per_rack_ = 1;
 
@@ -220,7 +222,7 @@ class FacilitySimulation final : public datacenter::NodePowerSource,
   std::vector<sim::SeriesId> series_;
   bool started_ = false;
   bool stepped_ = false;  // advance() has integrated a step of positive length
-  const datacenter::DatacenterSignals* signals_ = nullptr;
+  const seams::DatacenterSignals* signals_ = nullptr;
   bool finished_ = false;
 };
 

@@ -65,6 +65,7 @@
 #include <string>
 #include <vector>
 
+#include "models/network/finished_flow.hpp"
 #include "models/network/max_min_solver.hpp"
 #include "models/network/radix_queue.hpp"
 #include "models/network/routing.hpp"
@@ -104,26 +105,7 @@ struct FabricOptions {
   double max_min_precision = MaxMinSolver::kRelTol;
 };
 
-// A capacity flows share beside the links (Fabric::add_resource).
-using ResourceId = std::uint32_t;
 
-struct FinishedFlow {
-  std::uint64_t flow_number = 0;
-  std::uint64_t tag = 0;
-  NodeId src = 0;
-  NodeId dst = 0;
-  double bytes = 0.0;
-  sim::Time start;
-  sim::Time finish;
-  bool failed = false;
-  double delivered_bytes = 0.0;  // all of `bytes` unless it failed
-  std::string reason;  // why it failed
-  int subflows = 1;    // what the flow was split into (spraying, QPs)
-  // With record_routes: the link ids of the route, space-separated, in path order; a flow of
-  // several subflows lists every link its subflows cross once, in id order, as "id*count" with
-  // the number of its subflows on that link ("12*8 40*2 ...").
-  std::string route;
-};
 
 class Fabric {
  public:

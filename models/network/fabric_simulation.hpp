@@ -10,12 +10,13 @@
 
 #include "models/network/fabric.hpp"
 #include "models/network/fabric_report.hpp"
+#include "models/seams/flow_network.hpp"
 #include "sim/signal.hpp"
 #include "sim/simulator.hpp"
 
 namespace dcsim::models::network {
 
-class FabricSimulation {
+class FabricSimulation final : public seams::FlowNetwork {
  public:
   using OnFinish = std::function<void(const FinishedFlow&)>;
 
@@ -25,14 +26,15 @@ class FabricSimulation {
   FabricSimulation& operator=(const FabricSimulation&) = delete;
 
   std::uint64_t start_flow(NodeId src, NodeId dst, double bytes, OnFinish on_finish = {}, int channel = -1,
-                           std::span<const ResourceId> resources = {});
+                           std::span<const ResourceId> resources = {}) override;
   // Capacities beside the links (Fabric::add_resource): a drive's bandwidth, a throttle.
-  ResourceId add_resource(double capacity_bps) { return fabric_.add_resource(capacity_bps); }
-  void set_resource_capacity(ResourceId r, double capacity_bps);
+  ResourceId add_resource(double capacity_bps) override { return fabric_.add_resource(capacity_bps); }
+  void set_resource_capacity(ResourceId r, double capacity_bps) override;
+  std::size_t host_count() const override { return fabric_.topology().host_count(); }
   // Fails the flows crossing `r` now (their callbacks see failed = true and `reason`).
-  void fail_resource_flows(ResourceId r, const std::string& reason);
+  void fail_resource_flows(ResourceId r, const std::string& reason) override;
   // Fails the flows from or to `host` now.
-  void fail_host_flows(NodeId host, const std::string& reason);
+  void fail_host_flows(NodeId host, const std::string& reason) override;
   Fabric& fabric() { return fabric_; }
   const Fabric& fabric() const { return fabric_; }
   void set_link_state(LinkId link, bool up);

@@ -21,10 +21,10 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include "models/network/network_ids.hpp"
+
 namespace dcsim::models::network {
 
-using NodeId = std::uint32_t;
-using LinkId = std::uint32_t;
 
 // Propagation in fibre or copper: about 5 ns per metre (2/3 of c). [blog.ipspace.net 2021-04, B]
 inline constexpr double kPropagationNsPerM = 5.0;

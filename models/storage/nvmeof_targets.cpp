@@ -17,9 +17,9 @@ void require_positive(double v, const char* field, const char* what) {
 }
 }  // namespace
 
-NvmeofTargets::NvmeofTargets(network::FabricSimulation& network, NvmeofConfig config)
+NvmeofTargets::NvmeofTargets(seams::FlowNetwork& network, NvmeofConfig config)
     : network_(network), config_(std::move(config)) {
-  const std::size_t hosts = network_.fabric().topology().host_count();
+  const std::size_t hosts = network_.host_count();
   if (config_.targets.empty()) throw sim::ConfigError("targets", "expected at least one target host");
   for (std::uint32_t t : config_.targets) {
     if (t >= hosts) {
@@ -109,11 +109,14 @@ void NvmeofTargets::transfer(bool write, const std::vector<int>& nodes, double b
   if (nodes.empty() || !(bytes_per_node > 0.0)) {
     // Nothing to move: done as an event, as every other completion.
     op->left = 1;
-    network_.start_flow(0, 0, 0.0, [this, op](const network::FinishedFlow&) {
-      auto done = std::move(op->done);
-      ops_.erase(op);
-      done(true);
-    });
+    network_.start_flow(
+        0, 0, 0.0,
+        [this, op](const network::FinishedFlow&) {
+          auto done = std::move(op->done);
+          ops_.erase(op);
+          done(true);
+        },
+        -1, {});
     return;
   }
   for (int node : nodes) {

@@ -21,7 +21,7 @@
 #include <list>
 #include <vector>
 
-#include "models/network/fabric_simulation.hpp"
+#include "models/seams/flow_network.hpp"
 #include "models/storage/nvmeof_config.hpp"
 
 namespace dcsim::models::storage {
@@ -41,7 +41,7 @@ class NvmeofTargets {
   // `network` must outlive this object; config.targets are hosts of it (sim::ConfigError
   // "targets" otherwise, or when empty), drives and their bandwidths, latencies, queue depth and
   // I/O size positive (sim::ConfigError naming the field).
-  NvmeofTargets(network::FabricSimulation& network, NvmeofConfig config);
+  NvmeofTargets(seams::FlowNetwork& network, NvmeofConfig config);
   NvmeofTargets(const NvmeofTargets&) = delete;
   NvmeofTargets& operator=(const NvmeofTargets&) = delete;
 
@@ -78,7 +78,7 @@ class NvmeofTargets {
   void transfer(bool write, const std::vector<int>& nodes, double bytes_per_node, OnDone on_done);
   NodeSide& side_of(int node);  // its resources, made on first use
 
-  network::FabricSimulation& network_;
+  seams::FlowNetwork& network_;
   NvmeofConfig config_;
   std::vector<Target> targets_;
   std::vector<NodeSide> nodes_;

@@ -26,7 +26,7 @@ struct ObjectStore::Op {
   sim::Time latency;
 };
 
-ObjectStore::ObjectStore(sim::Simulator& sim, network::FabricSimulation& network, StoreConfig config)
+ObjectStore::ObjectStore(sim::Simulator& sim, seams::FlowNetwork& network, StoreConfig config)
     : sim_(sim), net_(network), config_(std::move(config)) {
   const auto n = static_cast<int>(config_.hosts.size());
   if (n == 0) throw sim::ConfigError("hosts", "a store needs at least one OSD host");

@@ -40,7 +40,7 @@
 #include <string>
 #include <vector>
 
-#include "models/network/fabric_simulation.hpp"
+#include "models/seams/flow_network.hpp"
 #include "models/storage/crush_placement.hpp"
 #include "models/storage/store_config.hpp"
 #include "sim/simulator.hpp"
@@ -69,7 +69,7 @@ class ObjectStore {
   using OnDone = std::function<void(bool ok)>;
 
   // `network` must outlive the store; config.hosts are hosts of it.
-  ObjectStore(sim::Simulator& sim, network::FabricSimulation& network, StoreConfig config);
+  ObjectStore(sim::Simulator& sim, seams::FlowNetwork& network, StoreConfig config);
   ~ObjectStore();
   ObjectStore(const ObjectStore&) = delete;
   ObjectStore& operator=(const ObjectStore&) = delete;
@@ -164,7 +164,7 @@ class ObjectStore {
   void note_degraded();
 
   sim::Simulator& sim_;
-  network::FabricSimulation& net_;
+  seams::FlowNetwork& net_;
   StoreConfig config_;
   std::vector<Host> hosts_;
   std::vector<Pool> pools_;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/facility_coupling.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "sim/simulator.hpp"
 #include "tools/bench/process_memory.hpp"
@@ -61,7 +62,7 @@ nlohmann::json run_facility_bench(int nodes, double days, double tick_s) {
   sim::Simulator s;
   models::datacenter::ClusterSimulation cluster(c, reg, s, sink);
   models::facility::FacilitySimulation fac(f, nodes, c.nodes_per_rack, 1, reg, s, sink);
-  fac.attach(cluster, c.duration);
+  models::datacenter::couple_facility(cluster, fac, c.duration);
   cluster.start();
   fac.start();
   s.run_until(c.duration);

@@ -9,8 +9,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "models/network/bill_of_materials.hpp"
+#include "models/datacenter/economics_subsystem.hpp"
 #include "models/economics/site_capex.hpp"
+#include "models/network/bill_of_materials.hpp"
 #include "models/network/bisection.hpp"
 #include "sim/error.hpp"
 #include "tools/cli/command.hpp"
@@ -80,8 +81,8 @@ std::optional<econ::CapexConfig> site_capex(const scenario::Scenario& s, const m
     if (is_exported) return exported;
     return models::network::bill_of_materials(scenario::build_topology(*network, registries, s.source));
   };
-  return econ::site_capex_config(*s.economics, s.cluster, s.facility, bom_of(s.fabric, !frontend),
-                                 bom_of(s.frontend, frontend));
+  return econ::site_capex_config(*s.economics, models::datacenter::site_shape(s.cluster, s.facility),
+                                 bom_of(s.fabric, !frontend), bom_of(s.frontend, frontend));
 }
 
 // capex() with its ConfigError located at the scenario key it came from (as `run` reports it).

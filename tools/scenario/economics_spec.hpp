@@ -1,5 +1,5 @@
 #pragma once
-// The scenario's `economics` section (models/economics, economics_subsystem.hpp): its FieldSpec.
+// The scenario's `economics` section (models/economics, economics_model.hpp): its FieldSpec.
 // Absent section: the run prices nothing.
 
 #include "models/model_registries.hpp"

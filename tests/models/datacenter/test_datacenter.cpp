@@ -18,6 +18,7 @@ using dcsim::tests::job;
 using dcsim::tests::simple_cluster;
 
 namespace dc = dcsim::models::datacenter;
+namespace seams = dcsim::models::seams;
 
 TEST_CASE("the assembly announces every job transition with its energy, and IT power whose integral is the energy",
           "[models][datacenter]") {
@@ -35,14 +36,14 @@ TEST_CASE("the assembly announces every job transition with its energy, and IT p
 
   std::vector<std::string> transitions;
   std::vector<double> completed_energy_j;
-  datacenter.signals().job_state.connect([&](const dc::JobStateChange& c) {
+  datacenter.signals().job_state.connect([&](const seams::JobStateChange& c) {
     transitions.push_back(std::string(c.name) + " " + std::string(c.from) + ">" + std::string(c.to) + " @" +
                           std::to_string(static_cast<int>(c.at.seconds())));
     if (c.to == "completed") completed_energy_j.push_back(c.energy_j);
   });
   double energy_j = 0.0, power_w = 0.0;
   Time last = Time::zero();
-  datacenter.signals().it_power.connect([&](const dc::ItPowerChange& p) {
+  datacenter.signals().it_power.connect([&](const seams::ItPowerChange& p) {
     energy_j += power_w * (p.at - last).seconds();
     power_w = p.power_w;
     last = p.at;
@@ -74,7 +75,7 @@ TEST_CASE("every registered subsystem has a unique name and stays out of a confi
     DatacenterConfig empty;
     dcsim::sim::Simulator sim;
     dcsim::sim::MemoryTraceSink sink;
-    dc::DatacenterSignals signals;
+    seams::DatacenterSignals signals;
     const dc::SubsystemContext context{empty, registries, sim, sink, signals, {}};
     CHECK(entry.build(context) == nullptr);
   }

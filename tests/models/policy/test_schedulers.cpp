@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "models/datacenter/node_conditions.hpp"
+#include "models/seams/node_conditions.hpp"
 #include "sim/error.hpp"
 #include "tests/models/datacenter/cluster_test_support.hpp"
 
@@ -14,6 +14,7 @@ using dcsim::tests::builtin;
 using dcsim::tests::job;
 using dcsim::tests::Run;
 using dcsim::tests::simple_cluster;
+namespace seams = dcsim::models::seams;
 
 namespace {
 
@@ -99,7 +100,7 @@ namespace {
 
 // Nodes 0-3 in a hot zone (80 C), 4-7 in a cool one (40 C); rack 3 (nodes 6, 7: 2 per rack) has
 // no power headroom left.
-class TwoZones : public dcsim::models::datacenter::NodeConditions {
+class TwoZones : public seams::NodeConditions {
  public:
   int zone_of_node(int node) const override { return node < 4 ? 0 : 1; }
   double gpu_temperature_c(int node) const override { return node < 4 ? 80.0 : 40.0; }

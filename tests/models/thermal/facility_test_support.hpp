@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/facility_coupling.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "models/model_registries.hpp"
 #include "sim/simulator.hpp"
@@ -45,7 +46,7 @@ inline std::unique_ptr<Result> run(models::facility::FacilityConfig f, double ho
   sim::Simulator s;
   models::datacenter::ClusterSimulation cluster(c, reg, s, r->sink);
   models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, reg, s, r->sink);
-  fac.attach(cluster, c.duration);
+  models::datacenter::couple_facility(cluster, fac, c.duration);
   cluster.start();
   fac.start();
   s.run_until(c.duration);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/datacenter/cluster_simulation.hpp"
+#include "models/datacenter/facility_coupling.hpp"
 #include "models/datacenter/training_job_run.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "models/model_registries.hpp"
@@ -58,7 +59,7 @@ struct BatchRack {
     sim::Simulator s;
     models::datacenter::ClusterSimulation cluster(c, reg, s, sink);
     models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, reg, s, sink);
-    fac.attach(cluster, sim::Time::max());
+    models::datacenter::couple_facility(cluster, fac, sim::Time::max());
     cluster.start();
     fac.start();
     s.run_until(sim::Time::from_s(60));
@@ -147,7 +148,7 @@ TEST_CASE("a capped rack's training job steps at the plan's step time for the ca
   sim::Simulator s;
   models::datacenter::ClusterSimulation cluster(c, reg, s, sink);
   models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, reg, s, sink);
-  fac.attach(cluster, sim::Time::max());
+  models::datacenter::couple_facility(cluster, fac, sim::Time::max());
   cluster.start();
   fac.start();
   s.run_until(sim::Time::from_seconds(10 * plan.step.step_time_s));

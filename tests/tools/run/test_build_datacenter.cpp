@@ -13,6 +13,7 @@
 using dcsim::tools::run::build_datacenter;
 using dcsim::tools::scenario::load_scenario_file;
 namespace dc = dcsim::models::datacenter;
+namespace seams = dcsim::models::seams;
 
 namespace {
 
@@ -58,11 +59,11 @@ TEST_CASE("the facility's steps carry exactly the IT and facility energy it repo
   auto datacenter = build_datacenter(scenario, registries, sim, sink);
   double it_j = 0.0, facility_j = 0.0, hottest_c = 0.0;
   std::size_t throttles = 0, restores = 0;
-  datacenter->signals().node_clock.connect([&](const dc::NodeClockChange& c) {
+  datacenter->signals().node_clock.connect([&](const seams::NodeClockChange& c) {
     (c.factor < 1.0 ? throttles : restores) += 1;
   });
   dcsim::sim::Time covered = dcsim::sim::Time::zero();
-  datacenter->signals().facility_step.connect([&](const dc::FacilityStep& s) {
+  datacenter->signals().facility_step.connect([&](const seams::FacilityStep& s) {
     CHECK(s.from == covered);  // steps tile the run: no gap, no overlap
     covered = s.to;
     it_j += s.it_j;
@@ -93,8 +94,8 @@ TEST_CASE("every random fault and repair is one fault notice", "[run][datacenter
   dcsim::sim::MemoryTraceSink sink;
   auto datacenter = build_datacenter(scenario, registries, sim, sink);
   std::int64_t faults = 0, repairs = 0, node_downs = 0;
-  datacenter->signals().fault.connect([&](const dc::FaultNotice& n) { (n.repaired ? repairs : faults) += 1; });
-  datacenter->signals().node_health.connect([&](const dc::NodeHealthChange& h) { node_downs += h.healthy ? 0 : 1; });
+  datacenter->signals().fault.connect([&](const seams::FaultNotice& n) { (n.repaired ? repairs : faults) += 1; });
+  datacenter->signals().node_health.connect([&](const seams::NodeHealthChange& h) { node_downs += h.healthy ? 0 : 1; });
   datacenter->start();
   sim.run_until(scenario.duration);
   datacenter->finish();

@@ -3,7 +3,7 @@
 // cooling plant, how hot its GPUs run, and how much power its rack may still draw. A facility
 // model implements it; without one the cluster reports no temperatures and unlimited racks.
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::seams {
 
 class NodeConditions {
  public:
@@ -15,4 +15,4 @@ class NodeConditions {
   virtual double rack_power_headroom_w(int rack) const = 0;
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::seams

@@ -1,14 +1,14 @@
 #pragma once
-// The economics subsystem of the datacenter assembly: prices what the run simulated with a
-// CostLedger (cost_ledger.hpp) and, at the end, compares owning the cluster with renting the
-// same delivered GPU-hours from each cloud option.
+// The economics model: prices what the run simulated with a CostLedger (cost_ledger.hpp) and,
+// at the end, compares owning the cluster with renting the same delivered GPU-hours from each
+// cloud option. The assembly runs it as a subsystem (models/datacenter/economics_subsystem.hpp).
 //
-// Built from EconomicsConfig plus what the assembly knows: nodes and GPUs per node from the
-// cluster, the fabric's bill of materials from the built topology (when /fabric exists), the
-// cooling gear from the facility (D2C cold plates and CDUs for the captured share, rear doors for
-// the rest when the facility has them; air only without a facility).
+// Built from EconomicsConfig plus an EconomicsSite, the plain facts of the site the assembly
+// knows: nodes and GPUs per node, the networks' bills of materials, the cooling gear (D2C cold
+// plates and CDUs for the captured share, rear doors for the rest when the facility has them;
+// air only without a facility), the uplink's ports, the fault classes, the cloud pool's offer.
 //
-// What it hears (datacenter_signals.hpp), O(1) work per signal plus the ledger's O(months the
+// What it hears (models/seams/datacenter_signals.hpp), O(1) work per signal plus the ledger's O(months the
 // interval crosses):
 //   energy     with a facility, each FacilityStep's facility_j (IT + distribution losses +
 //              cooling) over [from, to); without one, the cluster's IT power step function
@@ -64,24 +64,52 @@
 #include <string>
 #include <vector>
 
-#include "models/datacenter/subsystem.hpp"
 #include "models/economics/burst_account.hpp"
 #include "models/economics/cost_ledger.hpp"
 #include "models/economics/cost_summary.hpp"
 #include "models/economics/economics_config.hpp"
+#include "models/economics/site_capex.hpp"
+#include "models/network/bill_of_materials.hpp"
+#include "models/seams/datacenter_signals.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
 
 namespace dcsim::models::economics {
 
-class EconomicsSubsystem final : public datacenter::Subsystem {
+// What the economics price besides their own config: the site as the assembly built it.
+struct EconomicsSite {
+  SiteShape shape;                 // nodes and cooling gear (site_capex.hpp)
+  int gpus_per_node = 0;
+  std::optional<network::BillOfMaterials> fabric;    // the backend network, when there is one
+  std::optional<network::BillOfMaterials> frontend;  // the front-end network, when there is one
+  std::vector<PortGroup> ports;    // the uplink's ports: the ones billed are the ones carrying
+  struct FaultClass {
+    std::string name;
+    bool can_fire = false;         // a positive rate at a positive scale: it needs a part price
+  };
+  std::vector<FaultClass> fault_classes;  // the reliability model's
+  bool facility = false;           // facility steps carry the site's energy (else IT power)
+  sim::Time duration = sim::Time::max();  // /duration
+  bool has_work = false;           // jobs, generators, traces, training or services to run
+  struct Cloud {                   // a cloud pool: the offer it rents and its egress tariff
+    CloudGpuOffer offer;
+    EgressTariff egress;
+  };
+  std::optional<Cloud> cloud;
+};
+
+class EconomicsModel {
  public:
   // sim::ConfigError naming the field: the ledger's ("depreciation.years", "cloud[0].committed_gpus",
-  // "capex.fabric_prices.switches", ...), "horizon" (not positive), "cluster" (none),
-  // "repairs" (a fault class of the reliability model without a price).
-  explicit EconomicsSubsystem(const datacenter::SubsystemContext& context);
-  EconomicsSubsystem(const EconomicsSubsystem&) = delete;
-  EconomicsSubsystem& operator=(const EconomicsSubsystem&) = delete;
+  // "capex.fabric_prices.switches", ...), "horizon" (not positive, or no period to price), "cluster"
+  // (no nodes), "repairs" (a fault class that can fire without a price). Listens on `signals`.
+  EconomicsModel(const EconomicsConfig& config, EconomicsSite site, sim::Simulator& simulator, sim::TraceSink& sink,
+                 seams::DatacenterSignals& signals);
+  EconomicsModel(const EconomicsModel&) = delete;
+  EconomicsModel& operator=(const EconomicsModel&) = delete;
 
-  void finish() override;
+  // Closes the accounts at the engine's time and writes the outputs.
+  void finish();
 
   // The ledger as configured (capex priced): for tests and reports.
   const CostLedger& ledger() const { return *ledger_; }
@@ -92,12 +120,12 @@ class EconomicsSubsystem final : public datacenter::Subsystem {
     double gpus = 0.0;
     bool cloud = false;
   };
-  void on_job(const datacenter::JobStateChange& change);
-  void on_it_power(const datacenter::ItPowerChange& change);
-  void on_facility_step(const datacenter::FacilityStep& step);
-  void on_fault(const datacenter::FaultNotice& notice);
-  void on_training_work(const datacenter::TrainingWork& work);
-  void on_inference_work(const datacenter::InferenceWork& work);
+  void on_job(const seams::JobStateChange& change);
+  void on_it_power(const seams::ItPowerChange& change);
+  void on_facility_step(const seams::FacilityStep& step);
+  void on_fault(const seams::FaultNotice& notice);
+  void on_training_work(const seams::TrainingWork& work);
+  void on_inference_work(const seams::InferenceWork& work);
   void on_uplink(const network::UplinkCarried& carried);
   // Ends the run's accounts at its end and, with a horizon asked for, extends its last power to it;
   // adds the declared egress. The period priced.

@@ -11,12 +11,12 @@
 #include <string_view>
 #include <vector>
 
-#include "models/network/fabric.hpp"
-#include "models/network/uplink_transport.hpp"
+#include "models/network/finished_flow.hpp"
+#include "models/network/uplink_values.hpp"
 #include "sim/signal.hpp"
 #include "sim/time.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::seams {
 
 // A job moved between lifecycle states (pending, waiting, running, interrupted, requeued,
 // completed, failed): every transition of every job, generated and trace jobs included.
@@ -166,4 +166,4 @@ struct DatacenterSignals {
   sim::Signal<const CloudTransfer&> cloud_transfer;
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::seams

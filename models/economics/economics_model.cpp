@@ -1,4 +1,4 @@
-#include "models/economics/economics_subsystem.hpp"
+#include "models/economics/economics_model.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -6,68 +6,57 @@
 #include "models/economics/billing_month.hpp"
 #include "models/economics/cost_summary.hpp"
 #include "models/economics/site_capex.hpp"
-#include "models/network/bill_of_materials.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::economics {
 
-namespace dc = models::datacenter;
-
 namespace {
 
-// The ledger's config completed with what the assembly knows.
-CostLedgerConfig ledger_config(const EconomicsConfig& e, const dc::SubsystemContext& c) {
-  if (!c.config.cluster) {
+// The ledger's config completed with the site.
+CostLedgerConfig ledger_config(const EconomicsConfig& e, const EconomicsSite& site) {
+  if (site.shape.nodes <= 0) {
     throw sim::ConfigError("cluster", "needs a cluster: economics prices the nodes the run simulates");
   }
-  const auto& cluster = *c.config.cluster;
   CostLedgerConfig l = e.ledger;
-  const double it_kw = contracted_kw(e, cluster);
-  std::optional<network::BillOfMaterials> fabric;
-  std::optional<network::BillOfMaterials> frontend;
-  if (c.parts.topology != nullptr) fabric = network::bill_of_materials(*c.parts.topology);
-  if (c.parts.frontend_topology != nullptr) frontend = network::bill_of_materials(*c.parts.frontend_topology);
-  l.capex = site_capex_config(e, cluster, c.config.facility, std::move(fabric), std::move(frontend));
+  const double it_kw = contracted_kw(e, site.shape);
+  l.capex = site_capex_config(e, site.shape, site.fabric, site.frontend);
   l.opex.site = e.site;
   l.opex.contracted_kw = it_kw;
-  l.opex.nodes = cluster.nodes;
-  l.opex.gpus_per_node = cluster.node.gpus;
+  l.opex.nodes = site.shape.nodes;
+  l.opex.gpus_per_node = site.gpus_per_node;
   // The ports the uplink carries transfers on are the ones billed: one list, so they cannot differ.
-  l.opex.ports = c.config.uplink ? c.config.uplink->ports : std::vector<PortGroup>{};
+  l.opex.ports = site.ports;
 
   // Every reliability class that can fire needs a part price.
-  if (c.config.reliability) {
-    const auto& r = *c.config.reliability;
-    std::string missing;
-    for (const auto& fc : r.classes) {
-      if (fc.rate_per_hour <= 0 || r.scale <= 0 || l.repairs.usd_per_fault.count(fc.name) > 0) continue;
-      if (e.repair_default_usd) {
-        l.repairs.usd_per_fault[fc.name] = *e.repair_default_usd;
-      } else {
-        missing += (missing.empty() ? "" : ", ") + fc.name;
-      }
+  std::string missing;
+  for (const auto& fc : site.fault_classes) {
+    if (!fc.can_fire || l.repairs.usd_per_fault.count(fc.name) > 0) continue;
+    if (e.repair_default_usd) {
+      l.repairs.usd_per_fault[fc.name] = *e.repair_default_usd;
+    } else {
+      missing += (missing.empty() ? "" : ", ") + fc.name;
     }
-    if (!missing.empty()) {
-      throw sim::ConfigError("repairs", "expected a part price for every fault class that can fire; none for " +
-                                            missing + " (price each, or give repair_default_usd)");
-    }
+  }
+  if (!missing.empty()) {
+    throw sim::ConfigError("repairs", "expected a part price for every fault class that can fire; none for " +
+                                          missing + " (price each, or give repair_default_usd)");
   }
   return l;
 }
 
 // The latest instant priced while the run goes on: the horizon asked for, else /duration (the
 // run's span, as the run stops there), else open until the run ends.
-sim::Time price_limit(const EconomicsConfig& e, const dc::DatacenterConfig& config) {
+sim::Time price_limit(const EconomicsConfig& e, const EconomicsSite& site) {
   if (e.horizon.is_max()) {
     // The run's own span: without /duration, until its work is done, so there must be work.
-    if (!config.cluster) throw sim::ConfigError("cluster", "needs a cluster: economics prices the nodes the run simulates");
-    const auto& c = *config.cluster;
-    if (config.duration.is_max() && c.jobs.empty() && c.generators.empty() && c.trace_jobs.empty() &&
-        c.training_jobs.empty() && config.inference.empty()) {
+    if (site.shape.nodes <= 0) {
+      throw sim::ConfigError("cluster", "needs a cluster: economics prices the nodes the run simulates");
+    }
+    if (site.duration.is_max() && !site.has_work) {
       throw sim::ConfigError("horizon", "missing; without /duration and without work the run simulates no time, so "
                                         "there is no period to price: give a horizon (\"1095.75 d\") or a /duration");
     }
-    return config.duration;
+    return site.duration;
   }
   if (e.horizon <= sim::Time::zero()) throw sim::ConfigError("horizon", "expected a positive period");
   return e.horizon;
@@ -75,11 +64,10 @@ sim::Time price_limit(const EconomicsConfig& e, const dc::DatacenterConfig& conf
 
 }  // namespace
 
-EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
-    : simulator_(c.simulator), sink_(c.sink), horizon_(price_limit(*c.config.economics, c.config)),
-      horizon_asked_(!c.config.economics->horizon.is_max()) {
-  const EconomicsConfig& e = *c.config.economics;
-  ledger_ = std::make_unique<CostLedger>(ledger_config(e, c));
+EconomicsModel::EconomicsModel(const EconomicsConfig& e, EconomicsSite site, sim::Simulator& simulator,
+                               sim::TraceSink& sink, seams::DatacenterSignals& signals)
+    : simulator_(simulator), sink_(sink), horizon_(price_limit(e, site)), horizon_asked_(!e.horizon.is_max()) {
+  ledger_ = std::make_unique<CostLedger>(ledger_config(e, site));
   if (e.egress_bytes_per_month > 0 && port_capacity_bytes_per_month(ledger_->config().opex) == 0.0 &&
       !ledger_->config().owned_metered_egress) {
     // Found now, not when the run ends (the ledger would refuse at finish).
@@ -88,38 +76,34 @@ EconomicsSubsystem::EconomicsSubsystem(const dc::SubsystemContext& c)
   }
   egress_bytes_per_month_ = e.egress_bytes_per_month;
   stored_bytes_ = e.stored_bytes;
-  if (c.config.reliability) {
-    for (const auto& fc : c.config.reliability->classes) {
-      if (ledger_->config().repairs.usd_per_fault.count(fc.name) > 0) {
-        fault_index_.emplace(fc.name, ledger_->fault_class(fc.name));
-      }
+  for (const auto& fc : site.fault_classes) {
+    if (ledger_->config().repairs.usd_per_fault.count(fc.name) > 0) {
+      fault_index_.emplace(fc.name, ledger_->fault_class(fc.name));
     }
   }
   // With a facility its steps carry the whole site's energy; otherwise the cluster's IT power.
-  facility_energy_ = c.config.facility.has_value();
+  facility_energy_ = site.facility;
   if (facility_energy_) {
-    c.signals.facility_step.connect([this](const dc::FacilityStep& s) { on_facility_step(s); });
+    signals.facility_step.connect([this](const seams::FacilityStep& s) { on_facility_step(s); });
   } else {
-    c.signals.it_power.connect([this](const dc::ItPowerChange& p) { on_it_power(p); });
+    signals.it_power.connect([this](const seams::ItPowerChange& p) { on_it_power(p); });
   }
-  c.signals.job_state.connect([this](const dc::JobStateChange& j) { on_job(j); });
-  c.signals.fault.connect([this](const dc::FaultNotice& f) { on_fault(f); });
-  c.signals.training_work.connect([this](const dc::TrainingWork& w) { on_training_work(w); });
-  c.signals.inference_work.connect([this](const dc::InferenceWork& w) { on_inference_work(w); });
-  c.signals.uplink_carried.connect([this](const network::UplinkCarried& u) { on_uplink(u); });
-  if (c.config.cluster->cloud_pool) {
+  signals.job_state.connect([this](const seams::JobStateChange& j) { on_job(j); });
+  signals.fault.connect([this](const seams::FaultNotice& f) { on_fault(f); });
+  signals.training_work.connect([this](const seams::TrainingWork& w) { on_training_work(w); });
+  signals.inference_work.connect([this](const seams::InferenceWork& w) { on_inference_work(w); });
+  signals.uplink_carried.connect([this](const network::UplinkCarried& u) { on_uplink(u); });
+  if (site.cloud) {
     // The cloud side bills at the pool's offer and its provider's egress tariff.
-    const CloudGpuOffer& offer = c.config.cluster->cloud_pool->offer;
-    const auto& tariff = c.registries.egress_tariffs.get(offer.egress_tariff);
-    burst_ = std::make_unique<BurstAccount>(offer, tariff.factory(sim::Params{}), horizon_);
-    c.signals.cloud_instance.connect([this](const dc::CloudInstanceChange& i) { burst_->on_instance(i); });
-    c.signals.cloud_transfer.connect([this](const dc::CloudTransfer& t) { burst_->on_transfer(t); });
+    burst_ = std::make_unique<BurstAccount>(site.cloud->offer, site.cloud->egress, horizon_);
+    signals.cloud_instance.connect([this](const seams::CloudInstanceChange& i) { burst_->on_instance(i); });
+    signals.cloud_transfer.connect([this](const seams::CloudTransfer& t) { burst_->on_transfer(t); });
   }
   // Stored throughout; the declared egress is added at finish, once the period priced is known.
   if (stored_bytes_ > 0) ledger_->set_stored_bytes(sim::Time::zero(), stored_bytes_);
 }
 
-void EconomicsSubsystem::add_declared_egress(sim::Time end) {
+void EconomicsModel::add_declared_egress(sim::Time end) {
   // At the middle of each month (pro rata in a partial last month). O(months).
   if (egress_bytes_per_month_ <= 0) return;
   for (std::size_t m = 0; m < billing_months(end); ++m) {
@@ -130,7 +114,7 @@ void EconomicsSubsystem::add_declared_egress(sim::Time end) {
   }
 }
 
-void EconomicsSubsystem::add_energy(sim::Time start, sim::Time end, double energy_j) {
+void EconomicsModel::add_energy(sim::Time start, sim::Time end, double energy_j) {
   if (start >= horizon_ || (end == start && energy_j == 0.0)) return;
   if (end > horizon_) {
     energy_j *= static_cast<double>((horizon_ - start).ns()) / static_cast<double>((end - start).ns());
@@ -139,7 +123,7 @@ void EconomicsSubsystem::add_energy(sim::Time start, sim::Time end, double energ
   ledger_->add_energy(start, end, energy_j);
 }
 
-void EconomicsSubsystem::add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus, bool cloud) {
+void EconomicsModel::add_gpu_time(std::size_t job, sim::Time start, sim::Time end, double gpus, bool cloud) {
   if (job >= gpu_s_by_job_.size()) {
     gpu_s_by_job_.resize(job + 1, 0.0);
     cloud_gpu_s_by_job_.resize(job + 1, 0.0);
@@ -157,7 +141,7 @@ void EconomicsSubsystem::add_gpu_time(std::size_t job, sim::Time start, sim::Tim
   gpu_s_by_job_[job] += gpu_s;
 }
 
-void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
+void EconomicsModel::on_job(const seams::JobStateChange& j) {
   if (j.job >= running_.size()) running_.resize(j.job + 1);
   auto& slot = running_[j.job];
   if (slot) {
@@ -168,19 +152,19 @@ void EconomicsSubsystem::on_job(const dc::JobStateChange& j) {
   if (j.to == "running" || j.to == "stalled") slot = Running{j.at, static_cast<double>(j.gpus), j.cloud};
 }
 
-void EconomicsSubsystem::on_it_power(const dc::ItPowerChange& p) {
+void EconomicsModel::on_it_power(const seams::ItPowerChange& p) {
   if (p.at > power_since_) add_energy(power_since_, p.at, power_w_ * (p.at - power_since_).seconds());
   power_since_ = std::max(power_since_, p.at);
   power_w_ = p.power_w;
 }
 
-void EconomicsSubsystem::on_facility_step(const dc::FacilityStep& s) {
+void EconomicsModel::on_facility_step(const seams::FacilityStep& s) {
   add_energy(s.from, s.to, s.facility_j);
   if (s.to > s.from) power_w_ = s.facility_j / (s.to - s.from).seconds();
   power_since_ = std::max(power_since_, s.to);
 }
 
-void EconomicsSubsystem::on_uplink(const network::UplinkCarried& u) {
+void EconomicsModel::on_uplink(const network::UplinkCarried& u) {
   if (u.direction != network::UplinkDirection::kOut || u.from >= horizon_) return;
   // Constant rate over [from, to): the horizon and each month take their share.
   const sim::Time end = std::min(u.to, horizon_);
@@ -197,13 +181,13 @@ void EconomicsSubsystem::on_uplink(const network::UplinkCarried& u) {
   });
 }
 
-void EconomicsSubsystem::on_fault(const dc::FaultNotice& f) {
+void EconomicsModel::on_fault(const seams::FaultNotice& f) {
   if (f.repaired || f.at >= horizon_) return;
   // Classes of the reliability model only: scripted /faults entries are what-if events with no part.
   if (const auto it = fault_index_.find(f.fault_class); it != fault_index_.end()) ledger_->add_fault(f.at, it->second);
 }
 
-void EconomicsSubsystem::on_training_work(const dc::TrainingWork& w) {
+void EconomicsModel::on_training_work(const seams::TrainingWork& w) {
   // Work reported at t was done before t (a run that stops reports its unfinished jobs' work at
   // its last instant): booked 1 ns earlier, so it lies inside a period that ends at t.
   if (w.at > horizon_) return;
@@ -220,13 +204,13 @@ void EconomicsSubsystem::on_training_work(const dc::TrainingWork& w) {
   ledger_->add_flops(at, w.model_flops);
 }
 
-void EconomicsSubsystem::on_inference_work(const dc::InferenceWork& w) {
+void EconomicsModel::on_inference_work(const seams::InferenceWork& w) {
   // Announced at the end of the run: a run past the horizon priced none of it (the requests'
   // completion times are not kept, so the tokens are not cut pro rata).
   served_.push_back({std::string(w.service), w.jobs, w.at > horizon_ ? 0.0 : w.output_tokens});
 }
 
-PricedPeriod EconomicsSubsystem::close_period() {
+PricedPeriod EconomicsModel::close_period() {
   // The run's span within the limit: its /duration (the run stops there), or until its work was done.
   const sim::Time run_end = std::min(simulator_.now(), horizon_);
   for (std::size_t job = 0; job < running_.size(); ++job) {
@@ -259,7 +243,7 @@ PricedPeriod EconomicsSubsystem::close_period() {
   return p;
 }
 
-void EconomicsSubsystem::finish() {
+void EconomicsModel::finish() {
   const PricedPeriod period = close_period();
   const sim::Time horizon = period.priced;
   const EconomicsResult r = ledger_->finish(horizon);

@@ -6,7 +6,7 @@
 
 #include <functional>
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::seams {
 
 class CheckpointWriter {
  public:
@@ -20,4 +20,4 @@ class CheckpointWriter {
   virtual void abandon() {}
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::seams

@@ -6,11 +6,11 @@
 // utilisation).
 //
 // Protocol: when a node's GPU utilisation changes the cluster calls on_node_utilization, then
-// reads node_power_w. The source may call ClusterSimulation::set_node_clock_factor from inside
-// on_node_utilization (a power cap slows the clock) and calls refresh_node_power whenever the
-// node's power changes for its own reasons (temperature throttling, fans).
+// reads node_power_w. The source may call NodeClock::set_node_clock_factor (node_clock.hpp) from
+// inside on_node_utilization (a power cap slows the clock) and calls NodeClock::refresh_node_power
+// whenever the node's power changes for its own reasons (temperature throttling, fans).
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::seams {
 
 class NodePowerSource {
  public:
@@ -20,4 +20,4 @@ class NodePowerSource {
   virtual double node_power_w(int node) const = 0;
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::seams

@@ -1,0 +1,39 @@
+#pragma once
+// A network as the parts that move their bytes over it see it (the object store's reads, writes
+// and recoveries; NVMe-oF targets): flows between hosts, sharing the links with everything else
+// on that network, and capacities beside the links (a drive's bandwidth, a throttle, CPU cores)
+// that the flows crossing them share in the same max-min solve. The network's simulation
+// (models/network/fabric_simulation.hpp) implements it; the storage models never see its class.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+
+#include "models/network/finished_flow.hpp"
+#include "models/network/network_ids.hpp"
+
+namespace dcsim::models::seams {
+
+class FlowNetwork {
+ public:
+  using OnFinish = std::function<void(const network::FinishedFlow&)>;
+  virtual ~FlowNetwork() = default;
+  // Hosts 0 .. host_count() - 1 may send and receive.
+  virtual std::size_t host_count() const = 0;
+  // Starts a flow of `bytes` from `src` to `dst` now, crossing `resources` too; `on_finish` when
+  // it finished or failed (as an event, never inside this call). `channel` -1: the network's own
+  // choice of path. Returns the flow's number.
+  virtual std::uint64_t start_flow(network::NodeId src, network::NodeId dst, double bytes, OnFinish on_finish,
+                                   int channel, std::span<const network::ResourceId> resources) = 0;
+  // A capacity beside the links, in bit/s; its id for start_flow.
+  virtual network::ResourceId add_resource(double capacity_bps) = 0;
+  virtual void set_resource_capacity(network::ResourceId resource, double capacity_bps) = 0;
+  // Fails now the flows crossing `resource` (a drive that died), or from or to `host` (a host
+  // that went down): their callbacks see failed = true and `reason`.
+  virtual void fail_resource_flows(network::ResourceId resource, const std::string& reason) = 0;
+  virtual void fail_host_flows(network::NodeId host, const std::string& reason) = 0;
+};
+
+}  // namespace dcsim::models::seams
