@@ -52,7 +52,16 @@ class Callback {
   // says where in the source it was written), the same in every run of any build of the same
   // source with the Itanium ABI. The run fingerprint hashes it, so two events at one instant
   // that swap places change the fingerprint. 0 for an empty callback.
-  std::uint64_t kind() const { return ops_ == nullptr ? 0 : *ops_->kind; }
+  std::uint64_t kind() const { return ops_ == nullptr ? 0 : ops_->kind->hash; }
+
+  // The kind's hash and the callable's type name as the compiler gives it (mangled): the type of
+  // a lambda names the function it was written in, so an error inside an event can say which
+  // code scheduled it (Simulator adds it to an internal error). Null for an empty callback.
+  struct Kind {
+    std::uint64_t hash;
+    const char* type_name;
+  };
+  const Kind* kind_info() const { return ops_ == nullptr ? nullptr : ops_->kind; }
 
   void reset() {
     if (ops_ != nullptr) {
@@ -69,7 +78,7 @@ class Callback {
     void (*invoke)(void*);
     void (*move)(void* dst, void* src);  // move-constructs into dst and destroys src
     void (*destroy)(void*);
-    const std::uint64_t* kind;
+    const Kind* kind;
   };
   // FNV-1a of the type's mangled name, computed once per callable type at start-up.
   static std::uint64_t kind_of(const char* type_name) {
@@ -80,7 +89,7 @@ class Callback {
     return h;
   }
   template <class Fn>
-  static inline const std::uint64_t kKind = kind_of(typeid(Fn).name());
+  static inline const Kind kKind{kind_of(typeid(Fn).name()), typeid(Fn).name()};
   template <class Fn>
   static constexpr bool kTrivial =
       std::conjunction_v<std::is_trivially_copyable<Fn>, std::is_trivially_destructible<Fn>>;

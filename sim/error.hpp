@@ -1,7 +1,9 @@
 #pragma once
 // Typed errors. The library throws and never exits; the CLI maps the types to exit codes
-// (InputError -> 2, anything else -> 1). Runtime errors carry simulated time and component path
-// (OMNeT++'s cRuntimeError habit), so a failure deep in a long run can be located.
+// (InputError -> 2, anything else -> 1). An error that escapes an event other than bad input
+// becomes an InternalError carrying the event's number, the simulated time and the code that
+// scheduled it (the callable's type: class and function; Simulator::step_until), OMNeT++'s
+// cRuntimeError habit, so a failure deep in a long run can be located.
 
 #include <cstddef>
 #include <stdexcept>

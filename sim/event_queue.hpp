@@ -142,6 +142,8 @@ class EventQueue {
 
   // The kind of a popped event's callback (Callback::kind), for the run fingerprint.
   std::uint64_t kind(std::uint32_t slot) { return callback_at(slot).kind(); }
+  // Its kind with the callable's type name (Callback::kind_info); null for an empty callback.
+  const Callback::Kind* kind_info(std::uint32_t slot) { return callback_at(slot).kind_info(); }
 
   // Frees a popped event's slot without running it.
   void discard(std::uint32_t slot) { release(slot); }

@@ -1,5 +1,8 @@
 #include "sim/simulator.hpp"
 
+#include <cstdint>
+#include <cstdlib>
+#include <cxxabi.h>
 #include <string>
 
 #include "sim/error.hpp"
@@ -14,6 +17,22 @@ namespace {
                       std::to_string(t.ns()) + " ns), before the current time " +
                       format_duration(now) + " (" + std::to_string(now.ns()) +
                       " ns): the past is closed (this is a bug)");
+}
+
+// "(in event 8,812 at 1 h 0.5 s (3600500000000 ns), scheduled by dcsim::models::...::start_job(...)
+// ::{lambda()#2})": where in the run and in the code an exception out of an event came from.
+// The callable's type names the class and function that scheduled the event (not the instance:
+// the engine knows no components).
+std::string event_context(std::uint64_t number, Time now, const Callback::Kind* kind) {
+  std::string scheduled_by = "an empty callback";
+  if (kind != nullptr) {
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(kind->type_name, nullptr, nullptr, &status);
+    scheduled_by = status == 0 && demangled != nullptr ? demangled : kind->type_name;
+    std::free(demangled);
+  }
+  return "(in event " + std::to_string(number) + " at " + format_duration(now) + " (" + std::to_string(now.ns()) +
+         " ns), scheduled by " + scheduled_by + ")";
 }
 
 }  // namespace
@@ -63,8 +82,16 @@ bool Simulator::step_until(Time limit) {
   constexpr std::uint64_t kPrime = 0x100000001B3ULL;
   fingerprint_ = (fingerprint_ ^ static_cast<std::uint64_t>(now_.ns())) * kPrime;
   fingerprint_ = (fingerprint_ ^ static_cast<std::uint64_t>(event.priority)) * kPrime;
-  fingerprint_ = (fingerprint_ ^ queue_->kind(event.slot)) * kPrime;
-  queue_->invoke(event.slot);
+  const Callback::Kind* kind = queue_->kind_info(event.slot);
+  fingerprint_ = (fingerprint_ ^ (kind == nullptr ? 0 : kind->hash)) * kPrime;
+  // A try block costs nothing until something throws (table-driven unwinding).
+  try {
+    queue_->invoke(event.slot);
+  } catch (const InputError&) {
+    throw;  // bad input found as the run goes (a cooling shortfall made an error): the user's
+  } catch (const std::exception& e) {
+    throw InternalError(std::string(e.what()) + " " + event_context(executed_, now_, kind));
+  }
   if (executed_ == next_progress_) [[unlikely]] {
     next_progress_ += progress_every_;
     progress_();

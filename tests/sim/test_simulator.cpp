@@ -18,6 +18,12 @@ using dcsim::sim::Time;
 
 Time ns(std::int64_t n) { return Time::from_ns(n); }
 
+// Schedules an event whose callback finds a broken invariant: its lambda's type names this
+// function, which the error must show.
+void schedule_broken_invariant(Simulator& sim) {
+  sim.at(ns(2'000'000'000), [] { throw InternalError("queue state broke"); });
+}
+
 }  // namespace
 
 TEST_CASE("events run in time order and see their own time as now", "[sim][simulator]") {
@@ -286,4 +292,21 @@ TEST_CASE("the stop flag, set from outside (a signal handler), ends the run befo
   CHECK(sim.stop_requested());
   sim.run();  // resumable, as after stop()
   CHECK(ran == std::vector<int>{1, 2, 3});
+}
+
+TEST_CASE("an error out of an event says which event, when, and which code scheduled it", "[sim][simulator]") {
+  Simulator sim;
+  sim.at(ns(1'000'000'000), [] {});
+  schedule_broken_invariant(sim);
+  // The second event, at 2 s; the callable's type names schedule_broken_invariant.
+  CHECK_THROWS_WITH(sim.run(), Catch::StartsWith("queue state broke (in event 2 at 2 s (2000000000 ns), scheduled by ") &&
+                                   Catch::Contains("schedule_broken_invariant"));
+  // Any other exception escaping an event is a bug too: an internal error with the same context.
+  Simulator other;
+  other.at(ns(5), [] { (void)std::vector<int>{}.at(3); });
+  CHECK_THROWS_AS(other.run(), InternalError);
+  // Bad input found as the run goes (a cooling shortfall made an error) stays bad input, as thrown.
+  Simulator input;
+  input.at(ns(5), [] { throw dcsim::sim::ConfigError("on_shortfall", "the cooling cannot remove the heat"); });
+  CHECK_THROWS_WITH(input.run(), "on_shortfall: the cooling cannot remove the heat");
 }
