@@ -19,7 +19,7 @@ namespace {
                       " ns): the past is closed (this is a bug)");
 }
 
-// "(in event 8,812 at 1 h 0.5 s (3600500000000 ns), scheduled by dcsim::models::...::start_job(...)
+// "(in event 8812 at 1 h 0.5 s (3600500000000 ns), scheduled by dcsim::models::...::start_job(...)
 // ::{lambda()#2})": where in the run and in the code an exception out of an event came from.
 // The callable's type names the class and function that scheduled the event (not the instance:
 // the engine knows no components).
