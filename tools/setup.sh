@@ -17,6 +17,9 @@ packages=(
   # `dcsim report`'s browser check (tests/browser/check_report.py, tools/browser_check.sh)
   chromium chromium-driver python3-selenium
 )
+# the timeline viewer test (tools/install_viewer.sh fetches speedscope from the npm registry):
+# Debian's npm, unless an npm is already there (another Node.js install brings its own).
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 # --fuzz: also clang and its libFuzzer runtime, for tools/fuzz.sh (its own job, not CI's).
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)
