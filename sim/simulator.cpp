@@ -82,6 +82,8 @@ bool Simulator::step_until(Time limit) {
   constexpr std::uint64_t kPrime = 0x100000001B3ULL;
   fingerprint_ = (fingerprint_ ^ static_cast<std::uint64_t>(now_.ns())) * kPrime;
   fingerprint_ = (fingerprint_ ^ static_cast<std::uint64_t>(event.priority)) * kPrime;
+  timing_fingerprint_ = (timing_fingerprint_ ^ static_cast<std::uint64_t>(now_.ns())) * kPrime;
+  timing_fingerprint_ = (timing_fingerprint_ ^ static_cast<std::uint64_t>(event.priority)) * kPrime;
   const Callback::Kind* kind = queue_->kind_info(event.slot);
   fingerprint_ = (fingerprint_ ^ (kind == nullptr ? 0 : kind->hash)) * kPrime;
   // A try block costs nothing until something throws (table-driven unwinding).

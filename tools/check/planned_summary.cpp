@@ -94,6 +94,7 @@ json summary_at_start(const scenario::Scenario& given, const models::ModelRegist
   // What run::simulate adds after the models' own summaries.
   sink.set_summary("engine/events", sim::SummaryValue{std::int64_t{0}, "", ""});
   sink.set_summary("engine/fingerprint", sim::SummaryValue{std::string(), "", ""});
+  sink.set_summary("engine/timing_fingerprint", sim::SummaryValue{std::string(), "", ""});
   output::RunMeta meta;
   meta.scenario_name = scenario.name;
   meta.seed = scenario.seed;

@@ -65,6 +65,10 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
   sink.set_summary("engine/fingerprint",
                    sim::SummaryValue{fmt::format("{:016x}", simulator.fingerprint()), "",
                                      "hash of the executed events' (time, priority, kind), in order"});
+  sink.set_summary("engine/timing_fingerprint",
+                   sim::SummaryValue{fmt::format("{:016x}", simulator.timing_fingerprint()), "",
+                                     "hash of the executed events' (time, priority), in order: unchanged by "
+                                     "refactors that only move or rename code"});
   RunStats stats;
   stats.events = simulator.events_executed();
   stats.simulated_s = simulator.now().seconds();
