@@ -75,7 +75,7 @@ void validate(const ClusterConfig& c) {
 
 }  // namespace
 
-ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries& registries,
+ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries registries,
                                      sim::Simulator& sim, sim::TraceSink& sink)
     : config_(std::move(config)), sim_(sim), sink_(sink), registries_(registries) {
   validate(config_);
@@ -100,7 +100,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, const ModelRegistries
   }
 
   std::vector<workload::JobSpec> specs = config_.jobs;
-  append_training_jobs(config_, registries_, specs);
+  append_training_jobs(config_, registries_.collective_algorithms, specs);
   const std::size_t named_count = specs.size();
   for (std::size_t g = 0; g < config_.generators.size(); ++g) {
     try {

@@ -43,9 +43,10 @@
 #include "models/seams/node_conditions.hpp"
 #include "models/seams/node_clock.hpp"
 #include "models/seams/node_power_source.hpp"
-#include "models/model_registries.hpp"
+#include "models/collective/collective_algorithm.hpp"
 #include "models/policy/cluster_view.hpp"
 #include "models/policy/failover_policy.hpp"
+#include "models/policy/scheduler.hpp"
 #include "sim/activity.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -55,6 +56,20 @@ namespace dcsim::models::datacenter {
 class TrainingFabric;
 class TrainingJobRun;
 struct CloudPool;
+
+// The registries the cluster uses: its scheduler and failover policy by name, and the collective
+// algorithms its training jobs' plans are costed with. Converts from any registry hub with these
+// members (models::ModelRegistries), so the cluster never sees the others.
+struct ClusterRegistries {
+  const sim::Registry<policy::SchedulerFactory>& schedulers;
+  const sim::Registry<policy::FailoverFactory>& failover_policies;
+  const collective::CollectiveRegistry& collective_algorithms;
+  template <class Hub>
+  ClusterRegistries(const Hub& hub)  // NOLINT(google-explicit-constructor): a view of the hub
+      : schedulers(hub.schedulers),
+        failover_policies(hub.failover_policies),
+        collective_algorithms(hub.collective_algorithms) {}
+};
 
 // The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
 // the policy it hands itself to sees it that way.
@@ -66,7 +81,7 @@ class ClusterSimulation final : private policy::ClusterView,
                                 public seams::NodeClock {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
-  ClusterSimulation(ClusterConfig config, const ModelRegistries& registries, sim::Simulator& sim,
+  ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
                     sim::TraceSink& sink);
   ~ClusterSimulation();
   ClusterSimulation(const ClusterSimulation&) = delete;
@@ -353,7 +368,7 @@ class ClusterSimulation final : private policy::ClusterView,
   seams::CheckpointNamespaces* checkpoint_namespaces_ = nullptr;  // when it has NVMe-oF targets
   std::uint64_t store_reads_ = 0;               // reads started (their ids)
   const seams::DatacenterSignals* signals_ = nullptr;
-  const ModelRegistries& registries_;
+  ClusterRegistries registries_;
 
   std::vector<std::unique_ptr<Job>> jobs_;
   // Waiting jobs in arrival order, from waiting_head_ on: jobs started from the front (fifo's

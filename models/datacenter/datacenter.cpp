@@ -34,7 +34,7 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
   if (config_.cluster) build_cluster(registries);
   if (config_.fabric) {
     try {
-      fabric_ = std::make_unique<network::FabricRun>(*config_.fabric, registries, simulator, sink);
+      fabric_ = std::make_unique<network::FabricRun>(*config_.fabric, registries.topologies, simulator, sink);
     } catch (const sim::ConfigError& e) {
       throw DatacenterConfigError("fabric", e);
     }
@@ -45,7 +45,7 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
     if (!cluster_) throw DatacenterConfigError("frontend", "", "needs a cluster: the front-end network connects its nodes");
     config_.frontend->name = "frontend";
     try {
-      frontend_ = std::make_unique<network::FabricRun>(*config_.frontend, registries, simulator, sink);
+      frontend_ = std::make_unique<network::FabricRun>(*config_.frontend, registries.topologies, simulator, sink);
     } catch (const sim::ConfigError& e) {
       throw DatacenterConfigError("frontend", e);
     }
@@ -60,7 +60,8 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
     try {
       facility_ = std::make_unique<facility::FacilitySimulation>(*config_.facility, config_.cluster->nodes,
                                                                  config_.cluster->nodes_per_rack, config_.seed,
-                                                                 registries, simulator, sink);
+                                                                 facility::FacilityRegistries{registries.cooling_controls, registries.power_capping},
+                                                                 simulator, sink);
     } catch (const sim::ConfigError& e) {
       throw DatacenterConfigError("facility", e);
     }

@@ -471,7 +471,7 @@ double step_gpu_activity(const power::PhaseActivities& activities, const workloa
   return step_gpu_activity(activities, step.compute_s, step.optimizer_s, step.exposed_comm_s, step.bubble_s);
 }
 
-void append_training_jobs(const ClusterConfig& config, const ModelRegistries& registries,
+void append_training_jobs(const ClusterConfig& config, const collective::CollectiveRegistry& collectives,
                           std::vector<workload::JobSpec>& specs) {
   const power::PhaseActivities activities = power::phase_activities(config.gpu_phase_power, config.node.gpu);
   for (std::size_t i = 0; i < config.training_jobs.size(); ++i) {
@@ -483,7 +483,7 @@ void append_training_jobs(const ClusterConfig& config, const ModelRegistries& re
                                             std::to_string(config.nodes) + " nodes");
       }
       plan = std::make_shared<const workload::TrainingJobPlan>(
-          workload::plan_training_job(t, config.node, registries.collective_algorithms));
+          workload::plan_training_job(t, config.node, collectives));
     } catch (const sim::ConfigError& e) {
       throw sim::ConfigError("training[" + std::to_string(i) + "]." + e.field(), e.detail());
     }

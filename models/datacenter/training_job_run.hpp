@@ -45,7 +45,7 @@
 #include "models/seams/checkpoint_writer.hpp"
 #include "models/datacenter/data_feed.hpp"
 #include "models/datacenter/step_executor.hpp"
-#include "models/model_registries.hpp"
+#include "models/collective/collective_algorithm.hpp"
 #include "models/power/gpu_phase_power.hpp"
 #include "models/workload/job_spec.hpp"
 #include "models/workload/training_job.hpp"
@@ -239,7 +239,7 @@ double step_gpu_activity(const power::PhaseActivities& activities, const workloa
 // Plans config.training_jobs (plan_training_job) and appends them to `specs` as named jobs
 // whose `work` is the nominal duration and whose GPU utilisation is the mean activity of their
 // step (step_gpu_activity, config.gpu_phase_power). ConfigError fields read "training[i].<field>".
-void append_training_jobs(const ClusterConfig& config, const ModelRegistries& registries,
+void append_training_jobs(const ClusterConfig& config, const collective::CollectiveRegistry& collectives,
                           std::vector<workload::JobSpec>& specs);
 
 // The job tables' training columns (NaN for jobs that are not training jobs):

@@ -32,7 +32,7 @@ enum Series : std::size_t {
 
 
 FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nodes_per_rack,
-                                       std::uint64_t seed, const ModelRegistries& registries,
+                                       std::uint64_t seed, const FacilityRegistries& registries,
                                        sim::Simulator& sim, sim::TraceSink& sink)
     : config_(std::move(config)), sim_(sim), sink_(sink), nodes_per_rack_(nodes_per_rack) {
   const auto& c = config_;

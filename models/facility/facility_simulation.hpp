@@ -69,7 +69,8 @@
 #include "models/seams/zone_cooling_target.hpp"
 #include "models/facility/facility_config.hpp"
 #include "models/facility/power_delivery.hpp"
-#include "models/model_registries.hpp"
+#include "models/facility/cooling_control.hpp"
+#include "models/facility/power_capping.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -83,13 +84,19 @@ class CoolingShortfallError : public sim::ConfigError {
   explicit CoolingShortfallError(const std::string& message);
 };
 
+// The registries the facility uses: its cooling controls and power-capping policies by name.
+struct FacilityRegistries {
+  const sim::Registry<CoolingControlFactory>& cooling_controls;
+  const sim::Registry<PowerCappingFactory>& power_capping;
+};
+
 class FacilitySimulation final : public seams::NodePowerSource,
                                  public seams::NodeConditions,
                                  public seams::ZoneCoolingTarget {
  public:
   // Validates (ConfigError fields: "cooling.d2c_capture", "power.rack_limit", ...).
   FacilitySimulation(FacilityConfig config, int nodes, int nodes_per_rack, std::uint64_t seed,
-                     const ModelRegistries& registries, sim::Simulator& sim, sim::TraceSink& sink);
+                     const FacilityRegistries& registries, sim::Simulator& sim, sim::TraceSink& sink);
   ~FacilitySimulation() override;
   FacilitySimulation(const FacilitySimulation&) = delete;
   FacilitySimulation& operator=(const FacilitySimulation&) = delete;

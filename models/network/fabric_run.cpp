@@ -9,10 +9,10 @@ namespace dcsim::models::network {
 
 using FabricFault = ScriptedFabricFault;
 
-FabricRun::FabricRun(FabricRunConfig config, const ModelRegistries& registries, sim::Simulator& sim,
+FabricRun::FabricRun(FabricRunConfig config, const TopologyRegistry& topologies, sim::Simulator& sim,
                      sim::TraceSink& sink)
     : config_(std::move(config)), sim_(sim), sink_(sink) {
-  fabric_ = std::make_unique<Fabric>(registries.topologies.get(config_.topology).factory(config_.topology_config),
+  fabric_ = std::make_unique<Fabric>(topologies.get(config_.topology).factory(config_.topology_config),
                                      config_.options);
   report_ = std::make_unique<FabricReport>(&sink, config_.name, true);
   driver_ = std::make_unique<FabricSimulation>(sim, *fabric_, report_.get());

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "models/model_registries.hpp"
 #include "models/network/fabric.hpp"
 #include "models/network/fabric_report.hpp"
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/topology.hpp"
+#include "models/network/topology_builders.hpp"
 #include "models/network/traffic.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -40,7 +40,7 @@ struct FabricRunConfig {
   // Prefix of its tables and summary keys: "network" for the backend fabric, "frontend" for a
   // node's front-end network (the same fabric model, other hosts' NICs).
   std::string name = "network";
-  std::string topology;  // a name in ModelRegistries::topologies
+  std::string topology;  // a name in the topology registry
   TopologyConfig topology_config;
   FabricOptions options;
   std::vector<ScriptedFabricFault> faults;  // in time order
@@ -52,7 +52,8 @@ struct FabricRunConfig {
 class FabricRun {
  public:
   // Throws sim::ConfigError (fields of TopologyConfig / FabricOptions) for a config the models reject.
-  FabricRun(FabricRunConfig config, const ModelRegistries& registries, sim::Simulator& sim, sim::TraceSink& sink);
+  // `topologies` builds config.topology; the only registry a fabric run uses.
+  FabricRun(FabricRunConfig config, const TopologyRegistry& topologies, sim::Simulator& sim, sim::TraceSink& sink);
   FabricRun(const FabricRun&) = delete;
   FabricRun& operator=(const FabricRun&) = delete;
 

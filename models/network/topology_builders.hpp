@@ -44,6 +44,7 @@ void check_attachment(const TopologyConfig& config);
 
 // Registers every builder above under its scenario name: fat_tree, leaf_spine, rail_optimized,
 // mesh, ring, torus.
-void register_network_models(sim::Registry<TopologyFactory>& topologies);
+using TopologyRegistry = sim::Registry<TopologyFactory>;
+void register_network_models(TopologyRegistry& topologies);
 
 }  // namespace dcsim::models::network

@@ -35,6 +35,7 @@ class CountingSink final : public sim::TraceSink {
 nlohmann::json run_facility_bench(int nodes, double days, double tick_s) {
   models::ModelRegistries reg;
   models::register_builtin_models(reg);
+  const models::facility::FacilityRegistries facility_registries{reg.cooling_controls, reg.power_capping};
   models::datacenter::ClusterConfig c;
   c.node = reg.node_presets.get("hgx-h100").factory();
   c.nodes = nodes;
@@ -61,7 +62,7 @@ nlohmann::json run_facility_bench(int nodes, double days, double tick_s) {
   CountingSink sink;
   sim::Simulator s;
   models::datacenter::ClusterSimulation cluster(c, reg, s, sink);
-  models::facility::FacilitySimulation fac(f, nodes, c.nodes_per_rack, 1, reg, s, sink);
+  models::facility::FacilitySimulation fac(f, nodes, c.nodes_per_rack, 1, facility_registries, s, sink);
   models::datacenter::couple_facility(cluster, fac, c.duration);
   cluster.start();
   fac.start();

@@ -212,10 +212,11 @@ TEST_CASE("facility: zones have their own cooling", "[models][thermal][facility]
   SECTION("a bad override names the zone") {
     models::ModelRegistries reg;
     models::register_builtin_models(reg);
+    const models::facility::FacilityRegistries facility_registries{reg.cooling_controls, reg.power_capping};
     sim::Simulator s;
     sim::MemoryTraceSink sink;
     auto f = zoned([](ZoneConfig& z) { z.d2c_capture = 1.2; });
-    CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 8, 4, 1, reg, s, sink),
+    CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 8, 4, 1, facility_registries, s, sink),
                       Catch::Contains("zones[1].d2c_capture"));
   }
 }
@@ -223,19 +224,20 @@ TEST_CASE("facility: zones have their own cooling", "[models][thermal][facility]
 TEST_CASE("facility: bad configs name the field", "[models][thermal][facility]") {
   models::ModelRegistries reg;
   models::register_builtin_models(reg);
+  const models::facility::FacilityRegistries facility_registries{reg.cooling_controls, reg.power_capping};
   sim::Simulator s;
   sim::MemoryTraceSink sink;
   FacilityConfig f;
   f.d2c_capture = 1.5;
-  CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, reg, s, sink),
+  CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, facility_registries, s, sink),
                     Catch::Contains("cooling.d2c_capture"));
   f = {};
   f.secondary_flow_kg_per_s_per_rack = 0.0;
-  CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, reg, s, sink),
+  CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, facility_registries, s, sink),
                     Catch::Contains("secondary_flow"));
   f = {};
   f.rack_limit_w = 500.0;
-  CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, reg, s, sink),
+  CHECK_THROWS_WITH(models::facility::FacilitySimulation(f, 4, 4, 1, facility_registries, s, sink),
                     Catch::Contains("power.rack_limit"));
 }
 

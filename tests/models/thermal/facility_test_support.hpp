@@ -31,6 +31,7 @@ inline std::unique_ptr<Result> run(models::facility::FacilityConfig f, double ho
                                    int nodes = 8, int per_rack = 4, double arrival_h = 0.0) {
   models::ModelRegistries reg;
   models::register_builtin_models(reg);
+  const models::facility::FacilityRegistries facility_registries{reg.cooling_controls, reg.power_capping};
   models::datacenter::ClusterConfig c;
   c.node = reg.node_presets.get("hgx-h100").factory();
   c.nodes = nodes;
@@ -45,7 +46,7 @@ inline std::unique_ptr<Result> run(models::facility::FacilityConfig f, double ho
   auto r = std::make_unique<Result>();
   sim::Simulator s;
   models::datacenter::ClusterSimulation cluster(c, reg, s, r->sink);
-  models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, reg, s, r->sink);
+  models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, facility_registries, s, r->sink);
   models::datacenter::couple_facility(cluster, fac, c.duration);
   cluster.start();
   fac.start();
