@@ -99,7 +99,7 @@ Datacenter::~Datacenter() = default;
 void Datacenter::build_cluster(const ModelRegistries& registries) {
   // The cluster gets the trace jobs (millions, moved); config_.cluster keeps everything else for
   // the subsystems to read.
-  ClusterConfig cluster = *config_.cluster;
+  cluster::ClusterConfig cluster = *config_.cluster;
   cluster.trace_jobs = std::move(config_.cluster->trace_jobs);
   config_.cluster->trace_jobs = {};
   // Checkpoint intervals are optimised against the fault model's node interruption rate.
@@ -110,7 +110,7 @@ void Datacenter::build_cluster(const ModelRegistries& registries) {
     cluster.integrity_events = true;
   }
   try {
-    cluster_ = std::make_unique<ClusterSimulation>(std::move(cluster), registries, simulator_, sink_);
+    cluster_ = std::make_unique<cluster::ClusterSimulation>(std::move(cluster), registries, simulator_, sink_);
   } catch (const sim::ConfigError& e) {
     throw DatacenterConfigError("cluster", e);
   }
@@ -129,7 +129,7 @@ std::vector<network::NodeId> first_hosts(int nodes) {
 }  // namespace
 
 void Datacenter::connect_fabric() {
-  const ClusterConfig& cluster = *config_.cluster;
+  const cluster::ClusterConfig& cluster = *config_.cluster;
   if (!fabric_) return;
   const network::Topology& topology = fabric_->fabric().topology();
   cluster_->set_fabric_groups(fabric_groups(topology, cluster.nodes));
@@ -142,7 +142,7 @@ void Datacenter::connect_fabric() {
                                                   std::to_string(cluster.nodes) +
                                                   " nodes (training jobs map node i to host i)");
   }
-  training_fabric_ = std::make_unique<TrainingFabric>(simulator_, fabric_->driver(), first_hosts(cluster.nodes));
+  training_fabric_ = std::make_unique<cluster::TrainingFabric>(simulator_, fabric_->driver(), first_hosts(cluster.nodes));
   cluster_->set_training_fabric(training_fabric_.get());
 }
 
@@ -155,13 +155,13 @@ void Datacenter::connect_frontend() {
                                                     " hosts but the cluster has " + std::to_string(nodes) +
                                                     " nodes (node i is its host i; give it at least as many hosts)");
   }
-  frontend_network_ = std::make_unique<TrainingFabric>(simulator_, frontend_->driver(), first_hosts(nodes));
+  frontend_network_ = std::make_unique<cluster::TrainingFabric>(simulator_, frontend_->driver(), first_hosts(nodes));
   cluster_->set_frontend_network(frontend_network_.get());
 }
 
 // A store host is a host of the network the job's checkpoints use, beyond the cluster's nodes.
 void Datacenter::check_store_hosts() const {
-  const ClusterConfig& cluster = *config_.cluster;
+  const cluster::ClusterConfig& cluster = *config_.cluster;
   const int nodes = cluster.nodes;
   for (std::size_t j = 0; j < cluster.training_jobs.size(); ++j) {
     const workload::CheckpointConfig& ck = cluster.training_jobs[j].checkpoint;

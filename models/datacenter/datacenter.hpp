@@ -22,12 +22,12 @@
 #include <string>
 #include <vector>
 
-#include "models/datacenter/cluster_simulation.hpp"
+#include "models/cluster/cluster_simulation.hpp"
 #include "models/datacenter/datacenter_config.hpp"
 #include "models/datacenter/datacenter_config_error.hpp"
 #include "models/seams/datacenter_signals.hpp"
 #include "models/datacenter/subsystem.hpp"
-#include "models/datacenter/training_fabric.hpp"
+#include "models/cluster/training_fabric.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "models/model_registries.hpp"
 #include "models/network/fabric_run.hpp"
@@ -55,7 +55,7 @@ class Datacenter {
 
   seams::DatacenterSignals& signals() { return signals_; }
   // The parts, null when the config leaves them out (tests, benches).
-  ClusterSimulation* cluster() { return cluster_.get(); }
+  cluster::ClusterSimulation* cluster() { return cluster_.get(); }
   network::FabricRun* fabric() { return fabric_.get(); }
   network::FabricRun* frontend() { return frontend_.get(); }
   facility::FacilitySimulation* facility() { return facility_.get(); }
@@ -70,11 +70,11 @@ class Datacenter {
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
   seams::DatacenterSignals signals_;
-  std::unique_ptr<ClusterSimulation> cluster_;
+  std::unique_ptr<cluster::ClusterSimulation> cluster_;
   std::unique_ptr<network::FabricRun> fabric_;
-  std::unique_ptr<TrainingFabric> training_fabric_;
+  std::unique_ptr<cluster::TrainingFabric> training_fabric_;
   std::unique_ptr<network::FabricRun> frontend_;
-  std::unique_ptr<TrainingFabric> frontend_network_;
+  std::unique_ptr<cluster::TrainingFabric> frontend_network_;
   std::unique_ptr<facility::FacilitySimulation> facility_;
   std::vector<std::unique_ptr<Subsystem>> subsystems_;
 };

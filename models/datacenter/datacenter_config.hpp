@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "models/datacenter/cluster_config.hpp"
+#include "models/cluster/cluster_config.hpp"
 #include "models/datacenter/scripted_node_fault.hpp"
 #include "models/datacenter/nvmeof_namespaces_config.hpp"
 #include "models/datacenter/storage_config.hpp"
@@ -24,7 +24,7 @@ namespace dcsim::models::datacenter {
 struct DatacenterConfig {
   std::uint64_t seed = 1;                   // every random stream derives from it
   sim::Time duration = sim::Time::max();    // max(): until no work is left
-  std::optional<ClusterConfig> cluster;
+  std::optional<models::cluster::ClusterConfig> cluster;
   // Cluster node i is fabric host i: training jobs then run their traffic as flows on it.
   std::optional<network::FabricRunConfig> fabric;
   // The nodes' front-end network (their storage NICs; cluster node i is its host i, hosts beyond

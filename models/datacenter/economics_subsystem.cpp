@@ -7,7 +7,7 @@
 
 namespace dcsim::models::datacenter {
 
-economics::SiteShape site_shape(const ClusterConfig& cluster, const std::optional<facility::FacilityConfig>& facility) {
+economics::SiteShape site_shape(const cluster::ClusterConfig& cluster, const std::optional<facility::FacilityConfig>& facility) {
   economics::SiteShape shape;
   shape.nodes = cluster.nodes;
   shape.node_max_power_w = cluster.node.max_power_w();
@@ -25,7 +25,7 @@ economics::EconomicsSite economics_site(const SubsystemContext& c) {
   if (!c.config.cluster) {
     throw sim::ConfigError("cluster", "needs a cluster: economics prices the nodes the run simulates");
   }
-  const ClusterConfig& cluster = *c.config.cluster;
+  const cluster::ClusterConfig& cluster = *c.config.cluster;
   economics::EconomicsSite site;
   site.shape = site_shape(cluster, c.config.facility);
   site.gpus_per_node = cluster.node.gpus;

@@ -7,7 +7,7 @@
 #include <memory>
 #include <optional>
 
-#include "models/datacenter/cluster_config.hpp"
+#include "models/cluster/cluster_config.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/economics/economics_model.hpp"
 #include "models/facility/facility_config.hpp"
@@ -17,7 +17,7 @@ namespace dcsim::models::datacenter {
 // The nodes and cooling gear capex prices, from the cluster and the facility (D2C cold plates and
 // CDUs for the captured share, rear doors when the facility has them; air only without one).
 // `dcsim topo --bom` prices with the same.
-economics::SiteShape site_shape(const ClusterConfig& cluster, const std::optional<facility::FacilityConfig>& facility);
+economics::SiteShape site_shape(const cluster::ClusterConfig& cluster, const std::optional<facility::FacilityConfig>& facility);
 
 class EconomicsSubsystem final : public Subsystem {
  public:

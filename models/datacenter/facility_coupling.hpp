@@ -4,14 +4,14 @@
 // still draw (NodeConditions), and slows nodes through the cluster's clocks (NodeClock). The
 // assembly does this; tests and benchmarks that build the two by hand call it too.
 
-#include "models/datacenter/cluster_simulation.hpp"
+#include "models/cluster/cluster_simulation.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "sim/time.hpp"
 
 namespace dcsim::models::datacenter {
 
 // Call before either starts. `duration` bounds the facility's ticks (max: while jobs remain).
-inline void couple_facility(ClusterSimulation& cluster, facility::FacilitySimulation& facility, sim::Time duration) {
+inline void couple_facility(cluster::ClusterSimulation& cluster, facility::FacilitySimulation& facility, sim::Time duration) {
   cluster.set_power_source(&facility);
   cluster.set_node_conditions(&facility);
   facility.attach(cluster, duration);

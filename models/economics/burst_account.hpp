@@ -1,5 +1,5 @@
 #pragma once
-// The cloud side of a hybrid run (a cluster with a cloud pool, models/datacenter/cloud_pool.hpp):
+// The cloud side of a hybrid run (a cluster with a cloud pool, models/cluster/cloud_pool.hpp):
 // what bursting cost, from the pool's signals; the economics subsystem owns one and reports it
 // beside owning (economics_model.hpp).
 //

@@ -63,7 +63,7 @@ class FabricRun {
   // Flows started / flows given, for the progress line.
   double progress_fraction() const;
   // The engine driver and the fabric: training jobs put their traffic on them
-  // (models/datacenter/training_fabric.hpp), fault effects take parts down.
+  // (models/cluster/training_fabric.hpp), fault effects take parts down.
   FabricSimulation& driver() { return *driver_; }
   const Fabric& fabric() const { return *fabric_; }
 

@@ -1,5 +1,5 @@
 // "cloud_burst": fifo on the on-prem nodes, and a burst to the cluster's cloud pool
-// (models/datacenter/cloud_pool.hpp) when on-prem occupancy stays high with work waiting.
+// (models/cluster/cloud_pool.hpp) when on-prem occupancy stays high with work waiting.
 //
 //   occupancy = (in-service on-prem GPUs - free ones) / in-service on-prem GPUs  (1 with none)
 //   burst condition: occupancy >= threshold and whole-node jobs the pool can hold are waiting

@@ -25,7 +25,7 @@ struct NodeState {
   bool drained = false;  // warned of a coming fault (a precursor signal): no new work
   int gpus = 1;
   int free_gpus = 1;     // GPUs no job holds
-  // A cloud pool instance (node ids node_count() and up; models/datacenter/cloud_pool.hpp), not an
+  // A cloud pool instance (node ids node_count() and up; models/cluster/cloud_pool.hpp), not an
   // on-prem node; usable only while provisioned (requested and past its provisioning delay).
   bool cloud = false;
   bool provisioned = true;
@@ -86,7 +86,7 @@ class ClusterView {
   // denominator of on-prem occupancy. O(1).
   virtual int in_service_gpus() const = 0;
 
-  // The cloud pool (models/datacenter/cloud_pool.hpp), all zero without one: at most
+  // The cloud pool (models/cluster/cloud_pool.hpp), all zero without one: at most
   // cloud_max_instances() instances of cloud_gpus_per_instance() GPUs, node ids node_count() ..
   // node_count() + cloud_max_instances() - 1. A scheduler asks for instances through
   // Scheduler::cloud_request and places whole-node jobs on idle ones like on any node. O(1).

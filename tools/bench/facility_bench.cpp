@@ -3,9 +3,10 @@
 #include <chrono>
 #include <string>
 
-#include "models/datacenter/cluster_simulation.hpp"
+#include "models/cluster/cluster_simulation.hpp"
 #include "models/datacenter/facility_coupling.hpp"
 #include "models/facility/facility_simulation.hpp"
+#include "models/model_registries.hpp"
 #include "sim/simulator.hpp"
 #include "tools/bench/process_memory.hpp"
 
@@ -36,7 +37,7 @@ nlohmann::json run_facility_bench(int nodes, double days, double tick_s) {
   models::ModelRegistries reg;
   models::register_builtin_models(reg);
   const models::facility::FacilityRegistries facility_registries{reg.cooling_controls, reg.power_capping};
-  models::datacenter::ClusterConfig c;
+  models::cluster::ClusterConfig c;
   c.node = reg.node_presets.get("hgx-h100").factory();
   c.nodes = nodes;
   c.nodes_per_rack = 4;
@@ -61,7 +62,7 @@ nlohmann::json run_facility_bench(int nodes, double days, double tick_s) {
   const auto wall0 = std::chrono::steady_clock::now();
   CountingSink sink;
   sim::Simulator s;
-  models::datacenter::ClusterSimulation cluster(c, reg, s, sink);
+  models::cluster::ClusterSimulation cluster(c, reg, s, sink);
   models::facility::FacilitySimulation fac(f, nodes, c.nodes_per_rack, 1, facility_registries, s, sink);
   models::datacenter::couple_facility(cluster, fac, c.duration);
   cluster.start();

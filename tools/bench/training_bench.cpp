@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "models/datacenter/cluster_simulation.hpp"
-#include "models/datacenter/training_fabric.hpp"
+#include "models/cluster/cluster_simulation.hpp"
+#include "models/cluster/training_fabric.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/model_registries.hpp"
 #include "models/network/fabric_simulation.hpp"
@@ -20,7 +20,7 @@ namespace dcsim::tools::bench {
 
 namespace {
 
-namespace dc = models::datacenter;
+namespace mc = models::cluster;
 namespace mw = models::workload;
 namespace net = models::network;
 
@@ -34,8 +34,8 @@ nlohmann::json result(const std::string& name, int gpus, double steps, Clock::ti
           {"wall_s", wall},   {"events", events}, {"events_per_s", wall > 0.0 ? static_cast<double>(events) / wall : 0.0}};
 }
 
-dc::ClusterConfig cluster(int nodes, mw::TrainingJobSpec job) {
-  dc::ClusterConfig c;
+mc::ClusterConfig cluster(int nodes, mw::TrainingJobSpec job) {
+  mc::ClusterConfig c;
   c.node = models::hardware::hgx_h100();
   c.nodes = nodes;
   c.nodes_per_rack = 4;
@@ -52,15 +52,15 @@ struct FlowRun {
 };
 
 // Runs cluster `c` to the end in flow mode on `topology` (cluster node i is fabric host i).
-FlowRun run_in_flow_mode(const dc::ClusterConfig& c, const models::ModelRegistries& reg, net::Topology topology,
+FlowRun run_in_flow_mode(const mc::ClusterConfig& c, const models::ModelRegistries& reg, net::Topology topology,
                          sim::Simulator& sim) {
   net::Fabric fabric(std::move(topology), net::FabricOptions{});
   sim::DiscardTraceSink sink;
   net::FabricSimulation driver(sim, fabric, nullptr);
-  dc::ClusterSimulation model(c, reg, sim, sink);
+  mc::ClusterSimulation model(c, reg, sim, sink);
   std::vector<net::NodeId> hosts(static_cast<std::size_t>(c.nodes));
   for (int i = 0; i < c.nodes; ++i) hosts[static_cast<std::size_t>(i)] = static_cast<net::NodeId>(i);
-  dc::TrainingFabric training(sim, driver, std::move(hosts));
+  mc::TrainingFabric training(sim, driver, std::move(hosts));
   model.set_training_fabric(&training);
   model.start();
   sim.run();
@@ -76,7 +76,7 @@ nlohmann::json flow_case(const models::ModelRegistries& reg) {
   t.job.model = reg.training_models.get("bert-large").factory();
   t.job.micro_batch_size = 8;
   t.steps = steps;
-  const dc::ClusterConfig c = cluster(nodes, t);
+  const mc::ClusterConfig c = cluster(nodes, t);
   // Non-blocking leaf-spine: 16 leaves of 8 hosts, each host's 8 x 400G NICs as one bonded
   // link (so a node's 8 per-NIC flows share them evenly, as NCCL's channels pinned to NICs do),
   // 64 spines of 400G links, ECMP per flow (queue-pair hashing) on the uplinks: collisions
@@ -111,10 +111,10 @@ nlohmann::json analytic_case(const models::ModelRegistries& reg) {
   t.job.micro_batch_size = 1;
   t.steps = 1'000'000;  // more than a day holds: the run stops at the day
   t.checkpoint.interval_steps = 50;
-  const dc::ClusterConfig c = cluster(nodes, t);
+  const mc::ClusterConfig c = cluster(nodes, t);
   sim::Simulator sim;
   sim::DiscardTraceSink sink;
-  dc::ClusterSimulation model(c, reg, sim, sink);
+  mc::ClusterSimulation model(c, reg, sim, sink);
   model.start();
   sim.run_until(sim::Time::from_seconds(86'400.0));
   model.finish();
@@ -146,7 +146,7 @@ nlohmann::json flow_step_case(const models::ModelRegistries& reg, int nodes) {
   t.job.micro_batch_size = 1;
   t.job.global_batch_sequences = 16 * (nodes * 8 / 128);
   t.steps = 1;
-  const dc::ClusterConfig c = cluster(nodes, t);
+  const mc::ClusterConfig c = cluster(nodes, t);
   net::TopologyConfig topo;
   topo.nodes = nodes;
   topo.nics_per_node = c.node.compute_nics;

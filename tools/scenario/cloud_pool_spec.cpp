@@ -26,7 +26,7 @@ FieldSpec cloud_pool_field(const models::ModelRegistries& registries) {
           "Cloud instances that a bursting scheduler (/policies/scheduler cloud_burst) rents when on-prem capacity "
           "runs short; they exist only while provisioned, are billed while they exist, draw no on-prem power and, "
           "for a spot offer, are preempted at its rate, interrupting their jobs (README, Scheduling; "
-          "models/datacenter/cloud_pool.hpp). Needs a scheduler that uses it.",
+          "models/cluster/cloud_pool.hpp). Needs a scheduler that uses it.",
           {
               required(enum_field("offer",
                                   "Cloud GPU offer of the instances (`dcsim list \"cloud offer\"`): GPUs per instance "
@@ -116,11 +116,11 @@ void check_cloud_pool_cross_field(const json& given, const json& resolved, const
   }
 }
 
-std::optional<models::datacenter::CloudPoolConfig> map_cloud_pool(const OriginReader& cluster,
+std::optional<models::cluster::CloudPoolConfig> map_cloud_pool(const OriginReader& cluster,
                                                                   const models::ModelRegistries& registries) {
   if (!cluster.contains("cloud_pool")) return std::nullopt;
   const OriginReader p = cluster.object("cloud_pool", "cloud_pool.");
-  models::datacenter::CloudPoolConfig out;
+  models::cluster::CloudPoolConfig out;
   const auto& entry = registries.cloud_offers.get(p.at("offer", "offer").get<std::string>());
   const json* params = nullptr;
   if (p.contains("offer_params")) {

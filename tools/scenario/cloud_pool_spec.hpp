@@ -1,14 +1,14 @@
 #pragma once
 // /cluster/cloud_pool: cloud instances a bursting scheduler rents when on-prem capacity runs short
-// (models/datacenter/cloud_pool.hpp). The key spec, the checks across keys (the offer and its
+// (models/cluster/cloud_pool.hpp). The key spec, the checks across keys (the offer and its
 // overrides, the instance shape, the scheduler that uses the pool), and the mapping to
-// models::datacenter::CloudPoolConfig.
+// models::cluster::CloudPoolConfig.
 
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
-#include "models/datacenter/cluster_config.hpp"
+#include "models/cluster/cluster_config.hpp"
 #include "models/model_registries.hpp"
 #include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
@@ -25,7 +25,7 @@ void check_cloud_pool_cross_field(const nlohmann::json& given, const nlohmann::j
 
 // The resolved /cluster section's pool, after the checks above passed; none without one. The
 // fields' origins are recorded as "cloud_pool.<field>".
-std::optional<models::datacenter::CloudPoolConfig> map_cloud_pool(const OriginReader& resolved_cluster,
+std::optional<models::cluster::CloudPoolConfig> map_cloud_pool(const OriginReader& resolved_cluster,
                                                                   const models::ModelRegistries& registries);
 
 }  // namespace dcsim::tools::scenario

@@ -185,7 +185,7 @@ void map_sdc_detection(Scenario& scenario) {
     throw sim::InputErrors({scenario.source + ":/reliability/sdc_detection: given, but the scenario has no "
                                               "/cluster whose jobs it checks"});
   }
-  models::datacenter::SdcDetection d;
+  models::cluster::SdcDetection d;
   d.probability = section->at("probability").get<double>();
   d.latency_steps = section->at("latency_steps").get<int>();
   scenario.cluster.sdc_detection = d;

@@ -175,7 +175,7 @@ MemoryEstimate traffic_memory(double flows) {
   return e;
 }
 
-MemoryEstimate cluster_memory(const models::datacenter::ClusterConfig& cluster) {
+MemoryEstimate cluster_memory(const models::cluster::ClusterConfig& cluster) {
   MemoryEstimate e;
   const double nodes = cluster.nodes;
   const double racks = std::ceil(nodes / std::max(1, cluster.nodes_per_rack));

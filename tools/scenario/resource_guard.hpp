@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/datacenter/cluster_config.hpp"
+#include "models/cluster/cluster_config.hpp"
 #include "models/network/topology_size.hpp"
 #include "models/network/traffic.hpp"
 #include "sim/time.hpp"
@@ -64,7 +64,7 @@ MemoryEstimate fabric_memory(const models::network::TopologySize& size);
 // Flows that a traffic config generates, from its pattern and the host count (no generation).
 double traffic_flow_count(const models::network::TrafficConfig& config, double hosts);
 MemoryEstimate traffic_memory(double flows);
-MemoryEstimate cluster_memory(const models::datacenter::ClusterConfig& cluster);
+MemoryEstimate cluster_memory(const models::cluster::ClusterConfig& cluster);
 
 // Throws sim::InputError "<source>:<pointer>: needs about X (...), above the memory limit of Y
 // (...)" when the estimate is above the limit.

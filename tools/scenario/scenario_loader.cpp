@@ -251,7 +251,7 @@ sim::Distribution to_distribution(const json& d) {
 // /outputs/rack_power and /outputs/max_rack_series -> racks a power series covers (0: none).
 // `auto` keeps one series per rack up to `max_series` racks, above that the fewest consecutive
 // racks a group that keeps the series at `max_series` or under: ceil(racks / max_series).
-int racks_per_power_series(const models::datacenter::ClusterConfig& c, const std::string& mode, int max_series) {
+int racks_per_power_series(const models::cluster::ClusterConfig& c, const std::string& mode, int max_series) {
   if (mode == "none") return 0;
   if (mode == "racks") return 1;
   if (mode != "auto") throw sim::InternalError("unknown /outputs/rack_power '" + mode + "' after validation (a bug)");

@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/datacenter/cluster_config.hpp"
+#include "models/cluster/cluster_config.hpp"
 #include "models/datacenter/scripted_node_fault.hpp"
 #include "models/datacenter/nvmeof_namespaces_config.hpp"
 #include "models/datacenter/storage_config.hpp"
@@ -49,7 +49,7 @@ struct Scenario {
   nlohmann::json resolved;
   std::string name, description;
   std::uint64_t seed = 1;
-  models::datacenter::ClusterConfig cluster;
+  models::cluster::ClusterConfig cluster;
   // A fabric-only scenario leaves /cluster out: no compute nodes are simulated.
   bool has_cluster = true;
   sim::Time duration = sim::Time::max();  // /duration; max() runs until nothing is left to do

@@ -98,7 +98,7 @@ void check_trace_cross_field(const json& resolved, ErrorList& errors) {
   }
 }
 
-void map_job_traces(const json& r, const std::string& source, models::datacenter::ClusterConfig& cluster,
+void map_job_traces(const json& r, const std::string& source, models::cluster::ClusterConfig& cluster,
                     std::vector<TraceReport>& reports) {
   const json* traces = list_at(r, "/workload/traces");
   if (traces == nullptr || traces->empty()) return;

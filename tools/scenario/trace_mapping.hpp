@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/datacenter/cluster_config.hpp"
+#include "models/cluster/cluster_config.hpp"
 #include "tools/scenario/field_spec.hpp"
 
 namespace dcsim::tools::scenario {
@@ -31,6 +31,6 @@ void check_trace_cross_field(const nlohmann::json& resolved, ErrorList& errors);
 // `source` is the scenario file: relative trace paths are taken from its folder. InputError
 // "<file>:<line>: ..." for a bad row, a job larger than the cluster or a job name already taken.
 void map_job_traces(const nlohmann::json& resolved, const std::string& source,
-                    models::datacenter::ClusterConfig& cluster, std::vector<TraceReport>& reports);
+                    models::cluster::ClusterConfig& cluster, std::vector<TraceReport>& reports);
 
 }  // namespace dcsim::tools::scenario

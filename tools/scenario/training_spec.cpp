@@ -387,7 +387,7 @@ models::collective::FabricParams collective_fabric_params(const models::hardware
 }
 
 void map_training_jobs(const json& r, const models::ModelRegistries& registries,
-                       models::datacenter::ClusterConfig& config, FieldOrigins& origins) {
+                       models::cluster::ClusterConfig& config, FieldOrigins& origins) {
   namespace mw = models::workload;
   const json::json_pointer ptr("/workload/training");
   if (!r.contains(ptr)) return;

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/collective/collective_estimator.hpp"
-#include "models/datacenter/cluster_config.hpp"
+#include "models/cluster/cluster_config.hpp"
 #include "models/model_registries.hpp"
 #include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
@@ -41,6 +41,6 @@ models::collective::FabricParams collective_fabric_params(const models::hardware
 // reports a plan that does not divide or fit). Throws ConfigError "training[i].<field>"; the
 // fields' origins go to `origins`.
 void map_training_jobs(const nlohmann::json& resolved, const models::ModelRegistries& registries,
-                       models::datacenter::ClusterConfig& config, FieldOrigins& origins);
+                       models::cluster::ClusterConfig& config, FieldOrigins& origins);
 
 }  // namespace dcsim::tools::scenario

@@ -6,7 +6,7 @@
 #include "models/network/fabric_run.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
-#include "tests/models/datacenter/cluster_test_support.hpp"
+#include "tests/models/cluster/cluster_test_support.hpp"
 
 namespace dcsim::tests {
 

@@ -8,13 +8,13 @@
 #include <string>
 #include <variant>
 
-#include "models/datacenter/collective_log.hpp"
+#include "models/cluster/collective_log.hpp"
 #include "models/datacenter/datacenter.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/workload/step_graph.hpp"
-#include "tests/models/datacenter/cluster_test_support.hpp"
+#include "tests/models/cluster/cluster_test_support.hpp"
 
-using dcsim::models::datacenter::CollectiveLog;
+using dcsim::models::cluster::CollectiveLog;
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;
 using dcsim::tests::builtin;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/datacenter/datacenter.hpp"
-#include "tests/models/datacenter/cluster_test_support.hpp"
+#include "tests/models/cluster/cluster_test_support.hpp"
 
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;

@@ -10,7 +10,7 @@
 #include "models/datacenter/datacenter.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/workload/training_job.hpp"
-#include "tests/models/datacenter/cluster_test_support.hpp"
+#include "tests/models/cluster/cluster_test_support.hpp"
 
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;

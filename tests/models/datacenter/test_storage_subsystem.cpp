@@ -219,7 +219,7 @@ DatacenterConfig checked(const dcsim::models::ModelRegistries& reg, int steps, b
   c.storage->integrity.verify = verify;
   c.storage->integrity.hash_bytes_per_s_per_gpu = 1e9;
   c.storage->integrity.corruptions_per_pb = corruptions_per_pb;
-  c.cluster->sdc_detection = dcsim::models::datacenter::SdcDetection{1.0, 0};
+  c.cluster->sdc_detection = dcsim::models::cluster::SdcDetection{1.0, 0};
   return c;
 }
 

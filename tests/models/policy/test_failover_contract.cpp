@@ -9,7 +9,7 @@
 
 #include "models/hardware/node_presets.hpp"
 #include "sim/error.hpp"
-#include "tests/models/datacenter/cluster_test_support.hpp"
+#include "tests/models/cluster/cluster_test_support.hpp"
 
 using dcsim::tests::builtin;
 using dcsim::tests::job;

@@ -8,7 +8,7 @@
 
 #include "models/seams/node_conditions.hpp"
 #include "sim/error.hpp"
-#include "tests/models/datacenter/cluster_test_support.hpp"
+#include "tests/models/cluster/cluster_test_support.hpp"
 
 using dcsim::tests::builtin;
 using dcsim::tests::job;
@@ -177,7 +177,7 @@ TEST_CASE("every registered scheduler places only what is free and finishes a mi
     if (entry.factory(dcsim::sim::Params::defaults(entry.params))->uses_cloud_pool()) {
       // A bursting policy needs a pool (and may place on its instances, checked the same way):
       // 4-GPU spot instances that come 5 s after a request, preempted twice an hour.
-      dcsim::models::datacenter::CloudPoolConfig pool;
+      dcsim::models::cluster::CloudPoolConfig pool;
       pool.offer = dcsim::models::economics::aws_p5_spot();
       pool.offer.gpus_per_instance = 4;
       pool.offer.preemptions_per_instance_hour = 2;

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "models/datacenter/cluster_simulation.hpp"
+#include "models/cluster/cluster_simulation.hpp"
 #include "models/datacenter/facility_coupling.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "models/model_registries.hpp"
@@ -32,7 +32,7 @@ inline std::unique_ptr<Result> run(models::facility::FacilityConfig f, double ho
   models::ModelRegistries reg;
   models::register_builtin_models(reg);
   const models::facility::FacilityRegistries facility_registries{reg.cooling_controls, reg.power_capping};
-  models::datacenter::ClusterConfig c;
+  models::cluster::ClusterConfig c;
   c.node = reg.node_presets.get("hgx-h100").factory();
   c.nodes = nodes;
   c.nodes_per_rack = per_rack;
@@ -45,7 +45,7 @@ inline std::unique_ptr<Result> run(models::facility::FacilityConfig f, double ho
   c.duration = sim::Time::from_seconds(hours * 3600);
   auto r = std::make_unique<Result>();
   sim::Simulator s;
-  models::datacenter::ClusterSimulation cluster(c, reg, s, r->sink);
+  models::cluster::ClusterSimulation cluster(c, reg, s, r->sink);
   models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, facility_registries, s, r->sink);
   models::datacenter::couple_facility(cluster, fac, c.duration);
   cluster.start();

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "models/datacenter/cluster_simulation.hpp"
+#include "models/cluster/cluster_simulation.hpp"
 #include "models/datacenter/facility_coupling.hpp"
-#include "models/datacenter/training_job_run.hpp"
+#include "models/cluster/training_job_run.hpp"
 #include "models/facility/facility_simulation.hpp"
 #include "models/model_registries.hpp"
 #include "models/power/gpu_power.hpp"
@@ -44,7 +44,7 @@ struct BatchRack {
   double gpu_limit_w = 0.0;  // node 0's GPU power limit while both jobs run
   BatchRack(const std::string& capping, double rack_limit_w) {
     const auto reg = registries();
-    models::datacenter::ClusterConfig c;
+    models::cluster::ClusterConfig c;
     c.node = reg.node_presets.get("hgx-h100").factory();
     c.nodes = 2;
     c.nodes_per_rack = 2;
@@ -57,8 +57,8 @@ struct BatchRack {
     f.rack_limit_w = rack_limit_w;
     f.power_capping = capping;
     sim::Simulator s;
-    models::datacenter::ClusterSimulation cluster(c, reg, s, sink);
-    models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, reg, s, sink);
+    models::cluster::ClusterSimulation cluster(c, reg, s, sink);
+    models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, {reg.cooling_controls, reg.power_capping}, s, sink);
     models::datacenter::couple_facility(cluster, fac, sim::Time::max());
     cluster.start();
     fac.start();
@@ -123,7 +123,7 @@ TEST_CASE("rack_gpu_cap holds the rack at its limit and the jobs slow by the DVF
 TEST_CASE("a capped rack's training job steps at the plan's step time for the capped clock",
           "[models][thermal][facility][power_capping][training]") {
   const auto reg = registries();
-  models::datacenter::ClusterConfig c;
+  models::cluster::ClusterConfig c;
   c.node = reg.node_presets.get("hgx-h100").factory();
   c.nodes = 2;
   c.nodes_per_rack = 2;
@@ -137,7 +137,7 @@ TEST_CASE("a capped rack's training job steps at the plan's step time for the ca
   t.fabric.nic_bandwidth_bps = c.node.compute_nic_bandwidth_bps;
   c.training_jobs.push_back(t);
   const auto plan = models::workload::plan_training_job(t, c.node, reg.collective_algorithms);
-  const double u = models::datacenter::step_gpu_activity(
+  const double u = models::cluster::step_gpu_activity(
       models::power::phase_activities(c.gpu_phase_power, c.node.gpu), plan.step);
   REQUIRE(u < 1.0);  // the step's communication and optimizer draw less than compute
 
@@ -146,8 +146,8 @@ TEST_CASE("a capped rack's training job steps at the plan's step time for the ca
   f.power_capping = "rack_gpu_cap";
   sim::MemoryTraceSink sink;
   sim::Simulator s;
-  models::datacenter::ClusterSimulation cluster(c, reg, s, sink);
-  models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, reg, s, sink);
+  models::cluster::ClusterSimulation cluster(c, reg, s, sink);
+  models::facility::FacilitySimulation fac(f, c.nodes, c.nodes_per_rack, 1, {reg.cooling_controls, reg.power_capping}, s, sink);
   models::datacenter::couple_facility(cluster, fac, sim::Time::max());
   cluster.start();
   fac.start();

@@ -38,7 +38,7 @@ void write_sample_run(const std::filesystem::path& dir) {
   sink.append_row(jobs, {std::string("bert-large"), std::int64_t{4}, 78000.0});
   sink.append_row(jobs, {std::string("gpt-small"), std::int64_t{2}, 28800.0});
   sink.append_row(jobs, {std::string("resnet"), std::int64_t{2}, 39600.0});
-  // The paths the cluster model reports (models/datacenter/cluster_simulation.hpp).
+  // The paths the cluster model reports (models/cluster/cluster_simulation.hpp).
   sink.set_summary("energy/it_kwh", SummaryValue{energy_j / 3.6e6, "kWh", "IT energy"});
   sink.set_summary("power/mean_w", SummaryValue{energy_j / 86400, "W", "IT energy / time"});
   sink.set_summary("power/peak_w", SummaryValue{12000.0 + 3 * 4 * 5600.0, "W", "peak IT power"});

@@ -178,7 +178,7 @@ TEST_CASE("a scenario naming a missing trace file or a directory is refused nami
 }
 
 TEST_CASE("trace jobs count in the memory estimate, at 600 bytes each", "[tools][scenario][traces]") {
-  dcsim::models::datacenter::ClusterConfig c;
+  dcsim::models::cluster::ClusterConfig c;
   c.nodes = 4;
   c.nodes_per_rack = 4;
   const double without = cluster_memory(c).total_bytes();

@@ -1,0 +1,122 @@
+#pragma once
+// One job as the cluster keeps it (internal to ClusterSimulation's translation units: the
+// cluster's bookkeeping, its lifecycle in cluster_lifecycle.cpp).
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/cluster/cluster_simulation.hpp"
+#include "models/cluster/job_run.hpp"
+#include "models/cluster/training_job_run.hpp"
+#include "models/workload/job_spec.hpp"
+#include "models/workload/step_graph.hpp"
+#include "sim/random.hpp"
+#include "sim/simulator.hpp"
+
+namespace dcsim::models::cluster {
+
+struct ClusterSimulation::Job {
+  // pending (not arrived) -> waiting -> running -> completed; a fault takes running to
+  // interrupted, and the failover policy to requeued (waiting again), back to running (spares) or
+  // failed (given up).
+  enum class State { kPending, kWaiting, kRunning, kDone, kFailed };
+  workload::JobSpec spec;
+  std::size_t index = 0;   // in the cluster's job list (arrival order)
+  std::shared_ptr<const workload::TrainingJobPlan> plan;  // training jobs, with the policy's checkpoint interval
+  State state = State::kPending;
+  sim::Time start = sim::Time::max();       // first start
+  sim::Time run_start = sim::Time::max();   // this run's start (restarts included)
+  sim::Time finish = sim::Time::max();
+  std::vector<int> nodes;
+  int gpus_per_node = 0;   // resolved: every GPU of a node for whole-node jobs
+  sim::Time expected_end;  // what policies plan with (start + delay + remaining estimate)
+  double energy_at_start_j = 0.0;
+  double energy_j = 0.0;   // over every run, up to the last one's end
+  bool named = false;      // listed in the scenario (not generated): gets a headline row
+  // An unnamed job whose transitions are all logged from now on: a fault or preemption touched
+  // it, so its restart and end are needed to tell its phases apart (timelines).
+  bool states_logged = false;
+  // Restarts: the resume point (nominal seconds of work saved, and the step for training jobs),
+  // the delay the next start pays, the pending start of the work after such a delay.
+  double resume_s = 0.0;
+  int resume_step = 0;
+  sim::Time restart_delay;
+  sim::Time delay_until;  // work starts at this time (run_start + delay)
+  // Holding its GPUs before its work begins (a restart's relaunch and checkpoint reload, a read
+  // from the store, a dataset's transfer): they draw idle power, as while stalled.
+  bool awaiting_work = false;
+  sim::EventHandle begin_event;
+  // The restart reads its checkpoint back from the shared store before its work begins
+  // (cluster_checkpoint_store.cpp); the read in flight (0: none), whose end is ignored once the
+  // run stops.
+  bool reload_from_store = false;
+  std::uint64_t store_read = 0;
+  int restarts = 0;
+  double lost_gpu_s = 0.0;
+  // On cloud pool instances in its latest run; ever there; the part of its start delay that is
+  // its dataset's transfer to them.
+  bool cloud = false;
+  bool ran_in_cloud = false;
+  sim::Time transfer_delay;
+  // Runs: step graphs before runs (a flow-mode executor refers to its graph), retired ones kept
+  // until the end (a retired flow-mode step drains on the fabric).
+  std::vector<std::unique_ptr<workload::StepGraph>> step_graphs;
+  std::vector<std::unique_ptr<JobRun>> retired_runs;
+  std::unique_ptr<JobRun> run;
+  // Elastic training (cluster_elastic.cpp): the plan of the run on fewer DP replicas than
+  // submitted (null: `plan`), from plans by DP degree (kept: runs refer to them); the step of
+  // the last checkpoint written (resume_step can be later: re-formed from the replicas' memory);
+  // what growing back costs.
+  const workload::TrainingJobPlan* run_plan = nullptr;
+  std::map<int, std::shared_ptr<const workload::TrainingJobPlan>> plans_by_dp;
+  int checkpoint_step = 0;
+  sim::Time reconfigure_time;
+  // A warning's checkpoint is being written before the job moves (cluster_warnings.cpp).
+  bool migrating = false;
+  // The next start's transition (from, cause), set by start_job_after; default
+  // waiting/requeued -> running.
+  std::pair<const char*, std::string> start_label{nullptr, ""};
+  sim::Time migration_relaunch;
+  // CheckpointGate: its next checkpoint is held; stalled at it since `stalled_since` (accounted
+  // up to there); the label the release returns to (null once a migration relabelled it).
+  bool checkpoints_held = false;
+  bool stalled = false;
+  sim::Time stalled_since;
+  const char* stall_return = nullptr;
+  double stall_s = 0.0;  // over every run
+  // An inference replica (ServiceJobHost): what its runs tell the service; ended by the service.
+  std::optional<seams::ServiceJobHost::Callbacks> service;
+  bool service_ended = false;
+  // Silent data corruption (cluster_integrity.cpp). Corrupted since `since` by a GPU of `node`:
+  // the state after `clean_through` steps is wrong, and so is every checkpoint at a later step.
+  // `caught` (nonzero) is the pending detection's id; `caught_pending`: it came while the job
+  // was not stepping (its loss checks see it once it runs again).
+  struct Corruption {
+    bool active = false;
+    int clean_through = 0;
+    sim::Time since;
+    int node = -1;
+    sim::Time quarantine;
+    std::string cause;
+    std::uint64_t caught = 0;
+    bool caught_pending = false;
+  };
+  Corruption corruption;
+  std::optional<sim::RandomStream> integrity_stream;  // "integrity/<job>", made at its first corruption
+  // Steps of the checkpoints the job can still restart from, oldest first (training jobs that
+  // checkpoint; at most the store's keep_checkpoints when it keeps them there).
+  std::vector<int> checkpoint_steps;
+  // The next interruption resumes from no later than this step (a caught corruption), -1: none.
+  int rollback_step = -1;
+  TrainingJobRun* training = nullptr;  // the latest training run (rows read it)
+  TrainingJobRun::Series training_series;
+  int gpus() const { return static_cast<int>(nodes.size()) * gpus_per_node; }
+  const workload::TrainingJobPlan& current_plan() const { return run_plan ? *run_plan : *plan; }
+};
+
+}  // namespace dcsim::models::cluster

@@ -1,0 +1,561 @@
+// ClusterSimulation's job lifecycle: start (with a restart delay after an interruption), the run,
+// completion, interruption by a fault, and what the failover policy decides afterwards; node
+// health and the hot-spare pool. Accounting, by hand:
+//   lost work    = progress since the job's last completed checkpoint (all of this run's for a
+//                  batch job), in nominal seconds x the job's GPUs;
+//   restart cost = GPU time a restarting job holds before its work resumes: the policy's
+//                  relaunch overhead + reading the checkpoint back (bytes per node / checkpoint
+//                  rate) when it resumes from one + the swap time when it waits for spares.
+//   stalled      = GPU time a training job holds while its next checkpoint is held
+//                  (CheckpointGate: no staging space for it): no progress, GPUs idle.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "models/cluster/batch_job_run.hpp"
+#include "models/cluster/cloud_pool.hpp"
+#include "models/cluster/cluster_job.hpp"
+#include "models/cluster/step_executor.hpp"
+#include "models/cluster/training_fabric.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::models::cluster {
+
+std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_policy_interval(
+    const workload::JobSpec& spec) const {
+  const workload::TrainingJobPlan& plan = *spec.training;
+  // Only jobs that checkpoint (a target and an interval in their spec) get the policy's interval:
+  // one without checkpoints has nowhere to write them, and gets none for free.
+  if (plan.checkpoint_interval_steps <= 0) return spec.training;
+  const double per_node = config_.node_fault_rate_per_hour;
+  const double mtbf_s = per_node > 0 ? 3600.0 / (per_node * spec.nodes) : std::numeric_limits<double>::infinity();
+  // A synchronous save into the shared store (or to NVMe-oF namespaces) stalls the job at least
+  // as long as the drives take; the plan's cost is its nodes' NIC bound.
+  double cost_s = plan.checkpoint_s;
+  if (checkpoint_store_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kStore &&
+      !plan.checkpoint_config.async) {
+    cost_s = std::max(cost_s, checkpoint_store_->write_bound_s(plan.checkpoint_config.pool, plan.checkpoint_bytes,
+                                                               spec.nodes));
+  }
+  if (checkpoint_namespaces_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kNvmeof &&
+      !plan.checkpoint_config.async) {
+    cost_s = std::max(cost_s, checkpoint_namespaces_->write_bound_s(plan.checkpoint_bytes, spec.nodes));
+  }
+  const double interval_s = failover_->checkpoint_interval_s(cost_s, mtbf_s);
+  if (!(interval_s > 0)) return spec.training;
+  auto changed = std::make_shared<workload::TrainingJobPlan>(plan);
+  changed->checkpoint_interval_steps =
+      std::max(1, static_cast<int>(std::llround(interval_s / plan.step.step_time_s)));
+  changed->checkpoints = (changed->steps - 1) / changed->checkpoint_interval_steps;
+  return changed;
+}
+
+void ClusterSimulation::transition(Job& job, const char* from, const char* to, const std::string& cause) {
+  if (signals_ != nullptr && signals_->job_state.connected()) {
+    signals_->job_state.emit(
+        seams::JobStateChange{sim_.now(), job.index, job.spec.name, from, to, cause, job.gpus(), job.energy_j, job.cloud});
+  }
+  // Generated and trace streams (1e6 jobs) keep only their fault-driven transitions and, once a
+  // fault or preemption touched a job, its later ones (its restart and end, a handful per fault):
+  // with the jobs table's arrival and start, its phases are then complete.
+  if (!job.named && cause.empty() && !job.states_logged) return;
+  if (!job.named) job.states_logged = true;
+  std::string node_list;
+  for (int n : job.nodes) node_list += (node_list.empty() ? "" : " ") + std::to_string(n);
+  sink_.append_row(states_table_, {sim_.now().seconds(), job.spec.name, std::string(from), std::string(to), cause, node_list});
+}
+
+void ClusterSimulation::report_training_work(const Job& job, double steps) {
+  if (!job.plan || signals_ == nullptr || !signals_->training_work.connected()) return;
+  const workload::TrainingStepResult& step = job.plan->step;  // the submitted plan: the global batch
+  signals_->training_work.emit(seams::TrainingWork{sim_.now(), job.index, steps, steps * step.tokens_per_step,
+                                            steps * step.model_flops_per_step});
+}
+
+void ClusterSimulation::start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
+                                        const std::string& cause) {
+  jobs_[job_index]->start_label = {from, cause};
+  start_job(job_index, nodes);
+}
+
+void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>& nodes) {
+  Job& job = *jobs_[job_index];
+  const bool first = job.start == sim::Time::max();
+  const auto [from, cause] = job.start_label.first != nullptr
+                                 ? job.start_label
+                                 : std::pair<const char*, std::string>{first ? "waiting" : "requeued", ""};
+  job.start_label = {};
+  job.nodes = nodes;
+  job.cloud = is_cloud(nodes.front());
+  if (job.cloud) start_cloud_transfer(job);
+  job.state = Job::State::kRunning;
+  if (first) job.start = sim_.now();
+  job.run_start = sim_.now();
+  job.delay_until = sim_.now() + job.restart_delay;
+  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
+  const sim::Time remaining = std::max(estimate - sim::Time::from_seconds(job.resume_s), sim::Time::zero());
+  job.expected_end = job.delay_until + remaining;
+  running_by_end_.emplace(job.expected_end, job_index);
+  job.energy_at_start_j = 0.0;
+  for (int node : job.nodes) {
+    integrate_node(node);
+    job.energy_at_start_j += nodes_[static_cast<std::size_t>(node)].energy_j;
+  }
+  job.awaiting_work = job.restart_delay > sim::Time::zero();
+  for (int node : job.nodes) hold_gpus(node, job_index, job.gpus_per_node);
+  ++running_;
+  transition(job, from, "running", cause);
+  if (job.restart_delay > sim::Time::zero()) {
+    job.begin_event = sim_.at(job.delay_until, [this, job_index] { begin_run(job_index); });
+  } else {
+    begin_run(job_index);
+  }
+  job.restart_delay = sim::Time::zero();
+}
+
+seams::CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, double bytes) {
+  const Job& j = *jobs_[job_index];
+  const workload::CheckpointConfig& c = j.current_plan().checkpoint_config;
+  seams::CheckpointWritten w;
+  w.at = sim_.now();
+  w.job = job_index;
+  w.name = j.spec.name;
+  w.bytes = bytes;
+  w.nodes = j.nodes;
+  if (c.target == workload::CheckpointTarget::kStore && checkpoint_store_ != nullptr) {
+    w.place = seams::CheckpointWritten::Place::kStore;
+    copy_sources_ = checkpoint_store_->copy_sources(c.pool);
+    w.sources = copy_sources_;
+  } else if (c.target == workload::CheckpointTarget::kRemote && c.store_host >= 0) {
+    w.place = seams::CheckpointWritten::Place::kNetworkHost;
+    w.host = c.store_host;
+    w.on_backend = c.network == workload::CheckpointNetwork::kBackend;
+  }
+  return w;
+}
+
+void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
+  training_fabric_ = fabric;
+  if (fabric != nullptr && !config_.training_jobs.empty() && !collective_log_) {
+    collective_log_ = std::make_unique<CollectiveLog>(sink_);
+  }
+}
+
+void ClusterSimulation::begin_run(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  job.begin_event = {};
+  if (read_checkpoint_from_store(job_index)) {  // begin_run again once read; idle meanwhile
+    if (!job.awaiting_work) {
+      job.awaiting_work = true;
+      if (!job.cloud) {
+        for (int node : job.nodes) update_node_utilization(node);
+        mark_dirty();
+      }
+    }
+    return;
+  }
+  if (job.awaiting_work) {  // the relaunch and reload are over: the work draws power from now
+    job.awaiting_work = false;
+    if (!job.cloud) {  // cloud instances draw no on-prem power
+      for (int node : job.nodes) update_node_utilization(node);
+      mark_dirty();
+    }
+  }
+  account_start_delay(job);
+  const auto on_done = [this, job_index] { on_completion(job_index); };
+  if (job.service) {
+    begin_service_run(job_index);
+    return;
+  }
+  if (!job.plan) {
+    // A utilisation profile starts over with the run (batch jobs restart from scratch).
+    std::function<void(double)> on_phase;
+    if (!job.spec.utilization_profile.empty()) {
+      set_job_utilization(job_index, job.spec.utilization_profile.front().gpu_utilization);
+      on_phase = [this, job_index](double utilization) { set_job_utilization(job_index, utilization); };
+    }
+    job.run = std::make_unique<BatchJobRun>(sim_, job.spec.work.seconds(), job_rate(job), on_done,
+                                            job.spec.utilization_profile, std::move(on_phase));
+    return;
+  }
+  const workload::TrainingJobPlan& plan = job.current_plan();
+  // GPU power follows the step's phases (gpu_phase_power.hpp): the plan's breakdown (an elastic
+  // job's re-formed plan has its own); in flow mode each measured step's from then on. Before the
+  // run exists: a power cap this changes sets the clock the run starts at (job_rate).
+  set_job_utilization(job_index, step_gpu_activity(gpu_activities_, plan.step));
+  std::unique_ptr<StepExecutor> executor;
+  if (training_fabric_) {
+    // Flow mode: every step as its graph, on the jobs' shared fabric.
+    job.step_graphs.push_back(std::make_unique<workload::StepGraph>(workload::build_step_graph(
+        plan.job, plan.step, config_.node, plan.fabric, registries_.collective_algorithms, plan.graph_options)));
+    executor = std::make_unique<StepExecutor>(*job.step_graphs.back(), *training_fabric_, job.nodes, job_rate(job));
+    if (collective_log_) {
+      // The step in flight is the one after the steps the run has finished. A replaced run's
+      // step draining on the fabric is not logged (its end is ignored).
+      executor->set_on_fabric_task([this, job_index, ex = executor.get()](const workload::StepTask& task,
+                                                                           sim::Time start, sim::Time end) {
+        const Job& j = *jobs_[job_index];
+        if (j.training == nullptr || j.training->executor() != ex) return;
+        const auto step = static_cast<std::int64_t>(std::floor(j.training->steps_done())) + 1;
+        collective_log_->record(j.spec.name, step, task, start, end);
+      });
+    }
+  }
+  auto run = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_, on_done,
+                                              std::move(executor), job.resume_step, job.training, job.checkpoint_step,
+                                              dataset_feed(job_index, plan));
+  // A job on cloud instances writes its checkpoints in the cloud: the site's uplink neither
+  // carries nor stages them.
+  const bool announce = signals_ != nullptr && signals_->checkpoint_written.connected() && !job.cloud;
+  run->set_on_checkpoint([this, job_index, announce, bytes = plan.checkpoint_bytes] {
+    Job& j = *jobs_[job_index];
+    record_checkpoint(j);
+    if (announce) signals_->checkpoint_written.emit(checkpoint_written(job_index, bytes));
+  });
+  run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
+  connect_checkpoint_writes(job_index, *run, plan);
+  if (training_fabric_) {
+    run->set_on_step([this, job_index, optimizer_s = plan.step.optimizer_s](const StepMeasurement& m) {
+      set_job_utilization(job_index, step_gpu_activity(gpu_activities_, m.compute_s, optimizer_s, m.exposed_comm_s,
+                                                       m.bubble_s));
+    });
+  }
+  job.training = run.get();
+  job.run = std::move(run);
+  // A corruption caught while the job was not stepping shows in its checks once it steps again.
+  if (job.corruption.active && job.corruption.caught_pending) schedule_detection(job_index);
+  // A shrunk job whose nodes freed up during its reconfiguration grows back now.
+  if (job.run_plan != nullptr && !free_nodes_.empty()) {
+    sim_.at(sim_.now(), [this] {
+      try_schedule();
+      mark_dirty();
+    });
+  }
+}
+
+const char* ClusterSimulation::running_label(const Job& job) {
+  return job.stalled && job.stall_return != nullptr ? "stalled" : "running";
+}
+
+void ClusterSimulation::hold_checkpoints(std::size_t job_index) { jobs_[job_index]->checkpoints_held = true; }
+
+bool ClusterSimulation::stall_at_checkpoint(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  if (!job.checkpoints_held || job.cloud) return false;
+  job.stalled = true;
+  job.stalled_since = sim_.now();
+  job.stall_return = job.migrating ? "migrating" : "running";
+  transition(job, job.stall_return, "stalled", "off-site copy");
+  for (int node : job.nodes) update_node_utilization(node);  // idle while stalled
+  mark_dirty();
+  return true;
+}
+
+void ClusterSimulation::release_checkpoints(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  job.checkpoints_held = false;
+  if (!job.stalled) return;
+  close_run_accounts(job);
+  job.stalled = false;
+  if (job.stall_return != nullptr) transition(job, "stalled", job.stall_return, "off-site copy");
+  for (int node : job.nodes) update_node_utilization(node);
+  mark_dirty();
+  job.training->write_held_checkpoint();
+}
+
+void ClusterSimulation::close_run_accounts(Job& job) {
+  double energy_now = 0.0;
+  for (int node : job.nodes) {
+    integrate_node(node);
+    energy_now += nodes_[static_cast<std::size_t>(node)].energy_j;
+  }
+  job.energy_j += energy_now - job.energy_at_start_j;
+  job.energy_at_start_j = energy_now;
+  if (job.cloud) {
+    cloud_->held_gpu_s += job.gpus() * (sim_.now() - job.run_start).seconds();
+  } else {
+    busy_node_seconds_ += busy_nodes_of(job) * (sim_.now() - job.run_start).seconds();
+  }
+  held_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
+  if (job.run_plan != nullptr) {
+    shrunk_missing_gpu_s_ += (job.spec.nodes - static_cast<int>(job.nodes.size())) * job.gpus_per_node *
+                             (sim_.now() - job.run_start).seconds();
+  }
+  job.run_start = sim_.now();
+  if (job.stalled) {
+    const double stalled_s = (sim_.now() - job.stalled_since).seconds();
+    job.stall_s += stalled_s;
+    stall_s_ += stalled_s;
+    stalled_gpu_s_ += job.gpus() * stalled_s;
+    job.stalled_since = sim_.now();
+  }
+}
+
+void ClusterSimulation::stop_running(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  job.store_read = 0;  // a checkpoint read in flight no longer starts anything
+  if (job.run) {
+    job.run->interrupt();
+    job.retired_runs.push_back(std::move(job.run));
+  } else {
+    sim_.cancel(job.begin_event);
+    job.begin_event = {};
+    account_start_delay(job);
+  }
+  close_run_accounts(job);
+  job.stalled = false;  // the stall ends with the run; the hold stays for the next one
+  running_by_end_.erase({job.expected_end, job_index});
+  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
+  --running_;
+}
+
+void ClusterSimulation::on_completion(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  job.state = Job::State::kDone;
+  job.finish = sim_.now();
+  close_run_accounts(job);
+  running_by_end_.erase({job.expected_end, job_index});
+  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
+  --running_;
+  ++finished_;
+  transition(job, "running", "completed", "");
+  if (job.corruption.active) {
+    ++wrong_results_;
+    end_corruption(job, "finished_corrupted");
+  }
+  if (job.plan) report_training_work(job, job.plan->steps);
+  if (job.cloud) finish_cloud_job(job);
+  emit_job_row(job);
+  try_schedule();
+  mark_dirty();
+}
+
+void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& cause,
+                                      const std::vector<int>& failed_nodes) {
+  Job& job = *jobs_[job_index];
+  if (job.state != Job::State::kRunning) return;
+  // Progress of this run, and what a restart keeps (nothing new while the restart delay ran).
+  // A re-formed elastic job that keeps its progress keeps its whole steps (no run yet: its
+  // resume point); the step in flight is redone.
+  const bool had_run = job.run != nullptr;
+  const double done_s = had_run ? job.run->done_s() : job.resume_s;
+  double saved_s = had_run ? job.run->saved_s() : job.resume_s;
+  const int whole_steps = job.training && had_run ? static_cast<int>(std::floor(job.training->steps_done()))
+                                                  : job.resume_step;
+  int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
+  const double step_s = job.plan ? job.current_plan().step.step_time_s : 0.0;
+  // A caught corruption rolls back to a clean checkpoint (cluster_integrity.cpp): the state in
+  // memory and the checkpoints since are wrong.
+  const bool rollback = job.rollback_step >= 0 && job.plan != nullptr;
+  if (rollback && saved_step > job.rollback_step) {
+    saved_step = job.rollback_step;
+    saved_s = saved_step * step_s;
+  }
+  const char* from = running_label(job);
+  stop_running(job_index);
+  job.migrating = false;
+  ++job.restarts;
+  transition(job, from, "interrupted", cause);
+
+  const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0;
+  policy::InterruptedJob info{job_index, job.nodes, failed_nodes, checkpoints, job.restarts};
+  // On the cloud side there are no spares and no free nodes to re-form on: the job resumes from
+  // its checkpoint or starts over, in the queue (each policy's fallback).
+  if (job.plan && failover_->elastic() && !job.cloud) {
+    info.replicas = elastic_replicas(job);
+    info.replicas_available = info.replicas > 0 ? replicas_available(job, failed_nodes) : 0;
+    info.zero_stage = job.plan->job.parallelism.zero_stage;
+  }
+  const policy::FailoverDecision d = failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : spares_);
+  using Action = policy::FailoverDecision::Action;
+  const bool from_checkpoint = d.action != Action::kRequeue && d.action != Action::kFail && saved_s > 0;
+  const bool keep_steps = !rollback && d.action == Action::kReconfigure && d.keep_progress && job.training != nullptr;
+  const double kept_s = keep_steps ? (had_run ? whole_steps * step_s : done_s) : (from_checkpoint ? saved_s : 0.0);
+  // Lost: what the job had done and will not keep (a requeued or failed job keeps nothing,
+  // checkpoints and earlier runs' progress included).
+  const double lost = std::max(0.0, done_s - kept_s) * job.gpus();
+  job.lost_gpu_s += lost;
+  lost_gpu_s_ += lost;
+  ++interruptions_;
+  auto& [count, cause_lost] = by_cause_[cause];
+  ++count;
+  cause_lost += lost;
+  if (d.action != Action::kReconfigure && job.run_plan != nullptr) {
+    // Restarted (or given up), a job comes back at its submitted size.
+    job.run_plan = nullptr;
+    shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index));
+  }
+  if (d.action == Action::kFail) {
+    --job.restarts;  // it does not start again
+    job.state = Job::State::kFailed;
+    job.finish = sim_.now();
+    ++failed_;
+    transition(job, "interrupted", "failed", "max_restarts");
+    end_corruption(job, nullptr);
+    emit_job_row(job);
+    return;
+  }
+  job.resume_s = keep_steps || from_checkpoint ? kept_s : 0.0;
+  job.checkpoint_step = from_checkpoint && job.training ? saved_step : 0;
+  job.resume_step = keep_steps ? whole_steps : job.checkpoint_step;
+  settle_restart_point(job);
+  if (d.action == Action::kReconfigure) {
+    reconfigure_job(job_index, failed_nodes, d, from_checkpoint && !keep_steps);
+    return;
+  }
+  job.restart_delay =
+      d.relaunch_overhead + (job.plan ? checkpoint_reload_time(job, *job.plan, from_checkpoint) : sim::Time::zero());
+  if (d.action == Action::kResumeOnSpares) {
+    resume_on_spares(job_index, failed_nodes, d.spares, d.swap_time);
+  } else {
+    enqueue(job_index, d.action == Action::kResumeFromCheckpoint);
+  }
+}
+
+void ClusterSimulation::preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch) {
+  Job& job = *jobs_[job_index];
+  const Job& winner = *jobs_[by.job_index];
+  if (job.state != Job::State::kRunning || job.spec.priority >= by.priority) {
+    throw sim::InternalError("scheduler '" + config_.scheduler + "' preempted job '" + job.spec.name +
+                             "', which is not a running job of lower priority than '" + winner.spec.name +
+                             "' (this is a bug)");
+  }
+  // What the job keeps: its last checkpoint (training jobs that checkpoint), else nothing. Not a
+  // fault: no failover decision and no interruption count, but the lost work is lost all the same.
+  const bool had_run = job.run != nullptr;
+  const double done_s = had_run ? job.run->done_s() : job.resume_s;
+  const double saved_s = had_run ? job.run->saved_s() : job.resume_s;
+  const int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
+  const char* from = running_label(job);
+  stop_running(job_index);
+  job.migrating = false;
+  if (job.run_plan != nullptr) {  // a shrunk elastic job comes back at its submitted size
+    job.run_plan = nullptr;
+    shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index));
+  }
+  transition(job, from, "preempted", "preempted by " + winner.spec.name);
+  const double lost = std::max(0.0, done_s - saved_s) * job.gpus();
+  job.lost_gpu_s += lost;
+  lost_gpu_s_ += lost;
+  preempted_lost_gpu_s_ += lost;
+  ++preemptions_;
+  job.resume_s = saved_s;
+  job.checkpoint_step = job.training ? saved_step : 0;
+  job.resume_step = job.checkpoint_step;
+  settle_restart_point(job);
+  job.restart_delay = relaunch + (job.plan ? checkpoint_reload_time(job, *job.plan, saved_s > 0) : sim::Time::zero());
+}
+
+void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue, const char* from) {
+  Job& job = *jobs_[job_index];
+  job.state = Job::State::kWaiting;
+  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
+  const policy::WaitingJob w{job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival,
+                             std::max(estimate - sim::Time::from_seconds(job.resume_s), sim::Time::zero()) +
+                                 job.restart_delay,
+                             job.spec.priority};
+  if (!ahead_of_queue) {
+    insert_waiting(w);  // its priority and arrival keep its place among later arrivals
+  } else if (waiting_head_ > 0) {
+    waiting_[--waiting_head_] = w;
+  } else {
+    waiting_.insert(waiting_.begin(), w);
+  }
+  transition(job, from, "requeued", ahead_of_queue ? "resume from checkpoint" : "requeue");
+}
+
+void ClusterSimulation::resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,
+                                         const std::vector<int>& spares, sim::Time swap_time) {
+  Job& job = *jobs_[job_index];
+  if (spares.size() != failed_nodes.size()) {
+    throw sim::InternalError("failover policy '" + config_.failover + "' gave " + std::to_string(spares.size()) +
+                             " spares for " + std::to_string(failed_nodes.size()) + " failed nodes (this is a bug)");
+  }
+  std::vector<int> nodes = job.nodes;
+  for (std::size_t k = 0; k < spares.size(); ++k) {
+    const int spare = spares[k];
+    const auto it = std::lower_bound(spares_.begin(), spares_.end(), spare);
+    if (it == spares_.end() || *it != spare) {
+      throw sim::InternalError("failover policy '" + config_.failover + "' used node " + std::to_string(spare) +
+                               ", not a healthy free spare (this is a bug)");
+    }
+    spares_.erase(it);
+    --spares_total_;
+    put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
+    std::replace(nodes.begin(), nodes.end(), failed_nodes[k], spare);
+  }
+  job.restart_delay += swap_time;
+  transition(job, "interrupted", "requeued", "resume on hot spares");
+  job.state = Job::State::kWaiting;
+  start_job(job_index, nodes);
+}
+
+void ClusterSimulation::take_out_of_pool(int node) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (!n.state.schedulable()) return;
+  if (n.state.free_gpus == n.state.gpus) free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
+  free_gpus_ -= n.state.free_gpus;
+  in_service_gpus_ -= n.state.gpus;
+}
+
+void ClusterSimulation::put_back_in_pool(int node) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  n.state.spare = false;
+  if (!n.state.schedulable()) return;
+  free_gpus_ += n.state.free_gpus;
+  in_service_gpus_ += n.state.gpus;
+  if (n.state.free_gpus == n.state.gpus) {
+    free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
+  }
+}
+
+void ClusterSimulation::set_node_down(int node, const std::string& cause) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (n.faults_down++ > 0) return;  // already down: this fault's repair must also come
+  if (n.state.spare) {
+    if (!n.state.drained) spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
+  } else {
+    take_out_of_pool(node);
+  }
+  n.state.healthy = false;
+  if (signals_ != nullptr) signals_->node_health.emit(seams::NodeHealthChange{sim_.now(), node, false, cause});
+  crash_jobs_on_node(node, cause, {node});
+}
+
+void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause) {
+  crash_jobs_on_node(node, cause, {});
+}
+
+void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed) {
+  std::vector<std::size_t> victims;
+  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
+  for (std::size_t j : victims) interrupt_job(j, cause, failed);
+  try_schedule();
+  mark_dirty();
+}
+
+void ClusterSimulation::set_node_up(int node) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (n.faults_down == 0) return;
+  if (--n.faults_down > 0) return;  // another fault still holds it down
+  n.state.healthy = true;
+  if (signals_ != nullptr) signals_->node_health.emit(seams::NodeHealthChange{sim_.now(), node, true, "repaired"});
+  if (!n.state.spare && spares_total_ < spare_target_) {
+    // A spare went into service for it: the repaired node takes its place in the pool.
+    n.state.spare = true;
+    ++spares_total_;
+  }
+  if (n.state.drained) {
+    // Back in service when its drain ends (end_drain).
+  } else if (n.state.spare) {
+    spares_.insert(std::lower_bound(spares_.begin(), spares_.end(), node), node);
+  } else {
+    put_back_in_pool(node);
+  }
+  try_schedule();
+  mark_dirty();
+}
+
+}  // namespace dcsim::models::cluster

@@ -1,0 +1,525 @@
+#include "models/cluster/cluster_simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <string>
+
+#include "models/cluster/cloud_pool.hpp"
+#include "models/cluster/cluster_job.hpp"
+#include "models/cluster/step_executor.hpp"
+#include "models/cluster/training_fabric.hpp"
+#include "models/cluster/training_job_run.hpp"
+#include "models/power/node_power.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::models::cluster {
+
+namespace {
+
+constexpr double kJoulesPerKwh = 3.6e6;
+
+
+void require(bool ok, const std::string& field, const std::string& message) {
+  if (!ok) throw sim::ConfigError(field, message);
+}
+
+void validate(const ClusterConfig& c) {
+  require(c.nodes >= 1, "nodes", "must be at least 1");
+  require(c.nodes_per_rack >= 1, "nodes_per_rack", "must be at least 1");
+  require(c.racks_per_power_series >= 0, "racks_per_power_series", "must not be negative");
+  require(c.node.gpus >= 1, "node.gpus", "must be at least 1");
+  require(c.node.gpu.idle_power_w >= 0, "node.gpu_idle_power", "must not be negative");
+  require(c.node.gpu.max_power_w >= c.node.gpu.idle_power_w, "node.gpu_max_power",
+          "must be at least the GPU idle power");
+  require(c.node.other_idle_power_w >= 0, "node.other_idle_power", "must not be negative");
+  require(c.node.other_max_power_w >= c.node.other_idle_power_w, "node.other_max_power",
+          "must be at least the idle power of the rest of the node");
+  for (std::size_t i = 0; i < c.jobs.size(); ++i) {
+    const auto& j = c.jobs[i];
+    const std::string at = "jobs[" + std::to_string(i) + "]";
+    require(j.nodes >= 1 && j.nodes <= c.nodes, at + ".nodes",
+            "must be between 1 and the cluster's " + std::to_string(c.nodes) + " nodes");
+    require(j.gpus_per_node >= 0 && j.gpus_per_node <= c.node.gpus, at + ".gpus_per_node",
+            "must be between 0 (whole nodes) and the node's " + std::to_string(c.node.gpus) + " GPUs");
+    require(j.estimate >= sim::Time::zero(), at + ".estimate", "must not be negative");
+    require(j.work > sim::Time::zero(), at + ".work", "must be positive");
+    require(j.gpu_utilization >= 0 && j.gpu_utilization <= 1, at + ".gpu_utilization",
+            "must be between 0 and 1");
+    require(j.arrival >= sim::Time::zero(), at + ".arrival", "must not be negative");
+    for (std::size_t k = 0; k < j.utilization_profile.size(); ++k) {
+      const auto& phase = j.utilization_profile[k];
+      const std::string p = at + ".utilization_profile[" + std::to_string(k) + "]";
+      require(phase.work > sim::Time::zero(), p + ".work", "must be positive");
+      require(phase.gpu_utilization >= 0 && phase.gpu_utilization <= 1, p + ".gpu_utilization",
+              "must be between 0 and 1");
+    }
+  }
+  for (std::size_t g = 0; g < c.generators.size(); ++g) {
+    for (std::size_t k = 0; k < c.generators[g].node_choices.size(); ++k) {
+      const int n = c.generators[g].node_choices[k];
+      require(n >= 1 && n <= c.nodes,
+              "generators[" + std::to_string(g) + "].nodes[" + std::to_string(k) + "]",
+              "must be between 1 and the cluster's " + std::to_string(c.nodes) + " nodes");
+    }
+  }
+  if (c.sdc_detection) {
+    require(c.sdc_detection->probability >= 0 && c.sdc_detection->probability <= 1, "sdc_detection.probability",
+            "must be between 0 and 1");
+    require(c.sdc_detection->latency_steps >= 0, "sdc_detection.latency_steps", "must be 0 or more");
+  }
+}
+
+}  // namespace
+
+ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries registries,
+                                     sim::Simulator& sim, sim::TraceSink& sink)
+    : config_(std::move(config)), sim_(sim), sink_(sink), registries_(registries) {
+  validate(config_);
+  const auto& entry = registries.schedulers.get(config_.scheduler);
+  config_.scheduler_params.require_documented(entry.params, "scheduler_params.", "scheduler '" + config_.scheduler + "'");
+  config_.scheduler_params.fill_defaults(entry.params);
+  scheduler_ = entry.factory(config_.scheduler_params);
+  // A pool nothing sends work to, or a bursting policy with nowhere to burst, would be a key
+  // silently ignored.
+  require(!config_.cloud_pool || scheduler_->uses_cloud_pool(), "cloud_pool",
+          "needs a scheduler that sends work to it (cloud_burst), got '" + config_.scheduler + "'");
+  require(config_.cloud_pool || !scheduler_->uses_cloud_pool(), "scheduler",
+          "'" + config_.scheduler + "' sends work to a cloud pool, but the cluster declares none (cloud_pool)");
+  const auto& failover = registries.failover_policies.get(config_.failover);
+  config_.failover_params.require_documented(failover.params, "failover_params.",
+                                             "failover policy '" + config_.failover + "'");
+  config_.failover_params.fill_defaults(failover.params);
+  try {
+    failover_ = failover.factory(config_.failover_params);
+  } catch (const sim::ConfigError& e) {
+    throw sim::ConfigError("failover_params." + e.field(), e.detail());
+  }
+
+  std::vector<workload::JobSpec> specs = config_.jobs;
+  append_training_jobs(config_, registries_.collective_algorithms, specs);
+  const std::size_t named_count = specs.size();
+  for (std::size_t g = 0; g < config_.generators.size(); ++g) {
+    try {
+      auto generated = workload::generate_jobs(config_.generators[g], config_.seed);
+      specs.insert(specs.end(), generated.begin(), generated.end());
+    } catch (const sim::ConfigError& e) {
+      throw sim::ConfigError("generators[" + std::to_string(g) + "]." + e.field(), e.detail());
+    }
+  }
+  // Trace jobs: unnamed like the generated ones (statistics only, no headline row); moved, as a
+  // trace can hold millions.
+  specs.insert(specs.end(), std::make_move_iterator(config_.trace_jobs.begin()),
+               std::make_move_iterator(config_.trace_jobs.end()));
+  config_.trace_jobs = {};
+  // Arrival order, ties broken by position in the list: deterministic.
+  std::optional<sim::TableId> steps_table;  // training_steps, declared with the first training job
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    auto job = std::make_unique<Job>();
+    job->spec = std::move(specs[i]);
+    job->named = i < named_count;
+    job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
+    if (job->spec.training) job->plan = plan_with_policy_interval(job->spec);
+    if (job->spec.training) {
+      if (!steps_table) steps_table = TrainingJobRun::declare_steps_table(sink_);
+      job->training_series = TrainingJobRun::declare_series(sink_, job->spec.name, *steps_table);
+    }
+    jobs_.push_back(std::move(job));
+  }
+  std::stable_sort(jobs_.begin(), jobs_.end(),
+                   [](const auto& a, const auto& b) { return a->spec.arrival < b->spec.arrival; });
+  for (std::size_t i = 0; i < jobs_.size(); ++i) jobs_[i]->index = i;
+
+  nodes_.resize(static_cast<std::size_t>(config_.nodes));
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    auto& n = nodes_[i];
+    n.power_w = power::node_power_w(config_.node, 0.0);
+    n.last_update = sim_.now();
+    n.state.rack = static_cast<int>(i) / config_.nodes_per_rack;
+    n.state.gpus = config_.node.gpus;
+    n.state.free_gpus = config_.node.gpus;
+  }
+  node_load_power_w_ = power::node_power_w(config_.node, 1.0) - power::node_power_w(config_.node, 0.0);
+  gpu_activities_ = power::phase_activities(config_.gpu_phase_power, config_.node.gpu);
+  free_nodes_.resize(nodes_.size());
+  std::iota(free_nodes_.begin(), free_nodes_.end(), 0);
+  free_gpus_ = config_.nodes * config_.node.gpus;
+  in_service_gpus_ = free_gpus_;
+  // Hot spares: the highest-numbered nodes, held out of the scheduler's pool.
+  spare_target_ = failover_->spare_nodes(config_.nodes);
+  require(spare_target_ < config_.nodes, "failover_params",
+          "holds " + std::to_string(spare_target_) + " of the cluster's " + std::to_string(config_.nodes) +
+              " nodes as spares: none would be left to run jobs");
+  for (int i = config_.nodes - spare_target_; i < config_.nodes; ++i) {
+    take_out_of_pool(i);
+    nodes_[static_cast<std::size_t>(i)].state.spare = true;
+    spares_.push_back(i);
+  }
+  spares_total_ = spare_target_;
+  for (const auto& job : jobs_) {
+    require(job->spec.nodes <= config_.nodes - spare_target_, "failover_params",
+            "leaves " + std::to_string(config_.nodes - spare_target_) + " nodes besides its " +
+                std::to_string(spare_target_) + " spares, but job '" + job->spec.name + "' needs " +
+                std::to_string(job->spec.nodes));
+  }
+  if (config_.cloud_pool) build_cloud_pool();  // node ids after the on-prem ones
+  const int racks = (config_.nodes + config_.nodes_per_rack - 1) / config_.nodes_per_rack;
+  rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
+  rack_dirty_.assign(static_cast<std::size_t>(racks), 1);
+  for (int r = 0; r < racks; ++r) dirty_racks_.push_back(r);
+
+  power_series_ = sink_.declare_series("power/cluster_w", "W", "IT power of all compute nodes");
+  const int group = config_.racks_per_power_series;
+  for (int first = 0; group > 0 && first < racks; first += group) {
+    const int last = std::min(racks, first + group) - 1;
+    rack_series_.push_back(
+        group == 1 ? sink_.declare_series("power/rack/" + std::to_string(first) + "_w", "W",
+                                          "IT power of the compute nodes in rack " + std::to_string(first))
+                   : sink_.declare_series("power/rack_group/" + std::to_string(first / group) + "_w", "W",
+                                          "IT power of the compute nodes in racks " + std::to_string(first) +
+                                              " to " + std::to_string(last)));
+  }
+  rack_recorded_w_.assign(rack_series_.size(), std::numeric_limits<double>::quiet_NaN());
+  running_series_ = sink_.declare_series("jobs/running", "jobs", "jobs holding nodes");
+  waiting_series_ = sink_.declare_series("jobs/waiting", "jobs", "jobs arrived and not started");
+  busy_series_ = sink_.declare_series("nodes/busy", "nodes", "nodes held by a job");
+
+  std::vector<sim::Column> job_columns = {
+      {"name", sim::ColumnType::kString, "", "job name"},
+      {"nodes", sim::ColumnType::kInt64, "nodes", "nodes held (or asked for, while waiting)"},
+      {"state", sim::ColumnType::kString, "", "done, failed (given up by the failover policy), running or waiting at the end of the run"},
+      {"arrival_s", sim::ColumnType::kFloat64, "s", "arrival time"},
+      {"start_s", sim::ColumnType::kFloat64, "s", "start time (NaN if never started)"},
+      {"finish_s", sim::ColumnType::kFloat64, "s", "finish time (NaN if unfinished)"},
+      {"wait_s", sim::ColumnType::kFloat64, "s", "start - arrival (NaN if never started)"},
+      {"completion_s", sim::ColumnType::kFloat64, "s", "finish - arrival (NaN if unfinished)"},
+      {"energy_kwh", sim::ColumnType::kFloat64, "kWh", "energy of the job's nodes while it ran"},
+      {"restarts", sim::ColumnType::kInt64, "", "times a fault interrupted it and it started again"},
+      {"lost_gpu_h", sim::ColumnType::kFloat64, "GPU-h", "work lost to interruptions: progress since the last checkpoint"},
+  };
+  append_training_columns(job_columns);
+  job_columns.push_back({"stall_s", sim::ColumnType::kFloat64, "s",
+                         "time stalled at checkpoints held for staging space (off-site copies not done)"});
+  std::vector<sim::Column> event_columns = job_columns;
+  event_columns.insert(event_columns.begin() + 2,
+                       {{"node_list", sim::ColumnType::kString, "", "node indices, space-separated"},
+                        {"gpus_per_node", sim::ColumnType::kInt64, "GPUs", "GPUs held on each node"},
+                        {"fabric_groups", sim::ColumnType::kInt64, "groups",
+                         "distinct fabric groups (leaf switches) of the job's nodes; 0 before it starts"}});
+  jobs_table_ = sink_.declare_table("jobs", event_columns);
+  states_table_ = sink_.declare_table(
+      "job_states", {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
+                     {"job", sim::ColumnType::kString, "", "job name"},
+                     {"from", sim::ColumnType::kString, "", "waiting, running, stalled, interrupted, requeued or migrating"},
+                     {"to", sim::ColumnType::kString, "",
+                      "running, stalled (at a checkpoint held for staging space), interrupted, requeued, migrating, "
+                      "completed or failed"},
+                     {"cause", sim::ColumnType::kString, "",
+                      "fault class, failover action (elastic_shrink, elastic_reform, elastic_expand, migrated), "
+                      "warning (predicted:<class>, false_alarm) or off-site copy (a stall); empty for normal steps"},
+                     {"node_list", sim::ColumnType::kString, "", "the job's nodes"}});
+  summary_jobs_table_ = sink_.declare_table("summary/jobs", job_columns);
+  if (config_.sdc_detection || config_.integrity_events) {
+    integrity_table_ = sink_.declare_table(
+        "integrity_events",
+        {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
+         {"job", sim::ColumnType::kString, "", "job name"},
+         {"node", sim::ColumnType::kInt64, "", "the corrupting GPU's node"},
+         {"event", sim::ColumnType::kString, "",
+          "corrupted (its checks will catch it), corrupted_unnoticed (they will not), corrupted_again, unprotected "
+          "(batch or service job), caught, washed_out (a restart went back before it), finished_corrupted, "
+          "checkpoint_corrupt_found (its checksums failed at a restart read: an older one is read)"},
+         {"step", sim::ColumnType::kInt64, "",
+          "steps finished before the corruption; caught: the checkpoint step rolled back to; washed_out: the restart "
+          "step; checkpoint_corrupt_found: its step; -1 otherwise"}});
+  }
+}
+
+ClusterSimulation::~ClusterSimulation() = default;
+
+
+void ClusterSimulation::start() {
+  cluster_last_update_ = sim_.now();
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    sim_.at(std::max(jobs_[i]->spec.arrival, sim_.now()), [this, i] { on_arrival(i); });
+  }
+  mark_dirty();
+  if (config_.telemetry_interval > sim::Time::zero()) {
+    sim_.at(sim_.now(), [this] { on_telemetry_tick(); }, sim::Priority::kTelemetry);
+  }
+}
+
+double ClusterSimulation::progress_fraction() const {
+  return jobs_.empty() ? 1.0 : static_cast<double>(finished_ + failed_) / static_cast<double>(jobs_.size());
+}
+
+void ClusterSimulation::on_arrival(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  job.state = Job::State::kWaiting;
+  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
+  insert_waiting({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
+  try_schedule();
+  mark_dirty();
+}
+
+void ClusterSimulation::insert_waiting(const policy::WaitingJob& w) {
+  // Queue order: higher priority first, then arrival, then job id. Arrivals of equal priority
+  // (the common case) append in O(1); a job that outranks waiting ones is inserted in O(queue).
+  const auto before = [](const policy::WaitingJob& a, const policy::WaitingJob& b) {
+    if (a.priority != b.priority) return a.priority > b.priority;
+    return a.arrival != b.arrival ? a.arrival < b.arrival : a.job_index < b.job_index;
+  };
+  if (waiting_head_ == waiting_.size() || !before(w, waiting_.back())) {
+    waiting_.push_back(w);
+    return;
+  }
+  waiting_.insert(std::upper_bound(waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_), waiting_.end(), w, before), w);
+}
+
+std::span<const policy::WaitingJob> ClusterSimulation::waiting() const {
+  return {waiting_.data() + waiting_head_, waiting_.size() - waiting_head_};
+}
+
+void ClusterSimulation::visit_running_by_expected_end(
+    const std::function<bool(const policy::RunningJob&)>& visit) const {
+  for (const auto& [end, index] : running_by_end_) {
+    const Job& job = *jobs_[index];
+    const policy::RunningJob r{index,          static_cast<int>(job.nodes.size()), job.gpus_per_node,
+                               std::max(end, sim_.now()), job.spec.priority, job.nodes};
+    if (!visit(r)) return;
+  }
+}
+
+double ClusterSimulation::gpu_temperature_c(int node) const {
+  return conditions_ ? conditions_->gpu_temperature_c(node) : std::numeric_limits<double>::quiet_NaN();
+}
+
+double ClusterSimulation::rack_power_headroom_w(int rack) const {
+  return conditions_ ? conditions_->rack_power_headroom_w(rack) : std::numeric_limits<double>::infinity();
+}
+
+void ClusterSimulation::set_fabric_groups(const std::vector<int>& group_of_node) {
+  if (group_of_node.size() != static_cast<std::size_t>(config_.nodes)) {
+    throw sim::InternalError("set_fabric_groups: " + std::to_string(group_of_node.size()) + " groups for " +
+                             std::to_string(config_.nodes) + " nodes (this is a bug)");
+  }
+  for (std::size_t i = 0; i < group_of_node.size(); ++i) nodes_[i].state.fabric_group = group_of_node[i];
+}
+
+void ClusterSimulation::set_node_conditions(const seams::NodeConditions* conditions) {
+  conditions_ = conditions;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(config_.nodes); ++i) {
+    nodes_[i].state.zone = conditions_ ? conditions_->zone_of_node(static_cast<int>(i)) : 0;
+  }
+}
+
+void ClusterSimulation::try_schedule() {
+  try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
+  place_waiting();
+  if (cloud_) request_cloud();  // after the placements, which the policy then sees running
+}
+
+void ClusterSimulation::place_waiting() {
+  const bool room = free_gpus_ > 0 || (cloud_ && !cloud_->idle.empty()) || scheduler_->preempts();
+  if (waiting_head_ == waiting_.size() || !room) return;
+  const auto placements = scheduler_->schedule(*this);
+  if (placements.empty()) return;
+  const std::size_t waiting_size = waiting_.size() - waiting_head_;
+  std::vector<std::size_t> positions, preempted;
+  positions.reserve(placements.size());
+  // Each placement is checked against what the ones before it left free, then acted on.
+  for (const auto& p : placements) {
+    for (std::size_t done : positions) {
+      if (done == p.position) {
+        throw sim::InternalError("scheduler '" + config_.scheduler + "' placed a job twice (this is a bug)");
+      }
+    }
+    if (p.position < waiting_size) {
+      for (std::size_t victim : p.preempt) {
+        preempt_job(victim, waiting_[waiting_head_ + p.position], p.preempt_relaunch);
+        preempted.push_back(victim);
+      }
+    }
+    check_placement(p, waiting_size);
+    positions.push_back(p.position);
+    start_job(waiting_[waiting_head_ + p.position].job_index, p.nodes);
+  }
+  remove_started(std::move(positions));
+  // Preempted jobs wait again only now: queueing them earlier would move the positions the
+  // policy's placements refer to.
+  for (std::size_t victim : preempted) enqueue(victim, false, "preempted");
+  if (!preempted.empty()) mark_dirty();
+}
+
+void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t waiting_size) const {
+  const auto fail = [this](const std::string& what) {
+    throw sim::InternalError("scheduler '" + config_.scheduler + "' " + what + " (this is a bug)");
+  };
+  if (p.position >= waiting_size) fail("placed a job that is not waiting");
+  const policy::WaitingJob& job = waiting_[waiting_head_ + p.position];
+  if (static_cast<int>(p.nodes.size()) != job.nodes) fail("gave a job the wrong number of nodes");
+  for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+    const int n = p.nodes[i];
+    if (n < 0 || n >= static_cast<int>(nodes_.size())) fail("placed a job on a node that does not exist");
+    if (is_cloud(n) != is_cloud(p.nodes.front())) fail("placed a job across on-prem nodes and cloud instances");
+    if (is_cloud(n) && job.gpus_per_node != nodes_[static_cast<std::size_t>(n)].state.gpus) {
+      fail("placed a job on part of a cloud instance");
+    }
+    const auto& state = nodes_[static_cast<std::size_t>(n)].state;
+    if (!state.schedulable() || state.free_gpus < job.gpus_per_node) fail("placed a job on a node without room");
+    if (std::find(p.nodes.begin(), p.nodes.begin() + static_cast<std::ptrdiff_t>(i), n) !=
+        p.nodes.begin() + static_cast<std::ptrdiff_t>(i)) {
+      fail("placed a job twice on one node");
+    }
+  }
+}
+
+void ClusterSimulation::remove_started(std::vector<std::size_t> sorted) {
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.back() + 1 == sorted.size()) {
+    waiting_head_ += sorted.size();  // a prefix: fifo's case, O(1)
+  } else {
+    std::size_t out = waiting_head_;
+    std::size_t next_started = 0;
+    const std::size_t size = waiting_.size() - waiting_head_;
+    for (std::size_t i = 0; i < size; ++i) {
+      if (next_started < sorted.size() && sorted[next_started] == i) {
+        ++next_started;
+      } else {
+        waiting_[out++] = waiting_[waiting_head_ + i];
+      }
+    }
+    waiting_.resize(out);
+  }
+  // Compact once the dead prefix dominates: amortised O(1) per started job.
+  if (waiting_head_ > 1024 && waiting_head_ * 2 > waiting_.size()) {
+    waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_));
+    waiting_head_ = 0;
+  }
+}
+
+void ClusterSimulation::hold_gpus(int node, std::size_t job_index, int gpus) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (n.state.cloud) {  // not in the building: no power, not an on-prem free node
+    if (n.state.free_gpus == n.state.gpus) cloud_hold(node);
+    n.state.free_gpus -= gpus;
+    n.jobs.emplace_back(job_index, gpus);
+    return;
+  }
+  if (n.state.free_gpus == n.state.gpus && n.state.schedulable()) {
+    free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
+  }
+  n.state.free_gpus -= gpus;
+  if (n.state.schedulable()) free_gpus_ -= gpus;
+  if (n.jobs.empty()) ++busy_nodes_;
+  n.jobs.emplace_back(job_index, gpus);
+  update_node_utilization(node);
+}
+
+void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  n.jobs.erase(std::find(n.jobs.begin(), n.jobs.end(), std::pair{job_index, gpus}));
+  if (n.state.cloud) {
+    n.state.free_gpus += gpus;
+    cloud_release(node);
+    return;
+  }
+  if (n.jobs.empty()) --busy_nodes_;
+  n.state.free_gpus += gpus;
+  if (n.state.schedulable()) {
+    free_gpus_ += gpus;
+    if (n.state.free_gpus == n.state.gpus) {
+      free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
+    }
+  }
+  update_node_utilization(node);
+}
+
+void ClusterSimulation::update_node_utilization(int node) {
+  // Shared nodes: each job's utilisation weighted by the share of the node's GPUs it holds.
+  const auto& n = nodes_[static_cast<std::size_t>(node)];
+  double u = 0.0;
+  for (const auto& [index, gpus] : n.jobs) {
+    if (jobs_[index]->stalled || jobs_[index]->awaiting_work) continue;  // GPUs held, idle
+    u += jobs_[index]->spec.gpu_utilization * static_cast<double>(gpus) / static_cast<double>(n.state.gpus);
+  }
+  set_node_utilization(node, std::min(u, 1.0));
+}
+
+void ClusterSimulation::set_job_utilization(std::size_t job_index, double utilization) {
+  Job& job = *jobs_[job_index];
+  if (job.spec.gpu_utilization == utilization) return;
+  job.spec.gpu_utilization = utilization;
+  for (int node : job.nodes) {
+    if (!is_cloud(node)) update_node_utilization(node);  // cloud instances draw no on-prem power
+  }
+  mark_dirty();
+}
+
+double ClusterSimulation::job_rate(const Job& job) const {
+  double rate = 1.0;
+  for (int node : job.nodes) rate = std::min(rate, nodes_[static_cast<std::size_t>(node)].clock_factor);
+  return rate;
+}
+
+void ClusterSimulation::set_node_clock_factor(int node, double factor) {
+  if (node < 0 || node >= config_.nodes || !(factor > 0.0 && factor <= 1.0)) {
+    throw sim::InternalError("set_node_clock_factor(" + std::to_string(node) + ", " +
+                             std::to_string(factor) + "): out of range (this is a bug)");
+  }
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (signals_ != nullptr && factor != n.clock_factor) {
+    signals_->node_clock.emit(seams::NodeClockChange{sim_.now(), node, factor});
+  }
+  n.clock_factor = factor;
+  for (const auto& [index, gpus] : n.jobs) {
+    Job& job = *jobs_[index];
+    // A power source may set the clock while the job's nodes are being assigned, or during a
+    // restart delay, before the job's work exists: the work then starts at job_rate().
+    if (job.run) job.run->set_clock_factor(job_rate(job));
+  }
+  if (power_source_) refresh_node_power(node);
+}
+
+void ClusterSimulation::emit_job_row(const Job& job) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const bool started = job.start != sim::Time::max();
+  const bool done = job.state == Job::State::kDone;
+  const char* state = done                                  ? "done"
+                      : job.state == Job::State::kFailed    ? "failed"
+                      : job.state == Job::State::kRunning   ? "running"
+                                                            : "waiting";
+  std::string node_list;
+  for (int n : job.nodes) node_list += (node_list.empty() ? "" : " ") + std::to_string(n);
+  const double arrival = job.spec.arrival.seconds();
+  const double start = started ? job.start.seconds() : nan;
+  const double finish = done ? job.finish.seconds() : nan;
+  std::vector<sim::Cell> row = {job.spec.name, std::int64_t{job.spec.nodes}, node_list,
+                                 std::int64_t{job.gpus_per_node}, std::int64_t{fabric_groups_of(job)}, state,
+                                 arrival, start, finish, started ? start - arrival : nan,
+                                 done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh,
+                                 std::int64_t{job.restarts}, job.lost_gpu_s / 3600.0};
+  append_training_cells(job.plan.get(), job.training, row);
+  row.emplace_back(job.stall_s);
+  sink_.append_row(jobs_table_, row);
+  if (!job.named) return;  // generated streams are summarised by statistics, not listed
+  row.erase(row.begin() + 2, row.begin() + 5);  // the headline table has no placement details
+  sink_.append_row(summary_jobs_table_, row);
+}
+
+int ClusterSimulation::fabric_groups_of(const Job& job) const {
+  std::vector<int> groups;
+  for (int n : job.nodes) groups.push_back(nodes_[static_cast<std::size_t>(n)].state.fabric_group);
+  std::sort(groups.begin(), groups.end());
+  return static_cast<int>(std::unique(groups.begin(), groups.end()) - groups.begin());
+}
+
+double ClusterSimulation::busy_nodes_of(const Job& job) const {
+  // A job on part of a node keeps that part busy: GPU share, so shared nodes count once.
+  return static_cast<double>(job.nodes.size()) * job.gpus_per_node / config_.node.gpus;
+}
+
+}  // namespace dcsim::models::cluster

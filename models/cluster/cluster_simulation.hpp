@@ -1,0 +1,428 @@
+#pragma once
+// The foundation's cluster model: H100 nodes running a job list under a scheduler policy, with
+// node power from GPU utilisation and exact energy accounting.
+//
+// Mechanism: jobs arrive (events), wait in arrival order, and a registered Scheduler places them
+// ({job, node ids}, from this cluster as a read-only ClusterView) whenever nodes free up, a job
+// arrives or health changes. A running job holds GPUs on its nodes (whole nodes, or part of one);
+// its work is a JobRun (job_run.hpp) whose rate is the slowest clock factor among its nodes
+// (1 = nominal), so a throttled node stretches the job in flight. A fault interrupts the jobs on
+// a node (set_node_down, crash_jobs_on_node): the work since the last checkpoint is lost and the
+// registered FailoverPolicy decides how the job comes back (requeue, resume from the checkpoint,
+// resume on hot spares, re-form elastically on fewer data-parallel replicas: cluster_elastic.cpp),
+// paying a restart cost (cluster_lifecycle.cpp). A precursor's warning (warn_node) drains the
+// node and lets the policy move its job off first (cluster_warnings.cpp). Node power is
+// piecewise constant between events, so energy is integrated exactly as sum(P_i * dt_i).
+// A cloud pool (ClusterConfig::cloud_pool, cloud_pool.hpp) adds instances beyond the on-prem
+// nodes that exist only while provisioned, draw no on-prem power and may be preempted (spot).
+//
+// Emits (sim::TraceSink):
+//   series  power/cluster_w, power/rack/<r>_w (or power/rack_group/<g>_w, or neither:
+//           ClusterConfig::racks_per_power_series), jobs/running, jobs/waiting, nodes/busy
+//           — step functions: one point per instant at which the value changed, or one per
+//           telemetry tick when a telemetry interval is set;
+//   tables  jobs (one row per job, at its end or at the end of the run), summary/jobs (the
+//           same for the jobs the scenario names; generated streams can hold 1e5+ jobs),
+//           job_states (transitions with their cause: every one of named jobs, the fault-driven
+//           ones of generated and trace jobs);
+//   summary energy/it_kwh, power/mean_w, power/peak_w, power/peak_rack_w, workload/*, makespan_s,
+//           simulated_s, utilization/node_busy_fraction, reliability/*, goodput/*.
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/cluster/cluster_config.hpp"
+#include "models/cluster/collective_log.hpp"
+#include "models/cluster/data_feed.hpp"
+#include "models/seams/datacenter_signals.hpp"
+#include "models/network/uplink_transport.hpp"
+#include "models/seams/checkpoint_gate.hpp"
+#include "models/seams/checkpoint_store.hpp"
+#include "models/seams/node_conditions.hpp"
+#include "models/seams/node_clock.hpp"
+#include "models/seams/node_fault_target.hpp"
+#include "models/seams/node_power_source.hpp"
+#include "models/seams/service_job_host.hpp"
+#include "models/collective/collective_algorithm.hpp"
+#include "models/policy/cluster_view.hpp"
+#include "models/policy/failover_policy.hpp"
+#include "models/policy/scheduler.hpp"
+#include "sim/activity.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+namespace dcsim::models::cluster {
+
+class TrainingFabric;
+class TrainingJobRun;
+struct CloudPool;
+
+// The registries the cluster uses: its scheduler and failover policy by name, and the collective
+// algorithms its training jobs' plans are costed with. Converts from any registry hub with these
+// members (models::ModelRegistries), so the cluster never sees the others.
+struct ClusterRegistries {
+  const sim::Registry<policy::SchedulerFactory>& schedulers;
+  const sim::Registry<policy::FailoverFactory>& failover_policies;
+  const collective::CollectiveRegistry& collective_algorithms;
+  template <class Hub>
+  ClusterRegistries(const Hub& hub)  // NOLINT(google-explicit-constructor): a view of the hub
+      : schedulers(hub.schedulers),
+        failover_policies(hub.failover_policies),
+        collective_algorithms(hub.collective_algorithms) {}
+};
+
+// The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
+// the policy it hands itself to sees it that way.
+class ClusterSimulation final : private policy::ClusterView,
+                                public seams::NodeFaultTarget,
+                                public seams::CheckpointGate,
+                                public seams::ServiceJobHost,
+                                public seams::CheckpointStoreHost,
+                                public seams::NodeClock {
+ public:
+  // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
+  ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
+                    sim::TraceSink& sink);
+  ~ClusterSimulation();
+  ClusterSimulation(const ClusterSimulation&) = delete;
+  ClusterSimulation& operator=(const ClusterSimulation&) = delete;
+
+  // Schedules the job arrivals and the first telemetry tick.
+  void start();
+  // Closes the energy integration at sim.now(), writes rows for unfinished jobs and the summary.
+  void finish();
+
+  // Clock factor of one node's GPUs (1 = nominal, 0 < f <= 1): running jobs on it slow down
+  // from now on. The hook through which thermal and power throttling act.
+  void set_node_clock_factor(int node, double factor) override;
+  // Flow mode: training jobs run every step as their step graph, with PP and DP traffic as flows
+  // on this shared fabric (training_fabric.hpp, step_executor.hpp); call before start(). Not
+  // owned. Without it, training jobs run the analytic step model in segments.
+  // Their fabric transfers are logged in training_collectives (collective_log.hpp).
+  void set_training_fabric(TrainingFabric* fabric);
+  // The nodes' front-end network (their storage NICs): checkpoints whose config names it go to
+  // their store host there as flows (network_write.hpp); those naming the backend go on the
+  // training fabric. Call before start(). Not owned.
+  void set_frontend_network(TrainingFabric* network) { frontend_network_ = network; }
+  // The shared object store (models/seams/checkpoint_store.hpp): jobs whose checkpoint target is the store
+  // write through it and read their checkpoint back from it on every restart
+  // (cluster_checkpoint_store.cpp). Call before start(). Not owned.
+  // Jobs that checkpoint into it get their checkpoint interval again, now against what a save
+  // into the store costs at least (CheckpointStore::write_bound_s), not their NICs' rate.
+  void attach_checkpoint_store(seams::CheckpointStore& store) override;
+  void attach_checkpoint_namespaces(seams::CheckpointNamespaces& namespaces) override;
+  // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
+  void set_power_source(seams::NodePowerSource* source);
+  // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
+  void refresh_node_power(int node) override;
+  // Faults (the reliability model's node effects). The node goes down now: every job on it is
+  // interrupted (its progress since its last checkpoint is lost) and handed to the failover
+  // policy. Up again once every fault holding it down is repaired (set_node_up once per
+  // set_node_down): schedulable, or back in the spare pool when the policy keeps one short.
+  void set_node_down(int node, const std::string& cause) override;
+  void set_node_up(int node) override;
+  // A job crash on a healthy node (software, NCCL watchdog, silent data corruption): its jobs are
+  // interrupted; the node stays usable.
+  void crash_jobs_on_node(int node, const std::string& cause) override;
+  // Silent data corruption (cluster_integrity.cpp): each training job stepping on the node runs
+  // on corrupted state from now; its loss checks catch it (config sdc_detection: with that
+  // probability, that many steps later) and it rolls back to its latest kept checkpoint from
+  // before the corruption while the node is quarantined for `quarantine`, or it is never caught
+  // and its result is wrong. Batch and service jobs have no loss checks: counted, never caught.
+  void corrupt_jobs_on_node(int node, const std::string& cause, sim::Time quarantine) override;
+  bool node_healthy(int node) const { return nodes_[static_cast<std::size_t>(node)].state.healthy; }
+  // A precursor signal (reliability/fault_precursor.hpp) warns of a fault on `node`: it is
+  // drained (no new work) until `drain_until`, or until repaired if the fault comes first; each
+  // job on it is handed to the failover policy (on_warning), which may checkpoint it at the end
+  // of its step in flight and move it to a healthy free node or spare (relaunch + checkpoint
+  // reload; with none free it stays, its progress saved). `false_alarm` only counts it
+  // (reliability/false_alarms): the cluster acts on both alike. Nodes beyond the cluster are
+  // ignored.
+  void warn_node(int node, const std::string& cause, sim::Time drain_until, bool false_alarm) override;
+  std::optional<reliability::PrecursorConfig> wanted_precursor() const override { return failover_->precursor(); }
+  bool node_drained(int node) const { return nodes_[static_cast<std::size_t>(node)].state.drained; }
+  const policy::FailoverPolicy& failover_policy() const { return *failover_; }
+
+  // CheckpointGate: a held training job stalls at its next checkpoint write (running -> stalled,
+  // cause "off-site copy", in job_states; its GPUs idle) until released (stalled -> running); the
+  // stall is not useful GPU time (goodput/stalled_gpu_h) and an interruption ends it with the run.
+  void hold_checkpoints(std::size_t job) override;
+  void release_checkpoints(std::size_t job) override;
+  double checkpoint_stall_s() const override { return stall_s_; }
+
+  // ServiceJobHost (cluster_service_jobs.cpp): inference replicas as jobs. A service job asks one
+  // node's GPUs, its work is the rest of the run (what backfilling plans with), it starts with
+  // activity 0 (idle GPUs) until the service reports its own.
+  std::size_t submit_service_job(const std::string& name, int gpus, int priority, Callbacks callbacks) override;
+  void end_service_job(std::size_t handle) override;
+  void set_service_job_activity(std::size_t handle, double activity) override;
+  const std::vector<int>& service_job_nodes(std::size_t handle) const override;
+  void read_from_store(std::size_t handle, const std::string& pool, double bytes, std::function<void()> done) override;
+
+  // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
+  // call before start(). Not owned.
+  void set_signals(const seams::DatacenterSignals* signals) { signals_ = signals; }
+  // Fabric group (leaf switch) of every node, for topology-aware placement; without it every
+  // node is in group 0. Call before start().
+  void set_fabric_groups(const std::vector<int>& group_of_node);
+  // Zones, GPU temperatures and rack headroom for placement policies (node_conditions.hpp);
+  // call before start(). Not owned.
+  void set_node_conditions(const seams::NodeConditions* conditions);
+
+  double cluster_power_w() const { return cluster_power_w_; }
+  // Energy up to sim.now().
+  double energy_j() const;
+  int running_jobs() const { return running_; }
+  int waiting_jobs() const { return static_cast<int>(waiting_.size() - waiting_head_); }
+  std::size_t total_jobs() const { return jobs_.size(); }
+  std::size_t finished_jobs() const { return finished_; }
+  // True while any job has not finished (not yet arrived, waiting or running).
+  bool has_work_left() const override { return finished_ + failed_ < jobs_.size(); }
+  // Fraction of jobs finished: progress of an open-ended run.
+  double progress_fraction() const;
+
+ private:
+  struct Job;
+  void on_arrival(std::size_t job_index);
+  void on_completion(std::size_t job_index);
+  void try_schedule();
+  void place_waiting();
+  void insert_waiting(const policy::WaitingJob& w);
+  void check_placement(const policy::Placement& placement, std::size_t waiting_size) const;
+  void remove_started(std::vector<std::size_t> positions);
+  // Lifecycle (cluster_lifecycle.cpp).
+  void start_job(std::size_t job_index, const std::vector<int>& nodes);
+  // start_job with the transition to running labelled `from` -> running, `cause` (elastic
+  // re-formations, migrations) instead of waiting/requeued -> running.
+  void start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
+                       const std::string& cause);
+  void begin_run(std::size_t job_index);
+  void begin_service_run(std::size_t job_index);  // cluster_service_jobs.cpp
+  // The shared store (cluster_checkpoint_store.cpp). What a restart from the checkpoint pays to
+  // read it back before its work resumes: bytes per node at the plan's checkpoint rate, or zero
+  // when the job keeps its checkpoints in the store (its begin_run reads them there as flows).
+  sim::Time checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload);
+  // Starts the store read a restart owes, if any: true when begin_run waits for it.
+  bool read_checkpoint_from_store(std::size_t job_index);
+  // What the read found: the run begins, from an older checkpoint when this one was found
+  // corrupt (read in turn), from scratch when unavailable, or on a corrupted state.
+  void on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result);
+  // The job's input reader for its next run (dataset_reader.hpp), when its plan reads its
+  // dataset from the store; null otherwise.
+  std::unique_ptr<DataFeed> dataset_feed(std::size_t job_index, const workload::TrainingJobPlan& plan);
+  void emit_data_stall_summary();
+  // The run's checkpoint writes go where its plan says: a store host, the store, or the rate.
+  void connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run, const workload::TrainingJobPlan& plan);
+  void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
+  void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
+  void preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch);
+  void resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,
+                        const std::vector<int>& spares, sim::Time swap_time);
+  void close_run_accounts(Job& job);
+  // The hold a training run asks before each checkpoint write: true stalls it (cluster_lifecycle.cpp).
+  bool stall_at_checkpoint(std::size_t job_index);
+  // The job's state as job_states names it while it runs: stalled or running.
+  static const char* running_label(const Job& job);
+  // Stops the job's run (or its restart delay) and releases its nodes, accounts closed; the
+  // caller decides what comes next (requeue, start elsewhere).
+  void stop_running(std::size_t job_index);
+  // Elastic data parallelism (cluster_elastic.cpp). The job's submitted DP degree when its
+  // replicas fill whole nodes in at least two columns (failover_policy.hpp), else 0.
+  int elastic_replicas(const Job& job) const;
+  // The most replicas the job can re-form with now, its nodes released: its columns without a
+  // failed node, plus columns of free nodes, up to its submitted size; 0 when that does not fit.
+  int replicas_available(Job& job, const std::vector<int>& failed_nodes);
+  const workload::TrainingJobPlan* plan_for_replicas(Job& job, int replicas);
+  // `reload`: the state comes from the last checkpoint, which every node reads back.
+  void reconfigure_job(std::size_t job_index, const std::vector<int>& failed_nodes,
+                       const policy::FailoverDecision& d, bool reload);
+  void try_expand();
+  // Warnings (cluster_warnings.cpp).
+  void drain(int node, sim::Time until);
+  void end_drain(int node);
+  void begin_migration(std::size_t job_index, sim::Time relaunch_overhead, const std::string& cause);
+  void finish_migration(std::size_t job_index);
+  void transition(Job& job, const char* from, const char* to, const std::string& cause);
+  void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
+  // Cloud pool (cloud_pool.cpp).
+  bool is_cloud(int node) const { return node >= config_.nodes; }
+  void build_cloud_pool();
+  void request_cloud();
+  void provision_cloud(int instances);
+  void on_cloud_ready(int node);
+  void release_cloud(int node);
+  void preempt_cloud(int node);
+  void cloud_hold(int node);
+  void cloud_release(int node);
+  void start_cloud_transfer(Job& job);
+  void finish_cloud_job(const Job& job);
+  // Splits the delay a job held its nodes for before its work began into restart and transfer.
+  void account_start_delay(Job& job);
+  void emit_cloud_summary();
+  void take_out_of_pool(int node);
+  void put_back_in_pool(int node);
+  std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
+  void emit_reliability_summary(double elapsed_s);
+  // Silent data corruption (cluster_integrity.cpp).
+  // The job's state past `clean_through` steps is wrong from now (node -1: no GPU to blame).
+  void corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine,
+                   int clean_through);
+  void schedule_detection(std::size_t job_index);
+  void on_corruption_caught(std::size_t job_index, std::uint64_t id);
+  // A checkpoint the run just saved joins the ones the job can restart from.
+  void record_checkpoint(Job& job);
+  // The announcement of a checkpoint the job just wrote: where it is (its nodes, a store host, the
+  // store), for whoever copies it on.
+  // Fills copy_sources_ for a store checkpoint: the result's sources point into it.
+  seams::CheckpointWritten checkpoint_written(std::size_t job_index, double bytes);
+  std::vector<network::UplinkSource> copy_sources_;
+  // The job's resume point moved (a restart): a corruption after it is gone, and so are the
+  // checkpoints after it.
+  void settle_restart_point(Job& job);
+  // The corruption stops counting (caught, washed out by a restart, or the job ended on it).
+  void end_corruption(Job& job, const char* event);
+  void log_integrity(const Job& job, int node, const char* event, int step);
+  void emit_integrity_summary();
+  void hold_gpus(int node, std::size_t job_index, int gpus);
+  void release_gpus(int node, std::size_t job_index, int gpus);
+  void update_node_utilization(int node);
+  // A running job's GPUs now do something else (a training step's phase mix): its utilisation
+  // and its nodes' power follow.
+  void set_job_utilization(std::size_t job_index, double utilization);
+  double job_rate(const Job& job) const;
+  void set_node_utilization(int node, double utilization);
+  void integrate_node(int node);
+  void mark_dirty();
+  void record_series();
+  void settle();
+  void append_samples(bool changed_racks_only);
+  void touch_rack(int node);
+  void on_telemetry_tick();
+  void emit_job_row(const Job& job);
+  // Training jobs: the training_work signal for `steps` kept (datacenter_signals.hpp).
+  void report_training_work(const Job& job, double steps);
+  int fabric_groups_of(const Job& job) const;
+  double busy_nodes_of(const Job& job) const;
+
+  // policy::ClusterView
+  sim::Time now() const override { return sim_.now(); }
+  int node_count() const override { return config_.nodes; }  // ClusterView and NodeFaultTarget
+  int gpus_per_node() const override { return config_.node.gpus; }
+  const policy::NodeState& node(int id) const override { return nodes_[static_cast<std::size_t>(id)].state; }
+  std::span<const int> free_nodes() const override { return free_nodes_; }
+  int free_gpus() const override { return free_gpus_; }
+  double gpu_temperature_c(int node) const override;
+  double rack_power_headroom_w(int rack) const override;
+  double node_load_power_w() const override { return node_load_power_w_; }
+  std::span<const policy::WaitingJob> waiting() const override;
+  void visit_running_by_expected_end(const std::function<bool(const policy::RunningJob&)>& visit) const override;
+  std::size_t running_count() const override { return running_by_end_.size(); }
+  int in_service_gpus() const override { return in_service_gpus_; }
+  int cloud_max_instances() const override;
+  int cloud_provisioning() const override;
+  int cloud_provisioned() const override;
+  std::span<const int> cloud_idle_nodes() const override;
+
+  ClusterConfig config_;
+  sim::Simulator& sim_;
+  sim::TraceSink& sink_;
+  std::unique_ptr<policy::Scheduler> scheduler_;
+  std::unique_ptr<policy::FailoverPolicy> failover_;
+  int spare_target_ = 0;      // spares the policy keeps
+  int spares_total_ = 0;      // nodes flagged spare (down ones included)
+  std::vector<int> spares_;   // healthy unused spares, ascending
+  sim::TableId states_table_ = 0;
+  std::size_t interruptions_ = 0;
+  std::size_t preemptions_ = 0;
+  double preempted_lost_gpu_s_ = 0.0;  // work preempted jobs lost (part of lost_gpu_s_)
+  std::size_t failed_ = 0;       // jobs the failover policy gave up
+  double lost_gpu_s_ = 0.0;      // work lost (since the last checkpoint)
+  double restart_gpu_s_ = 0.0;   // GPU time held by restarting jobs before their work resumed
+  double held_gpu_s_ = 0.0;      // GPU time held by jobs
+  double stall_s_ = 0.0;         // time jobs stalled at held checkpoints (CheckpointGate)
+  double stalled_gpu_s_ = 0.0;   // GPU time they held meanwhile
+  std::map<std::string, std::pair<std::size_t, double>> by_cause_;  // cause -> (interruptions, lost GPU-s)
+  // Elastic jobs running on fewer replicas than submitted, in the order they shrank.
+  std::vector<std::size_t> shrunk_jobs_;
+  std::size_t elastic_shrinks_ = 0, elastic_reforms_ = 0, elastic_expands_ = 0;
+  double expand_lost_gpu_s_ = 0.0;      // steps in flight abandoned when a job grew back
+  double shrunk_missing_gpu_s_ = 0.0;   // submitted GPUs an elastic job ran without, x time
+  std::size_t alarms_ = 0, false_alarms_ = 0, migrations_ = 0, alarm_stays_ = 0;
+  // Silent data corruption: faults, those that hit no stepping job, jobs corrupted, caught,
+  // never to be caught, on jobs without loss checks, washed out by a restart from before them,
+  // node quarantines, jobs that ended on corrupted state; GPU time run on corrupted state.
+  std::size_t sdc_faults_ = 0, sdc_idle_ = 0, sdc_corrupted_ = 0, sdc_caught_ = 0, sdc_missed_ = 0,
+              sdc_unprotected_ = 0, sdc_washed_out_ = 0, quarantines_ = 0, wrong_results_ = 0;
+  double corrupted_gpu_s_ = 0.0;
+  // Restart reads that found their checkpoint corrupt (checksums) and went back to an older one.
+  std::size_t corrupt_fallbacks_ = 0;
+  double corrupt_fallback_lost_gpu_s_ = 0.0;
+  std::uint64_t detections_ = 0;  // ids of scheduled detections
+  sim::TableId integrity_table_ = 0;
+  seams::NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
+  const seams::NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
+  TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
+  std::unique_ptr<CollectiveLog> collective_log_;  // flow mode with training jobs
+  TrainingFabric* frontend_network_ = nullptr;  // when the datacenter has one
+  seams::CheckpointStore* checkpoint_store_ = nullptr;  // when the datacenter has a store
+  seams::CheckpointNamespaces* checkpoint_namespaces_ = nullptr;  // when it has NVMe-oF targets
+  std::uint64_t store_reads_ = 0;               // reads started (their ids)
+  const seams::DatacenterSignals* signals_ = nullptr;
+  ClusterRegistries registries_;
+
+  std::vector<std::unique_ptr<Job>> jobs_;
+  // Waiting jobs in arrival order, from waiting_head_ on: jobs started from the front (fifo's
+  // case) only advance the head, so a long queue costs nothing per event.
+  std::vector<policy::WaitingJob> waiting_;
+  std::size_t waiting_head_ = 0;
+  std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
+  int free_gpus_ = 0;            // on healthy nodes
+  int in_service_gpus_ = 0;      // of schedulable on-prem nodes
+  std::unique_ptr<CloudPool> cloud_;  // null without a cloud pool
+  double transfer_gpu_s_ = 0.0;  // GPU time cloud jobs held while their dataset arrived
+  int busy_nodes_ = 0;           // nodes holding at least one job
+  std::set<std::pair<sim::Time, std::size_t>> running_by_end_;  // (start + estimate, job)
+  double node_load_power_w_ = 0.0;
+  power::PhaseActivities gpu_activities_;  // of config_.gpu_phase_power on the node's GPU
+  int running_ = 0;
+  std::size_t finished_ = 0;
+
+  struct Node {
+    policy::NodeState state;
+    double utilization = 0.0;
+    double clock_factor = 1.0;
+    double power_w = 0.0;
+    double energy_j = 0.0;
+    sim::Time last_update;
+    std::vector<std::pair<std::size_t, int>> jobs;  // (job, GPUs it holds here)
+    int faults_down = 0;  // faults holding it down (two GPUs can fail before either is repaired)
+    sim::Time drained_until;  // a warning's drain ends then (state.drained)
+  };
+  std::vector<Node> nodes_;
+  std::vector<double> rack_power_w_;
+  std::vector<char> rack_dirty_;         // a node of the rack changed power since the last settle
+  std::vector<int> dirty_racks_;
+  std::vector<double> rack_recorded_w_;  // last value appended to each rack (group) series
+  double cluster_power_w_ = 0.0;
+  double cluster_energy_j_ = 0.0;
+  sim::Time cluster_last_update_;
+  double peak_power_w_ = 0.0;
+  double peak_rack_power_w_ = 0.0;
+  double busy_node_seconds_ = 0.0;
+
+  bool flush_pending_ = false;
+  sim::SeriesId power_series_ = 0;
+  sim::SeriesId running_series_ = 0;
+  sim::SeriesId waiting_series_ = 0;
+  sim::SeriesId busy_series_ = 0;
+  std::vector<sim::SeriesId> rack_series_;
+  sim::TableId jobs_table_ = 0;
+  sim::TableId summary_jobs_table_ = 0;
+  bool finished_run_ = false;
+};
+
+}  // namespace dcsim::models::cluster
