@@ -36,8 +36,7 @@ StepGraphBuilder::StepGraphBuilder(const TrainingJobConfig& job, const TrainingS
   g_.micro_batches = m_;
   g_.nodes = job.nodes;
   const int nics = fabric.nics_per_node > 0 ? fabric.nics_per_node : node.compute_nics;
-  const double nic_bps =
-      fabric.nic_bandwidth_bps > 0.0 ? fabric.nic_bandwidth_bps : node.compute_nic_bandwidth_bps;
+  const double nic_bps = fabric.nic_bandwidth_bps > 0.0 ? fabric.nic_bandwidth_bps : node.compute_nic_bandwidth_bps;
   per_pair_ = options.flows_per_node_pair > 0 ? options.flows_per_node_pair : std::max(1, nics);
   flow_bytes_per_s_ = nics * nic_bps / 8.0 / per_pair_;
   eff_ = tuning.network_efficiency;
@@ -60,7 +59,8 @@ StepGraphBuilder::StepGraphBuilder(const TrainingJobConfig& job, const TrainingS
   param_bytes_ = has_dp_ ? step.dp_grad_bytes / job.grad_bytes_per_param * 2.0 : 0.0;
 
   pp_cross_node_ = stage_ranks_ >= gpus_;
-  pp_bytes_per_gpu_ = static_cast<double>(job.micro_batch_size) * job.model.seq_len / cp_ * job.model.hidden * 2.0 / tp_;
+  pp_bytes_per_gpu_ =
+      static_cast<double>(job.micro_batch_size) * job.model.seq_len / cp_ * job.model.hidden * 2.0 / tp_;
 }
 
 StepGraph StepGraphBuilder::build() {
@@ -100,10 +100,10 @@ void StepGraphBuilder::add_stream_passes() {
       for (int j = 0; j < m_; ++j) {
         const bool is_last = c == marks.last_backward.chunk && j == marks.last_backward.micro_batch;
         const bool is_first = c == marks.first_backward.chunk && j == marks.first_backward.micro_batch;
-        const std::vector<DpChunk>* parts = !has_dp_ ? nullptr
-                                          : is_last            ? &grad_chunks_
-                                          : z_ >= 3 && is_first ? &gather_chunks_
-                                                                : nullptr;
+        const std::vector<DpChunk>* parts = !has_dp_              ? nullptr
+                                            : is_last             ? &grad_chunks_
+                                            : z_ >= 3 && is_first ? &gather_chunks_
+                                                                  : nullptr;
         B[at(c, j)] = add_pass(s, j, false, parts);
       }
     }
@@ -154,7 +154,8 @@ StepGraphBuilder::StreamTail StepGraphBuilder::chain_stream(int s) {
   std::vector<std::pair<const StreamPass*, std::uint32_t>> order;  // pass, its send
   for (const auto& it : orders_[su]) {
     const std::size_t k = at(it.chunk, it.micro_batch);
-    order.push_back(it.forward ? std::make_pair(&fwd_[su][k], act_[su][k]) : std::make_pair(&bwd_[su][k], grad_[su][k]));
+    order.push_back(it.forward ? std::make_pair(&fwd_[su][k], act_[su][k])
+                               : std::make_pair(&bwd_[su][k], grad_[su][k]));
   }
   StreamTail tail;
   for (const auto& [pass, send] : order) {
@@ -193,8 +194,8 @@ std::uint32_t StepGraphBuilder::add_parameter_gathers(int s, std::uint32_t nccl)
 }
 
 std::uint32_t StepGraphBuilder::add_gradient_reductions(int s, std::uint32_t nccl) {
-  const mc::CollectiveOp op = job_.parallelism.reduce_scatters_gradients() ? mc::CollectiveOp::kReduceScatter
-                                                                           : mc::CollectiveOp::kAllReduce;
+  const mc::CollectiveOp op =
+      job_.parallelism.reduce_scatters_gradients() ? mc::CollectiveOp::kReduceScatter : mc::CollectiveOp::kAllReduce;
   const DpPasses marks = dp_passes(s);
   const StreamPass& last_pass =
       bwd_[static_cast<std::size_t>(s)][at(marks.last_backward.chunk, marks.last_backward.micro_batch)];
@@ -236,13 +237,15 @@ void StepGraphBuilder::finish() {
     g.fabric_flows += g.tasks[t].flows.size();
   }
   std::vector<std::uint32_t> ready;
-  for (std::uint32_t t = 0; t < n; ++t) if (indegree[t] == 0) ready.push_back(t);
+  for (std::uint32_t t = 0; t < n; ++t)
+    if (indegree[t] == 0) ready.push_back(t);
   std::size_t seen = 0;
   while (!ready.empty()) {
     const std::uint32_t t = ready.back();
     ready.pop_back();
     ++seen;
-    for (std::uint32_t s : g.successors[t]) if (--indegree[s] == 0) ready.push_back(s);
+    for (std::uint32_t s : g.successors[t])
+      if (--indegree[s] == 0) ready.push_back(s);
   }
   if (seen != n) throw sim::InternalError("build_step_graph: the step graph has a cycle (this is a bug)");
 }
@@ -258,8 +261,7 @@ void StepGraphBuilder::dep(std::uint32_t task, std::uint32_t on) {
 
 // Backward pieces produce chunks 0 .. c-1 (gradient order); forward pieces consume them in the
 // opposite (layer) order, c-1 .. 0.
-StepGraphBuilder::StreamPass StepGraphBuilder::add_pass(int s, int j, bool forward,
-                                                        const std::vector<DpChunk>* parts) {
+StepGraphBuilder::StreamPass StepGraphBuilder::add_pass(int s, int j, bool forward, const std::vector<DpChunk>* parts) {
   StreamPass pass;
   const int pieces = parts != nullptr ? static_cast<int>(parts->size()) : 1;
   // A stage's v chunks take equal shares of its time (as the step model).
@@ -317,7 +319,8 @@ std::uint32_t StepGraphBuilder::add_pp_transfer(int from, int to, int j) {
   double bandwidth_s = 0.0;
   for (const auto& [nodes_pair, bytes] : pairs) {
     const double flow = bytes / per_pair_ / eff_;
-    for (int k = 0; build_flows_ && k < per_pair_; ++k) t.flows.push_back({nodes_pair.first, nodes_pair.second, flow, k});
+    for (int k = 0; build_flows_ && k < per_pair_; ++k)
+      t.flows.push_back({nodes_pair.first, nodes_pair.second, flow, k});
     bandwidth_s = std::max(bandwidth_s, flow / flow_bytes_per_s_);
   }
   t.work_s = std::max(0.0, p2p_s_ - bandwidth_s);
@@ -349,12 +352,13 @@ std::uint32_t StepGraphBuilder::add_dp_collective(int s, mc::CollectiveOp op, do
   const int steps = op == mc::CollectiveOp::kAllReduce ? 2 * (n - 1) : n - 1;
   // The tree runs at its bandwidth factor (Simple protocol), on the wire and on the NVLink
   // chain, as flow_collective.hpp runs it.
-  const double tree_factor = tuning_.tree_bw_factor * tuning_.tree_protocol_bw_factor[static_cast<int>(mc::Protocol::kSimple)];
+  const double tree_factor =
+      tuning_.tree_bw_factor * tuning_.tree_protocol_bw_factor[static_cast<int>(mc::Protocol::kSimple)];
   const double wire_factor = tree ? tree_factor : 1.0;
   // Payload one GPU moves over NVLink and the transfers between the group's nodes.
   const double edge = tree ? 2.0 * bytes / tree_factor : steps * (bytes / n);
-  const std::vector<NodeTransfer> transfers = tree ? double_tree_transfers(ring, bytes / 2.0)
-                                                   : ring_transfers(ring, steps * (bytes / n));
+  const std::vector<NodeTransfer> transfers =
+      tree ? double_tree_transfers(ring, bytes / 2.0) : ring_transfers(ring, steps * (bytes / n));
   t.kind = StepTaskKind::kFabric;
   t.nvlink_s = dps.gpus_per_node > 1 ? edge / mc::nvlink_bandwidth(dps, tuning_) : 0.0;
   const int first = stage_first_node(s);

@@ -38,10 +38,10 @@ class StepGraphBuilder {
  public:
   // Throws sim::ConfigError("max_dp_chunks" / "flows_per_node_pair") for bad options. Keeps
   // references to its arguments until build().
-  StepGraphBuilder(const TrainingJobConfig& job, const TrainingStepResult& step,
-                   const hardware::NodeSpec& node, const collective::FabricParams& fabric,
-                   const collective::CollectiveRegistry& collectives, const StepGraphOptions& options,
-                   const collective::CollectiveTuning& tuning, ChunkLayout layout, FlowLists lists);
+  StepGraphBuilder(const TrainingJobConfig& job, const TrainingStepResult& step, const hardware::NodeSpec& node,
+                   const collective::FabricParams& fabric, const collective::CollectiveRegistry& collectives,
+                   const StepGraphOptions& options, const collective::CollectiveTuning& tuning, ChunkLayout layout,
+                   FlowLists lists);
   // The graph (call once). Throws sim::InternalError when the construction made a cycle (a bug).
   StepGraph build();
 
@@ -124,25 +124,25 @@ class StepGraphBuilder {
   // Sizes derived from them.
   bool build_flows_;
   int p_, tp_, cp_, v_, m_, dp_, gpus_, z_;
-  int per_pair_;              // flows per node pair and transfer
-  double flow_bytes_per_s_;   // line rate of one flow (a node's flows spread over its NICs)
-  double eff_;                // network efficiency
-  int stage_ranks_;           // tp x cp x dp
-  double tp_forward_share_;   // of a pass's TP time, on the forward side
-  double p2p_s_;              // closed form of one pipeline send
+  int per_pair_;             // flows per node pair and transfer
+  double flow_bytes_per_s_;  // line rate of one flow (a node's flows spread over its NICs)
+  double eff_;               // network efficiency
+  int stage_ranks_;          // tp x cp x dp
+  double tp_forward_share_;  // of a pass's TP time, on the forward side
+  double p2p_s_;             // closed form of one pipeline send
   bool has_dp_;
-  bool gather_;               // parameters are all-gathered (ZeRO >= 1, distributed optimizer)
+  bool gather_;  // parameters are all-gathered (ZeRO >= 1, distributed optimizer)
   // Gradient chunks (the last backward's pieces) and gather chunks (the first forward's pieces,
   // and ZeRO 3's first backward): one partition of the stage's parameters serves both.
   std::vector<DpChunk> gather_chunks_, grad_chunks_;
-  double param_bytes_;        // BF16 parameters of a stage (what the gathers move)
-  bool pp_cross_node_;        // pipeline neighbours on different nodes
-  double pp_bytes_per_gpu_;   // one pipeline transfer, per GPU
+  double param_bytes_;       // BF16 parameters of a stage (what the gathers move)
+  bool pp_cross_node_;       // pipeline neighbours on different nodes
+  double pp_bytes_per_gpu_;  // one pipeline transfer, per GPU
 
   // Built so far.
   StepGraph g_;
-  std::vector<std::vector<ScheduleItem>> orders_;  // per stage, Megatron's order
-  std::vector<std::vector<StreamPass>> fwd_, bwd_;   // per stage, [at(c, j)]
+  std::vector<std::vector<ScheduleItem>> orders_;       // per stage, Megatron's order
+  std::vector<std::vector<StreamPass>> fwd_, bwd_;      // per stage, [at(c, j)]
   std::vector<std::vector<std::uint32_t>> act_, grad_;  // per stage, the sends [at(c, j)]
 };
 

@@ -47,43 +47,38 @@ StepPlan make_step_plan(const TrainingJobConfig& job, const hardware::NodeSpec& 
                            "sequence_parallel on or tp_comm_overlap off");
   }
   if (job.lora.rank < 0) {
-    throw sim::ConfigError("lora.rank", "must be a positive integer (0: no adapters), got " +
-                                            std::to_string(job.lora.rank));
+    throw sim::ConfigError("lora.rank",
+                           "must be a positive integer (0: no adapters), got " + std::to_string(job.lora.rank));
   }
   if (job.lora.enabled() && job.lora.targets.empty()) {
     throw sim::ConfigError("lora.targets", "needs at least one of qkv, attention_out, mlp_up, mlp_down on");
   }
   const int model_ranks = p.tp * p.cp * p.pp;
   if (plan.gpus % model_ranks != 0) {
-    throw sim::ConfigError("parallelism", "tp x cp x pp = " + std::to_string(model_ranks) +
-                                              " does not divide " + std::to_string(plan.gpus) +
-                                              " GPUs");
+    throw sim::ConfigError("parallelism", "tp x cp x pp = " + std::to_string(model_ranks) + " does not divide " +
+                                              std::to_string(plan.gpus) + " GPUs");
   }
   plan.dp = p.dp > 0 ? p.dp : plan.gpus / model_ranks;
   if (model_ranks * plan.dp != plan.gpus) {
-    throw sim::ConfigError("parallelism", "tp x cp x pp x dp = " + std::to_string(p.tp) + " x " +
-                                              std::to_string(p.cp) + " x " + std::to_string(p.pp) + " x " +
-                                              std::to_string(plan.dp) + " must equal the " +
-                                              std::to_string(plan.gpus) + " GPUs of " +
+    throw sim::ConfigError("parallelism", "tp x cp x pp x dp = " + std::to_string(p.tp) + " x " + std::to_string(p.cp) +
+                                              " x " + std::to_string(p.pp) + " x " + std::to_string(plan.dp) +
+                                              " must equal the " + std::to_string(plan.gpus) + " GPUs of " +
                                               std::to_string(job.nodes) + " nodes");
   }
   plan.data_shards = plan.dp * plan.cp;
   const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
   if (p.tp > domain || node.gpus % p.tp != 0) {
-    throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) +
-                                                 " must divide the " + std::to_string(node.gpus) +
-                                                 " GPUs of a node (one NVLink domain)");
+    throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) + " must divide the " +
+                                                 std::to_string(node.gpus) + " GPUs of a node (one NVLink domain)");
   }
   if (job.model.heads % p.tp != 0 || job.model.kv_heads % std::min(p.tp, job.model.kv_heads) != 0) {
-    throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) +
-                                                 " must divide the " +
+    throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) + " must divide the " +
                                                  std::to_string(job.model.heads) + " heads");
   }
   // Megatron splits each sequence into 2 cp chunks (load-balanced causal attention).
   if (job.model.seq_len % (2 * p.cp) != 0 && p.cp > 1) {
     throw sim::ConfigError("parallelism.cp", "context parallelism " + std::to_string(p.cp) +
-                                                 " needs the sequence length (" +
-                                                 std::to_string(job.model.seq_len) +
+                                                 " needs the sequence length (" + std::to_string(job.model.seq_len) +
                                                  ") to be a multiple of 2 x cp");
   }
   if (p.pp > job.model.layers) {
@@ -102,8 +97,7 @@ StepPlan make_step_plan(const TrainingJobConfig& job, const hardware::NodeSpec& 
     if (job.global_batch_sequences % per_step != 0) {
       throw sim::ConfigError("global_batch_sequences",
                              std::to_string(job.global_batch_sequences) +
-                                 " is not a multiple of micro_batch_size x dp = " +
-                                 std::to_string(per_step));
+                                 " is not a multiple of micro_batch_size x dp = " + std::to_string(per_step));
     }
     plan.m = job.global_batch_sequences / per_step;
   }
@@ -131,11 +125,11 @@ std::string memory_error(const TrainingJobConfig& job, const StepPlan& plan, con
     hint += (i == 0 ? "" : i + 1 == ideas.size() ? " or " : ", ") + ideas[i];
   }
   return job.model.name + " with tp " + std::to_string(plan.tp) + ", cp " + std::to_string(plan.cp) + ", pp " +
-         std::to_string(plan.pp) + ", dp " + std::to_string(plan.dp) + ", zero_stage " +
-         std::to_string(p.zero_stage) + " needs " + gb(m.total_bytes()) + " per GPU on pipeline stage " +
-         std::to_string(stage) + " (weights " + gb(m.weights_bytes) + ", gradients " + gb(m.gradients_bytes) +
-         ", optimizer " + gb(m.optimizer_bytes) + ", activations " + gb(m.activations_bytes) + ") but a " +
-         node.gpu.model + " has " + gb(usable) + " usable" + (hint.empty() ? "" : "; " + hint);
+         std::to_string(plan.pp) + ", dp " + std::to_string(plan.dp) + ", zero_stage " + std::to_string(p.zero_stage) +
+         " needs " + gb(m.total_bytes()) + " per GPU on pipeline stage " + std::to_string(stage) + " (weights " +
+         gb(m.weights_bytes) + ", gradients " + gb(m.gradients_bytes) + ", optimizer " + gb(m.optimizer_bytes) +
+         ", activations " + gb(m.activations_bytes) + ") but a " + node.gpu.model + " has " + gb(usable) + " usable" +
+         (hint.empty() ? "" : "; " + hint);
 }
 
 }  // namespace dcsim::models::workload

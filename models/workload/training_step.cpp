@@ -107,7 +107,8 @@ class StepEstimator {
     const double usable = node_.gpu.hbm_bytes - job_.memory_reserve_bytes;
     for (int s = 0; s < plan_.pp; ++s) {
       r_.stage_memory.push_back(stage_memory(job_, plan_.data_shards, plan_.m, plan_.layers, s));
-      if (r_.stage_memory.back().total_bytes() > r_.stage_memory[static_cast<std::size_t>(r_.memory_stage)].total_bytes()) {
+      if (r_.stage_memory.back().total_bytes() >
+          r_.stage_memory[static_cast<std::size_t>(r_.memory_stage)].total_bytes()) {
         r_.memory_stage = s;
       }
     }
@@ -134,10 +135,12 @@ class StepEstimator {
       // Each half of an all-reduce pair next to its GEMM (tp_overlap.hpp): forward AG + QKV,
       // attention out + RS, AG + MLP up, MLP down + RS; the backward pairs the same GEMMs' data
       // gradients (same shapes) with RS and AG; full recomputation repeats the forward pairs.
-      const double ag = mc::estimate_collective(collectives_, mc::CollectiveOp::kAllGather, tp_bytes, tps, tuning_,
-                                                job_.tp_algorithm).time_s;
-      const double rs = mc::estimate_collective(collectives_, mc::CollectiveOp::kReduceScatter, tp_bytes, tps,
-                                                tuning_, job_.tp_algorithm).time_s;
+      const double ag =
+          mc::estimate_collective(collectives_, mc::CollectiveOp::kAllGather, tp_bytes, tps, tuning_, job_.tp_algorithm)
+              .time_s;
+      const double rs = mc::estimate_collective(collectives_, mc::CollectiveOp::kReduceScatter, tp_bytes, tps, tuning_,
+                                                job_.tp_algorithm)
+                            .time_s;
       const double pass_comm[4] = {ag, rs, ag, rs};
       double pass = 0.0;
       for (int i = 0; i < 4; ++i) {
@@ -151,8 +154,8 @@ class StepEstimator {
   // A point-to-point transfer between neighbours `stride` ranks apart in the rank order: on
   // other nodes once the stride reaches a node. One estimate.
   double p2p_time(double bytes, bool cross_node) const {
-    mc::CollectiveSystem sys = mc::make_collective_system(node_, cross_node ? 2 : 1, fabric_,
-                                                          cross_node ? 2 * node_.gpus : 2);
+    mc::CollectiveSystem sys =
+        mc::make_collective_system(node_, cross_node ? 2 : 1, fabric_, cross_node ? 2 * node_.gpus : 2);
     return mc::estimate_collective(collectives_, mc::CollectiveOp::kPointToPoint, bytes, sys, tuning_, "ring").time_s;
   }
 
@@ -184,8 +187,8 @@ class StepEstimator {
     const double tensors = static_cast<double>(max_layers) * layer_.fp8.amax_tensors;
     // Forward: the inputs' and weights' amaxes (2 of 3 per linear), backward: the gradients'.
     for (const double bytes : {4.0 * tensors * 2.0 / 3.0, 4.0 * tensors / 3.0}) {
-      amax_per_micro_ += mc::estimate_collective(collectives_, mc::CollectiveOp::kAllReduce, bytes, amax_sys, tuning_,
-                                                 "auto").time_s;
+      amax_per_micro_ +=
+          mc::estimate_collective(collectives_, mc::CollectiveOp::kAllReduce, bytes, amax_sys, tuning_, "auto").time_s;
     }
   }
 
@@ -301,7 +304,8 @@ class StepEstimator {
       // Frozen weights (LoRA) keep their FP8 copies: nothing to cast again.
       double max_linear_weight_bytes = 0.0;
       for (int s = 0; s < plan_.pp; ++s) {
-        max_linear_weight_bytes = std::max(max_linear_weight_bytes, plan_.layers[static_cast<std::size_t>(s)] * layer_.fp8.weight_bytes_per_step);
+        max_linear_weight_bytes = std::max(max_linear_weight_bytes, plan_.layers[static_cast<std::size_t>(s)] *
+                                                                        layer_.fp8.weight_bytes_per_step);
       }
       fp8_weight_cast_s = job_.lora.enabled() ? 0.0 : cmod_.memory_op(max_linear_weight_bytes).time_s;
       const double forward_passes = job_.recompute == Recompute::kFull ? 2.0 : 1.0;
@@ -357,7 +361,7 @@ class StepEstimator {
   const double tokens_;  // per micro-batch and CP rank
 
   // Terms the steps compute for later ones.
-  LayerPass layer_, head_;             // one layer / the LM head, one micro-batch, one GPU
+  LayerPass layer_, head_;                // one layer / the LM head, one micro-batch, one GPU
   double tp_per_layer_ = 0.0;             // exposed, per layer and micro-batch
   double tp_collective_per_layer_ = 0.0;  // before overlap
   RingAttentionCost ring_;
@@ -379,10 +383,8 @@ double dp_bucket_bytes(const TrainingJobConfig& job, int data_shards) {
   return std::max(40e6, 1e6 * data_shards) * job.grad_bytes_per_param;
 }
 
-TrainingStepResult estimate_training_step(const TrainingJobConfig& job,
-                                          const hardware::NodeSpec& node,
-                                          const mc::FabricParams& fabric,
-                                          const mc::CollectiveRegistry& collectives,
+TrainingStepResult estimate_training_step(const TrainingJobConfig& job, const hardware::NodeSpec& node,
+                                          const mc::FabricParams& fabric, const mc::CollectiveRegistry& collectives,
                                           const cm::ComputeModelConfig& compute_config,
                                           const mc::CollectiveTuning& tuning) {
   return StepEstimator(job, node, fabric, collectives, compute_config, tuning).run();

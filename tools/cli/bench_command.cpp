@@ -38,7 +38,8 @@ Command add_engine_bench(CLI::App& bench) {
     bool json = false;
   };
   auto args = std::make_shared<Args>();
-  auto* engine = bench.add_subcommand("engine", "hold model on the event engine vs a plain std::priority_queue baseline");
+  auto* engine =
+      bench.add_subcommand("engine", "hold model on the event engine vs a plain std::priority_queue baseline");
   engine->add_option("--pending", args->pending, "events pending at all times")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
   engine->add_option("--events", args->events, "events executed per timed repeat")
@@ -47,9 +48,11 @@ Command add_engine_bench(CLI::App& bench) {
   return {engine, [args] {
             const auto r = sim::run_engine_bench(args->pending, args->events);
             if (args->json) {
-              std::cout << nlohmann::json{{"pending", r.pending}, {"events", r.events},
+              std::cout << nlohmann::json{{"pending", r.pending},
+                                          {"events", r.events},
                                           {"engine_events_per_s", r.engine_events_per_s},
-                                          {"heap_events_per_s", r.heap_events_per_s}, {"ratio", r.ratio}}
+                                          {"heap_events_per_s", r.heap_events_per_s},
+                                          {"ratio", r.ratio}}
                                .dump()
                         << '\n';
             } else {
@@ -75,8 +78,10 @@ Command add_fabric_bench(CLI::App& bench) {
                      "fattree16-ring-allreduce-1024, fattreeK-random-F (F random-pair flows on a k=K fat-tree, "
                      "e.g. fattree16-random-10000, fattree74-random-100000)");
   fabric->add_flag("--json", args->json, "print a JSON array of cases");
-  fabric->add_option("--precision", args->precision,
-                     "relative precision of the max-min solve: 1e-9 (default) is exact, up to 1e-2 trades a bounded drift for speed")
+  fabric
+      ->add_option("--precision", args->precision,
+                   "relative precision of the max-min solve: 1e-9 (default) is exact, up to 1e-2 trades a bounded "
+                   "drift for speed")
       ->check(CLI::Validator(
           [](const std::string& text) -> std::string {
             // CLI::Range would print the bounds as 0.000000 to 0.010000.
@@ -158,8 +163,8 @@ Command add_training_bench(CLI::App& bench) {
               std::cout << cases.dump(2) << '\n';
               return 0;
             }
-            std::cout << fmt::format("{:<34} {:>7} {:>9} {:>9} {:>10} {:>12} {:>10} {:>9}\n", "case", "gpus",
-                                     "steps", "wall_s", "events", "events/s", "flows", "rss_MB");
+            std::cout << fmt::format("{:<34} {:>7} {:>9} {:>9} {:>10} {:>12} {:>10} {:>9}\n", "case", "gpus", "steps",
+                                     "wall_s", "events", "events/s", "flows", "rss_MB");
             for (const auto& c : cases) {
               // Flows and peak RSS where a case reports them (the flow-step cases' targets).
               const std::string flows = c.contains("flows") ? std::to_string(c["flows"].get<std::uint64_t>())
@@ -204,38 +209,39 @@ Command add_operations_bench(CLI::App& bench) {
       "year with hot spares, the fault process alone",
       bench::run_operations_bench, fmt::format("{:<40} {:>9} {:>9} {:>12}\n", "case", "wall_s", "rss_MB", "events"),
       [](const nlohmann::json& c) {
-        return fmt::format("{:<40} {:>9.3f} {:>9.1f} {:>12}\n", c["name"].get<std::string>(),
-                           c["wall_s"].get<double>(), c["peak_rss_mb"].get<double>(), c["events"].get<std::uint64_t>());
+        return fmt::format("{:<40} {:>9.3f} {:>9.1f} {:>12}\n", c["name"].get<std::string>(), c["wall_s"].get<double>(),
+                           c["peak_rss_mb"].get<double>(), c["events"].get<std::uint64_t>());
       });
 }
 
 Command add_inference_bench(CLI::App& bench) {
-  return add_cases_bench(
-      bench, "inference",
-      "serving at scale: 128 llama3-8b replicas at 1,000 requests/s for one simulated hour (target: "
-      "under 60 s and 4 GiB)",
-      bench::run_inference_bench,
-      fmt::format("{:<28} {:>9} {:>9} {:>12} {:>10} {:>12}\n", "case", "wall_s", "rss_MB", "events", "requests",
-                  "requests/s"),
-      [](const nlohmann::json& c) {
-        return fmt::format("{:<28} {:>9.3f} {:>9.1f} {:>12} {:>10.0f} {:>12.0f}\n", c["name"].get<std::string>(),
-                           c["wall_s"].get<double>(), c["peak_rss_mb"].get<double>(), c["events"].get<std::uint64_t>(),
-                           c["requests"].get<double>(), c["requests_per_wall_s"].get<double>());
-      });
+  return add_cases_bench(bench, "inference",
+                         "serving at scale: 128 llama3-8b replicas at 1,000 requests/s for one simulated hour (target: "
+                         "under 60 s and 4 GiB)",
+                         bench::run_inference_bench,
+                         fmt::format("{:<28} {:>9} {:>9} {:>12} {:>10} {:>12}\n", "case", "wall_s", "rss_MB", "events",
+                                     "requests", "requests/s"),
+                         [](const nlohmann::json& c) {
+                           return fmt::format("{:<28} {:>9.3f} {:>9.1f} {:>12} {:>10.0f} {:>12.0f}\n",
+                                              c["name"].get<std::string>(), c["wall_s"].get<double>(),
+                                              c["peak_rss_mb"].get<double>(), c["events"].get<std::uint64_t>(),
+                                              c["requests"].get<double>(), c["requests_per_wall_s"].get<double>());
+                         });
 }
 
 Command add_storage_bench(CLI::App& bench) {
-  return add_cases_bench(
-      bench, "storage",
-      "one checkpoint of a 16,384-GPU job into a 100-host, 3-replica object store on the front-end "
-      "(target: under 5 s and 2 GiB)",
-      bench::run_storage_bench,
-      fmt::format("{:<24} {:>9} {:>9} {:>9} {:>9} {:>12}\n", "case", "wall_s", "rss_MB", "events", "flows", "write_s"),
-      [](const nlohmann::json& c) {
-        return fmt::format("{:<24} {:>9.3f} {:>9.1f} {:>9} {:>9.0f} {:>12.3f}\n", c["name"].get<std::string>(),
-                           c["wall_s"].get<double>(), c["peak_rss_mb"].get<double>(), c["events"].get<std::uint64_t>(),
-                           c["flows"].get<double>(), c["checkpoint_write_s"].get<double>());
-      });
+  return add_cases_bench(bench, "storage",
+                         "one checkpoint of a 16,384-GPU job into a 100-host, 3-replica object store on the front-end "
+                         "(target: under 5 s and 2 GiB)",
+                         bench::run_storage_bench,
+                         fmt::format("{:<24} {:>9} {:>9} {:>9} {:>9} {:>12}\n", "case", "wall_s", "rss_MB", "events",
+                                     "flows", "write_s"),
+                         [](const nlohmann::json& c) {
+                           return fmt::format("{:<24} {:>9.3f} {:>9.1f} {:>9} {:>9.0f} {:>12.3f}\n",
+                                              c["name"].get<std::string>(), c["wall_s"].get<double>(),
+                                              c["peak_rss_mb"].get<double>(), c["events"].get<std::uint64_t>(),
+                                              c["flows"].get<double>(), c["checkpoint_write_s"].get<double>());
+                         });
 }
 
 Command add_economics_bench(CLI::App& bench) {
@@ -245,7 +251,8 @@ Command add_economics_bench(CLI::App& bench) {
   };
   auto args = std::make_shared<Args>();
   auto* economics = bench.add_subcommand(
-      "economics", "the same 30-day 1,024-GPU run without and with /economics: what pricing costs (target: within 10%)");
+      "economics",
+      "the same 30-day 1,024-GPU run without and with /economics: what pricing costs (target: within 10%)");
   economics->add_option("--repeats", args->repeats, "runs of each, alternately; the best of each counts")
       ->check(CLI::Range(1, 100));
   economics->add_flag("--json", args->json, "print one JSON object");
@@ -275,8 +282,9 @@ Command add_sweep_bench(CLI::App& bench, const CommandContext& context) {
   };
   auto args = std::make_shared<Args>();
   auto* sweep_cmd = bench.add_subcommand(
-      "sweep", "a 100-variant sweep of a one-second scenario: wall time against the ideal (variant CPU time / cores; "
-               "target within 15%); also under mpirun -np R");
+      "sweep",
+      "a 100-variant sweep of a one-second scenario: wall time against the ideal (variant CPU time / cores; "
+      "target within 15%); also under mpirun -np R");
   sweep_cmd->add_option("--variants", args->variants, "variants (replications of the bench scenario)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100'000}));
   sweep_cmd->add_option("-j,--jobs", args->jobs, "threads per rank (default: the cores / the ranks on this machine)");
@@ -285,8 +293,9 @@ Command add_sweep_bench(CLI::App& bench, const CommandContext& context) {
   return {sweep_cmd, [args, &context] {
             const sweep::MpiWorld world;
             const std::size_t jobs =
-                args->jobs > 0 ? args->jobs
-                               : std::max<std::size_t>(1, sweep::core_count() / static_cast<std::size_t>(world.local_size()));
+                args->jobs > 0
+                    ? args->jobs
+                    : std::max<std::size_t>(1, sweep::core_count() / static_cast<std::size_t>(world.local_size()));
             const auto r = bench::run_sweep_bench(context.registries, world, args->variants, jobs, args->output);
             if (world.rank() != 0) return 0;
             if (args->json) {
@@ -307,9 +316,10 @@ Command add_sweep_bench(CLI::App& bench, const CommandContext& context) {
                 r["ratio_without_queueing"].get<double>(), r["blocked_s"].get<double>());
             const double load = std::max(r["load_average_before"].get<double>(), r["load_average_after"].get<double>());
             if (load > static_cast<double>(r["cores"].get<std::size_t>())) {
-              std::cout << fmt::format("  note: the machine was busy (load average {:.1f} on {} cores): the wall ratio "
-                                       "measures the other processes too; the process CPU ratio does not\n",
-                                       load, r["cores"].get<std::size_t>());
+              std::cout << fmt::format(
+                  "  note: the machine was busy (load average {:.1f} on {} cores): the wall ratio "
+                  "measures the other processes too; the process CPU ratio does not\n",
+                  load, r["cores"].get<std::size_t>());
             }
             return 0;
           }};
@@ -322,9 +332,9 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
   cmd->require_subcommand(1);
   // Registration order is `dcsim bench --help`'s order.
   std::vector<Command> benches = {
-      add_engine_bench(*cmd),     add_fabric_bench(*cmd),    add_facility_bench(*cmd),
-      add_training_bench(*cmd),   add_operations_bench(*cmd), add_inference_bench(*cmd),
-      add_storage_bench(*cmd),    add_economics_bench(*cmd),  add_sweep_bench(*cmd, context),
+      add_engine_bench(*cmd),   add_fabric_bench(*cmd),     add_facility_bench(*cmd),
+      add_training_bench(*cmd), add_operations_bench(*cmd), add_inference_bench(*cmd),
+      add_storage_bench(*cmd),  add_economics_bench(*cmd),  add_sweep_bench(*cmd, context),
   };
   return {cmd, [benches = std::move(benches)] {
             for (const Command& b : benches) {
