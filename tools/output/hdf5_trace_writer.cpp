@@ -1,18 +1,16 @@
 #include "tools/output/hdf5_trace_writer.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <functional>
-
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <utility>
 #include <variant>
 
 #include "sim/error.hpp"
-#include "tools/output/chunk_compression.hpp"
+#include "tools/output/hdf5_extensible.hpp"
 #include "tools/output/hdf5_handle.hpp"
 
 namespace dcsim::tools::output {
@@ -26,75 +24,6 @@ const std::string kSummaryPrefix = "summary/";
 constexpr std::size_t kPollEvery = 64;
 
 constexpr std::size_t kMetadataCacheBytes = std::size_t{4} << 20;
-
-// One growing 1-D dataset; `size` mirrors its extent so appends need not ask HDF5. A series'
-// datasets are open only while it is written (`dataset` is then valid), so that a run with
-// 250,000 series does not hold 500,000 open datasets; tables stay open (there are few).
-struct Extensible {
-  Handle dataset;
-  std::string object;
-  hsize_t size = 0;
-  hsize_t chunk = 0;  // elements per chunk, fixed at creation
-};
-
-Extensible create_extensible(hid_t loc, const std::string& name, hid_t file_type, hid_t dcpl,
-                             hid_t dapl, const std::string& object) {
-  const hsize_t zero = 0;
-  const hsize_t unlimited = H5S_UNLIMITED;
-  Handle space = space_handle(H5Screate_simple(1, &zero, &unlimited), object);
-  Extensible out;
-  out.object = object;
-  out.dataset = dataset_handle(
-      H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl, dapl), object);
-  check(H5Pget_chunk(dcpl, 1, &out.chunk) < 0 ? -1 : 0, "cannot read chunk size", object);
-  return out;
-}
-
-void append_to(Extensible& ds, hid_t mem_type, const void* data, std::size_t count) {
-  if (count == 0) return;
-  const hsize_t n = count;
-  const hsize_t start = ds.size;
-  const hsize_t new_size = start + n;
-  check(H5Dset_extent(ds.dataset.get(), &new_size), "cannot extend dataset", ds.object);
-  Handle file_space = space_handle(H5Dget_space(ds.dataset.get()), ds.object);
-  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr),
-        "cannot select in dataset", ds.object);
-  Handle mem_space = space_handle(H5Screate_simple(1, &n, nullptr), ds.object);
-  check(H5Dwrite(ds.dataset.get(), mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
-        "cannot write dataset", ds.object);
-  ds.size = new_size;
-}
-
-// One append to a numeric dataset, prepared before the HDF5 lock is taken: whole chunks that
-// start on a chunk boundary are filtered here (chunk_compression.hpp) and later written as they
-// are (H5Dwrite_chunk), so the lock is held for the write only, not for deflate; and a chunk is
-// never read back to be completed (a partial one would be: inflated, merged, deflated again).
-struct StagedAppend {
-  Extensible* ds = nullptr;
-  hid_t mem_type = -1;
-  const void* data = nullptr;
-  std::size_t count = 0;
-  hsize_t chunk = 0;
-  std::vector<std::vector<unsigned char>> filtered;  // non-empty: each chunk's bytes as stored
-};
-
-// Under the lock.
-void commit(StagedAppend& a) {
-  if (a.filtered.empty()) {
-    append_to(*a.ds, a.mem_type, a.data, a.count);
-    return;
-  }
-  Extensible& ds = *a.ds;
-  const hsize_t new_size = ds.size + a.count;
-  check(H5Dset_extent(ds.dataset.get(), &new_size), "cannot extend dataset", ds.object);
-  for (std::size_t i = 0; i < a.filtered.size(); ++i) {
-    const hsize_t offset = ds.size + i * a.chunk;
-    // Filter mask 0: every filter of the dataset's pipeline was applied.
-    check(H5Dwrite_chunk(ds.dataset.get(), H5P_DEFAULT, 0, &offset, a.filtered[i].size(), a.filtered[i].data()),
-          "cannot write chunk", ds.object);
-  }
-  ds.size = new_size;
-}
 
 hid_t file_type_of(sim::ColumnType type, hid_t string_type) {
   switch (type) {
@@ -239,28 +168,9 @@ struct Hdf5TraceWriter::Impl {
     }
   }
 
-  // Chunks are filtered outside the lock when the stored bytes equal the memory bytes: numeric
-  // columns are little-endian in the file, so only on a little-endian machine.
-  bool filters_outside_lock() const {
-    return std::endian::native == std::endian::little && options.deflate_level > 0 &&
-           H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0;
-  }
-
-  // Call without the lock held (it compresses); `data` stays valid until commit. `chunk` is
-  // the dataset's (a series not yet created gets chunks of what it flushes first).
+  // Without the lock (it compresses): see stage_append.
   StagedAppend stage(Extensible& ds, hid_t mem_type, const void* data, std::size_t count, hsize_t chunk) const {
-    StagedAppend a{&ds, mem_type, data, count, chunk, {}};
-    if (!direct_chunks || count == 0 || count % chunk != 0 || ds.size % chunk != 0) return a;
-    for (std::size_t first = 0; first < count; first += chunk) {
-      auto bytes = compress_chunk(static_cast<const char*>(data) + first * 8, chunk, 8,
-                                  ChunkFilters{true, options.deflate_level});
-      if (!bytes) {  // deflate would not shrink it: HDF5 writes such a chunk unfiltered itself
-        a.filtered.clear();
-        return a;
-      }
-      a.filtered.push_back(std::move(*bytes));
-    }
-    return a;
+    return stage_append(ds, mem_type, data, count, chunk, direct_chunks, options.deflate_level);
   }
   StagedAppend stage(Extensible& ds, hid_t mem_type, const void* data, std::size_t count) const {
     return stage(ds, mem_type, data, count, ds.chunk);
@@ -461,7 +371,7 @@ Hdf5TraceWriter::Hdf5TraceWriter(std::filesystem::path file, Hdf5Options options
   check(H5Pset_char_encoding(m.lcpl.get(), H5T_CSET_UTF8), "cannot set link encoding", name);
   m.numeric_dcpl = m.make_dcpl(true);
   m.string_dcpl = m.make_dcpl(false);
-  m.direct_chunks = m.filters_outside_lock();
+  m.direct_chunks = filters_outside_lock(options.deflate_level);
   m.dapl = plist_handle(H5Pcreate(H5P_DATASET_ACCESS), "dataset access properties");
   check(H5Pset_chunk_cache(m.dapl.get(), H5D_CHUNK_CACHE_NSLOTS_DEFAULT, 0,
                            H5D_CHUNK_CACHE_W0_DEFAULT),

@@ -1,0 +1,135 @@
+#include "models/workload/step_plan.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "models/workload/pipeline_schedule.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::models::workload {
+
+namespace {
+
+std::string gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", bytes * 1e-9);
+  return buf;
+}
+
+}  // namespace
+
+StepPlan make_step_plan(const TrainingJobConfig& job, const hardware::NodeSpec& node) {
+  if (job.nodes <= 0) throw sim::ConfigError("nodes", "must be a positive integer");
+  const ParallelismPlan& p = job.parallelism;
+  StepPlan plan{};
+  plan.gpus = job.nodes * node.gpus;
+  plan.tp = p.tp;
+  plan.pp = p.pp;
+  plan.cp = p.cp;
+  plan.v = p.virtual_stages;
+  if (p.tp <= 0 || p.pp <= 0 || p.dp < 0) {
+    throw sim::ConfigError("parallelism", "tp and pp must be positive and dp non-negative");
+  }
+  if (p.cp <= 0) throw sim::ConfigError("parallelism.cp", "must be a positive integer, got " + std::to_string(p.cp));
+  if (p.zero_stage < 0 || p.zero_stage > 3) {
+    throw sim::ConfigError("parallelism.zero_stage", "must be 0, 1, 2 or 3");
+  }
+  if (p.distributed_optimizer && p.zero_stage != 0) {
+    throw sim::ConfigError("parallelism.distributed_optimizer",
+                           "is Megatron-LM's own optimizer sharding and does not combine with zero_stage " +
+                               std::to_string(p.zero_stage) + "; use zero_stage 0 with it");
+  }
+  if (p.tp_comm_overlap && p.tp > 1 && !p.sequence_parallel) {
+    throw sim::ConfigError("parallelism.tp_comm_overlap",
+                           "overlaps sequence parallelism's all-gathers and reduce-scatters; turn "
+                           "sequence_parallel on or tp_comm_overlap off");
+  }
+  if (job.lora.rank < 0) {
+    throw sim::ConfigError("lora.rank",
+                           "must be a positive integer (0: no adapters), got " + std::to_string(job.lora.rank));
+  }
+  if (job.lora.enabled() && job.lora.targets.empty()) {
+    throw sim::ConfigError("lora.targets", "needs at least one of qkv, attention_out, mlp_up, mlp_down on");
+  }
+  const int model_ranks = p.tp * p.cp * p.pp;
+  if (plan.gpus % model_ranks != 0) {
+    throw sim::ConfigError("parallelism", "tp x cp x pp = " + std::to_string(model_ranks) + " does not divide " +
+                                              std::to_string(plan.gpus) + " GPUs");
+  }
+  plan.dp = p.dp > 0 ? p.dp : plan.gpus / model_ranks;
+  if (model_ranks * plan.dp != plan.gpus) {
+    throw sim::ConfigError("parallelism", "tp x cp x pp x dp = " + std::to_string(p.tp) + " x " + std::to_string(p.cp) +
+                                              " x " + std::to_string(p.pp) + " x " + std::to_string(plan.dp) +
+                                              " must equal the " + std::to_string(plan.gpus) + " GPUs of " +
+                                              std::to_string(job.nodes) + " nodes");
+  }
+  plan.data_shards = plan.dp * plan.cp;
+  const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
+  if (p.tp > domain || node.gpus % p.tp != 0) {
+    throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) + " must divide the " +
+                                                 std::to_string(node.gpus) + " GPUs of a node (one NVLink domain)");
+  }
+  if (job.model.heads % p.tp != 0 || job.model.kv_heads % std::min(p.tp, job.model.kv_heads) != 0) {
+    throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) + " must divide the " +
+                                                 std::to_string(job.model.heads) + " heads");
+  }
+  // Megatron splits each sequence into 2 cp chunks (load-balanced causal attention).
+  if (job.model.seq_len % (2 * p.cp) != 0 && p.cp > 1) {
+    throw sim::ConfigError("parallelism.cp", "context parallelism " + std::to_string(p.cp) +
+                                                 " needs the sequence length (" + std::to_string(job.model.seq_len) +
+                                                 ") to be a multiple of 2 x cp");
+  }
+  if (p.pp > job.model.layers) {
+    throw sim::ConfigError("parallelism.pp", "more pipeline stages than layers");
+  }
+  if (job.micro_batch_size <= 0) {
+    throw sim::ConfigError("micro_batch_size", "must be a positive integer");
+  }
+  if (job.global_batch_sequences < 0) {
+    throw sim::ConfigError("global_batch_sequences", "must not be negative");
+  }
+  if (job.global_batch_sequences == 0) {
+    plan.m = p.pp == 1 ? 1 : 4 * p.pp;
+  } else {
+    const int per_step = job.micro_batch_size * plan.dp;
+    if (job.global_batch_sequences % per_step != 0) {
+      throw sim::ConfigError("global_batch_sequences",
+                             std::to_string(job.global_batch_sequences) +
+                                 " is not a multiple of micro_batch_size x dp = " + std::to_string(per_step));
+    }
+    plan.m = job.global_batch_sequences / per_step;
+  }
+  plan.layers = stage_layers(job.model, p);
+  validate_interleaving(plan.pp, plan.v, plan.m, plan.layers);
+  return plan;
+}
+
+std::string memory_error(const TrainingJobConfig& job, const StepPlan& plan, const hardware::NodeSpec& node,
+                         const MemoryBreakdown& m, int stage, double usable) {
+  const ParallelismPlan& p = job.parallelism;
+  // Only what the job does not already use (issue 15 item 7).
+  std::vector<std::string> ideas;
+  const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
+  if (p.tp < domain) ideas.push_back("raise tp");
+  if (p.pp < job.model.layers) ideas.push_back("raise pp");
+  if (m.activations_bytes > 0.0) ideas.push_back("raise cp");
+  if (p.zero_stage < 3 && plan.data_shards > 1) ideas.push_back("raise zero_stage");
+  if (job.recompute != Recompute::kFull) ideas.push_back("use full recomputation");
+  if (!p.sequence_parallel && p.tp > 1) ideas.push_back("turn sequence_parallel on");
+  if (p.virtual_stages > 1) ideas.push_back("use fewer virtual_stages");
+  if (job.micro_batch_size > 1) ideas.push_back("use a smaller micro_batch_size");
+  std::string hint;
+  for (std::size_t i = 0; i < ideas.size(); ++i) {
+    hint += (i == 0 ? "" : i + 1 == ideas.size() ? " or " : ", ") + ideas[i];
+  }
+  return job.model.name + " with tp " + std::to_string(plan.tp) + ", cp " + std::to_string(plan.cp) + ", pp " +
+         std::to_string(plan.pp) + ", dp " + std::to_string(plan.dp) + ", zero_stage " + std::to_string(p.zero_stage) +
+         " needs " + gb(m.total_bytes()) + " per GPU on pipeline stage " + std::to_string(stage) + " (weights " +
+         gb(m.weights_bytes) + ", gradients " + gb(m.gradients_bytes) + ", optimizer " + gb(m.optimizer_bytes) +
+         ", activations " + gb(m.activations_bytes) + ") but a " + node.gpu.model + " has " + gb(usable) + " usable" +
+         (hint.empty() ? "" : "; " + hint);
+}
+
+}  // namespace dcsim::models::workload
