@@ -5,7 +5,7 @@
 # aborts the process that hit it, so its test fails and this script exits non-zero.
 #
 # Its own job, not part of .ci/run: the instrumented build and suite take far longer than CI's
-# 15-minute budget for the normal suite (README.md, "Sanitizers", has the times).
+# 15-minute budget for the normal suite (docs/testing.md, "Sanitizers", has the times).
 #
 #   bash tools/sanitize.sh [CTEST ARGS...]     e.g. -L unit, -R 'sim: '
 set -euo pipefail

@@ -36,7 +36,7 @@ struct JobSpec {
   // Batch jobs: phases of utilisation that repeat through the run (empty: gpu_utilization
   // throughout). The cluster sets gpu_utilization to the phase in progress.
   std::vector<UtilizationPhase> utilization_profile;
-  // Set for a training job: it runs steps and checkpoints (models/datacenter/training_job_run)
+  // Set for a training job: it runs steps and checkpoints (models/cluster/training_job_run)
   // instead of one block of work; `work` is then its nominal duration.
   std::shared_ptr<const TrainingJobPlan> training;
 };

@@ -17,7 +17,7 @@ driven by python3-selenium) and checks that:
     written, never as markup);
   - every --expect-selector matches at least one element that renders with an area (e.g.
     "rect.shade", a shaded fault window; "path.band", a long run's band; "section#inference svg").
---screenshot saves the first page, whole, as a PNG (the README's picture).
+--screenshot saves the first page, whole, as a PNG (docs/outputs.md's picture).
 
 Exit codes: 0 every page passed, 1 a check failed (what and where is printed), 2 bad arguments or
 dcsim report failed, 77 skipped: chromium, chromedriver or selenium is not installed (CTest's

@@ -1,6 +1,6 @@
 #pragma once
 // `dcsim check`'s expectations file: which scenarios to run and what their summaries must show.
-// A CI job gates a design on it (README, "CI gates"). The file:
+// A CI job gates a design on it (docs/cli.md, "CI gates"). The file:
 //   { "name": "...",
 //     "runs": [ { "name": "fat-tree", "scenario": "../fat-tree-vs-mesh.json", "set": ["fabric.k=4"],
 //                 "checks": [ { "path": "network/fct_p99_s", "max": 0.03 },
@@ -12,7 +12,7 @@
 //                             { "fingerprint": "a0ed4e9d378e35b1" },
 //                             { "no_failed_flows": true }, { "no_unfinished_jobs": true } ] } ] }
 // Its keys and the forms of a check are declared in expectations_format.hpp (the schema and the
-// README's table come from there). Paths to scenarios and baselines are relative to the
+// key table in docs/cli.md come from there). Paths to scenarios and baselines are relative to the
 // expectations file; a value's `path` is its summary key (summary_path.hpp). Every problem is a
 // sim::InputError naming the file and JSON pointer, all reported together.
 

@@ -2,7 +2,7 @@
 // The expectations file's format (`dcsim check`), declared once: the keys of each object with
 // their type and meaning, and the forms a check takes. The parser (expectations.cpp) reads keys
 // by these declarations, and the JSON Schema (scenarios/ci/expectations.schema.json, `dcsim
-// schema --expectations`) and the README's key table are generated from them, so the three
+// schema --expectations`) and docs/cli.md's key table are generated from them, so the three
 // cannot disagree; a golden test keeps the committed copies equal to what the code generates.
 
 #include <string>
@@ -51,7 +51,7 @@ std::vector<std::string> form_keys(const CheckForm& form);
 
 // JSON Schema (draft 2020-12) of expectations files: each check is exactly one form.
 nlohmann::json expectations_schema();
-// The Markdown key table, as in README.md between the "generated: expectations keys" markers.
+// The Markdown key table, as in docs/cli.md between the "generated: expectations keys" markers.
 std::string expectations_reference_markdown();
 
 }  // namespace dcsim::tools::check

@@ -36,7 +36,7 @@ Command add_check_command(CLI::App& app, const CommandContext& context) {
   auto* cmd = app.add_subcommand(
       "check", "run the scenarios an expectations file names and check their summaries (a CI gate); exit 3 when a "
                "check fails");
-  cmd->add_option("expectations", args->expectations, "expectations JSON (README, CI gates)")->required();
+  cmd->add_option("expectations", args->expectations, "expectations JSON (docs/cli.md, CI gates)")->required();
   cmd->add_option("-o,--output", args->output_dir, "where each run writes its trace.h5 and summary.json, one folder "
                                                    "per run (default out/check)");
   cmd->add_option("--junit", args->junit, "also write JUnit XML here (one testcase per check)");

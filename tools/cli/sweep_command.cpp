@@ -44,7 +44,7 @@ Command add_sweep_command(CLI::App& app, const CommandContext& context) {
   auto* cmd = app.add_subcommand(
       "sweep", "run a scenario over a grid, zip or random sample of --set values (and seeds), in parallel; results.csv "
                "and results.h5 with one row per variant; exit 4 when some variants failed");
-  cmd->add_option("sweep", args->sweep, "sweep file (JSON; README, \"Sweeps\")")->required();
+  cmd->add_option("sweep", args->sweep, "sweep file (JSON; docs/cli.md, \"Sweeps\")")->required();
   cmd->add_option("-o,--output", args->output_dir,
                   "folder for the variants (v0000/ ...) and results.csv; an interrupted sweep run again into the same "
                   "folder skips the variants already finished");

@@ -1,6 +1,6 @@
 #pragma once
 // `dcsim sweep`'s sweep file: a base scenario and the parameters to vary, as --set paths with
-// their values. The file (README, "Sweeps"):
+// their values. The file (docs/cli.md, "Sweeps"):
 //   { "name": "step-vs-oversubscription",
 //     "scenario": "../two-jobs-shared-fabric.json",         // relative to the sweep file
 //     "set": ["duration=1 s"],                               // fixed overrides, optional

@@ -1,4 +1,4 @@
-// The expectations format's JSON Schema and the README's key table are generated from its one
+// The expectations format's JSON Schema and docs/cli.md's key table are generated from its one
 // declaration (expectations_format.hpp) and committed; these tests fail when the committed copies
 // drift from the code (DCSIM_UPDATE_GOLDEN=1 regenerates them). And the parser takes every form
 // the declaration lists, with the keys it lists.
@@ -55,8 +55,8 @@ TEST_CASE("scenarios/ci/expectations.schema.json is what expectations_schema() g
   CHECK(read_text(path) == schema.dump(2) + "\n");
 }
 
-TEST_CASE("README.md's expectations key table is what the declaration generates", "[tools][check][schema]") {
-  check_generated_section(kSource / "README.md", kBegin, kEnd, expectations_reference_markdown());
+TEST_CASE("docs/cli.md's expectations key table is what the declaration generates", "[tools][check][schema]") {
+  check_generated_section(kSource / "docs/cli.md", kBegin, kEnd, expectations_reference_markdown());
 }
 
 TEST_CASE("the parser takes each declared form of a check with each of its keys", "[tools][check][schema]") {

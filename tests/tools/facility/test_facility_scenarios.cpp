@@ -12,9 +12,9 @@
 #include "tools/run/run_scenario.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
-// Golden figures of the three shipped facility scenarios (README "Facility"). The runs are
+// Golden figures of the three shipped facility scenarios (docs/models/facility.md). The runs are
 // deterministic (same scenario and seed, same numbers), so the tolerances do not absorb noise:
-// they say how far a model change may move a figure before the README's claims must be
+// they say how far a model change may move a figure before that page's claims must be
 // re-measured. Each is commented with why the figure holds.
 
 using namespace dcsim;

@@ -114,8 +114,8 @@ TEST_CASE("cloud instances draw no power in the owned facility", "[tools][run][c
 }
 
 TEST_CASE("cloud_burst that never bursts runs the queue as fifo does without a pool", "[tools][run][cloud_burst]") {
-  // The comparison the README makes: a sustain longer than the run, against fifo on the same
-  // nodes with the pool removed (fifo with a pool is refused).
+  // The comparison docs/models/scheduling.md makes: a sustain longer than the run, against fifo
+  // on the same nodes with the pool removed (fifo with a pool is refused).
   json doc = json::parse(R"({
     "name": "queue", "seed": 5, "duration": "2 d",
     "cluster": { "node": { "preset": "hgx-h100" }, "nodes": 4,

@@ -1,7 +1,7 @@
-// The JSON Schema and the README's key table are generated from the scenario spec and committed;
-// these tests fail when the committed copies drift from the code (DCSIM_UPDATE_GOLDEN=1
-// regenerates them). Also: every example scenario loads, and every unit the schema's patterns
-// accept parses.
+// The JSON Schema and the key reference (docs/scenario-keys.md) are generated from the scenario
+// spec and committed; these tests fail when the committed copies drift from the code
+// (DCSIM_UPDATE_GOLDEN=1 regenerates them). Also: every example scenario loads, and every unit
+// the schema's patterns accept parses.
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -53,8 +53,8 @@ TEST_CASE("scenarios/schema.json is what scenario_schema() generates", "[tools][
   CHECK(committed == schema.dump(2) + "\n");
 }
 
-TEST_CASE("scenarios/README.md's key table is what the spec generates", "[tools][scenario][schema]") {
-  check_generated_section(source_dir() / "scenarios/README.md", kBegin, kEnd,
+TEST_CASE("docs/scenario-keys.md's key table is what the spec generates", "[tools][scenario][schema]") {
+  check_generated_section(source_dir() / "docs/scenario-keys.md", kBegin, kEnd,
                           scenario_reference_markdown(make_registries()));
 }
 
