@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/cluster/cluster_config.hpp"
-#include "models/datacenter/scripted_node_fault.hpp"
+#include "models/reliability/scripted_node_fault.hpp"
 #include "models/datacenter/nvmeof_namespaces_config.hpp"
 #include "models/datacenter/storage_config.hpp"
 #include "models/datacenter/uplink_config.hpp"
@@ -33,7 +33,7 @@ struct DatacenterConfig {
   std::optional<network::FabricRunConfig> frontend;
   std::optional<facility::FacilityConfig> facility;         // needs the cluster
   std::optional<reliability::FaultModelConfig> reliability;  // random faults
-  std::vector<ScriptedNodeFault> node_faults;                 // scripted, in time order; need the cluster
+  std::vector<reliability::ScriptedNodeFault> node_faults;                 // scripted, in time order; need the cluster
   // The site's internet ports and what crosses them; economics bills these ports' fees.
   std::optional<UplinkConfig> uplink;
   std::optional<economics::EconomicsConfig> economics;        // cost of owning vs renting; needs the cluster

@@ -1,9 +1,10 @@
 #pragma once
-// A subsystem of the datacenter assembly (datacenter.hpp): a model that is not one of the
-// physical core parts (cluster, fabric, facility) but observes them through signals and acts on
-// them through narrow seams: the random fault model today; economics, inference and storage as
-// they come. Adding one is its own files plus one line in subsystems.cpp; the assembly and the
-// run loop do not change.
+// The subsystems of the datacenter assembly (datacenter.hpp): models that are not core parts
+// (cluster, fabric, facility) but observe them through signals and act on them through narrow
+// seams (seams::Subsystem, models/seams/subsystem.hpp). Adding one is its own files (in its own
+// folder, including only seams, as models/reliability/scripted_node_faults.hpp is) plus one line
+// in subsystems.cpp, which hands it its config section and the parts it acts on; the assembly and
+// the run loop do not change.
 
 #include <functional>
 #include <memory>
@@ -14,20 +15,14 @@
 #include "models/datacenter/datacenter_config.hpp"
 #include "models/datacenter/datacenter_parts.hpp"
 #include "models/seams/datacenter_signals.hpp"
+#include "models/seams/subsystem.hpp"
 #include "models/model_registries.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
 namespace dcsim::models::datacenter {
 
-class Subsystem {
- public:
-  virtual ~Subsystem() = default;
-  // Schedules the first events (after the core parts started).
-  virtual void start() {}
-  // Closes the accounts at the engine's time and emits the summary (after the core parts).
-  virtual void finish() {}
-};
+using seams::Subsystem;
 
 // What a subsystem is built from. Listeners connect to `signals` while building.
 struct SubsystemContext {

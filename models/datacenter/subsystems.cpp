@@ -3,7 +3,7 @@
 #include "models/datacenter/fault_effects.hpp"
 #include "models/datacenter/inference_subsystem.hpp"
 #include "models/datacenter/nvmeof_subsystem.hpp"
-#include "models/datacenter/scripted_node_faults.hpp"
+#include "models/reliability/scripted_node_faults.hpp"
 #include "models/datacenter/site_uplink.hpp"
 #include "models/datacenter/storage_subsystem.hpp"
 #include "models/datacenter/subsystem.hpp"
@@ -34,7 +34,7 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
       {"node_faults", "scripted node faults and job crashes from /faults (scripted_node_faults.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
          if (c.config.node_faults.empty()) return nullptr;
-         return std::make_unique<ScriptedNodeFaults>(c.config.node_faults, c.parts.nodes, c.signals, c.simulator,
+         return std::make_unique<reliability::ScriptedNodeFaults>(c.config.node_faults, c.parts.nodes, c.signals, c.simulator,
                                                      c.sink);
        }},
       {"storage", "the shared object store training jobs checkpoint to (storage_subsystem.hpp)",

@@ -222,9 +222,9 @@ void check_faults_cross_field(const json& given, const json& resolved, ErrorList
   }
 }
 
-std::vector<models::datacenter::ScriptedNodeFault> map_node_faults(const json& faults, int nodes,
+std::vector<models::reliability::ScriptedNodeFault> map_node_faults(const json& faults, int nodes,
                                                                    const std::string& source) {
-  using models::datacenter::ScriptedNodeFault;
+  using models::reliability::ScriptedNodeFault;
   std::vector<ScriptedNodeFault> out;
   std::vector<std::string> errors;
   for (std::size_t i = 0; i < faults.size(); ++i) {

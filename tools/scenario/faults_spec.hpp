@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/datacenter/scripted_node_fault.hpp"
+#include "models/reliability/scripted_node_fault.hpp"
 #include "tools/scenario/field_spec.hpp"
 
 namespace dcsim::tools::scenario {
@@ -28,7 +28,7 @@ void check_faults_cross_field(const nlohmann::json& given, const nlohmann::json&
 // The node-kind entries (node, job_crash) of the resolved /faults, in time order; a node fault
 // with a duration comes back up then. InputError (pointer /faults/i/node) for a node the cluster
 // (`nodes` of them) does not have.
-std::vector<models::datacenter::ScriptedNodeFault> map_node_faults(const nlohmann::json& faults, int nodes,
+std::vector<models::reliability::ScriptedNodeFault> map_node_faults(const nlohmann::json& faults, int nodes,
                                                                    const std::string& source);
 
 // Which part a fault kind hits.

@@ -165,7 +165,7 @@ void map_sdc_detection(Scenario& scenario) {
     }
   }
   for (const auto& f : scenario.node_faults) {
-    if (source_of_corruption.empty() && f.kind == models::datacenter::ScriptedNodeFault::Kind::kSilentCorruption) {
+    if (source_of_corruption.empty() && f.kind == models::reliability::ScriptedNodeFault::Kind::kSilentCorruption) {
       source_of_corruption = "a scripted silent_data_corruption fault (/faults)";
     }
   }

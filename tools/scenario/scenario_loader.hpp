@@ -22,7 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/cluster/cluster_config.hpp"
-#include "models/datacenter/scripted_node_fault.hpp"
+#include "models/reliability/scripted_node_fault.hpp"
 #include "models/datacenter/nvmeof_namespaces_config.hpp"
 #include "models/datacenter/storage_config.hpp"
 #include "models/datacenter/uplink_config.hpp"
@@ -66,7 +66,7 @@ struct Scenario {
   std::vector<TraceReport> traces;  // /workload/traces: what each trace gave (jobs, rows skipped)
   // /faults entries of kinds `node` and `job_crash`, in time order (the fabric's and the plant's
   // are in `fabric` and `facility`).
-  std::vector<models::datacenter::ScriptedNodeFault> node_faults;
+  std::vector<models::reliability::ScriptedNodeFault> node_faults;
   // What the loader changed on its own (old keys moved to today's format), for the user to read.
   std::vector<std::string> notices;
   // The --set overrides applied, as given, in order (and "seed=N" for a --seed): recorded with

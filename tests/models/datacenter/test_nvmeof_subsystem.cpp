@@ -18,7 +18,7 @@
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;
 using dcsim::models::datacenter::DatacenterConfigError;
-using dcsim::models::datacenter::ScriptedNodeFault;
+using dcsim::models::reliability::ScriptedNodeFault;
 using dcsim::tests::builtin;
 namespace mw = dcsim::models::workload;
 namespace net = dcsim::models::network;

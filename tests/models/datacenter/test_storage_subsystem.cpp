@@ -19,7 +19,7 @@
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;
 using dcsim::models::datacenter::DatacenterConfigError;
-using dcsim::models::datacenter::ScriptedNodeFault;
+using dcsim::models::reliability::ScriptedNodeFault;
 using dcsim::models::datacenter::StorageConfig;
 using dcsim::tests::builtin;
 namespace mw = dcsim::models::workload;

@@ -205,7 +205,7 @@ TEST_CASE("reliability: a scripted silent data corruption carries its quarantine
   doc["faults"] = json::parse(R"([{"at": "2 h", "kind": "silent_data_corruption", "node": 3, "duration": "30 min"}])");
   const Scenario s = load(doc);
   REQUIRE(s.node_faults.size() == 1);  // no repair entry: the quarantine starts when it is caught
-  CHECK(s.node_faults[0].kind == models::datacenter::ScriptedNodeFault::Kind::kSilentCorruption);
+  CHECK(s.node_faults[0].kind == models::reliability::ScriptedNodeFault::Kind::kSilentCorruption);
   CHECK(s.node_faults[0].node == 3);
   CHECK(s.node_faults[0].at == sim::Time::from_seconds(7200));
   CHECK(s.node_faults[0].quarantine == sim::Time::from_seconds(1800));

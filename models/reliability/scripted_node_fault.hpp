@@ -4,7 +4,7 @@
 
 #include "sim/time.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::reliability {
 
 struct ScriptedNodeFault {
   enum class Kind { kDown, kUp, kJobCrash, kSilentCorruption };
@@ -14,4 +14,4 @@ struct ScriptedNodeFault {
   sim::Time quarantine;  // kSilentCorruption: how long the node is out once the corruption is caught
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::reliability

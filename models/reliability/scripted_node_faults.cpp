@@ -1,8 +1,8 @@
-#include "models/datacenter/scripted_node_faults.hpp"
+#include "models/reliability/scripted_node_faults.hpp"
 
 #include "sim/error.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::reliability {
 
 namespace {
 
@@ -56,4 +56,4 @@ void ScriptedNodeFaults::apply(std::size_t index) {
   }
 }
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::reliability

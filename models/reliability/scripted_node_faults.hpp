@@ -9,16 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "models/datacenter/datacenter_parts.hpp"
+#include "models/reliability/scripted_node_fault.hpp"
 #include "models/seams/datacenter_signals.hpp"
-#include "models/datacenter/scripted_node_fault.hpp"
-#include "models/datacenter/subsystem.hpp"
+#include "models/seams/node_fault_target.hpp"
+#include "models/seams/subsystem.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::reliability {
 
-class ScriptedNodeFaults final : public Subsystem {
+class ScriptedNodeFaults final : public seams::Subsystem {
  public:
   // Throws sim::ConfigError ("node_faults[i].node") for a node the cluster does not have, or
   // ("node_faults") when there is no cluster.
@@ -37,4 +37,4 @@ class ScriptedNodeFaults final : public Subsystem {
   sim::TableId table_ = 0;
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::reliability
