@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "tests/models/thermal/facility_test_support.hpp"
+#include "tests/models/facility/facility_test_support.hpp"
 
 using namespace dcsim;
 using models::facility::FacilityConfig;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/power/node_power_model.hpp"
-#include "tests/models/thermal/facility_test_support.hpp"
+#include "tests/models/facility/facility_test_support.hpp"
 
 using namespace dcsim;
 using models::facility::FacilityConfig;
