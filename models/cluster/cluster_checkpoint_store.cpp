@@ -93,8 +93,8 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
     job.lost_gpu_s += lost;
     lost_gpu_s_ += lost;
     if (result == seams::CheckpointRead::kCorruptFound) {
-      ++corrupt_fallbacks_;
-      corrupt_fallback_lost_gpu_s_ += lost;
+      ++integrity_.counts.corrupt_fallbacks;
+      integrity_.counts.corrupt_fallback_lost_gpu_s += lost;
     }
     job.resume_s = kept_s;
     job.resume_step = back_to;

@@ -48,7 +48,7 @@ void ClusterSimulation::corrupt_jobs_on_node(int node, const std::string& cause,
         " in a cluster without sdc_detection settings (this is a bug: the scenario layer "
         "sets them whenever a corruption can happen)");
   }
-  ++sdc_faults_;
+  ++integrity_.counts.faults;
   std::vector<std::size_t> victims;
   for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs)
     victims.push_back(index);
@@ -61,11 +61,11 @@ void ClusterSimulation::corrupt_jobs_on_node(int node, const std::string& cause,
     if (job.plan) {
       corrupt_job(j, node, cause, quarantine, static_cast<int>(std::floor(job.training->steps_done())));
     } else {
-      ++sdc_unprotected_;
+      ++integrity_.counts.unprotected;
       log_integrity(job, node, "unprotected", -1);
     }
   }
-  if (!hit) ++sdc_idle_;
+  if (!hit) ++integrity_.counts.idle;
 }
 
 void ClusterSimulation::corrupt_job(std::size_t job_index, int node, const std::string& cause,
@@ -81,7 +81,7 @@ void ClusterSimulation::corrupt_job(std::size_t job_index, int node, const std::
     log_integrity(job, node, "corrupted_again", steps);
     return;
   }
-  ++sdc_corrupted_;
+  ++integrity_.counts.corrupted;
   job.corruption = Job::Corruption{true, steps, sim_.now(), node, quarantine, cause, 0, false};
   if (!job.integrity_stream)
     job.integrity_stream.emplace(config_.seed, "integrity/" + job.spec.name);
@@ -90,7 +90,7 @@ void ClusterSimulation::corrupt_job(std::size_t job_index, int node, const std::
   if (caught) {
     schedule_detection(job_index);
   } else {
-    ++sdc_missed_;
+    ++integrity_.counts.missed;
   }
 }
 
@@ -113,7 +113,7 @@ void ClusterSimulation::on_corruption_caught(std::size_t job_index, std::uint64_
     job.corruption.caught_pending = true;
     return;
   }
-  ++sdc_caught_;
+  ++integrity_.counts.caught;
   const Job::Corruption c = job.corruption;
   int clean = 0;
   for (auto it = job.checkpoint_steps.rbegin(); it != job.checkpoint_steps.rend(); ++it) {
@@ -131,7 +131,7 @@ void ClusterSimulation::on_corruption_caught(std::size_t job_index, std::uint64_
                 quarantine && on_node ? std::vector<int>{c.node} : std::vector<int>{});
   job.rollback_step = -1;
   if (quarantine) {
-    ++quarantines_;
+    ++integrity_.counts.quarantines;
     set_node_down(c.node, c.cause + " (quarantine)");  // schedules the freed nodes
     sim_.after(
         c.quarantine, [this, node = c.node] { set_node_up(node); }, sim::Priority::kFirst);
@@ -165,7 +165,7 @@ void ClusterSimulation::settle_restart_point(Job& job) {
     checkpoint_store_->keep_oldest(job.spec.name, job.checkpoint_steps.size());
   }
   if (job.corruption.active && job.resume_step <= job.corruption.clean_through) {
-    ++sdc_washed_out_;
+    ++integrity_.counts.washed_out;
     log_integrity(job, job.corruption.node, "washed_out", job.resume_step);
     end_corruption(job, nullptr);
   }
@@ -173,15 +173,14 @@ void ClusterSimulation::settle_restart_point(Job& job) {
 
 void ClusterSimulation::end_corruption(Job& job, const char* event) {
   if (!job.corruption.active) return;
-  corrupted_gpu_s_ +=
+  integrity_.counts.corrupted_gpu_s +=
       job.spec.nodes * job.gpus_per_node * (sim_.now() - job.corruption.since).seconds();
   if (event != nullptr) log_integrity(job, job.corruption.node, event, -1);
   job.corruption = {};
 }
 
 void ClusterSimulation::log_integrity(const Job& job, int node, const char* event, int step) {
-  sink_.append_row(integrity_table_, {sim_.now().seconds(), job.spec.name, std::int64_t{node},
-                                      std::string(event), std::int64_t{step}});
+  integrity_.log(sim_.now(), job.spec.name, node, event, step);
 }
 
 void ClusterSimulation::emit_integrity_summary() {
@@ -192,34 +191,7 @@ void ClusterSimulation::emit_integrity_summary() {
     ++at_end;
     end_corruption(*job, nullptr);
   }
-  const auto count = [this](const std::string& key, std::size_t v, const std::string& what) {
-    sink_.set_summary("integrity/" + key,
-                      sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
-  };
-  count("sdc_faults", sdc_faults_, "silent data corruptions of GPUs (random and scripted)");
-  count("sdc_on_idle_gpus", sdc_idle_, "corruptions on a node with no job stepping: harmless");
-  count("jobs_corrupted", sdc_corrupted_, "training jobs whose state a corruption reached");
-  count("caught", sdc_caught_,
-        "corruptions the jobs' loss checks caught: rolled back to a clean checkpoint");
-  count("missed", sdc_missed_,
-        "corruptions the loss checks were never going to catch (detection probability)");
-  count("unprotected", sdc_unprotected_,
-        "corruptions of batch or service jobs, which have no loss checks");
-  count("washed_out", sdc_washed_out_,
-        "corruptions a restart from a checkpoint before them removed first");
-  count("quarantines", quarantines_, "nodes taken out for diagnostics after a caught corruption");
-  count("wrong_results", wrong_results_, "training jobs that finished on corrupted state");
-  count("corrupted_at_end", at_end, "training jobs still on corrupted state when the run ended");
-  sink_.set_summary(
-      "integrity/corrupted_gpu_h",
-      sim::SummaryValue{corrupted_gpu_s_ / 3600.0, "GPU-h",
-                        "job GPUs x wall time from each corruption until it was caught, washed out "
-                        "or the job or run ended (waits to restart included)"});
-  count("corrupt_checkpoint_fallbacks", corrupt_fallbacks_,
-        "restart reads whose checksums found the checkpoint corrupt: the job went back to the one before");
-  sink_.set_summary("integrity/corrupt_checkpoint_lost_gpu_h",
-                    sim::SummaryValue{corrupt_fallback_lost_gpu_s_ / 3600.0, "GPU-h",
-                                      "work those fallbacks discarded (part of goodput/lost_gpu_h)"});
+  integrity_.emit(at_end);
 }
 
 }  // namespace dcsim::models::cluster

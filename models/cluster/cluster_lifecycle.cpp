@@ -322,7 +322,7 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   ++finished_;
   transition(job, "running", "completed", "");
   if (job.corruption.active) {
-    ++wrong_results_;
+    ++integrity_.counts.wrong_results;
     end_corruption(job, "finished_corrupted");
   }
   if (job.plan) report_training_work(job, job.plan->steps);

@@ -223,18 +223,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
                      {"node_list", sim::ColumnType::kString, "", "the job's nodes"}});
   summary_jobs_table_ = sink_.declare_table("summary/jobs", job_columns);
   if (config_.sdc_detection || config_.integrity_events) {
-    integrity_table_ = sink_.declare_table(
-        "integrity_events",
-        {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
-         {"job", sim::ColumnType::kString, "", "job name"},
-         {"node", sim::ColumnType::kInt64, "", "the corrupting GPU's node"},
-         {"event", sim::ColumnType::kString, "",
-          "corrupted (its checks will catch it), corrupted_unnoticed (they will not), corrupted_again, unprotected "
-          "(batch or service job), caught, washed_out (a restart went back before it), finished_corrupted, "
-          "checkpoint_corrupt_found (its checksums failed at a restart read: an older one is read)"},
-         {"step", sim::ColumnType::kInt64, "",
-          "steps finished before the corruption; caught: the checkpoint step rolled back to; washed_out: the restart "
-          "step; checkpoint_corrupt_found: its step; -1 otherwise"}});
+    integrity_.declare();
   }
 }
 

@@ -38,6 +38,7 @@
 #include "models/cluster/cluster_config.hpp"
 #include "models/cluster/collective_log.hpp"
 #include "models/cluster/data_feed.hpp"
+#include "models/cluster/integrity_report.hpp"
 #include "models/seams/datacenter_signals.hpp"
 #include "models/network/uplink_transport.hpp"
 #include "models/seams/checkpoint_gate.hpp"
@@ -352,17 +353,8 @@ class ClusterSimulation final : private policy::ClusterView,
   double expand_lost_gpu_s_ = 0.0;      // steps in flight abandoned when a job grew back
   double shrunk_missing_gpu_s_ = 0.0;   // submitted GPUs an elastic job ran without, x time
   std::size_t alarms_ = 0, false_alarms_ = 0, migrations_ = 0, alarm_stays_ = 0;
-  // Silent data corruption: faults, those that hit no stepping job, jobs corrupted, caught,
-  // never to be caught, on jobs without loss checks, washed out by a restart from before them,
-  // node quarantines, jobs that ended on corrupted state; GPU time run on corrupted state.
-  std::size_t sdc_faults_ = 0, sdc_idle_ = 0, sdc_corrupted_ = 0, sdc_caught_ = 0, sdc_missed_ = 0,
-              sdc_unprotected_ = 0, sdc_washed_out_ = 0, quarantines_ = 0, wrong_results_ = 0;
-  double corrupted_gpu_s_ = 0.0;
-  // Restart reads that found their checkpoint corrupt (checksums) and went back to an older one.
-  std::size_t corrupt_fallbacks_ = 0;
-  double corrupt_fallback_lost_gpu_s_ = 0.0;
   std::uint64_t detections_ = 0;  // ids of scheduled detections
-  sim::TableId integrity_table_ = 0;
+  IntegrityReport integrity_{sink_};  // silent data corruption: counts, table, summary
   seams::NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
   const seams::NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
