@@ -168,13 +168,13 @@ void ClusterSimulation::preempt_cloud(int node) {
   --pool.ready;
   ++pool.preemptions;
   n.state.provisioned = false;  // gone: its jobs' release below does not make it idle
-  const double lost_before = lost_gpu_s_;
+  const double lost_before = goodput_.lost_gpu_s;
   std::vector<std::size_t> victims;
   for (const auto& [index, gpus] : n.jobs) victims.push_back(index);
   for (std::size_t j : victims) interrupt_job(j, "spot_preemption", {node});
   if (signals_ != nullptr) {
     signals_->cloud_instance.emit(seams::CloudInstanceChange{sim_.now(), node, seams::CloudInstanceChange::Kind::kPreempted,
-                                                      pool.config.offer.gpus_per_instance, lost_gpu_s_ - lost_before});
+                                                      pool.config.offer.gpus_per_instance, goodput_.lost_gpu_s - lost_before});
   }
   try_schedule();
   mark_dirty();
@@ -205,8 +205,8 @@ void ClusterSimulation::finish_cloud_job(const Job& job) {
 void ClusterSimulation::account_start_delay(Job& job) {
   const double held_s = (sim_.now() - job.run_start).seconds();
   const double transfer_s = std::min(held_s, job.transfer_delay.seconds());
-  transfer_gpu_s_ += job.gpus() * transfer_s;
-  restart_gpu_s_ += job.gpus() * (held_s - transfer_s);
+  goodput_.transfer_gpu_s += job.gpus() * transfer_s;
+  goodput_.restart_gpu_s += job.gpus() * (held_s - transfer_s);
   job.transfer_delay = sim::Time::zero();
 }
 
@@ -229,10 +229,10 @@ void ClusterSimulation::emit_cloud_summary() {
   put_count("workload/burst/jobs_completed", pool.jobs_completed, "jobs that finished on cloud pool instances");
   put("workload/burst/gpu_hours", pool.held_gpu_s / kSecondsPerHour, "GPU-h",
       "GPU time jobs held on cloud pool instances (transfers, restarts and lost work included)");
-  put("workload/onprem/gpu_hours", (held_gpu_s_ - pool.held_gpu_s) / kSecondsPerHour, "GPU-h",
+  put("workload/onprem/gpu_hours", (goodput_.held_gpu_s - pool.held_gpu_s) / kSecondsPerHour, "GPU-h",
       "GPU time jobs held on on-prem nodes");
   put_count("workload/spot_preemptions", pool.preemptions, "cloud pool instances preempted (spot)");
-  put("goodput/transfer_gpu_h", transfer_gpu_s_ / kSecondsPerHour, "GPU-h",
+  put("goodput/transfer_gpu_h", goodput_.transfer_gpu_s / kSecondsPerHour, "GPU-h",
       "GPU time jobs held on cloud instances while their dataset crossed the WAN");
   put_count("cloud/instances_requested", pool.requested, "cloud pool instances requested");
   put_count("cloud/instances_released", pool.releases, "cloud pool instances released after their idle timeout");

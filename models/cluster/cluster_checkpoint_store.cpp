@@ -91,7 +91,7 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
     const double kept_s = back_to * step_s;
     const double lost = std::max(0.0, job.resume_s - kept_s) * job.gpus();
     job.lost_gpu_s += lost;
-    lost_gpu_s_ += lost;
+    goodput_.lost_gpu_s += lost;
     if (result == seams::CheckpointRead::kCorruptFound) {
       ++integrity_.counts.corrupt_fallbacks;
       integrity_.counts.corrupt_fallback_lost_gpu_s += lost;

@@ -151,7 +151,7 @@ void ClusterSimulation::reconfigure_job(std::size_t job_index, const std::vector
   const auto listed = std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index);
   if (shrunk && listed == shrunk_jobs_.end()) shrunk_jobs_.push_back(job_index);
   if (!shrunk && listed != shrunk_jobs_.end()) shrunk_jobs_.erase(listed);
-  ++(shrunk ? elastic_shrinks_ : elastic_reforms_);
+  ++(shrunk ? goodput_.elastic_shrinks : goodput_.elastic_reforms);
   start_job_after(job_index, nodes, "interrupted", shrunk ? "elastic_shrink" : "elastic_reform");
 }
 
@@ -173,8 +173,8 @@ void ClusterSimulation::try_expand() {
     const int whole = static_cast<int>(std::floor(steps));
     const double lost = (steps - whole) * job.current_plan().step.step_time_s * job.gpus();
     job.lost_gpu_s += lost;
-    lost_gpu_s_ += lost;
-    expand_lost_gpu_s_ += lost;
+    goodput_.lost_gpu_s += lost;
+    goodput_.expand_lost_gpu_s += lost;
     job.resume_step = whole;
     job.resume_s = whole * job.current_plan().step.step_time_s;
     job.checkpoint_step = job.training->steps_saved();
@@ -189,7 +189,7 @@ void ClusterSimulation::try_expand() {
     job.reload_from_store = false;  // grown from the replicas' memory, not from the checkpoint
     job.restart_delay = job.reconfigure_time;
     if (full) shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), index));
-    ++elastic_expands_;
+    ++goodput_.elastic_expands;
     start_job_after(index, nodes, from, "elastic_expand");
   }
 }

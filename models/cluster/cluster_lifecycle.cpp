@@ -278,17 +278,17 @@ void ClusterSimulation::close_run_accounts(Job& job) {
   } else {
     busy_node_seconds_ += busy_nodes_of(job) * (sim_.now() - job.run_start).seconds();
   }
-  held_gpu_s_ += job.gpus() * (sim_.now() - job.run_start).seconds();
+  goodput_.held_gpu_s += job.gpus() * (sim_.now() - job.run_start).seconds();
   if (job.run_plan != nullptr) {
-    shrunk_missing_gpu_s_ += (job.spec.nodes - static_cast<int>(job.nodes.size())) * job.gpus_per_node *
+    goodput_.shrunk_missing_gpu_s += (job.spec.nodes - static_cast<int>(job.nodes.size())) * job.gpus_per_node *
                              (sim_.now() - job.run_start).seconds();
   }
   job.run_start = sim_.now();
   if (job.stalled) {
     const double stalled_s = (sim_.now() - job.stalled_since).seconds();
     job.stall_s += stalled_s;
-    stall_s_ += stalled_s;
-    stalled_gpu_s_ += job.gpus() * stalled_s;
+    goodput_.stall_s += stalled_s;
+    goodput_.stalled_gpu_s += job.gpus() * stalled_s;
     job.stalled_since = sim_.now();
   }
 }
@@ -377,9 +377,9 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   // checkpoints and earlier runs' progress included).
   const double lost = std::max(0.0, done_s - kept_s) * job.gpus();
   job.lost_gpu_s += lost;
-  lost_gpu_s_ += lost;
-  ++interruptions_;
-  auto& [count, cause_lost] = by_cause_[cause];
+  goodput_.lost_gpu_s += lost;
+  ++goodput_.interruptions;
+  auto& [count, cause_lost] = goodput_.by_cause[cause];
   ++count;
   cause_lost += lost;
   if (d.action != Action::kReconfigure && job.run_plan != nullptr) {
@@ -438,9 +438,9 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
   transition(job, from, "preempted", "preempted by " + winner.spec.name);
   const double lost = std::max(0.0, done_s - saved_s) * job.gpus();
   job.lost_gpu_s += lost;
-  lost_gpu_s_ += lost;
-  preempted_lost_gpu_s_ += lost;
-  ++preemptions_;
+  goodput_.lost_gpu_s += lost;
+  goodput_.preempted_lost_gpu_s += lost;
+  ++goodput_.preemptions;
   job.resume_s = saved_s;
   job.checkpoint_step = job.training ? saved_step : 0;
   job.resume_step = job.checkpoint_step;

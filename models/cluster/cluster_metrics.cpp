@@ -29,62 +29,16 @@ double percentile(std::vector<double>& values, double q) {
 
 void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
   (void)elapsed_s;
-  auto put = [this](const std::string& path, double v, const std::string& unit, const std::string& what) {
-    sink_.set_summary(path, sim::SummaryValue{v, unit, what});
-  };
-  sink_.set_summary("reliability/interruptions_total",
-                    sim::SummaryValue{static_cast<std::int64_t>(interruptions_), "", "job interruptions by faults"});
-  for (const auto& [cause, counts] : by_cause_) {
-    sink_.set_summary("reliability/interruptions/" + cause,
-                      sim::SummaryValue{static_cast<std::int64_t>(counts.first), "", "jobs interrupted by " + cause});
-    put("goodput/lost_gpu_h_by_cause/" + cause, counts.second / 3600.0, "GPU-h", "work lost to " + cause);
-  }
-  const auto put_count = [this](const std::string& path, std::size_t v, const std::string& what) {
-    sink_.set_summary(path, sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
-  };
-  put_count("reliability/elastic_shrinks", elastic_shrinks_,
-            "times an elastic job re-formed after a fault with fewer data-parallel replicas than submitted");
-  put_count("reliability/elastic_reforms", elastic_reforms_,
-            "times an elastic job re-formed at its full size after a fault (free nodes replaced the failed ones)");
-  put_count("reliability/elastic_expands", elastic_expands_, "times a shrunk elastic job grew back as nodes freed up");
-  put_count("reliability/alarms", alarms_, "precursor alarms that preceded a fault (true alarms)");
-  put_count("reliability/false_alarms", false_alarms_, "precursor alarms that preceded no fault");
-  put_count("reliability/migrations", migrations_, "jobs that checkpointed and moved off a warned node");
-  put_count("reliability/alarm_stays", alarm_stays_,
-            "jobs that checkpointed on a warning but stayed: no healthy free node or spare to move to");
-  if (elastic_expands_ > 0) {
-    put("goodput/lost_gpu_h_by_cause/elastic_expand", expand_lost_gpu_s_ / 3600.0, "GPU-h",
-        "steps in flight abandoned when shrunk jobs grew back");
-  }
-  put_count("workload/preemptions", preemptions_,
-            "running jobs a preemptive scheduler stopped for a job of higher priority");
-  put("goodput/lost_gpu_h_by_cause/preempted", preempted_lost_gpu_s_ / 3600.0, "GPU-h",
-      "work preempted jobs lost: progress since their last checkpoint");
-  put("goodput/shrunk_missing_gpu_h", shrunk_missing_gpu_s_ / 3600.0, "GPU-h",
-      "GPU time elastic jobs ran without: submitted GPUs minus those held while shrunk, x time");
-  put("goodput/allocated_gpu_h", held_gpu_s_ / 3600.0, "GPU-h", "GPU time held by jobs");
-  put("goodput/lost_gpu_h", lost_gpu_s_ / 3600.0, "GPU-h",
-      "work lost to interruptions and preemptions: progress since each job's last checkpoint");
-  put("goodput/restart_gpu_h", restart_gpu_s_ / 3600.0, "GPU-h",
-      "GPU time held by restarting jobs before their work resumed (relaunch, checkpoint reload, spare swap)");
-  put("goodput/stalled_gpu_h", stalled_gpu_s_ / 3600.0, "GPU-h",
-      "GPU time training jobs held idle, stalled at checkpoints held for staging space (off-site copies not done)");
   // Training jobs: the wall time since each first started that went into steps it kept
   // (nominal step time x steps saved or done), the "effective training time" of Llama 3's report.
-  double kept_s = 0.0, wall_s = 0.0;
+  TrainingTimeKept training;
   for (const auto& job : jobs_) {
     if (!job->plan || job->start == sim::Time::max()) continue;
     const double steps = job->training ? job->training->steps_done() : job->resume_step;
-    kept_s += steps * job->plan->step.step_time_s;
-    wall_s += ((job->state == Job::State::kDone ? job->finish : sim_.now()) - job->start).seconds();
+    training.kept_s += steps * job->plan->step.step_time_s;
+    training.wall_s += ((job->state == Job::State::kDone ? job->finish : sim_.now()) - job->start).seconds();
   }
-  if (wall_s > 0) {
-    put("goodput/effective_training_fraction", kept_s / wall_s, "",
-        "training jobs: steps kept x nominal step time / wall time since their first start");
-  }
-  const double useful = held_gpu_s_ - lost_gpu_s_ - restart_gpu_s_ - transfer_gpu_s_ - stalled_gpu_s_;
-  put("goodput/fraction", held_gpu_s_ > 0 ? useful / held_gpu_s_ : 1.0, "",
-      "(allocated - lost - restart - transfer - stalled) / allocated GPU time; checkpoint writes count as useful here");
+  emit_goodput_summary(goodput_, training, sink_);
 }
 
 void ClusterSimulation::finish() {

@@ -38,6 +38,7 @@
 #include "models/cluster/cluster_config.hpp"
 #include "models/cluster/collective_log.hpp"
 #include "models/cluster/data_feed.hpp"
+#include "models/cluster/goodput_report.hpp"
 #include "models/cluster/integrity_report.hpp"
 #include "models/seams/datacenter_signals.hpp"
 #include "models/network/uplink_transport.hpp"
@@ -153,7 +154,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // stall is not useful GPU time (goodput/stalled_gpu_h) and an interruption ends it with the run.
   void hold_checkpoints(std::size_t job) override;
   void release_checkpoints(std::size_t job) override;
-  double checkpoint_stall_s() const override { return stall_s_; }
+  double checkpoint_stall_s() const override { return goodput_.stall_s; }
 
   // ServiceJobHost (cluster_service_jobs.cpp): inference replicas as jobs. A service job asks one
   // node's GPUs, its work is the rest of the run (what backfilling plans with), it starts with
@@ -337,22 +338,10 @@ class ClusterSimulation final : private policy::ClusterView,
   int spares_total_ = 0;      // nodes flagged spare (down ones included)
   std::vector<int> spares_;   // healthy unused spares, ascending
   sim::TableId states_table_ = 0;
-  std::size_t interruptions_ = 0;
-  std::size_t preemptions_ = 0;
-  double preempted_lost_gpu_s_ = 0.0;  // work preempted jobs lost (part of lost_gpu_s_)
+  GoodputCounts goodput_;  // interruptions and goodput, reported by goodput_report.hpp
   std::size_t failed_ = 0;       // jobs the failover policy gave up
-  double lost_gpu_s_ = 0.0;      // work lost (since the last checkpoint)
-  double restart_gpu_s_ = 0.0;   // GPU time held by restarting jobs before their work resumed
-  double held_gpu_s_ = 0.0;      // GPU time held by jobs
-  double stall_s_ = 0.0;         // time jobs stalled at held checkpoints (CheckpointGate)
-  double stalled_gpu_s_ = 0.0;   // GPU time they held meanwhile
-  std::map<std::string, std::pair<std::size_t, double>> by_cause_;  // cause -> (interruptions, lost GPU-s)
   // Elastic jobs running on fewer replicas than submitted, in the order they shrank.
   std::vector<std::size_t> shrunk_jobs_;
-  std::size_t elastic_shrinks_ = 0, elastic_reforms_ = 0, elastic_expands_ = 0;
-  double expand_lost_gpu_s_ = 0.0;      // steps in flight abandoned when a job grew back
-  double shrunk_missing_gpu_s_ = 0.0;   // submitted GPUs an elastic job ran without, x time
-  std::size_t alarms_ = 0, false_alarms_ = 0, migrations_ = 0, alarm_stays_ = 0;
   std::uint64_t detections_ = 0;  // ids of scheduled detections
   IntegrityReport integrity_{sink_};  // silent data corruption: counts, table, summary
   seams::NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
@@ -375,7 +364,6 @@ class ClusterSimulation final : private policy::ClusterView,
   int free_gpus_ = 0;            // on healthy nodes
   int in_service_gpus_ = 0;      // of schedulable on-prem nodes
   std::unique_ptr<CloudPool> cloud_;  // null without a cloud pool
-  double transfer_gpu_s_ = 0.0;  // GPU time cloud jobs held while their dataset arrived
   int busy_nodes_ = 0;           // nodes holding at least one job
   std::set<std::pair<sim::Time, std::size_t>> running_by_end_;  // (start + estimate, job)
   double node_load_power_w_ = 0.0;

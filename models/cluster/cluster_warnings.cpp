@@ -21,7 +21,7 @@ namespace dcsim::models::cluster {
 void ClusterSimulation::warn_node(int node, const std::string& cause, sim::Time drain_until,
                                   bool false_alarm) {
   if (node < 0 || node >= config_.nodes) return;
-  ++(false_alarm ? false_alarms_ : alarms_);
+  ++(false_alarm ? goodput_.false_alarms : goodput_.alarms);
   drain(node, drain_until);
   std::vector<std::size_t> holders;
   for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs)
@@ -107,7 +107,7 @@ void ClusterSimulation::finish_migration(std::size_t job_index) {
     spares_used.push_back(spare);
   }
   if (replacements.size() < leaving.size()) {
-    ++alarm_stays_;
+    ++goodput_.alarm_stays;
     transition(job, "migrating", "running", "no free node");
     return;  // the run goes on from its fresh checkpoint
   }
@@ -127,7 +127,7 @@ void ClusterSimulation::finish_migration(std::size_t job_index) {
     std::replace(nodes.begin(), nodes.end(), leaving[k], replacements[k]);
   const workload::TrainingJobPlan& plan = job.current_plan();
   job.restart_delay = job.migration_relaunch + checkpoint_reload_time(job, plan, true);
-  ++migrations_;
+  ++goodput_.migrations;
   start_job_after(job_index, nodes, "migrating", "migrated");
   try_schedule();
   mark_dirty();
