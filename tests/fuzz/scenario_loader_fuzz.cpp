@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // estimate, not built (building one past it is a finding: the guard failed). Not the
     // machine's limit: a 49,000-host fat-tree (339 MB) validates in 1.3 s in Release, mostly its
     // routing tables, but takes over the 10 s timeout under ASan, which says nothing about the
-    // loader; sizes are the guard's tests (tests/tools/cli/test_hardening_cli.cpp).
+    // loader; sizes are the guard's tests (tests/tools/cli/hardening_cli_test.cpp).
     dcsim::tools::scenario::ResourceLimits limits;
     limits.max_memory_bytes = 64e6;
     (void)dcsim::tools::scenario::load_scenario_json(std::move(doc), source, {}, std::nullopt, registries(),

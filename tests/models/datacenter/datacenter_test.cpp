@@ -22,7 +22,7 @@ namespace seams = dcsim::models::seams;
 
 TEST_CASE("the assembly announces every job transition with its energy, and IT power whose integral is the energy",
           "[models][datacenter]") {
-  // The cluster's hand case (test_cluster_simulation.cpp): A (1 node, u=1) runs 0-1 h at 650 W;
+  // The cluster's hand case (cluster_simulation_test.cpp): A (1 node, u=1) runs 0-1 h at 650 W;
   // B (2 nodes, u=0.2) waits for A, runs 1-3 h at 2 x 250 W; the idle node draws 150 W while A
   // runs. IT energy 0-3 h: 800 W x 1 h + 500 W x 2 h = 1.8 kWh = 6.48 MJ.
   DatacenterConfig config;

@@ -52,7 +52,7 @@ TEST_CASE("a topology key written in the file that the topology does not read is
           "[tools][fabric][cli]") {
   // fat-tree-vs-mesh.json states the mesh's dims so that --set fabric.topology=mesh switches it;
   // on its fat-tree they change nothing, and validate and run say so (exit 0: a note, not an
-  // error; a --set of such a key is an error, test_fabric_scenario.cpp).
+  // error; a --set of such a key is an error, fabric_scenario_test.cpp).
   const auto r = run_dcsim("validate " + kScenarios + "fat-tree-vs-mesh.json");
   CHECK(r.code == 0);
   CHECK(r.out.find("note: " + kScenarios + "fat-tree-vs-mesh.json:/fabric/dims: fat_tree does not use dims (got [4,4]): "
@@ -100,7 +100,7 @@ TEST_CASE("dcsim topo -o writes dot, and refuses a scenario without a fabric", "
 
 TEST_CASE("dcsim topo --bom prints the bill of materials, as a table or JSON", "[tools][fabric][cli][bom]") {
   // The k=4 fat-tree of fat-tree-vs-mesh.json: 20 switches, 48 cables, 16 NIC ports (counted by
-  // hand in test_fabric_run.cpp); the JSON carries the same totals as the run's summary.
+  // hand in fabric_run_test.cpp); the JSON carries the same totals as the run's summary.
   const auto table = run_dcsim("topo " + kScenarios + "fat-tree-vs-mesh.json --bom");
   REQUIRE(table.code == 0);
   CHECK(table.out.find("total: 16 hosts, 20 switches (80/80 ports used), 48 cables") != std::string::npos);
