@@ -1,0 +1,84 @@
+// The cluster's reports, alone: what they emit from counts given by hand (the mechanisms that
+// add to the counts are tested through the cluster in silent_corruption_test.cpp and
+// job_lifecycle_test.cpp).
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "models/cluster/goodput_report.hpp"
+#include "models/cluster/integrity_report.hpp"
+#include "sim/trace_sink.hpp"
+
+using dcsim::models::cluster::emit_goodput_summary;
+using dcsim::models::cluster::GoodputCounts;
+using dcsim::models::cluster::IntegrityReport;
+using dcsim::models::cluster::TrainingTimeKept;
+using dcsim::sim::MemoryTraceSink;
+
+namespace {
+
+double number(const MemoryTraceSink& sink, const std::string& path) {
+  return std::get<double>(sink.summary(path).value);
+}
+std::int64_t count(const MemoryTraceSink& sink, const std::string& path) {
+  return std::get<std::int64_t>(sink.summary(path).value);
+}
+
+}  // namespace
+
+TEST_CASE("goodput is the allocated GPU time less what was lost, restarting, moving data or stalled",
+          "[models][cluster][report]") {
+  GoodputCounts c;
+  c.held_gpu_s = 7200.0;     // 2 GPU-h allocated
+  c.lost_gpu_s = 1800.0;     // 0.5 GPU-h of progress lost since checkpoints
+  c.restart_gpu_s = 900.0;   // 0.25 GPU-h relaunching and reloading
+  c.transfer_gpu_s = 180.0;  // 0.05 GPU-h waiting for a cloud job's dataset
+  c.stalled_gpu_s = 360.0;   // 0.1 GPU-h stalled at held checkpoints
+  c.interruptions = 3;
+  c.by_cause["gpu"] = {2, 1200.0};
+  c.by_cause["nic"] = {1, 600.0};
+  MemoryTraceSink sink;
+  emit_goodput_summary(c, TrainingTimeKept{3000.0, 4000.0}, sink);
+  // (7200 - 1800 - 900 - 180 - 360) / 7200 = 3960 / 7200
+  CHECK(number(sink, "goodput/fraction") == Approx(0.55));
+  CHECK(number(sink, "goodput/allocated_gpu_h") == Approx(2.0));
+  CHECK(number(sink, "goodput/lost_gpu_h") == Approx(0.5));
+  CHECK(number(sink, "goodput/lost_gpu_h_by_cause/gpu") == Approx(1200.0 / 3600.0));
+  CHECK(count(sink, "reliability/interruptions/nic") == 1);
+  CHECK(count(sink, "reliability/interruptions_total") == 3);
+  CHECK(number(sink, "goodput/effective_training_fraction") == Approx(0.75));  // 3000 s kept of 4000 s
+}
+
+TEST_CASE("with nothing allocated the goodput fraction is 1 and no training fraction is reported",
+          "[models][cluster][report]") {
+  MemoryTraceSink sink;
+  emit_goodput_summary(GoodputCounts{}, TrainingTimeKept{}, sink);
+  CHECK(number(sink, "goodput/fraction") == 1.0);
+  CHECK(sink.summary().count("goodput/effective_training_fraction") == 0);
+}
+
+TEST_CASE("the integrity report writes rows and a summary only once declared", "[models][cluster][report]") {
+  MemoryTraceSink sink;
+  IntegrityReport report(sink);
+  report.log(dcsim::sim::Time::from_seconds(1.0), "a", 3, "corrupted", 10);
+  report.emit(0);
+  CHECK(sink.tables().empty());
+  CHECK(sink.summary().count("integrity/caught") == 0);
+
+  report.declare();
+  report.counts.faults = 2;
+  report.counts.caught = 1;
+  report.counts.corrupted_gpu_s = 7200.0;
+  report.log(dcsim::sim::Time::from_seconds(1.5), "a", 3, "caught", 8);
+  report.emit(1);
+  REQUIRE(sink.tables().size() == 1);
+  CHECK(sink.tables()[0].path == "integrity_events");
+  REQUIRE(sink.tables()[0].rows.size() == 1);
+  CHECK(std::get<std::string>(sink.tables()[0].rows[0][3]) == "caught");
+  CHECK(count(sink, "integrity/sdc_faults") == 2);
+  CHECK(count(sink, "integrity/caught") == 1);
+  CHECK(count(sink, "integrity/corrupted_at_end") == 1);
+  CHECK(number(sink, "integrity/corrupted_gpu_h") == Approx(2.0));
+}
