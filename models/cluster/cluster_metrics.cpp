@@ -27,8 +27,7 @@ double percentile(std::vector<double>& values, double q) {
 
 }  // namespace
 
-void ClusterSimulation::emit_reliability_summary(double elapsed_s) {
-  (void)elapsed_s;
+void ClusterSimulation::emit_reliability_summary() {
   // Training jobs: the wall time since each first started that went into steps it kept
   // (nominal step time x steps saved or done), the "effective training time" of Llama 3's report.
   TrainingTimeKept training;
@@ -124,7 +123,7 @@ void ClusterSimulation::finish() {
   put("workload/wait_p99_s", percentile(waits_s, 0.99), "s", "99th percentile of start - arrival (nearest rank)");
   put("workload/mean_bounded_slowdown", completed > 0 ? slowdown_sum / static_cast<double>(completed) : 0.0, "",
       "mean over finished jobs of max(1, (finish - arrival) / max(work, 10 s))");
-  emit_reliability_summary(elapsed_s);
+  emit_reliability_summary();
   emit_integrity_summary();
   emit_data_stall_summary();
   put("makespan_s", makespan.seconds(), "s", "time of the last job completion (inference replicas' ends excluded)");

@@ -268,7 +268,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void take_out_of_pool(int node);
   void put_back_in_pool(int node);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
-  void emit_reliability_summary(double elapsed_s);
+  void emit_reliability_summary();
   // Silent data corruption (cluster_integrity.cpp).
   // The job's state past `clean_through` steps is wrong from now (node -1: no GPU to blame).
   void corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine,

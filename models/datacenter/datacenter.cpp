@@ -58,10 +58,10 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
   if (config_.facility) {
     if (!cluster_) throw DatacenterConfigError("facility", "", "needs a cluster: the facility cools and powers its nodes");
     try {
+      const facility::FacilityRegistries facility_registries{registries.cooling_controls, registries.power_capping};
       facility_ = std::make_unique<facility::FacilitySimulation>(*config_.facility, config_.cluster->nodes,
                                                                  config_.cluster->nodes_per_rack, config_.seed,
-                                                                 facility::FacilityRegistries{registries.cooling_controls, registries.power_capping},
-                                                                 simulator, sink);
+                                                                 facility_registries, simulator, sink);
     } catch (const sim::ConfigError& e) {
       throw DatacenterConfigError("facility", e);
     }
@@ -142,7 +142,8 @@ void Datacenter::connect_fabric() {
                                                   std::to_string(cluster.nodes) +
                                                   " nodes (training jobs map node i to host i)");
   }
-  training_fabric_ = std::make_unique<cluster::TrainingFabric>(simulator_, fabric_->driver(), first_hosts(cluster.nodes));
+  training_fabric_ =
+      std::make_unique<cluster::TrainingFabric>(simulator_, fabric_->driver(), first_hosts(cluster.nodes));
   cluster_->set_training_fabric(training_fabric_.get());
 }
 
