@@ -14,19 +14,19 @@
 namespace dcsim::models::cluster {
 
 struct GoodputCounts {
-  std::size_t interruptions = 0;          // job interruptions by faults
-  std::size_t preemptions = 0;            // running jobs a preemptive scheduler stopped
-  double preempted_lost_gpu_s = 0.0;      // work preempted jobs lost (part of lost_gpu_s)
-  double lost_gpu_s = 0.0;                // work lost (since the last checkpoint)
-  double restart_gpu_s = 0.0;             // held by restarting jobs before their work resumed
-  double held_gpu_s = 0.0;                // held by jobs
-  double stall_s = 0.0;                   // wall time jobs stalled at held checkpoints (CheckpointGate)
-  double stalled_gpu_s = 0.0;             // GPU time they held meanwhile
-  double transfer_gpu_s = 0.0;            // held by cloud jobs while their dataset arrived
+  std::size_t interruptions = 0;      // job interruptions by faults
+  std::size_t preemptions = 0;        // running jobs a preemptive scheduler stopped
+  double preempted_lost_gpu_s = 0.0;  // work preempted jobs lost (part of lost_gpu_s)
+  double lost_gpu_s = 0.0;            // work lost (since the last checkpoint)
+  double restart_gpu_s = 0.0;         // held by restarting jobs before their work resumed
+  double held_gpu_s = 0.0;            // held by jobs
+  double stall_s = 0.0;               // wall time jobs stalled at held checkpoints (CheckpointGate)
+  double stalled_gpu_s = 0.0;         // GPU time they held meanwhile
+  double transfer_gpu_s = 0.0;        // held by cloud jobs while their dataset arrived
   std::map<std::string, std::pair<std::size_t, double>> by_cause;  // cause -> (interruptions, lost GPU-s)
   std::size_t elastic_shrinks = 0, elastic_reforms = 0, elastic_expands = 0;
-  double expand_lost_gpu_s = 0.0;         // steps in flight abandoned when a job grew back
-  double shrunk_missing_gpu_s = 0.0;      // submitted GPUs an elastic job ran without, x time
+  double expand_lost_gpu_s = 0.0;     // steps in flight abandoned when a job grew back
+  double shrunk_missing_gpu_s = 0.0;  // submitted GPUs an elastic job ran without, x time
   std::size_t alarms = 0, false_alarms = 0, migrations = 0, alarm_stays = 0;
 };
 

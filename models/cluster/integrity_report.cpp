@@ -33,28 +33,22 @@ void IntegrityReport::emit(std::size_t corrupted_at_end) const {
   count("sdc_faults", counts.faults, "silent data corruptions of GPUs (random and scripted)");
   count("sdc_on_idle_gpus", counts.idle, "corruptions on a node with no job stepping: harmless");
   count("jobs_corrupted", counts.corrupted, "training jobs whose state a corruption reached");
-  count("caught", counts.caught,
-        "corruptions the jobs' loss checks caught: rolled back to a clean checkpoint");
-  count("missed", counts.missed,
-        "corruptions the loss checks were never going to catch (detection probability)");
-  count("unprotected", counts.unprotected,
-        "corruptions of batch or service jobs, which have no loss checks");
-  count("washed_out", counts.washed_out,
-        "corruptions a restart from a checkpoint before them removed first");
+  count("caught", counts.caught, "corruptions the jobs' loss checks caught: rolled back to a clean checkpoint");
+  count("missed", counts.missed, "corruptions the loss checks were never going to catch (detection probability)");
+  count("unprotected", counts.unprotected, "corruptions of batch or service jobs, which have no loss checks");
+  count("washed_out", counts.washed_out, "corruptions a restart from a checkpoint before them removed first");
   count("quarantines", counts.quarantines, "nodes taken out for diagnostics after a caught corruption");
   count("wrong_results", counts.wrong_results, "training jobs that finished on corrupted state");
   count("corrupted_at_end", corrupted_at_end, "training jobs still on corrupted state when the run ended");
-  sink_.set_summary(
-      "integrity/corrupted_gpu_h",
-      sim::SummaryValue{counts.corrupted_gpu_s / 3600.0, "GPU-h",
-                        "job GPUs x wall time from each corruption until it was caught, washed out "
-                        "or the job or run ended (waits to restart included)"});
+  sink_.set_summary("integrity/corrupted_gpu_h",
+                    sim::SummaryValue{counts.corrupted_gpu_s / 3600.0, "GPU-h",
+                                      "job GPUs x wall time from each corruption until it was caught, washed out "
+                                      "or the job or run ended (waits to restart included)"});
   count("corrupt_checkpoint_fallbacks", counts.corrupt_fallbacks,
         "restart reads whose checksums found the checkpoint corrupt: the job went back to the one before");
   sink_.set_summary("integrity/corrupt_checkpoint_lost_gpu_h",
                     sim::SummaryValue{counts.corrupt_fallback_lost_gpu_s / 3600.0, "GPU-h",
                                       "work those fallbacks discarded (part of goodput/lost_gpu_h)"});
 }
-
 
 }  // namespace dcsim::models::cluster
