@@ -41,7 +41,7 @@ void add_cause(std::string& causes, const std::string& cause) {
 }  // namespace
 
 CoolingShortfallError::CoolingShortfallError(const std::string& message)
-    : sim::ConfigError("on_shortfall", message) {}
+    : sim::ConfigError("shortfall_is_error", message) {}
 
 void FacilitySimulation::check_shortfall(double dt_s, double max_gpu_c) {
   const auto& c = config_;

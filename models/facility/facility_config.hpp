@@ -1,7 +1,7 @@
 #pragma once
 // Config of the facility model (power delivery, cooling plant, zones, faults). Plain data; the
-// scenario layer fills it from the scenario's "facility" section, FacilitySimulation validates it
-// (ConfigError names the field, e.g. "cooling.d2c_capture").
+// scenario layer fills it from the scenario's "facility" section, FacilitySimulation checks what no
+// single key says (a ConfigError names the member, e.g. "shutdown_c"; the scenario maps it back).
 
 #include <optional>
 #include <string>
@@ -125,7 +125,7 @@ struct FacilityConfig {
   thermal::OutdoorProfile outdoor;
   std::string control = "pi_target";
   // The control's parameters (its registration documents them; missing ones take their
-  // defaults, undocumented ones are a ConfigError "cooling.control_params.<name>").
+  // defaults, undocumented ones are a ConfigError "control_params.<name>").
   sim::Params control_params;
   double target_gpu_c = 65.0;  // closed loop: hold the hottest GPU here (issue 5 default)
   // Throttling (H100 SXM nvidia-smi, public-figures.md): clocks fall from max operating to the

@@ -78,7 +78,7 @@
 namespace dcsim::models::facility {
 
 // A cooling shortfall when the config makes it an error (FacilityConfig::shortfall_is_error);
-// field "on_shortfall".
+// field "shortfall_is_error".
 class CoolingShortfallError : public sim::ConfigError {
  public:
   explicit CoolingShortfallError(const std::string& message);
@@ -94,7 +94,7 @@ class FacilitySimulation final : public seams::NodePowerSource,
                                  public seams::NodeConditions,
                                  public seams::ZoneCoolingTarget {
  public:
-  // Validates (ConfigError fields: "cooling.d2c_capture", "power.rack_limit", ...).
+  // Validates (ConfigError fields name the member: "shutdown_c", "rack_limit_w", ...).
   FacilitySimulation(FacilityConfig config, int nodes, int nodes_per_rack, std::uint64_t seed,
                      const FacilityRegistries& registries, sim::Simulator& sim, sim::TraceSink& sink);
   ~FacilitySimulation() override;

@@ -70,7 +70,7 @@ struct RequestStreamConfig {
   enum class Kind { kPoisson, kDiurnal, kBursty, kTrace };
   Kind kind = Kind::kPoisson;
   double rate_per_s = 1.0;        // Poisson rate; diurnal: the mean over a period; bursty: base
-  double peak_to_trough = 1.0;    // diurnal
+  double peak_to_trough = 3.0;    // diurnal
   sim::Time period = sim::Time::from_s(86400);  // diurnal
   sim::Time peak_at = sim::Time::from_s(14 * 3600);  // diurnal: time of the peak within a period
   double burst_rate_per_s = 0.0;  // bursty: rate during a burst

@@ -30,18 +30,9 @@ ObjectStore::ObjectStore(sim::Simulator& sim, seams::FlowNetwork& network, Store
     : sim_(sim), net_(network), config_(std::move(config)) {
   const auto n = static_cast<int>(config_.hosts.size());
   if (n == 0) throw sim::ConfigError("hosts", "a store needs at least one OSD host");
-  if (config_.drives_per_host <= 0) throw sim::ConfigError("drives_per_host", "must be positive");
-  const DriveSpec& d = config_.drive;
-  if (!(d.read_bytes_per_s > 0) || !(d.write_bytes_per_s > 0) || !(d.read_iops > 0) || !(d.write_iops > 0)) {
-    throw sim::ConfigError("drive", "a drive needs positive read and write bandwidth and IOPS");
-  }
-  if (!(d.capacity_bytes > 0)) throw sim::ConfigError("drive.capacity_bytes", "must be positive");
-  if (!(config_.io_bytes > 0)) throw sim::ConfigError("io_bytes", "must be positive");
-  if (!(config_.full_ratio > 0 && config_.full_ratio <= 1)) throw sim::ConfigError("full_ratio", "must be in (0, 1]");
+  // Single-key ranges (drives, drive speeds and size, io_size, full_ratio) are the scenario
+  // format's (tools/scenario/storage_spec.cpp); here only what spans keys.
   if (config_.pools.empty()) throw sim::ConfigError("pools", "a store needs a pool");
-  if (!(d.read_latency_s >= 0) || !(d.write_latency_s >= 0)) {
-    throw sim::ConfigError("drive", "a drive's latencies must not be negative");
-  }
   for (std::size_t i = 0; i < config_.pools.size(); ++i) {
     const PoolConfig& pc = config_.pools[i];
     if (pc.ec_k < 0 || pc.ec_m < 0 || (pc.ec_k == 0 && pc.size < 1) || (pc.ec_k > 0 && pc.ec_m < 1)) {

@@ -6,6 +6,10 @@
 #include "sim/error.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
+#include "tools/scenario/facility_spec.hpp"
+#include "tools/scenario/inference_spec.hpp"
+#include "tools/scenario/nvmeof_spec.hpp"
+#include "tools/scenario/storage_spec.hpp"
 
 namespace dcsim::tools::run {
 
@@ -51,24 +55,39 @@ dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
 
 namespace {
 
-sim::InputError scenario_error(const scenario::Scenario& scenario, const dc::DatacenterConfigError& e) {
+// The pointer of the key bound to `field` of section `part`, for the sections declared as
+// bindings (tools/scenario/binding.hpp).
+std::optional<std::string> bound_pointer(const std::string& part, const std::string& field,
+                                         const models::ModelRegistries& registries) {
+  if (part == "facility") return scenario::facility_bindings(registries).pointer_of(field, "/facility");
+  if (part == "storage") return scenario::storage_bindings().pointer_of(field, "/storage");
+  if (part == "nvmeof") return scenario::nvmeof_bindings().pointer_of(field, "/nvmeof");
+  if (part == "inference") return scenario::inference_bindings(registries).pointer_of(field, "/inference");
+  return std::nullopt;
+}
+
+sim::InputError scenario_error(const scenario::Scenario& scenario, const models::ModelRegistries& registries,
+                               const dc::DatacenterConfigError& e) {
   const std::string& part = e.part();
-  if (part == "facility" && scenario.resolved.contains("facility") && !e.field().empty()) {
-    return scenario::facility_config_error(scenario.source, scenario.resolved.at("facility"), e);
-  }
   if (part == "fabric" && scenario.fabric && !e.field().empty()) {
     return sim::InputError(scenario::fabric_error(*scenario.fabric, scenario.source, e));
   }
   if (part == "frontend" && scenario.frontend && !e.field().empty()) {
     return sim::InputError(scenario::fabric_error(*scenario.frontend, scenario.source, e));
   }
-  // The other sections recorded where each config field came from while they were mapped.
+  // What the mapping recorded by hand (a field fed from another section, /faults, /workload),
+  // then the section's bindings.
   if (const auto origins = scenario.origins.find(part);
       origins != scenario.origins.end() && !origins->second.pointer_of(e.field()).empty()) {
     return scenario::translate_config_error(scenario.source, e, origins->second, &scenario.resolved);
   }
-  // A field the mapping did not read (the model's own derived value): the section's pointer,
-  // the field in words.
+  if (!e.field().empty() && scenario.resolved.contains(part)) {
+    if (const auto pointer = bound_pointer(part, e.field(), registries)) {
+      return scenario::config_error_at(scenario.source, *pointer, e, &scenario.resolved);
+    }
+  }
+  // A field no key feeds (the model's own derived value): the section's pointer, the field in
+  // words.
   const std::string section = "/" + part;
   return sim::InputError(scenario.source + ":" + section + ": " + (e.field().empty() ? "" : e.field() + ": ") +
                          e.detail());
@@ -82,7 +101,7 @@ std::unique_ptr<dc::Datacenter> build_datacenter(const scenario::Scenario& scena
   try {
     return std::make_unique<dc::Datacenter>(datacenter_config(scenario), registries, simulator, sink);
   } catch (const dc::DatacenterConfigError& e) {
-    throw scenario_error(scenario, e);
+    throw scenario_error(scenario, registries, e);
   }
 }
 

@@ -53,7 +53,7 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
     }
   } catch (const models::facility::CoolingShortfallError& e) {
     // The scenario asked for it (/facility/on_shortfall "error"): located at that key.
-    throw scenario::facility_config_error(scenario.source, scenario.resolved.at("facility"), e);
+    throw scenario::facility_error(scenario.source, scenario.resolved, registries, e);
   }
   throw_if_interrupted();
   if (phase) phase("closing the accounts");

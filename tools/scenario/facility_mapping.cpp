@@ -1,6 +1,7 @@
 #include "tools/scenario/facility_mapping.hpp"
 
 #include "tools/scenario/faults_spec.hpp"
+#include "tools/scenario/facility_spec.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -78,97 +79,35 @@ void apply_node_spec(models::power::NodePowerConfig& config, const models::hardw
 }
 
 models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, const std::string& source,
+                                                      const models::ModelRegistries& registries,
                                                       const models::hardware::NodeSpec* node,
                                                       const nlohmann::json& faults) {
   using models::facility::FacilityConfig;
   using models::facility::PlantFault;
   FacilityConfig c;
-  if (node) apply_node_spec(c.node, *node);
-  c.tick = seconds(f["tick"]);
-  // Unset, the cap is the part's own limit (700 W H100, 400 W A100): nvidia-smi's default.
-  if (f.contains("gpu_power_limit")) {
-    c.node.gpu.power_limit_w = f["gpu_power_limit"].get<double>();
-  } else if (node != nullptr) {
+  if (node) {
+    apply_node_spec(c.node, *node);
+    // Unset, the cap is the part's own limit (700 W H100, 400 W A100): nvidia-smi's default.
     c.node.gpu.power_limit_w = node->gpu.max_power_w;
+    c.min_gpu_power_limit_w = node->gpu.min_power_limit_w;
   }
-  c.rack_limit_w = f["rack_limit"].get<double>();
-  c.power_capping = f["power_capping"].get<std::string>();
-  c.power_capping_params = params_from_resolved(f.contains("power_capping_params") ? &f["power_capping_params"] : nullptr);
-  if (node != nullptr) c.min_gpu_power_limit_w = node->gpu.min_power_limit_w;
-  const auto& ups = f["ups"];
-  c.ups_no_load_loss = ups["no_load_loss"].get<double>();
-  c.ups_proportional_loss = ups["proportional_loss"].get<double>();
-  c.ups_square_law_loss = ups["square_law_loss"].get<double>();
-  if (ups.contains("capacity")) c.ups_capacity_w = ups["capacity"].get<double>();
-  c.pdu_efficiency = f["pdu_efficiency"].get<double>();
-  const auto& throttle = f["throttle"];
-  c.max_operating_c = throttle["max_operating"].get<double>();
-  c.slowdown_c = throttle["slowdown"].get<double>();
-  c.shutdown_c = throttle["shutdown"].get<double>();
-  c.slowdown_clock_factor = throttle["slowdown_clock"].get<double>();
-  c.restart_below_c = throttle["restart_below"].get<double>();
-  const auto& cool = f["cooling"];
-  c.mode = cool["mode"] == "air" ? FacilityConfig::Mode::kAir : FacilityConfig::Mode::kD2c;
-  c.d2c_capture = cool["d2c_capture"].get<double>();
-  c.secondary_flow_kg_per_s_per_rack = cool["secondary_flow_kg_per_s_per_rack"].get<double>();
-  c.rdhx = cool["rdhx"].get<bool>();
-  c.rdhx_active = cool["rdhx_active"].get<bool>();
-  c.rdhx_capacity_w = cool["rdhx_capacity"].get<double>();
-  c.rdhx_passive_capacity_w = cool["rdhx_passive_capacity"].get<double>();
-  c.rdhx_effectiveness = cool["rdhx_effectiveness"].get<double>();
-  c.rdhx_fan_power_w = cool["rdhx_fan_power"].get<double>();
-  if (cool.contains("crah_capacity")) c.crah_capacity_w = cool["crah_capacity"].get<double>();
-  c.crah_fan_w_per_w = cool["crah_fan_fraction"].get<double>();
-  c.cdu_pump_power_w_per_rack = cool["cdu_pump_power"].get<double>();
-  c.cdu_rated_flow_kg_per_s = cool["cdu_rated_flow_kg_per_s"].get<double>();
-  c.cdu_redundant_units = cool["cdu_redundant_units"].get<int>();
-  c.shortfall_is_error = f["on_shortfall"] == "error";
-  c.control = cool["control"].get<std::string>();
-  c.control_params = params_from_resolved(cool.contains("control_params") ? &cool["control_params"] : nullptr);
-  c.target_gpu_c = cool["target_gpu"].get<double>();
-  const auto& plant = f["plant"];
-  c.plant.supply_c = plant["supply"].get<double>();
-  c.plant.chiller = plant["chiller"].get<bool>();
-  c.plant.dry_cooler = plant["dry_cooler"].get<bool>();
-  c.facility_water_flow_kg_per_s_per_rack = plant["water_flow_kg_per_s_per_rack"].get<double>();
-  if (plant.contains("chiller_capacity")) c.chiller_capacity_w = plant["chiller_capacity"].get<double>();
+  facility_bindings(registries).apply(f, c);
+  // What the bindings cannot say: a CSV series read from a file, and switch ports and power
+  // derived from three keys.
   const auto& out = f["outdoor"];
-  c.outdoor.mean_c = out["mean"].get<double>();
-  c.outdoor.amplitude_c = out["amplitude"].get<double>();
-  c.outdoor.series_interval = seconds(out["interval"]);
-  const std::string kind = out["kind"];
-  if (kind == "sinusoid") c.outdoor.kind = models::thermal::OutdoorProfile::Kind::kSinusoid;
-  if (kind == "csv") {
+  if (c.outdoor.kind == models::thermal::OutdoorProfile::Kind::kSeries) {
     if (!out.contains("file")) {
       throw sim::InputError(source + ":/facility/outdoor/file: missing required key for kind \"csv\"");
     }
     const std::string file = out["file"];
     std::filesystem::path p(file);
     if (p.is_relative()) p = std::filesystem::path(source).parent_path() / p;
-    c.outdoor.kind = models::thermal::OutdoorProfile::Kind::kSeries;
     c.outdoor.series_c = read_temperature_csv(p.string(), file, source + ":/facility/outdoor/file");
   }
   const auto& net = f["network"];
-  c.switch_power.base_w = net["base_power"].get<double>();
-  c.switch_power.port_400g_w = net["port_power"].get<double>();
-  c.network_switches = net["switches"].get<int>();
   c.network_active_ports = c.network_switches * net["active_ports"].get<int>();
   c.network_power_w = c.network_switches * models::power::switch_power_w(c.switch_power, net["active_ports"].get<int>(),
                                                                          net["port_speed"].get<double>());
-  for (const auto& z : f["zones"]) {
-    models::facility::ZoneConfig zone;
-    zone.name = z["name"];
-    zone.racks = z["racks"].get<std::vector<int>>();
-    const auto opt = [&z](const char* key) {
-      return z.contains(key) ? std::optional<double>(z[key].get<double>()) : std::nullopt;
-    };
-    zone.d2c_capture = opt("d2c_capture");
-    zone.rdhx_capacity_w = opt("rdhx_capacity");
-    zone.secondary_flow_kg_per_s_per_rack = opt("secondary_flow_kg_per_s_per_rack");
-    zone.target_gpu_c = opt("target_gpu");
-    if (z.contains("cdus")) zone.cdus = z["cdus"].get<int>();
-    c.zones.push_back(zone);
-  }
   for (std::size_t i = 0; i < faults.size(); ++i) {
     const auto& j = faults[i];
     if (fault_target(j["kind"].get<std::string>()) != FaultTarget::kPlant) continue;
@@ -223,28 +162,12 @@ void count_fabric_switches(models::facility::FacilityConfig& facility, const std
   }
 }
 
-sim::InputError facility_config_error(const std::string& source, const nlohmann::json& resolved_facility,
-                                      const sim::ConfigError& error) {
-  // "zones[1].racks[0]" -> {"zones", "1", "racks", "0"}
-  std::vector<std::string> segments;
-  std::string current;
-  for (const char ch : error.field()) {
-    if (ch == '.' || ch == '[' || ch == ']') {
-      if (!current.empty()) segments.push_back(current);
-      current.clear();
-    } else {
-      current += ch;
-    }
+sim::InputError facility_error(const std::string& source, const nlohmann::json& resolved,
+                               const models::ModelRegistries& registries, const sim::ConfigError& error) {
+  if (const auto pointer = facility_bindings(registries).pointer_of(error.field(), "/facility")) {
+    return config_error_at(source, *pointer, error, &resolved);
   }
-  if (!current.empty()) segments.push_back(current);
-  for (std::size_t first = 0; first < segments.size(); ++first) {
-    nlohmann::json::json_pointer pointer;
-    for (std::size_t i = first; i < segments.size(); ++i) pointer /= segments[i];
-    if (!resolved_facility.contains(pointer)) continue;
-    const nlohmann::json& value = resolved_facility.at(pointer);
-    const std::string got = value.is_primitive() ? ", got " + value.dump() : "";
-    return sim::InputError(source + ":/facility" + pointer.to_string() + ": " + error.detail() + got);
-  }
+  // A field no key feeds (a plant fault, a derived value): the section, the field in words.
   return sim::InputError(source + ":/facility: " + error.field() + ": " + error.detail());
 }
 

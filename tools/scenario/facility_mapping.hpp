@@ -22,7 +22,10 @@ namespace dcsim::tools::scenario {
 // describe (per-socket CPU power, DRAM, PCIe and NVLink switches, NVMe, fans, PSUs) keep the
 // NodePowerConfig defaults. Null (no cluster): the defaults throughout.
 // faults: the scenario's resolved /faults; its plant-kind entries become the facility's faults.
+// Each key reaches its FacilityConfig member through facility_bindings(); what remains here is
+// what no single key says (node power, the outdoor CSV, switch power, plant faults).
 models::facility::FacilityConfig map_facility_section(const nlohmann::json& facility, const std::string& source,
+                                                      const models::ModelRegistries& registries,
                                                       const models::hardware::NodeSpec* node = nullptr,
                                                       const nlohmann::json& faults = nlohmann::json::array());
 
@@ -41,12 +44,12 @@ void count_fabric_switches(models::facility::FacilityConfig& facility, const std
                            const std::optional<FabricScenario>& frontend, const models::ModelRegistries& registries,
                            const std::string& source);
 
-// A facility model ConfigError ("zones[1].racks[0]", "power.rack_limit") as an InputError at the
-// JSON pointer of the field in the resolved /facility section, with its value: the config's
-// field path where it names a key that exists ("/facility/zones/1/racks/0"), else its shortest
-// suffix that does ("/facility/rack_limit"), else /facility with the field named.
-sim::InputError facility_config_error(const std::string& source, const nlohmann::json& resolved_facility,
-                                      const sim::ConfigError& error);
+// A facility model ConfigError about a config field ("zones[1].racks[0]", "rack_limit_w") as an
+// InputError at the JSON pointer of the key that feeds it ("/facility/zones/1/racks/0",
+// "/facility/rack_limit"), with its value from `resolved` (the whole resolved scenario); a field
+// no key feeds: /facility with the field named.
+sim::InputError facility_error(const std::string& source, const nlohmann::json& resolved,
+                               const models::ModelRegistries& registries, const sim::ConfigError& error);
 
 // Temperatures (C), one number per line; '#' comments and an optional header line are skipped.
 std::vector<double> read_temperature_csv(const std::string& path, const std::string& display,

@@ -8,6 +8,7 @@
 #include "models/inference/iteration_cost.hpp"
 #include "sim/error.hpp"
 #include "tools/scenario/data_file.hpp"
+#include "tools/scenario/inference_spec.hpp"
 #include "tools/scenario/job_trace_rows.hpp"
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/scenario_loader.hpp"
@@ -19,8 +20,6 @@ namespace mi = models::inference;
 using namespace trace_rows;
 
 namespace {
-
-sim::Time duration_at(const json& j, const char* key) { return sim::Time::from_seconds(j.at(key).get<double>()); }
 
 std::string beside_scenario(const std::string& source, const std::string& file) {
   const std::filesystem::path p(file);
@@ -134,31 +133,19 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
     throw sim::InputError(s.source + ":/inference: needs /cluster: a service's replicas are jobs on the cluster's "
                                      "nodes (their GPUs, NVLink and power)");
   }
-  std::vector<mi::ServiceConfig> out;
+  const auto bindings = inference_bindings(registries);
+  InferenceSection section;
+  bindings.apply(inference, section);
+  std::vector<mi::ServiceConfig>& out = section.services;
+  // What the bindings cannot say: checks across keys and parts, defaults from other keys, the
+  // length distributions and trace files.
   std::set<std::string> names;
   const json& services = inference.at("services");
   for (std::size_t i = 0; i < services.size(); ++i) {
     const json& j = services[i];
     const std::string ptr = "/inference/services/" + std::to_string(i);
-    mi::ServiceConfig c;
-    c.name = j.at("name").get<std::string>();
+    mi::ServiceConfig& c = out[i];
     if (!names.insert(c.name).second) error(ptr + "/name", "expected each service name once, got '" + c.name + "' again");
-    c.model = registries.training_models.get(j.at("model").get<std::string>()).factory();
-
-    const json& e = j.at("engine");
-    c.engine.tp = e.at("tp").get<int>();
-    c.engine.pp = e.at("pp").get<int>();
-    c.engine.weights = e.at("weights").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
-                                                                   : models::compute::Precision::kBf16;
-    c.engine.kv_cache = e.at("kv_cache").get<std::string>() == "fp8" ? models::compute::Precision::kFp8
-                                                                     : models::compute::Precision::kBf16;
-    c.engine.max_batch = e.at("max_batch").get<int>();
-    c.engine.max_batched_tokens = e.at("max_batched_tokens").get<int>();
-    c.engine.chunked_prefill = e.at("chunked_prefill").get<bool>();
-    c.engine.preemption = e.at("preemption").get<std::string>() == "swap" ? mi::Preemption::kSwap
-                                                                           : mi::Preemption::kRecompute;
-    c.engine.memory_fraction = e.at("memory_fraction").get<double>();
-    c.engine.swap_bytes_per_s = e.at("swap_rate").get<double>() / 8.0;
     if (c.engine.max_batched_tokens < c.engine.max_batch) {
       error(ptr + "/engine/max_batched_tokens",
             "expected at least max_batch (" + std::to_string(c.engine.max_batch) +
@@ -175,19 +162,14 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
       const models::inference::IterationCostModel probe(c.model, c.engine, s.cluster.node, [](double) { return 0.0; });
       (void)probe;
     } catch (const sim::ConfigError& ce) {
-      const std::string where = ce.field() == "engine.tp"   ? "/engine/tp"
-                                : ce.field() == "engine.pp" ? "/engine/pp"
-                                : ce.field() == "engine.memory" ? "/engine"
-                                                                : "";
-      error(ptr + where, ce.detail());
+      // The model names the engine's field ("engine.tp"); its binding, the key.
+      error(bindings.pointer_of("services[" + std::to_string(i) + "]." + ce.field(), "/inference").value_or(ptr),
+            ce.detail());
     }
 
-    c.replicas = j.at("replicas").get<int>();
-    c.prefill_replicas = j.at("prefill_replicas").get<int>();
-    c.min_replicas = j.contains("min_replicas") ? j.at("min_replicas").get<int>() : c.replicas;
-    c.max_replicas = j.contains("max_replicas") ? j.at("max_replicas").get<int>() : c.replicas;
+    if (!j.contains("min_replicas")) c.min_replicas = c.replicas;
+    if (!j.contains("max_replicas")) c.max_replicas = c.replicas;
     if (j.contains("autoscaler")) {
-      c.autoscaler = j.at("autoscaler").get<std::string>();
       const auto* entry = registries.autoscalers.find(c.autoscaler);
       ErrorList param_errors;
       const json* given_params = nullptr;
@@ -196,13 +178,13 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
       check_params_of_entry(given_params, ptr + "/autoscaler_params", registries.autoscalers.kind(), c.autoscaler,
                             entry_params(registries.autoscalers), param_errors);
       for (const auto& pe : param_errors.errors()) error(pe.pointer, pe.message);
-      c.autoscaler_params = params_from_resolved(j.contains("autoscaler_params") ? &j.at("autoscaler_params") : nullptr);
       c.autoscaler_params.fill_defaults(entry->params);
       if (param_errors.empty()) {
         try {
           (void)entry->factory(c.autoscaler_params);
         } catch (const sim::ConfigError& ce) {
-          error(ptr + "/autoscaler_params/" + ce.field().substr(ce.field().find('.') + 1), ce.detail());
+          error(bindings.pointer_of("services[" + std::to_string(i) + "]." + ce.field(), "/inference").value_or(ptr),
+                ce.detail());
         }
       }
     } else if (const bool params = given.contains(json::json_pointer(ptr + "/autoscaler_params"));
@@ -224,11 +206,7 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
                 std::to_string(c.max_replicas + c.prefill_replicas) + " (prefill and decode) x " +
                 std::to_string(per_replica) + " GPUs (tp x pp) exceed the cluster's " + std::to_string(gpus));
     }
-    c.allocation_delay = duration_at(j, "allocation_delay");
-    if (j.contains("load_rate")) c.load_bytes_per_s = j.at("load_rate").get<double>() / 8.0;
-    if (j.contains("weights_pool")) {
-      c.weights_from_store = true;
-      c.weights_pool = j.at("weights_pool").get<std::string>();
+    if (c.weights_from_store) {
       if (j.contains("load_rate")) {
         error(ptr + "/load_rate", "expected load_rate or weights_pool, not both (weights from the store take the "
                                   "store's time)");
@@ -241,25 +219,12 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
         if (!found) error(ptr + "/weights_pool", "expected a pool of /storage/pools, got '" + c.weights_pool + "'");
       }
     }
-    c.router = j.at("router").get<std::string>();
-    c.priority = j.at("priority").get<int>();
-    c.sample_every = duration_at(j, "sample_every");
 
     const json& r = j.at("requests");
     const std::string rptr = ptr + "/requests";
     mi::RequestStreamConfig& q = c.requests;
     const std::string arrivals = r.at("arrivals").get<std::string>();
-    q.kind = arrivals == "diurnal"  ? mi::RequestStreamConfig::Kind::kDiurnal
-             : arrivals == "bursty" ? mi::RequestStreamConfig::Kind::kBursty
-             : arrivals == "trace"  ? mi::RequestStreamConfig::Kind::kTrace
-                                    : mi::RequestStreamConfig::Kind::kPoisson;
-    q.start = duration_at(r, "start");
-    q.stop = r.contains("stop") ? duration_at(r, "stop") : s.duration;
-    q.peak_to_trough = r.at("peak_to_trough").get<double>();
-    q.period = duration_at(r, "period");
-    q.peak_at = duration_at(r, "peak_at");
-    q.burst_every = duration_at(r, "burst_every");
-    q.burst_length = duration_at(r, "burst_length");
+    q.stop = r.contains("stop") ? sim::Time::from_seconds(r.at("stop").get<double>()) : s.duration;
     q.input_tokens = map_length(r.at("input_tokens"), rptr + "/input_tokens", errors, s.source);
     q.output_tokens = map_length(r.at("output_tokens"), rptr + "/output_tokens", errors, s.source);
     if (q.kind == mi::RequestStreamConfig::Kind::kTrace) {
@@ -276,8 +241,6 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
     } else {
       if (!r.contains("rate")) {
         error(rptr + "/rate", "expected the requests per second of a " + arrivals + " stream, got none");
-      } else {
-        q.rate_per_s = r.at("rate").get<double>();
       }
       if (q.stop.is_max()) {
         error(rptr + "/stop", "a " + arrivals + " stream never ends: give requests/stop or /duration");
@@ -287,8 +250,6 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
       if (q.kind == mi::RequestStreamConfig::Kind::kBursty) {
         if (!r.contains("burst_rate")) {
           error(rptr + "/burst_rate", "expected the requests per second during a burst, got none");
-        } else {
-          q.burst_rate_per_s = r.at("burst_rate").get<double>();
         }
         if (q.burst_length >= q.burst_every) {
           error(rptr + "/burst_length", "expected below burst_every (" + sim::format_duration(q.burst_every) +
@@ -296,16 +257,6 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
         }
       }
     }
-
-    const json& g = j.at("gateway");
-    c.gateway.rtt = duration_at(g, "rtt");
-    c.gateway.bandwidth_bps = g.at("bandwidth").get<double>();
-    c.gateway.bytes_per_token = g.at("bytes_per_token").get<double>();
-    const json& sla = j.at("sla");
-    if (sla.contains("ttft")) c.sla.ttft_s = sla.at("ttft").get<double>();
-    if (sla.contains("tpot")) c.sla.tpot_s = sla.at("tpot").get<double>();
-    if (sla.contains("e2e")) c.sla.e2e_s = sla.at("e2e").get<double>();
-    out.push_back(std::move(c));
   }
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
   return out;

@@ -2,19 +2,23 @@
 // The scenario's `nvmeof` section (models/datacenter/nvmeof_subsystem.hpp): NVMe-oF target hosts
 // on the front-end network (or the backend), beyond the cluster's nodes and the store's hosts,
 // whose namespaces training jobs with checkpoint target `nvmeof` write to and read back. Its
-// FieldSpec and its mapping to an NvmeofNamespacesConfig.
+// keys, bound to an NvmeofNamespacesConfig, and what its mapping checks besides.
 
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "models/datacenter/nvmeof_namespaces_config.hpp"
+#include "tools/scenario/binding.hpp"
 #include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
 
 namespace dcsim::tools::scenario {
 
 struct Scenario;
+
+// The keys of /nvmeof and the NvmeofNamespacesConfig members they feed (binding.hpp).
+Bindings<models::datacenter::NvmeofNamespacesConfig> nvmeof_bindings();
 
 FieldSpec nvmeof_section();
 

@@ -1,5 +1,6 @@
 #include "tools/scenario/scenario_loader.hpp"
 
+#include "tools/scenario/binding.hpp"
 #include "tools/scenario/cloud_pool_spec.hpp"
 #include "tools/scenario/faults_spec.hpp"
 
@@ -444,7 +445,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   map_fabric_sections(out.resolved, registries, limits, out);
   map_frontend_section(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
-    out.facility = map_facility_section(out.resolved["facility"], source,
+    out.facility = map_facility_section(out.resolved["facility"], source, registries,
                                         out.has_cluster ? &out.cluster.node : nullptr, out.resolved["faults"]);
   }
   out.node_faults = map_node_faults(out.resolved["faults"], out.has_cluster ? out.cluster.nodes : 0, source);
@@ -495,16 +496,7 @@ sim::InputError translate_config_error(const std::string& source, const sim::Con
                                        const FieldOrigins& origins, const nlohmann::json* resolved) {
   const std::string ptr = origins.pointer_of(error.field());
   if (ptr.empty()) return sim::InputError(source + ": " + error.field() + ": " + error.detail());
-  std::string got;
-  if (resolved != nullptr) {
-    const json::json_pointer p(ptr);
-    // Not when the message already quotes the value ("36 is not a multiple of ...").
-    if (resolved->contains(p) && resolved->at(p).is_primitive() &&
-        error.detail().find(resolved->at(p).dump()) == std::string::npos) {
-      got = ", got " + resolved->at(p).dump();
-    }
-  }
-  return sim::InputError(source + ":" + ptr + ": " + error.detail() + got);
+  return config_error_at(source, ptr, error, resolved);
 }
 
 }  // namespace dcsim::tools::scenario

@@ -74,13 +74,13 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
   if (!s.has_cluster) {
     throw sim::InputError(s.source + ":" + base + ": needs /cluster: the store keeps the cluster's checkpoints");
   }
-  const OriginReader st(*storage, base, "", origins);
   dc::StorageConfig out;
   ms::StoreConfig& store = out.store;
-  out.on_backend = st.at("network", "network").get<std::string>() == "backend";
-  const int hosts = st.at("hosts", "hosts").get<int>();
-  const int first = st.contains("first_host") ? st.at("first_host", "hosts").get<int>() : s.cluster.nodes;
-  st.record("hosts", "hosts");
+  storage_bindings().apply(*storage, out);
+  // What the bindings cannot say: the hosts' ids follow the cluster's nodes, the placement's salt
+  // is the scenario's seed, and a pool's width must fit its failure domains.
+  const int hosts = storage->at("hosts").get<int>();
+  const int first = storage->contains("first_host") ? storage->at("first_host").get<int>() : s.cluster.nodes;
   {
     // Before the hosts are listed (2e9 of them were 8 GB); the placement's time is estimated with
     // the rest of the run (check_run_resources).
@@ -90,59 +90,23 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
     check_memory(hosts_memory, limits, s.source, base + "/hosts");
   }
   for (int h = 0; h < hosts; ++h) store.hosts.push_back(static_cast<std::uint32_t>(first + h));
-  store.hosts_per_rack = st.at("hosts_per_rack", "hosts_per_rack").get<int>();
-  store.drives_per_host = st.at("drives_per_host", "drives_per_host").get<int>();
-  const OriginReader drive = st.object("drive", "drive.");
-  store.drive.read_bytes_per_s = drive.at("read_bandwidth", "read_bytes_per_s").get<double>() / 8.0;
-  store.drive.write_bytes_per_s = drive.at("write_bandwidth", "write_bytes_per_s").get<double>() / 8.0;
-  store.drive.read_iops = drive.at("read_iops", "read_iops").get<double>();
-  store.drive.write_iops = drive.at("write_iops", "write_iops").get<double>();
-  store.drive.capacity_bytes = drive.at("capacity", "capacity_bytes").get<double>();
-  store.drive.read_latency_s = drive.at("read_latency", "read_latency").get<double>();
-  store.drive.write_latency_s = drive.at("write_latency", "write_latency").get<double>();
-  store.io_bytes = st.at("io_size", "io_bytes").get<double>();
-  if (st.contains("recovery_bandwidth")) {
-    store.recovery_bytes_per_s = st.at("recovery_bandwidth", "recovery_bytes_per_s").get<double>() / 8.0;
-  }
-  store.down_out_interval = sim::Time::from_seconds(st.at("down_out_interval", "down_out_interval").get<double>());
-  store.full_ratio = st.at("full_ratio", "full_ratio").get<double>();
   store.seed = s.seed;
-  out.keep_checkpoints = st.at("keep_checkpoints", "keep_checkpoints").get<int>();
-  out.series_interval = sim::Time::from_seconds(st.at("series_interval", "series_interval").get<double>());
-
-  store.pools.clear();
   std::set<std::string> names;
-  const json& pools = st.at("pools", "pools");
-  for (std::size_t i = 0; i < pools.size(); ++i) {
-    const std::string index = std::to_string(i);
-    const OriginReader p(pools[i], base + "/pools/" + index, "pools[" + index + "].", origins);
-    ms::PoolConfig pool;
-    pool.name = p.at("name", "name").get<std::string>();
-    if (!names.insert(pool.name).second) error(p.pointer() + "/name", "expected each pool name once, got '" + pool.name + "' again");
-    if (p.contains("ec")) {
-      const OriginReader ec = p.object("ec", "ec.");
-      pool.ec_k = ec.at("k", "k").get<int>();
-      pool.ec_m = ec.at("m", "m").get<int>();
-      if (p.contains("replicas")) error(p.pointer() + "/replicas", "expected replicas or ec, got both");
-    } else if (p.contains("replicas")) {
-      pool.size = p.at("replicas", "size").get<int>();
-    }
-    if (p.contains("pg_count")) pool.pg_count = p.at("pg_count", "pg_count").get<int>();
-    if (p.contains("failure_domain")) {
-      const std::string d = p.at("failure_domain", "failure_domain").get<std::string>();
-      pool.failure_domain = d == "osd" ? ms::FailureDomain::kOsd : d == "rack" ? ms::FailureDomain::kRack
-                                                                              : ms::FailureDomain::kHost;
-    }
+  for (std::size_t i = 0; i < store.pools.size(); ++i) {
+    const ms::PoolConfig& pool = store.pools[i];
+    const json& p = storage->at("pools").at(i);
+    const std::string pointer = base + "/pools/" + std::to_string(i);
+    if (!names.insert(pool.name).second) error(pointer + "/name", "expected each pool name once, got '" + pool.name + "' again");
+    if (p.contains("ec") && p.contains("replicas")) error(pointer + "/replicas", "expected replicas or ec, got both");
     const int n = domains(pool.failure_domain, hosts, store.hosts_per_rack, store.drives_per_host);
     if (pool.width() > n) {
       const std::string what = pool.ec_k > 0 ? "ec k + m = " + std::to_string(pool.width())
                                              : "replicas = " + std::to_string(pool.width());
-      error(p.pointer() + (pool.ec_k > 0 ? "/ec" : "/replicas"),
+      error(pointer + (pool.ec_k > 0 ? "/ec" : "/replicas"),
             "expected at most " + std::to_string(n) + " (the store's " + domain_name(pool.failure_domain) +
                 ": no two members of a placement group share one), got " + what +
                 "; add OSD hosts or choose a smaller width or failure domain");
     }
-    store.pools.push_back(std::move(pool));
   }
 
   // Scripted OSD host and OSD faults: /faults entries of kind osd_host and osd.
@@ -172,12 +136,6 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
   }
   std::stable_sort(out.faults.begin(), out.faults.end(),
                    [](const dc::StoreHostFault& a, const dc::StoreHostFault& b) { return a.at < b.at; });
-
-  const OriginReader integrity = st.object("integrity", "integrity.");
-  out.integrity.verify = integrity.at("verify", "verify").get<bool>();
-  out.integrity.corruptions_per_pb = integrity.at("corruptions_per_pb", "corruptions_per_pb").get<double>();
-  out.integrity.hash_bytes_per_s_per_gpu =
-      integrity.at("hash_bandwidth", "hash_bytes_per_s_per_gpu").get<double>() / 8.0;
 
   // Every job's pool exists and holds at least one of its checkpoints.
   const double raw = static_cast<double>(hosts) * store.drives_per_host * store.drive.capacity_bytes;

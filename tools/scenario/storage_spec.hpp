@@ -1,11 +1,12 @@
 #pragma once
 // The scenario's `storage` section (models/datacenter/storage_subsystem.hpp): a shared
 // Ceph-like object store whose OSD hosts sit on the front-end network (or the backend), beyond
-// the cluster's nodes. Its FieldSpec and its mapping to a StorageConfig.
+// the cluster's nodes. Its keys, bound to a StorageConfig, and what its mapping checks besides.
 
 #include <nlohmann/json.hpp>
 
 #include "models/datacenter/storage_config.hpp"
+#include "tools/scenario/binding.hpp"
 #include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
 #include "tools/scenario/resource_guard.hpp"
@@ -13,6 +14,9 @@
 namespace dcsim::tools::scenario {
 
 struct Scenario;
+
+// The keys of /storage and the StorageConfig members they feed (binding.hpp).
+Bindings<models::datacenter::StorageConfig> storage_bindings();
 
 FieldSpec storage_section();
 

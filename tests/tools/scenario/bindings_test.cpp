@@ -1,0 +1,126 @@
+// Issue 39, item 5: one key, one declaration. A binding (tools/scenario/binding.hpp) feeds a
+// config member from its key, and maps a model's error about that member back to the key's exact
+// JSON pointer; the defaults a binding spells resolve to the config header's.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/error.hpp"
+#include "tools/run/build_datacenter.hpp"
+#include "tools/scenario/binding.hpp"
+#include "tools/scenario/facility_spec.hpp"
+#include "tools/scenario/inference_spec.hpp"
+#include "tools/scenario/nvmeof_spec.hpp"
+#include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/storage_spec.hpp"
+#include "scenario_test_support.hpp"
+
+using namespace dcsim;
+using namespace dcsim::tools::scenario;
+using nlohmann::json;
+
+namespace {
+
+// What loading and building the models (as `validate` and `run` do) report.
+std::string refusal(const json& doc) {
+  const auto registries = testing::make_registries();
+  try {
+    const Scenario s = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+    tools::run::check_models_build(s, registries);
+  } catch (const sim::InputErrors& e) {
+    return e.messages().front();
+  } catch (const sim::InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST_CASE("a model's error about a config field is reported at its key's exact pointer", "[tools][scenario][bindings]") {
+  // The facility model checks what no single key says and names its member (shutdown_c); the
+  // binding that fed the member names the key.
+  CHECK(refusal(testing::with_facility({{"throttle", {{"slowdown", "91 C"}, {"shutdown", "90 C"}}}})) ==
+        "t.json:/facility/throttle/shutdown: must be above the slowdown temperature (91 C), got 90.0");
+  CHECK(refusal(testing::with_facility({{"throttle", {{"restart_below", "95 C"}}}})) ==
+        "t.json:/facility/throttle/restart_below: must be below the shutdown temperature (92 C), got 95.0");
+  CHECK(refusal(testing::with_facility({{"throttle", {{"max_operating", "90 C"}}}})) ==
+        "t.json:/facility/throttle/slowdown: must be above the max operating temperature (90 C), got 89.0");
+  // An element of an array of an array: zones[1].racks[0].
+  CHECK(refusal(testing::with_facility(
+            {{"zones", json::parse(R"([{"name": "a", "racks": [0]}, {"name": "b", "racks": [0]}])")}})) ==
+        "t.json:/facility/zones/1/racks/0: rack already belongs to a zone, got 0");
+}
+
+TEST_CASE("facility bindings locate every kind of field", "[tools][scenario][bindings]") {
+  const auto bindings = facility_bindings(testing::make_registries());
+  const auto at = [&](const std::string& field) { return bindings.pointer_of(field, "/facility").value_or("none"); };
+  CHECK(at("rack_limit_w") == "/facility/rack_limit");
+  CHECK(at("ups_capacity_w") == "/facility/ups/capacity");
+  CHECK(at("plant.supply_c") == "/facility/plant/supply");
+  CHECK(at("node.gpu.power_limit_w") == "/facility/gpu_power_limit");
+  CHECK(at("shortfall_is_error") == "/facility/on_shortfall");
+  CHECK(at("control_params.gain_per_k") == "/facility/cooling/control_params/gain_per_k");
+  CHECK(at("zones[2].target_gpu_c") == "/facility/zones/2/target_gpu");
+  CHECK(at("zones[2]") == "/facility/zones/2");
+  CHECK(at("zones[0].racks[3]") == "/facility/zones/0/racks/3");
+  CHECK(at("rdhx") == "/facility/cooling/rdhx");  // not rdhx_active: whole segments only
+  CHECK(at("cdu_effectiveness") == "none");        // the model's own constant, no key
+}
+
+TEST_CASE("storage bindings locate every kind of field", "[tools][scenario][bindings]") {
+  const auto bindings = storage_bindings();
+  const auto at = [&](const std::string& field) { return bindings.pointer_of(field, "/storage").value_or("none"); };
+  CHECK(at("hosts") == "/storage/hosts");
+  CHECK(at("drives_per_host") == "/storage/drives_per_host");
+  CHECK(at("drive") == "/storage/drive");  // the model names the whole drive
+  CHECK(at("drive.capacity_bytes") == "/storage/drive/capacity");
+  CHECK(at("drive.read_bytes_per_s") == "/storage/drive/read_bandwidth");
+  CHECK(at("pools[1].ec.k") == "/storage/pools/1/ec/k");
+  CHECK(at("pools[1].size") == "/storage/pools/1/replicas");
+  CHECK(at("pools[0]") == "/storage/pools/0");
+  CHECK(at("integrity.hash_bytes_per_s_per_gpu") == "/storage/integrity/hash_bandwidth");
+  CHECK(at("faults[0].host") == "none");  // from /faults: the mapping records it
+}
+
+TEST_CASE("nvmeof bindings locate the model's key-named fields", "[tools][scenario][bindings]") {
+  const auto bindings = nvmeof_bindings();
+  const auto at = [&](const std::string& field) { return bindings.pointer_of(field, "/nvmeof").value_or("none"); };
+  CHECK(at("targets") == "/nvmeof/targets");
+  CHECK(at("drive.read_latency") == "/nvmeof/drive/read_latency");
+  CHECK(at("tcp.host_cores") == "/nvmeof/tcp/host_cores");
+  CHECK(at("io_size") == "/nvmeof/io_size");
+}
+
+TEST_CASE("inference bindings locate the engine's fields and the autoscaler's parameters",
+          "[tools][scenario][bindings]") {
+  const auto registries = testing::make_registries();
+  const auto bindings = inference_bindings(registries);
+  const auto at = [&](const std::string& field) { return bindings.pointer_of(field, "/inference").value_or("none"); };
+  CHECK(at("services[1].engine.tp") == "/inference/services/1/engine/tp");
+  CHECK(at("services[1].engine.memory") == "/inference/services/1/engine");  // no key: the engine
+  CHECK(at("services[0].autoscaler_params.metric") == "/inference/services/0/autoscaler_params/metric");
+  CHECK(at("services[0].requests.burst_length") == "/inference/services/0/requests/burst_length");
+  CHECK(at("services[0].router") == "/inference/services/0/router");
+}
+
+TEST_CASE("defaults a binding spells are the config header's", "[tools][scenario][bindings]") {
+  std::vector<std::string> mismatches;
+  facility_bindings(testing::make_registries()).default_mismatches(mismatches);
+  storage_bindings().default_mismatches(mismatches);
+  nvmeof_bindings().default_mismatches(mismatches);
+  inference_bindings(testing::make_registries()).default_mismatches(mismatches);
+  CHECK(mismatches == std::vector<std::string>{});
+}
+
+TEST_CASE("a field's rest becomes pointer tokens", "[tools][scenario][bindings]") {
+  CHECK(field_rest_as_pointer("") == "");
+  CHECK(field_rest_as_pointer(".gain") == "/gain");
+  CHECK(field_rest_as_pointer("[3]") == "/3");
+  CHECK(field_rest_as_pointer("[3].name") == "/3/name");
+  CHECK(field_rest_as_pointer(".a/b") == "/a~1b");
+}
