@@ -10,6 +10,7 @@
 #include "tools/scenario/inference_spec.hpp"
 #include "tools/scenario/nvmeof_spec.hpp"
 #include "tools/scenario/storage_spec.hpp"
+#include "tools/scenario/uplink_spec.hpp"
 
 namespace dcsim::tools::run {
 
@@ -63,6 +64,7 @@ std::optional<std::string> bound_pointer(const std::string& part, const std::str
   if (part == "storage") return scenario::storage_bindings().pointer_of(field, "/storage");
   if (part == "nvmeof") return scenario::nvmeof_bindings().pointer_of(field, "/nvmeof");
   if (part == "inference") return scenario::inference_bindings(registries).pointer_of(field, "/inference");
+  if (part == "uplink") return scenario::uplink_bindings().pointer_of(field, "/uplink");
   return std::nullopt;
 }
 

@@ -456,7 +456,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
     out.reliability = map_reliability_section(out.resolved["reliability"], out, registries);
   }
   if (out.resolved.contains("uplink")) {
-    out.uplink = map_uplink_section(out.resolved["uplink"], out, out.origins["uplink"]);
+    out.uplink = map_uplink_section(out.resolved["uplink"], out);
   }
   out.storage = map_storage_section(out.resolved.contains("storage") ? &out.resolved["storage"] : nullptr, out,
                                     limits, out.origins["storage"]);

@@ -10,15 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "models/datacenter/uplink_config.hpp"
-#include "tools/scenario/field_origins.hpp"
 
 namespace dcsim::tools::scenario {
 
 struct Scenario;
 
-// `scenario` has its cluster and duration mapped. Where each config field came from goes to
-// `origins` ("streams[2].bytes" <- /uplink/streams/2/size), for the model's own checks.
-models::datacenter::UplinkConfig map_uplink_section(const nlohmann::json& resolved, const Scenario& scenario,
-                                                    FieldOrigins& origins);
+// `scenario` has its cluster and duration mapped. The model's errors about a field are located by
+// uplink_bindings() (uplink_spec.hpp).
+models::datacenter::UplinkConfig map_uplink_section(const nlohmann::json& resolved, const Scenario& scenario);
 
 }  // namespace dcsim::tools::scenario

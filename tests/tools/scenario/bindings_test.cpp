@@ -17,6 +17,7 @@
 #include "tools/scenario/nvmeof_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 #include "tools/scenario/storage_spec.hpp"
+#include "tools/scenario/uplink_spec.hpp"
 #include "scenario_test_support.hpp"
 
 using namespace dcsim;
@@ -108,12 +109,42 @@ TEST_CASE("inference bindings locate the engine's fields and the autoscaler's pa
   CHECK(at("services[0].router") == "/inference/services/0/router");
 }
 
+TEST_CASE("uplink bindings locate the model's fields in arrays and optional objects", "[tools][scenario][bindings]") {
+  const auto bindings = uplink_bindings();
+  const auto at = [&](const std::string& field) { return bindings.pointer_of(field, "/uplink").value_or("none"); };
+  CHECK(at("ports") == "/uplink/ports");  // the model's "at least one port"
+  CHECK(at("ports[1].speed_bps") == "/uplink/ports/1/speed");
+  CHECK(at("ports[0].count") == "/uplink/ports/0/count");
+  CHECK(at("streams[2].bytes") == "/uplink/streams/2/size");  // rate feeds it too, through the mapping
+  CHECK(at("streams[0].every") == "/uplink/streams/0/every");
+  CHECK(at("gateway") == "/uplink/gateway");
+  CHECK(at("gateway.host") == "/uplink/gateway/host");
+  CHECK(at("checkpoint_copies.staging_slots") == "/uplink/checkpoint_copies/staging_slots");
+}
+
+TEST_CASE("an uplink stream's rate becomes one transfer per period", "[tools][scenario][bindings]") {
+  // 8 Gb/s = 1 GB/s, every 10 min: 600 GB per transfer; without `every`, hourly: 3600 GB.
+  auto doc = testing::with_facility(nlohmann::json::object());
+  doc.erase("facility");
+  doc["duration"] = "1 d";
+  doc["uplink"] = {{"ports", {{{"speed", "100 Gb/s"}, {"count", 1}}}},
+                   {"streams", {{{"name", "a"}, {"rate", "8 Gb/s"}, {"every", "10 min"}},
+                                {{"name", "b"}, {"rate", "8 Gb/s"}}}}};
+  const auto scenario = testing::load_doc(doc);
+  REQUIRE(scenario.uplink);
+  CHECK(scenario.uplink->streams[0].bytes == Approx(600e9));
+  CHECK(scenario.uplink->streams[1].bytes == Approx(3600e9));
+  CHECK(scenario.uplink->streams[1].every == sim::Time::from_s(3600));
+  CHECK(scenario.uplink->ports[0].speed_bps == 100e9);
+}
+
 TEST_CASE("defaults a binding spells are the config header's", "[tools][scenario][bindings]") {
   std::vector<std::string> mismatches;
   facility_bindings(testing::make_registries()).default_mismatches(mismatches);
   storage_bindings().default_mismatches(mismatches);
   nvmeof_bindings().default_mismatches(mismatches);
   inference_bindings(testing::make_registries()).default_mismatches(mismatches);
+  uplink_bindings().default_mismatches(mismatches);
   CHECK(mismatches == std::vector<std::string>{});
 }
 
