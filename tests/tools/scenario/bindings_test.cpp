@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scenario_test_support.hpp"
 #include "sim/error.hpp"
 #include "tools/run/build_datacenter.hpp"
 #include "tools/scenario/binding.hpp"
@@ -18,7 +19,6 @@
 #include "tools/scenario/scenario_loader.hpp"
 #include "tools/scenario/storage_spec.hpp"
 #include "tools/scenario/uplink_spec.hpp"
-#include "scenario_test_support.hpp"
 
 using namespace dcsim;
 using namespace dcsim::tools::scenario;
@@ -128,8 +128,8 @@ TEST_CASE("an uplink stream's rate becomes one transfer per period", "[tools][sc
   doc.erase("facility");
   doc["duration"] = "1 d";
   doc["uplink"] = {{"ports", {{{"speed", "100 Gb/s"}, {"count", 1}}}},
-                   {"streams", {{{"name", "a"}, {"rate", "8 Gb/s"}, {"every", "10 min"}},
-                                {{"name", "b"}, {"rate", "8 Gb/s"}}}}};
+                   {"streams",
+                    {{{"name", "a"}, {"rate", "8 Gb/s"}, {"every", "10 min"}}, {{"name", "b"}, {"rate", "8 Gb/s"}}}}};
   const auto scenario = testing::load_doc(doc);
   REQUIRE(scenario.uplink);
   CHECK(scenario.uplink->streams[0].bytes == Approx(600e9));
