@@ -30,9 +30,16 @@ NvmeofTargets::NvmeofTargets(seams::FlowNetwork& network, NvmeofConfig config)
   if (config_.drives_per_target < 1) throw sim::ConfigError("drives_per_target", "expected at least 1");
   require_positive(config_.drive.read_bytes_per_s, "drive.read_bandwidth", "a read bandwidth");
   require_positive(config_.drive.write_bytes_per_s, "drive.write_bandwidth", "a write bandwidth");
-  require_positive(config_.drive.read_latency_s, "drive.read_latency", "a latency");
-  require_positive(config_.drive.write_latency_s, "drive.write_latency", "a latency");
   if (!(config_.added_latency_s >= 0.0)) throw sim::ConfigError("added_latency", "expected 0 or more");
+  // A host's queue moves queue_depth x io_size per (drive + added) latency (queue_bytes_per_s): the
+  // sum must be positive; either part alone may be 0 (a drive modelled by bandwidth only).
+  for (const bool write : {false, true}) {
+    if (!((write ? config_.drive.write_latency_s : config_.drive.read_latency_s) + config_.added_latency_s > 0.0)) {
+      throw sim::ConfigError(write ? "drive.write_latency" : "drive.read_latency",
+                             "expected a latency above 0 with added_latency 0: a queue of I/Os with no latency "
+                             "would move data at an unbounded rate");
+    }
+  }
   if (config_.queue_depth < 1) throw sim::ConfigError("queue_depth", "expected at least 1");
   require_positive(config_.io_bytes, "io_size", "an I/O size");
   const bool tcp = config_.transport == NvmeofTransport::kTcp;

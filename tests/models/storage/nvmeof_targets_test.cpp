@@ -87,6 +87,21 @@ TEST_CASE("nvmeof: the added latency acts through the namespace's queue (Little'
   CHECK(read.done_s == Approx(10e9 / (131072.0 / 110e-6)).epsilon(1e-9));
 }
 
+TEST_CASE("nvmeof: a drive latency of 0 leaves the added latency to bound the queue", "[models][storage][nvmeof]") {
+  // One 128 KiB I/O in flight, drive latency 0, 30 us added: 131072 / 30e-6 = 4.369e9 B/s.
+  storage::NvmeofConfig c = base();
+  c.queue_depth = 1;
+  c.drive.write_latency_s = 0.0;
+  c.added_latency_s = 30e-6;
+  Run run(c);
+  run.go(true, {0}, 10e9);
+  CHECK(run.done_s == Approx(10e9 / (131072.0 / 30e-6)).epsilon(1e-9));
+  // With nothing added either, a queue would move data at an unbounded rate: refused, by the
+  // drive's key.
+  c.added_latency_s = 0.0;
+  CHECK_THROWS_WITH(Run(c), Catch::StartsWith("drive.write_latency: expected a latency above 0 with added_latency 0"));
+}
+
 TEST_CASE("nvmeof: the target's drives are shared by every namespace on it", "[models][storage][nvmeof]") {
   storage::NvmeofConfig c = base();
   c.drive.write_bytes_per_s = 1e9;
