@@ -1,7 +1,7 @@
 #include "tools/scenario/facility_mapping.hpp"
 
-#include "tools/scenario/faults_spec.hpp"
 #include "tools/scenario/facility_spec.hpp"
+#include "tools/scenario/faults_spec.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -11,9 +11,9 @@
 
 #include "models/power/switch_power.hpp"
 #include "sim/error.hpp"
-#include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/flow_csv.hpp"
+#include "tools/scenario/registry_params.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -45,14 +45,15 @@ std::vector<double> read_temperature_csv(const std::string& path, const std::str
     }
     if (used != line.size() || !std::isfinite(v)) {
       if (number == 1 && out.empty()) continue;  // a header
-      throw sim::InputError(display + ":" + std::to_string(number) + ": expected a temperature in C, got \"" + line + "\"");
+      throw sim::InputError(display + ":" + std::to_string(number) + ": expected a temperature in C, got \"" + line +
+                            "\"");
     }
     // The extremes of air temperature ever recorded: -89.2 C (Vostok, 1983), 56.7 C (Death
     // Valley, 1913). Beyond them the file is in the wrong unit or corrupt.
     if (v < -90.0 || v > 60.0) {
-      throw sim::InputError(display + ":" + std::to_string(number) +
-                            ": expected an outdoor temperature from -90 to 60 C (beyond the extremes ever recorded), got " +
-                            line);
+      throw sim::InputError(
+          display + ":" + std::to_string(number) +
+          ": expected an outdoor temperature from -90 to 60 C (beyond the extremes ever recorded), got " + line);
     }
     out.push_back(v);
   }
@@ -81,7 +82,7 @@ void apply_node_spec(models::power::NodePowerConfig& config, const models::hardw
 models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, const std::string& source,
                                                       const models::ModelRegistries& registries,
                                                       const models::hardware::NodeSpec* node,
-                                                      const nlohmann::json& faults) {
+                                                      const nlohmann::json& faults, FieldOrigins* origins) {
   using models::facility::FacilityConfig;
   using models::facility::PlantFault;
   FacilityConfig c;
@@ -124,6 +125,12 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
     fault.flow_fraction = j["flow_fraction"].get<double>();
     fault.delta_c = j["delta"].get<double>();
     fault.count = j["count"].get<int>();
+    // The model names it by its place among the plant faults; the scenario by its /faults entry.
+    const std::string field = "faults[" + std::to_string(c.faults.size()) + "]", at = "/faults/" + std::to_string(i);
+    if (origins != nullptr) {
+      origins->record(field, at);
+      for (const char* key : {"zone", "count"}) origins->record(field + "." + key, at + "/" + key);
+    }
     c.faults.push_back(fault);
   }
   // A rack must at least hold one idle node.
@@ -145,9 +152,9 @@ void count_fabric_switches(models::facility::FacilityConfig& facility, const std
                            const std::optional<FabricScenario>& frontend, const models::ModelRegistries& registries,
                            const std::string& source) {
   if (facility.network_switches > 0) {
-    throw sim::InputError(source + ":/facility/network/switches: the scenario has a " +
-                          (fabric ? "fabric" : "frontend") +
-                          " section; its switches and cabled ports are counted from the topology (leave switches at 0)");
+    throw sim::InputError(
+        source + ":/facility/network/switches: the scenario has a " + (fabric ? "fabric" : "frontend") +
+        " section; its switches and cabled ports are counted from the topology (leave switches at 0)");
   }
   facility.network_switches = 0;
   facility.network_active_ports = 0;

@@ -446,7 +446,8 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   map_frontend_section(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
     out.facility = map_facility_section(out.resolved["facility"], source, registries,
-                                        out.has_cluster ? &out.cluster.node : nullptr, out.resolved["faults"]);
+                                        out.has_cluster ? &out.cluster.node : nullptr, out.resolved["faults"],
+                                        &out.origins["facility"]);
   }
   out.node_faults = map_node_faults(out.resolved["faults"], out.has_cluster ? out.cluster.nodes : 0, source);
   if (out.facility && (out.fabric || out.frontend)) {

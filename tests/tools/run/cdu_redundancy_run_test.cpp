@@ -33,3 +33,16 @@ TEST_CASE("cdu-redundancy: only the row without a spare heats, in one shortfall 
   CHECK_THAT(warning, Catch::Contains("zone row-b: 1 of 2 CDUs out of service"));
   CHECK_THAT(warning, !Catch::Contains("row-a"));
 }
+
+TEST_CASE("a plant fault's zone the facility lacks is reported at its /faults entry", "[tools][run][facility]") {
+  // The model numbers plant faults among themselves; the entry in /faults is where the user fixes
+  // it. A node fault first makes the two numberings differ: the plant fault is faults[0] to the
+  // model, /faults/1 in the file.
+  std::ifstream in(std::string(DCSIM_SOURCE_DIR) + "/scenarios/cdu-redundancy.json");
+  auto doc = nlohmann::json::parse(in);
+  doc["faults"][0]["zone"] = 5;
+  doc["faults"].insert(doc["faults"].begin(),
+                       nlohmann::json{{"kind", "node"}, {"node", 0}, {"at", "2 h"}, {"duration", "1 h"}});
+  CHECK_THAT(dcsim::test::input_error_of(doc),
+             Catch::StartsWith("<test>:/faults/1/zone: must name a zone") && Catch::Contains("got 5"));
+}
