@@ -183,7 +183,7 @@ json expectations_schema() {
        {"$schema", "https://json-schema.org/draft/2020-12/schema"},
        {"title", "dcsim check expectations"},
        {"description",
-        "What `dcsim check` runs and what each run's summary.json must show (README.md, \"CI gates\")."},
+        "What `dcsim check` runs and what each run's summary.json must show (docs/cli.md, \"CI gates\")."},
        {"type", "object"},
        {"additionalProperties", false},
        {"properties", s["properties"]},

@@ -4,7 +4,7 @@
 // each with its FieldSpec (type, unit, range, default, help) and the config member it feeds. From
 // that one list come:
 //  - spec(): the object's FieldSpec, from which validation, default filling, the JSON Schema and
-//    the README key table come as before;
+//    the key reference (docs/scenario-keys.md) come as before;
 //  - apply(): the mapping resolved JSON -> Config, a loop over the bindings (no hand copies);
 //  - pointer_of(): the exact JSON pointer of a model's ConfigError about a config field. The
 //    model names its member ("rdhx_effectiveness", "plant.supply_c", "zones[1].racks[0]",

@@ -25,7 +25,7 @@ FieldSpec cloud_pool_field(const models::ModelRegistries& registries) {
           "cloud_pool",
           "Cloud instances that a bursting scheduler (/policies/scheduler cloud_burst) rents when on-prem capacity "
           "runs short; they exist only while provisioned, are billed while they exist, draw no on-prem power and, "
-          "for a spot offer, are preempted at its rate, interrupting their jobs (README, Scheduling; "
+          "for a spot offer, are preempted at its rate, interrupting their jobs (docs/models/scheduling.md; "
           "models/cluster/cloud_pool.hpp). Needs a scheduler that uses it.",
           {
               required(enum_field("offer",

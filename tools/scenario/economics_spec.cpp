@@ -21,7 +21,7 @@ FieldSpec economics_section(const models::ModelRegistries& registries) {
           "for the energy the run drew, fees (the /uplink/ports' included), repairs per fault, egress the uplink "
           "carried) against renting the GPU-hours the run delivered from "
           "each cloud option (none: capex and the cost of owning alone). Writes series cost/<option>/cumulative_usd "
-          "and summary cost/... (README, Economics). Needs /cluster. Prices the run's own span unless `horizon` "
+          "and summary cost/... (docs/models/economics.md). Needs /cluster. Prices the run's own span unless `horizon` "
           "asks for another period.",
           {
               with_default(enum_field("currency",

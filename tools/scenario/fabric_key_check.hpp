@@ -2,7 +2,7 @@
 // /fabric (and /frontend) keys the chosen topology does not read are never silently ignored (with one
 // `fabric` object for every builder, `--set fabric.oversubscription=4` on a fat-tree would change
 // nothing). Which topology reads which key is a table (TopologyKeyUse), made from the topology
-// registry's parameters: what `dcsim list topology` and the README key table document.
+// registry's parameters: what `dcsim list topology` and the key reference (docs/scenario-keys.md) document.
 //
 //  - a key given by a --set override that the topology does not read is an error, at its JSON
 //    pointer, with its value and the topologies that read it (the CLI exits 2);

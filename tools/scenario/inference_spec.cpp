@@ -269,7 +269,7 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
       "Inference services (models/inference): each serves a model with replicas of `engine.tp` GPUs that are "
       "jobs of the cluster (placed by its scheduler, drawing node power, interrupted by faults), iteration by "
       "iteration with continuous batching. Writes series inference/<service>/... and summary "
-      "inference/<service>/... (README, Inference).",
+      "inference/<service>/... (docs/models/inference.md).",
       {}));
   inference.array(&InferenceSection::services, "services", std::move(service));
   return inference;

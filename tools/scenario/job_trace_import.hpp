@@ -1,6 +1,6 @@
 #pragma once
 // Job traces -> JobSpecs: replaying a real cluster's job log ("last quarter's jobs") instead of
-// synthetic generators. Three formats (README, "Job traces", has the field-by-field mapping):
+// synthetic generators. Three formats (docs/scenarios.md, "Job traces", has the field-by-field mapping):
 //   swf            Standard Workload Format of the Parallel Workloads Archive (HPC logs, CPUs)
 //                  https://www.cs.huji.ac.il/labs/parallel/workload/swf.html
 //   alibaba_openb  the pod lists of Alibaba's cluster-trace-gpu-v2023 (Weng et al., "Beware of

@@ -52,8 +52,8 @@ Bindings<models::datacenter::NvmeofNamespacesConfig> nvmeof_bindings() {
       "the backend) exporting their drives as namespaces, one per cluster node (node i on target i mod "
       "targets). Training jobs whose checkpoint target is `nvmeof` write every checkpoint to their nodes' "
       "namespaces and read it back on restart, as flows through the namespace's queue (queue_depth x io_size / "
-      "latency), the target's drives and, over TCP, the cores of both ends. Summary nvmeof/... (README, "
-      "Storage).",
+      "latency), the target's drives and, over TCP, the cores of both ends. Summary nvmeof/... "
+      "(docs/models/storage.md).",
       {}));
   nvmeof
       .bind(with_default(enum_field("network",

@@ -1,8 +1,8 @@
 #pragma once
 // Parameters of registered models and policies in scenario files. A registry entry documents
 // its parameters as sim::ParamSpecs (name, unit, default, range, help); here they become
-// FieldSpecs, so the scenario format validates them like any other key, the schema and the README
-// key table list them, and the mapped sim::Params reach the entry's factory:
+// FieldSpecs, so the scenario format validates them like any other key, the schema and the key
+// reference (docs/scenario-keys.md) list them, and the mapped sim::Params reach the entry's factory:
 //
 //   "policies": { "scheduler": "easy_backfill", "scheduler_params": { "queue_depth": 50 } }
 //

@@ -2,7 +2,7 @@
 // Scenario files: reading, --set overrides, validation, defaults, and mapping to model configs.
 //
 // The format is defined once, as a FieldSpec tree (scenario_spec.cpp); validation, the resolved
-// document, the JSON Schema (scenarios/schema.json) and the key reference (scenarios/README.md)
+// document, the JSON Schema (scenarios/schema.json) and the key reference (docs/scenario-keys.md)
 // are all derived from it.
 //
 // Errors: every problem found is reported, not just the first, as sim::InputErrors whose
@@ -136,7 +136,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries);
 // JSON Schema (draft 2020-12) of scenario files, as committed in scenarios/schema.json.
 nlohmann::json scenario_schema(const models::ModelRegistries& registries);
 // The Markdown table of every key (type, default, valid values, meaning), as in
-// scenarios/README.md between the "generated" markers.
+// docs/scenario-keys.md between the "generated" markers.
 std::string scenario_reference_markdown(const models::ModelRegistries& registries);
 
 // "<source>:<pointer>: <detail>" for a ConfigError a model threw about a loaded scenario (e.g.

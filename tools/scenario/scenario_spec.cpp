@@ -185,7 +185,7 @@ FieldSpec workload_section() {
           with_default(
               object_array_field(
                   "traces",
-                  "Job traces to replay (README, \"Job traces\": formats, field mapping, rows skipped). "
+                  "Job traces to replay (docs/scenarios.md, \"Job traces\": formats, field mapping, rows skipped). "
                   "Trace NAME's jobs are named NAME-<job id in the trace, or file line>; like generated "
                   "jobs they are summarised by statistics, with no headline row. Each job must fit the "
                   "cluster (nodes, GPUs per node).",
@@ -299,7 +299,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
                                                     "the fastest, and each sample is an event.",
                                                     QuantityKind::kDuration, at_least(0)),
                                      "0 s"),
-                        // Why 1,024 and what a rack series costs: README, Outputs; measured in
+                        // Why 1,024 and what a rack series costs: docs/outputs.md; measured in
                         // docs/resource-guards.md.
                         with_default(enum_field("rack_power",
                                                 "Rack power series in the trace: `auto` writes one per rack "
@@ -316,8 +316,8 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
                                                    "The most rack series `auto` writes. 1,024: as rows of a heat "
                                                    "map, one pixel row each, they fill a screen; each costs about "
                                                    "0.2 ms to write and 6 kB of the trace, so 1,024 take a quarter "
-                                                   "of a second and 6 MB, 250,000 a minute and 1.5 GB (README, "
-                                                   "Outputs).",
+                                                   "of a second and 6 MB, 250,000 a minute and 1.5 GB "
+                                                   "(docs/outputs.md).",
                                                    at_least(1)),
                                      1024)}),
       });

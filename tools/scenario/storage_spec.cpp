@@ -112,7 +112,7 @@ Bindings<models::datacenter::StorageConfig> storage_bindings() {
       "pseudo-random hash over failure domains. Training jobs whose checkpoint target is `store` write every "
       "checkpoint and read it back on restart through it, sharing drives, NICs and the network with "
       "replication and recovery traffic. Writes series storage/..., table storage/operations, summary "
-      "storage/... (README, Storage).",
+      "storage/... (docs/models/storage.md).",
       {}));
   storage
       .bind(with_default(enum_field("network",

@@ -1,5 +1,5 @@
 #pragma once
-// /workload/traces: job traces replayed as jobs (README, "Job traces"). Each entry names a file
+// /workload/traces: job traces replayed as jobs (docs/scenarios.md, "Job traces"). Each entry names a file
 // and its format (job_trace_import.hpp reads it); the jobs, named TRACE-<id>, go to
 // ClusterConfig::trace_jobs, summarised by statistics with no headline row. Every imported job is
 // checked here against the cluster (nodes, GPUs per node) and against every other job name, with

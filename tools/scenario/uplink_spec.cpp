@@ -102,7 +102,7 @@ Bindings<models::datacenter::UplinkConfig> uplink_bindings() {
       "The site's internet uplink (models/datacenter/site_uplink.hpp): its ports, and the transfers that cross it, "
       "sharing the ports' total speed equally (full duplex: egress and ingress each have it all). Economics bills "
       "these ports' flat fee and the egress bytes in the month they left. Writes series uplink/..., table "
-      "uplink/transfers, summary uplink/... (README, Economics).",
+      "uplink/transfers, summary uplink/... (docs/models/economics.md).",
       {}));
   uplink.array(&C::ports, "ports", std::move(port))
       .array(&C::streams, "streams", std::move(stream))
