@@ -134,7 +134,6 @@ class FacilitySimulation final : public seams::NodePowerSource,
   // The power limit of the node's GPUs now (the configured one unless a capping policy lowered it).
   double gpu_power_limit_w(int node) const;
   double rack_power_w(int rack) const { return rack_power_w_[static_cast<std::size_t>(rack)]; }
-  std::size_t threshold_checks() const { return threshold_checks_; }  // events between ticks
   double zone_coolant_c(int zone) const;
   int zones() const override;
 
@@ -178,7 +177,6 @@ class FacilitySimulation final : public seams::NodePowerSource,
   void log_event(const std::string& kind, int zone, int rack, int node, double value,
                  const std::string& detail);
   void record();
-  double heat_to_water_w() const;
 
   FacilityConfig config_;
   sim::Simulator& sim_;
@@ -205,7 +203,6 @@ class FacilitySimulation final : public seams::NodePowerSource,
   sim::Time last_;
   sim::Time next_tick_ = sim::Time::max();
   sim::EventHandle threshold_event_;
-  std::size_t threshold_checks_ = 0;
 
   // Energies (J) and counters.
   double it_j_ = 0.0, network_j_ = 0.0, liquid_j_ = 0.0, air_j_ = 0.0, stored0_j_ = 0.0;

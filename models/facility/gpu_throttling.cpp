@@ -48,7 +48,6 @@ void FacilitySimulation::schedule_threshold_check() {
   const sim::Time at = sim_.now() + sim::Time::from_seconds(std::max(soonest_s, kMinSubstepS));
   if (at >= horizon) return;
   threshold_event_ = sim_.at(at, [this] {
-    ++threshold_checks_;
     advance();
     update_throttling();
     schedule_threshold_check();
