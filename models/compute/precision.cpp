@@ -13,13 +13,6 @@ std::string_view precision_name(Precision p) {
   return "?";
 }
 
-Precision parse_precision(std::string_view name) {
-  if (name == "bf16") return Precision::kBf16;
-  if (name == "fp8") return Precision::kFp8;
-  if (name == "tf32") return Precision::kTf32;
-  throw sim::InputError("unknown precision '" + std::string(name) + "'; valid: bf16, fp8, tf32");
-}
-
 double bytes_per_element(Precision p) {
   switch (p) {
     case Precision::kBf16: return 2.0;

@@ -13,8 +13,6 @@ enum class Precision { kBf16, kFp8, kTf32 };
 
 // "bf16", "fp8", "tf32".
 std::string_view precision_name(Precision p);
-// Inverse of precision_name; throws sim::InputError listing the valid names.
-Precision parse_precision(std::string_view name);
 
 // Bytes per element of GEMM operands (FP8 GEMMs write BF16 outputs; callers that care say so).
 double bytes_per_element(Precision p);

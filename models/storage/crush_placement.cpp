@@ -61,10 +61,6 @@ double CrushPlacement::draw(int pg, int kind, int item, double weight) const {
   return std::log(u) / weight;
 }
 
-int CrushPlacement::failure_domain_of_host(int host) const {
-  return domain_ == FailureDomain::kRack ? host / hosts_per_rack_ : host;
-}
-
 bool CrushPlacement::host_usable(int host) const {
   if (!host_in(host)) return false;
   for (int k = 0; k < drives_per_host_; ++k) {

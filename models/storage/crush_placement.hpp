@@ -57,7 +57,6 @@ class CrushPlacement {
   // The host counts for placement: it is in and has an OSD in.
   bool host_usable(int host) const;
   double draw(int pg, int kind, int item, double weight) const;
-  int failure_domain_of_host(int host) const;
 
   int hosts_;
   int drives_per_host_;

@@ -280,12 +280,6 @@ std::optional<Case> random_case(const std::string& name) {
 
 }  // namespace
 
-std::vector<std::string> fabric_bench_case_names() {
-  std::vector<std::string> out;
-  for (const auto& c : cases()) out.push_back(c.name);
-  return out;
-}
-
 nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names, double precision) {
   const auto all = cases();
   std::vector<const Case*> selected;

@@ -43,7 +43,4 @@ namespace dcsim::tools::bench {
 // precision: MaxMinSolver::set_precision (the default, kRelTol, is exact max-min as SimGrid's).
 nlohmann::json run_fabric_bench(const std::vector<std::string>& case_names, double precision = 1e-9);
 
-// Every case name, default ones first.
-std::vector<std::string> fabric_bench_case_names();
-
 }  // namespace dcsim::tools::bench

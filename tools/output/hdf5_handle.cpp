@@ -115,12 +115,6 @@ void write_string_array_attribute(hid_t obj, const std::string& object, const st
   write_attribute(obj, object, name, type.get(), type.get(), space.get(), ptrs.empty() ? &none : ptrs.data());
 }
 
-void write_int64_attribute(hid_t obj, const std::string& object, const std::string& name,
-                           std::int64_t value) {
-  Handle space = space_handle(H5Screate(H5S_SCALAR), object);
-  write_attribute(obj, object, name, H5T_STD_I64LE, H5T_NATIVE_INT64, space.get(), &value);
-}
-
 void write_uint64_attribute(hid_t obj, const std::string& object, const std::string& name,
                             std::uint64_t value) {
   Handle space = space_handle(H5Screate(H5S_SCALAR), object);

@@ -118,8 +118,6 @@ void write_string_attribute(hid_t obj, const std::string& object, const std::str
                             const std::string& value);
 void write_string_array_attribute(hid_t obj, const std::string& object, const std::string& name,
                                   const std::vector<std::string>& values);
-void write_int64_attribute(hid_t obj, const std::string& object, const std::string& name,
-                           std::int64_t value);
 void write_uint64_attribute(hid_t obj, const std::string& object, const std::string& name,
                             std::uint64_t value);
 void write_double_attribute(hid_t obj, const std::string& object, const std::string& name,

@@ -33,14 +33,6 @@ int launcher_world_size() {
 
 }  // namespace
 
-bool MpiWorld::built_with_mpi() {
-#ifdef DCSIM_WITH_MPI
-  return true;
-#else
-  return false;
-#endif
-}
-
 MpiWorld::MpiWorld() {
   const int announced = launcher_world_size();
   if (announced <= 1) return;

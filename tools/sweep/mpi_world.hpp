@@ -33,9 +33,6 @@ class MpiWorld {
   // for it at the barrier. A no-op in a one-process world.
   void abort(int exit_code) const;
 
-  // Whether this dcsim was built with MPI.
-  static bool built_with_mpi();
-
  private:
   int rank_ = 0;
   int size_ = 1;
