@@ -42,8 +42,8 @@ void ClusterSimulation::build_cloud_pool() {
     n.state.free_gpus = n.state.gpus;
     n.state.cloud = true;
     n.state.provisioned = false;
-    n.last_update = sim_.now();
     nodes_.push_back(std::move(n));
+    power_->add_unracked_node(sim_.now());
   }
 }
 
@@ -67,7 +67,7 @@ void ClusterSimulation::request_cloud() {
   sim_.at(r.ask_again_at, [this, at = r.ask_again_at] {
     if (cloud_->wake_at == at) cloud_->wake_at = sim::Time::max();
     try_schedule();
-    mark_dirty();
+    telemetry_->mark_dirty();
   });
 }
 
@@ -115,7 +115,7 @@ void ClusterSimulation::on_cloud_ready(int node) {
   }
   cloud_release(node);  // idle until a job takes it
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::cloud_hold(int node) {
@@ -152,7 +152,7 @@ void ClusterSimulation::release_cloud(int node) {
   }
   // Jobs waiting for instances may now be requested again (the pool had no room).
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::preempt_cloud(int node) {
@@ -177,7 +177,7 @@ void ClusterSimulation::preempt_cloud(int node) {
                                                       pool.config.offer.gpus_per_instance, goodput_.lost_gpu_s - lost_before});
   }
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::start_cloud_transfer(Job& job) {

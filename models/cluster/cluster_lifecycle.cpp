@@ -100,8 +100,8 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   running_by_end_.emplace(job.expected_end, job_index);
   job.energy_at_start_j = 0.0;
   for (int node : job.nodes) {
-    integrate_node(node);
-    job.energy_at_start_j += nodes_[static_cast<std::size_t>(node)].energy_j;
+    power_->integrate(node, sim_.now());
+    job.energy_at_start_j += power_->node_energy_j(node);
   }
   job.awaiting_work = job.restart_delay > sim::Time::zero();
   for (int node : job.nodes) hold_gpus(node, job_index, job.gpus_per_node);
@@ -151,7 +151,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
       job.awaiting_work = true;
       if (!job.cloud) {
         for (int node : job.nodes) update_node_utilization(node);
-        mark_dirty();
+        telemetry_->mark_dirty();
       }
     }
     return;
@@ -160,7 +160,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     job.awaiting_work = false;
     if (!job.cloud) {  // cloud instances draw no on-prem power
       for (int node : job.nodes) update_node_utilization(node);
-      mark_dirty();
+      telemetry_->mark_dirty();
     }
   }
   account_start_delay(job);
@@ -230,7 +230,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   if (job.run_plan != nullptr && !free_nodes_.empty()) {
     sim_.at(sim_.now(), [this] {
       try_schedule();
-      mark_dirty();
+      telemetry_->mark_dirty();
     });
   }
 }
@@ -249,7 +249,7 @@ bool ClusterSimulation::stall_at_checkpoint(std::size_t job_index) {
   job.stall_return = job.migrating ? "migrating" : "running";
   transition(job, job.stall_return, "stalled", "off-site copy");
   for (int node : job.nodes) update_node_utilization(node);  // idle while stalled
-  mark_dirty();
+  telemetry_->mark_dirty();
   return true;
 }
 
@@ -261,15 +261,15 @@ void ClusterSimulation::release_checkpoints(std::size_t job_index) {
   job.stalled = false;
   if (job.stall_return != nullptr) transition(job, "stalled", job.stall_return, "off-site copy");
   for (int node : job.nodes) update_node_utilization(node);
-  mark_dirty();
+  telemetry_->mark_dirty();
   job.training->write_held_checkpoint();
 }
 
 void ClusterSimulation::close_run_accounts(Job& job) {
   double energy_now = 0.0;
   for (int node : job.nodes) {
-    integrate_node(node);
-    energy_now += nodes_[static_cast<std::size_t>(node)].energy_j;
+    power_->integrate(node, sim_.now());
+    energy_now += power_->node_energy_j(node);
   }
   job.energy_j += energy_now - job.energy_at_start_j;
   job.energy_at_start_j = energy_now;
@@ -329,7 +329,7 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   if (job.cloud) finish_cloud_job(job);
   emit_job_row(job);
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& cause,
@@ -533,7 +533,7 @@ void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause, c
   for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
   for (std::size_t j : victims) interrupt_job(j, cause, failed);
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::set_node_up(int node) {
@@ -555,7 +555,7 @@ void ClusterSimulation::set_node_up(int node) {
     put_back_in_pool(node);
   }
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 }  // namespace dcsim::models::cluster

@@ -44,7 +44,7 @@ void ClusterSimulation::finish() {
   if (finished_run_) throw sim::InternalError("ClusterSimulation::finish called twice (this is a bug)");
   finished_run_ = true;
   if (collective_log_) collective_log_->finish();
-  for (std::size_t i = 0; i < nodes_.size(); ++i) integrate_node(static_cast<int>(i));
+  power_->integrate_all(sim_.now());
   // Unfinished jobs get a row too, so the tables account for every job.
   double completion_sum_s = 0.0;
   double slowdown_sum = 0.0;
@@ -102,10 +102,10 @@ void ClusterSimulation::finish() {
     sink_.set_summary(path, sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
   };
   put("energy/it_kwh", energy / kJoulesPerKwh, "kWh", "IT energy of the compute nodes");
-  put("power/mean_w", elapsed_s > 0 ? energy / elapsed_s : cluster_power_w_, "W",
+  put("power/mean_w", elapsed_s > 0 ? energy / elapsed_s : power_->cluster_power_w(), "W",
       "IT energy / simulated time");
-  put("power/peak_w", peak_power_w_, "W", "highest settled cluster IT power");
-  put("power/peak_rack_w", peak_rack_power_w_, "W", "highest settled rack IT power");
+  put("power/peak_w", power_->peak_power_w(), "W", "highest settled cluster IT power");
+  put("power/peak_rack_w", power_->peak_rack_power_w(), "W", "highest settled rack IT power");
   put_count("workload/jobs_total", workload_jobs,
             "jobs in the workload (named, generated, from traces; not inference replicas): completed + failed + "
             "unfinished + not arrived");

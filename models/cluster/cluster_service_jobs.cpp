@@ -93,7 +93,7 @@ void ClusterSimulation::end_service_job(std::size_t handle) {
     ++finished_;
     transition(job, "waiting", "completed", "withdrawn");
     emit_job_row(job);
-    mark_dirty();
+    telemetry_->mark_dirty();
   }
 }
 

@@ -136,12 +136,11 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
   nodes_.resize(static_cast<std::size_t>(config_.nodes));
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     auto& n = nodes_[i];
-    n.power_w = power::node_power_w(config_.node, 0.0);
-    n.last_update = sim_.now();
     n.state.rack = static_cast<int>(i) / config_.nodes_per_rack;
     n.state.gpus = config_.node.gpus;
     n.state.free_gpus = config_.node.gpus;
   }
+  power_.emplace(config_.nodes, config_.nodes_per_rack, power::node_power_w(config_.node, 0.0), sim_.now());
   node_load_power_w_ = power::node_power_w(config_.node, 1.0) - power::node_power_w(config_.node, 0.0);
   gpu_activities_ = power::phase_activities(config_.gpu_phase_power, config_.node.gpu);
   free_nodes_.resize(nodes_.size());
@@ -166,26 +165,9 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
                 std::to_string(job->spec.nodes));
   }
   if (config_.cloud_pool) build_cloud_pool();  // node ids after the on-prem ones
-  const int racks = (config_.nodes + config_.nodes_per_rack - 1) / config_.nodes_per_rack;
-  rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
-  rack_dirty_.assign(static_cast<std::size_t>(racks), 1);
-  for (int r = 0; r < racks; ++r) dirty_racks_.push_back(r);
-
-  power_series_ = sink_.declare_series("power/cluster_w", "W", "IT power of all compute nodes");
-  const int group = config_.racks_per_power_series;
-  for (int first = 0; group > 0 && first < racks; first += group) {
-    const int last = std::min(racks, first + group) - 1;
-    rack_series_.push_back(
-        group == 1 ? sink_.declare_series("power/rack/" + std::to_string(first) + "_w", "W",
-                                          "IT power of the compute nodes in rack " + std::to_string(first))
-                   : sink_.declare_series("power/rack_group/" + std::to_string(first / group) + "_w", "W",
-                                          "IT power of the compute nodes in racks " + std::to_string(first) +
-                                              " to " + std::to_string(last)));
-  }
-  rack_recorded_w_.assign(rack_series_.size(), std::numeric_limits<double>::quiet_NaN());
-  running_series_ = sink_.declare_series("jobs/running", "jobs", "jobs holding nodes");
-  waiting_series_ = sink_.declare_series("jobs/waiting", "jobs", "jobs arrived and not started");
-  busy_series_ = sink_.declare_series("nodes/busy", "nodes", "nodes held by a job");
+  telemetry_.emplace(ClusterTelemetry::Config{config_.telemetry_interval, config_.duration,
+                                              config_.racks_per_power_series},
+                     *power_, static_cast<const ClusterTelemetry::Source&>(*this), sim_, sink_);
 
   std::vector<sim::Column> job_columns = {
       {"name", sim::ColumnType::kString, "", "job name"},
@@ -229,16 +211,11 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
 
 ClusterSimulation::~ClusterSimulation() = default;
 
-
 void ClusterSimulation::start() {
-  cluster_last_update_ = sim_.now();
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     sim_.at(std::max(jobs_[i]->spec.arrival, sim_.now()), [this, i] { on_arrival(i); });
   }
-  mark_dirty();
-  if (config_.telemetry_interval > sim::Time::zero()) {
-    sim_.at(sim_.now(), [this] { on_telemetry_tick(); }, sim::Priority::kTelemetry);
-  }
+  telemetry_->start();
 }
 
 double ClusterSimulation::progress_fraction() const {
@@ -251,7 +228,7 @@ void ClusterSimulation::on_arrival(std::size_t job_index) {
   const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
   insert_waiting({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::insert_waiting(const policy::WaitingJob& w) {
@@ -288,6 +265,11 @@ double ClusterSimulation::gpu_temperature_c(int node) const {
 
 double ClusterSimulation::rack_power_headroom_w(int rack) const {
   return conditions_ ? conditions_->rack_power_headroom_w(rack) : std::numeric_limits<double>::infinity();
+}
+
+void ClusterSimulation::set_signals(const seams::DatacenterSignals* signals) {
+  signals_ = signals;
+  telemetry_->set_it_power_signal(signals != nullptr ? &signals->it_power : nullptr);
 }
 
 void ClusterSimulation::set_fabric_groups(const std::vector<int>& group_of_node) {
@@ -340,7 +322,7 @@ void ClusterSimulation::place_waiting() {
   // Preempted jobs wait again only now: queueing them earlier would move the positions the
   // policy's placements refer to.
   for (std::size_t victim : preempted) enqueue(victim, false, "preempted");
-  if (!preempted.empty()) mark_dirty();
+  if (!preempted.empty()) telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t waiting_size) const {
@@ -445,7 +427,7 @@ void ClusterSimulation::set_job_utilization(std::size_t job_index, double utiliz
   for (int node : job.nodes) {
     if (!is_cloud(node)) update_node_utilization(node);  // cloud instances draw no on-prem power
   }
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 double ClusterSimulation::job_rate(const Job& job) const {
@@ -471,6 +453,43 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
     if (job.run) job.run->set_clock_factor(job_rate(job));
   }
   if (power_source_) refresh_node_power(node);
+}
+
+void ClusterSimulation::set_power_source(seams::NodePowerSource* source) {
+  power_source_ = source;
+  for (int i = 0; i < config_.nodes; ++i) {
+    power_->integrate(i, sim_.now());
+    if (power_source_) {
+      power_source_->on_node_utilization(i, nodes_[static_cast<std::size_t>(i)].utilization);
+      power_->set_power_w(i, sim_.now(), power_source_->node_power_w(i));
+    }
+  }
+  telemetry_->mark_dirty();
+}
+
+void ClusterSimulation::refresh_node_power(int node) {
+  power_->integrate(node, sim_.now());
+  const double p = power_source_
+                       ? power_source_->node_power_w(node)
+                       : power::node_power_w(config_.node, nodes_[static_cast<std::size_t>(node)].utilization);
+  if (p != power_->node_power_w(node)) {
+    power_->set_power_w(node, sim_.now(), p);
+    telemetry_->mark_dirty();
+  }
+}
+
+void ClusterSimulation::set_node_utilization(int node, double utilization) {
+  // Energy at the old power up to now, before the power source hears of the change.
+  power_->integrate(node, sim_.now());
+  nodes_[static_cast<std::size_t>(node)].utilization = utilization;
+  double p = 0.0;
+  if (power_source_) {
+    power_source_->on_node_utilization(node, utilization);
+    p = power_source_->node_power_w(node);
+  } else {
+    p = power::node_power_w(config_.node, utilization);
+  }
+  power_->set_power_w(node, sim_.now(), p);
 }
 
 void ClusterSimulation::emit_job_row(const Job& job) {

@@ -20,7 +20,8 @@
 //   series  power/cluster_w, power/rack/<r>_w (or power/rack_group/<g>_w, or neither:
 //           ClusterConfig::racks_per_power_series), jobs/running, jobs/waiting, nodes/busy
 //           — step functions: one point per instant at which the value changed, or one per
-//           telemetry tick when a telemetry interval is set;
+//           telemetry tick when a telemetry interval is set (cluster_telemetry.hpp, reading the
+//           node and rack power of power_meter.hpp);
 //   tables  jobs (one row per job, at its end or at the end of the run), summary/jobs (the
 //           same for the jobs the scenario names; generated streams can hold 1e5+ jobs),
 //           job_states (transitions with their cause: every one of named jobs, the fault-driven
@@ -30,16 +31,19 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "models/cluster/cluster_config.hpp"
+#include "models/cluster/cluster_telemetry.hpp"
 #include "models/cluster/collective_log.hpp"
 #include "models/cluster/data_feed.hpp"
 #include "models/cluster/goodput_report.hpp"
 #include "models/cluster/integrity_report.hpp"
+#include "models/cluster/power_meter.hpp"
 #include "models/collective/collective_algorithm.hpp"
 #include "models/network/uplink_transport.hpp"
 #include "models/policy/cluster_view.hpp"
@@ -84,7 +88,8 @@ class ClusterSimulation final : private policy::ClusterView,
                                 public seams::CheckpointGate,
                                 public seams::ServiceJobHost,
                                 public seams::CheckpointStoreHost,
-                                public seams::NodeClock {
+                                public seams::NodeClock,
+                                private ClusterTelemetry::Source {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
@@ -167,7 +172,7 @@ class ClusterSimulation final : private policy::ClusterView,
 
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.
-  void set_signals(const seams::DatacenterSignals* signals) { signals_ = signals; }
+  void set_signals(const seams::DatacenterSignals* signals);
   // Fabric group (leaf switch) of every node, for topology-aware placement; without it every
   // node is in group 0. Call before start().
   void set_fabric_groups(const std::vector<int>& group_of_node);
@@ -175,11 +180,11 @@ class ClusterSimulation final : private policy::ClusterView,
   // call before start(). Not owned.
   void set_node_conditions(const seams::NodeConditions* conditions);
 
-  double cluster_power_w() const { return cluster_power_w_; }
+  double cluster_power_w() const { return power_->cluster_power_w(); }
   // Energy up to sim.now().
-  double energy_j() const;
-  int running_jobs() const { return running_; }
-  int waiting_jobs() const { return static_cast<int>(waiting_.size() - waiting_head_); }
+  double energy_j() const { return power_->energy_j(sim_.now()); }
+  int running_jobs() const override { return running_; }
+  int waiting_jobs() const override { return static_cast<int>(waiting_.size() - waiting_head_); }
   std::size_t total_jobs() const { return jobs_.size(); }
   std::size_t finished_jobs() const { return finished_; }
   // True while any job has not finished (not yet arrived, waiting or running).
@@ -297,13 +302,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void set_job_utilization(std::size_t job_index, double utilization);
   double job_rate(const Job& job) const;
   void set_node_utilization(int node, double utilization);
-  void integrate_node(int node);
-  void mark_dirty();
-  void record_series();
-  void settle();
-  void append_samples(bool changed_racks_only);
-  void touch_rack(int node);
-  void on_telemetry_tick();
+  int busy_nodes() const override { return busy_nodes_; }  // ClusterTelemetry::Source
   void emit_job_row(const Job& job);
   // Training jobs: the training_work signal for `steps` kept (datacenter_signals.hpp).
   void report_training_work(const Job& job, double steps);
@@ -375,31 +374,17 @@ class ClusterSimulation final : private policy::ClusterView,
     policy::NodeState state;
     double utilization = 0.0;
     double clock_factor = 1.0;
-    double power_w = 0.0;
-    double energy_j = 0.0;
-    sim::Time last_update;
     std::vector<std::pair<std::size_t, int>> jobs;  // (job, GPUs it holds here)
     int faults_down = 0;  // faults holding it down (two GPUs can fail before either is repaired)
     sim::Time drained_until;  // a warning's drain ends then (state.drained)
   };
   std::vector<Node> nodes_;
-  std::vector<double> rack_power_w_;
-  std::vector<char> rack_dirty_;         // a node of the rack changed power since the last settle
-  std::vector<int> dirty_racks_;
-  std::vector<double> rack_recorded_w_;  // last value appended to each rack (group) series
-  double cluster_power_w_ = 0.0;
-  double cluster_energy_j_ = 0.0;
-  sim::Time cluster_last_update_;
-  double peak_power_w_ = 0.0;
-  double peak_rack_power_w_ = 0.0;
+  // Node and rack power, energy and peaks; the series that show them (made once the config is
+  // validated: power_meter.hpp, cluster_telemetry.hpp).
+  std::optional<PowerMeter> power_;
+  std::optional<ClusterTelemetry> telemetry_;
   double busy_node_seconds_ = 0.0;
 
-  bool flush_pending_ = false;
-  sim::SeriesId power_series_ = 0;
-  sim::SeriesId running_series_ = 0;
-  sim::SeriesId waiting_series_ = 0;
-  sim::SeriesId busy_series_ = 0;
-  std::vector<sim::SeriesId> rack_series_;
   sim::TableId jobs_table_ = 0;
   sim::TableId summary_jobs_table_ = 0;
   bool finished_run_ = false;
