@@ -15,7 +15,6 @@
 #include <string>
 
 #include "models/cluster/batch_job_run.hpp"
-#include "models/cluster/cloud_pool.hpp"
 #include "models/cluster/cluster_job.hpp"
 #include "models/cluster/step_executor.hpp"
 #include "models/cluster/training_fabric.hpp"
@@ -89,7 +88,14 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   job.start_label = {};
   job.nodes = nodes;
   job.cloud = is_cloud(nodes.front());
-  if (job.cloud) start_cloud_transfer(job);
+  if (job.cloud) {
+    job.ran_in_cloud = true;
+    const sim::Time transfer = cloud_->send_dataset(job.index);  // zero without a dataset
+    if (transfer > sim::Time::zero()) {
+      job.transfer_delay = transfer;
+      job.restart_delay += transfer;
+    }
+  }
   job.state = Job::State::kRunning;
   if (first) job.start = sim_.now();
   job.run_start = sim_.now();
@@ -235,6 +241,14 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   }
 }
 
+void ClusterSimulation::account_start_delay(Job& job) {
+  const double held_s = (sim_.now() - job.run_start).seconds();
+  const double transfer_s = std::min(held_s, job.transfer_delay.seconds());
+  goodput_.transfer_gpu_s += job.gpus() * transfer_s;
+  goodput_.restart_gpu_s += job.gpus() * (held_s - transfer_s);
+  job.transfer_delay = sim::Time::zero();
+}
+
 const char* ClusterSimulation::running_label(const Job& job) {
   return job.stalled && job.stall_return != nullptr ? "stalled" : "running";
 }
@@ -274,7 +288,7 @@ void ClusterSimulation::close_run_accounts(Job& job) {
   job.energy_j += energy_now - job.energy_at_start_j;
   job.energy_at_start_j = energy_now;
   if (job.cloud) {
-    cloud_->held_gpu_s += job.gpus() * (sim_.now() - job.run_start).seconds();
+    cloud_->add_held_gpu_s(job.gpus() * (sim_.now() - job.run_start).seconds());
   } else {
     busy_node_seconds_ += busy_nodes_of(job) * (sim_.now() - job.run_start).seconds();
   }
@@ -326,7 +340,7 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
     end_corruption(job, "finished_corrupted");
   }
   if (job.plan) report_training_work(job, job.plan->steps);
-  if (job.cloud) finish_cloud_job(job);
+  if (job.cloud) cloud_->job_finished(job.index);
   emit_job_row(job);
   try_schedule();
   telemetry_->mark_dirty();

@@ -132,7 +132,11 @@ void ClusterSimulation::finish() {
       elapsed_s > 0 ? busy_node_seconds_ / (elapsed_s * static_cast<double>(config_.nodes)) : 0.0, "",
       "on-prem node-seconds held by jobs / (nodes x simulated time); a job on k of a node's GPUs holds k/gpus of "
       "it");
-  emit_cloud_summary();
+  if (cloud_) {
+    std::uint64_t burst_jobs = 0;
+    for (const auto& job : jobs_) burst_jobs += job->ran_in_cloud ? 1 : 0;
+    cloud_->emit_summary(burst_jobs, goodput_.held_gpu_s, goodput_.transfer_gpu_s, sink_);
+  }
 }
 
 }  // namespace dcsim::models::cluster

@@ -8,7 +8,6 @@
 #include <optional>
 #include <string>
 
-#include "models/cluster/cloud_pool.hpp"
 #include "models/cluster/cluster_job.hpp"
 #include "models/cluster/step_executor.hpp"
 #include "models/cluster/training_fabric.hpp"
@@ -164,7 +163,20 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
                 std::to_string(spare_target_) + " spares, but job '" + job->spec.name + "' needs " +
                 std::to_string(job->spec.nodes));
   }
-  if (config_.cloud_pool) build_cloud_pool();  // node ids after the on-prem ones
+  if (config_.cloud_pool) {  // node ids after the on-prem ones
+    cloud_ = std::make_unique<CloudPool>(*config_.cloud_pool, config_.node.gpus, config_.nodes, config_.seed,
+                                         config_.scheduler, static_cast<CloudPool::Host&>(*this), sim_);
+    for (int i = 0; i < config_.cloud_pool->max_instances; ++i) {
+      Node n;
+      n.state.rack = -1;  // not in the building
+      n.state.gpus = config_.node.gpus;
+      n.state.free_gpus = n.state.gpus;
+      n.state.cloud = true;
+      n.state.provisioned = false;
+      nodes_.push_back(std::move(n));
+      power_->add_unracked_node(sim_.now());
+    }
+  }
   telemetry_.emplace(ClusterTelemetry::Config{config_.telemetry_interval, config_.duration,
                                               config_.racks_per_power_series},
                      *power_, static_cast<const ClusterTelemetry::Source&>(*this), sim_, sink_);
@@ -270,6 +282,7 @@ double ClusterSimulation::rack_power_headroom_w(int rack) const {
 void ClusterSimulation::set_signals(const seams::DatacenterSignals* signals) {
   signals_ = signals;
   telemetry_->set_it_power_signal(signals != nullptr ? &signals->it_power : nullptr);
+  if (cloud_) cloud_->set_signals(signals);
 }
 
 void ClusterSimulation::set_fabric_groups(const std::vector<int>& group_of_node) {
@@ -290,11 +303,11 @@ void ClusterSimulation::set_node_conditions(const seams::NodeConditions* conditi
 void ClusterSimulation::try_schedule() {
   try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
   place_waiting();
-  if (cloud_) request_cloud();  // after the placements, which the policy then sees running
+  if (cloud_) cloud_->request(scheduler_->cloud_request(*this));  // after the placements, which the policy sees
 }
 
 void ClusterSimulation::place_waiting() {
-  const bool room = free_gpus_ > 0 || (cloud_ && !cloud_->idle.empty()) || scheduler_->preempts();
+  const bool room = free_gpus_ > 0 || (cloud_ && !cloud_->idle_nodes().empty()) || scheduler_->preempts();
   if (waiting_head_ == waiting_.size() || !room) return;
   const auto placements = scheduler_->schedule(*this);
   if (placements.empty()) return;
@@ -375,7 +388,7 @@ void ClusterSimulation::remove_started(std::vector<std::size_t> sorted) {
 void ClusterSimulation::hold_gpus(int node, std::size_t job_index, int gpus) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
   if (n.state.cloud) {  // not in the building: no power, not an on-prem free node
-    if (n.state.free_gpus == n.state.gpus) cloud_hold(node);
+    if (n.state.free_gpus == n.state.gpus) cloud_->instance_held(node);
     n.state.free_gpus -= gpus;
     n.jobs.emplace_back(job_index, gpus);
     return;
@@ -395,7 +408,7 @@ void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) 
   n.jobs.erase(std::find(n.jobs.begin(), n.jobs.end(), std::pair{job_index, gpus}));
   if (n.state.cloud) {
     n.state.free_gpus += gpus;
-    cloud_release(node);
+    if (n.state.provisioned && n.state.free_gpus == n.state.gpus) cloud_->instance_idle(node);
     return;
   }
   if (n.jobs.empty()) --busy_nodes_;
@@ -407,6 +420,23 @@ void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) 
     }
   }
   update_node_utilization(node);
+}
+
+void ClusterSimulation::set_instance_provisioned(int node, bool provisioned) {
+  nodes_[static_cast<std::size_t>(node)].state.provisioned = provisioned;
+}
+
+double ClusterSimulation::interrupt_instance_jobs(int node, const std::string& cause) {
+  const double lost_before = goodput_.lost_gpu_s;
+  std::vector<std::size_t> victims;
+  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
+  for (std::size_t j : victims) interrupt_job(j, cause, {node});
+  return goodput_.lost_gpu_s - lost_before;
+}
+
+void ClusterSimulation::cloud_capacity_changed() {
+  try_schedule();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::update_node_utilization(int node) {

@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/cluster/cloud_pool.hpp"
 #include "models/cluster/cluster_config.hpp"
 #include "models/cluster/cluster_telemetry.hpp"
 #include "models/cluster/collective_log.hpp"
@@ -65,7 +66,6 @@ namespace dcsim::models::cluster {
 
 class TrainingFabric;
 class TrainingJobRun;
-struct CloudPool;
 
 // The registries the cluster uses: its scheduler and failover policy by name, and the collective
 // algorithms its training jobs' plans are costed with. Converts from any registry hub with these
@@ -89,7 +89,8 @@ class ClusterSimulation final : private policy::ClusterView,
                                 public seams::ServiceJobHost,
                                 public seams::CheckpointStoreHost,
                                 public seams::NodeClock,
-                                private ClusterTelemetry::Source {
+                                private ClusterTelemetry::Source,
+                                private CloudPool::Host {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
@@ -255,21 +256,13 @@ class ClusterSimulation final : private policy::ClusterView,
   void finish_migration(std::size_t job_index);
   void transition(Job& job, const char* from, const char* to, const std::string& cause);
   void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
-  // Cloud pool (cloud_pool.cpp).
+  // Cloud pool (cloud_pool.hpp): its instances are nodes after the on-prem ones.
   bool is_cloud(int node) const { return node >= config_.nodes; }
-  void build_cloud_pool();
-  void request_cloud();
-  void provision_cloud(int instances);
-  void on_cloud_ready(int node);
-  void release_cloud(int node);
-  void preempt_cloud(int node);
-  void cloud_hold(int node);
-  void cloud_release(int node);
-  void start_cloud_transfer(Job& job);
-  void finish_cloud_job(const Job& job);
+  void set_instance_provisioned(int node, bool provisioned) override;  // CloudPool::Host
+  double interrupt_instance_jobs(int node, const std::string& cause) override;
+  void cloud_capacity_changed() override;
   // Splits the delay a job held its nodes for before its work began into restart and transfer.
   void account_start_delay(Job& job);
-  void emit_cloud_summary();
   void take_out_of_pool(int node);
   void put_back_in_pool(int node);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
@@ -323,10 +316,12 @@ class ClusterSimulation final : private policy::ClusterView,
   void visit_running_by_expected_end(const std::function<bool(const policy::RunningJob&)>& visit) const override;
   std::size_t running_count() const override { return running_by_end_.size(); }
   int in_service_gpus() const override { return in_service_gpus_; }
-  int cloud_max_instances() const override;
-  int cloud_provisioning() const override;
-  int cloud_provisioned() const override;
-  std::span<const int> cloud_idle_nodes() const override;
+  int cloud_max_instances() const override { return cloud_ ? cloud_->max_instances() : 0; }
+  int cloud_provisioning() const override { return cloud_ ? cloud_->provisioning() : 0; }
+  int cloud_provisioned() const override { return cloud_ ? cloud_->provisioned() : 0; }
+  std::span<const int> cloud_idle_nodes() const override {
+    return cloud_ ? cloud_->idle_nodes() : std::span<const int>();
+  }
 
   ClusterConfig config_;
   sim::Simulator& sim_;
