@@ -61,9 +61,7 @@ void ClusterSimulation::transition(Job& job, const char* from, const char* to, c
   // with the jobs table's arrival and start, its phases are then complete.
   if (!job.named && cause.empty() && !job.states_logged) return;
   if (!job.named) job.states_logged = true;
-  std::string node_list;
-  for (int n : job.nodes) node_list += (node_list.empty() ? "" : " ") + std::to_string(n);
-  sink_.append_row(states_table_, {sim_.now().seconds(), job.spec.name, std::string(from), std::string(to), cause, node_list});
+  job_report_.state_change(sim_.now(), job.spec.name, from, to, cause, job.nodes);
 }
 
 void ClusterSimulation::report_training_work(const Job& job, double steps) {

@@ -19,9 +19,6 @@ namespace dcsim::models::cluster {
 
 namespace {
 
-constexpr double kJoulesPerKwh = 3.6e6;
-
-
 void require(bool ok, const std::string& field, const std::string& message) {
   if (!ok) throw sim::ConfigError(field, message);
 }
@@ -181,41 +178,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
                                               config_.racks_per_power_series},
                      *power_, static_cast<const ClusterTelemetry::Source&>(*this), sim_, sink_);
 
-  std::vector<sim::Column> job_columns = {
-      {"name", sim::ColumnType::kString, "", "job name"},
-      {"nodes", sim::ColumnType::kInt64, "nodes", "nodes held (or asked for, while waiting)"},
-      {"state", sim::ColumnType::kString, "", "done, failed (given up by the failover policy), running or waiting at the end of the run"},
-      {"arrival_s", sim::ColumnType::kFloat64, "s", "arrival time"},
-      {"start_s", sim::ColumnType::kFloat64, "s", "start time (NaN if never started)"},
-      {"finish_s", sim::ColumnType::kFloat64, "s", "finish time (NaN if unfinished)"},
-      {"wait_s", sim::ColumnType::kFloat64, "s", "start - arrival (NaN if never started)"},
-      {"completion_s", sim::ColumnType::kFloat64, "s", "finish - arrival (NaN if unfinished)"},
-      {"energy_kwh", sim::ColumnType::kFloat64, "kWh", "energy of the job's nodes while it ran"},
-      {"restarts", sim::ColumnType::kInt64, "", "times a fault interrupted it and it started again"},
-      {"lost_gpu_h", sim::ColumnType::kFloat64, "GPU-h", "work lost to interruptions: progress since the last checkpoint"},
-  };
-  append_training_columns(job_columns);
-  job_columns.push_back({"stall_s", sim::ColumnType::kFloat64, "s",
-                         "time stalled at checkpoints held for staging space (off-site copies not done)"});
-  std::vector<sim::Column> event_columns = job_columns;
-  event_columns.insert(event_columns.begin() + 2,
-                       {{"node_list", sim::ColumnType::kString, "", "node indices, space-separated"},
-                        {"gpus_per_node", sim::ColumnType::kInt64, "GPUs", "GPUs held on each node"},
-                        {"fabric_groups", sim::ColumnType::kInt64, "groups",
-                         "distinct fabric groups (leaf switches) of the job's nodes; 0 before it starts"}});
-  jobs_table_ = sink_.declare_table("jobs", event_columns);
-  states_table_ = sink_.declare_table(
-      "job_states", {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
-                     {"job", sim::ColumnType::kString, "", "job name"},
-                     {"from", sim::ColumnType::kString, "", "waiting, running, stalled, interrupted, requeued or migrating"},
-                     {"to", sim::ColumnType::kString, "",
-                      "running, stalled (at a checkpoint held for staging space), interrupted, requeued, migrating, "
-                      "completed or failed"},
-                     {"cause", sim::ColumnType::kString, "",
-                      "fault class, failover action (elastic_shrink, elastic_reform, elastic_expand, migrated), "
-                      "warning (predicted:<class>, false_alarm) or off-site copy (a stall); empty for normal steps"},
-                     {"node_list", sim::ColumnType::kString, "", "the job's nodes"}});
-  summary_jobs_table_ = sink_.declare_table("summary/jobs", job_columns);
+  job_report_.declare();
   if (config_.sdc_detection || config_.integrity_events) {
     integrity_.declare();
   }
@@ -523,29 +486,14 @@ void ClusterSimulation::set_node_utilization(int node, double utilization) {
 }
 
 void ClusterSimulation::emit_job_row(const Job& job) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const bool started = job.start != sim::Time::max();
   const bool done = job.state == Job::State::kDone;
-  const char* state = done                                  ? "done"
-                      : job.state == Job::State::kFailed    ? "failed"
-                      : job.state == Job::State::kRunning   ? "running"
-                                                            : "waiting";
-  std::string node_list;
-  for (int n : job.nodes) node_list += (node_list.empty() ? "" : " ") + std::to_string(n);
-  const double arrival = job.spec.arrival.seconds();
-  const double start = started ? job.start.seconds() : nan;
-  const double finish = done ? job.finish.seconds() : nan;
-  std::vector<sim::Cell> row = {job.spec.name, std::int64_t{job.spec.nodes}, node_list,
-                                 std::int64_t{job.gpus_per_node}, std::int64_t{fabric_groups_of(job)}, state,
-                                 arrival, start, finish, started ? start - arrival : nan,
-                                 done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh,
-                                 std::int64_t{job.restarts}, job.lost_gpu_s / 3600.0};
-  append_training_cells(job.plan.get(), job.training, row);
-  row.emplace_back(job.stall_s);
-  sink_.append_row(jobs_table_, row);
-  if (!job.named) return;  // generated streams are summarised by statistics, not listed
-  row.erase(row.begin() + 2, row.begin() + 5);  // the headline table has no placement details
-  sink_.append_row(summary_jobs_table_, row);
+  const char* state = done                                ? "done"
+                      : job.state == Job::State::kFailed  ? "failed"
+                      : job.state == Job::State::kRunning ? "running"
+                                                          : "waiting";
+  job_report_.row({job.spec.name, job.spec.nodes, job.nodes, job.gpus_per_node, fabric_groups_of(job), state, done,
+                   job.spec.arrival, job.start, job.finish, job.energy_j, job.restarts, job.lost_gpu_s, job.plan.get(),
+                   job.training, job.stall_s, job.named});
 }
 
 int ClusterSimulation::fabric_groups_of(const Job& job) const {

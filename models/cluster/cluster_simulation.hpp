@@ -44,6 +44,7 @@
 #include "models/cluster/data_feed.hpp"
 #include "models/cluster/goodput_report.hpp"
 #include "models/cluster/integrity_report.hpp"
+#include "models/cluster/job_report.hpp"
 #include "models/cluster/power_meter.hpp"
 #include "models/collective/collective_algorithm.hpp"
 #include "models/network/uplink_transport.hpp"
@@ -331,7 +332,6 @@ class ClusterSimulation final : private policy::ClusterView,
   int spare_target_ = 0;      // spares the policy keeps
   int spares_total_ = 0;      // nodes flagged spare (down ones included)
   std::vector<int> spares_;   // healthy unused spares, ascending
-  sim::TableId states_table_ = 0;
   GoodputCounts goodput_;  // interruptions and goodput, reported by goodput_report.hpp
   std::size_t failed_ = 0;       // jobs the failover policy gave up
   // Elastic jobs running on fewer replicas than submitted, in the order they shrank.
@@ -380,8 +380,7 @@ class ClusterSimulation final : private policy::ClusterView,
   std::optional<ClusterTelemetry> telemetry_;
   double busy_node_seconds_ = 0.0;
 
-  sim::TableId jobs_table_ = 0;
-  sim::TableId summary_jobs_table_ = 0;
+  JobReport job_report_{sink_};  // the jobs, summary/jobs and job_states tables
   bool finished_run_ = false;
 };
 
