@@ -12,6 +12,7 @@
 #include "models/cluster/goodput_report.hpp"
 #include "models/cluster/integrity_report.hpp"
 #include "models/cluster/job_report.hpp"
+#include "models/cluster/workload_report.hpp"
 #include "sim/trace_sink.hpp"
 
 using dcsim::models::cluster::emit_goodput_summary;
@@ -147,4 +148,28 @@ TEST_CASE("a job's row: times from its arrival, NaN for what has not happened, p
   REQUIRE(states.rows.size() == 1);
   CHECK(std::get<std::string>(states.rows[0][3]) == "running");
   CHECK(std::get<std::string>(states.rows[0][5]) == "3 7");
+}
+
+TEST_CASE("the workload summary: counts by outcome, nearest-rank wait percentiles, bounded slowdown",
+          "[models][cluster][report]") {
+  using Outcome = dcsim::models::cluster::WorkloadTally::Outcome;
+  dcsim::models::cluster::WorkloadTally t;
+  t.add(Outcome::kCompleted);
+  t.add(Outcome::kCompleted);
+  t.add(Outcome::kFailed);
+  t.add(Outcome::kNotArrived);
+  t.replicas = 2;  // not workload jobs
+  for (double w : {40.0, 10.0, 30.0, 20.0}) t.add_wait(w);
+  t.add_completion(100.0, 50.0);  // slowdown 100 / 50 = 2
+  t.add_completion(4.0, 2.0);     // work under 10 s counts as 10 s: max(1, 4 / 10) = 1
+  MemoryTraceSink sink;
+  emit_workload_summary(t, sink);
+  CHECK(count(sink, "workload/jobs_total") == 4);
+  CHECK(count(sink, "workload/jobs_unfinished") == 0);
+  CHECK(count(sink, "workload/service_replica_jobs") == 2);
+  CHECK(number(sink, "workload/mean_wait_s") == 25.0);
+  CHECK(number(sink, "workload/wait_p50_s") == 20.0);  // rank ceil(0.5 x 4) = 2 of 10, 20, 30, 40
+  CHECK(number(sink, "workload/wait_p99_s") == 40.0);  // rank ceil(0.99 x 4) = 4
+  CHECK(number(sink, "workload/mean_completion_s") == 52.0);
+  CHECK(number(sink, "workload/mean_bounded_slowdown") == 1.5);
 }
