@@ -469,11 +469,9 @@ void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue, cons
                                  job.restart_delay,
                              job.spec.priority};
   if (!ahead_of_queue) {
-    insert_waiting(w);  // its priority and arrival keep its place among later arrivals
-  } else if (waiting_head_ > 0) {
-    waiting_[--waiting_head_] = w;
+    waiting_.insert(w);  // its priority and arrival keep its place among later arrivals
   } else {
-    waiting_.insert(waiting_.begin(), w);
+    waiting_.push_front(w);
   }
   transition(job, from, "requeued", ahead_of_queue ? "resume from checkpoint" : "requeue");
 }

@@ -201,27 +201,9 @@ void ClusterSimulation::on_arrival(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.state = Job::State::kWaiting;
   const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
-  insert_waiting({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
+  waiting_.insert({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
   try_schedule();
   telemetry_->mark_dirty();
-}
-
-void ClusterSimulation::insert_waiting(const policy::WaitingJob& w) {
-  // Queue order: higher priority first, then arrival, then job id. Arrivals of equal priority
-  // (the common case) append in O(1); a job that outranks waiting ones is inserted in O(queue).
-  const auto before = [](const policy::WaitingJob& a, const policy::WaitingJob& b) {
-    if (a.priority != b.priority) return a.priority > b.priority;
-    return a.arrival != b.arrival ? a.arrival < b.arrival : a.job_index < b.job_index;
-  };
-  if (waiting_head_ == waiting_.size() || !before(w, waiting_.back())) {
-    waiting_.push_back(w);
-    return;
-  }
-  waiting_.insert(std::upper_bound(waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_), waiting_.end(), w, before), w);
-}
-
-std::span<const policy::WaitingJob> ClusterSimulation::waiting() const {
-  return {waiting_.data() + waiting_head_, waiting_.size() - waiting_head_};
 }
 
 void ClusterSimulation::visit_running_by_expected_end(
@@ -271,10 +253,10 @@ void ClusterSimulation::try_schedule() {
 
 void ClusterSimulation::place_waiting() {
   const bool room = free_gpus_ > 0 || (cloud_ && !cloud_->idle_nodes().empty()) || scheduler_->preempts();
-  if (waiting_head_ == waiting_.size() || !room) return;
+  if (waiting_.empty() || !room) return;
   const auto placements = scheduler_->schedule(*this);
   if (placements.empty()) return;
-  const std::size_t waiting_size = waiting_.size() - waiting_head_;
+  const std::size_t waiting_size = waiting_.size();
   std::vector<std::size_t> positions, preempted;
   positions.reserve(placements.size());
   // Each placement is checked against what the ones before it left free, then acted on.
@@ -286,15 +268,15 @@ void ClusterSimulation::place_waiting() {
     }
     if (p.position < waiting_size) {
       for (std::size_t victim : p.preempt) {
-        preempt_job(victim, waiting_[waiting_head_ + p.position], p.preempt_relaunch);
+        preempt_job(victim, waiting_[p.position], p.preempt_relaunch);
         preempted.push_back(victim);
       }
     }
     check_placement(p, waiting_size);
     positions.push_back(p.position);
-    start_job(waiting_[waiting_head_ + p.position].job_index, p.nodes);
+    start_job(waiting_[p.position].job_index, p.nodes);
   }
-  remove_started(std::move(positions));
+  waiting_.remove_started(std::move(positions));
   // Preempted jobs wait again only now: queueing them earlier would move the positions the
   // policy's placements refer to.
   for (std::size_t victim : preempted) enqueue(victim, false, "preempted");
@@ -306,7 +288,7 @@ void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t 
     throw sim::InternalError("scheduler '" + config_.scheduler + "' " + what + " (this is a bug)");
   };
   if (p.position >= waiting_size) fail("placed a job that is not waiting");
-  const policy::WaitingJob& job = waiting_[waiting_head_ + p.position];
+  const policy::WaitingJob& job = waiting_[p.position];
   if (static_cast<int>(p.nodes.size()) != job.nodes) fail("gave a job the wrong number of nodes");
   for (std::size_t i = 0; i < p.nodes.size(); ++i) {
     const int n = p.nodes[i];
@@ -321,30 +303,6 @@ void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t 
         p.nodes.begin() + static_cast<std::ptrdiff_t>(i)) {
       fail("placed a job twice on one node");
     }
-  }
-}
-
-void ClusterSimulation::remove_started(std::vector<std::size_t> sorted) {
-  std::sort(sorted.begin(), sorted.end());
-  if (sorted.back() + 1 == sorted.size()) {
-    waiting_head_ += sorted.size();  // a prefix: fifo's case, O(1)
-  } else {
-    std::size_t out = waiting_head_;
-    std::size_t next_started = 0;
-    const std::size_t size = waiting_.size() - waiting_head_;
-    for (std::size_t i = 0; i < size; ++i) {
-      if (next_started < sorted.size() && sorted[next_started] == i) {
-        ++next_started;
-      } else {
-        waiting_[out++] = waiting_[waiting_head_ + i];
-      }
-    }
-    waiting_.resize(out);
-  }
-  // Compact once the dead prefix dominates: amortised O(1) per started job.
-  if (waiting_head_ > 1024 && waiting_head_ * 2 > waiting_.size()) {
-    waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_));
-    waiting_head_ = 0;
   }
 }
 

@@ -46,6 +46,7 @@
 #include "models/cluster/integrity_report.hpp"
 #include "models/cluster/job_report.hpp"
 #include "models/cluster/power_meter.hpp"
+#include "models/cluster/wait_queue.hpp"
 #include "models/collective/collective_algorithm.hpp"
 #include "models/network/uplink_transport.hpp"
 #include "models/policy/cluster_view.hpp"
@@ -186,7 +187,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // Energy up to sim.now().
   double energy_j() const { return power_->energy_j(sim_.now()); }
   int running_jobs() const override { return running_; }
-  int waiting_jobs() const override { return static_cast<int>(waiting_.size() - waiting_head_); }
+  int waiting_jobs() const override { return static_cast<int>(waiting_.size()); }
   std::size_t total_jobs() const { return jobs_.size(); }
   std::size_t finished_jobs() const { return finished_; }
   // True while any job has not finished (not yet arrived, waiting or running).
@@ -200,9 +201,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void on_completion(std::size_t job_index);
   void try_schedule();
   void place_waiting();
-  void insert_waiting(const policy::WaitingJob& w);
   void check_placement(const policy::Placement& placement, std::size_t waiting_size) const;
-  void remove_started(std::vector<std::size_t> positions);
   // Lifecycle (cluster_lifecycle.cpp).
   void start_job(std::size_t job_index, const std::vector<int>& nodes);
   // start_job with the transition to running labelled `from` -> running, `cause` (elastic
@@ -313,7 +312,7 @@ class ClusterSimulation final : private policy::ClusterView,
   double gpu_temperature_c(int node) const override;
   double rack_power_headroom_w(int rack) const override;
   double node_load_power_w() const override { return node_load_power_w_; }
-  std::span<const policy::WaitingJob> waiting() const override;
+  std::span<const policy::WaitingJob> waiting() const override { return waiting_.jobs(); }
   void visit_running_by_expected_end(const std::function<bool(const policy::RunningJob&)>& visit) const override;
   std::size_t running_count() const override { return running_by_end_.size(); }
   int in_service_gpus() const override { return in_service_gpus_; }
@@ -350,10 +349,7 @@ class ClusterSimulation final : private policy::ClusterView,
   ClusterRegistries registries_;
 
   std::vector<std::unique_ptr<Job>> jobs_;
-  // Waiting jobs in arrival order, from waiting_head_ on: jobs started from the front (fifo's
-  // case) only advance the head, so a long queue costs nothing per event.
-  std::vector<policy::WaitingJob> waiting_;
-  std::size_t waiting_head_ = 0;
+  WaitQueue waiting_;            // in the order schedulers see them (wait_queue.hpp)
   std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
   int free_gpus_ = 0;            // on healthy nodes
   int in_service_gpus_ = 0;      // of schedulable on-prem nodes
