@@ -1,12 +1,8 @@
-// ClusterSimulation's cloud pool (cloud_pool.hpp): provisioning, idle release, spot preemptions,
-// the data a job's move carries, and the pool's part of the summary.
-
 #include "models/cluster/cloud_pool.hpp"
 
 #include <algorithm>
-#include <string>
+#include <utility>
 
-#include "models/cluster/cluster_job.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::cluster {
@@ -21,227 +17,180 @@ void require(bool ok, const std::string& field, const std::string& message) {
 
 }  // namespace
 
-void ClusterSimulation::build_cloud_pool() {
-  const CloudPoolConfig& p = *config_.cloud_pool;
+CloudPool::CloudPool(const CloudPoolConfig& config, int gpus_per_node, int first_node, std::uint64_t seed,
+                     std::string scheduler, Host& host, sim::Simulator& sim)
+    : config_(config),
+      first_node_(first_node),
+      scheduler_(std::move(scheduler)),
+      host_(host),
+      sim_(sim),
+      rng_(seed, "cluster/cloud_pool", "spot_preemption") {
+  const CloudPoolConfig& p = config_;
   economics::validate(p.offer, "cloud_pool.offer_params.");
-  require(p.offer.gpus_per_instance == config_.node.gpus, "cloud_pool.offer",
-          "expected an offer whose instances have the node's " + std::to_string(config_.node.gpus) +
+  require(p.offer.gpus_per_instance == gpus_per_node, "cloud_pool.offer",
+          "expected an offer whose instances have the node's " + std::to_string(gpus_per_node) +
               " GPUs (jobs hold whole instances as they hold whole nodes), got '" + p.offer.name + "' with " +
               std::to_string(p.offer.gpus_per_instance));
-  require(p.max_instances >= 1, "cloud_pool.max_instances", "expected at least 1 instance, got " +
-                                                                std::to_string(p.max_instances));
+  require(p.max_instances >= 1, "cloud_pool.max_instances",
+          "expected at least 1 instance, got " + std::to_string(p.max_instances));
   require(p.provisioning_delay >= sim::Time::zero(), "cloud_pool.provisioning_delay", "must not be negative");
   require(p.idle_release >= sim::Time::zero(), "cloud_pool.idle_release", "must not be negative");
   require(p.dataset_bytes >= 0 && p.results_bytes >= 0, "cloud_pool.transfer", "sizes must not be negative");
   require(p.wan_bits_per_s > 0, "cloud_pool.transfer.wan_bandwidth", "must be positive");
-  cloud_ = std::make_unique<CloudPool>(p, config_.nodes, config_.seed);
-  for (int i = 0; i < p.max_instances; ++i) {
-    Node n;
-    n.state.rack = -1;  // not in the building
-    n.state.gpus = p.offer.gpus_per_instance;
-    n.state.free_gpus = n.state.gpus;
-    n.state.cloud = true;
-    n.state.provisioned = false;
-    n.last_update = sim_.now();
-    nodes_.push_back(std::move(n));
-  }
+  slots_.resize(static_cast<std::size_t>(p.max_instances));
 }
 
-int ClusterSimulation::cloud_max_instances() const { return cloud_ ? cloud_->config.max_instances : 0; }
-int ClusterSimulation::cloud_provisioning() const { return cloud_ ? cloud_->provisioning : 0; }
-int ClusterSimulation::cloud_provisioned() const { return cloud_ ? cloud_->ready : 0; }
-std::span<const int> ClusterSimulation::cloud_idle_nodes() const {
-  return cloud_ ? std::span<const int>(cloud_->idle) : std::span<const int>();
+void CloudPool::announce(int node, seams::CloudInstanceChange::Kind kind, double lost_gpu_s) const {
+  if (signals_ == nullptr) return;
+  signals_->cloud_instance.emit(
+      seams::CloudInstanceChange{sim_.now(), node, kind, config_.offer.gpus_per_instance, lost_gpu_s});
 }
 
-void ClusterSimulation::request_cloud() {
-  const policy::CloudRequest r = scheduler_->cloud_request(*this);
-  if (r.instances > 0) provision_cloud(r.instances);
+void CloudPool::request(const policy::CloudRequest& r) {
+  if (r.instances > 0) provision(r.instances);
   if (r.ask_again_at == sim::Time::max()) return;
   if (r.ask_again_at <= sim_.now()) {
-    throw sim::InternalError("scheduler '" + config_.scheduler + "' asked to be asked again at " +
+    throw sim::InternalError("scheduler '" + scheduler_ + "' asked to be asked again at " +
                              std::to_string(r.ask_again_at.seconds()) + " s, not after now (this is a bug)");
   }
-  if (r.ask_again_at >= cloud_->wake_at) return;  // an earlier ask is pending; it asks again then
-  cloud_->wake_at = r.ask_again_at;
+  if (r.ask_again_at >= wake_at_) return;  // an earlier ask is pending; it asks again then
+  wake_at_ = r.ask_again_at;
   sim_.at(r.ask_again_at, [this, at = r.ask_again_at] {
-    if (cloud_->wake_at == at) cloud_->wake_at = sim::Time::max();
-    try_schedule();
-    mark_dirty();
+    if (wake_at_ == at) wake_at_ = sim::Time::max();
+    host_.cloud_capacity_changed();
   });
 }
 
-void ClusterSimulation::provision_cloud(int instances) {
-  CloudPool& pool = *cloud_;
-  if (instances > pool.config.max_instances - pool.provisioning - pool.ready) {
-    throw sim::InternalError("scheduler '" + config_.scheduler + "' requested " + std::to_string(instances) +
+void CloudPool::provision(int instances) {
+  if (instances > config_.max_instances - provisioning_ - ready_) {
+    throw sim::InternalError("scheduler '" + scheduler_ + "' requested " + std::to_string(instances) +
                              " cloud instances beyond the pool's maximum (this is a bug)");
   }
-  for (std::size_t i = 0; instances > 0 && i < pool.slots.size(); ++i) {
-    if (pool.slots[i].state != CloudPool::State::kOff) continue;
-    const int node = pool.first_node + static_cast<int>(i);
-    pool.slots[i].state = CloudPool::State::kProvisioning;
-    ++pool.provisioning;
-    ++pool.requested;
+  for (std::size_t i = 0; instances > 0 && i < slots_.size(); ++i) {
+    if (slots_[i].state != State::kOff) continue;
+    const int node = first_node_ + static_cast<int>(i);
+    slots_[i].state = State::kProvisioning;
+    ++provisioning_;
+    ++requested_;
     --instances;
-    if (signals_ != nullptr) {
-      signals_->cloud_instance.emit(seams::CloudInstanceChange{sim_.now(), node, seams::CloudInstanceChange::Kind::kRequested,
-                                                        pool.config.offer.gpus_per_instance, 0.0});
-    }
-    sim_.at(sim_.now() + pool.config.provisioning_delay, [this, node] { on_cloud_ready(node); });
+    announce(node, seams::CloudInstanceChange::Kind::kRequested);
+    sim_.at(sim_.now() + config_.provisioning_delay, [this, node] { on_ready(node); });
   }
 }
 
-void ClusterSimulation::on_cloud_ready(int node) {
-  CloudPool& pool = *cloud_;
-  CloudPool::Slot& slot = pool.slot(node);
-  slot.state = CloudPool::State::kReady;
-  slot.ready_since = sim_.now();
-  --pool.provisioning;
-  ++pool.ready;
-  pool.peak_ready = std::max(pool.peak_ready, pool.ready);
-  nodes_[static_cast<std::size_t>(node)].state.provisioned = true;
-  if (signals_ != nullptr) {
-    signals_->cloud_instance.emit(seams::CloudInstanceChange{sim_.now(), node, seams::CloudInstanceChange::Kind::kReady,
-                                                      pool.config.offer.gpus_per_instance, 0.0});
-  }
-  const double rate = pool.config.offer.purchase == economics::CloudPurchase::kSpot
-                          ? pool.config.offer.preemptions_per_instance_hour
-                          : 0.0;
+void CloudPool::on_ready(int node) {
+  Slot& s = slot(node);
+  s.state = State::kReady;
+  s.ready_since = sim_.now();
+  --provisioning_;
+  ++ready_;
+  peak_ready_ = std::max(peak_ready_, ready_);
+  host_.set_instance_provisioned(node, true);
+  announce(node, seams::CloudInstanceChange::Kind::kReady);
+  const double rate =
+      config_.offer.purchase == economics::CloudPurchase::kSpot ? config_.offer.preemptions_per_instance_hour : 0.0;
   if (rate > 0) {
-    const double life_s = pool.rng.exponential(kSecondsPerHour / rate);
-    slot.preempt_event =
-        sim_.at(sim_.now() + sim::Time::from_seconds(life_s), [this, node] { preempt_cloud(node); }, sim::Priority::kFirst);
+    const double life_s = rng_.exponential(kSecondsPerHour / rate);
+    s.preempt_event = sim_.at(
+        sim_.now() + sim::Time::from_seconds(life_s), [this, node] { preempt(node); }, sim::Priority::kFirst);
   }
-  cloud_release(node);  // idle until a job takes it
-  try_schedule();
-  mark_dirty();
+  instance_idle(node);  // until a job takes it
+  host_.cloud_capacity_changed();
 }
 
-void ClusterSimulation::cloud_hold(int node) {
-  CloudPool& pool = *cloud_;
-  pool.idle.erase(std::lower_bound(pool.idle.begin(), pool.idle.end(), node));
-  sim_.cancel(pool.slot(node).idle_event);
+void CloudPool::instance_held(int node) {
+  idle_.erase(std::lower_bound(idle_.begin(), idle_.end(), node));
+  sim_.cancel(slot(node).idle_event);
 }
 
-void ClusterSimulation::cloud_release(int node) {
-  const Node& n = nodes_[static_cast<std::size_t>(node)];
-  if (!n.state.provisioned || n.state.free_gpus != n.state.gpus) return;
-  CloudPool& pool = *cloud_;
-  pool.idle.insert(std::lower_bound(pool.idle.begin(), pool.idle.end(), node), node);
-  pool.slot(node).idle_event = sim_.at(sim_.now() + pool.config.idle_release, [this, node] { release_cloud(node); });
+void CloudPool::instance_idle(int node) {
+  idle_.insert(std::lower_bound(idle_.begin(), idle_.end(), node), node);
+  slot(node).idle_event = sim_.at(sim_.now() + config_.idle_release, [this, node] { release(node); });
 }
 
-void ClusterSimulation::release_cloud(int node) {
-  CloudPool& pool = *cloud_;
-  CloudPool::Slot& slot = pool.slot(node);
-  Node& n = nodes_[static_cast<std::size_t>(node)];
-  if (slot.state != CloudPool::State::kReady || !n.jobs.empty()) {
+void CloudPool::release(int node) {
+  Slot& s = slot(node);
+  const auto at = std::lower_bound(idle_.begin(), idle_.end(), node);
+  if (s.state != State::kReady || at == idle_.end() || *at != node) {
     throw sim::InternalError("cloud instance " + std::to_string(node) + " released while not idle (this is a bug)");
   }
-  pool.idle.erase(std::lower_bound(pool.idle.begin(), pool.idle.end(), node));
-  sim_.cancel(slot.preempt_event);
-  slot.state = CloudPool::State::kOff;
-  pool.instance_s += (sim_.now() - slot.ready_since).seconds();
-  --pool.ready;
-  ++pool.releases;
-  n.state.provisioned = false;
-  if (signals_ != nullptr) {
-    signals_->cloud_instance.emit(seams::CloudInstanceChange{sim_.now(), node, seams::CloudInstanceChange::Kind::kReleased,
-                                                      pool.config.offer.gpus_per_instance, 0.0});
-  }
+  idle_.erase(at);
+  sim_.cancel(s.preempt_event);
+  s.state = State::kOff;
+  instance_s_ += (sim_.now() - s.ready_since).seconds();
+  --ready_;
+  ++releases_;
+  host_.set_instance_provisioned(node, false);
+  announce(node, seams::CloudInstanceChange::Kind::kReleased);
   // Jobs waiting for instances may now be requested again (the pool had no room).
-  try_schedule();
-  mark_dirty();
+  host_.cloud_capacity_changed();
 }
 
-void ClusterSimulation::preempt_cloud(int node) {
-  CloudPool& pool = *cloud_;
-  CloudPool::Slot& slot = pool.slot(node);
-  Node& n = nodes_[static_cast<std::size_t>(node)];
-  if (n.jobs.empty()) {
-    pool.idle.erase(std::lower_bound(pool.idle.begin(), pool.idle.end(), node));
-    sim_.cancel(slot.idle_event);
+void CloudPool::preempt(int node) {
+  Slot& s = slot(node);
+  const auto at = std::lower_bound(idle_.begin(), idle_.end(), node);
+  if (at != idle_.end() && *at == node) {  // idle: no job on it
+    idle_.erase(at);
+    sim_.cancel(s.idle_event);
   }
-  slot.state = CloudPool::State::kOff;
-  pool.instance_s += (sim_.now() - slot.ready_since).seconds();
-  --pool.ready;
-  ++pool.preemptions;
-  n.state.provisioned = false;  // gone: its jobs' release below does not make it idle
-  const double lost_before = goodput_.lost_gpu_s;
-  std::vector<std::size_t> victims;
-  for (const auto& [index, gpus] : n.jobs) victims.push_back(index);
-  for (std::size_t j : victims) interrupt_job(j, "spot_preemption", {node});
-  if (signals_ != nullptr) {
-    signals_->cloud_instance.emit(seams::CloudInstanceChange{sim_.now(), node, seams::CloudInstanceChange::Kind::kPreempted,
-                                                      pool.config.offer.gpus_per_instance, goodput_.lost_gpu_s - lost_before});
-  }
-  try_schedule();
-  mark_dirty();
+  s.state = State::kOff;
+  instance_s_ += (sim_.now() - s.ready_since).seconds();
+  --ready_;
+  ++preemptions_;
+  // Gone first: its jobs' release does not make it idle.
+  host_.set_instance_provisioned(node, false);
+  const double lost_gpu_s = host_.interrupt_instance_jobs(node, "spot_preemption");
+  announce(node, seams::CloudInstanceChange::Kind::kPreempted, lost_gpu_s);
+  host_.cloud_capacity_changed();
 }
 
-void ClusterSimulation::start_cloud_transfer(Job& job) {
-  CloudPool& pool = *cloud_;
-  job.ran_in_cloud = true;
-  const double bytes = pool.config.dataset_bytes;
-  if (bytes <= 0) return;
+sim::Time CloudPool::send_dataset(std::size_t job) {
+  const double bytes = config_.dataset_bytes;
+  if (bytes <= 0) return sim::Time::zero();
   // A fresh instance has nothing: the dataset (or checkpoint) crosses the WAN before the work
   // starts, the job holding its instances meanwhile.
-  job.transfer_delay = sim::Time::from_seconds(bytes * 8.0 / pool.config.wan_bits_per_s);
-  job.restart_delay += job.transfer_delay;
-  pool.ingress_bytes += bytes;
-  if (signals_ != nullptr) signals_->cloud_transfer.emit(seams::CloudTransfer{sim_.now(), job.index, bytes, false});
+  ingress_bytes_ += bytes;
+  if (signals_ != nullptr) signals_->cloud_transfer.emit(seams::CloudTransfer{sim_.now(), job, bytes, false});
+  return sim::Time::from_seconds(bytes * 8.0 / config_.wan_bits_per_s);
 }
 
-void ClusterSimulation::finish_cloud_job(const Job& job) {
-  CloudPool& pool = *cloud_;
-  ++pool.jobs_completed;
-  const double bytes = pool.config.results_bytes;
+void CloudPool::job_finished(std::size_t job) {
+  ++jobs_completed_;
+  const double bytes = config_.results_bytes;
   if (bytes <= 0) return;
-  pool.egress_bytes += bytes;
-  if (signals_ != nullptr) signals_->cloud_transfer.emit(seams::CloudTransfer{sim_.now(), job.index, bytes, true});
+  egress_bytes_ += bytes;
+  if (signals_ != nullptr) signals_->cloud_transfer.emit(seams::CloudTransfer{sim_.now(), job, bytes, true});
 }
 
-void ClusterSimulation::account_start_delay(Job& job) {
-  const double held_s = (sim_.now() - job.run_start).seconds();
-  const double transfer_s = std::min(held_s, job.transfer_delay.seconds());
-  goodput_.transfer_gpu_s += job.gpus() * transfer_s;
-  goodput_.restart_gpu_s += job.gpus() * (held_s - transfer_s);
-  job.transfer_delay = sim::Time::zero();
-}
-
-void ClusterSimulation::emit_cloud_summary() {
-  if (!cloud_) return;
-  const CloudPool& pool = *cloud_;
-  double instance_s = pool.instance_s;
-  for (const auto& slot : pool.slots) {
-    if (slot.state == CloudPool::State::kReady) instance_s += (sim_.now() - slot.ready_since).seconds();
+void CloudPool::emit_summary(std::uint64_t burst_jobs, double held_gpu_s, double transfer_gpu_s,
+                             sim::TraceSink& sink) const {
+  double instance_s = instance_s_;
+  for (const auto& s : slots_) {
+    if (s.state == State::kReady) instance_s += (sim_.now() - s.ready_since).seconds();
   }
-  std::uint64_t burst_jobs = 0;
-  for (const auto& job : jobs_) burst_jobs += job->ran_in_cloud ? 1 : 0;
-  const auto put = [this](const std::string& path, double v, const std::string& unit, const std::string& what) {
-    sink_.set_summary(path, sim::SummaryValue{v, unit, what});
+  const auto put = [&sink](const std::string& path, double v, const std::string& unit, const std::string& what) {
+    sink.set_summary(path, sim::SummaryValue{v, unit, what});
   };
-  const auto put_count = [this](const std::string& path, std::uint64_t v, const std::string& what) {
-    sink_.set_summary(path, sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
+  const auto put_count = [&sink](const std::string& path, std::uint64_t v, const std::string& what) {
+    sink.set_summary(path, sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
   };
   put_count("workload/burst/jobs", burst_jobs, "jobs that ran on cloud pool instances at least once");
-  put_count("workload/burst/jobs_completed", pool.jobs_completed, "jobs that finished on cloud pool instances");
-  put("workload/burst/gpu_hours", pool.held_gpu_s / kSecondsPerHour, "GPU-h",
+  put_count("workload/burst/jobs_completed", jobs_completed_, "jobs that finished on cloud pool instances");
+  put("workload/burst/gpu_hours", held_gpu_s_ / kSecondsPerHour, "GPU-h",
       "GPU time jobs held on cloud pool instances (transfers, restarts and lost work included)");
-  put("workload/onprem/gpu_hours", (goodput_.held_gpu_s - pool.held_gpu_s) / kSecondsPerHour, "GPU-h",
+  put("workload/onprem/gpu_hours", (held_gpu_s - held_gpu_s_) / kSecondsPerHour, "GPU-h",
       "GPU time jobs held on on-prem nodes");
-  put_count("workload/spot_preemptions", pool.preemptions, "cloud pool instances preempted (spot)");
-  put("goodput/transfer_gpu_h", goodput_.transfer_gpu_s / kSecondsPerHour, "GPU-h",
+  put_count("workload/spot_preemptions", preemptions_, "cloud pool instances preempted (spot)");
+  put("goodput/transfer_gpu_h", transfer_gpu_s / kSecondsPerHour, "GPU-h",
       "GPU time jobs held on cloud instances while their dataset crossed the WAN");
-  put_count("cloud/instances_requested", pool.requested, "cloud pool instances requested");
-  put_count("cloud/instances_released", pool.releases, "cloud pool instances released after their idle timeout");
-  sink_.set_summary("cloud/peak_instances", sim::SummaryValue{static_cast<std::int64_t>(pool.peak_ready), "",
+  put_count("cloud/instances_requested", requested_, "cloud pool instances requested");
+  put_count("cloud/instances_released", releases_, "cloud pool instances released after their idle timeout");
+  sink.set_summary("cloud/peak_instances", sim::SummaryValue{static_cast<std::int64_t>(peak_ready_), "",
                                                              "most cloud pool instances provisioned at once"});
   put("cloud/instance_hours", instance_s / kSecondsPerHour, "instance-h",
       "instance time provisioned (usable), busy or idle: what the provider bills");
-  put("cloud/ingress_bytes", pool.ingress_bytes, "B", "datasets sent on-prem -> cloud (free at the providers)");
-  put("cloud/egress_bytes", pool.egress_bytes, "B", "results sent cloud -> on-prem (billed as egress)");
+  put("cloud/ingress_bytes", ingress_bytes_, "B", "datasets sent on-prem -> cloud (free at the providers)");
+  put("cloud/egress_bytes", egress_bytes_, "B", "results sent cloud -> on-prem (billed as egress)");
 }
 
 }  // namespace dcsim::models::cluster

@@ -137,7 +137,7 @@ void ClusterSimulation::on_corruption_caught(std::size_t job_index, std::uint64_
         c.quarantine, [this, node = c.node] { set_node_up(node); }, sim::Priority::kFirst);
   } else {
     try_schedule();
-    mark_dirty();
+    telemetry_->mark_dirty();
   }
 }
 

@@ -15,7 +15,6 @@
 #include <string>
 
 #include "models/cluster/batch_job_run.hpp"
-#include "models/cluster/cloud_pool.hpp"
 #include "models/cluster/cluster_job.hpp"
 #include "models/cluster/step_executor.hpp"
 #include "models/cluster/training_fabric.hpp"
@@ -62,9 +61,7 @@ void ClusterSimulation::transition(Job& job, const char* from, const char* to, c
   // with the jobs table's arrival and start, its phases are then complete.
   if (!job.named && cause.empty() && !job.states_logged) return;
   if (!job.named) job.states_logged = true;
-  std::string node_list;
-  for (int n : job.nodes) node_list += (node_list.empty() ? "" : " ") + std::to_string(n);
-  sink_.append_row(states_table_, {sim_.now().seconds(), job.spec.name, std::string(from), std::string(to), cause, node_list});
+  job_report_.state_change(sim_.now(), job.spec.name, from, to, cause, job.nodes);
 }
 
 void ClusterSimulation::report_training_work(const Job& job, double steps) {
@@ -89,7 +86,14 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   job.start_label = {};
   job.nodes = nodes;
   job.cloud = is_cloud(nodes.front());
-  if (job.cloud) start_cloud_transfer(job);
+  if (job.cloud) {
+    job.ran_in_cloud = true;
+    const sim::Time transfer = cloud_->send_dataset(job.index);  // zero without a dataset
+    if (transfer > sim::Time::zero()) {
+      job.transfer_delay = transfer;
+      job.restart_delay += transfer;
+    }
+  }
   job.state = Job::State::kRunning;
   if (first) job.start = sim_.now();
   job.run_start = sim_.now();
@@ -100,8 +104,8 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   running_by_end_.emplace(job.expected_end, job_index);
   job.energy_at_start_j = 0.0;
   for (int node : job.nodes) {
-    integrate_node(node);
-    job.energy_at_start_j += nodes_[static_cast<std::size_t>(node)].energy_j;
+    power_->integrate(node, sim_.now());
+    job.energy_at_start_j += power_->node_energy_j(node);
   }
   job.awaiting_work = job.restart_delay > sim::Time::zero();
   for (int node : job.nodes) hold_gpus(node, job_index, job.gpus_per_node);
@@ -151,7 +155,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
       job.awaiting_work = true;
       if (!job.cloud) {
         for (int node : job.nodes) update_node_utilization(node);
-        mark_dirty();
+        telemetry_->mark_dirty();
       }
     }
     return;
@@ -160,7 +164,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     job.awaiting_work = false;
     if (!job.cloud) {  // cloud instances draw no on-prem power
       for (int node : job.nodes) update_node_utilization(node);
-      mark_dirty();
+      telemetry_->mark_dirty();
     }
   }
   account_start_delay(job);
@@ -230,9 +234,17 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   if (job.run_plan != nullptr && !free_nodes_.empty()) {
     sim_.at(sim_.now(), [this] {
       try_schedule();
-      mark_dirty();
+      telemetry_->mark_dirty();
     });
   }
+}
+
+void ClusterSimulation::account_start_delay(Job& job) {
+  const double held_s = (sim_.now() - job.run_start).seconds();
+  const double transfer_s = std::min(held_s, job.transfer_delay.seconds());
+  goodput_.transfer_gpu_s += job.gpus() * transfer_s;
+  goodput_.restart_gpu_s += job.gpus() * (held_s - transfer_s);
+  job.transfer_delay = sim::Time::zero();
 }
 
 const char* ClusterSimulation::running_label(const Job& job) {
@@ -249,7 +261,7 @@ bool ClusterSimulation::stall_at_checkpoint(std::size_t job_index) {
   job.stall_return = job.migrating ? "migrating" : "running";
   transition(job, job.stall_return, "stalled", "off-site copy");
   for (int node : job.nodes) update_node_utilization(node);  // idle while stalled
-  mark_dirty();
+  telemetry_->mark_dirty();
   return true;
 }
 
@@ -261,20 +273,20 @@ void ClusterSimulation::release_checkpoints(std::size_t job_index) {
   job.stalled = false;
   if (job.stall_return != nullptr) transition(job, "stalled", job.stall_return, "off-site copy");
   for (int node : job.nodes) update_node_utilization(node);
-  mark_dirty();
+  telemetry_->mark_dirty();
   job.training->write_held_checkpoint();
 }
 
 void ClusterSimulation::close_run_accounts(Job& job) {
   double energy_now = 0.0;
   for (int node : job.nodes) {
-    integrate_node(node);
-    energy_now += nodes_[static_cast<std::size_t>(node)].energy_j;
+    power_->integrate(node, sim_.now());
+    energy_now += power_->node_energy_j(node);
   }
   job.energy_j += energy_now - job.energy_at_start_j;
   job.energy_at_start_j = energy_now;
   if (job.cloud) {
-    cloud_->held_gpu_s += job.gpus() * (sim_.now() - job.run_start).seconds();
+    cloud_->add_held_gpu_s(job.gpus() * (sim_.now() - job.run_start).seconds());
   } else {
     busy_node_seconds_ += busy_nodes_of(job) * (sim_.now() - job.run_start).seconds();
   }
@@ -326,10 +338,10 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
     end_corruption(job, "finished_corrupted");
   }
   if (job.plan) report_training_work(job, job.plan->steps);
-  if (job.cloud) finish_cloud_job(job);
+  if (job.cloud) cloud_->job_finished(job.index);
   emit_job_row(job);
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& cause,
@@ -457,11 +469,9 @@ void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue, cons
                                  job.restart_delay,
                              job.spec.priority};
   if (!ahead_of_queue) {
-    insert_waiting(w);  // its priority and arrival keep its place among later arrivals
-  } else if (waiting_head_ > 0) {
-    waiting_[--waiting_head_] = w;
+    waiting_.insert(w);  // its priority and arrival keep its place among later arrivals
   } else {
-    waiting_.insert(waiting_.begin(), w);
+    waiting_.push_front(w);
   }
   transition(job, from, "requeued", ahead_of_queue ? "resume from checkpoint" : "requeue");
 }
@@ -533,7 +543,7 @@ void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause, c
   for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
   for (std::size_t j : victims) interrupt_job(j, cause, failed);
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::set_node_up(int node) {
@@ -555,7 +565,7 @@ void ClusterSimulation::set_node_up(int node) {
     put_back_in_pool(node);
   }
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 }  // namespace dcsim::models::cluster

@@ -3,11 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string>
-#include <vector>
 
 #include "models/cluster/cluster_job.hpp"
+#include "models/cluster/workload_report.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::cluster {
@@ -15,15 +14,6 @@ namespace dcsim::models::cluster {
 namespace {
 
 constexpr double kJoulesPerKwh = 3.6e6;
-
-// Nearest-rank percentile (q in [0, 1]); 0 for no values. Reorders `values`.
-double percentile(std::vector<double>& values, double q) {
-  if (values.empty()) return 0.0;
-  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
-  const std::size_t k = std::min(values.size() - 1, rank == 0 ? 0 : rank - 1);
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
-  return values[k];
-}
 
 }  // namespace
 
@@ -44,15 +34,12 @@ void ClusterSimulation::finish() {
   if (finished_run_) throw sim::InternalError("ClusterSimulation::finish called twice (this is a bug)");
   finished_run_ = true;
   if (collective_log_) collective_log_->finish();
-  for (std::size_t i = 0; i < nodes_.size(); ++i) integrate_node(static_cast<int>(i));
+  power_->integrate_all(sim_.now());
   // Unfinished jobs get a row too, so the tables account for every job.
-  double completion_sum_s = 0.0;
-  double slowdown_sum = 0.0;
-  std::vector<double> waits_s;
   // The workload's jobs by how they ended. Inference replicas are cluster jobs too (placed, held,
   // interrupted like any), but the service decides when they end: they are counted apart and
   // kept out of the workload's counts, waits and makespan (their service reports its own).
-  std::size_t workload_jobs = 0, completed = 0, failed = 0, unfinished = 0, not_arrived = 0, replicas = 0;
+  WorkloadTally workload;
   sim::Time makespan = sim::Time::zero();
   for (auto& job : jobs_) {
     // Unfinished training jobs delivered the whole steps they have done (running) or will resume
@@ -68,61 +55,32 @@ void ClusterSimulation::finish() {
     if (job->state == Job::State::kRunning) close_run_accounts(*job);
     if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) emit_job_row(*job);
     if (job->service) {
-      ++replicas;
+      ++workload.replicas;
       continue;
     }
-    ++workload_jobs;
-    switch (job->state) {
-      case Job::State::kDone: ++completed; break;
-      case Job::State::kFailed: ++failed; break;
-      case Job::State::kPending: ++not_arrived; break;  // a generated job due after the end
-      case Job::State::kWaiting:
-      case Job::State::kRunning: ++unfinished; break;
-    }
-    if (job->start != sim::Time::max()) waits_s.push_back((job->start - job->spec.arrival).seconds());
+    using Outcome = WorkloadTally::Outcome;
+    workload.add(job->state == Job::State::kDone      ? Outcome::kCompleted
+                 : job->state == Job::State::kFailed  ? Outcome::kFailed
+                 : job->state == Job::State::kPending ? Outcome::kNotArrived
+                                                      : Outcome::kUnfinished);
+    if (job->start != sim::Time::max()) workload.add_wait((job->start - job->spec.arrival).seconds());
     if (job->state == Job::State::kDone) {
       makespan = std::max(makespan, job->finish);
-      const double completion_s = (job->finish - job->spec.arrival).seconds();
-      completion_sum_s += completion_s;
-      // Bounded slowdown (Feitelson et al., JSSPP 1997): completion over run time, run times
-      // below 10 s counted as 10 s so that tiny jobs do not dominate the mean.
-      slowdown_sum += std::max(1.0, completion_s / std::max(job->spec.work.seconds(), 10.0));
+      workload.add_completion((job->finish - job->spec.arrival).seconds(), job->spec.work.seconds());
     }
   }
-  double wait_sum_s = 0.0;
-  for (double w : waits_s) wait_sum_s += w;
-  const std::size_t started_count = waits_s.size();
 
   const double energy = energy_j();
   const double elapsed_s = sim_.now().seconds();
   auto put = [this](const std::string& path, double v, const std::string& unit, const std::string& what) {
     sink_.set_summary(path, sim::SummaryValue{v, unit, what});
   };
-  auto put_count = [this](const std::string& path, std::size_t v, const std::string& what) {
-    sink_.set_summary(path, sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
-  };
   put("energy/it_kwh", energy / kJoulesPerKwh, "kWh", "IT energy of the compute nodes");
-  put("power/mean_w", elapsed_s > 0 ? energy / elapsed_s : cluster_power_w_, "W",
+  put("power/mean_w", elapsed_s > 0 ? energy / elapsed_s : power_->cluster_power_w(), "W",
       "IT energy / simulated time");
-  put("power/peak_w", peak_power_w_, "W", "highest settled cluster IT power");
-  put("power/peak_rack_w", peak_rack_power_w_, "W", "highest settled rack IT power");
-  put_count("workload/jobs_total", workload_jobs,
-            "jobs in the workload (named, generated, from traces; not inference replicas): completed + failed + "
-            "unfinished + not arrived");
-  put_count("workload/jobs_completed", completed, "jobs finished within the run");
-  put_count("workload/jobs_failed", failed, "jobs the failover policy gave up (max_restarts)");
-  put_count("workload/jobs_unfinished", unfinished, "jobs waiting or running at the end");
-  put_count("workload/jobs_not_arrived", not_arrived, "generated or trace jobs due after the end of the run");
-  put_count("workload/service_replica_jobs", replicas,
-            "inference replicas submitted as cluster jobs (rows <service>/replica-<k> of /events/jobs)");
-  put("workload/mean_wait_s", started_count > 0 ? wait_sum_s / static_cast<double>(started_count) : 0.0,
-      "s", "mean start - arrival over started jobs");
-  put("workload/mean_completion_s", completed > 0 ? completion_sum_s / static_cast<double>(completed) : 0.0,
-      "s", "mean finish - arrival over finished jobs");
-  put("workload/wait_p50_s", percentile(waits_s, 0.50), "s", "median start - arrival over started jobs (0 if none)");
-  put("workload/wait_p99_s", percentile(waits_s, 0.99), "s", "99th percentile of start - arrival (nearest rank)");
-  put("workload/mean_bounded_slowdown", completed > 0 ? slowdown_sum / static_cast<double>(completed) : 0.0, "",
-      "mean over finished jobs of max(1, (finish - arrival) / max(work, 10 s))");
+  put("power/peak_w", power_->peak_power_w(), "W", "highest settled cluster IT power");
+  put("power/peak_rack_w", power_->peak_rack_power_w(), "W", "highest settled rack IT power");
+  emit_workload_summary(workload, sink_);
   emit_reliability_summary();
   emit_integrity_summary();
   emit_data_stall_summary();
@@ -132,7 +90,11 @@ void ClusterSimulation::finish() {
       elapsed_s > 0 ? busy_node_seconds_ / (elapsed_s * static_cast<double>(config_.nodes)) : 0.0, "",
       "on-prem node-seconds held by jobs / (nodes x simulated time); a job on k of a node's GPUs holds k/gpus of "
       "it");
-  emit_cloud_summary();
+  if (cloud_) {
+    std::uint64_t burst_jobs = 0;
+    for (const auto& job : jobs_) burst_jobs += job->ran_in_cloud ? 1 : 0;
+    cloud_->emit_summary(burst_jobs, goodput_.held_gpu_s, goodput_.transfer_gpu_s, sink_);
+  }
 }
 
 }  // namespace dcsim::models::cluster

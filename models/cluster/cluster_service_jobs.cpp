@@ -85,15 +85,13 @@ void ClusterSimulation::end_service_job(std::size_t handle) {
     return;
   }
   if (job.state == Job::State::kWaiting) {
-    const auto it = std::find_if(waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_), waiting_.end(),
-                                 [handle](const policy::WaitingJob& w) { return w.job_index == handle; });
-    if (it != waiting_.end()) waiting_.erase(it);
+    waiting_.erase_job(handle);
     job.state = Job::State::kDone;
     job.finish = sim_.now();
     ++finished_;
     transition(job, "waiting", "completed", "withdrawn");
     emit_job_row(job);
-    mark_dirty();
+    telemetry_->mark_dirty();
   }
 }
 

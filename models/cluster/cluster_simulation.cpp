@@ -8,7 +8,6 @@
 #include <optional>
 #include <string>
 
-#include "models/cluster/cloud_pool.hpp"
 #include "models/cluster/cluster_job.hpp"
 #include "models/cluster/step_executor.hpp"
 #include "models/cluster/training_fabric.hpp"
@@ -19,9 +18,6 @@
 namespace dcsim::models::cluster {
 
 namespace {
-
-constexpr double kJoulesPerKwh = 3.6e6;
-
 
 void require(bool ok, const std::string& field, const std::string& message) {
   if (!ok) throw sim::ConfigError(field, message);
@@ -136,12 +132,11 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
   nodes_.resize(static_cast<std::size_t>(config_.nodes));
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     auto& n = nodes_[i];
-    n.power_w = power::node_power_w(config_.node, 0.0);
-    n.last_update = sim_.now();
     n.state.rack = static_cast<int>(i) / config_.nodes_per_rack;
     n.state.gpus = config_.node.gpus;
     n.state.free_gpus = config_.node.gpus;
   }
+  power_.emplace(config_.nodes, config_.nodes_per_rack, power::node_power_w(config_.node, 0.0), sim_.now());
   node_load_power_w_ = power::node_power_w(config_.node, 1.0) - power::node_power_w(config_.node, 0.0);
   gpu_activities_ = power::phase_activities(config_.gpu_phase_power, config_.node.gpu);
   free_nodes_.resize(nodes_.size());
@@ -165,63 +160,25 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
                 std::to_string(spare_target_) + " spares, but job '" + job->spec.name + "' needs " +
                 std::to_string(job->spec.nodes));
   }
-  if (config_.cloud_pool) build_cloud_pool();  // node ids after the on-prem ones
-  const int racks = (config_.nodes + config_.nodes_per_rack - 1) / config_.nodes_per_rack;
-  rack_power_w_.assign(static_cast<std::size_t>(racks), 0.0);
-  rack_dirty_.assign(static_cast<std::size_t>(racks), 1);
-  for (int r = 0; r < racks; ++r) dirty_racks_.push_back(r);
-
-  power_series_ = sink_.declare_series("power/cluster_w", "W", "IT power of all compute nodes");
-  const int group = config_.racks_per_power_series;
-  for (int first = 0; group > 0 && first < racks; first += group) {
-    const int last = std::min(racks, first + group) - 1;
-    rack_series_.push_back(
-        group == 1 ? sink_.declare_series("power/rack/" + std::to_string(first) + "_w", "W",
-                                          "IT power of the compute nodes in rack " + std::to_string(first))
-                   : sink_.declare_series("power/rack_group/" + std::to_string(first / group) + "_w", "W",
-                                          "IT power of the compute nodes in racks " + std::to_string(first) +
-                                              " to " + std::to_string(last)));
+  if (config_.cloud_pool) {  // node ids after the on-prem ones
+    cloud_ = std::make_unique<CloudPool>(*config_.cloud_pool, config_.node.gpus, config_.nodes, config_.seed,
+                                         config_.scheduler, static_cast<CloudPool::Host&>(*this), sim_);
+    for (int i = 0; i < config_.cloud_pool->max_instances; ++i) {
+      Node n;
+      n.state.rack = -1;  // not in the building
+      n.state.gpus = config_.node.gpus;
+      n.state.free_gpus = n.state.gpus;
+      n.state.cloud = true;
+      n.state.provisioned = false;
+      nodes_.push_back(std::move(n));
+      power_->add_unracked_node(sim_.now());
+    }
   }
-  rack_recorded_w_.assign(rack_series_.size(), std::numeric_limits<double>::quiet_NaN());
-  running_series_ = sink_.declare_series("jobs/running", "jobs", "jobs holding nodes");
-  waiting_series_ = sink_.declare_series("jobs/waiting", "jobs", "jobs arrived and not started");
-  busy_series_ = sink_.declare_series("nodes/busy", "nodes", "nodes held by a job");
+  telemetry_.emplace(ClusterTelemetry::Config{config_.telemetry_interval, config_.duration,
+                                              config_.racks_per_power_series},
+                     *power_, static_cast<const ClusterTelemetry::Source&>(*this), sim_, sink_);
 
-  std::vector<sim::Column> job_columns = {
-      {"name", sim::ColumnType::kString, "", "job name"},
-      {"nodes", sim::ColumnType::kInt64, "nodes", "nodes held (or asked for, while waiting)"},
-      {"state", sim::ColumnType::kString, "", "done, failed (given up by the failover policy), running or waiting at the end of the run"},
-      {"arrival_s", sim::ColumnType::kFloat64, "s", "arrival time"},
-      {"start_s", sim::ColumnType::kFloat64, "s", "start time (NaN if never started)"},
-      {"finish_s", sim::ColumnType::kFloat64, "s", "finish time (NaN if unfinished)"},
-      {"wait_s", sim::ColumnType::kFloat64, "s", "start - arrival (NaN if never started)"},
-      {"completion_s", sim::ColumnType::kFloat64, "s", "finish - arrival (NaN if unfinished)"},
-      {"energy_kwh", sim::ColumnType::kFloat64, "kWh", "energy of the job's nodes while it ran"},
-      {"restarts", sim::ColumnType::kInt64, "", "times a fault interrupted it and it started again"},
-      {"lost_gpu_h", sim::ColumnType::kFloat64, "GPU-h", "work lost to interruptions: progress since the last checkpoint"},
-  };
-  append_training_columns(job_columns);
-  job_columns.push_back({"stall_s", sim::ColumnType::kFloat64, "s",
-                         "time stalled at checkpoints held for staging space (off-site copies not done)"});
-  std::vector<sim::Column> event_columns = job_columns;
-  event_columns.insert(event_columns.begin() + 2,
-                       {{"node_list", sim::ColumnType::kString, "", "node indices, space-separated"},
-                        {"gpus_per_node", sim::ColumnType::kInt64, "GPUs", "GPUs held on each node"},
-                        {"fabric_groups", sim::ColumnType::kInt64, "groups",
-                         "distinct fabric groups (leaf switches) of the job's nodes; 0 before it starts"}});
-  jobs_table_ = sink_.declare_table("jobs", event_columns);
-  states_table_ = sink_.declare_table(
-      "job_states", {{"time_s", sim::ColumnType::kFloat64, "s", "when"},
-                     {"job", sim::ColumnType::kString, "", "job name"},
-                     {"from", sim::ColumnType::kString, "", "waiting, running, stalled, interrupted, requeued or migrating"},
-                     {"to", sim::ColumnType::kString, "",
-                      "running, stalled (at a checkpoint held for staging space), interrupted, requeued, migrating, "
-                      "completed or failed"},
-                     {"cause", sim::ColumnType::kString, "",
-                      "fault class, failover action (elastic_shrink, elastic_reform, elastic_expand, migrated), "
-                      "warning (predicted:<class>, false_alarm) or off-site copy (a stall); empty for normal steps"},
-                     {"node_list", sim::ColumnType::kString, "", "the job's nodes"}});
-  summary_jobs_table_ = sink_.declare_table("summary/jobs", job_columns);
+  job_report_.declare();
   if (config_.sdc_detection || config_.integrity_events) {
     integrity_.declare();
   }
@@ -229,16 +186,11 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
 
 ClusterSimulation::~ClusterSimulation() = default;
 
-
 void ClusterSimulation::start() {
-  cluster_last_update_ = sim_.now();
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     sim_.at(std::max(jobs_[i]->spec.arrival, sim_.now()), [this, i] { on_arrival(i); });
   }
-  mark_dirty();
-  if (config_.telemetry_interval > sim::Time::zero()) {
-    sim_.at(sim_.now(), [this] { on_telemetry_tick(); }, sim::Priority::kTelemetry);
-  }
+  telemetry_->start();
 }
 
 double ClusterSimulation::progress_fraction() const {
@@ -249,27 +201,9 @@ void ClusterSimulation::on_arrival(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.state = Job::State::kWaiting;
   const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
-  insert_waiting({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
+  waiting_.insert({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
   try_schedule();
-  mark_dirty();
-}
-
-void ClusterSimulation::insert_waiting(const policy::WaitingJob& w) {
-  // Queue order: higher priority first, then arrival, then job id. Arrivals of equal priority
-  // (the common case) append in O(1); a job that outranks waiting ones is inserted in O(queue).
-  const auto before = [](const policy::WaitingJob& a, const policy::WaitingJob& b) {
-    if (a.priority != b.priority) return a.priority > b.priority;
-    return a.arrival != b.arrival ? a.arrival < b.arrival : a.job_index < b.job_index;
-  };
-  if (waiting_head_ == waiting_.size() || !before(w, waiting_.back())) {
-    waiting_.push_back(w);
-    return;
-  }
-  waiting_.insert(std::upper_bound(waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_), waiting_.end(), w, before), w);
-}
-
-std::span<const policy::WaitingJob> ClusterSimulation::waiting() const {
-  return {waiting_.data() + waiting_head_, waiting_.size() - waiting_head_};
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::visit_running_by_expected_end(
@@ -290,6 +224,12 @@ double ClusterSimulation::rack_power_headroom_w(int rack) const {
   return conditions_ ? conditions_->rack_power_headroom_w(rack) : std::numeric_limits<double>::infinity();
 }
 
+void ClusterSimulation::set_signals(const seams::DatacenterSignals* signals) {
+  signals_ = signals;
+  telemetry_->set_it_power_signal(signals != nullptr ? &signals->it_power : nullptr);
+  if (cloud_) cloud_->set_signals(signals);
+}
+
 void ClusterSimulation::set_fabric_groups(const std::vector<int>& group_of_node) {
   if (group_of_node.size() != static_cast<std::size_t>(config_.nodes)) {
     throw sim::InternalError("set_fabric_groups: " + std::to_string(group_of_node.size()) + " groups for " +
@@ -308,15 +248,15 @@ void ClusterSimulation::set_node_conditions(const seams::NodeConditions* conditi
 void ClusterSimulation::try_schedule() {
   try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
   place_waiting();
-  if (cloud_) request_cloud();  // after the placements, which the policy then sees running
+  if (cloud_) cloud_->request(scheduler_->cloud_request(*this));  // after the placements, which the policy sees
 }
 
 void ClusterSimulation::place_waiting() {
-  const bool room = free_gpus_ > 0 || (cloud_ && !cloud_->idle.empty()) || scheduler_->preempts();
-  if (waiting_head_ == waiting_.size() || !room) return;
+  const bool room = free_gpus_ > 0 || (cloud_ && !cloud_->idle_nodes().empty()) || scheduler_->preempts();
+  if (waiting_.empty() || !room) return;
   const auto placements = scheduler_->schedule(*this);
   if (placements.empty()) return;
-  const std::size_t waiting_size = waiting_.size() - waiting_head_;
+  const std::size_t waiting_size = waiting_.size();
   std::vector<std::size_t> positions, preempted;
   positions.reserve(placements.size());
   // Each placement is checked against what the ones before it left free, then acted on.
@@ -328,19 +268,19 @@ void ClusterSimulation::place_waiting() {
     }
     if (p.position < waiting_size) {
       for (std::size_t victim : p.preempt) {
-        preempt_job(victim, waiting_[waiting_head_ + p.position], p.preempt_relaunch);
+        preempt_job(victim, waiting_[p.position], p.preempt_relaunch);
         preempted.push_back(victim);
       }
     }
     check_placement(p, waiting_size);
     positions.push_back(p.position);
-    start_job(waiting_[waiting_head_ + p.position].job_index, p.nodes);
+    start_job(waiting_[p.position].job_index, p.nodes);
   }
-  remove_started(std::move(positions));
+  waiting_.remove_started(std::move(positions));
   // Preempted jobs wait again only now: queueing them earlier would move the positions the
   // policy's placements refer to.
   for (std::size_t victim : preempted) enqueue(victim, false, "preempted");
-  if (!preempted.empty()) mark_dirty();
+  if (!preempted.empty()) telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t waiting_size) const {
@@ -348,7 +288,7 @@ void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t 
     throw sim::InternalError("scheduler '" + config_.scheduler + "' " + what + " (this is a bug)");
   };
   if (p.position >= waiting_size) fail("placed a job that is not waiting");
-  const policy::WaitingJob& job = waiting_[waiting_head_ + p.position];
+  const policy::WaitingJob& job = waiting_[p.position];
   if (static_cast<int>(p.nodes.size()) != job.nodes) fail("gave a job the wrong number of nodes");
   for (std::size_t i = 0; i < p.nodes.size(); ++i) {
     const int n = p.nodes[i];
@@ -366,34 +306,10 @@ void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t 
   }
 }
 
-void ClusterSimulation::remove_started(std::vector<std::size_t> sorted) {
-  std::sort(sorted.begin(), sorted.end());
-  if (sorted.back() + 1 == sorted.size()) {
-    waiting_head_ += sorted.size();  // a prefix: fifo's case, O(1)
-  } else {
-    std::size_t out = waiting_head_;
-    std::size_t next_started = 0;
-    const std::size_t size = waiting_.size() - waiting_head_;
-    for (std::size_t i = 0; i < size; ++i) {
-      if (next_started < sorted.size() && sorted[next_started] == i) {
-        ++next_started;
-      } else {
-        waiting_[out++] = waiting_[waiting_head_ + i];
-      }
-    }
-    waiting_.resize(out);
-  }
-  // Compact once the dead prefix dominates: amortised O(1) per started job.
-  if (waiting_head_ > 1024 && waiting_head_ * 2 > waiting_.size()) {
-    waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(waiting_head_));
-    waiting_head_ = 0;
-  }
-}
-
 void ClusterSimulation::hold_gpus(int node, std::size_t job_index, int gpus) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
   if (n.state.cloud) {  // not in the building: no power, not an on-prem free node
-    if (n.state.free_gpus == n.state.gpus) cloud_hold(node);
+    if (n.state.free_gpus == n.state.gpus) cloud_->instance_held(node);
     n.state.free_gpus -= gpus;
     n.jobs.emplace_back(job_index, gpus);
     return;
@@ -413,7 +329,7 @@ void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) 
   n.jobs.erase(std::find(n.jobs.begin(), n.jobs.end(), std::pair{job_index, gpus}));
   if (n.state.cloud) {
     n.state.free_gpus += gpus;
-    cloud_release(node);
+    if (n.state.provisioned && n.state.free_gpus == n.state.gpus) cloud_->instance_idle(node);
     return;
   }
   if (n.jobs.empty()) --busy_nodes_;
@@ -425,6 +341,23 @@ void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) 
     }
   }
   update_node_utilization(node);
+}
+
+void ClusterSimulation::set_instance_provisioned(int node, bool provisioned) {
+  nodes_[static_cast<std::size_t>(node)].state.provisioned = provisioned;
+}
+
+double ClusterSimulation::interrupt_instance_jobs(int node, const std::string& cause) {
+  const double lost_before = goodput_.lost_gpu_s;
+  std::vector<std::size_t> victims;
+  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
+  for (std::size_t j : victims) interrupt_job(j, cause, {node});
+  return goodput_.lost_gpu_s - lost_before;
+}
+
+void ClusterSimulation::cloud_capacity_changed() {
+  try_schedule();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::update_node_utilization(int node) {
@@ -445,7 +378,7 @@ void ClusterSimulation::set_job_utilization(std::size_t job_index, double utiliz
   for (int node : job.nodes) {
     if (!is_cloud(node)) update_node_utilization(node);  // cloud instances draw no on-prem power
   }
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 double ClusterSimulation::job_rate(const Job& job) const {
@@ -473,30 +406,52 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
   if (power_source_) refresh_node_power(node);
 }
 
+void ClusterSimulation::set_power_source(seams::NodePowerSource* source) {
+  power_source_ = source;
+  for (int i = 0; i < config_.nodes; ++i) {
+    power_->integrate(i, sim_.now());
+    if (power_source_) {
+      power_source_->on_node_utilization(i, nodes_[static_cast<std::size_t>(i)].utilization);
+      power_->set_power_w(i, sim_.now(), power_source_->node_power_w(i));
+    }
+  }
+  telemetry_->mark_dirty();
+}
+
+void ClusterSimulation::refresh_node_power(int node) {
+  power_->integrate(node, sim_.now());
+  const double p = power_source_
+                       ? power_source_->node_power_w(node)
+                       : power::node_power_w(config_.node, nodes_[static_cast<std::size_t>(node)].utilization);
+  if (p != power_->node_power_w(node)) {
+    power_->set_power_w(node, sim_.now(), p);
+    telemetry_->mark_dirty();
+  }
+}
+
+void ClusterSimulation::set_node_utilization(int node, double utilization) {
+  // Energy at the old power up to now, before the power source hears of the change.
+  power_->integrate(node, sim_.now());
+  nodes_[static_cast<std::size_t>(node)].utilization = utilization;
+  double p = 0.0;
+  if (power_source_) {
+    power_source_->on_node_utilization(node, utilization);
+    p = power_source_->node_power_w(node);
+  } else {
+    p = power::node_power_w(config_.node, utilization);
+  }
+  power_->set_power_w(node, sim_.now(), p);
+}
+
 void ClusterSimulation::emit_job_row(const Job& job) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const bool started = job.start != sim::Time::max();
   const bool done = job.state == Job::State::kDone;
-  const char* state = done                                  ? "done"
-                      : job.state == Job::State::kFailed    ? "failed"
-                      : job.state == Job::State::kRunning   ? "running"
-                                                            : "waiting";
-  std::string node_list;
-  for (int n : job.nodes) node_list += (node_list.empty() ? "" : " ") + std::to_string(n);
-  const double arrival = job.spec.arrival.seconds();
-  const double start = started ? job.start.seconds() : nan;
-  const double finish = done ? job.finish.seconds() : nan;
-  std::vector<sim::Cell> row = {job.spec.name, std::int64_t{job.spec.nodes}, node_list,
-                                 std::int64_t{job.gpus_per_node}, std::int64_t{fabric_groups_of(job)}, state,
-                                 arrival, start, finish, started ? start - arrival : nan,
-                                 done ? finish - arrival : nan, job.energy_j / kJoulesPerKwh,
-                                 std::int64_t{job.restarts}, job.lost_gpu_s / 3600.0};
-  append_training_cells(job.plan.get(), job.training, row);
-  row.emplace_back(job.stall_s);
-  sink_.append_row(jobs_table_, row);
-  if (!job.named) return;  // generated streams are summarised by statistics, not listed
-  row.erase(row.begin() + 2, row.begin() + 5);  // the headline table has no placement details
-  sink_.append_row(summary_jobs_table_, row);
+  const char* state = done                                ? "done"
+                      : job.state == Job::State::kFailed  ? "failed"
+                      : job.state == Job::State::kRunning ? "running"
+                                                          : "waiting";
+  job_report_.row({job.spec.name, job.spec.nodes, job.nodes, job.gpus_per_node, fabric_groups_of(job), state, done,
+                   job.spec.arrival, job.start, job.finish, job.energy_j, job.restarts, job.lost_gpu_s, job.plan.get(),
+                   job.training, job.stall_s, job.named});
 }
 
 int ClusterSimulation::fabric_groups_of(const Job& job) const {

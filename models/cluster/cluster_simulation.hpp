@@ -20,7 +20,8 @@
 //   series  power/cluster_w, power/rack/<r>_w (or power/rack_group/<g>_w, or neither:
 //           ClusterConfig::racks_per_power_series), jobs/running, jobs/waiting, nodes/busy
 //           — step functions: one point per instant at which the value changed, or one per
-//           telemetry tick when a telemetry interval is set;
+//           telemetry tick when a telemetry interval is set (cluster_telemetry.hpp, reading the
+//           node and rack power of power_meter.hpp);
 //   tables  jobs (one row per job, at its end or at the end of the run), summary/jobs (the
 //           same for the jobs the scenario names; generated streams can hold 1e5+ jobs),
 //           job_states (transitions with their cause: every one of named jobs, the fault-driven
@@ -30,16 +31,22 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "models/cluster/cloud_pool.hpp"
 #include "models/cluster/cluster_config.hpp"
+#include "models/cluster/cluster_telemetry.hpp"
 #include "models/cluster/collective_log.hpp"
 #include "models/cluster/data_feed.hpp"
 #include "models/cluster/goodput_report.hpp"
 #include "models/cluster/integrity_report.hpp"
+#include "models/cluster/job_report.hpp"
+#include "models/cluster/power_meter.hpp"
+#include "models/cluster/wait_queue.hpp"
 #include "models/collective/collective_algorithm.hpp"
 #include "models/network/uplink_transport.hpp"
 #include "models/policy/cluster_view.hpp"
@@ -61,7 +68,6 @@ namespace dcsim::models::cluster {
 
 class TrainingFabric;
 class TrainingJobRun;
-struct CloudPool;
 
 // The registries the cluster uses: its scheduler and failover policy by name, and the collective
 // algorithms its training jobs' plans are costed with. Converts from any registry hub with these
@@ -84,7 +90,9 @@ class ClusterSimulation final : private policy::ClusterView,
                                 public seams::CheckpointGate,
                                 public seams::ServiceJobHost,
                                 public seams::CheckpointStoreHost,
-                                public seams::NodeClock {
+                                public seams::NodeClock,
+                                private ClusterTelemetry::Source,
+                                private CloudPool::Host {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
@@ -167,7 +175,7 @@ class ClusterSimulation final : private policy::ClusterView,
 
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.
-  void set_signals(const seams::DatacenterSignals* signals) { signals_ = signals; }
+  void set_signals(const seams::DatacenterSignals* signals);
   // Fabric group (leaf switch) of every node, for topology-aware placement; without it every
   // node is in group 0. Call before start().
   void set_fabric_groups(const std::vector<int>& group_of_node);
@@ -175,11 +183,11 @@ class ClusterSimulation final : private policy::ClusterView,
   // call before start(). Not owned.
   void set_node_conditions(const seams::NodeConditions* conditions);
 
-  double cluster_power_w() const { return cluster_power_w_; }
+  double cluster_power_w() const { return power_->cluster_power_w(); }
   // Energy up to sim.now().
-  double energy_j() const;
-  int running_jobs() const { return running_; }
-  int waiting_jobs() const { return static_cast<int>(waiting_.size() - waiting_head_); }
+  double energy_j() const { return power_->energy_j(sim_.now()); }
+  int running_jobs() const override { return running_; }
+  int waiting_jobs() const override { return static_cast<int>(waiting_.size()); }
   std::size_t total_jobs() const { return jobs_.size(); }
   std::size_t finished_jobs() const { return finished_; }
   // True while any job has not finished (not yet arrived, waiting or running).
@@ -193,9 +201,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void on_completion(std::size_t job_index);
   void try_schedule();
   void place_waiting();
-  void insert_waiting(const policy::WaitingJob& w);
   void check_placement(const policy::Placement& placement, std::size_t waiting_size) const;
-  void remove_started(std::vector<std::size_t> positions);
   // Lifecycle (cluster_lifecycle.cpp).
   void start_job(std::size_t job_index, const std::vector<int>& nodes);
   // start_job with the transition to running labelled `from` -> running, `cause` (elastic
@@ -250,21 +256,13 @@ class ClusterSimulation final : private policy::ClusterView,
   void finish_migration(std::size_t job_index);
   void transition(Job& job, const char* from, const char* to, const std::string& cause);
   void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
-  // Cloud pool (cloud_pool.cpp).
+  // Cloud pool (cloud_pool.hpp): its instances are nodes after the on-prem ones.
   bool is_cloud(int node) const { return node >= config_.nodes; }
-  void build_cloud_pool();
-  void request_cloud();
-  void provision_cloud(int instances);
-  void on_cloud_ready(int node);
-  void release_cloud(int node);
-  void preempt_cloud(int node);
-  void cloud_hold(int node);
-  void cloud_release(int node);
-  void start_cloud_transfer(Job& job);
-  void finish_cloud_job(const Job& job);
+  void set_instance_provisioned(int node, bool provisioned) override;  // CloudPool::Host
+  double interrupt_instance_jobs(int node, const std::string& cause) override;
+  void cloud_capacity_changed() override;
   // Splits the delay a job held its nodes for before its work began into restart and transfer.
   void account_start_delay(Job& job);
-  void emit_cloud_summary();
   void take_out_of_pool(int node);
   void put_back_in_pool(int node);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
@@ -297,13 +295,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void set_job_utilization(std::size_t job_index, double utilization);
   double job_rate(const Job& job) const;
   void set_node_utilization(int node, double utilization);
-  void integrate_node(int node);
-  void mark_dirty();
-  void record_series();
-  void settle();
-  void append_samples(bool changed_racks_only);
-  void touch_rack(int node);
-  void on_telemetry_tick();
+  int busy_nodes() const override { return busy_nodes_; }  // ClusterTelemetry::Source
   void emit_job_row(const Job& job);
   // Training jobs: the training_work signal for `steps` kept (datacenter_signals.hpp).
   void report_training_work(const Job& job, double steps);
@@ -320,14 +312,16 @@ class ClusterSimulation final : private policy::ClusterView,
   double gpu_temperature_c(int node) const override;
   double rack_power_headroom_w(int rack) const override;
   double node_load_power_w() const override { return node_load_power_w_; }
-  std::span<const policy::WaitingJob> waiting() const override;
+  std::span<const policy::WaitingJob> waiting() const override { return waiting_.jobs(); }
   void visit_running_by_expected_end(const std::function<bool(const policy::RunningJob&)>& visit) const override;
   std::size_t running_count() const override { return running_by_end_.size(); }
   int in_service_gpus() const override { return in_service_gpus_; }
-  int cloud_max_instances() const override;
-  int cloud_provisioning() const override;
-  int cloud_provisioned() const override;
-  std::span<const int> cloud_idle_nodes() const override;
+  int cloud_max_instances() const override { return cloud_ ? cloud_->max_instances() : 0; }
+  int cloud_provisioning() const override { return cloud_ ? cloud_->provisioning() : 0; }
+  int cloud_provisioned() const override { return cloud_ ? cloud_->provisioned() : 0; }
+  std::span<const int> cloud_idle_nodes() const override {
+    return cloud_ ? cloud_->idle_nodes() : std::span<const int>();
+  }
 
   ClusterConfig config_;
   sim::Simulator& sim_;
@@ -337,7 +331,6 @@ class ClusterSimulation final : private policy::ClusterView,
   int spare_target_ = 0;      // spares the policy keeps
   int spares_total_ = 0;      // nodes flagged spare (down ones included)
   std::vector<int> spares_;   // healthy unused spares, ascending
-  sim::TableId states_table_ = 0;
   GoodputCounts goodput_;  // interruptions and goodput, reported by goodput_report.hpp
   std::size_t failed_ = 0;       // jobs the failover policy gave up
   // Elastic jobs running on fewer replicas than submitted, in the order they shrank.
@@ -356,10 +349,7 @@ class ClusterSimulation final : private policy::ClusterView,
   ClusterRegistries registries_;
 
   std::vector<std::unique_ptr<Job>> jobs_;
-  // Waiting jobs in arrival order, from waiting_head_ on: jobs started from the front (fifo's
-  // case) only advance the head, so a long queue costs nothing per event.
-  std::vector<policy::WaitingJob> waiting_;
-  std::size_t waiting_head_ = 0;
+  WaitQueue waiting_;            // in the order schedulers see them (wait_queue.hpp)
   std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
   int free_gpus_ = 0;            // on healthy nodes
   int in_service_gpus_ = 0;      // of schedulable on-prem nodes
@@ -375,33 +365,18 @@ class ClusterSimulation final : private policy::ClusterView,
     policy::NodeState state;
     double utilization = 0.0;
     double clock_factor = 1.0;
-    double power_w = 0.0;
-    double energy_j = 0.0;
-    sim::Time last_update;
     std::vector<std::pair<std::size_t, int>> jobs;  // (job, GPUs it holds here)
     int faults_down = 0;  // faults holding it down (two GPUs can fail before either is repaired)
     sim::Time drained_until;  // a warning's drain ends then (state.drained)
   };
   std::vector<Node> nodes_;
-  std::vector<double> rack_power_w_;
-  std::vector<char> rack_dirty_;         // a node of the rack changed power since the last settle
-  std::vector<int> dirty_racks_;
-  std::vector<double> rack_recorded_w_;  // last value appended to each rack (group) series
-  double cluster_power_w_ = 0.0;
-  double cluster_energy_j_ = 0.0;
-  sim::Time cluster_last_update_;
-  double peak_power_w_ = 0.0;
-  double peak_rack_power_w_ = 0.0;
+  // Node and rack power, energy and peaks; the series that show them (made once the config is
+  // validated: power_meter.hpp, cluster_telemetry.hpp).
+  std::optional<PowerMeter> power_;
+  std::optional<ClusterTelemetry> telemetry_;
   double busy_node_seconds_ = 0.0;
 
-  bool flush_pending_ = false;
-  sim::SeriesId power_series_ = 0;
-  sim::SeriesId running_series_ = 0;
-  sim::SeriesId waiting_series_ = 0;
-  sim::SeriesId busy_series_ = 0;
-  std::vector<sim::SeriesId> rack_series_;
-  sim::TableId jobs_table_ = 0;
-  sim::TableId summary_jobs_table_ = 0;
+  JobReport job_report_{sink_};  // the jobs, summary/jobs and job_states tables
   bool finished_run_ = false;
 };
 

@@ -37,7 +37,7 @@ void ClusterSimulation::warn_node(int node, const std::string& cause, sim::Time 
     }
   }
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::drain(int node, sim::Time until) {
@@ -70,7 +70,7 @@ void ClusterSimulation::end_drain(int node) {
     }
   }
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::begin_migration(std::size_t job_index, sim::Time relaunch_overhead,
@@ -130,7 +130,7 @@ void ClusterSimulation::finish_migration(std::size_t job_index) {
   ++goodput_.migrations;
   start_job_after(job_index, nodes, "migrating", "migrated");
   try_schedule();
-  mark_dirty();
+  telemetry_->mark_dirty();
 }
 
 }  // namespace dcsim::models::cluster
