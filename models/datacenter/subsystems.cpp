@@ -1,5 +1,6 @@
 // The registered subsystems (subsystem.hpp): one entry each.
 
+#include "models/datacenter/economics_site.hpp"
 #include "models/datacenter/fault_effects.hpp"
 #include "models/datacenter/inference_subsystem.hpp"
 #include "models/datacenter/nvmeof_subsystem.hpp"
@@ -8,7 +9,6 @@
 #include "models/datacenter/storage_subsystem.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "sim/error.hpp"
-#include "models/datacenter/economics_subsystem.hpp"
 
 namespace dcsim::models::datacenter {
 
@@ -58,10 +58,11 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
          if (c.config.inference.empty()) return nullptr;
          return std::make_unique<InferenceSubsystem>(c);
        }},
-      {"economics", "prices the run: owning the cluster vs renting the same GPU-hours (economics_subsystem.hpp)",
+      {"economics", "prices the run: owning the cluster vs renting the same GPU-hours (economics_model.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
          if (!c.config.economics) return nullptr;
-         return std::make_unique<EconomicsSubsystem>(c);
+         return std::make_unique<economics::EconomicsModel>(*c.config.economics, economics_site(c), c.simulator, c.sink,
+                                                            c.signals);
        }},
   };
   return kEntries;
