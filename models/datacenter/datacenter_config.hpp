@@ -43,7 +43,7 @@ struct DatacenterConfig {
   // is the store write and restart-read through it (storage_subsystem.hpp); needs the cluster.
   std::optional<StorageConfig> storage;
   // NVMe-oF targets whose namespaces training jobs with checkpoint target nvmeof write and
-  // restart-read (nvmeof_subsystem.hpp); needs the cluster.
+  // restart-read (storage/nvmeof_subsystem.hpp); needs the cluster.
   std::optional<NvmeofNamespacesConfig> nvmeof;
 };
 

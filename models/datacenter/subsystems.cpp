@@ -3,11 +3,11 @@
 #include "models/datacenter/economics_site.hpp"
 #include "models/datacenter/fault_effects.hpp"
 #include "models/datacenter/inference_subsystem.hpp"
-#include "models/datacenter/nvmeof_subsystem.hpp"
 #include "models/reliability/scripted_node_faults.hpp"
 #include "models/datacenter/site_uplink.hpp"
 #include "models/datacenter/storage_subsystem.hpp"
 #include "models/datacenter/subsystem.hpp"
+#include "models/storage/nvmeof_subsystem.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::datacenter {
@@ -22,6 +22,26 @@ SubsystemNetwork subsystem_network(const SubsystemContext& context, bool on_back
   }
   return {*fabric, *topology};
 }
+
+namespace {
+
+// The store's OSD hosts when it is on the given network (hosts a second user of it must avoid).
+std::vector<std::uint32_t> store_hosts_on(const SubsystemContext& c, bool on_backend) {
+  if (!c.config.storage || c.config.storage->on_backend != on_backend) return {};
+  return c.config.storage->store.hosts;
+}
+
+std::unique_ptr<Subsystem> build_nvmeof(const SubsystemContext& c) {
+  const NvmeofNamespacesConfig& config = *c.config.nvmeof;
+  if (!c.config.cluster || c.parts.checkpoint_store_host == nullptr) {
+    throw sim::ConfigError("", "needs the cluster: its training jobs' checkpoints are what the namespaces hold");
+  }
+  const storage::NvmeofSite site{subsystem_network(c, config.on_backend, "NVMe-oF").fabric, c.config.cluster->nodes,
+                                 store_hosts_on(c, config.on_backend), *c.parts.checkpoint_store_host};
+  return std::make_unique<storage::NvmeofSubsystem>(config.targets, site, c.simulator, c.sink);
+}
+
+}  // namespace
 
 const std::vector<SubsystemEntry>& subsystem_entries() {
   static const std::vector<SubsystemEntry> kEntries{
@@ -42,11 +62,8 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
          if (!c.config.storage) return nullptr;
          return std::make_unique<StorageSubsystem>(c);
        }},
-      {"nvmeof", "NVMe-oF targets whose namespaces training jobs checkpoint to (nvmeof_subsystem.hpp)",
-       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
-         if (!c.config.nvmeof) return nullptr;
-         return std::make_unique<NvmeofSubsystem>(c);
-       }},
+      {"nvmeof", "NVMe-oF targets whose namespaces training jobs checkpoint to (storage/nvmeof_subsystem.hpp)",
+       [](const SubsystemContext& c) { return c.config.nvmeof ? build_nvmeof(c) : nullptr; }},
       // Before economics: its finish reports the last bytes economics bills.
       {"uplink", "the site's internet ports and the transfers that cross them (site_uplink.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
