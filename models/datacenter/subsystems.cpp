@@ -2,11 +2,11 @@
 
 #include "models/datacenter/economics_site.hpp"
 #include "models/datacenter/fault_effects.hpp"
-#include "models/datacenter/inference_subsystem.hpp"
 #include "models/reliability/scripted_node_faults.hpp"
 #include "models/datacenter/site_uplink.hpp"
 #include "models/datacenter/storage_subsystem.hpp"
 #include "models/datacenter/subsystem.hpp"
+#include "models/inference/inference_subsystem.hpp"
 #include "models/storage/nvmeof_subsystem.hpp"
 #include "sim/error.hpp"
 
@@ -41,6 +41,22 @@ std::unique_ptr<Subsystem> build_nvmeof(const SubsystemContext& c) {
   return std::make_unique<storage::NvmeofSubsystem>(config.targets, site, c.simulator, c.sink);
 }
 
+std::unique_ptr<Subsystem> build_inference(const SubsystemContext& c) {
+  if (c.parts.service_jobs == nullptr || !c.config.cluster) {
+    throw sim::ConfigError("", "needs the cluster: a service's replicas are jobs on its nodes");
+  }
+  const network::Topology* fabric = c.parts.fabric != nullptr ? c.parts.topology : nullptr;
+  const inference::InferenceSite site{
+      *c.parts.service_jobs,
+      c.config.cluster->node,
+      c.config.cluster->gpu_phase_power,
+      c.config.seed,
+      c.parts.fabric,
+      fabric != nullptr && !fabric->hosts_are_routers() ? fabric->host_count() : 0,
+      {c.registries.collective_algorithms, c.registries.inference_routers, c.registries.autoscalers}};
+  return std::make_unique<inference::InferenceSubsystem>(c.config.inference, site, c.simulator, c.sink, c.signals);
+}
+
 }  // namespace
 
 const std::vector<SubsystemEntry>& subsystem_entries() {
@@ -70,11 +86,8 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
          if (!c.config.uplink) return nullptr;
          return std::make_unique<SiteUplink>(c);
        }},
-      {"inference", "inference services whose replicas are cluster jobs (inference_subsystem.hpp)",
-       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
-         if (c.config.inference.empty()) return nullptr;
-         return std::make_unique<InferenceSubsystem>(c);
-       }},
+      {"inference", "inference services whose replicas are cluster jobs (inference/inference_subsystem.hpp)",
+       [](const SubsystemContext& c) { return c.config.inference.empty() ? nullptr : build_inference(c); }},
       {"economics", "prices the run: owning the cluster vs renting the same GPU-hours (economics_model.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
          if (!c.config.economics) return nullptr;
