@@ -2,11 +2,11 @@
 
 #include "models/datacenter/economics_site.hpp"
 #include "models/datacenter/fault_effects.hpp"
-#include "models/reliability/scripted_node_faults.hpp"
-#include "models/datacenter/site_uplink.hpp"
 #include "models/datacenter/storage_subsystem.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/inference/inference_subsystem.hpp"
+#include "models/network/site_uplink.hpp"
+#include "models/reliability/scripted_node_faults.hpp"
 #include "models/storage/nvmeof_subsystem.hpp"
 #include "sim/error.hpp"
 
@@ -17,8 +17,9 @@ SubsystemNetwork subsystem_network(const SubsystemContext& context, bool on_back
   const network::Topology* topology = on_backend ? context.parts.topology : context.parts.frontend_topology;
   if (fabric == nullptr || topology == nullptr) {
     throw sim::ConfigError("network", on_backend ? what + " on the backend needs the scenario's /fabric section"
-                                                 : what + " on the front-end network needs the scenario's /frontend "
-                                                          "section (or put it on the backend)");
+                                                 : what +
+                                                       " on the front-end network needs the scenario's /frontend "
+                                                       "section (or put it on the backend)");
   }
   return {*fabric, *topology};
 }
@@ -46,15 +47,38 @@ std::unique_ptr<Subsystem> build_inference(const SubsystemContext& c) {
     throw sim::ConfigError("", "needs the cluster: a service's replicas are jobs on its nodes");
   }
   const network::Topology* fabric = c.parts.fabric != nullptr ? c.parts.topology : nullptr;
-  const inference::InferenceSite site{
-      *c.parts.service_jobs,
-      c.config.cluster->node,
-      c.config.cluster->gpu_phase_power,
-      c.config.seed,
-      c.parts.fabric,
-      fabric != nullptr && !fabric->hosts_are_routers() ? fabric->host_count() : 0,
-      {c.registries.collective_algorithms, c.registries.inference_routers, c.registries.autoscalers}};
+  const inference::InferenceSite site{*c.parts.service_jobs,
+                                      c.config.cluster->node,
+                                      c.config.cluster->gpu_phase_power,
+                                      c.config.seed,
+                                      c.parts.fabric,
+                                      fabric != nullptr && !fabric->hosts_are_routers() ? fabric->host_count() : 0,
+                                      {c.registries.collective_algorithms, c.registries.inference_routers,
+                                       c.registries.autoscalers}};
   return std::make_unique<inference::InferenceSubsystem>(c.config.inference, site, c.simulator, c.sink, c.signals);
+}
+
+// A network as the uplink's gateway meets it: the hosts the store, the NVMe-oF targets and the
+// jobs' remote checkpoints take on it.
+network::UplinkNetwork uplink_network(const SubsystemContext& c, bool on_backend) {
+  network::UplinkNetwork n{on_backend ? c.parts.fabric : c.parts.frontend, store_hosts_on(c, on_backend), {}, {}};
+  if (c.config.nvmeof && c.config.nvmeof->on_backend == on_backend) n.nvmeof_targets = c.config.nvmeof->targets.targets;
+  if (!c.config.cluster) return n;
+  for (const auto& job : c.config.cluster->training_jobs) {
+    const workload::CheckpointConfig& ck = job.checkpoint;
+    if (ck.target == workload::CheckpointTarget::kRemote &&
+        (ck.network == workload::CheckpointNetwork::kBackend) == on_backend) {
+      n.checkpoint_hosts.emplace_back(job.job.name, ck.store_host);
+    }
+  }
+  return n;
+}
+
+std::unique_ptr<Subsystem> build_uplink(const SubsystemContext& c) {
+  network::UplinkSite site{c.config.duration, std::nullopt, c.parts.checkpoints, uplink_network(c, true),
+                           uplink_network(c, false)};
+  if (c.config.cluster) site.cluster_nodes = c.config.cluster->nodes;
+  return std::make_unique<network::SiteUplink>(*c.config.uplink, site, c.simulator, c.sink, c.signals);
 }
 
 }  // namespace
@@ -70,8 +94,8 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
       {"node_faults", "scripted node faults and job crashes from /faults (scripted_node_faults.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
          if (c.config.node_faults.empty()) return nullptr;
-         return std::make_unique<reliability::ScriptedNodeFaults>(c.config.node_faults, c.parts.nodes, c.signals, c.simulator,
-                                                     c.sink);
+         return std::make_unique<reliability::ScriptedNodeFaults>(c.config.node_faults, c.parts.nodes, c.signals,
+                                                                  c.simulator, c.sink);
        }},
       {"storage", "the shared object store training jobs checkpoint to (storage_subsystem.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
@@ -81,11 +105,8 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
       {"nvmeof", "NVMe-oF targets whose namespaces training jobs checkpoint to (storage/nvmeof_subsystem.hpp)",
        [](const SubsystemContext& c) { return c.config.nvmeof ? build_nvmeof(c) : nullptr; }},
       // Before economics: its finish reports the last bytes economics bills.
-      {"uplink", "the site's internet ports and the transfers that cross them (site_uplink.hpp)",
-       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
-         if (!c.config.uplink) return nullptr;
-         return std::make_unique<SiteUplink>(c);
-       }},
+      {"uplink", "the site's internet ports and the transfers that cross them (network/site_uplink.hpp)",
+       [](const SubsystemContext& c) { return c.config.uplink ? build_uplink(c) : nullptr; }},
       {"inference", "inference services whose replicas are cluster jobs (inference/inference_subsystem.hpp)",
        [](const SubsystemContext& c) { return c.config.inference.empty() ? nullptr : build_inference(c); }},
       {"economics", "prices the run: owning the cluster vs renting the same GPU-hours (economics_model.hpp)",
