@@ -2,12 +2,12 @@
 
 #include "models/datacenter/economics_site.hpp"
 #include "models/datacenter/fault_effects.hpp"
-#include "models/datacenter/storage_subsystem.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/inference/inference_subsystem.hpp"
 #include "models/network/site_uplink.hpp"
 #include "models/reliability/scripted_node_faults.hpp"
 #include "models/storage/nvmeof_subsystem.hpp"
+#include "models/storage/storage_subsystem.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::datacenter {
@@ -30,6 +30,26 @@ namespace {
 std::vector<std::uint32_t> store_hosts_on(const SubsystemContext& c, bool on_backend) {
   if (!c.config.storage || c.config.storage->on_backend != on_backend) return {};
   return c.config.storage->store.hosts;
+}
+
+std::unique_ptr<Subsystem> build_storage(const SubsystemContext& c) {
+  const StorageConfig& config = *c.config.storage;
+  if (!c.config.cluster || c.parts.checkpoint_store_host == nullptr) {
+    throw sim::ConfigError("", "needs the cluster: its training jobs' checkpoints are what the store keeps");
+  }
+  const cluster::ClusterConfig& cluster = *c.config.cluster;
+  storage::StorageSite site{subsystem_network(c, config.on_backend, "the store").fabric,
+                            cluster.nodes,
+                            cluster.node.gpus,
+                            c.config.seed,
+                            {},
+                            *c.parts.checkpoint_store_host};
+  for (const auto& job : cluster.training_jobs) {
+    storage::StorePoolUser& user = site.training_jobs.emplace_back();
+    if (job.checkpoint.target == workload::CheckpointTarget::kStore) user.checkpoint_pool = job.checkpoint.pool;
+    if (job.dataset.from_store) user.dataset_pool = job.dataset.pool;
+  }
+  return std::make_unique<storage::StorageSubsystem>(config, site, c.simulator, c.sink, c.signals);
 }
 
 std::unique_ptr<Subsystem> build_nvmeof(const SubsystemContext& c) {
@@ -97,11 +117,8 @@ const std::vector<SubsystemEntry>& subsystem_entries() {
          return std::make_unique<reliability::ScriptedNodeFaults>(c.config.node_faults, c.parts.nodes, c.signals,
                                                                   c.simulator, c.sink);
        }},
-      {"storage", "the shared object store training jobs checkpoint to (storage_subsystem.hpp)",
-       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
-         if (!c.config.storage) return nullptr;
-         return std::make_unique<StorageSubsystem>(c);
-       }},
+      {"storage", "the shared object store training jobs checkpoint to (storage/storage_subsystem.hpp)",
+       [](const SubsystemContext& c) { return c.config.storage ? build_storage(c) : nullptr; }},
       {"nvmeof", "NVMe-oF targets whose namespaces training jobs checkpoint to (storage/nvmeof_subsystem.hpp)",
        [](const SubsystemContext& c) { return c.config.nvmeof ? build_nvmeof(c) : nullptr; }},
       // Before economics: its finish reports the last bytes economics bills.
