@@ -1,10 +1,12 @@
 // The registered subsystems (subsystem.hpp): one entry each.
 
+#include "models/datacenter/datacenter_config_error.hpp"
 #include "models/datacenter/economics_site.hpp"
-#include "models/datacenter/fault_effects.hpp"
+#include "models/datacenter/fabric_faults.hpp"
 #include "models/datacenter/subsystem.hpp"
 #include "models/inference/inference_subsystem.hpp"
 #include "models/network/site_uplink.hpp"
+#include "models/reliability/fault_effects.hpp"
 #include "models/reliability/scripted_node_faults.hpp"
 #include "models/storage/nvmeof_subsystem.hpp"
 #include "models/storage/storage_subsystem.hpp"
@@ -25,6 +27,19 @@ SubsystemNetwork subsystem_network(const SubsystemContext& context, bool on_back
 }
 
 namespace {
+
+std::unique_ptr<Subsystem> build_reliability(const SubsystemContext& c) {
+  reliability::FaultTargets targets{c.parts.nodes, nullptr, c.parts.zones};
+  if (c.parts.fabric != nullptr && c.parts.topology != nullptr) {
+    targets.fabric = std::make_unique<FabricFaults>(*c.parts.fabric, *c.parts.topology);
+  }
+  try {
+    return std::make_unique<reliability::FaultEffects>(*c.config.reliability, c.config.seed, c.config.duration,
+                                                       std::move(targets), c.signals, c.simulator, c.sink);
+  } catch (const reliability::FaultEffects::PrecursorConfigError& e) {
+    throw DatacenterConfigError("cluster", e);  // the failover policy's parameters
+  }
+}
 
 // The store's OSD hosts when it is on the given network (hosts a second user of it must avoid).
 std::vector<std::uint32_t> store_hosts_on(const SubsystemContext& c, bool on_backend) {
@@ -105,12 +120,10 @@ std::unique_ptr<Subsystem> build_uplink(const SubsystemContext& c) {
 
 const std::vector<SubsystemEntry>& subsystem_entries() {
   static const std::vector<SubsystemEntry> kEntries{
-      {"reliability", "random faults of every component class, acting on the parts that own them (fault_effects.hpp)",
-       [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
-         if (!c.config.reliability) return nullptr;
-         return std::make_unique<FaultEffects>(*c.config.reliability, c.config.seed, c.config.duration, c.parts,
-                                               c.signals, c.simulator, c.sink);
-       }},
+      {"reliability",
+       "random faults of every component class, acting on the parts that own them "
+       "(reliability/fault_effects.hpp)",
+       [](const SubsystemContext& c) { return c.config.reliability ? build_reliability(c) : nullptr; }},
       {"node_faults", "scripted node faults and job crashes from /faults (scripted_node_faults.hpp)",
        [](const SubsystemContext& c) -> std::unique_ptr<Subsystem> {
          if (c.config.node_faults.empty()) return nullptr;
