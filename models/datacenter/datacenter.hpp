@@ -11,8 +11,9 @@
 //             (network_write.hpp); reported under "frontend/"
 //   facility  node power, thermal, cooling, PUE (facility/facility_simulation.hpp): the cluster's
 //             power source and placement conditions
-//   subsystems  everything else, registered in subsystems.cpp (random faults today), built after
-//             the core with the signals and narrow seams (subsystem.hpp)
+//   subsystems  everything else, registered in subsystems.cpp (faults, storage, NVMe-oF, uplink,
+//             inference, economics), built after the core from their config sections, the
+//             signals and narrow seams (subsystem.hpp)
 //
 // Parts announce what happens on one DatacenterSignals (datacenter_signals.hpp); subsystems
 // listen there. Building is everything a run does before its first event, so `validate` builds

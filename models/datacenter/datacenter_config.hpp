@@ -37,13 +37,13 @@ struct DatacenterConfig {
   // The site's internet ports and what crosses them; economics bills these ports' fees.
   std::optional<UplinkConfig> uplink;
   std::optional<economics::EconomicsConfig> economics;        // cost of owning vs renting; needs the cluster
-  // Inference services, their replicas jobs of the cluster (inference_subsystem.hpp); need the cluster.
+  // Inference services, their replicas jobs of the cluster (inference/inference_subsystem.hpp); need the cluster.
   std::vector<inference::ServiceConfig> inference;
   // The shared object store on /frontend (or the backend): training jobs whose checkpoint target
-  // is the store write and restart-read through it (storage_subsystem.hpp); needs the cluster.
+  // is the store write and restart-read through it (storage/storage_subsystem.hpp); needs the cluster.
   std::optional<StorageConfig> storage;
   // NVMe-oF targets whose namespaces training jobs with checkpoint target nvmeof write and
-  // restart-read (nvmeof_subsystem.hpp); needs the cluster.
+  // restart-read (storage/nvmeof_subsystem.hpp); needs the cluster.
   std::optional<NvmeofNamespacesConfig> nvmeof;
 };
 

@@ -1,8 +1,9 @@
 #pragma once
-// The parts of a datacenter (datacenter.hpp) as its subsystems get them: the seams through which
-// they act on the models that own the parts (models/seams/: the cluster takes nodes down and
-// interrupts jobs, the facility stops a zone's heat removal) and the networks (the fabric takes
-// links and switches down). A subsystem sees these, never the cluster's or the facility's class.
+// The parts of a datacenter (datacenter.hpp) as the subsystem registrations (subsystems.cpp) see
+// them: the seams through which subsystems act on the models that own the parts (models/seams/:
+// the cluster takes nodes down and interrupts jobs, the facility stops a zone's heat removal) and
+// the networks, which the registrations hand on as seams (seams::FlowNetwork, FabricFaults). A
+// subsystem sees these seams, never the cluster's, the facility's or the network's class.
 
 #include <cstddef>
 #include <functional>

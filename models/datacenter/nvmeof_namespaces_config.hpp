@@ -1,5 +1,5 @@
 #pragma once
-// The datacenter's NVMe-oF targets (nvmeof_subsystem.hpp) as a plain config: the targets
+// The datacenter's NVMe-oF targets (models/storage/nvmeof_subsystem.hpp) as a plain config: the targets
 // themselves (models/storage/nvmeof_config.hpp: their hosts are hosts of one of the datacenter's
 // networks, beyond the cluster's nodes) and which network holds them.
 

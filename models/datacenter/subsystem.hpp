@@ -1,10 +1,12 @@
 #pragma once
 // The subsystems of the datacenter assembly (datacenter.hpp): models that are not core parts
 // (cluster, fabric, facility) but observe them through signals and act on them through narrow
-// seams (seams::Subsystem, models/seams/subsystem.hpp). Adding one is its own files (in its own
-// folder, including only seams, as models/reliability/scripted_node_faults.hpp is) plus one line
-// in subsystems.cpp, which hands it its config section and the parts it acts on; the assembly and
-// the run loop do not change.
+// seams (seams::Subsystem, models/seams/subsystem.hpp). Each lives in its part's folder and
+// includes only seams and its own part (models/reliability/scripted_node_faults.hpp,
+// models/storage/nvmeof_subsystem.hpp); its entry in subsystems.cpp is the adapter: it picks the
+// subsystem's config section, the few other values it reads and the seams it acts through out of
+// a SubsystemContext, which only the assembly's wiring sees. Adding one is its own files plus
+// one entry; the assembly and the run loop do not change.
 
 #include <functional>
 #include <memory>
@@ -24,7 +26,8 @@ namespace dcsim::models::datacenter {
 
 using seams::Subsystem;
 
-// What a subsystem is built from. Listeners connect to `signals` while building.
+// What the registrations in subsystems.cpp pick a subsystem's inputs from (never handed on whole).
+// Listeners connect to `signals` while building.
 struct SubsystemContext {
   const DatacenterConfig& config;
   const ModelRegistries& registries;

@@ -1,7 +1,8 @@
 #pragma once
 // The economics model: prices what the run simulated with a CostLedger (cost_ledger.hpp) and,
 // at the end, compares owning the cluster with renting the same delivered GPU-hours from each
-// cloud option. The assembly runs it as a subsystem (models/datacenter/economics_subsystem.hpp).
+// cloud option. It is a subsystem (models/seams/subsystem.hpp); the assembly reads its site
+// (models/datacenter/economics_site.hpp).
 //
 // Built from EconomicsConfig plus an EconomicsSite, the plain facts of the site the assembly
 // knows: nodes and GPUs per node, the networks' bills of materials, the cooling gear (D2C cold
@@ -71,6 +72,7 @@
 #include "models/economics/site_capex.hpp"
 #include "models/network/bill_of_materials.hpp"
 #include "models/seams/datacenter_signals.hpp"
+#include "models/seams/subsystem.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
@@ -98,7 +100,7 @@ struct EconomicsSite {
   std::optional<Cloud> cloud;
 };
 
-class EconomicsModel {
+class EconomicsModel final : public seams::Subsystem {
  public:
   // sim::ConfigError naming the field: the ledger's ("depreciation.years", "cloud[0].committed_gpus",
   // "capex.fabric_prices.switches", ...), "horizon" (not positive, or no period to price), "cluster"
@@ -109,7 +111,7 @@ class EconomicsModel {
   EconomicsModel& operator=(const EconomicsModel&) = delete;
 
   // Closes the accounts at the engine's time and writes the outputs.
-  void finish();
+  void finish() override;
 
   // The ledger as configured (capex priced): for tests and reports.
   const CostLedger& ledger() const { return *ledger_; }

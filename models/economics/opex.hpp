@@ -17,13 +17,11 @@
 
 #include "models/economics/capex.hpp"
 #include "models/economics/site_prices.hpp"
+#include "models/network/uplink_config.hpp"
 
 namespace dcsim::models::economics {
 
-struct PortGroup {
-  double speed_bps = 0.0;
-  std::int64_t count = 0;
-};
+using PortGroup = network::PortGroup;  // the uplink's ports (network/uplink_config.hpp)
 
 struct OpexConfig {
   SiteKind site = SiteKind::kColocation;

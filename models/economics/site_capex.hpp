@@ -14,7 +14,7 @@
 namespace dcsim::models::economics {
 
 // What capex prices of a site beside its networks: its nodes and its cooling gear (the assembly
-// derives it from the cluster and the facility: models/datacenter/economics_subsystem.hpp).
+// derives it from the cluster and the facility: models/datacenter/economics_site.hpp).
 struct SiteShape {
   int nodes = 0;
   double node_max_power_w = 0.0;  // nameplate: the contracted power when the config gives none

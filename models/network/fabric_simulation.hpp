@@ -30,6 +30,10 @@ class FabricSimulation final : public seams::FlowNetwork {
   // Capacities beside the links (Fabric::add_resource): a drive's bandwidth, a throttle.
   ResourceId add_resource(double capacity_bps) override { return fabric_.add_resource(capacity_bps); }
   void set_resource_capacity(ResourceId r, double capacity_bps) override;
+  double resource_capacity_bps(ResourceId r) const override { return fabric_.resource_capacity_bps(r); }
+  void resource_bytes_at(sim::Time at, std::vector<double>& bytes) const override {
+    fabric_.resource_bytes_at(at, bytes);
+  }
   std::size_t host_count() const override { return fabric_.topology().host_count(); }
   // Fails the flows crossing `r` now (their callbacks see failed = true and `reason`).
   void fail_resource_flows(ResourceId r, const std::string& reason) override;

@@ -56,7 +56,7 @@ class CheckpointStore {
   virtual std::vector<network::UplinkSource> copy_sources(const std::string& pool) const = 0;
 };
 
-// Remote NVMe namespaces as training jobs see them (nvmeof_subsystem.hpp): a job whose checkpoint
+// Remote NVMe namespaces as training jobs see them (models/storage/nvmeof_subsystem.hpp): a job whose checkpoint
 // target is nvmeof writes every checkpoint through a writer it gets here (each node to its own
 // namespace) and reads its last one back here before a restart resumes. Node i is host i of the
 // targets' network.

@@ -10,9 +10,11 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "models/network/finished_flow.hpp"
 #include "models/network/network_ids.hpp"
+#include "sim/time.hpp"
 
 namespace dcsim::models::seams {
 
@@ -30,6 +32,10 @@ class FlowNetwork {
   // A capacity beside the links, in bit/s; its id for start_flow.
   virtual network::ResourceId add_resource(double capacity_bps) = 0;
   virtual void set_resource_capacity(network::ResourceId resource, double capacity_bps) = 0;
+  virtual double resource_capacity_bps(network::ResourceId resource) const = 0;
+  // The bytes each resource carried up to `at` (flows in flight at their rates), by resource id:
+  // what a sampler of their load reads (storage/store_load_sampler.hpp). O(resources + live flows).
+  virtual void resource_bytes_at(sim::Time at, std::vector<double>& bytes) const = 0;
   // Fails now the flows crossing `resource` (a drive that died), or from or to `host` (a host
   // that went down): their callbacks see failed = true and `reason`.
   virtual void fail_resource_flows(network::ResourceId resource, const std::string& reason) = 0;

@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "models/datacenter/economics_subsystem.hpp"
+#include "models/datacenter/economics_site.hpp"
 #include "models/economics/site_capex.hpp"
 #include "models/network/bill_of_materials.hpp"
 #include "models/network/bisection.hpp"

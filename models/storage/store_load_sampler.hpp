@@ -6,7 +6,7 @@
 // nothing and a sampler never keeps a run alive.
 //
 // A sample over [t0, t1) reads the bytes each fabric resource carried up to t1
-// (Fabric::resource_bytes_at: flows in flight included at their rates, exact) and reports, per
+// (FlowNetwork::resource_bytes_at: flows in flight included at their rates, exact) and reports, per
 // OSD host, what its drives wrote and read and that as a fraction of their capacity at t1 (all
 // drives up at their rate, times the placement's balance: ObjectStore's drive resources), and per
 // pool the client bytes written and read. An OSD's own load is its host's, shared by its PG
@@ -24,17 +24,17 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/network/fabric_simulation.hpp"
+#include "models/seams/flow_network.hpp"
 #include "models/storage/object_store.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::storage {
 
 class StoreLoadSampler {
  public:
   // `store` and `network` (the store's) must outlive the sampler. interval > 0.
-  StoreLoadSampler(const storage::ObjectStore& store, const network::FabricSimulation& network, sim::Time interval,
+  StoreLoadSampler(const ObjectStore& store, const seams::FlowNetwork& network, sim::Time interval,
                    sim::Simulator& simulator, sim::TraceSink& sink);
   ~StoreLoadSampler();
   StoreLoadSampler(const StoreLoadSampler&) = delete;
@@ -47,8 +47,8 @@ class StoreLoadSampler {
  private:
   void sample();
 
-  const storage::ObjectStore& store_;
-  const network::FabricSimulation& network_;
+  const ObjectStore& store_;
+  const seams::FlowNetwork& network_;
   sim::Time interval_;
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
@@ -63,4 +63,4 @@ class StoreLoadSampler {
   double peak_s_ = 0.0;
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::storage

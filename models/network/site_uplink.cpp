@@ -1,4 +1,4 @@
-#include "models/datacenter/site_uplink.hpp"
+#include "models/network/site_uplink.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,16 +7,14 @@
 #include "models/network/wan_uplink.hpp"
 #include "sim/error.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::network {
 
 namespace {
 
-using network::UplinkDirection;
-
 // An equal share on each host, no resources.
-std::vector<network::UplinkSource> equal_shares(std::span<const network::NodeId> hosts) {
-  std::vector<network::UplinkSource> sources;
-  for (network::NodeId h : hosts) sources.push_back({h, 1.0 / static_cast<double>(hosts.size())});
+std::vector<UplinkSource> equal_shares(std::span<const NodeId> hosts) {
+  std::vector<UplinkSource> sources;
+  for (NodeId h : hosts) sources.push_back({h, 1.0 / static_cast<double>(hosts.size())});
   return sources;
 }
 
@@ -63,65 +61,53 @@ void validate(const UplinkConfig& c, sim::Time duration, bool has_cluster, const
     }
   }
   if ((!c.streams.empty() || c.checkpoint_copies) && c.ports.empty()) {
-    throw sim::ConfigError("ports", "expected at least one port: transfers cross the site's uplink at the ports' "
-                                    "speed");
+    throw sim::ConfigError("ports",
+                           "expected at least one port: transfers cross the site's uplink at the ports' "
+                           "speed");
   }
 }
 
 // The network the gateway is a host of.
-network::FabricSimulation& gateway_network(const UplinkGateway& g, const SubsystemContext& context) {
-  network::FabricSimulation* network = g.on_backend ? context.parts.fabric : context.parts.frontend;
-  if (network == nullptr) {
+const UplinkNetwork& gateway_network(const UplinkGateway& g, const UplinkSite& site) {
+  const UplinkNetwork& network = g.on_backend ? site.backend : site.frontend;
+  if (network.simulation == nullptr) {
     throw sim::ConfigError("gateway.network", g.on_backend ? "a gateway on the backend needs the scenario's /fabric"
                                                            : "a gateway on the front-end network needs the "
                                                              "scenario's /frontend (or put it on the backend)");
   }
-  return *network;
+  return network;
 }
 
 }  // namespace
 
-void SiteUplink::find_hosts(const SubsystemContext& context, std::size_t network_hosts) {
+void SiteUplink::find_hosts(const UplinkSite& site, const UplinkNetwork& network, std::size_t network_hosts) {
   const UplinkGateway& g = *gateway_;
-  const int nodes = context.config.cluster ? context.config.cluster->nodes : 0;
+  const int nodes = site.cluster_nodes.value_or(0);
   const auto host_error = [&](const std::string& why) {
-    throw sim::ConfigError("gateway.host", "the gateway is a host of its network beyond the cluster's nodes (" +
-                                               std::to_string(nodes) + " to " +
-                                               std::to_string(network_hosts == 0 ? 0 : network_hosts - 1) + "): " +
-                                               why);
+    throw sim::ConfigError("gateway.host",
+                           "the gateway is a host of its network beyond the cluster's nodes (" + std::to_string(nodes) +
+                               " to " + std::to_string(network_hosts == 0 ? 0 : network_hosts - 1) + "): " + why);
   };
   if (g.host < nodes || g.host < 0 || static_cast<std::size_t>(g.host) >= network_hosts) {
     host_error("host " + std::to_string(g.host) + " is not");
   }
-  const auto& storage = context.config.storage;
-  if (storage && storage->on_backend == g.on_backend) {
-    for (std::uint32_t h : storage->store.hosts) {
-      if (static_cast<int>(h) == g.host) host_error("host " + std::to_string(g.host) + " is an OSD host of the store");
-      store_hosts_.push_back(h);
-    }
+  for (std::uint32_t h : network.store_hosts) {
+    if (static_cast<int>(h) == g.host) host_error("host " + std::to_string(g.host) + " is an OSD host of the store");
+    store_hosts_.push_back(h);
   }
-  const auto& nvmeof = context.config.nvmeof;
-  if (nvmeof && nvmeof->on_backend == g.on_backend) {
-    for (std::uint32_t t : nvmeof->targets.targets) {
-      if (static_cast<int>(t) == g.host) host_error("host " + std::to_string(g.host) + " is an NVMe-oF target");
-    }
+  for (std::uint32_t t : network.nvmeof_targets) {
+    if (static_cast<int>(t) == g.host) host_error("host " + std::to_string(g.host) + " is an NVMe-oF target");
   }
-  if (context.config.cluster) {
-    for (const auto& job : context.config.cluster->training_jobs) {
-      const workload::CheckpointConfig& c = job.checkpoint;
-      if (c.target == workload::CheckpointTarget::kRemote && c.store_host == g.host &&
-          (c.network == workload::CheckpointNetwork::kBackend) == g.on_backend) {
-        host_error("host " + std::to_string(g.host) + " is the checkpoint store of job '" + job.job.name + "'");
-      }
-    }
+  for (const auto& [job, host] : network.checkpoint_hosts) {
+    if (host == g.host) host_error("host " + std::to_string(g.host) + " is the checkpoint store of job '" + job + "'");
   }
   stream_hosts_ = store_hosts_;
   if (stream_hosts_.empty()) {
-    for (int n = 0; n < nodes; ++n) stream_hosts_.push_back(static_cast<network::NodeId>(n));
+    for (int n = 0; n < nodes; ++n) stream_hosts_.push_back(static_cast<NodeId>(n));
   }
 }
 
-std::vector<network::UplinkSource> SiteUplink::checkpoint_sources(const seams::CheckpointWritten& c) const {
+std::vector<UplinkSource> SiteUplink::checkpoint_sources(const seams::CheckpointWritten& c) const {
   if (!fabric_uplink_) return {};
   if (c.place == seams::CheckpointWritten::Place::kStore && !store_hosts_.empty()) {
     // Off the OSD hosts' drives, each host its share (the store on the gateway's network).
@@ -129,52 +115,49 @@ std::vector<network::UplinkSource> SiteUplink::checkpoint_sources(const seams::C
     return equal_shares(store_hosts_);
   }
   if (c.place == seams::CheckpointWritten::Place::kNetworkHost && c.on_backend == gateway_->on_backend) {
-    return {network::UplinkSource{static_cast<network::NodeId>(c.host), 1.0}};
+    return {UplinkSource{static_cast<NodeId>(c.host), 1.0}};
   }
   // On the nodes, or on a network the gateway is not on: the nodes read their shards back and
   // send them (node i is host i of either network).
-  std::vector<network::NodeId> hosts;
-  for (int n : c.nodes) hosts.push_back(static_cast<network::NodeId>(n));
+  std::vector<NodeId> hosts;
+  for (int n : c.nodes) hosts.push_back(static_cast<NodeId>(n));
   return equal_shares(hosts);
 }
 
-double SiteUplink::capacity_bps(const std::vector<economics::PortGroup>& ports) {
+double SiteUplink::capacity_bps(const std::vector<PortGroup>& ports) {
   double bps = 0.0;
   for (const auto& p : ports) bps += static_cast<double>(p.count) * p.speed_bps;
   return bps;
 }
 
-SiteUplink::SiteUplink(const SubsystemContext& context)
-    : simulator_(context.simulator),
-      sink_(context.sink),
-      signals_(context.signals),
-      duration_(context.config.duration) {
-  const UplinkConfig& config = *context.config.uplink;
-  seams::CheckpointGate* gate = context.parts.checkpoints;
-  validate(config, duration_, context.config.cluster.has_value(), gate);
+SiteUplink::SiteUplink(const UplinkConfig& config, const UplinkSite& site, sim::Simulator& simulator,
+                       sim::TraceSink& sink, seams::DatacenterSignals& signals)
+    : simulator_(simulator), sink_(sink), signals_(signals), duration_(site.duration) {
+  seams::CheckpointGate* gate = site.gate;
+  validate(config, duration_, site.cluster_nodes.has_value(), gate);
   if (config.checkpoint_copies && config.checkpoint_copies->staging_slots > 0) gate_ = gate;
   capacity_bps_ = capacity_bps(config.ports);
   copies_ = config.checkpoint_copies;
   gateway_ = config.gateway;
-  auto on_carried_cb = [this](const network::UplinkCarried& c) { on_carried(c); };
-  auto on_finished_cb = [this](const network::UplinkTransferDone& d) { on_finished(d); };
+  auto on_carried_cb = [this](const UplinkCarried& c) { on_carried(c); };
+  auto on_finished_cb = [this](const UplinkTransferDone& d) { on_finished(d); };
   if (gateway_ && capacity_bps_ > 0.0) {
-    network::FabricSimulation& network = gateway_network(*gateway_, context);
-    find_hosts(context, network.fabric().topology().host_count());
-    auto uplink = std::make_unique<network::FabricUplink>(simulator_, network,
-                                                          static_cast<network::NodeId>(gateway_->host), capacity_bps_,
-                                                          on_carried_cb, on_finished_cb);
+    const UplinkNetwork& network = gateway_network(*gateway_, site);
+    find_hosts(site, network, network.simulation->fabric().topology().host_count());
+    auto uplink = std::make_unique<FabricUplink>(simulator_, *network.simulation, static_cast<NodeId>(gateway_->host),
+                                                 capacity_bps_, on_carried_cb, on_finished_cb);
     fabric_uplink_ = uplink.get();
     uplink_ = std::move(uplink);
   } else if (capacity_bps_ > 0.0) {
-    uplink_ = std::make_unique<network::WanUplink>(simulator_, capacity_bps_, on_carried_cb, on_finished_cb);
+    uplink_ = std::make_unique<WanUplink>(simulator_, capacity_bps_, on_carried_cb, on_finished_cb);
   }
   for (const UplinkStream& s : config.streams) {
     has_ingress_ = has_ingress_ || s.direction == UplinkDirection::kIn;
     streams_.push_back(Stream{s, uplink_->add_queue(s.direction), 0});
     if (gateway_ && stream_hosts_.empty()) {
-      throw sim::ConfigError("gateway", "stream '" + s.name + "' has nowhere on the gateway's network to come "
-                                        "from or go to: no store there and no cluster nodes");
+      throw sim::ConfigError("gateway", "stream '" + s.name +
+                                            "' has nowhere on the gateway's network to come "
+                                            "from or go to: no store there and no cluster nodes");
     }
     queues_.push_back(QueueInfo{s.name, s.direction, std::nullopt});
   }
@@ -188,15 +171,15 @@ SiteUplink::SiteUplink(const SubsystemContext& context)
     in_bps_ = sink_.declare_series("uplink/in_bps", "bit/s", "rate entering the site on its uplink");
     in_backlog_ = sink_.declare_series("uplink/in_backlog_bytes", "B", "ingress bytes due but not yet received");
   }
-  transfers_ = sink_.declare_table(
-      "uplink/transfers",
-      {{"queue", sim::ColumnType::kString, "", "stream name, or checkpoint-copies/<job>"},
-       {"direction", sim::ColumnType::kString, "", "out (egress, billed) or in (ingress)"},
-       {"bytes", sim::ColumnType::kFloat64, "B", "size of the transfer"},
-       {"due_s", sim::ColumnType::kFloat64, "s", "when it was due (submitted)"},
-       {"start_s", sim::ColumnType::kFloat64, "s", "when it started (after its queue's earlier transfers)"},
-       {"finish_s", sim::ColumnType::kFloat64, "s", "when its last byte left"},
-       {"transfer_time_s", sim::ColumnType::kFloat64, "s", "finish - due"}});
+  transfers_ = sink_.declare_table("uplink/transfers",
+                                   {{"queue", sim::ColumnType::kString, "", "stream name, or checkpoint-copies/<job>"},
+                                    {"direction", sim::ColumnType::kString, "", "out (egress, billed) or in (ingress)"},
+                                    {"bytes", sim::ColumnType::kFloat64, "B", "size of the transfer"},
+                                    {"due_s", sim::ColumnType::kFloat64, "s", "when it was due (submitted)"},
+                                    {"start_s", sim::ColumnType::kFloat64, "s",
+                                     "when it started (after its queue's earlier transfers)"},
+                                    {"finish_s", sim::ColumnType::kFloat64, "s", "when its last byte left"},
+                                    {"transfer_time_s", sim::ColumnType::kFloat64, "s", "finish - due"}});
   if (copies_) {
     signals_.checkpoint_written.connect([this](const seams::CheckpointWritten& c) { on_checkpoint(c); });
   }
@@ -244,7 +227,7 @@ void SiteUplink::on_checkpoint(const seams::CheckpointWritten& c) {
     job_queue_[c.job] = uplink_->add_queue(UplinkDirection::kOut);
     queues_.push_back(QueueInfo{"checkpoint-copies/" + std::string(c.name), UplinkDirection::kOut, c.job});
   }
-  const std::vector<network::UplinkSource> sources = checkpoint_sources(c);
+  const std::vector<UplinkSource> sources = checkpoint_sources(c);
   submit(*job_queue_[c.job], c.bytes, sources);
   // The checkpoint stays staged until its copy is done; a full staging space holds the next one.
   const int staged = ++job_staged_[c.job];
@@ -252,7 +235,7 @@ void SiteUplink::on_checkpoint(const seams::CheckpointWritten& c) {
   if (gate_ && staged >= copies_->staging_slots) gate_->hold_checkpoints(c.job);
 }
 
-void SiteUplink::submit(std::size_t queue, double bytes, std::span<const network::UplinkSource> sources) {
+void SiteUplink::submit(std::size_t queue, double bytes, std::span<const UplinkSource> sources) {
   if (uplink_->busy(queue) && !binds_at_) {
     binds_at_ = simulator_.now();
     binding_queue_ = queues_[queue].name;
@@ -282,7 +265,7 @@ void SiteUplink::append_rate(UplinkDirection d, sim::Time at, double bps) {
   sink_.append(d == UplinkDirection::kOut ? out_bps_ : in_bps_, at, bps);
 }
 
-void SiteUplink::on_carried(const network::UplinkCarried& c) {
+void SiteUplink::on_carried(const UplinkCarried& c) {
   bytes_[dir_index(c.direction)] += c.bytes;
   if (c.to > c.from) append_rate(c.direction, c.from, c.bytes * 8.0 / (c.to - c.from).seconds());
   signals_.uplink_carried.emit(c);
@@ -298,7 +281,7 @@ void SiteUplink::on_carried(const network::UplinkCarried& c) {
   }
 }
 
-void SiteUplink::on_finished(const network::UplinkTransferDone& d) {
+void SiteUplink::on_finished(const UplinkTransferDone& d) {
   ++transfers_done_;
   const double transfer_s = (d.finished - d.submitted).seconds();
   transfer_time_max_s_ = std::max(transfer_time_max_s_, transfer_s);
@@ -333,27 +316,28 @@ void SiteUplink::finish() {
   set("out_backlog_end_bytes", {uplink_ ? uplink_->backlog_bytes(UplinkDirection::kOut) : 0.0, "B",
                                 "egress bytes due but not yet sent when the run ended"});
   const double capacity_bytes_per_s = capacity_bps_ / 8.0;
-  const double mean = end > sim::Time::zero() && capacity_bytes_per_s > 0.0
-                          ? bytes_[0] / (capacity_bytes_per_s * end.seconds())
-                          : 0.0;
+  const double mean =
+      end > sim::Time::zero() && capacity_bytes_per_s > 0.0 ? bytes_[0] / (capacity_bytes_per_s * end.seconds()) : 0.0;
   set("out_utilisation_mean", {mean, "", "egress bytes / (capacity x run time)"});
   double peak = 0.0;
   for (std::size_t d = 0; d < out_bytes_per_day_.size() && capacity_bytes_per_s > 0.0; ++d) {
     const std::int64_t from = static_cast<std::int64_t>(d) * kDayNs;
     const std::int64_t to = std::min(end.ns(), from + kDayNs);
-    if (to > from) peak = std::max(peak, out_bytes_per_day_[d] / (capacity_bytes_per_s * 1e-9 * static_cast<double>(to - from)));
+    if (to > from)
+      peak = std::max(peak, out_bytes_per_day_[d] / (capacity_bytes_per_s * 1e-9 * static_cast<double>(to - from)));
   }
   set("out_utilisation_peak_day", {peak, "", "the busiest day's egress bytes / what the ports carry in a day"});
   set("transfer_time_max_s", {transfer_time_max_s_, "s", "longest time from a transfer's due time to its last byte"});
   set("queue_wait_max_s", {queue_wait_max_s_, "s", "longest wait of a transfer behind its queue's earlier ones"});
   set("job_stall_s", {gate_ ? gate_->checkpoint_stall_s() : 0.0, "s",
-                       "time training jobs stalled at checkpoints held for staging space, summed over jobs "
-                       "(checkpoint_copies.staging_slots; 0 with unlimited staging)"});
+                      "time training jobs stalled at checkpoints held for staging space, summed over jobs "
+                      "(checkpoint_copies.staging_slots; 0 with unlimited staging)"});
   set("staged_checkpoints_max", {std::int64_t{staged_max_}, "checkpoints",
                                  "most checkpoints of one job waiting for or in their off-site copy at once (with "
                                  "unlimited staging: the staging_slots that would never stall it)"});
-  const std::string binds = "first time a transfer was due while the previous one of its queue was still in flight "
-                            "or waiting, or a job stalled for staging space (the port's speed binds)";
+  const std::string binds =
+      "first time a transfer was due while the previous one of its queue was still in flight "
+      "or waiting, or a job stalled for staging space (the port's speed binds)";
   if (binds_at_) {
     set("binds_at_s", {binds_at_->seconds(), "s", binds + "; or never"});
     set("binds_day", {binds_at_->ns() / kDayNs + 1, "day", "1-based day of binds_at_s; or never"});
@@ -365,4 +349,4 @@ void SiteUplink::finish() {
   }
 }
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::network

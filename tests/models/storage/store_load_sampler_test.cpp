@@ -9,9 +9,10 @@
 #include <string>
 #include <variant>
 
-#include "models/datacenter/store_load_sampler.hpp"
+#include "models/network/fabric_simulation.hpp"
 #include "models/network/topology_builders.hpp"
 #include "models/storage/object_store.hpp"
+#include "models/storage/store_load_sampler.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
@@ -28,7 +29,7 @@ struct Rig {
   std::unique_ptr<network::Fabric> fabric;
   std::unique_ptr<network::FabricSimulation> net;
   std::unique_ptr<storage::ObjectStore> store;
-  std::unique_ptr<datacenter::StoreLoadSampler> sampler;
+  std::unique_ptr<storage::StoreLoadSampler> sampler;
   explicit Rig(Time interval) {
     network::TopologyConfig t;
     t.leaves = 1;
@@ -42,7 +43,7 @@ struct Rig {
     c.drive.write_bytes_per_s = 1e9;
     for (std::uint32_t h = 1; h <= 4; ++h) c.hosts.push_back(h);
     store = std::make_unique<storage::ObjectStore>(sim, *net, c);
-    sampler = std::make_unique<datacenter::StoreLoadSampler>(*store, *net, interval, sim, sink);
+    sampler = std::make_unique<storage::StoreLoadSampler>(*store, *net, interval, sim, sink);
     store->set_on_busy([this](bool busy) { sampler->on_busy(busy); });
   }
   double column_sum_times_dt(const std::string& table, std::size_t column) const {

@@ -1,4 +1,4 @@
-#include "models/datacenter/storage_subsystem.hpp"
+#include "models/storage/storage_subsystem.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "sim/error.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::storage {
 
 namespace {
 
@@ -43,38 +43,32 @@ class StorageSubsystem::Writer final : public seams::CheckpointWriter {
   std::shared_ptr<bool> abandoned_ = std::make_shared<bool>(false);  // outlives the writer in the store's callbacks
 };
 
-StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
-    : config_(*context.config.storage), sim_(context.simulator), sink_(context.sink) {
-  const auto& cluster = context.config.cluster;
-  if (!cluster || context.parts.checkpoint_store_host == nullptr) {
-    throw sim::ConfigError("", "needs the cluster: its training jobs' checkpoints are what the store keeps");
-  }
-  const SubsystemNetwork net = subsystem_network(context, config_.on_backend, "the store");
-  network::FabricSimulation* network = &net.fabric;
-  const network::Topology* topology = &net.topology;
+StorageSubsystem::StorageSubsystem(const StorageConfig& config, const StorageSite& site, sim::Simulator& simulator,
+                                   sim::TraceSink& sink, seams::DatacenterSignals& signals)
+    : config_(config), sim_(simulator), sink_(sink) {
   // Single-key ranges (keep_checkpoints, integrity, series_interval) are the scenario format's
   // (tools/scenario/storage_spec.cpp); here only what spans keys or parts.
-  seed_ = context.config.seed;
-  gpus_per_node_ = std::max(1, cluster->node.gpus);
-  const std::size_t hosts = topology->host_count();
+  seed_ = site.seed;
+  gpus_per_node_ = std::max(1, site.gpus_per_node);
+  const int nodes = site.cluster_nodes;
+  const std::size_t hosts = site.network.host_count();
   for (std::uint32_t h : config_.store.hosts) {
-    if (h < static_cast<std::uint32_t>(cluster->nodes) || h >= hosts) {
-      throw sim::ConfigError(
-          "hosts", "OSD hosts are hosts of the store's network beyond the cluster's nodes (" +
-                       std::to_string(cluster->nodes) + " to " + std::to_string(hosts == 0 ? 0 : hosts - 1) +
-                       "): host " + std::to_string(h) + " is not; give the network at least " +
-                       std::to_string(cluster->nodes + config_.store.hosts.size()) + " hosts");
+    if (h < static_cast<std::uint32_t>(nodes) || h >= hosts) {
+      throw sim::ConfigError("hosts", "OSD hosts are hosts of the store's network beyond the cluster's nodes (" +
+                                          std::to_string(nodes) + " to " + std::to_string(hosts == 0 ? 0 : hosts - 1) +
+                                          "): host " + std::to_string(h) + " is not; give the network at least " +
+                                          std::to_string(nodes + config_.store.hosts.size()) + " hosts");
     }
   }
-  store_ = std::make_unique<storage::ObjectStore>(sim_, *network, config_.store);
+  store_ = std::make_unique<ObjectStore>(sim_, site.network, config_.store);
   if (config_.series_interval > sim::Time::zero()) {
-    load_ = std::make_unique<StoreLoadSampler>(*store_, *network, config_.series_interval, sim_, sink_);
+    load_ = std::make_unique<StoreLoadSampler>(*store_, site.network, config_.series_interval, sim_, sink_);
     store_->set_on_busy([this](bool busy) { load_->on_busy(busy); });
   }
   host_faults_.assign(config_.store.hosts.size(), 0);
   osd_faults_.assign(config_.store.hosts.size() * static_cast<std::size_t>(config_.store.drives_per_host), 0);
   // Random OSD host and OSD faults (the reliability model's osd_host_down and osd_down classes).
-  context.signals.store_host_fault.connect([this](const seams::StoreHostChange& f) {
+  signals.store_host_fault.connect([this](const seams::StoreHostChange& f) {
     if (f.host < 0 || static_cast<std::size_t>(f.host) >= host_faults_.size()) return;
     if (f.drive < 0) set_host(f.host, f.repaired);
     else if (f.drive < config_.store.drives_per_host) set_osd(f.host, f.drive, f.repaired);
@@ -91,19 +85,18 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
                                  " (drives_per_host)");
     }
   }
-  for (std::size_t j = 0; j < cluster->training_jobs.size(); ++j) {
-    const workload::CheckpointConfig& ck = cluster->training_jobs[j].checkpoint;
-    if (ck.target == workload::CheckpointTarget::kStore && pool_of(ck.pool) < 0) {
+  for (std::size_t j = 0; j < site.training_jobs.size(); ++j) {
+    const StorePoolUser& job = site.training_jobs[j];
+    if (job.checkpoint_pool && pool_of(*job.checkpoint_pool) < 0) {
       throw sim::ConfigError("training[" + std::to_string(j) + "].checkpoint.pool",
-                             "names no pool of the store: '" + ck.pool + "'");
+                             "names no pool of the store: '" + *job.checkpoint_pool + "'");
     }
-    const workload::DatasetConfig& data = cluster->training_jobs[j].dataset;
-    if (data.from_store && pool_of(data.pool) < 0) {
+    if (job.dataset_pool && pool_of(*job.dataset_pool) < 0) {
       throw sim::ConfigError("training[" + std::to_string(j) + "].dataset.pool",
-                             "names no pool of the store: '" + data.pool + "'");
+                             "names no pool of the store: '" + *job.dataset_pool + "'");
     }
   }
-  for (const storage::PoolConfig& p : config_.store.pools) {
+  for (const PoolConfig& p : config_.store.pools) {
     stored_series_.push_back(sink_.declare_series("storage/" + p.name + "/stored_bytes", "B",
                                                   "client bytes the pool keeps (checkpoints saved and not deleted)"));
   }
@@ -121,7 +114,7 @@ StorageSubsystem::StorageSubsystem(const SubsystemContext& context)
        {"corrupt", sim::ColumnType::kInt64, "",
         "1: the checkpoint was corrupted on its way in (a write: saved so; a read: found by checksums or "
         "loaded)"}});
-  context.parts.checkpoint_store_host->attach_checkpoint_store(*this);
+  site.jobs.attach_checkpoint_store(*this);
 }
 
 StorageSubsystem::~StorageSubsystem() {
@@ -145,20 +138,18 @@ std::vector<network::UplinkSource> StorageSubsystem::copy_sources(const std::str
   return sources;
 }
 
-int StorageSubsystem::pool_of(const std::string& name) const {
-  return name.empty() ? 0 : store_->pool_index(name);
-}
+int StorageSubsystem::pool_of(const std::string& name) const { return name.empty() ? 0 : store_->pool_index(name); }
 
-std::vector<storage::ObjectStore::ClientShare> StorageSubsystem::shares(const std::vector<int>& nodes,
-                                                                         double bytes_per_node) const {
-  std::vector<storage::ObjectStore::ClientShare> clients;
+std::vector<ObjectStore::ClientShare> StorageSubsystem::shares(const std::vector<int>& nodes,
+                                                               double bytes_per_node) const {
+  std::vector<ObjectStore::ClientShare> clients;
   clients.reserve(nodes.size());
   for (int node : nodes) clients.push_back({static_cast<network::NodeId>(node), bytes_per_node});  // node i is host i
   return clients;
 }
 
 std::unique_ptr<seams::CheckpointWriter> StorageSubsystem::writer(const std::string& job, const std::string& pool,
-                                                           const std::vector<int>& nodes, bool job_waits) {
+                                                                  const std::vector<int>& nodes, bool job_waits) {
   jobs_[job].gpus = static_cast<int>(nodes.size()) * gpus_per_node_;
   return std::make_unique<Writer>(*this, job, pool_of(pool), nodes, job_waits);
 }
@@ -175,15 +166,15 @@ struct StorageSubsystem::Operation {
   bool job_waits = true;
   double bytes = 0.0;
   sim::Time start;
-  std::vector<storage::ObjectStore::ClientShare> clients;
+  std::vector<ObjectStore::ClientShare> clients;
   std::shared_ptr<const bool> abandoned;  // writes
   std::function<void(bool)> on_written;
   std::function<void(seams::CheckpointRead)> on_read;
 };
 
 void StorageSubsystem::write(const std::string& job, int pool, bool job_waits,
-                             std::vector<storage::ObjectStore::ClientShare> clients,
-                             std::shared_ptr<const bool> abandoned, std::function<void(bool)> on_done) {
+                             std::vector<ObjectStore::ClientShare> clients, std::shared_ptr<const bool> abandoned,
+                             std::function<void(bool)> on_done) {
   auto op = std::make_shared<Operation>();
   op->job = job;
   op->pool = pool;
@@ -269,7 +260,8 @@ void StorageSubsystem::hold_dataset(const std::string& job, const std::string& p
     throw sim::ConfigError("pools[" + std::to_string(pool) + "]",
                            "pool '" + config_.store.pools[p].name + "' keeps at most " + tb(capacity) +
                                " of client data (its fullest OSD at full_ratio), less than the datasets it holds: "
-                               "job '" + job + "' adds " + tb(bytes) + " to " + tb(store_->stored_bytes(pool)) +
+                               "job '" +
+                               job + "' adds " + tb(bytes) + " to " + tb(store_->stored_bytes(pool)) +
                                "; add OSD hosts or drives, or give the dataset's size");
   }
   store_->hold(pool, bytes);
@@ -305,9 +297,9 @@ void StorageSubsystem::read_data(DataKind kind, const std::string& job, const st
       }
     }
     const std::string& pool_name = config_.store.pools[static_cast<std::size_t>(op->pool)].name;
-    sink_.append_row(operations_, {op->job, std::string(weights ? "weights_read" : "dataset_read"), pool_name,
-                                   op->bytes, op->start.seconds(), sim_.now().seconds(), std::int64_t{ok ? 1 : 0},
-                                   std::int64_t{0}});
+    sink_.append_row(operations_,
+                     {op->job, std::string(weights ? "weights_read" : "dataset_read"), pool_name, op->bytes,
+                      op->start.seconds(), sim_.now().seconds(), std::int64_t{ok ? 1 : 0}, std::int64_t{0}});
     sim_.at(sim_.now(), [op, ok] { op->on_written(ok); });
   });
 }
@@ -359,9 +351,9 @@ void StorageSubsystem::ended(const std::string& job, bool is_write, bool job_wai
     ++(is_write ? r.writes_failed : r.reads_failed);
   }
   const std::string& pool_name = config_.store.pools[static_cast<std::size_t>(pool)].name;
-  sink_.append_row(operations_, {job, std::string(is_write ? "checkpoint_write" : "checkpoint_read"), pool_name, bytes,
-                                 start.seconds(), sim_.now().seconds(), std::int64_t{ok ? 1 : 0},
-                                 std::int64_t{corrupt ? 1 : 0}});
+  sink_.append_row(operations_,
+                   {job, std::string(is_write ? "checkpoint_write" : "checkpoint_read"), pool_name, bytes,
+                    start.seconds(), sim_.now().seconds(), std::int64_t{ok ? 1 : 0}, std::int64_t{corrupt ? 1 : 0}});
 }
 
 void StorageSubsystem::record_stored(int pool) {
@@ -414,7 +406,7 @@ void StorageSubsystem::start() {
 void StorageSubsystem::finish() {
   const auto set = [this](const std::string& key, sim::SummaryValue v) { sink_.set_summary("storage/" + key, v); };
   if (load_) load_->finish();
-  const storage::StoreConfig& sc = config_.store;
+  const StoreConfig& sc = config_.store;
   const auto osds = static_cast<std::int64_t>(sc.hosts.size()) * sc.drives_per_host;
   set("osd_hosts", {static_cast<std::int64_t>(sc.hosts.size()), "hosts", "OSD hosts of the store"});
   set("osds", {osds, "OSDs", "drives of the store, one OSD each"});
@@ -468,7 +460,7 @@ void StorageSubsystem::finish() {
   set("weight_bytes", {weight_bytes_, "B", "weights read by inference replicas"});
   set("weight_read_s_p50", {median(weight_read_s_), "s", "median time a replica took to read its weights"});
   set("weight_read_s_max", {max_of(weight_read_s_), "s", "longest weight read of a replica"});
-  const storage::StoreCounters c = store_->counters();
+  const StoreCounters c = store_->counters();
   set("client_write_bytes", {c.client_bytes_written, "B", "bytes clients wrote into the store"});
   set("client_read_bytes", {c.client_bytes_read, "B", "bytes clients read from the store"});
   set("back_bytes", {c.back_bytes, "B", "primary-to-member forwards and EC chunk gathers between OSD hosts"});
@@ -476,8 +468,8 @@ void StorageSubsystem::finish() {
   set("recovery_read_bytes", {c.recovery_read_bytes, "B", "bytes backfill read from surviving members"});
   set("degraded_s", {c.degraded_s, "s", "time with an OSD host down or its backfill in progress"});
   set("host_failures", {static_cast<std::int64_t>(c.host_failures), "failures", "OSD hosts that went down"});
-  set("osd_failures", {static_cast<std::int64_t>(c.osd_failures), "failures",
-                       "single OSDs (drives) that went down, their hosts up"});
+  set("osd_failures",
+      {static_cast<std::int64_t>(c.osd_failures), "failures", "single OSDs (drives) that went down, their hosts up"});
   set("integrity/checkpoints_corrupted",
       {saved_corrupt_, "checkpoints", "checkpoints saved corrupted (integrity.corruptions_per_pb)"});
   set("integrity/corrupt_reads_found",
@@ -500,4 +492,4 @@ void StorageSubsystem::finish() {
   }
 }
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::storage

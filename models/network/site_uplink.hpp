@@ -1,10 +1,10 @@
 #pragma once
-// The site's internet uplink as a subsystem of the assembly (subsystem.hpp): the ports of
-// UplinkConfig make one full-duplex uplink of their total speed in each direction, and what the
-// scenario declares crosses it as transfers. The ports alone (network/wan_uplink.hpp) share it
-// equally among the transfers; behind a gateway host of a network (UplinkConfig::gateway,
-// network/fabric_uplink.hpp) every transfer is flows on that network between where its data is
-// and the gateway, the ports a capacity in the same solve:
+// The site's internet uplink as a subsystem of the datacenter (models/datacenter/subsystems.cpp
+// hands it its section and an UplinkSite): the ports of UplinkConfig make one full-duplex uplink
+// of their total speed in each direction, and what the scenario declares crosses it as
+// transfers. The ports alone (wan_uplink.hpp) share it equally among the transfers; behind a
+// gateway host of a network (UplinkConfig::gateway, fabric_uplink.hpp) every transfer is flows on that network between
+// where its data is and the gateway, the ports a capacity in the same solve:
 //   streams            occurrence k of a stream is due at start + k x every and sends
 //                      bytes + k x grow_bytes, after the stream's earlier transfers (one queue
 //                      per stream)
@@ -45,37 +45,57 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "models/seams/datacenter_signals.hpp"
-#include "models/datacenter/subsystem.hpp"
-#include "models/datacenter/uplink_config.hpp"
+#include "models/network/fabric_simulation.hpp"
 #include "models/network/fabric_uplink.hpp"
+#include "models/network/uplink_config.hpp"
 #include "models/network/uplink_transport.hpp"
+#include "models/seams/checkpoint_gate.hpp"
+#include "models/seams/datacenter_signals.hpp"
+#include "models/seams/subsystem.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::network {
 
-class SiteUplink final : public Subsystem {
+// A network the gateway may be a host of, and the hosts on it that others use.
+struct UplinkNetwork {
+  FabricSimulation* simulation = nullptr;  // null: the datacenter lacks it
+  std::vector<std::uint32_t> store_hosts;  // the store's OSD hosts
+  std::vector<std::uint32_t> nvmeof_targets;
+  std::vector<std::pair<std::string, int>> checkpoint_hosts;  // (job, host) of jobs that checkpoint to a host
+};
+
+// What the uplink reads beyond its own section.
+struct UplinkSite {
+  sim::Time duration;
+  std::optional<int> cluster_nodes;       // none: no cluster
+  seams::CheckpointGate* gate = nullptr;  // the cluster's, when it has one
+  UplinkNetwork backend, frontend;
+};
+
+class SiteUplink final : public seams::Subsystem {
  public:
-  // Built from context.config.uplink. sim::ConfigError naming the field: "ports" (none while
+  // sim::ConfigError naming the field: "ports" (none while
   // something crosses, "ports[i].speed_bps", "ports[i].count"), "streams[i].bytes",
   // "streams[i].grow_bytes", "streams[i].every" (not positive, or repeating without a run
   // duration), "streams[i].name" (empty or repeated), "checkpoint_copies.every_nth",
   // "checkpoint_copies.staging_slots" (negative), "checkpoint_copies" (no cluster, or finite
   // staging without a gate), "gateway.network" (absent), "gateway.host" (not a host of it beyond
   // the cluster's nodes, or one the store or a job's checkpoints use), "gateway" (streams with
-  // neither a store on that network nor a cluster to come from). The cluster (parts.checkpoints)
-  // holds the jobs' checkpoints when staging is finite.
-  explicit SiteUplink(const SubsystemContext& context);
+  // neither a store on that network nor a cluster to come from). The cluster (site.gate) holds
+  // the jobs' checkpoints when staging is finite.
+  SiteUplink(const UplinkConfig& config, const UplinkSite& site, sim::Simulator& simulator, sim::TraceSink& sink,
+             seams::DatacenterSignals& signals);
   ~SiteUplink() override;
 
   void start() override;
   void finish() override;
 
   // Total port speed per direction, bit/s.
-  static double capacity_bps(const std::vector<economics::PortGroup>& ports);
+  static double capacity_bps(const std::vector<PortGroup>& ports);
 
  private:
   struct Stream {
@@ -85,20 +105,20 @@ class SiteUplink final : public Subsystem {
   };
   struct QueueInfo {
     std::string name;
-    network::UplinkDirection direction = network::UplinkDirection::kOut;
+    UplinkDirection direction = UplinkDirection::kOut;
     std::optional<std::size_t> job;  // checkpoint copies: whose
   };
   void on_due(std::size_t stream);
   void on_checkpoint(const seams::CheckpointWritten& c);
   // Submits to `queue` (data on `hosts`); the port binds if the queue is still busy.
-  void submit(std::size_t queue, double bytes, std::span<const network::UplinkSource> sources);
+  void submit(std::size_t queue, double bytes, std::span<const UplinkSource> sources);
   // Behind a gateway: checks its host and finds where the store's and streams' data is.
-  void find_hosts(const SubsystemContext& context, std::size_t network_hosts);
-  void append_rate(network::UplinkDirection d, sim::Time at, double bps);
-  void on_carried(const network::UplinkCarried& c);
+  void find_hosts(const UplinkSite& site, const UplinkNetwork& network, std::size_t network_hosts);
+  void append_rate(UplinkDirection d, sim::Time at, double bps);
+  void on_carried(const UplinkCarried& c);
   // The network's hosts a transfer's data is on (empty with the ports alone).
-  std::vector<network::UplinkSource> checkpoint_sources(const seams::CheckpointWritten& c) const;
-  void on_finished(const network::UplinkTransferDone& d);
+  std::vector<UplinkSource> checkpoint_sources(const seams::CheckpointWritten& c) const;
+  void on_finished(const UplinkTransferDone& d);
   void record();
 
   sim::Simulator& simulator_;
@@ -107,16 +127,16 @@ class SiteUplink final : public Subsystem {
   sim::Time duration_;
   double capacity_bps_ = 0.0;
   std::optional<CheckpointCopies> copies_;
-  std::unique_ptr<network::UplinkTransport> uplink_;
-  network::FabricUplink* fabric_uplink_ = nullptr;  // uplink_ behind a gateway
+  std::unique_ptr<UplinkTransport> uplink_;
+  FabricUplink* fabric_uplink_ = nullptr;  // uplink_ behind a gateway
   std::optional<UplinkGateway> gateway_;
-  std::vector<network::NodeId> store_hosts_;   // the store's OSD hosts on the gateway's network
-  std::vector<network::NodeId> stream_hosts_;  // where streams come from (the store, else the nodes)
+  std::vector<NodeId> store_hosts_;   // the store's OSD hosts on the gateway's network
+  std::vector<NodeId> stream_hosts_;  // where streams come from (the store, else the nodes)
   std::vector<Stream> streams_;
-  std::vector<QueueInfo> queues_;                     // by transport queue index
+  std::vector<QueueInfo> queues_;                      // by transport queue index
   std::vector<std::optional<std::size_t>> job_queue_;  // by job index: its copies' queue
   std::vector<std::int64_t> job_checkpoints_;          // by job index
-  std::vector<int> job_staged_;  // by job index: its checkpoints waiting for or in their copy
+  std::vector<int> job_staged_;                        // by job index: its checkpoints waiting for or in their copy
   int staged_max_ = 0;
   seams::CheckpointGate* gate_ = nullptr;
   bool has_ingress_ = false;
@@ -133,4 +153,4 @@ class SiteUplink final : public Subsystem {
   std::string binding_queue_;
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::network

@@ -1,13 +1,12 @@
-#include "models/datacenter/economics_subsystem.hpp"
-
-#include <utility>
+#include "models/datacenter/economics_site.hpp"
 
 #include "models/network/bill_of_materials.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::datacenter {
 
-economics::SiteShape site_shape(const cluster::ClusterConfig& cluster, const std::optional<facility::FacilityConfig>& facility) {
+economics::SiteShape site_shape(const cluster::ClusterConfig& cluster,
+                                const std::optional<facility::FacilityConfig>& facility) {
   economics::SiteShape shape;
   shape.nodes = cluster.nodes;
   shape.node_max_power_w = cluster.node.max_power_w();
@@ -18,9 +17,6 @@ economics::SiteShape site_shape(const cluster::ClusterConfig& cluster, const std
   return shape;
 }
 
-namespace {
-
-// The site as the model prices it: O(fault classes) plus the bills of materials (O(links)).
 economics::EconomicsSite economics_site(const SubsystemContext& c) {
   if (!c.config.cluster) {
     throw sim::ConfigError("cluster", "needs a cluster: economics prices the nodes the run simulates");
@@ -47,11 +43,5 @@ economics::EconomicsSite economics_site(const SubsystemContext& c) {
   }
   return site;
 }
-
-}  // namespace
-
-EconomicsSubsystem::EconomicsSubsystem(const SubsystemContext& c)
-    : model_(std::make_unique<economics::EconomicsModel>(*c.config.economics, economics_site(c), c.simulator, c.sink,
-                                                         c.signals)) {}
 
 }  // namespace dcsim::models::datacenter

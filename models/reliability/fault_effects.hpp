@@ -1,5 +1,7 @@
 #pragma once
-// Random faults (models/reliability) acting through the models that own the failed parts:
+// Random faults (fault_process.hpp) acting through the seams of the models that own the failed
+// parts (a subsystem of the datacenter: models/datacenter/subsystems.cpp hands it its section
+// and the seams):
 //   node_down            the node goes down (its jobs are interrupted and handed to the failover
 //                        policy) until its repair;
 //   nic_down             with a fabric, that port of the node's host goes down (flows re-route over
@@ -16,7 +18,7 @@
 //                        Llama 3 counts its switch and cable interruptions;
 //   zone_cooling_loss    the zone's heat removal stops until its repair;
 //   osd_host_down        a host of the shared store goes down until its repair (a StoreHostChange
-//                        signal: the store, storage_subsystem.hpp, acts on it);
+//                        signal: the store, storage/storage_subsystem.hpp, acts on it);
 //   osd_down             one OSD (drive) of the store goes down until its repair, its host up
 //                        (a StoreHostChange with its drive).
 // Every fault is a row of the `faults` table and a FaultNotice signal; its repair is a notice too.
@@ -27,25 +29,41 @@
 // fabric's i-th cable, switch i its i-th switch, zone i the facility's zone i (modulo the part
 // count when the inventory was given by hand and differs).
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
-#include <vector>
 
-#include "models/seams/datacenter_signals.hpp"
-#include "models/datacenter/datacenter_parts.hpp"
-#include "models/datacenter/subsystem.hpp"
 #include "models/reliability/fault_precursor.hpp"
 #include "models/reliability/fault_process.hpp"
+#include "models/seams/datacenter_signals.hpp"
+#include "models/seams/fabric_fault_target.hpp"
+#include "models/seams/node_fault_target.hpp"
+#include "models/seams/subsystem.hpp"
+#include "models/seams/zone_cooling_target.hpp"
+#include "sim/error.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::reliability {
 
-class FaultEffects final : public Subsystem {
+// The parts random faults act on; any may be null (that part is not in the scenario).
+struct FaultTargets {
+  seams::NodeFaultTarget* nodes = nullptr;
+  std::unique_ptr<seams::FabricFaultTarget> fabric;  // the assembly's adapter of the backend
+  seams::ZoneCoolingTarget* zones = nullptr;
+};
+
+class FaultEffects final : public seams::Subsystem {
  public:
-  // Throws sim::ConfigError (fault_class.hpp fields) for an invalid config.
-  FaultEffects(reliability::FaultModelConfig config, std::uint64_t seed, sim::Time horizon, DatacenterParts targets,
+  // An invalid precursor setting: those are the node owner's failover policy's parameters
+  // ("failover_params.<field>"), not this config's.
+  class PrecursorConfigError : public sim::ConfigError {
+    using sim::ConfigError::ConfigError;
+  };
+  // Throws sim::ConfigError (fault_class.hpp fields) for an invalid config, PrecursorConfigError
+  // for the precursor the node owner wants.
+  FaultEffects(FaultModelConfig config, std::uint64_t seed, sim::Time horizon, FaultTargets targets,
                const seams::DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink);
   FaultEffects(const FaultEffects&) = delete;
   FaultEffects& operator=(const FaultEffects&) = delete;
@@ -55,22 +73,21 @@ class FaultEffects final : public Subsystem {
   void finish() override;
 
  private:
-  void act(const reliability::Fault& fault, bool repaired);
-  void act_on_nic(const reliability::Fault& fault, const std::string& cause, bool repaired);
+  void act(const Fault& fault, bool repaired);
+  void act_on_nic(const Fault& fault, const std::string& cause, bool repaired);
 
-  DatacenterParts targets_;
+  FaultTargets targets_;
   sim::Time horizon_;
   const seams::DatacenterSignals& signals_;
   sim::Simulator& simulator_;
   sim::TraceSink& sink_;
   sim::TableId table_ = 0;
-  std::vector<network::LinkId> cables_;  // one direction of each fabric cable
   bool nic_bonding_ = false;
   int nics_per_node_ = 1;
   int osds_per_host_ = 1;
   std::unordered_map<int, int> nics_down_;  // node -> NICs down now (bonding; nodes with a NIC down only)
-  std::unique_ptr<reliability::FaultProcess> faults_;
-  std::unique_ptr<reliability::FaultPrecursor> precursor_;
+  std::unique_ptr<FaultProcess> faults_;
+  std::unique_ptr<FaultPrecursor> precursor_;
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::reliability

@@ -13,7 +13,7 @@
 #include "models/hardware/node_presets.hpp"
 #include "models/reliability/checkpoint_interval.hpp"
 #include "models/workload/training_job.hpp"
-#include "tests/models/datacenter/storage_test_support.hpp"
+#include "tests/models/storage/storage_test_support.hpp"
 
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;

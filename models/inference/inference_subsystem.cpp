@@ -1,22 +1,21 @@
-#include "models/datacenter/inference_subsystem.hpp"
+#include "models/inference/inference_subsystem.hpp"
 
 #include <algorithm>
 #include <memory>
 #include <string>
 
-#include "models/datacenter/datacenter_config_error.hpp"
 #include "sim/error.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::inference {
 
 // A service's replicas as cluster jobs, named "<service>/replica-<k>", and the way their KV moves
 // between them (disaggregated serving): on the backend fabric as flows when the datacenter has one
 // that reaches both nodes (each of the replica's min(tp, NICs) NICs sends its share, pinned to its
 // rail), over NVLink when both replicas share a node, else at the NICs' line rate.
-class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, public inference::KvTransport {
+class InferenceSubsystem::ClusterHost final : public ReplicaHost, public KvTransport {
  public:
   ClusterHost(seams::ServiceJobHost& jobs, std::string service, int priority, const hardware::NodeSpec& node, int tp,
-              sim::Simulator& sim, network::FabricSimulation* fabric, const network::Topology* topology)
+              sim::Simulator& sim, seams::FlowNetwork* fabric, std::size_t fabric_hosts)
       : jobs_(jobs),
         service_(std::move(service)),
         priority_(priority),
@@ -24,12 +23,13 @@ class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, pub
         tp_(tp),
         sim_(sim),
         fabric_(fabric),
-        topology_(topology) {}
+        fabric_hosts_(fabric_hosts) {}
 
   std::size_t acquire(int gpus, Callbacks callbacks) override {
-    return jobs_of_service_.emplace_back(jobs_.submit_service_job(
-        service_ + "/replica-" + std::to_string(next_++), gpus, priority_,
-        {std::move(callbacks.allocated), std::move(callbacks.lost), std::move(callbacks.clock)}));
+    return jobs_of_service_.emplace_back(
+        jobs_.submit_service_job(service_ + "/replica-" + std::to_string(next_++), gpus, priority_,
+                                 {std::move(callbacks.allocated), std::move(callbacks.lost),
+                                  std::move(callbacks.clock)}));
   }
   void release(std::size_t handle) override { jobs_.end_service_job(handle); }
   void set_activity(std::size_t handle, double activity) override { jobs_.set_service_job_activity(handle, activity); }
@@ -50,8 +50,7 @@ class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, pub
       return;
     }
     const auto a = static_cast<std::size_t>(src.front()), b = static_cast<std::size_t>(dst.front());
-    if (fabric_ == nullptr || topology_->hosts_are_routers() || a >= topology_->host_count() ||
-        b >= topology_->host_count()) {
+    if (fabric_ == nullptr || a >= fabric_hosts_ || b >= fabric_hosts_) {
       sim_.after(sim::Time::ceil_from_seconds(bytes / (nics * node_.compute_nic_bandwidth_bytes_per_s())),
                  std::move(done));
       return;
@@ -65,7 +64,7 @@ class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, pub
                           [left, on_done](const network::FinishedFlow&) {
                             if (--*left == 0) (*on_done)();
                           },
-                          c);
+                          c, {});
     }
   }
 
@@ -76,32 +75,29 @@ class InferenceSubsystem::ClusterHost final : public inference::ReplicaHost, pub
   hardware::NodeSpec node_;
   int tp_;
   sim::Simulator& sim_;
-  network::FabricSimulation* fabric_;
-  const network::Topology* topology_;
+  seams::FlowNetwork* fabric_;
+  std::size_t fabric_hosts_;
   int next_ = 0;
   std::vector<std::size_t> jobs_of_service_;
   std::string weights_pool_;
 };
 
-InferenceSubsystem::InferenceSubsystem(const SubsystemContext& c) : simulator_(c.simulator), signals_(c.signals) {
-  if (c.parts.service_jobs == nullptr || !c.config.cluster) {
-    throw DatacenterConfigError("inference", "", "needs the cluster: a service's replicas are jobs on its nodes");
-  }
-  const inference::ServiceRegistries registries{c.registries.collective_algorithms, c.registries.inference_routers,
-                                                c.registries.autoscalers};
-  for (std::size_t i = 0; i < c.config.inference.size(); ++i) {
-    const inference::ServiceConfig& service = c.config.inference[i];
+InferenceSubsystem::InferenceSubsystem(const std::vector<ServiceConfig>& services, const InferenceSite& site,
+                                       sim::Simulator& simulator, sim::TraceSink& sink,
+                                       seams::DatacenterSignals& signals)
+    : simulator_(simulator), signals_(signals) {
+  for (std::size_t i = 0; i < services.size(); ++i) {
+    const ServiceConfig& service = services[i];
     names_.push_back(service.name);
-    hosts_.push_back(std::make_unique<ClusterHost>(*c.parts.service_jobs, service.name, service.priority,
-                                                   c.config.cluster->node, service.engine.tp, c.simulator,
-                                                   c.parts.fabric, c.parts.topology));
+    hosts_.push_back(std::make_unique<ClusterHost>(site.jobs, service.name, service.priority, site.node,
+                                                   service.engine.tp, simulator, site.fabric, site.fabric_hosts));
     hosts_.back()->set_weights_pool(service.weights_pool);
     try {
-      services_.push_back(std::make_unique<inference::InferenceService>(
-          service, c.config.cluster->node, c.config.cluster->gpu_phase_power, registries, c.config.seed, c.simulator,
-          c.sink, *hosts_.back(), hosts_.back().get()));
+      services_.push_back(std::make_unique<InferenceService>(service, site.node, site.gpu_power, site.registries,
+                                                             site.seed, simulator, sink, *hosts_.back(),
+                                                             hosts_.back().get()));
     } catch (const sim::ConfigError& e) {
-      throw DatacenterConfigError("inference", "services[" + std::to_string(i) + "]." + e.field(), e.detail());
+      throw sim::ConfigError("services[" + std::to_string(i) + "]." + e.field(), e.detail());
     }
   }
 }
@@ -116,9 +112,9 @@ void InferenceSubsystem::finish() {
   for (std::size_t i = 0; i < services_.size(); ++i) {
     services_[i]->finish();
     const inference::ServiceStats& st = services_[i]->stats();
-    signals_.inference_work.emit(seams::InferenceWork{simulator_.now(), names_[i], hosts_[i]->jobs(), st.output_tokens,
-                                               st.input_tokens});
+    signals_.inference_work.emit(
+        seams::InferenceWork{simulator_.now(), names_[i], hosts_[i]->jobs(), st.output_tokens, st.input_tokens});
   }
 }
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::inference

@@ -14,13 +14,13 @@
 #include "models/reliability/checkpoint_interval.hpp"
 #include "models/storage/crush_placement.hpp"
 #include "models/workload/training_job.hpp"
-#include "tests/models/datacenter/storage_test_support.hpp"
+#include "tests/models/storage/storage_test_support.hpp"
 
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;
 using dcsim::models::datacenter::DatacenterConfigError;
-using dcsim::models::reliability::ScriptedNodeFault;
 using dcsim::models::datacenter::StorageConfig;
+using dcsim::models::reliability::ScriptedNodeFault;
 using dcsim::tests::builtin;
 namespace mw = dcsim::models::workload;
 namespace net = dcsim::models::network;
@@ -156,8 +156,7 @@ TEST_CASE("a restart reads its checkpoint back through the store before its work
   const double first_write_end_s = std::get<double>(ops.rows.at(0)[5]);
   // The job crashes just after its first checkpoint is saved.
   DatacenterConfig crashed = config(reg, 3, store(1e15, 2));
-  crashed.node_faults.push_back(
-      crash_at(first_write_end_s + 0.01));
+  crashed.node_faults.push_back(crash_at(first_write_end_s + 0.01));
   Run r;
   run(std::move(crashed), r);
   CHECK(r.number("storage/checkpoint_reads") == 1);
@@ -172,9 +171,9 @@ TEST_CASE("a restart reads its checkpoint back through the store before its work
   CHECK(busiest >= 1.0 / 3);
   CHECK(r.number("storage/checkpoint_read_s_max") == Approx(busiest * bytes / 2e9).epsilon(0.01));
   CHECK(r.number("storage/client_read_bytes") == Approx(bytes).epsilon(1e-9));
-  CHECK(r.number("storage/jobs/bert/stall_s") ==
-        Approx(r.number("storage/checkpoint_read_s_max") + 2 * r.number("storage/checkpoint_write_s_max"))
-            .epsilon(0.02));
+  CHECK(
+      r.number("storage/jobs/bert/stall_s") ==
+      Approx(r.number("storage/checkpoint_read_s_max") + 2 * r.number("storage/checkpoint_write_s_max")).epsilon(0.02));
 }
 
 TEST_CASE("an async save stalls the job only for its snapshot and counts once its write has finished",
@@ -245,7 +244,8 @@ TEST_CASE("verified checkpoints add each rank's hashing to every write and resta
   const double hash_s = bytes / 2 / (8 * 1e9);
   CHECK(verified.number("storage/checkpoint_write_s_max") ==
         Approx(plain.number("storage/checkpoint_write_s_max") + hash_s).epsilon(1e-6));
-  CHECK(verified.number("storage/integrity/hash_node_s") == Approx(2 * 2 * hash_s).epsilon(1e-6));  // 2 writes x 2 nodes
+  CHECK(verified.number("storage/integrity/hash_node_s") ==
+        Approx(2 * 2 * hash_s).epsilon(1e-6));  // 2 writes x 2 nodes
   CHECK(plain.number("storage/integrity/hash_node_s") == 0.0);
   // A restart read is verified after it arrives: the read takes the hash time more.
   DatacenterConfig crash_plain = checked(reg, 3, false, 0.0), crash_verified = checked(reg, 3, true, 0.0);
@@ -277,8 +277,9 @@ TEST_CASE("a corrupted checkpoint its checksums find at the restart read sends t
   CHECK(r.number("storage/checkpoint_reads") == 2);
   CHECK(r.number("integrity/corrupt_checkpoint_fallbacks") == 2);
   CHECK(count_of(r, "checkpoint_corrupt_found") == 2);
-  const double step_s = mw::plan_training_job(bert(reg, 4), dcsim::models::hardware::hgx_h100(), reg.collective_algorithms)
-                            .step.step_time_s;
+  const double step_s =
+      mw::plan_training_job(bert(reg, 4), dcsim::models::hardware::hgx_h100(), reg.collective_algorithms)
+          .step.step_time_s;
   CHECK(r.number("integrity/corrupt_checkpoint_lost_gpu_h") == Approx(2 * step_s * 16 / 3600).epsilon(1e-9));
   CHECK(r.number("integrity/wrong_results") == 0);  // it never ran on corrupted state
   // Three checkpoints saved after starting over; the store keeps the newest two.
@@ -371,7 +372,8 @@ TEST_CASE("random osd_host_down faults take the store's hosts down and back like
   faults.inventory.osd_hosts = 3;
   // About one fault per host per hour, each down for 10 minutes.
   faults.classes.push_back({"osd", rel::ComponentKind::kOsdHost, 1.0, 1.0,
-                            sim::Distribution{sim::Distribution::Kind::kFixed, 600.0, 0.0}, rel::FaultEffect::kOsdHostDown});
+                            sim::Distribution{sim::Distribution::Kind::kFixed, 600.0, 0.0},
+                            rel::FaultEffect::kOsdHostDown});
   c.reliability = faults;
   Run r;
   run(std::move(c), r);

@@ -1,4 +1,4 @@
-#include "models/datacenter/nvmeof_subsystem.hpp"
+#include "models/storage/nvmeof_subsystem.hpp"
 
 #include <algorithm>
 #include <string>
@@ -6,7 +6,7 @@
 
 #include "sim/error.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::storage {
 
 namespace {
 double max_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
@@ -43,30 +43,24 @@ class NvmeofSubsystem::Writer final : public seams::CheckpointWriter {
   std::shared_ptr<bool> abandoned_ = std::make_shared<bool>(false);  // outlives the writer in callbacks
 };
 
-NvmeofSubsystem::NvmeofSubsystem(const SubsystemContext& context) : sim_(context.simulator), sink_(context.sink) {
-  const NvmeofNamespacesConfig& config = *context.config.nvmeof;
-  const auto& cluster = context.config.cluster;
-  if (!cluster || context.parts.checkpoint_store_host == nullptr) {
-    throw sim::ConfigError("", "needs the cluster: its training jobs' checkpoints are what the namespaces hold");
-  }
-  const SubsystemNetwork net = subsystem_network(context, config.on_backend, "NVMe-oF");
-  const std::size_t hosts = net.topology.host_count();
-  const auto& storage = context.config.storage;
-  for (std::uint32_t t : config.targets.targets) {
-    if (t < static_cast<std::uint32_t>(cluster->nodes) || t >= hosts) {
+NvmeofSubsystem::NvmeofSubsystem(const NvmeofConfig& config, const NvmeofSite& site, sim::Simulator& simulator,
+                                 sim::TraceSink& sink)
+    : sim_(simulator), sink_(sink) {
+  const std::size_t hosts = site.network.host_count();
+  for (std::uint32_t t : config.targets) {
+    if (t < static_cast<std::uint32_t>(site.cluster_nodes) || t >= hosts) {
       throw sim::ConfigError("targets", "NVMe-oF targets are hosts of their network beyond the cluster's nodes (" +
-                                            std::to_string(cluster->nodes) + " to " +
+                                            std::to_string(site.cluster_nodes) + " to " +
                                             std::to_string(hosts == 0 ? 0 : hosts - 1) + "): host " +
                                             std::to_string(t) + " is not; give the network at least " +
                                             std::to_string(t + 1) + " hosts or start the targets lower");
     }
-    if (storage && storage->on_backend == config.on_backend &&
-        std::find(storage->store.hosts.begin(), storage->store.hosts.end(), t) != storage->store.hosts.end()) {
+    if (std::find(site.store_hosts.begin(), site.store_hosts.end(), t) != site.store_hosts.end()) {
       throw sim::ConfigError("targets", "host " + std::to_string(t) + " is an OSD host of the store");
     }
   }
-  targets_ = std::make_unique<storage::NvmeofTargets>(net.fabric, config.targets);
-  context.parts.checkpoint_store_host->attach_checkpoint_namespaces(*this);
+  targets_ = std::make_unique<NvmeofTargets>(site.network, config);
+  site.jobs.attach_checkpoint_namespaces(*this);
 }
 
 NvmeofSubsystem::~NvmeofSubsystem() = default;
@@ -86,13 +80,14 @@ void NvmeofSubsystem::read(const std::vector<int>& nodes, double bytes_per_node,
 
 void NvmeofSubsystem::finish() {
   const auto set = [this](const std::string& key, sim::SummaryValue v) { sink_.set_summary("nvmeof/" + key, v); };
-  const storage::NvmeofCounters c = targets_->counters();
-  const storage::NvmeofConfig& cfg = targets_->config();
-  const bool tcp = cfg.transport == storage::NvmeofTransport::kTcp;
+  const NvmeofCounters c = targets_->counters();
+  const NvmeofConfig& cfg = targets_->config();
+  const bool tcp = cfg.transport == NvmeofTransport::kTcp;
   set("targets", {static_cast<std::int64_t>(cfg.targets.size()), "hosts", "NVMe-oF target hosts"});
   set("transport", {std::string(tcp ? "tcp" : "rdma"), "", "NVMe-oF transport"});
-  set("queue_write_bytes_per_s", {targets_->queue_bytes_per_s(true), "B/s",
-                                  "a namespace's write bound: queue_depth x io_size / (write latency + added latency)"});
+  set("queue_write_bytes_per_s",
+      {targets_->queue_bytes_per_s(true), "B/s",
+       "a namespace's write bound: queue_depth x io_size / (write latency + added latency)"});
   set("queue_read_bytes_per_s", {targets_->queue_bytes_per_s(false), "B/s",
                                  "a namespace's read bound: queue_depth x io_size / (read latency + added latency)"});
   set("bytes_written", {c.bytes_written, "B", "checkpoint bytes written to the namespaces"});
@@ -108,4 +103,4 @@ void NvmeofSubsystem::finish() {
   set("target_core_s", {c.target_core_s, "core-s", "TCP: CPU time the targets spent moving the bytes (0 over RDMA)"});
 }
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::storage

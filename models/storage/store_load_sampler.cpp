@@ -1,14 +1,14 @@
-#include "models/datacenter/store_load_sampler.hpp"
+#include "models/storage/store_load_sampler.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "sim/error.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::storage {
 
-StoreLoadSampler::StoreLoadSampler(const storage::ObjectStore& store, const network::FabricSimulation& network,
-                                   sim::Time interval, sim::Simulator& simulator, sim::TraceSink& sink)
+StoreLoadSampler::StoreLoadSampler(const ObjectStore& store, const seams::FlowNetwork& network, sim::Time interval,
+                                   sim::Simulator& simulator, sim::TraceSink& sink)
     : store_(store), network_(network), interval_(interval), simulator_(simulator), sink_(sink) {
   if (interval <= sim::Time::zero()) throw sim::ConfigError("series_interval", "must be positive");
   hosts_table_ = sink_.declare_table(
@@ -19,12 +19,12 @@ StoreLoadSampler::StoreLoadSampler(const storage::ObjectStore& store, const netw
        {"read_bps", sim::ColumnType::kFloat64, "bit/s", "read from its drives, mean over the sample"},
        {"write_utilisation", sim::ColumnType::kFloat64, "", "write_bps / its drives' write capacity"},
        {"read_utilisation", sim::ColumnType::kFloat64, "", "read_bps / its drives' read capacity"}});
-  pools_table_ = sink_.declare_table(
-      "storage/pool_load",
-      {{"t_s", sim::ColumnType::kFloat64, "s", "end of the sample"},
-       {"pool", sim::ColumnType::kString, "", "pool name"},
-       {"client_write_bps", sim::ColumnType::kFloat64, "bit/s", "client bytes written into the pool, mean"},
-       {"client_read_bps", sim::ColumnType::kFloat64, "bit/s", "client bytes read from the pool, mean"}});
+  pools_table_ = sink_.declare_table("storage/pool_load", {{"t_s", sim::ColumnType::kFloat64, "s", "end of the sample"},
+                                                           {"pool", sim::ColumnType::kString, "", "pool name"},
+                                                           {"client_write_bps", sim::ColumnType::kFloat64, "bit/s",
+                                                            "client bytes written into the pool, mean"},
+                                                           {"client_read_bps", sim::ColumnType::kFloat64, "bit/s",
+                                                            "client bytes read from the pool, mean"}});
 }
 
 StoreLoadSampler::~StoreLoadSampler() { simulator_.cancel(next_); }
@@ -34,8 +34,9 @@ void StoreLoadSampler::on_busy(bool busy) {
     if (sampling_) return;
     sampling_ = true;
     last_ = simulator_.now();
-    network_.fabric().resource_bytes_at(last_, last_bytes_);
-    next_ = simulator_.at(last_ + interval_, [this] { sample(); }, sim::Priority::kTelemetry);
+    network_.resource_bytes_at(last_, last_bytes_);
+    next_ = simulator_.at(
+        last_ + interval_, [this] { sample(); }, sim::Priority::kTelemetry);
     return;
   }
   if (!sampling_) return;
@@ -47,19 +48,17 @@ void StoreLoadSampler::on_busy(bool busy) {
 void StoreLoadSampler::sample() {
   const sim::Time now = simulator_.now();
   if (now > last_) {
-    const network::Fabric& fabric = network_.fabric();
-    fabric.resource_bytes_at(now, bytes_);
+    network_.resource_bytes_at(now, bytes_);
     const double dt = (now - last_).seconds();
     const auto delta = [&](network::ResourceId r) { return std::max(0.0, bytes_[r] - last_bytes_[r]); };
     const auto hosts = static_cast<int>(store_.config().hosts.size());
     for (int h = 0; h < hosts; ++h) {
       const network::ResourceId w = store_.drive_write_resource(h), r = store_.drive_read_resource(h);
       const double write_bps = delta(w) * 8.0 / dt, read_bps = delta(r) * 8.0 / dt;
-      const double write_cap = fabric.resource_capacity_bps(w), read_cap = fabric.resource_capacity_bps(r);
+      const double write_cap = network_.resource_capacity_bps(w), read_cap = network_.resource_capacity_bps(r);
       const double write_util = write_cap > 0 ? write_bps / write_cap : 0.0;
       const double read_util = read_cap > 0 ? read_bps / read_cap : 0.0;
-      sink_.append_row(hosts_table_,
-                       {now.seconds(), std::int64_t{h}, write_bps, read_bps, write_util, read_util});
+      sink_.append_row(hosts_table_, {now.seconds(), std::int64_t{h}, write_bps, read_bps, write_util, read_util});
       if (std::max(write_util, read_util) > peak_) {
         peak_ = std::max(write_util, read_util);
         peak_host_ = h;
@@ -76,17 +75,21 @@ void StoreLoadSampler::sample() {
     last_ = now;
     std::swap(last_bytes_, bytes_);
   }
-  if (store_.busy()) next_ = simulator_.at(now + interval_, [this] { sample(); }, sim::Priority::kTelemetry);
+  if (store_.busy())
+    next_ = simulator_.at(
+        now + interval_, [this] { sample(); }, sim::Priority::kTelemetry);
 }
 
 void StoreLoadSampler::finish() {
   const auto set = [this](const std::string& key, sim::SummaryValue v) { sink_.set_summary("storage/" + key, v); };
-  set("load_samples", {samples_, "samples", "samples of storage/osd_host_load and pool_load (taken while the store "
-                                            "worked)"});
-  set("drive_utilisation_peak", {peak_, "", "highest sampled read or write load of an OSD host's drives, as a "
-                                            "fraction of their capacity"});
+  set("load_samples", {samples_, "samples",
+                       "samples of storage/osd_host_load and pool_load (taken while the store "
+                       "worked)"});
+  set("drive_utilisation_peak", {peak_, "",
+                                 "highest sampled read or write load of an OSD host's drives, as a "
+                                 "fraction of their capacity"});
   set("drive_utilisation_peak_host", {peak_host_, "host", "the OSD host where it was (-1: no sample)"});
   set("drive_utilisation_peak_s", {peak_s_, "s", "the end of that sample"});
 }
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::storage

@@ -1,17 +1,14 @@
-#include "models/datacenter/fault_effects.hpp"
-
-#include "models/datacenter/datacenter_config_error.hpp"
+#include "models/reliability/fault_effects.hpp"
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::reliability {
 
-namespace rel = reliability;
-
-FaultEffects::FaultEffects(rel::FaultModelConfig config, std::uint64_t seed, sim::Time horizon, DatacenterParts targets,
+FaultEffects::FaultEffects(FaultModelConfig config, std::uint64_t seed, sim::Time horizon, FaultTargets targets,
                            const seams::DatacenterSignals& signals, sim::Simulator& simulator, sim::TraceSink& sink)
-    : targets_(targets), horizon_(horizon), signals_(signals), simulator_(simulator), sink_(sink) {
+    : targets_(std::move(targets)), horizon_(horizon), signals_(signals), simulator_(simulator), sink_(sink) {
   table_ = sink.declare_table(
       "faults", {{"time_s", sim::ColumnType::kFloat64, "s", "simulated time of the fault"},
                  {"class", sim::ColumnType::kString, "", "fault class (/reliability/classes, or the preset's)"},
@@ -22,29 +19,23 @@ FaultEffects::FaultEffects(rel::FaultModelConfig config, std::uint64_t seed, sim
   nic_bonding_ = config.nic_bonding;
   nics_per_node_ = std::max(1, config.inventory.nics_per_node);
   osds_per_host_ = std::max(1, config.inventory.osds_per_host);
-  if (targets_.fabric != nullptr && targets_.topology != nullptr) {
-    const auto& topology = *targets_.topology;
-    for (network::LinkId l = 0; l < topology.link_count(); ++l) {
-      if (topology.link(l).reverse > l) cables_.push_back(l);
-    }
-  }
-  const auto on_fault = [this](const rel::Fault& f) {
+  const auto on_fault = [this](const Fault& f) {
     const auto& c = faults_->fault_class(f);
     sink_.append_row(table_, {f.at.seconds(), c.name, faults_->path(f), static_cast<std::int64_t>(f.node),
-                              (f.repair_done - f.at).seconds(), std::string(rel::effect_name(c.effect))});
+                              (f.repair_done - f.at).seconds(), std::string(effect_name(c.effect))});
     act(f, false);
   };
-  const auto on_repair = [this](const rel::Fault& f) { act(f, true); };
-  faults_ = std::make_unique<rel::FaultProcess>(std::move(config), seed, simulator, on_fault, on_repair, horizon);
+  const auto on_repair = [this](const Fault& f) { act(f, true); };
+  faults_ = std::make_unique<FaultProcess>(std::move(config), seed, simulator, on_fault, on_repair, horizon);
   if (const auto wanted = targets_.nodes != nullptr ? targets_.nodes->wanted_precursor() : std::nullopt) {
     try {
-      precursor_ = std::make_unique<rel::FaultPrecursor>(
+      precursor_ = std::make_unique<FaultPrecursor>(
           *wanted, *faults_, seed, simulator,
-          [this](const rel::Alarm& a) { targets_.nodes->warn_node(a.node, a.cause, a.drain_until, a.false_alarm); },
+          [this](const Alarm& a) { targets_.nodes->warn_node(a.node, a.cause, a.drain_until, a.false_alarm); },
           horizon);
     } catch (const sim::ConfigError& e) {
       // The predictor's settings are the failover policy's parameters.
-      throw DatacenterConfigError("cluster", "failover_params." + e.field(), e.detail());
+      throw PrecursorConfigError("failover_params." + e.field(), e.detail());
     }
   }
 }
@@ -54,16 +45,16 @@ void FaultEffects::start() {
   if (precursor_) precursor_->start();
 }
 
-void FaultEffects::act(const rel::Fault& f, bool up) {
-  const rel::FaultClass& c = faults_->fault_class(f);
+void FaultEffects::act(const Fault& f, bool up) {
+  const FaultClass& c = faults_->fault_class(f);
   signals_.fault.emit(seams::FaultNotice{simulator_.now(), c.name, f.node, up});
   seams::NodeFaultTarget* nodes = targets_.nodes;
   const bool node_ok = nodes != nullptr && f.node >= 0 && f.node < nodes->node_count();
   switch (c.effect) {
-    case rel::FaultEffect::kNicDown:
+    case FaultEffect::kNicDown:
       if (node_ok) act_on_nic(f, c.name, up);
       break;
-    case rel::FaultEffect::kNodeDown:
+    case FaultEffect::kNodeDown:
       if (node_ok) {
         if (up) {
           nodes->set_node_up(f.node);
@@ -72,39 +63,38 @@ void FaultEffects::act(const rel::Fault& f, bool up) {
         }
       }
       break;
-    case rel::FaultEffect::kJobCrash:
+    case FaultEffect::kJobCrash:
       if (node_ok && !up) nodes->crash_jobs_on_node(f.node, c.name);
       break;
-    case rel::FaultEffect::kSilentCorruption:
+    case FaultEffect::kSilentCorruption:
       // The repair time is the quarantine once it is caught; the cluster keeps that clock.
       if (node_ok && !up) nodes->corrupt_jobs_on_node(f.node, c.name, f.repair_done - f.at);
       break;
-    case rel::FaultEffect::kLinkDown:
-    case rel::FaultEffect::kSwitchDown:
+    case FaultEffect::kLinkDown:
+    case FaultEffect::kSwitchDown:
       if (targets_.fabric == nullptr) {
         if (nodes != nullptr && nodes->node_count() > 0 && !up) {
           nodes->crash_jobs_on_node(static_cast<int>(f.instance % static_cast<std::size_t>(nodes->node_count())),
                                     c.name);
         }
-      } else if (c.effect == rel::FaultEffect::kLinkDown) {
-        if (!cables_.empty()) targets_.fabric->set_link_state(cables_[f.instance % cables_.size()], up);
+      } else if (c.effect == FaultEffect::kLinkDown) {
+        const std::size_t cables = targets_.fabric->cable_count();
+        if (cables > 0) targets_.fabric->set_cable_state(f.instance % cables, up);
       } else {
-        const auto& topology = *targets_.topology;
-        const std::size_t switches = topology.node_count() - topology.host_count();
-        if (switches > 0) {
-          targets_.fabric->set_switch_state(
-              static_cast<network::NodeId>(topology.host_count() + f.instance % switches), up);
-        }
+        const std::size_t switches = targets_.fabric->switch_count();
+        if (switches > 0) targets_.fabric->set_switch_state(f.instance % switches, up);
       }
       break;
-    case rel::FaultEffect::kOsdHostDown:
-      signals_.store_host_fault.emit(seams::StoreHostChange{simulator_.now(), static_cast<int>(f.instance), up, c.name, -1});
+    case FaultEffect::kOsdHostDown:
+      signals_.store_host_fault.emit(
+          seams::StoreHostChange{simulator_.now(), static_cast<int>(f.instance), up, c.name, -1});
       break;
-    case rel::FaultEffect::kOsdDown:
-      signals_.store_host_fault.emit(seams::StoreHostChange{simulator_.now(), static_cast<int>(f.instance) / osds_per_host_,
-                                                     up, c.name, static_cast<int>(f.instance) % osds_per_host_});
+    case FaultEffect::kOsdDown:
+      signals_.store_host_fault.emit(seams::StoreHostChange{simulator_.now(),
+                                                            static_cast<int>(f.instance) / osds_per_host_, up, c.name,
+                                                            static_cast<int>(f.instance) % osds_per_host_});
       break;
-    case rel::FaultEffect::kZoneCoolingLoss:
+    case FaultEffect::kZoneCoolingLoss:
       if (targets_.zones != nullptr && targets_.zones->zones() > 0) {
         const auto zones = static_cast<std::size_t>(targets_.zones->zones());
         targets_.zones->set_zone_cooling_lost(static_cast<int>(f.instance % zones), !up, c.name);
@@ -113,12 +103,11 @@ void FaultEffects::act(const rel::Fault& f, bool up) {
   }
 }
 
-void FaultEffects::act_on_nic(const rel::Fault& f, const std::string& cause, bool up) {
+void FaultEffects::act_on_nic(const Fault& f, const std::string& cause, bool up) {
   // NIC k of node n is port k of fabric host n (node i is host i), when the host has that port.
   const int nic = static_cast<int>(f.instance % static_cast<std::size_t>(nics_per_node_));
-  if (targets_.fabric != nullptr && static_cast<std::size_t>(f.node) < targets_.topology->host_count() &&
-      static_cast<std::size_t>(nic) < targets_.topology->out_links(static_cast<network::NodeId>(f.node)).size()) {
-    targets_.fabric->set_nic_port_state(static_cast<network::NodeId>(f.node), nic, up);
+  if (targets_.fabric != nullptr && nic < targets_.fabric->host_ports(f.node)) {
+    targets_.fabric->set_host_port_state(f.node, nic, up);
   }
   if (!nic_bonding_) {
     // A rail lost: the node's collectives stop until the NIC is back.
@@ -155,4 +144,4 @@ void FaultEffects::finish() {
                      "rate x instances x /duration summed over classes (ignores instances under repair)"});
 }
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::reliability

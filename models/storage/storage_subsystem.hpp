@@ -1,8 +1,8 @@
 #pragma once
-// The shared object store as a subsystem of the assembly (subsystem.hpp): an ObjectStore
-// (models/storage/object_store.hpp) whose OSD hosts are hosts of the front-end network (or the
-// backend), so checkpoints meet the store's drives, its NICs, its replication traffic and
-// whatever else shares that network. It is the cluster's CheckpointStore (models/seams/checkpoint_store.hpp):
+// The shared object store as a subsystem of the datacenter (models/datacenter/subsystems.cpp hands
+// it its section and a StorageSite): an ObjectStore (object_store.hpp) whose OSD hosts are hosts of the front-end
+// network (or the backend), so checkpoints meet the store's drives, its NICs, its replication traffic and whatever else
+// shares that network. It is the cluster's CheckpointStore (models/seams/checkpoint_store.hpp):
 //   writes    a job whose checkpoint target is the store writes each checkpoint as the store's
 //             write (every node its share, into the job's pool); the job's run waits for it (a
 //             synchronous save). A write the pool refuses (too full) or cannot place (every
@@ -60,32 +60,53 @@
 #include <string>
 #include <vector>
 
-#include "models/datacenter/datacenter_parts.hpp"
-#include "models/datacenter/storage_config.hpp"
-#include "models/datacenter/store_load_sampler.hpp"
-#include "models/datacenter/subsystem.hpp"
+#include "models/seams/checkpoint_store.hpp"
+#include "models/seams/datacenter_signals.hpp"
+#include "models/seams/flow_network.hpp"
+#include "models/seams/subsystem.hpp"
 #include "models/storage/object_store.hpp"
+#include "models/storage/storage_config.hpp"
+#include "models/storage/store_load_sampler.hpp"
 #include "sim/random.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
-namespace dcsim::models::datacenter {
+namespace dcsim::models::storage {
 
-class StorageSubsystem final : public Subsystem, public seams::CheckpointStore {
+// The pools a training job names: its checkpoints' when its target is the store, its dataset's
+// when it reads it from the store (none: it does not).
+struct StorePoolUser {
+  std::optional<std::string> checkpoint_pool, dataset_pool;
+};
+
+// What the store reads beyond its own section: the network its OSD hosts are on (cluster node i
+// is its host i), the cluster's node count and GPUs per node, the seed, the training jobs' pools
+// (by job index), and the cluster that checkpoints to it.
+struct StorageSite {
+  seams::FlowNetwork& network;
+  int cluster_nodes = 0;
+  int gpus_per_node = 1;
+  std::uint64_t seed = 1;
+  std::vector<StorePoolUser> training_jobs;
+  seams::CheckpointStoreHost& jobs;
+};
+
+class StorageSubsystem final : public seams::Subsystem, public seams::CheckpointStore {
  public:
-  // Throws sim::ConfigError naming the field: "network" (the datacenter lacks it), "hosts" (an
-  // OSD host that is a cluster node or not a host of the network), "keep_checkpoints", the
-  // store's own fields (object_store.hpp), "faults[i].host", and
-  // "training[i].checkpoint.pool" (a job's pool the store lacks). Attaches itself to the
-  // cluster (context.parts.checkpoint_store_host).
-  explicit StorageSubsystem(const SubsystemContext& context);
+  // Throws sim::ConfigError naming the field: "hosts" (an OSD host that is a cluster node or not
+  // a host of the network), "keep_checkpoints", the store's own fields (object_store.hpp),
+  // "faults[i].host", and "training[i].checkpoint.pool" or "training[i].dataset.pool" (a job's
+  // pool the store lacks). Listens to random OSD faults (signals.store_host_fault). Attaches
+  // itself to the cluster (site.jobs).
+  StorageSubsystem(const StorageConfig& config, const StorageSite& site, sim::Simulator& simulator,
+                   sim::TraceSink& sink, seams::DatacenterSignals& signals);
   ~StorageSubsystem() override;
 
   void start() override;
   void finish() override;
 
   std::unique_ptr<seams::CheckpointWriter> writer(const std::string& job, const std::string& pool,
-                                           const std::vector<int>& nodes, bool job_waits) override;
+                                                  const std::vector<int>& nodes, bool job_waits) override;
   void read(const std::string& job, const std::string& pool, const std::vector<int>& nodes, double bytes_per_node,
             std::function<void(seams::CheckpointRead)> on_done) override;
   int kept_checkpoints() const override { return config_.keep_checkpoints; }
@@ -96,7 +117,7 @@ class StorageSubsystem final : public Subsystem, public seams::CheckpointStore {
   void read_data(DataKind kind, const std::string& job, const std::string& pool, const std::vector<int>& nodes,
                  double bytes_per_node, std::function<void(bool ok)> on_done) override;
 
-  storage::ObjectStore& store() { return *store_; }
+  ObjectStore& store() { return *store_; }
 
  private:
   class Writer;
@@ -117,11 +138,11 @@ class StorageSubsystem final : public Subsystem, public seams::CheckpointStore {
     std::optional<sim::RandomStream> corruption;  // "storage/integrity/<job>", at its first save
   };
   int pool_of(const std::string& name) const;
-  std::vector<storage::ObjectStore::ClientShare> shares(const std::vector<int>& nodes, double bytes_per_node) const;
+  std::vector<ObjectStore::ClientShare> shares(const std::vector<int>& nodes, double bytes_per_node) const;
   // Seconds a node takes to hash its share (verify): its GPUs' ranks hash their shards at once.
   sim::Time hash_time(double bytes_per_node) const;
   // `abandoned`: set once the run that wrote it stopped (its bytes are dropped, nothing saved).
-  void write(const std::string& job, int pool, bool job_waits, std::vector<storage::ObjectStore::ClientShare> clients,
+  void write(const std::string& job, int pool, bool job_waits, std::vector<ObjectStore::ClientShare> clients,
              std::shared_ptr<const bool> abandoned, std::function<void(bool)> on_done);
   void start_write(std::shared_ptr<Operation> op);
   // A write is safe: the job's newest checkpoint, corrupted (returned) with the integrity rate.
@@ -129,8 +150,8 @@ class StorageSubsystem final : public Subsystem, public seams::CheckpointStore {
   void keep_newest(JobRecord& r, std::size_t count);
   // A finished operation: its row and its time; the caller then tells its client (as an event:
   // never inside the client's call).
-  void ended(const std::string& job, bool is_write, bool job_waited, int pool, double bytes, sim::Time start,
-             bool ok, bool corrupt);
+  void ended(const std::string& job, bool is_write, bool job_waited, int pool, double bytes, sim::Time start, bool ok,
+             bool corrupt);
   void record_stored(int pool);
   void set_host(int host, bool up);
   void set_osd(int host, int drive, bool up);
@@ -138,7 +159,7 @@ class StorageSubsystem final : public Subsystem, public seams::CheckpointStore {
   StorageConfig config_;
   sim::Simulator& sim_;
   sim::TraceSink& sink_;
-  std::unique_ptr<storage::ObjectStore> store_;
+  std::unique_ptr<ObjectStore> store_;
   std::unique_ptr<StoreLoadSampler> load_;  // after store_: destroyed before it
   std::map<std::string, JobRecord> jobs_;
   std::vector<sim::SeriesId> stored_series_;  // per pool
@@ -149,7 +170,7 @@ class StorageSubsystem final : public Subsystem, public seams::CheckpointStore {
   int hosts_down_ = 0;
   std::vector<int> host_faults_;  // per OSD host: faults holding it down
   int osds_down_ = 0;
-  std::vector<int> osd_faults_;   // per OSD: faults holding it down
+  std::vector<int> osd_faults_;        // per OSD: faults holding it down
   std::vector<double> dataset_bytes_;  // per pool: the datasets it holds
   std::uint64_t seed_ = 1;
   int gpus_per_node_ = 1;
@@ -163,4 +184,4 @@ class StorageSubsystem final : public Subsystem, public seams::CheckpointStore {
   std::int64_t weight_reads_failed_ = 0;
 };
 
-}  // namespace dcsim::models::datacenter
+}  // namespace dcsim::models::storage
