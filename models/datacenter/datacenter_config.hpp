@@ -8,15 +8,15 @@
 #include <vector>
 
 #include "models/cluster/cluster_config.hpp"
-#include "models/reliability/scripted_node_fault.hpp"
 #include "models/datacenter/nvmeof_namespaces_config.hpp"
-#include "models/datacenter/storage_config.hpp"
-#include "models/datacenter/uplink_config.hpp"
 #include "models/economics/economics_config.hpp"
 #include "models/facility/facility_config.hpp"
 #include "models/inference/service_config.hpp"
 #include "models/network/fabric_run.hpp"
+#include "models/network/uplink_config.hpp"
 #include "models/reliability/fault_class.hpp"
+#include "models/reliability/scripted_node_fault.hpp"
+#include "models/storage/storage_config.hpp"
 #include "sim/time.hpp"
 
 namespace dcsim::models::datacenter {
@@ -35,13 +35,13 @@ struct DatacenterConfig {
   std::optional<reliability::FaultModelConfig> reliability;  // random faults
   std::vector<reliability::ScriptedNodeFault> node_faults;                 // scripted, in time order; need the cluster
   // The site's internet ports and what crosses them; economics bills these ports' fees.
-  std::optional<UplinkConfig> uplink;
+  std::optional<network::UplinkConfig> uplink;
   std::optional<economics::EconomicsConfig> economics;        // cost of owning vs renting; needs the cluster
   // Inference services, their replicas jobs of the cluster (inference/inference_subsystem.hpp); need the cluster.
   std::vector<inference::ServiceConfig> inference;
   // The shared object store on /frontend (or the backend): training jobs whose checkpoint target
   // is the store write and restart-read through it (storage/storage_subsystem.hpp); needs the cluster.
-  std::optional<StorageConfig> storage;
+  std::optional<storage::StorageConfig> storage;
   // NVMe-oF targets whose namespaces training jobs with checkpoint target nvmeof write and
   // restart-read (storage/nvmeof_subsystem.hpp); needs the cluster.
   std::optional<NvmeofNamespacesConfig> nvmeof;

@@ -48,7 +48,7 @@ std::vector<std::uint32_t> store_hosts_on(const SubsystemContext& c, bool on_bac
 }
 
 std::unique_ptr<Subsystem> build_storage(const SubsystemContext& c) {
-  const StorageConfig& config = *c.config.storage;
+  const storage::StorageConfig& config = *c.config.storage;
   if (!c.config.cluster || c.parts.checkpoint_store_host == nullptr) {
     throw sim::ConfigError("", "needs the cluster: its training jobs' checkpoints are what the store keeps");
   }

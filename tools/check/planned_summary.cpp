@@ -122,15 +122,20 @@ const std::vector<std::string>& conditional_summary_keys() {
   // such a key adds it here (planned_summary_test runs every shipped scenario against this).
   static const std::vector<std::string> keys = {
       "facility/cooling_warning",             // facility/cooling_shortfall.cpp: the cooling fell short
-      "goodput/effective_training_fraction",  // datacenter/cluster_metrics.cpp: a training job started
-      "goodput/lost_gpu_h_by_cause/*",        // cluster_metrics.cpp: a cause interrupted a job (elastic_expand:
+      "goodput/effective_training_fraction",  // cluster/goodput_report.cpp: a training job started
+      "goodput/lost_gpu_h_by_cause/*",        // goodput_report.cpp: a cause interrupted a job (elastic_expand:
       "reliability/interruptions/*",          //   a shrunk job grew back)
       "cost/burst/usd_per_gpu_hour",          // economics/burst_account.cpp: a job ran in the cloud
       "cost/hybrid/usd_per_gpu_hour",         // burst_account.cpp: a GPU-hour was delivered
-      // datacenter/storage_subsystem.cpp: a job wrote or read the store (its input: dataset_*)
-      "storage/jobs/*/checkpoint_write_s_p50", "storage/jobs/*/checkpoint_write_s_max",
-      "storage/jobs/*/checkpoint_read_s_p50", "storage/jobs/*/checkpoint_read_s_max", "storage/jobs/*/stall_s",
-      "storage/jobs/*/stall_gpu_h", "storage/jobs/*/dataset_reads", "storage/jobs/*/dataset_bytes",
+      // storage/storage_subsystem.cpp: a job wrote or read the store (its input: dataset_*)
+      "storage/jobs/*/checkpoint_write_s_p50",
+      "storage/jobs/*/checkpoint_write_s_max",
+      "storage/jobs/*/checkpoint_read_s_p50",
+      "storage/jobs/*/checkpoint_read_s_max",
+      "storage/jobs/*/stall_s",
+      "storage/jobs/*/stall_gpu_h",
+      "storage/jobs/*/dataset_reads",
+      "storage/jobs/*/dataset_bytes",
   };
   return keys;
 }

@@ -48,7 +48,7 @@ Bindings<models::datacenter::NvmeofNamespacesConfig> nvmeof_bindings() {
   const auto targets = [](C& c) -> ms::NvmeofConfig& { return c.targets; };
   Bindings<C> nvmeof(object_field(
       "nvmeof",
-      "NVMe over Fabrics targets (models/datacenter/nvmeof_subsystem.hpp): hosts of the front-end network (or "
+      "NVMe over Fabrics targets (models/storage/nvmeof_subsystem.hpp): hosts of the front-end network (or "
       "the backend) exporting their drives as namespaces, one per cluster node (node i on target i mod "
       "targets). Training jobs whose checkpoint target is `nvmeof` write every checkpoint to their nodes' "
       "namespaces and read it back on restart, as flows through the namespace's queue (queue_depth x io_size / "

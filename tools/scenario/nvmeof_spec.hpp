@@ -1,5 +1,5 @@
 #pragma once
-// The scenario's `nvmeof` section (models/datacenter/nvmeof_subsystem.hpp): NVMe-oF target hosts
+// The scenario's `nvmeof` section (models/storage/nvmeof_subsystem.hpp): NVMe-oF target hosts
 // on the front-end network (or the backend), beyond the cluster's nodes and the store's hosts,
 // whose namespaces training jobs with checkpoint target `nvmeof` write to and read back. Its
 // keys, bound to an NvmeofNamespacesConfig, and what its mapping checks besides.

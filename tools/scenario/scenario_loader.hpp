@@ -22,15 +22,15 @@
 #include <nlohmann/json.hpp>
 
 #include "models/cluster/cluster_config.hpp"
-#include "models/reliability/scripted_node_fault.hpp"
 #include "models/datacenter/nvmeof_namespaces_config.hpp"
-#include "models/datacenter/storage_config.hpp"
-#include "models/datacenter/uplink_config.hpp"
-#include "models/inference/service_config.hpp"
 #include "models/economics/economics_config.hpp"
 #include "models/facility/facility_config.hpp"
+#include "models/inference/service_config.hpp"
 #include "models/model_registries.hpp"
+#include "models/network/uplink_config.hpp"
 #include "models/reliability/fault_class.hpp"
+#include "models/reliability/scripted_node_fault.hpp"
+#include "models/storage/storage_config.hpp"
 #include "sim/error.hpp"
 #include "tools/scenario/fabric_config.hpp"
 #include "tools/scenario/field_origins.hpp"
@@ -58,8 +58,8 @@ struct Scenario {
   std::optional<TrafficScenario> traffic; // /traffic, when given (needs /fabric)
   std::optional<models::facility::FacilityConfig> facility;  // /facility, when given
   std::optional<models::reliability::FaultModelConfig> reliability;  // /reliability, when given
-  std::optional<models::datacenter::UplinkConfig> uplink;           // /uplink, when given
-  std::optional<models::datacenter::StorageConfig> storage;         // /storage, when given
+  std::optional<models::network::UplinkConfig> uplink;               // /uplink, when given
+  std::optional<models::storage::StorageConfig> storage;             // /storage, when given
   std::optional<models::datacenter::NvmeofNamespacesConfig> nvmeof;  // /nvmeof, when given
   std::optional<models::economics::EconomicsConfig> economics;       // /economics, when given
   std::vector<models::inference::ServiceConfig> inference;          // /inference/services

@@ -14,7 +14,6 @@
 namespace dcsim::tools::scenario {
 
 using nlohmann::json;
-namespace dc = models::datacenter;
 namespace ms = models::storage;
 
 namespace {
@@ -41,8 +40,8 @@ const char* domain_name(ms::FailureDomain d) {
 
 }  // namespace
 
-std::optional<dc::StorageConfig> map_storage_section(const json* storage, const Scenario& s,
-                                                     const ResourceLimits& limits, FieldOrigins& origins) {
+std::optional<models::storage::StorageConfig> map_storage_section(const json* storage, const Scenario& s,
+                                                                  const ResourceLimits& limits, FieldOrigins& origins) {
   std::vector<std::string> errors;
   const auto error = [&](const std::string& pointer, const std::string& message) {
     errors.push_back(s.source + ":" + pointer + ": " + message);
@@ -74,7 +73,7 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
   if (!s.has_cluster) {
     throw sim::InputError(s.source + ":" + base + ": needs /cluster: the store keeps the cluster's checkpoints");
   }
-  dc::StorageConfig out;
+  models::storage::StorageConfig out;
   ms::StoreConfig& store = out.store;
   storage_bindings().apply(*storage, out);
   // What the bindings cannot say: the hosts' ids follow the cluster's nodes, the placement's salt
@@ -115,7 +114,7 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
     const json& f = faults[i];
     if (!f.contains("kind") || (f["kind"] != "osd_host" && f["kind"] != "osd")) continue;
     const std::string pointer = "/faults/" + std::to_string(i);
-    dc::StoreHostFault fault;
+    models::storage::StoreHostFault fault;
     fault.host = f.contains("host") ? f.at("host").get<int>() : 0;
     if (f["kind"] == "osd") {
       fault.drive = f.at("drive").get<int>();
@@ -135,7 +134,9 @@ std::optional<dc::StorageConfig> map_storage_section(const json* storage, const 
     out.faults.push_back(fault);
   }
   std::stable_sort(out.faults.begin(), out.faults.end(),
-                   [](const dc::StoreHostFault& a, const dc::StoreHostFault& b) { return a.at < b.at; });
+                   [](const models::storage::StoreHostFault& a, const models::storage::StoreHostFault& b) {
+                     return a.at < b.at;
+                   });
 
   // Every job's pool exists and holds at least one of its checkpoints.
   const double raw = static_cast<double>(hosts) * store.drives_per_host * store.drive.capacity_bytes;

@@ -27,8 +27,8 @@ FieldSpec drive_bandwidth_field(bool read) {
                              "3.5 GB/s");
 }
 
-Bindings<models::datacenter::StorageConfig> storage_bindings() {
-  using C = models::datacenter::StorageConfig;
+Bindings<models::storage::StorageConfig> storage_bindings() {
+  using C = models::storage::StorageConfig;
   namespace ms = models::storage;
   Bindings<ms::DriveSpec> drive(with_default(
       object_field("drive",
@@ -76,7 +76,7 @@ Bindings<models::datacenter::StorageConfig> storage_bindings() {
                  &ms::PoolConfig::failure_domain, "failure_domain",
                  {{"osd", ms::FailureDomain::kOsd}, {"host", ms::FailureDomain::kHost}, {"rack", ms::FailureDomain::kRack}});
 
-  using models::datacenter::CheckpointIntegrity;
+  using models::storage::CheckpointIntegrity;
   Bindings<CheckpointIntegrity> integrity(with_default(
       object_field("integrity",
                    "End-to-end checksums of checkpoints (a checkpoint library's, above the store's own, which only "
@@ -107,7 +107,7 @@ Bindings<models::datacenter::StorageConfig> storage_bindings() {
 
   Bindings<C> storage(object_field(
       "storage",
-      "A shared Ceph-like object store (models/datacenter/storage_subsystem.hpp): OSD hosts with NVMe drives on "
+      "A shared Ceph-like object store (models/storage/storage_subsystem.hpp): OSD hosts with NVMe drives on "
       "the front-end network (or the backend), pools replicated or erasure coded, placement by a weighted "
       "pseudo-random hash over failure domains. Training jobs whose checkpoint target is `store` write every "
       "checkpoint and read it back on restart through it, sharing drives, NICs and the network with "

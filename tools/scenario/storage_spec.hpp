@@ -1,11 +1,11 @@
 #pragma once
-// The scenario's `storage` section (models/datacenter/storage_subsystem.hpp): a shared
+// The scenario's `storage` section (models/storage/storage_subsystem.hpp): a shared
 // Ceph-like object store whose OSD hosts sit on the front-end network (or the backend), beyond
 // the cluster's nodes. Its keys, bound to a StorageConfig, and what its mapping checks besides.
 
 #include <nlohmann/json.hpp>
 
-#include "models/datacenter/storage_config.hpp"
+#include "models/storage/storage_config.hpp"
 #include "tools/scenario/binding.hpp"
 #include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
@@ -16,7 +16,7 @@ namespace dcsim::tools::scenario {
 struct Scenario;
 
 // The keys of /storage and the StorageConfig members they feed (binding.hpp).
-Bindings<models::datacenter::StorageConfig> storage_bindings();
+Bindings<models::storage::StorageConfig> storage_bindings();
 
 FieldSpec storage_section();
 
@@ -31,8 +31,7 @@ FieldSpec drive_bandwidth_field(bool read);
 // sim::InputErrors naming each pointer, the value and what would work. Also rejects jobs whose
 // checkpoint target is the store when `storage` is null (the section is absent). A store whose
 // hosts and drives would not fit `limits` is refused before they are listed.
-std::optional<models::datacenter::StorageConfig> map_storage_section(const nlohmann::json* storage, const Scenario& s,
-                                                                     const ResourceLimits& limits,
-                                                                     FieldOrigins& origins);
+std::optional<models::storage::StorageConfig> map_storage_section(const nlohmann::json* storage, const Scenario& s,
+                                                                  const ResourceLimits& limits, FieldOrigins& origins);
 
 }  // namespace dcsim::tools::scenario

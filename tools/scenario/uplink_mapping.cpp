@@ -10,14 +10,13 @@
 namespace dcsim::tools::scenario {
 
 using nlohmann::json;
-namespace dc = models::datacenter;
 
-dc::UplinkConfig map_uplink_section(const json& uplink, const Scenario& s) {
+models::network::UplinkConfig map_uplink_section(const json& uplink, const Scenario& s) {
   std::vector<std::string> errors;
   const auto error = [&](const std::string& pointer, const std::string& message) {
     errors.push_back(s.source + ":" + pointer + ": " + message);
   };
-  dc::UplinkConfig out;
+  models::network::UplinkConfig out;
   uplink_bindings().apply(uplink, out);
   const std::string base = "/uplink";
 
@@ -32,7 +31,7 @@ dc::UplinkConfig map_uplink_section(const json& uplink, const Scenario& s) {
   for (std::size_t i = 0; i < out.streams.size(); ++i) {
     const json& j = uplink.at("streams")[i];
     const std::string ptr = base + "/streams/" + std::to_string(i);
-    dc::UplinkStream& st = out.streams[i];
+    models::network::UplinkStream& st = out.streams[i];
     if (!names.insert(st.name).second)
       error(ptr + "/name", "expected each stream name once, got '" + st.name + "' again");
     const bool sized = j.contains("size"), rated = j.contains("rate");

@@ -1,5 +1,5 @@
 #pragma once
-// Resolved `uplink` section -> models::datacenter::UplinkConfig (Scenario::uplink), with the checks
+// Resolved `uplink` section -> models::network::UplinkConfig (Scenario::uplink), with the checks
 // the spec alone cannot make: a stream gives size or rate (not both, not neither), repeats only
 // within a /duration, has a unique name; port speeds appear once; something that crosses needs a
 // port; checkpoint copies need a training job that checkpoints. Throws sim::InputErrors, each
@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/datacenter/uplink_config.hpp"
+#include "models/network/uplink_config.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -17,6 +17,6 @@ struct Scenario;
 
 // `scenario` has its cluster and duration mapped. The model's errors about a field are located by
 // uplink_bindings() (uplink_spec.hpp).
-models::datacenter::UplinkConfig map_uplink_section(const nlohmann::json& resolved, const Scenario& scenario);
+models::network::UplinkConfig map_uplink_section(const nlohmann::json& resolved, const Scenario& scenario);
 
 }  // namespace dcsim::tools::scenario

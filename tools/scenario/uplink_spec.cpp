@@ -5,11 +5,10 @@ namespace dcsim::tools::scenario {
 using nlohmann::json;
 using sim::QuantityKind;
 
-Bindings<models::datacenter::UplinkConfig> uplink_bindings() {
-  namespace dc = models::datacenter;
-  using C = dc::UplinkConfig;
-  using S = dc::UplinkStream;
-  using P = models::economics::PortGroup;
+Bindings<models::network::UplinkConfig> uplink_bindings() {
+  using C = models::network::UplinkConfig;
+  using S = models::network::UplinkStream;
+  using P = models::network::PortGroup;
   Bindings<P> port(with_default(object_array_field("ports",
                                                    "Unmetered internet ports: their total speed caps the transfers, "
                                                    "and /economics bills each a flat monthly fee by speed (site "
@@ -57,7 +56,7 @@ Bindings<models::datacenter::UplinkConfig> uplink_bindings() {
                          "0 B"),
             &S::grow_bytes, "grow_bytes");
 
-  Bindings<dc::UplinkGateway> gateway(optional_section(
+  Bindings<models::network::UplinkGateway> gateway(optional_section(
       object_field("gateway",
                    "Where the ports terminate: a host of a network (the border routers), beyond the cluster's nodes "
                    "and the store's OSD hosts. Every transfer then travels that network as flows between the hosts "
@@ -74,11 +73,12 @@ Bindings<models::datacenter::UplinkConfig> uplink_bindings() {
                                          "traffic off the GPU rails; backend: the GPU fabric (/fabric).",
                                          "network", {"frontend", "backend"}),
                               "frontend"),
-                 &dc::UplinkGateway::on_backend, "gateway.network", {{"frontend", false}, {"backend", true}})
+                 &models::network::UplinkGateway::on_backend, "gateway.network",
+                 {{"frontend", false}, {"backend", true}})
       .bind(required(integer_field("host", "The gateway's host on that network.", at_least(0))),
-            &dc::UplinkGateway::host, "gateway.host");
+            &models::network::UplinkGateway::host, "gateway.host");
 
-  Bindings<dc::CheckpointCopies> copies(optional_section(
+  Bindings<models::network::CheckpointCopies> copies(optional_section(
       object_field("checkpoint_copies",
                    "Copies of the training jobs' checkpoints sent off-site, whole (14 B per parameter), one queue "
                    "per job; jobs wait for them only with staging_slots.",
@@ -86,7 +86,7 @@ Bindings<models::datacenter::UplinkConfig> uplink_bindings() {
       "no checkpoint leaves the site"));
   copies
       .bind(integer_field("every_nth", "Copy every nth checkpoint of each job (1: all of them).", at_least(1)),
-            &dc::CheckpointCopies::every_nth, "checkpoint_copies.every_nth")
+            &models::network::CheckpointCopies::every_nth, "checkpoint_copies.every_nth")
       .bind(with_default_note(integer_field("staging_slots",
                                             "Local staging space for checkpoints awaiting their copy, in checkpoints "
                                             "per job: while this many of a job's checkpoints wait for or are in their "
@@ -95,11 +95,11 @@ Bindings<models::datacenter::UplinkConfig> uplink_bindings() {
                                             at_least(1)),
                               "unlimited: jobs never wait for their copies, the port's bound shows as copies that "
                               "queue (uplink/staged_checkpoints_max says how many slots that took)"),
-            &dc::CheckpointCopies::staging_slots, "checkpoint_copies.staging_slots");
+            &models::network::CheckpointCopies::staging_slots, "checkpoint_copies.staging_slots");
 
   Bindings<C> uplink(object_field(
       "uplink",
-      "The site's internet uplink (models/datacenter/site_uplink.hpp): its ports, and the transfers that cross it, "
+      "The site's internet uplink (models/network/site_uplink.hpp): its ports, and the transfers that cross it, "
       "sharing the ports' total speed equally (full duplex: egress and ingress each have it all). Economics bills "
       "these ports' flat fee and the egress bytes in the month they left. Writes series uplink/..., table "
       "uplink/transfers, summary uplink/... (docs/models/economics.md).",
@@ -107,9 +107,9 @@ Bindings<models::datacenter::UplinkConfig> uplink_bindings() {
   uplink.array(&C::ports, "ports", std::move(port))
       .array(&C::streams, "streams", std::move(stream))
       .object(
-          std::move(gateway), [](C& c) -> dc::UplinkGateway& { return c.gateway.emplace(); }, "gateway")
+          std::move(gateway), [](C& c) -> models::network::UplinkGateway& { return c.gateway.emplace(); }, "gateway")
       .object(
-          std::move(copies), [](C& c) -> dc::CheckpointCopies& { return c.checkpoint_copies.emplace(); },
+          std::move(copies), [](C& c) -> models::network::CheckpointCopies& { return c.checkpoint_copies.emplace(); },
           "checkpoint_copies");
   return uplink;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The scenario's `uplink` section (models/datacenter/site_uplink.hpp): the site's internet ports
+// The scenario's `uplink` section (models/network/site_uplink.hpp): the site's internet ports
 // and what crosses them. Its keys, bound to an UplinkConfig (binding.hpp), and the move of ports
 // from where files before it kept them (/economics/ports).
 
@@ -8,14 +8,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/datacenter/uplink_config.hpp"
+#include "models/network/uplink_config.hpp"
 #include "tools/scenario/binding.hpp"
 #include "tools/scenario/field_spec.hpp"
 
 namespace dcsim::tools::scenario {
 
 // The keys of /uplink and the UplinkConfig members they feed.
-Bindings<models::datacenter::UplinkConfig> uplink_bindings();
+Bindings<models::network::UplinkConfig> uplink_bindings();
 
 FieldSpec uplink_section();
 

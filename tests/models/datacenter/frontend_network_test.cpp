@@ -248,11 +248,11 @@ TEST_CASE("the analytic checkpoint rate is the named network's NICs", "[models][
 namespace {
 
 // The site's ports (100 Gb/s) behind gateway host 3 of the named network, every checkpoint copied.
-dcsim::models::datacenter::UplinkConfig gateway_uplink(bool on_backend) {
-  dcsim::models::datacenter::UplinkConfig u;
+dcsim::models::network::UplinkConfig gateway_uplink(bool on_backend) {
+  dcsim::models::network::UplinkConfig u;
   u.ports.push_back({100e9, 1});
-  u.gateway = dcsim::models::datacenter::UplinkGateway{on_backend, 3};
-  u.checkpoint_copies = dcsim::models::datacenter::CheckpointCopies{1, 0};
+  u.gateway = dcsim::models::network::UplinkGateway{on_backend, 3};
+  u.checkpoint_copies = dcsim::models::network::CheckpointCopies{1, 0};
   return u;
 }
 

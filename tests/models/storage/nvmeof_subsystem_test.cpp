@@ -157,7 +157,7 @@ TEST_CASE("an NVMe-oF target cannot also be the uplink's gateway", "[models][dat
   DatacenterConfig c = config(reg, 3);
   c.uplink.emplace();
   c.uplink->ports.push_back({100e9, 1});
-  c.uplink->gateway = dcsim::models::datacenter::UplinkGateway{false, 2};  // the target
+  c.uplink->gateway = dcsim::models::network::UplinkGateway{false, 2};  // the target
   const Refusal r = refusal(reg, std::move(c));
   CHECK(r.part == "uplink");
   CHECK(r.field == "gateway.host");

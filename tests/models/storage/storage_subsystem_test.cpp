@@ -19,8 +19,8 @@
 using dcsim::models::datacenter::Datacenter;
 using dcsim::models::datacenter::DatacenterConfig;
 using dcsim::models::datacenter::DatacenterConfigError;
-using dcsim::models::datacenter::StorageConfig;
 using dcsim::models::reliability::ScriptedNodeFault;
+using dcsim::models::storage::StorageConfig;
 using dcsim::tests::builtin;
 namespace mw = dcsim::models::workload;
 namespace net = dcsim::models::network;
@@ -442,8 +442,8 @@ TEST_CASE("an off-site copy of a store checkpoint is read off the OSD hosts' dri
   DatacenterConfig c = config(reg, 3, store(1e15, 2));
   c.uplink.emplace();
   c.uplink->ports.push_back({1.6e12, 1});
-  c.uplink->gateway = dcsim::models::datacenter::UplinkGateway{false, 5};
-  c.uplink->checkpoint_copies = dcsim::models::datacenter::CheckpointCopies{1, 0};
+  c.uplink->gateway = dcsim::models::network::UplinkGateway{false, 5};
+  c.uplink->checkpoint_copies = dcsim::models::network::CheckpointCopies{1, 0};
   Run r;
   run(std::move(c), r);
   // Bytes in = bytes out: both checkpoints leave whole.
