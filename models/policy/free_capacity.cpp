@@ -9,10 +9,14 @@ FreeCapacity::FreeCapacity(const ClusterView& view)
 
 int FreeCapacity::free_gpus_on(int node) const {
   int free = view_.node(node).free_gpus;
-  for (const auto& [n, g] : used_) {
-    if (n == node) free -= g;
+  if (used_.size() <= kScanLimit) {
+    for (const auto& [n, g] : used_) {
+      if (n == node) free -= g;
+    }
+    return free;
   }
-  return free;
+  const auto taken = taken_by_node_.find(node);
+  return taken == taken_by_node_.end() ? free : free - taken->second;
 }
 
 bool FreeCapacity::whole_free(int node) const {
@@ -32,6 +36,11 @@ std::vector<int> FreeCapacity::whole_free_list() const {
 void FreeCapacity::take_gpus(int node, int gpus) {
   const bool was_whole = whole_free(node);
   used_.emplace_back(node, gpus);
+  if (used_.size() == kScanLimit + 1) {
+    for (const auto& [n, g] : used_) taken_by_node_[n] += g;
+  } else if (used_.size() > kScanLimit + 1) {
+    taken_by_node_[node] += gpus;
+  }
   free_gpus_ -= gpus;
   if (was_whole) --whole_free_;
 }
