@@ -158,6 +158,8 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   rack_cap_short_.assign(static_cast<std::size_t>(racks), 0);
   rack_history_.resize(static_cast<std::size_t>(racks));
   rack_last_spike_.assign(static_cast<std::size_t>(racks), sim::Time::zero() - c.spike_window - c.spike_window);
+  crossings_.resize(nodes_.size());
+  crossing_stale_.assign(nodes_.size(), 0);
   for (std::size_t n = 0; n < nodes_.size(); ++n) recompute_node(n);
   stored0_j_ = stored_energy_j();  // zero by construction; kept as the reference
 
@@ -280,6 +282,7 @@ void FacilitySimulation::recompute_node(std::size_t n) {
     node.gpu_w += gpu_w[g];
   }
   peak_node_w_ = std::max(peak_node_w_, node.ac_w);
+  mark_crossing_stale(n);
   check_rack(node.rack);
 }
 
@@ -323,6 +326,7 @@ void FacilitySimulation::advance() {
   const double dt = (now - last_).seconds();
   if (dt <= 0.0) return;
   stepped_ = true;
+  crossings_all_stale_ = true;  // every die moved
   const sim::Time from = last_;
   const double facility_before_j = signals_ != nullptr ? facility_energy_j() : 0.0;
   last_ = now;

@@ -39,14 +39,26 @@
 // checks close in on the crossing from below and a die crosses a threshold by at most its rate x
 // kMinSubstepS; a convex rise (the coolant loop heating up behind the plate) can overshoot by
 // half its curvature x step^2. Tested: the die stays within 0.5 C of shutdown with a 10 s tick.
+// The earliest crossing is kept per node in a MinTree (min_tree.hpp): a step re-derives every
+// node once; a node's power change between steps (a job starting on 2,048 nodes at one instant
+// is 2,048 of them) re-derives that node alone.
+//
+// Cost per call (N nodes, G GPUs per node, R nodes per rack):
+//   on_node_utilization   O(G + R + log N) when the state already stands at now (the same
+//                         instant as the last change), else one step first: O(N G). Steps come
+//                         at ticks, threshold crossings and the first change of each instant.
+//   a step (advance)      O(N G) GPU updates, plus O(N G) to re-derive the crossings at the
+//                         next check; a tick adds update_throttling and the racks' capping,
+//                         O(N G), and the record, O(N + zones).
+//   node_power_w, gpu_temperature_c, rack_power_headroom_w: O(1), O(G), O(1).
 //
 // IT power is the nodes' AC power plus the network switches' (a constant load, switch_power.hpp);
 // the cluster's own power series count the nodes only.
 //
 // Emits: series facility/*, thermal/*, thermal/zone/<z>/* (the cluster's power/* series carry
 // the facility's node power); table facility
-// (events: faults, throttling, rack limit and the capping policy's limits, power spikes); summary facility/*, power/peak_node_w,
-// power/capped_gpu_s, thermal/max_gpu_c, thermal/throttled_gpu_s, thermal/energy_balance_error,
+// (events: faults, throttling, rack limit and the capping policy's limits, power spikes); summary facility/*,
+// power/peak_node_w, power/capped_gpu_s, thermal/max_gpu_c, thermal/throttled_gpu_s, thermal/energy_balance_error,
 // thermal/zone/<z>/*, facility/cooling_shortfall_s and, when cooling fell short,
 // facility/cooling_warning (tools/output/LAYOUT.md lists them all).
 //
@@ -62,15 +74,16 @@
 #include <string>
 #include <vector>
 
+#include "models/facility/cooling_control.hpp"
+#include "models/facility/facility_config.hpp"
+#include "models/facility/min_tree.hpp"
+#include "models/facility/power_capping.hpp"
+#include "models/facility/power_delivery.hpp"
 #include "models/seams/datacenter_signals.hpp"
 #include "models/seams/node_clock.hpp"
 #include "models/seams/node_conditions.hpp"
 #include "models/seams/node_power_source.hpp"
 #include "models/seams/zone_cooling_target.hpp"
-#include "models/facility/facility_config.hpp"
-#include "models/facility/power_delivery.hpp"
-#include "models/facility/cooling_control.hpp"
-#include "models/facility/power_capping.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -136,6 +149,13 @@ class FacilitySimulation final : public seams::NodePowerSource,
   double rack_power_w(int rack) const { return rack_power_w_[static_cast<std::size_t>(rack)]; }
   double zone_coolant_c(int zone) const;
   int zones() const override;
+  // Seconds from the last step to the earliest GPU threshold crossing (MinTree::kNone: none),
+  // from the per-node index brought up to date for what changed since the last call; the same by
+  // a scan of every GPU (O(GPUs)), the reference the index must equal bit for bit (tests); and
+  // the GPUs the index has evaluated so far.
+  double soonest_crossing_s();
+  double soonest_crossing_by_scan_s() const;
+  std::size_t crossing_gpu_evaluations() const { return crossing_gpu_evaluations_; }
 
  private:
   struct Gpu;
@@ -158,6 +178,16 @@ class FacilitySimulation final : public seams::NodePowerSource,
   void update_throttling();
   void control_and_record();
   void schedule_threshold_check();
+  // Threshold crossings (gpu_throttling.cpp): what a die's heating rate depends on beyond its own
+  // state and power, per zone (plate conductance, heat share to the plate, sink temperature).
+  struct CrossingSink {
+    double g_ps = 0.0, share = 0.0, sink_c = 0.0;
+    bool operator==(const CrossingSink&) const = default;
+  };
+  CrossingSink crossing_sink(const Zone& zone) const;
+  // Seconds from the state's time to the node's earliest crossing (MinTree::kNone: none).
+  double node_crossing_s(std::size_t n, const CrossingSink& sink) const;
+  void mark_crossing_stale(std::size_t n);
   double plate_conductance(const Zone& zone) const;
   void update_cdu_limit(Zone& zone) const;
   void recompute_node(std::size_t n);
@@ -203,6 +233,13 @@ class FacilitySimulation final : public seams::NodePowerSource,
   sim::Time last_;
   sim::Time next_tick_ = sim::Time::max();
   sim::EventHandle threshold_event_;
+  // Each node's earliest crossing as of the last check; nodes (and zones) changed since then are
+  // re-derived at the next check, every node after a step (all_stale).
+  MinTree crossings_;
+  std::vector<char> crossing_stale_;
+  std::vector<std::size_t> stale_nodes_;
+  bool crossings_all_stale_ = true;
+  std::size_t crossing_gpu_evaluations_ = 0;
 
   // Energies (J) and counters.
   double it_j_ = 0.0, network_j_ = 0.0, liquid_j_ = 0.0, air_j_ = 0.0, stored0_j_ = 0.0;

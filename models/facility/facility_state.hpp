@@ -61,6 +61,7 @@ struct FacilitySimulation::Zone {
   double crah_capacity_w = 0.0;   // the zone's air handlers (set, or sized for its air heat)
   std::unique_ptr<CoolingControl> control;
   std::vector<sim::SeriesId> series;  // max_gpu_c, coolant_c, air_c, speed, liquid_w, air_w
+  CrossingSink crossing;              // as the node crossings were last derived with (gpu_throttling.cpp)
 };
 
 }  // namespace dcsim::models::facility

@@ -17,31 +17,77 @@ namespace {
 constexpr double kMinSubstepS = 0.1;
 }  // namespace
 
-void FacilitySimulation::schedule_threshold_check() {
-  if (!started_ || finished_) return;
+FacilitySimulation::CrossingSink FacilitySimulation::crossing_sink(const Zone& z) const {
+  const bool d2c = config_.mode == FacilityConfig::Mode::kD2c;
+  return {plate_conductance(z), d2c ? z.capture : 1.0, d2c ? z.loop_c : z.air_c};
+}
+
+double FacilitySimulation::node_crossing_s(std::size_t n, const CrossingSink& s) const {
   const auto& c = config_;
-  const bool d2c = c.mode == FacilityConfig::Mode::kD2c;
   const std::size_t per = static_cast<std::size_t>(c.node.gpus);
-  double soonest_s = std::numeric_limits<double>::infinity();
-  for (const auto& z : zones_) {
-    const double g_ps = plate_conductance(z);
-    const double share = d2c ? z.capture : 1.0;
-    const double sink = d2c ? z.loop_c : z.air_c;
-    for (std::size_t n : z.nodes) {
-      for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
-        const auto& gpu = gpus_[g];
-        if (gpu.shutdown || gpu.die_c >= c.shutdown_c) continue;
-        const double threshold = gpu.die_c < c.max_operating_c ? c.max_operating_c
-                                 : gpu.die_c < c.slowdown_c    ? c.slowdown_c
-                                                               : c.shutdown_c;
-        const double die_plate_w = gpu.g_die_plate * (gpu.die_c - gpu.plate_c);
-        const double die_rate = (share * gpu.power_w - die_plate_w) / c.rc.die_capacity_j_per_k;
-        const double plate_rate = (die_plate_w - g_ps * (gpu.plate_c - sink)) / c.rc.plate_capacity_j_per_k;
-        const double rate = std::max(die_rate, plate_rate);
-        if (rate > 0.0) soonest_s = std::min(soonest_s, (threshold - gpu.die_c) / rate);
-      }
+  double soonest_s = MinTree::kNone;
+  for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+    const auto& gpu = gpus_[g];
+    if (gpu.shutdown || gpu.die_c >= c.shutdown_c) continue;
+    const double threshold = gpu.die_c < c.max_operating_c ? c.max_operating_c
+                             : gpu.die_c < c.slowdown_c    ? c.slowdown_c
+                                                           : c.shutdown_c;
+    const double die_plate_w = gpu.g_die_plate * (gpu.die_c - gpu.plate_c);
+    const double die_rate = (s.share * gpu.power_w - die_plate_w) / c.rc.die_capacity_j_per_k;
+    const double plate_rate = (die_plate_w - s.g_ps * (gpu.plate_c - s.sink_c)) / c.rc.plate_capacity_j_per_k;
+    const double rate = std::max(die_rate, plate_rate);
+    if (rate > 0.0) soonest_s = std::min(soonest_s, (threshold - gpu.die_c) / rate);
+  }
+  return soonest_s;
+}
+
+void FacilitySimulation::mark_crossing_stale(std::size_t n) {
+  if (crossing_stale_[n]) return;
+  crossing_stale_[n] = 1;
+  stale_nodes_.push_back(n);
+}
+
+double FacilitySimulation::soonest_crossing_s() {
+  // A step moved every die: every node again, the tree rebuilt once (O(GPUs), as the step was).
+  // Otherwise only what changed since the last check: a zone whose sink moved (pump speed, flow
+  // faults) re-derives its nodes; a node whose power changed, itself: O(its GPUs + log nodes).
+  if (crossings_all_stale_) {
+    for (auto& z : zones_) {
+      z.crossing = crossing_sink(z);
+      for (std::size_t n : z.nodes) crossings_.set_lazily(n, node_crossing_s(n, z.crossing));
+    }
+    crossings_.rebuild();
+    crossing_gpu_evaluations_ += gpus_.size();
+  } else {
+    for (auto& z : zones_) {
+      const CrossingSink now = crossing_sink(z);
+      if (now == z.crossing) continue;
+      z.crossing = now;
+      for (std::size_t n : z.nodes) mark_crossing_stale(n);
+    }
+    for (std::size_t n : stale_nodes_) {
+      crossings_.set(n, node_crossing_s(n, zones_[static_cast<std::size_t>(nodes_[n].zone)].crossing));
+      crossing_gpu_evaluations_ += static_cast<std::size_t>(config_.node.gpus);
     }
   }
+  for (std::size_t n : stale_nodes_) crossing_stale_[n] = 0;
+  stale_nodes_.clear();
+  crossings_all_stale_ = false;
+  return crossings_.min();
+}
+
+double FacilitySimulation::soonest_crossing_by_scan_s() const {
+  double soonest_s = MinTree::kNone;
+  for (const auto& z : zones_) {
+    const CrossingSink sink = crossing_sink(z);
+    for (std::size_t n : z.nodes) soonest_s = std::min(soonest_s, node_crossing_s(n, sink));
+  }
+  return soonest_s;
+}
+
+void FacilitySimulation::schedule_threshold_check() {
+  if (!started_ || finished_) return;
+  const double soonest_s = soonest_crossing_s();
   sim_.cancel(threshold_event_);
   const sim::Time horizon = std::min(next_tick_, duration_);
   if (horizon.is_max() || !(soonest_s < (horizon - sim_.now()).seconds())) return;  // the tick decides

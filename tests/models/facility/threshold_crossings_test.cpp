@@ -1,0 +1,116 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "models/facility/facility_simulation.hpp"
+#include "models/model_registries.hpp"
+#include "models/seams/node_clock.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_sink.hpp"
+
+using namespace dcsim;
+using models::facility::FacilityConfig;
+using models::facility::FacilitySimulation;
+using models::facility::PlantFault;
+
+namespace {
+
+// The cluster as the facility sees it: clocks are taken, nothing else happens.
+class StillClock final : public models::seams::NodeClock {
+ public:
+  void set_node_clock_factor(int, double) override {}
+  void refresh_node_power(int) override {}
+  bool has_work_left() const override { return true; }
+};
+
+// 12 nodes, 4 to a rack, each rack its own zone; zone 1's CDU pumps fail at 10 min down to 5%
+// flow, so its dies climb through 87, 89 and 92 C while the others stay cool.
+FacilityConfig three_zones_one_failing() {
+  FacilityConfig f;
+  f.zones.resize(3);
+  for (int z = 0; z < 3; ++z) {
+    f.zones[static_cast<std::size_t>(z)].name = "z" + std::to_string(z);
+    f.zones[static_cast<std::size_t>(z)].racks = {z};
+  }
+  f.faults.push_back({PlantFault::Kind::kCduPumpFailure, sim::Time::from_s(600), sim::Time::max(), 1, 0.05, 0.0});
+  return f;
+}
+
+struct Site {
+  models::ModelRegistries registries;
+  sim::Simulator sim;
+  sim::MemoryTraceSink sink;
+  StillClock clock;
+  std::unique_ptr<FacilitySimulation> facility;
+  explicit Site(FacilityConfig f) {
+    models::register_builtin_models(registries);
+    facility = std::make_unique<FacilitySimulation>(std::move(f), 12, 4, 1,
+                                                    models::facility::FacilityRegistries{registries.cooling_controls,
+                                                                                         registries.power_capping},
+                                                    sim, sink);
+    facility->attach(clock, sim::Time::from_s(7200));
+    facility->start();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("facility: the indexed earliest threshold crossing equals a scan of every GPU after every change",
+          "[models][thermal][facility]") {
+  // Random utilisation changes, often several at one instant (a job starting on many nodes), on
+  // a site whose failing zone crosses every threshold: after each change and each step, the
+  // per-node index must give the scan's value bit for bit, since the threshold event is
+  // scheduled from it (identical events with and without the index).
+  Site site(three_zones_one_failing());
+  std::mt19937_64 rng(7);
+  int compared = 0, finite = 0;
+  auto compare = [&] {
+    const double indexed = site.facility->soonest_crossing_s();
+    const double scanned = site.facility->soonest_crossing_by_scan_s();
+    REQUIRE(indexed == scanned);
+    ++compared;
+    if (std::isfinite(indexed)) ++finite;
+  };
+  for (int k = 0; k < 300; ++k) {
+    const sim::Time at = sim::Time::from_s(static_cast<std::int64_t>(rng() % 3600));
+    const int node = static_cast<int>(rng() % 12);
+    const double utilization = static_cast<double>(rng() % 5) / 4.0;
+    site.sim.at(at, [&, node, utilization] {
+      site.facility->on_node_utilization(node, utilization);
+      compare();
+    });
+    // Every change repeated at the same instant on a neighbour: the same-instant path.
+    site.sim.at(at, [&, node, utilization] {
+      site.facility->on_node_utilization((node + 1) % 12, 1.0 - utilization);
+      compare();
+    });
+  }
+  site.sim.run_until(sim::Time::from_s(3600));
+  site.facility->finish();
+  CHECK(compared == 600);
+  CHECK(finite > 100);  // the failing zone heats: crossings were ahead most of the time
+  CHECK(std::get<double>(site.sink.summary("thermal/max_gpu_c").value) > FacilityConfig{}.slowdown_c);
+}
+
+TEST_CASE("facility: a node's change at the instant of the last step re-derives that node's GPUs alone",
+          "[models][thermal][facility]") {
+  // Hand count: at t = 155 s, between two ticks (default 10 s), node 5 changes (a step first:
+  // every node's 8 GPUs, 12 x 8 = 96 evaluations); then node 9 changes at the same instant: no
+  // step, its zone's sink is as it was, so the index looks at node 9's 8 GPUs and nothing else,
+  // not the site's 96.
+  Site site(three_zones_one_failing());
+  std::size_t before_step = 0, after_step = 0, after_same_instant = 0;
+  site.sim.at(sim::Time::from_s(155), [&] {
+    before_step = site.facility->crossing_gpu_evaluations();
+    site.facility->on_node_utilization(5, 1.0);
+    after_step = site.facility->crossing_gpu_evaluations();
+    site.facility->on_node_utilization(9, 1.0);
+    after_same_instant = site.facility->crossing_gpu_evaluations();
+  });
+  site.sim.run_until(sim::Time::from_s(158));
+  site.facility->finish();
+  CHECK(after_step - before_step == 96);
+  CHECK(after_same_instant - after_step == 8);
+}
