@@ -148,7 +148,7 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
                               c.cdu_redundant_units);
     require(z.cdus >= 1, at + "cdus", "must be at least 1");
     update_cdu_limit(z);
-    z.loop_c = z.air_c = t0;
+    z.loop_c = z.air_c = z.max_gpu_c = t0;
     z.control = control.factory(config_.control_params);
     z.speed = z.control->initial_speed();
   }

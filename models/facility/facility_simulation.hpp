@@ -258,6 +258,7 @@ class FacilitySimulation final : public seams::NodePowerSource,
   bool shortfall_beyond_control_ = false;
   std::vector<double> node_gpu_w_;  // per GPU of one node: recompute_node's power by GPU
   std::vector<double> scratch_;  // per GPU: the affine coefficients of the current step
+  std::vector<char> cool_zones_;  // per zone: update_throttling's scratch
 
   sim::TableId events_ = 0;
   std::vector<sim::SeriesId> series_;

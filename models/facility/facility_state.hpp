@@ -52,7 +52,8 @@ struct FacilitySimulation::Zone {
   bool rdhx_fans_failed = false;
   int cooling_losses = 0;  // scripted and random zone_cooling_loss faults in progress
   bool cooling_lost() const { return cooling_losses > 0; }
-  double max_gpu_c = 0.0;
+  double max_gpu_c = 0.0;  // after the last step (the supply temperature before the first)
+  int hot_nodes = 0;       // of its nodes, those slowed or with a GPU shut down (thermal_state)
   double run_max_gpu_c = -std::numeric_limits<double>::infinity();  // over the run
   double liquid_w = 0.0, air_w = 0.0, rdhx_w = 0.0, crah_w = 0.0;
   // The zone's cooling (ZoneConfig overrides, else the facility-wide values).

@@ -48,9 +48,11 @@ void FacilitySimulation::mark_crossing_stale(std::size_t n) {
 }
 
 double FacilitySimulation::soonest_crossing_s() {
-  // A step moved every die: every node again, the tree rebuilt once (O(GPUs), as the step was).
-  // Otherwise only what changed since the last check: a zone whose sink moved (pump speed, flow
-  // faults) re-derives its nodes; a node whose power changed, itself: O(its GPUs + log nodes).
+  // A step moved every die: every node again, the tree rebuilt once (O(GPUs), as the step was;
+  // deriving them during the step would not save it, as the control moves the pumps' speed, and
+  // with it every plate's conductance, after the step at most ticks). Otherwise only what
+  // changed since the last check: a zone whose sink moved (pump speed, flow faults) re-derives
+  // its nodes; a node whose power changed, itself: O(its GPUs + log nodes).
   if (crossings_all_stale_) {
     for (auto& z : zones_) {
       z.crossing = crossing_sink(z);
@@ -103,7 +105,16 @@ void FacilitySimulation::schedule_threshold_check() {
 void FacilitySimulation::update_throttling() {
   const auto& c = config_;
   const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  // A zone whose dies are all at or below max operating and none of whose nodes is slowed or has
+  // a GPU shut down would come out unchanged (clock factor 1, no shutdown, no restart): skipped,
+  // so a cool site costs O(nodes) here rather than O(GPUs). Nodes stay in index order (the
+  // events' order).
+  cool_zones_.resize(zones_.size());
+  for (std::size_t z = 0; z < zones_.size(); ++z) {
+    cool_zones_[z] = zones_[z].max_gpu_c <= c.max_operating_c && zones_[z].hot_nodes == 0;
+  }
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    if (cool_zones_[static_cast<std::size_t>(nodes_[n].zone)]) continue;
     bool changed = false;
     int state = 0;
     double hottest = -1e9;
@@ -130,6 +141,7 @@ void FacilitySimulation::update_throttling() {
                                    "a GPU die above the max operating temperature: clocks lowered",
                                    "a GPU die reached the shutdown temperature: the node's job stalls"};
       log_event(kKinds[state], node.zone, static_cast<int>(node.rack), static_cast<int>(n), hottest, kWhy[state]);
+      zones_[static_cast<std::size_t>(node.zone)].hot_nodes += (state != 0) - (node.thermal_state != 0);
       node.thermal_state = state;
     }
     if (changed) {

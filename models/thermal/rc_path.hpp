@@ -7,7 +7,7 @@
 //
 // q is the heat entering the die (W), G = 1/R conductances (W/K), C heat capacities (J/K), T_s'
 // the sink temperature at the end of the step. The sink (the zone's coolant loop or air) is
-// itself unknown, so the 2x2 system is solved (Eigen) for T' as an affine function of T_s':
+// itself unknown, so the 2x2 system is solved for T' as an affine function of T_s':
 //   [T_d'; T_p'] = A^-1 [C_d/dt T_d + q; C_p/dt T_p] + A^-1 [0; G_ps] T_s'
 //   A = [[C_d/dt + G_dp, -G_dp], [-G_dp, C_p/dt + G_dp + G_ps]]
 // and the sink's own equation, summed over its GPUs, closes the zone (Schur elimination): O(1)
@@ -33,7 +33,17 @@ struct RcAffine {
   double die0, die1, plate0, plate1;
 };
 
-RcAffine rc_backward_euler(double die_c, double plate_c, double heat_w, double g_die_plate,
-                           double g_plate_sink, double c_die, double c_plate, double dt_s);
+// Inline: the facility calls it for every GPU at every step (O(1), no allocation). The 2x2
+// inverse is the closed form Eigen's Matrix2d::inverse() computes, operation for operation, so
+// results are the same doubles (a test compares them).
+inline RcAffine rc_backward_euler(double die_c, double plate_c, double heat_w, double g_die_plate, double g_plate_sink,
+                                  double c_die, double c_plate, double dt_s) {
+  const double a00 = c_die / dt_s + g_die_plate, a01 = -g_die_plate, a10 = -g_die_plate,
+               a11 = c_plate / dt_s + g_die_plate + g_plate_sink;
+  const double invdet = 1.0 / (a00 * a11 - a10 * a01);  // A is diagonally dominant: det > 0
+  const double i00 = a11 * invdet, i10 = -a10 * invdet, i01 = -a01 * invdet, i11 = a00 * invdet;
+  const double r0 = c_die / dt_s * die_c + heat_w, r1 = c_plate / dt_s * plate_c;
+  return {i00 * r0 + i01 * r1, i01 * g_plate_sink, i10 * r0 + i11 * r1, i11 * g_plate_sink};
+}
 
 }  // namespace dcsim::models::thermal

@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <random>
+
+#include <Eigen/Dense>
+
 #include "models/thermal/cooling_plant.hpp"
 #include "models/thermal/outdoor_profile.hpp"
 #include "models/thermal/rc_path.hpp"
@@ -57,4 +62,26 @@ TEST_CASE("outdoor profiles: sinusoid peaks at the peak hour, series interpolate
   p.series_c = {10.0, 20.0};
   CHECK(p.temperature_c(dcsim::sim::Time::from_s(1800)) == Approx(15.0));
   CHECK(p.temperature_c(dcsim::sim::Time::from_s(2 * 3600)) == Approx(10.0));
+}
+
+TEST_CASE("the inline 2x2 solve gives Eigen's doubles bit for bit", "[models][thermal]") {
+  // rc_backward_euler spells out the closed form Matrix2d::inverse() uses; the facility's
+  // fingerprints depend on every bit, so compare with Eigen itself over a spread of inputs.
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int i = 0; i < 2000; ++i) {
+    const double die = 20 + 80 * u(rng), plate = 20 + 60 * u(rng), q = 1000 * u(rng);
+    const double g_dp = 1 / (0.015 + 0.03 * u(rng)), g_ps = 1 / (0.01 + 0.1 * u(rng)) * u(rng);
+    const double c_die = 40, c_plate = 400, dt = std::pow(10.0, -1 + 4 * u(rng));
+    Eigen::Matrix2d a;
+    a << c_die / dt + g_dp, -g_dp, -g_dp, c_plate / dt + g_dp + g_ps;
+    const Eigen::Matrix2d inv = a.inverse();
+    const Eigen::Vector2d x0 = inv * Eigen::Vector2d(c_die / dt * die + q, c_plate / dt * plate);
+    const Eigen::Vector2d x1 = inv.col(1) * g_ps;
+    const RcAffine r = rc_backward_euler(die, plate, q, g_dp, g_ps, c_die, c_plate, dt);
+    REQUIRE(r.die0 == x0(0));
+    REQUIRE(r.plate0 == x0(1));
+    REQUIRE(r.die1 == x1(0));
+    REQUIRE(r.plate1 == x1(1));
+  }
 }
