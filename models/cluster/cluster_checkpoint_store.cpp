@@ -84,7 +84,7 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
     // it goes back to the checkpoint before, read in turn, or starts over when there is none.
     int back_to = 0;
     if (result == seams::CheckpointRead::kCorruptFound) {
-      log_integrity(job, -1, "checkpoint_corrupt_found", job.checkpoint_step);
+      corruption_->corrupt_checkpoint_found(job.spec.name, job.checkpoint_step);
       if (job.checkpoint_steps.size() >= 2) back_to = job.checkpoint_steps[job.checkpoint_steps.size() - 2];
     }
     const double step_s = job.current_plan().step.step_time_s;
@@ -93,8 +93,7 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
     job.lost_gpu_s += lost;
     goodput_.lost_gpu_s += lost;
     if (result == seams::CheckpointRead::kCorruptFound) {
-      ++integrity_.counts.corrupt_fallbacks;
-      integrity_.counts.corrupt_fallback_lost_gpu_s += lost;
+      corruption_->count_corrupt_fallback(lost);
     }
     job.resume_s = kept_s;
     job.resume_step = back_to;

@@ -229,7 +229,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   job.training = run.get();
   job.run = std::move(run);
   // A corruption caught while the job was not stepping shows in its checks once it steps again.
-  if (job.corruption.active && job.corruption.caught_pending) schedule_detection(job_index);
+  corruption_->job_stepping(job_index);
   // A shrunk job whose nodes freed up during its reconfiguration grows back now.
   if (job.run_plan != nullptr && !free_nodes_.empty()) {
     sim_.at(sim_.now(), [this] {
@@ -333,10 +333,7 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   --running_;
   ++finished_;
   transition(job, "running", "completed", "");
-  if (job.corruption.active) {
-    ++integrity_.counts.wrong_results;
-    end_corruption(job, "finished_corrupted");
-  }
+  corruption_->job_finished(job_index);
   if (job.plan) report_training_work(job, job.plan->steps);
   if (job.cloud) cloud_->job_finished(job.index);
   emit_job_row(job);
@@ -405,7 +402,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     job.finish = sim_.now();
     ++failed_;
     transition(job, "interrupted", "failed", "max_restarts");
-    end_corruption(job, nullptr);
+    corruption_->job_given_up(job_index);
     emit_job_row(job);
     return;
   }
