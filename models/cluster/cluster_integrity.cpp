@@ -91,10 +91,7 @@ bool ClusterSimulation::roll_back(std::size_t job_index, int step, const std::st
 
 void ClusterSimulation::record_checkpoint(Job& job) {
   job.checkpoint_steps.push_back(job.training->steps_saved());
-  const workload::TrainingJobPlan& plan = job.current_plan();
-  const bool in_store =
-      checkpoint_store_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kStore;
-  const std::size_t kept = in_store ? static_cast<std::size_t>(std::max(1, checkpoint_store_->kept_checkpoints())) : 0;
+  const std::size_t kept = checkpoint_io_.kept_checkpoints(job.current_plan());
   if (kept > 0 && job.checkpoint_steps.size() > kept) {
     job.checkpoint_steps.erase(job.checkpoint_steps.begin(),
                                job.checkpoint_steps.end() - static_cast<std::ptrdiff_t>(kept));
@@ -107,9 +104,8 @@ void ClusterSimulation::settle_restart_point(Job& job) {
     job.checkpoint_steps.pop_back();
   }
   // The store keeps the same list: the checkpoints after the restart point go there too.
-  if (job.checkpoint_steps.size() != before && checkpoint_store_ != nullptr && job.plan &&
-      job.current_plan().checkpoint_config.target == workload::CheckpointTarget::kStore) {
-    checkpoint_store_->keep_oldest(job.spec.name, job.checkpoint_steps.size());
+  if (job.checkpoint_steps.size() != before && job.plan) {
+    checkpoint_io_.keep_oldest(job.spec.name, job.current_plan(), job.checkpoint_steps.size());
   }
   corruption_->restart_from(job.index, job.resume_step);
 }

@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/cluster/checkpoint_io.hpp"
 #include "models/cluster/cloud_pool.hpp"
 #include "models/cluster/cluster_config.hpp"
 #include "models/cluster/cluster_telemetry.hpp"
@@ -118,7 +119,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // The nodes' front-end network (their storage NICs): checkpoints whose config names it go to
   // their store host there as flows (network_write.hpp); those naming the backend go on the
   // training fabric. Call before start(). Not owned.
-  void set_frontend_network(TrainingFabric* network) { frontend_network_ = network; }
+  void set_frontend_network(TrainingFabric* network) { checkpoint_io_.set_frontend_network(network); }
   // The shared object store (models/seams/checkpoint_store.hpp): jobs whose checkpoint target is the store
   // write through it and read their checkpoint back from it on every restart
   // (cluster_checkpoint_store.cpp). Call before start(). Not owned.
@@ -221,12 +222,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // What the read found: the run begins, from an older checkpoint when this one was found
   // corrupt (read in turn), from scratch when unavailable, or on a corrupted state.
   void on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result);
-  // The job's input reader for its next run (dataset_reader.hpp), when its plan reads its
-  // dataset from the store; null otherwise.
-  std::unique_ptr<DataFeed> dataset_feed(std::size_t job_index, const workload::TrainingJobPlan& plan);
   void emit_data_stall_summary();
-  // The run's checkpoint writes go where its plan says: a store host, the store, or the rate.
-  void connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run, const workload::TrainingJobPlan& plan);
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
   void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
   void preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch);
@@ -342,9 +338,7 @@ class ClusterSimulation final : private policy::ClusterView,
   const seams::NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
   std::unique_ptr<CollectiveLog> collective_log_;  // flow mode with training jobs
-  TrainingFabric* frontend_network_ = nullptr;  // when the datacenter has one
-  seams::CheckpointStore* checkpoint_store_ = nullptr;  // when the datacenter has a store
-  seams::CheckpointNamespaces* checkpoint_namespaces_ = nullptr;  // when it has NVMe-oF targets
+  CheckpointIo checkpoint_io_;  // the store, NVMe-oF namespaces and front end, when the datacenter has them
   std::uint64_t store_reads_ = 0;               // reads started (their ids)
   const seams::DatacenterSignals* signals_ = nullptr;
   ClusterRegistries registries_;
