@@ -7,36 +7,21 @@
 
 #include "models/cluster/cluster_job.hpp"
 #include "models/cluster/cluster_simulation.hpp"
-#include "models/cluster/dataset_reader.hpp"
-#include "models/cluster/network_write.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::cluster {
 
-namespace {
-
-bool in_store(const workload::TrainingJobPlan& plan) {
-  return plan.checkpoint_config.target == workload::CheckpointTarget::kStore && plan.checkpoint_bytes > 0;
-}
-
-bool in_namespaces(const workload::TrainingJobPlan& plan) {
-  return plan.checkpoint_config.target == workload::CheckpointTarget::kNvmeof && plan.checkpoint_bytes > 0;
-}
-
-}  // namespace
-
 sim::Time ClusterSimulation::checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload) {
-  job.reload_from_store = reload && ((checkpoint_store_ != nullptr && in_store(plan)) ||
-                                     (checkpoint_namespaces_ != nullptr && in_namespaces(plan)));
+  job.reload_from_store = reload && (checkpoint_io_.in_store(plan) || checkpoint_io_.in_namespaces(plan));
   if (!reload || job.reload_from_store || !(plan.checkpoint_rate_bytes_per_s > 0)) return sim::Time::zero();
   // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
   return sim::Time::from_seconds(plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s);
 }
 
 void ClusterSimulation::attach_checkpoint_store(seams::CheckpointStore& store) {
-  checkpoint_store_ = &store;
+  checkpoint_io_.attach_store(store);
   for (auto& job : jobs_) {
-    if (job->spec.training && in_store(*job->spec.training)) job->plan = plan_with_policy_interval(job->spec);
+    if (job->spec.training && checkpoint_io_.in_store(*job->spec.training)) job->plan = plan_with_policy_interval(job->spec);
     if (job->plan && job->plan->dataset.from_store) {
       store.hold_dataset(job->spec.name, job->plan->dataset.pool, job->plan->dataset_bytes_stored);
     }
@@ -44,9 +29,9 @@ void ClusterSimulation::attach_checkpoint_store(seams::CheckpointStore& store) {
 }
 
 void ClusterSimulation::attach_checkpoint_namespaces(seams::CheckpointNamespaces& namespaces) {
-  checkpoint_namespaces_ = &namespaces;
+  checkpoint_io_.attach_namespaces(namespaces);
   for (auto& job : jobs_) {
-    if (job->spec.training && in_namespaces(*job->spec.training)) job->plan = plan_with_policy_interval(job->spec);
+    if (job->spec.training && checkpoint_io_.in_namespaces(*job->spec.training)) job->plan = plan_with_policy_interval(job->spec);
   }
 }
 
@@ -57,23 +42,12 @@ bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
   const workload::TrainingJobPlan& plan = job.current_plan();
   const std::uint64_t id = ++store_reads_;
   job.store_read = id;
-  if (in_namespaces(plan)) {
-    // From the nodes' NVMe-oF namespaces: all of it, or (a target out of reach) nothing.
-    checkpoint_namespaces_->read(job.nodes, plan.checkpoint_bytes_per_node, [this, job_index, id](bool ok) {
-      Job& j = *jobs_[job_index];
-      if (j.store_read != id) return;  // the run stopped meanwhile
-      j.store_read = 0;
-      on_checkpoint_read(job_index, ok ? seams::CheckpointRead::kOk : seams::CheckpointRead::kUnavailable);
-    });
-    return true;
-  }
-  checkpoint_store_->read(job.spec.name, plan.checkpoint_config.pool, job.nodes, plan.checkpoint_bytes_per_node,
-                          [this, job_index, id](seams::CheckpointRead result) {
-                            Job& j = *jobs_[job_index];
-                            if (j.store_read != id) return;  // the run stopped meanwhile
-                            j.store_read = 0;
-                            on_checkpoint_read(job_index, result);
-                          });
+  checkpoint_io_.read_checkpoint(job.spec.name, plan, job.nodes, [this, job_index, id](seams::CheckpointRead result) {
+    Job& j = *jobs_[job_index];
+    if (j.store_read != id) return;  // the run stopped meanwhile
+    j.store_read = 0;
+    on_checkpoint_read(job_index, result);
+  });
   return true;
 }
 
@@ -84,7 +58,7 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
     // it goes back to the checkpoint before, read in turn, or starts over when there is none.
     int back_to = 0;
     if (result == seams::CheckpointRead::kCorruptFound) {
-      log_integrity(job, -1, "checkpoint_corrupt_found", job.checkpoint_step);
+      corruption_->corrupt_checkpoint_found(job.spec.name, job.checkpoint_step);
       if (job.checkpoint_steps.size() >= 2) back_to = job.checkpoint_steps[job.checkpoint_steps.size() - 2];
     }
     const double step_s = job.current_plan().step.step_time_s;
@@ -93,8 +67,7 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
     job.lost_gpu_s += lost;
     goodput_.lost_gpu_s += lost;
     if (result == seams::CheckpointRead::kCorruptFound) {
-      ++integrity_.counts.corrupt_fallbacks;
-      integrity_.counts.corrupt_fallback_lost_gpu_s += lost;
+      corruption_->count_corrupt_fallback(lost);
     }
     job.resume_s = kept_s;
     job.resume_step = back_to;
@@ -112,52 +85,6 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
     // right after the checkpoint before; only its loss checks can catch it now.
     corrupt_job(job_index, -1, "corrupt checkpoint", sim::Time::zero(), job.resume_step - 1);
   }
-}
-
-void ClusterSimulation::connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run,
-                                                  const workload::TrainingJobPlan& plan) {
-  const Job& job = *jobs_[job_index];
-  if (checkpoint_namespaces_ != nullptr && in_namespaces(plan)) {
-    run.set_checkpoint_write(checkpoint_namespaces_->writer(job.nodes));
-    return;
-  }
-  if (checkpoint_store_ != nullptr && in_store(plan)) {
-    run.set_checkpoint_write(checkpoint_store_->writer(job.spec.name, plan.checkpoint_config.pool, job.nodes,
-                                                      !plan.checkpoint_config.async));
-    return;
-  }
-  // Checkpoints to a store host are flows on the network the job names (the datacenter checked
-  // that it exists and holds the host).
-  TrainingFabric* network =
-      plan.checkpoint_config.network == workload::CheckpointNetwork::kFrontend ? frontend_network_ : training_fabric_;
-  if (plan.checkpoint_store_host >= 0 && network != nullptr) {
-    run.set_checkpoint_write(
-        std::make_unique<NetworkWrite>(*network, job.nodes, static_cast<network::NodeId>(plan.checkpoint_store_host)));
-  }
-}
-
-std::unique_ptr<DataFeed> ClusterSimulation::dataset_feed(std::size_t job_index, const workload::TrainingJobPlan& plan) {
-  const Job& job = *jobs_[job_index];
-  // On cloud instances the dataset was sent along (cloud_pool.hpp): nothing is read here.
-  if (!plan.dataset.from_store || job.cloud) return nullptr;
-  if (checkpoint_store_ == nullptr) {
-    throw sim::InternalError("job '" + job.spec.name +
-                             "' reads its dataset from a store the datacenter lacks (this is a bug: the scenario "
-                             "layer requires /storage)");
-  }
-  DatasetReader::Config c;
-  c.first_step = job.resume_step;
-  c.last_step = plan.steps;
-  c.chunk_steps = plan.dataset.prefetch_steps;
-  c.depth = 2;  // the chunk being consumed and the one being read: a loader's double buffer
-  c.bytes_per_step = plan.dataset_bytes_per_step;
-  c.retry_after = sim::Time::from_seconds(c.chunk_steps * plan.step.step_time_s);
-  auto read = [this, name = job.spec.name, pool = plan.dataset.pool, nodes = job.nodes](
-                  double bytes, std::function<void(bool)> done) {
-    checkpoint_store_->read_data(seams::CheckpointStore::DataKind::kDataset, name, pool, nodes,
-                                 bytes / static_cast<double>(nodes.size()), std::move(done));
-  };
-  return std::make_unique<DatasetReader>(c, std::move(read), sim_);
 }
 
 void ClusterSimulation::emit_data_stall_summary() {

@@ -92,22 +92,6 @@ struct ClusterSimulation::Job {
   // An inference replica (ServiceJobHost): what its runs tell the service; ended by the service.
   std::optional<seams::ServiceJobHost::Callbacks> service;
   bool service_ended = false;
-  // Silent data corruption (cluster_integrity.cpp). Corrupted since `since` by a GPU of `node`:
-  // the state after `clean_through` steps is wrong, and so is every checkpoint at a later step.
-  // `caught` (nonzero) is the pending detection's id; `caught_pending`: it came while the job
-  // was not stepping (its loss checks see it once it runs again).
-  struct Corruption {
-    bool active = false;
-    int clean_through = 0;
-    sim::Time since;
-    int node = -1;
-    sim::Time quarantine;
-    std::string cause;
-    std::uint64_t caught = 0;
-    bool caught_pending = false;
-  };
-  Corruption corruption;
-  std::optional<sim::RandomStream> integrity_stream;  // "integrity/<job>", made at its first corruption
   // Steps of the checkpoints the job can still restart from, oldest first (training jobs that
   // checkpoint; at most the store's keep_checkpoints when it keeps them there).
   std::vector<int> checkpoint_steps;

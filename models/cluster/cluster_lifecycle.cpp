@@ -32,16 +32,7 @@ std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_po
   const double mtbf_s = per_node > 0 ? 3600.0 / (per_node * spec.nodes) : std::numeric_limits<double>::infinity();
   // A synchronous save into the shared store (or to NVMe-oF namespaces) stalls the job at least
   // as long as the drives take; the plan's cost is its nodes' NIC bound.
-  double cost_s = plan.checkpoint_s;
-  if (checkpoint_store_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kStore &&
-      !plan.checkpoint_config.async) {
-    cost_s = std::max(cost_s, checkpoint_store_->write_bound_s(plan.checkpoint_config.pool, plan.checkpoint_bytes,
-                                                               spec.nodes));
-  }
-  if (checkpoint_namespaces_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kNvmeof &&
-      !plan.checkpoint_config.async) {
-    cost_s = std::max(cost_s, checkpoint_namespaces_->write_bound_s(plan.checkpoint_bytes, spec.nodes));
-  }
+  const double cost_s = checkpoint_io_.sync_save_cost_s(plan, spec.nodes, plan.checkpoint_s);
   const double interval_s = failover_->checkpoint_interval_s(cost_s, mtbf_s);
   if (!(interval_s > 0)) return spec.training;
   auto changed = std::make_shared<workload::TrainingJobPlan>(plan);
@@ -128,9 +119,9 @@ seams::CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_i
   w.name = j.spec.name;
   w.bytes = bytes;
   w.nodes = j.nodes;
-  if (c.target == workload::CheckpointTarget::kStore && checkpoint_store_ != nullptr) {
+  if (c.target == workload::CheckpointTarget::kStore && checkpoint_io_.store() != nullptr) {
     w.place = seams::CheckpointWritten::Place::kStore;
-    copy_sources_ = checkpoint_store_->copy_sources(c.pool);
+    copy_sources_ = checkpoint_io_.store()->copy_sources(c.pool);
     w.sources = copy_sources_;
   } else if (c.target == workload::CheckpointTarget::kRemote && c.store_host >= 0) {
     w.place = seams::CheckpointWritten::Place::kNetworkHost;
@@ -209,7 +200,9 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   }
   auto run = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_, on_done,
                                               std::move(executor), job.resume_step, job.training, job.checkpoint_step,
-                                              dataset_feed(job_index, plan));
+                                              job.cloud ? nullptr  // the dataset went along (cloud_pool.hpp)
+                                                        : checkpoint_io_.dataset_feed(job.spec.name, plan, job.nodes,
+                                                                                      job.resume_step, sim_));
   // A job on cloud instances writes its checkpoints in the cloud: the site's uplink neither
   // carries nor stages them.
   const bool announce = signals_ != nullptr && signals_->checkpoint_written.connected() && !job.cloud;
@@ -219,7 +212,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     if (announce) signals_->checkpoint_written.emit(checkpoint_written(job_index, bytes));
   });
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
-  connect_checkpoint_writes(job_index, *run, plan);
+  checkpoint_io_.connect_writes(*run, job.spec.name, plan, job.nodes, training_fabric_);
   if (training_fabric_) {
     run->set_on_step([this, job_index, optimizer_s = plan.step.optimizer_s](const StepMeasurement& m) {
       set_job_utilization(job_index, step_gpu_activity(gpu_activities_, m.compute_s, optimizer_s, m.exposed_comm_s,
@@ -229,7 +222,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   job.training = run.get();
   job.run = std::move(run);
   // A corruption caught while the job was not stepping shows in its checks once it steps again.
-  if (job.corruption.active && job.corruption.caught_pending) schedule_detection(job_index);
+  corruption_->job_stepping(job_index);
   // A shrunk job whose nodes freed up during its reconfiguration grows back now.
   if (job.run_plan != nullptr && !free_nodes_.empty()) {
     sim_.at(sim_.now(), [this] {
@@ -333,10 +326,7 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   --running_;
   ++finished_;
   transition(job, "running", "completed", "");
-  if (job.corruption.active) {
-    ++integrity_.counts.wrong_results;
-    end_corruption(job, "finished_corrupted");
-  }
+  corruption_->job_finished(job_index);
   if (job.plan) report_training_work(job, job.plan->steps);
   if (job.cloud) cloud_->job_finished(job.index);
   emit_job_row(job);
@@ -405,7 +395,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     job.finish = sim_.now();
     ++failed_;
     transition(job, "interrupted", "failed", "max_restarts");
-    end_corruption(job, nullptr);
+    corruption_->job_given_up(job_index);
     emit_job_row(job);
     return;
   }

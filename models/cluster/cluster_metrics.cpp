@@ -82,7 +82,7 @@ void ClusterSimulation::finish() {
   put("power/peak_rack_w", power_->peak_rack_power_w(), "W", "highest settled rack IT power");
   emit_workload_summary(workload, sink_);
   emit_reliability_summary();
-  emit_integrity_summary();
+  corruption_->finish();
   emit_data_stall_summary();
   put("makespan_s", makespan.seconds(), "s", "time of the last job completion (inference replicas' ends excluded)");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");

@@ -110,7 +110,8 @@ void ClusterSimulation::set_service_job_activity(std::size_t handle, double acti
 
 void ClusterSimulation::read_from_store(std::size_t handle, const std::string& pool, double bytes,
                                         std::function<void()> done) {
-  if (checkpoint_store_ == nullptr) {
+  seams::CheckpointStore* store = checkpoint_io_.store();
+  if (store == nullptr) {
     throw sim::InternalError("service job '" + jobs_[handle]->spec.name +
                              "' reads from a store the datacenter lacks (this is a bug: the scenario layer requires "
                              "/storage)");
@@ -128,7 +129,7 @@ void ClusterSimulation::read_from_store(std::size_t handle, const std::string& p
   };
   auto read = std::make_shared<Read>(Read{handle, pool, bytes, std::move(done)});
   const double per_node = bytes / static_cast<double>(nodes.size());
-  checkpoint_store_->read_data(seams::CheckpointStore::DataKind::kWeights, jobs_[handle]->spec.name, pool, nodes, per_node,
+  store->read_data(seams::CheckpointStore::DataKind::kWeights, jobs_[handle]->spec.name, pool, nodes, per_node,
                                 [this, read, per_node](bool ok) {
     if (ok) {
       read->done();

@@ -179,9 +179,8 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
                      *power_, static_cast<const ClusterTelemetry::Source&>(*this), sim_, sink_);
 
   job_report_.declare();
-  if (config_.sdc_detection || config_.integrity_events) {
-    integrity_.declare();
-  }
+  corruption_.emplace(config_.sdc_detection, config_.integrity_events, config_.seed,
+                      static_cast<SilentCorruption::Host&>(*this), sim_, sink_);
 }
 
 ClusterSimulation::~ClusterSimulation() = default;

@@ -37,15 +37,16 @@
 #include <utility>
 #include <vector>
 
+#include "models/cluster/checkpoint_io.hpp"
 #include "models/cluster/cloud_pool.hpp"
 #include "models/cluster/cluster_config.hpp"
 #include "models/cluster/cluster_telemetry.hpp"
 #include "models/cluster/collective_log.hpp"
 #include "models/cluster/data_feed.hpp"
 #include "models/cluster/goodput_report.hpp"
-#include "models/cluster/integrity_report.hpp"
 #include "models/cluster/job_report.hpp"
 #include "models/cluster/power_meter.hpp"
+#include "models/cluster/silent_corruption.hpp"
 #include "models/cluster/wait_queue.hpp"
 #include "models/collective/collective_algorithm.hpp"
 #include "models/network/uplink_transport.hpp"
@@ -92,7 +93,8 @@ class ClusterSimulation final : private policy::ClusterView,
                                 public seams::CheckpointStoreHost,
                                 public seams::NodeClock,
                                 private ClusterTelemetry::Source,
-                                private CloudPool::Host {
+                                private CloudPool::Host,
+                                private SilentCorruption::Host {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
@@ -117,7 +119,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // The nodes' front-end network (their storage NICs): checkpoints whose config names it go to
   // their store host there as flows (network_write.hpp); those naming the backend go on the
   // training fabric. Call before start(). Not owned.
-  void set_frontend_network(TrainingFabric* network) { frontend_network_ = network; }
+  void set_frontend_network(TrainingFabric* network) { checkpoint_io_.set_frontend_network(network); }
   // The shared object store (models/seams/checkpoint_store.hpp): jobs whose checkpoint target is the store
   // write through it and read their checkpoint back from it on every restart
   // (cluster_checkpoint_store.cpp). Call before start(). Not owned.
@@ -138,11 +140,12 @@ class ClusterSimulation final : private policy::ClusterView,
   // A job crash on a healthy node (software, NCCL watchdog, silent data corruption): its jobs are
   // interrupted; the node stays usable.
   void crash_jobs_on_node(int node, const std::string& cause) override;
-  // Silent data corruption (cluster_integrity.cpp): each training job stepping on the node runs
-  // on corrupted state from now; its loss checks catch it (config sdc_detection: with that
-  // probability, that many steps later) and it rolls back to its latest kept checkpoint from
-  // before the corruption while the node is quarantined for `quarantine`, or it is never caught
-  // and its result is wrong. Batch and service jobs have no loss checks: counted, never caught.
+  // Silent data corruption (silent_corruption.hpp, cluster_integrity.cpp): each training job
+  // stepping on the node runs on corrupted state from now; its loss checks catch it (config
+  // sdc_detection: with that probability, that many steps later) and it rolls back to its latest
+  // kept checkpoint from before the corruption while the node is quarantined for `quarantine`, or
+  // it is never caught and its result is wrong. Batch and service jobs have no loss checks:
+  // counted, never caught.
   void corrupt_jobs_on_node(int node, const std::string& cause, sim::Time quarantine) override;
   bool node_healthy(int node) const { return nodes_[static_cast<std::size_t>(node)].state.healthy; }
   // A precursor signal (reliability/fault_precursor.hpp) warns of a fault on `node`: it is
@@ -219,12 +222,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // What the read found: the run begins, from an older checkpoint when this one was found
   // corrupt (read in turn), from scratch when unavailable, or on a corrupted state.
   void on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result);
-  // The job's input reader for its next run (dataset_reader.hpp), when its plan reads its
-  // dataset from the store; null otherwise.
-  std::unique_ptr<DataFeed> dataset_feed(std::size_t job_index, const workload::TrainingJobPlan& plan);
   void emit_data_stall_summary();
-  // The run's checkpoint writes go where its plan says: a store host, the store, or the rate.
-  void connect_checkpoint_writes(std::size_t job_index, TrainingJobRun& run, const workload::TrainingJobPlan& plan);
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
   void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
   void preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch);
@@ -267,12 +265,14 @@ class ClusterSimulation final : private policy::ClusterView,
   void put_back_in_pool(int node);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
   void emit_reliability_summary();
-  // Silent data corruption (cluster_integrity.cpp).
+  // Silent data corruption (cluster_integrity.cpp): what a catch does to the job (SilentCorruption::Host).
   // The job's state past `clean_through` steps is wrong from now (node -1: no GPU to blame).
   void corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine,
                    int clean_through);
-  void schedule_detection(std::size_t job_index);
-  void on_corruption_caught(std::size_t job_index, std::uint64_t id);
+  bool stepping(std::size_t job_index) const override;
+  double step_time_s(std::size_t job_index) const override;
+  int clean_checkpoint(std::size_t job_index, int step) const override;
+  bool roll_back(std::size_t job_index, int step, const std::string& cause, int node, sim::Time quarantine) override;
   // A checkpoint the run just saved joins the ones the job can restart from.
   void record_checkpoint(Job& job);
   // The announcement of a checkpoint the job just wrote: where it is (its nodes, a store host, the
@@ -283,10 +283,6 @@ class ClusterSimulation final : private policy::ClusterView,
   // The job's resume point moved (a restart): a corruption after it is gone, and so are the
   // checkpoints after it.
   void settle_restart_point(Job& job);
-  // The corruption stops counting (caught, washed out by a restart, or the job ended on it).
-  void end_corruption(Job& job, const char* event);
-  void log_integrity(const Job& job, int node, const char* event, int step);
-  void emit_integrity_summary();
   void hold_gpus(int node, std::size_t job_index, int gpus);
   void release_gpus(int node, std::size_t job_index, int gpus);
   void update_node_utilization(int node);
@@ -335,15 +331,14 @@ class ClusterSimulation final : private policy::ClusterView,
   std::size_t failed_ = 0;       // jobs the failover policy gave up
   // Elastic jobs running on fewer replicas than submitted, in the order they shrank.
   std::vector<std::size_t> shrunk_jobs_;
-  std::uint64_t detections_ = 0;  // ids of scheduled detections
-  IntegrityReport integrity_{sink_};  // silent data corruption: counts, table, summary
+  // Silent data corruption and its detection: counts, table, summary (made where the tables
+  // are declared, in their order).
+  std::optional<SilentCorruption> corruption_;
   seams::NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
   const seams::NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
   std::unique_ptr<CollectiveLog> collective_log_;  // flow mode with training jobs
-  TrainingFabric* frontend_network_ = nullptr;  // when the datacenter has one
-  seams::CheckpointStore* checkpoint_store_ = nullptr;  // when the datacenter has a store
-  seams::CheckpointNamespaces* checkpoint_namespaces_ = nullptr;  // when it has NVMe-oF targets
+  CheckpointIo checkpoint_io_;  // the store, NVMe-oF namespaces and front end, when the datacenter has them
   std::uint64_t store_reads_ = 0;               // reads started (their ids)
   const seams::DatacenterSignals* signals_ = nullptr;
   ClusterRegistries registries_;

@@ -11,8 +11,9 @@
 // interval, until the run's duration or, open-ended, until the cluster has no work left.
 // A settle that changes the cluster's power announces it (ItPowerChange), from 0 W at the first.
 //
-// Cost: mark_dirty O(1) (at most one flush queued per instant); a flush or tick is the meter's
-// settle plus O(racks) to append the rack (group) series, in rack order.
+// Cost: mark_dirty O(1) (at most one flush queued per instant); a flush is the meter's settle plus
+// O(k log k) for the k racks it summed again (only their groups can have changed); a tick appends
+// every rack (group) series, O(racks).
 
 #include <vector>
 
@@ -70,6 +71,7 @@ class ClusterTelemetry {
   sim::SeriesId power_series_ = 0;
   std::vector<sim::SeriesId> rack_series_;
   std::vector<double> rack_recorded_w_;  // last value appended to each rack (group) series
+  std::vector<std::size_t> changed_groups_;  // scratch of append_samples (no allocation per flush)
   sim::SeriesId running_series_ = 0;
   sim::SeriesId waiting_series_ = 0;
   sim::SeriesId busy_series_ = 0;

@@ -49,6 +49,7 @@ double PowerMeter::energy_j(sim::Time now) const {
 }
 
 void PowerMeter::settle() {
+  settled_racks_.clear();
   if (dirty_racks_.empty()) return;
   const auto per_rack = static_cast<std::size_t>(nodes_per_rack_);
   const auto on_prem = static_cast<std::size_t>(on_prem_);
@@ -60,7 +61,7 @@ void PowerMeter::settle() {
     rack_dirty_[rack] = 0;
     peak_rack_power_w_ = std::max(peak_rack_power_w_, p);
   }
-  dirty_racks_.clear();
+  settled_racks_.swap(dirty_racks_);  // dirty_racks_ is now the cleared old list
   cluster_power_w_ = 0.0;
   for (double p : rack_power_w_) cluster_power_w_ += p;
   peak_power_w_ = std::max(peak_power_w_, cluster_power_w_);

@@ -44,6 +44,9 @@ class PowerMeter {
   double peak_power_w() const { return peak_power_w_; }
   double peak_rack_power_w() const { return peak_rack_power_w_; }
   const std::vector<double>& rack_power_w() const { return rack_power_w_; }
+  // The racks the last settle summed again, in the order they were marked (none when it found
+  // nothing marked): every other rack's power is what it was at the settle before.
+  const std::vector<int>& settled_racks() const { return settled_racks_; }
 
  private:
   struct Node {
@@ -57,6 +60,7 @@ class PowerMeter {
   std::vector<double> rack_power_w_;
   std::vector<char> rack_dirty_;  // a node of the rack changed power since the last settle
   std::vector<int> dirty_racks_;
+  std::vector<int> settled_racks_;  // dirty_racks_ of the last settle (buffers swap: no allocation)
   double cluster_power_w_ = 0.0;
   double peak_power_w_ = 0.0;
   double peak_rack_power_w_ = 0.0;

@@ -15,8 +15,8 @@ int FreeCapacity::free_gpus_on(int node) const {
     }
     return free;
   }
-  const auto taken = taken_by_node_.find(node);
-  return taken == taken_by_node_.end() ? free : free - taken->second;
+  const auto n = static_cast<std::size_t>(node);
+  return n < taken_by_node_.size() ? free - taken_by_node_[n] : free;
 }
 
 bool FreeCapacity::whole_free(int node) const {
@@ -37,12 +37,20 @@ void FreeCapacity::take_gpus(int node, int gpus) {
   const bool was_whole = whole_free(node);
   used_.emplace_back(node, gpus);
   if (used_.size() == kScanLimit + 1) {
-    for (const auto& [n, g] : used_) taken_by_node_[n] += g;
+    for (const auto& [n, g] : used_) count_taken(n, g);
   } else if (used_.size() > kScanLimit + 1) {
-    taken_by_node_[node] += gpus;
+    count_taken(node, gpus);
   }
   free_gpus_ -= gpus;
   if (was_whole) --whole_free_;
+}
+
+void FreeCapacity::count_taken(int node, int gpus) {
+  const auto n = static_cast<std::size_t>(node);
+  if (n >= taken_by_node_.size()) {
+    taken_by_node_.resize(std::max(n + 1, static_cast<std::size_t>(view_.node_count())), 0);
+  }
+  taken_by_node_[n] += gpus;
 }
 
 std::optional<std::vector<int>> FreeCapacity::take_default(const WaitingJob& job) {

@@ -1,0 +1,103 @@
+#include "models/cluster/checkpoint_io.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "models/cluster/dataset_reader.hpp"
+#include "models/cluster/network_write.hpp"
+#include "models/cluster/training_fabric.hpp"
+#include "models/cluster/training_job_run.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::models::cluster {
+
+bool CheckpointIo::in_store(const workload::TrainingJobPlan& plan) const {
+  return store_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kStore &&
+         plan.checkpoint_bytes > 0;
+}
+
+bool CheckpointIo::in_namespaces(const workload::TrainingJobPlan& plan) const {
+  return namespaces_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kNvmeof &&
+         plan.checkpoint_bytes > 0;
+}
+
+std::size_t CheckpointIo::kept_checkpoints(const workload::TrainingJobPlan& plan) const {
+  if (store_ == nullptr || plan.checkpoint_config.target != workload::CheckpointTarget::kStore) return 0;
+  return static_cast<std::size_t>(std::max(1, store_->kept_checkpoints()));
+}
+
+void CheckpointIo::keep_oldest(const std::string& job, const workload::TrainingJobPlan& plan, std::size_t count) const {
+  if (store_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kStore) {
+    store_->keep_oldest(job, count);
+  }
+}
+
+double CheckpointIo::sync_save_cost_s(const workload::TrainingJobPlan& plan, int nodes, double cost_s) const {
+  if (plan.checkpoint_config.async) return cost_s;
+  if (store_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kStore) {
+    cost_s = std::max(cost_s, store_->write_bound_s(plan.checkpoint_config.pool, plan.checkpoint_bytes, nodes));
+  }
+  if (namespaces_ != nullptr && plan.checkpoint_config.target == workload::CheckpointTarget::kNvmeof) {
+    cost_s = std::max(cost_s, namespaces_->write_bound_s(plan.checkpoint_bytes, nodes));
+  }
+  return cost_s;
+}
+
+void CheckpointIo::read_checkpoint(const std::string& job, const workload::TrainingJobPlan& plan,
+                                   const std::vector<int>& nodes,
+                                   std::function<void(seams::CheckpointRead)> done) const {
+  if (in_namespaces(plan)) {
+    // From the nodes' NVMe-oF namespaces: all of it, or (a target out of reach) nothing.
+    namespaces_->read(nodes, plan.checkpoint_bytes_per_node, [done = std::move(done)](bool ok) {
+      done(ok ? seams::CheckpointRead::kOk : seams::CheckpointRead::kUnavailable);
+    });
+    return;
+  }
+  store_->read(job, plan.checkpoint_config.pool, nodes, plan.checkpoint_bytes_per_node, std::move(done));
+}
+
+void CheckpointIo::connect_writes(TrainingJobRun& run, const std::string& job, const workload::TrainingJobPlan& plan,
+                                  const std::vector<int>& nodes, TrainingFabric* backend) const {
+  if (in_namespaces(plan)) {
+    run.set_checkpoint_write(namespaces_->writer(nodes));
+    return;
+  }
+  if (in_store(plan)) {
+    run.set_checkpoint_write(store_->writer(job, plan.checkpoint_config.pool, nodes, !plan.checkpoint_config.async));
+    return;
+  }
+  // Checkpoints to a store host are flows on the network the job names (the datacenter checked
+  // that it exists and holds the host).
+  TrainingFabric* network =
+      plan.checkpoint_config.network == workload::CheckpointNetwork::kFrontend ? frontend_ : backend;
+  if (plan.checkpoint_store_host >= 0 && network != nullptr) {
+    run.set_checkpoint_write(
+        std::make_unique<NetworkWrite>(*network, nodes, static_cast<network::NodeId>(plan.checkpoint_store_host)));
+  }
+}
+
+std::unique_ptr<DataFeed> CheckpointIo::dataset_feed(const std::string& job, const workload::TrainingJobPlan& plan,
+                                                     const std::vector<int>& nodes, int first_step,
+                                                     sim::Simulator& sim) const {
+  if (!plan.dataset.from_store) return nullptr;
+  if (store_ == nullptr) {
+    throw sim::InternalError("job '" + job +
+                             "' reads its dataset from a store the datacenter lacks (this is a bug: the scenario "
+                             "layer requires /storage)");
+  }
+  DatasetReader::Config c;
+  c.first_step = first_step;
+  c.last_step = plan.steps;
+  c.chunk_steps = plan.dataset.prefetch_steps;
+  c.depth = 2;  // the chunk being consumed and the one being read: a loader's double buffer
+  c.bytes_per_step = plan.dataset_bytes_per_step;
+  c.retry_after = sim::Time::from_seconds(c.chunk_steps * plan.step.step_time_s);
+  auto read = [store = store_, name = job, pool = plan.dataset.pool, nodes](double bytes,
+                                                                            std::function<void(bool)> done) {
+    store->read_data(seams::CheckpointStore::DataKind::kDataset, name, pool, nodes,
+                     bytes / static_cast<double>(nodes.size()), std::move(done));
+  };
+  return std::make_unique<DatasetReader>(c, std::move(read), sim);
+}
+
+}  // namespace dcsim::models::cluster

@@ -1,0 +1,68 @@
+#pragma once
+// Where a training job's checkpoints are written and read back, and its dataset read: the plan's
+// analytic rate (nothing here), flows to a store host on a network (network_write.hpp), the
+// shared object store (seams::CheckpointStore) or NVMe-oF namespaces (seams::CheckpointNamespaces),
+// whichever the plan names and the datacenter attached. The cluster asks per run; what a job owes
+// (a read in flight, its restart point) stays the cluster's (cluster_checkpoint_store.cpp).
+//
+// Cost: each call O(the job's nodes) (the node lists it hands on); nothing per step.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/cluster/data_feed.hpp"
+#include "models/seams/checkpoint_store.hpp"
+#include "models/workload/training_job.hpp"
+#include "sim/simulator.hpp"
+
+namespace dcsim::models::cluster {
+
+class TrainingFabric;
+class TrainingJobRun;
+
+class CheckpointIo {
+ public:
+  // Not owned; each attached before the run starts, or never.
+  void attach_store(seams::CheckpointStore& store) { store_ = &store; }
+  void attach_namespaces(seams::CheckpointNamespaces& namespaces) { namespaces_ = &namespaces; }
+  void set_frontend_network(TrainingFabric* network) { frontend_ = network; }
+  // Null without a shared store.
+  seams::CheckpointStore* store() const { return store_; }
+
+  // The plan's checkpoints (some bytes) go into the attached store, or NVMe-oF namespaces: a
+  // restart reads them back there, as flows, instead of paying the plan's rate.
+  bool in_store(const workload::TrainingJobPlan& plan) const;
+  bool in_namespaces(const workload::TrainingJobPlan& plan) const;
+  // The plan names the attached store as its target: how many of its checkpoints it keeps there
+  // (at least 1), 0 when it does not (every checkpoint since its restart point is kept).
+  std::size_t kept_checkpoints(const workload::TrainingJobPlan& plan) const;
+  // The job goes on from its `count` oldest kept checkpoints; the store drops the newer ones
+  // (nothing when the plan's target is not the attached store).
+  void keep_oldest(const std::string& job, const workload::TrainingJobPlan& plan, std::size_t count) const;
+  // At least `cost_s`, and at least what a synchronous save from `nodes` nodes stalls on the
+  // drives where the plan writes (the interval's cost to optimise against).
+  double sync_save_cost_s(const workload::TrainingJobPlan& plan, int nodes, double cost_s) const;
+
+  // Every node reads its share of the job's newest kept checkpoint where the plan keeps it
+  // (in_store or in_namespaces); done once all have (namespaces: kOk or kUnavailable).
+  void read_checkpoint(const std::string& job, const workload::TrainingJobPlan& plan, const std::vector<int>& nodes,
+                       std::function<void(seams::CheckpointRead)> done) const;
+  // The run's checkpoint writes go where the plan says: namespaces, the store, or as flows to a
+  // store host on the front end or on `backend` (the training fabric); else the plan's rate.
+  void connect_writes(TrainingJobRun& run, const std::string& job, const workload::TrainingJobPlan& plan,
+                      const std::vector<int>& nodes, TrainingFabric* backend) const;
+  // The run's input reader (dataset_reader.hpp) from `first_step` when the plan reads its dataset
+  // from the store; null otherwise. InternalError without a store.
+  std::unique_ptr<DataFeed> dataset_feed(const std::string& job, const workload::TrainingJobPlan& plan,
+                                         const std::vector<int>& nodes, int first_step, sim::Simulator& sim) const;
+
+ private:
+  seams::CheckpointStore* store_ = nullptr;
+  seams::CheckpointNamespaces* namespaces_ = nullptr;
+  TrainingFabric* frontend_ = nullptr;
+};
+
+}  // namespace dcsim::models::cluster
