@@ -24,8 +24,8 @@ namespace dcsim::models::cluster {
 struct CloudPoolConfig {
   economics::CloudGpuOffer offer;  // shape (GPUs per instance = the node's), purchase, preemption rate
   int max_instances = 1;
-  sim::Time provisioning_delay;    // from a request until the instance is usable (and billed)
-  sim::Time idle_release;          // an instance idle this long is released
+  sim::Time provisioning_delay = sim::Time::from_s(600);  // from a request until the instance is usable (and billed)
+  sim::Time idle_release = sim::Time::from_s(600);        // an instance idle this long is released
   // Per job moved: the dataset sent on-prem -> cloud before it starts there (each start: a
   // fresh instance has nothing), the results sent back when it finishes there; the WAN rate of
   // one transfer (transfers are not shared: each gets the whole rate).

@@ -136,9 +136,6 @@ FacilityGear facility_gear(SiteKind site, double it_kw, double liquid_fraction, 
 
 Capex capex(const CapexConfig& config) {
   if (config.nodes < 0) throw sim::ConfigError("nodes", "expected a non-negative node count, got " + std::to_string(config.nodes));
-  if (!(config.spares_fraction >= 0.0 && config.spares_fraction <= 1.0)) {
-    throw sim::ConfigError("spares_fraction", "expected a fraction in [0, 1], got " + format_number(config.spares_fraction));
-  }
   validate(config.node_price, "node_price.");
   validate(config.fabric_prices, "fabric_prices.");
   validate(config.site_prices, "site_prices.");

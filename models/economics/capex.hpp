@@ -110,7 +110,7 @@ struct Capex {
   double total_usd = 0.0;  // the categories summed in their order
 };
 
-// sim::ConfigError naming the field ("nodes", "spares_fraction", "gear.cdu_kw",
+// sim::ConfigError naming the field ("nodes", "gear.cdu_kw",
 // "node_price.usd_per_node", "fabric_prices.switches", ...) for bad counts, fractions, kW or
 // prices, and for a BOM item the price lists have no price for.
 Capex capex(const CapexConfig& config);

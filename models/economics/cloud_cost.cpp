@@ -15,9 +15,6 @@ double useful_fraction(const CloudOption& o) {
 void validate(const CloudOption& o, const std::string& prefix) {
   validate(o.offer, prefix + "offer.");
   validate(o.egress, prefix + "egress.");
-  require_non_negative(o.committed_gpus, prefix + "committed_gpus", "GPU count");
-  require_non_negative(o.job_gpus, prefix + "job_gpus", "GPU count");
-  require_non_negative(o.lost_work_per_preemption_s, prefix + "lost_work_per_preemption_s", "duration in seconds");
   if (o.offer.purchase == CloudPurchase::kReserved && o.committed_gpus == 0.0) {
     throw sim::ConfigError(prefix + "committed_gpus",
                            "a reserved offer bills its commitment whether used or not: give the GPUs reserved "

@@ -34,9 +34,9 @@ struct CloudOption {
   double lost_work_per_preemption_s = 1800.0;
 };
 
-// sim::ConfigError naming the field (prefix + "committed_gpus", "job_gpus",
-// "lost_work_per_preemption_s", "offer.usd_per_gpu_hour", "egress.tiers[1].up_to_bytes", ...);
-// also when preemptions would leave no useful work (u <= 0).
+// sim::ConfigError naming the field (prefix + "committed_gpus" or "job_gpus" missing for the
+// purchase, "offer.usd_per_gpu_hour", "egress.tiers[1].up_to_bytes", ...); also when preemptions
+// would leave no useful work (u <= 0). A single key's range is the scenario spec's.
 void validate(const CloudOption& option, const std::string& prefix);
 
 // The useful share u of billed GPU time (1 for offers that are not preempted).

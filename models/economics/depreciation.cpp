@@ -19,17 +19,12 @@ void validate(const DepreciationConfig& c, const std::string& prefix) {
     throw sim::ConfigError(prefix + "years", "expected a depreciation period of at least one month, got " +
                                                  format_number(c.years) + " years");
   }
-  if (!(c.residual_fraction >= 0.0 && c.residual_fraction <= 1.0)) {
-    throw sim::ConfigError(prefix + "residual_fraction",
-                           "expected a fraction of capex in [0, 1], got " + format_number(c.residual_fraction));
-  }
   if (c.method == DepreciationMethod::kDecliningBalance) {
     require_positive(c.declining_factor, prefix + "declining_factor", "factor");
   }
 }
 
 void validate(const FinancingConfig& c, const std::string& prefix) {
-  require_non_negative(c.rate_per_year, prefix + "rate_per_year", "interest rate");
   if (!(c.years > 0.0) || !std::isfinite(c.years) || months_of(c.years) < 1) {
     throw sim::ConfigError(prefix + "years", "expected a loan term of at least one month, got " + format_number(c.years) +
                                                  " years");

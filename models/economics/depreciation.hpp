@@ -40,9 +40,10 @@ struct FinancingConfig {
 };
 
 // sim::ConfigError naming the field (prefix + "years": "expected a depreciation period of at least
-// one month, got 0"; "residual_fraction"; "declining_factor").
+// one month, got 0"; "declining_factor"). A single key's range (residual_fraction in [0, 1], a
+// non-negative rate) is the scenario spec's (tools/scenario/economics_spec.cpp).
 void validate(const DepreciationConfig& config, const std::string& prefix);
-// sim::ConfigError naming prefix + "rate_per_year" or prefix + "years".
+// sim::ConfigError naming prefix + "years".
 void validate(const FinancingConfig& config, const std::string& prefix);
 
 std::size_t depreciation_months(const DepreciationConfig& config);

@@ -16,6 +16,8 @@
 #include "sim/error.hpp"
 #include "tools/cli/command.hpp"
 #include "tools/cli/scenario_args.hpp"
+#include "tools/scenario/binding.hpp"
+#include "tools/scenario/economics_spec.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/topo/bom_export.hpp"
 #include "tools/topo/topology_export.hpp"
@@ -86,14 +88,17 @@ std::optional<econ::CapexConfig> site_capex(const scenario::Scenario& s, const m
 }
 
 // capex() with its ConfigError located at the scenario key it came from (as `run` reports it).
-econ::Capex priced(const scenario::Scenario& s, const std::function<econ::Capex()>& price) {
+econ::Capex priced(const scenario::Scenario& s, const models::ModelRegistries& registries,
+                   const std::function<econ::Capex()>& price) {
   try {
     return price();
   } catch (const sim::ConfigError& e) {
-    const auto origins = s.origins.find("economics");
-    if (origins == s.origins.end()) throw;
-    throw scenario::translate_config_error(s.source, sim::ConfigError("capex." + e.field(), e.detail()),
-                                           origins->second, &s.resolved);
+    if (!s.resolved.contains("economics")) throw;
+    const sim::ConfigError error("capex." + e.field(), e.detail());
+    const auto pointer =
+        scenario::economics_bindings(registries).pointer_of(error.field(), "/economics", &s.resolved["economics"]);
+    if (!pointer) throw sim::InputError(s.source + ": " + error.field() + ": " + error.detail());
+    throw scenario::config_error_at(s.source, *pointer, error, &s.resolved);
   }
 }
 
@@ -138,8 +143,8 @@ Command add_topo_command(CLI::App& app, const CommandContext& context) {
             if (format == "bom") {
               bom = models::network::bill_of_materials(topology);
               if (const auto site = site_capex(scenario, context.registries, *bom, frontend)) {
-                prices.emplace(priced(scenario, [&] { return econ::network_capex(*site, *bom); }),
-                               priced(scenario, [&] { return econ::capex(*site); }));
+                prices.emplace(priced(scenario, context.registries, [&] { return econ::network_capex(*site, *bom); }),
+                               priced(scenario, context.registries, [&] { return econ::capex(*site); }));
               }
             }
             const auto write = [&](std::ostream& out) {

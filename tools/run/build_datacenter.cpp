@@ -4,11 +4,14 @@
 
 #include "sim/discard_trace_sink.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/cloud_pool_spec.hpp"
+#include "tools/scenario/economics_spec.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
 #include "tools/scenario/facility_spec.hpp"
 #include "tools/scenario/inference_spec.hpp"
 #include "tools/scenario/nvmeof_spec.hpp"
+#include "tools/scenario/reliability_spec.hpp"
 #include "tools/scenario/storage_spec.hpp"
 #include "tools/scenario/uplink_spec.hpp"
 
@@ -59,12 +62,18 @@ namespace {
 // The pointer of the key bound to `field` of section `part`, for the sections declared as
 // bindings (tools/scenario/binding.hpp).
 std::optional<std::string> bound_pointer(const std::string& part, const std::string& field,
-                                         const models::ModelRegistries& registries) {
+                                         const models::ModelRegistries& registries, const nlohmann::json& resolved) {
   if (part == "facility") return scenario::facility_bindings(registries).pointer_of(field, "/facility");
   if (part == "storage") return scenario::storage_bindings().pointer_of(field, "/storage");
   if (part == "nvmeof") return scenario::nvmeof_bindings().pointer_of(field, "/nvmeof");
   if (part == "inference") return scenario::inference_bindings(registries).pointer_of(field, "/inference");
   if (part == "uplink") return scenario::uplink_bindings().pointer_of(field, "/uplink");
+  if (part == "cluster" && resolved.contains("cloud_pool")) {
+    return scenario::cloud_pool_bindings(registries)
+        .pointer_of(field, "/cluster/cloud_pool", &resolved.at("cloud_pool"));
+  }
+  if (part == "reliability") return scenario::reliability_bindings().pointer_of(field, "/reliability");
+  if (part == "economics") return scenario::economics_bindings(registries).pointer_of(field, "/economics", &resolved);
   return std::nullopt;
 }
 
@@ -84,7 +93,7 @@ sim::InputError scenario_error(const scenario::Scenario& scenario, const models:
     return scenario::translate_config_error(scenario.source, e, origins->second, &scenario.resolved);
   }
   if (!e.field().empty() && scenario.resolved.contains(part)) {
-    if (const auto pointer = bound_pointer(part, e.field(), registries)) {
+    if (const auto pointer = bound_pointer(part, e.field(), registries, scenario.resolved.at(part))) {
       return scenario::config_error_at(scenario.source, *pointer, e, &scenario.resolved);
     }
   }

@@ -69,10 +69,29 @@ std::string field_rest_as_pointer(std::string_view rest);
 sim::InputError config_error_at(const std::string& source, const std::string& pointer, const sim::ConfigError& error,
                                 const nlohmann::json* resolved);
 
+// Where a model's `field` is, given `at`, the key's pointer, and `value`, the key's resolved
+// value (null when not known): for a key whose fields the model names by something only the
+// value tells (a repair price by its class name, a params key given or left to the preset).
+using KeyLocator = std::function<std::optional<std::string>(std::string_view field, const std::string& at,
+                                                            const nlohmann::json* value)>;
+
+// `field` is one of `names` or a part of one ("capex.node_price.usd_per_node").
+bool names_field(std::string_view field, const std::vector<std::string>& names);
+// Every field of `names` (and their parts) at the key itself: a preset key whose prices the
+// model names "capex.node_price...", or one key feeding two members.
+KeyLocator at_key_for(std::vector<std::string> names);
+// A params object given over a preset: "<name>.<param>" at the param where the object gives it,
+// else at the object; nothing where the object was not given (the preset's own figures).
+KeyLocator at_given_params_for(std::string name);
+// The same, only where the key was given (a choice between two keys: `electricity` or
+// `electricity_tariff`).
+KeyLocator at_given_key_for(std::vector<std::string> names);
+
 template <class Config>
 class Bindings {
  public:
   using Setter = std::function<void(Config&, const nlohmann::json&)>;
+  using Locate = KeyLocator;
 
   // `object` is the object's own FieldSpec (object_field or object_array_field, with its
   // modifiers); the bound keys become its children, in the order they are bound.
@@ -126,6 +145,15 @@ class Bindings {
     entries_.push_back(std::move(e));
     return *this;
   }
+  // A key whose value `set` converts, and whose fields `locate` finds (several members, or one
+  // whose parts have no key of their own).
+  Bindings& bind(FieldSpec spec, Locate locate, Setter set) {
+    Entry e{std::move(spec), ""};
+    e.set = std::move(set);
+    e.locate = std::move(locate);
+    entries_.push_back(std::move(e));
+    return *this;
+  }
   // An enum key: each scenario string and the member value it stands for.
   template <class T>
   Bindings& bind_enum(FieldSpec spec, T Config::*m, std::string field,
@@ -146,6 +174,19 @@ class Bindings {
     entries_.push_back(Entry{std::move(spec), std::move(field)});
     return *this;
   }
+  // A key the mapping reads itself, whose fields `locate` finds.
+  Bindings& key(FieldSpec spec, Locate locate) {
+    Entry e{std::move(spec), ""};
+    e.locate = std::move(locate);
+    entries_.push_back(std::move(e));
+    return *this;
+  }
+  // A model field that names the object itself ("cluster" for /economics: what it needs of the
+  // rest of the scenario), and its parts no key locates.
+  Bindings& names_object(std::string field) {
+    object_fields_.push_back(std::move(field));
+    return *this;
+  }
   // A nested object whose keys feed the same config (`/facility/cooling`).
   Bindings& object(Bindings child) {
     return object(std::move(child), [](Config& c) -> Config& { return c; });
@@ -157,8 +198,9 @@ class Bindings {
   Bindings& object(Bindings<S> child, std::type_identity_t<std::function<S&(Config&)>> part, std::string field = "") {
     Entry e{child.spec(), ""};
     e.set = [child, part](Config& c, const nlohmann::json& v) { child.apply(v, part(c)); };
-    e.locate = [child, field](std::string_view f, const std::string& pointer) -> std::optional<std::string> {
-      if (auto found = child.pointer_of(f, pointer)) return found;
+    e.locate = [child, field](std::string_view f, const std::string& pointer,
+                              const nlohmann::json* value) -> std::optional<std::string> {
+      if (auto found = child.pointer_of(f, pointer, value)) return found;
       if (field.empty() || f.substr(0, field.size()) != field) return std::nullopt;
       const std::string_view rest = f.substr(field.size());
       if (!rest.empty() && rest[0] != '.' && rest[0] != '[') return std::nullopt;
@@ -188,15 +230,22 @@ class Bindings {
         items.push_back(std::move(out));
       }
     };
-    e.locate = [field, element](std::string_view f, const std::string& pointer) -> std::optional<std::string> {
+    e.locate = [field, element](std::string_view f, const std::string& pointer,
+                                const nlohmann::json* value) -> std::optional<std::string> {
       if (f == field) return pointer;
       if (f.substr(0, field.size() + 1) != field + "[") return std::nullopt;
       const auto close = f.find(']');
       if (close == std::string_view::npos) return std::nullopt;
-      const std::string at = pointer_append(pointer, std::string(f.substr(field.size() + 1, close - field.size() - 1)));
+      const std::string index(f.substr(field.size() + 1, close - field.size() - 1));
+      const std::string at = pointer_append(pointer, index);
       const std::string_view rest = f.substr(close + 1);
       if (rest.size() > 1 && rest[0] == '.') {
-        if (auto inner = element.pointer_of(rest.substr(1), at)) return inner;
+        const nlohmann::json* item = nullptr;
+        if (value != nullptr && value->is_array() && index.find_first_not_of("0123456789") == std::string::npos &&
+            std::stoul(index) < value->size()) {
+          item = &(*value)[std::stoul(index)];
+        }
+        if (auto inner = element.pointer_of(rest.substr(1), at, item)) return inner;
       }
       return at;  // the element, or a value of it no key feeds
     };
@@ -221,17 +270,23 @@ class Bindings {
 
   // The pointer of the key that feeds `field` (the model's name for it, or a part of it:
   // "control_params.gain" -> .../control_params/gain), below `pointer`, the object's own.
-  std::optional<std::string> pointer_of(std::string_view field, const std::string& pointer) const {
+  // `resolved`, the object's resolved value, lets a key's Locate look at what was given.
+  std::optional<std::string> pointer_of(std::string_view field, const std::string& pointer,
+                                        const nlohmann::json* resolved = nullptr) const {
     for (const auto& e : entries_) {
       const std::string at = pointer_append(pointer, e.spec.key);
       if (e.locate) {
-        if (auto found = e.locate(field, at)) return found;
+        const nlohmann::json* value = resolved != nullptr && resolved->is_object() && resolved->contains(e.spec.key)
+                                          ? &resolved->at(e.spec.key)
+                                          : nullptr;
+        if (auto found = e.locate(field, at, value)) return found;
         continue;
       }
       if (e.field.empty() || field.substr(0, e.field.size()) != e.field) continue;
       const std::string_view rest = field.substr(e.field.size());
       if (rest.empty() || rest[0] == '.' || rest[0] == '[') return at + field_rest_as_pointer(rest);
     }
+    if (names_field(field, object_fields_)) return pointer;
     return std::nullopt;
   }
 
@@ -256,12 +311,13 @@ class Bindings {
     std::string field;  // the model's name of the member; "" for a nested object or a spec-only key
     Setter set = {};
     std::function<bool(const Config&, const Config&)> same = {};
-    std::function<std::optional<std::string>(std::string_view, const std::string&)> locate = {};
+    Locate locate = {};
     std::function<void(std::vector<std::string>&)> mismatches = {};
   };
 
   FieldSpec object_;
   std::vector<Entry> entries_;
+  std::vector<std::string> object_fields_;
 };
 
 }  // namespace dcsim::tools::scenario

@@ -19,55 +19,69 @@ const json* find_at(const json& doc, const std::string& pointer) {
 
 }  // namespace
 
+Bindings<models::cluster::CloudPoolConfig> cloud_pool_bindings(const models::ModelRegistries& registries) {
+  using C = models::cluster::CloudPoolConfig;
+  Bindings<C> transfer(object_field("transfer", "Data a job's move to the cloud carries over the WAN.", {}));
+  transfer
+      .bind(with_default(quantity_field("dataset",
+                                        "Sent on-prem -> cloud before a job starts on instances (at each "
+                                        "start: a fresh instance has nothing); ingress, free at the "
+                                        "providers, but the job holds its instances while it arrives.",
+                                        QuantityKind::kDataSize, at_least(0)),
+                         "0 B"),
+            &C::dataset_bytes, "cloud_pool.transfer.dataset")
+      .bind(with_default(quantity_field("results",
+                                        "Sent cloud -> on-prem when a job finishes on instances: egress, "
+                                        "billed at the offer's provider tariff.",
+                                        QuantityKind::kDataSize, at_least(0)),
+                         "0 B"),
+            &C::results_bytes, "cloud_pool.transfer.results")
+      .bind(with_default(quantity_field("wan_bandwidth", "Rate of one transfer (each gets the whole rate; not shared).",
+                                        QuantityKind::kDataRate, above(0)),
+                         "10 Gbps"),
+            &C::wan_bits_per_s, "cloud_pool.transfer.wan_bandwidth");
+
+  Bindings<C> pool(object_field(
+      "cloud_pool",
+      "Cloud instances that a bursting scheduler (/policies/scheduler cloud_burst) rents when on-prem capacity "
+      "runs short; they exist only while provisioned, are billed while they exist, draw no on-prem power and, "
+      "for a spot offer, are preempted at its rate, interrupting their jobs (docs/models/scheduling.md; "
+      "models/cluster/cloud_pool.hpp). Needs a scheduler that uses it.",
+      {}));
+  pool.names_object("cloud_pool");
+  // The offer is built by map_cloud_pool, from the preset and the params written over it; the
+  // model names a figure of it "cloud_pool.offer_params.<param>".
+  pool.key(required(enum_field("offer",
+                               "Cloud GPU offer of the instances (`dcsim list \"cloud offer\"`): GPUs per instance "
+                               "(must be the node's), price, purchase (spot: preempted), provider egress tariff.",
+                               registries.cloud_offers.kind(), registries.cloud_offers.names())),
+           "cloud_pool.offer")
+      .key(params_object_field("offer_params",
+                               "Figures of the chosen offer to override (`dcsim list \"cloud offer\"`); keys it "
+                               "does not document are errors, keys left out keep the preset's figure.",
+                               entry_params(registries.cloud_offers)),
+           at_given_params_for("cloud_pool.offer_params"))
+      .bind(required(integer_field("max_instances", "Most instances provisioned at once.", at_least(1))),
+            &C::max_instances, "cloud_pool.max_instances")
+      .bind(with_default(quantity_field("provisioning_delay",
+                                        "From a request until the instance is usable: capacity, boot, image "
+                                        "(assumption; not billed: AWS bills from the running state).",
+                                        QuantityKind::kDuration, at_least(0)),
+                         "10 min"),
+            &C::provisioning_delay, "cloud_pool.provisioning_delay")
+      .bind(with_default(quantity_field("idle_release",
+                                        "An instance no job has held for this long is released (billed until "
+                                        "then).",
+                                        QuantityKind::kDuration, at_least(0)),
+                         "10 min"),
+            &C::idle_release, "cloud_pool.idle_release")
+      .object(
+          std::move(transfer), [](C& c) -> C& { return c; }, "cloud_pool.transfer");
+  return pool;
+}
+
 FieldSpec cloud_pool_field(const models::ModelRegistries& registries) {
-  return optional_section(
-      object_field(
-          "cloud_pool",
-          "Cloud instances that a bursting scheduler (/policies/scheduler cloud_burst) rents when on-prem capacity "
-          "runs short; they exist only while provisioned, are billed while they exist, draw no on-prem power and, "
-          "for a spot offer, are preempted at its rate, interrupting their jobs (docs/models/scheduling.md; "
-          "models/cluster/cloud_pool.hpp). Needs a scheduler that uses it.",
-          {
-              required(enum_field("offer",
-                                  "Cloud GPU offer of the instances (`dcsim list \"cloud offer\"`): GPUs per instance "
-                                  "(must be the node's), price, purchase (spot: preempted), provider egress tariff.",
-                                  registries.cloud_offers.kind(), registries.cloud_offers.names())),
-              params_object_field("offer_params",
-                                  "Figures of the chosen offer to override (`dcsim list \"cloud offer\"`); keys it "
-                                  "does not document are errors, keys left out keep the preset's figure.",
-                                  entry_params(registries.cloud_offers)),
-              required(integer_field("max_instances", "Most instances provisioned at once.", at_least(1))),
-              with_default(quantity_field("provisioning_delay",
-                                          "From a request until the instance is usable: capacity, boot, image "
-                                          "(assumption; not billed: AWS bills from the running state).",
-                                          QuantityKind::kDuration, at_least(0)),
-                           "10 min"),
-              with_default(quantity_field("idle_release",
-                                          "An instance no job has held for this long is released (billed until "
-                                          "then).",
-                                          QuantityKind::kDuration, at_least(0)),
-                           "10 min"),
-              object_field(
-                  "transfer", "Data a job's move to the cloud carries over the WAN.",
-                  {
-                      with_default(quantity_field("dataset",
-                                                  "Sent on-prem -> cloud before a job starts on instances (at each "
-                                                  "start: a fresh instance has nothing); ingress, free at the "
-                                                  "providers, but the job holds its instances while it arrives.",
-                                                  QuantityKind::kDataSize, at_least(0)),
-                                   "0 B"),
-                      with_default(quantity_field("results",
-                                                  "Sent cloud -> on-prem when a job finishes on instances: egress, "
-                                                  "billed at the offer's provider tariff.",
-                                                  QuantityKind::kDataSize, at_least(0)),
-                                   "0 B"),
-                      with_default(quantity_field("wan_bandwidth",
-                                                  "Rate of one transfer (each gets the whole rate; not shared).",
-                                                  QuantityKind::kDataRate, above(0)),
-                                   "10 Gbps"),
-                  }),
-          }),
-      "(absent: on-prem nodes only)");
+  return optional_section(cloud_pool_bindings(registries).spec(), "(absent: on-prem nodes only)");
 }
 
 void check_cloud_pool_cross_field(const json& given, const json& resolved, const models::ModelRegistries& registries,
@@ -116,26 +130,14 @@ void check_cloud_pool_cross_field(const json& given, const json& resolved, const
   }
 }
 
-std::optional<models::cluster::CloudPoolConfig> map_cloud_pool(const OriginReader& cluster,
-                                                                  const models::ModelRegistries& registries) {
+std::optional<models::cluster::CloudPoolConfig> map_cloud_pool(const json& cluster,
+                                                               const models::ModelRegistries& registries) {
   if (!cluster.contains("cloud_pool")) return std::nullopt;
-  const OriginReader p = cluster.object("cloud_pool", "cloud_pool.");
+  const json& pool = cluster.at("cloud_pool");
   models::cluster::CloudPoolConfig out;
-  const auto& entry = registries.cloud_offers.get(p.at("offer", "offer").get<std::string>());
-  const json* params = nullptr;
-  if (p.contains("offer_params")) {
-    const OriginReader given = p.object("offer_params", "offer_params.");
-    given.record_each_key();
-    params = &given.json();
-  }
-  out.offer = entry.factory(params_from_resolved(params));
-  out.max_instances = p.at("max_instances", "max_instances").get<int>();
-  out.provisioning_delay = sim::Time::from_seconds(p.at("provisioning_delay", "provisioning_delay").get<double>());
-  out.idle_release = sim::Time::from_seconds(p.at("idle_release", "idle_release").get<double>());
-  const OriginReader t = p.object("transfer", "transfer.");
-  out.dataset_bytes = t.at("dataset", "dataset").get<double>();
-  out.results_bytes = t.at("results", "results").get<double>();
-  out.wan_bits_per_s = t.at("wan_bandwidth", "wan_bandwidth").get<double>();
+  cloud_pool_bindings(registries).apply(pool, out);
+  const auto& entry = registries.cloud_offers.get(pool.at("offer").get<std::string>());
+  out.offer = entry.factory(params_from_resolved(pool.contains("offer_params") ? &pool.at("offer_params") : nullptr));
   return out;
 }
 

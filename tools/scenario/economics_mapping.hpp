@@ -9,17 +9,15 @@
 
 #include "models/economics/economics_config.hpp"
 #include "models/model_registries.hpp"
-#include "tools/scenario/field_origins.hpp"
 
 namespace dcsim::tools::scenario {
 
 struct Scenario;
 
-// `scenario` has its cluster mapped and its `given` document set. Where each ledger field came
-// from goes to `origins` ("depreciation.years" <- /economics/depreciation/years), for the
-// economics subsystem's own checks.
+// `scenario` has its cluster mapped and its `given` document set. The keys reach their members
+// through economics_bindings() (economics_spec.hpp), which also locates the economics
+// subsystem's errors about them; what remains here is what no single key says.
 models::economics::EconomicsConfig map_economics_section(const nlohmann::json& resolved, const Scenario& scenario,
-                                                         const models::ModelRegistries& registries,
-                                                         FieldOrigins& origins);
+                                                         const models::ModelRegistries& registries);
 
 }  // namespace dcsim::tools::scenario

@@ -6,6 +6,7 @@
 
 #include "models/reliability/llama3_faults.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/reliability_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
 namespace dcsim::tools::scenario {
@@ -27,7 +28,8 @@ sim::Distribution repair_distribution(const json& d) {
   throw sim::InternalError("unknown distribution kind '" + kind + "' after validation (this is a bug)");
 }
 
-rel::Inventory inventory_of(const json& r, const Scenario& s, const models::ModelRegistries& registries) {
+// What the scenario has of each component; /reliability/links and switches replace the counts.
+rel::Inventory inventory_of(const Scenario& s, const models::ModelRegistries& registries) {
   rel::Inventory inv;
   if (s.has_cluster) {
     inv.nodes = s.cluster.nodes;
@@ -45,8 +47,6 @@ rel::Inventory inventory_of(const json& r, const Scenario& s, const models::Mode
                                                      rel::kLlama3CablesPerGpu));
     inv.switches = 0;
   }
-  if (r.contains("links")) inv.links = r.at("links").get<std::int64_t>();
-  if (r.contains("switches")) inv.switches = r.at("switches").get<std::int64_t>();
   inv.zones = s.facility && !s.facility->zones.empty() ? static_cast<std::int64_t>(s.facility->zones.size()) : 1;
   // /storage is mapped after /reliability: its host count from the resolved document.
   if (s.resolved.contains("storage") && s.resolved["storage"].contains("hosts")) {
@@ -63,10 +63,8 @@ rel::Inventory inventory_of(const json& r, const Scenario& s, const models::Mode
 rel::FaultModelConfig map_reliability_section(const json& r, const Scenario& scenario,
                                               const models::ModelRegistries& registries) {
   rel::FaultModelConfig out;
-  out.preset = r.at("faults").get<std::string>();
-  out.scale = r.at("scale").get<double>();
-  out.nic_bonding = r.at("nic_bonding").get<bool>();
-  out.inventory = inventory_of(r, scenario, registries);
+  out.inventory = inventory_of(scenario, registries);
+  reliability_bindings().apply(r, out);
   if (out.preset == "llama3_405b") out.classes = rel::llama3_fault_classes(std::max(1, out.inventory.gpus_per_node));
 
   std::vector<std::string> errors;

@@ -284,7 +284,7 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   map_node_hardware(node, c.node);
   c.nodes = cl.at("nodes", "nodes").get<int>();
   c.nodes_per_rack = cl.at("nodes_per_rack", "nodes_per_rack").get<int>();
-  c.cloud_pool = map_cloud_pool(cl, registries);
+  c.cloud_pool = map_cloud_pool(cl.json(), registries);
   const OriginReader phases = cl.object("gpu_phase_power", "gpu_phase_power.");
   c.gpu_phase_power.compute_activity = phases.at("compute_activity", "compute_activity").get<double>();
   c.gpu_phase_power.hbm_energy_pj_per_bit = phases.at("hbm_pj_per_bit", "hbm_energy_pj_per_bit").get<double>();
@@ -465,7 +465,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                                   out.origins["nvmeof"]);
   map_sdc_detection(out);
   if (out.resolved.contains("economics")) {
-    out.economics = map_economics_section(out.resolved["economics"], out, registries, out.origins["economics"]);
+    out.economics = map_economics_section(out.resolved["economics"], out, registries);
   }
   if (out.resolved.contains("inference")) {
     out.inference = map_inference_section(out.resolved["inference"], out.given, out, registries);

@@ -13,9 +13,12 @@
 #include "sim/error.hpp"
 #include "tools/run/build_datacenter.hpp"
 #include "tools/scenario/binding.hpp"
+#include "tools/scenario/cloud_pool_spec.hpp"
+#include "tools/scenario/economics_spec.hpp"
 #include "tools/scenario/facility_spec.hpp"
 #include "tools/scenario/inference_spec.hpp"
 #include "tools/scenario/nvmeof_spec.hpp"
+#include "tools/scenario/reliability_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 #include "tools/scenario/storage_spec.hpp"
 #include "tools/scenario/uplink_spec.hpp"
@@ -122,6 +125,72 @@ TEST_CASE("uplink bindings locate the model's fields in arrays and optional obje
   CHECK(at("checkpoint_copies.staging_slots") == "/uplink/checkpoint_copies/staging_slots");
 }
 
+TEST_CASE("economics bindings locate the ledger's fields, presets and options", "[tools][scenario][bindings]") {
+  const auto bindings = economics_bindings(testing::make_registries());
+  const json resolved = json::parse(R"({"electricity_tariff": {}, "repairs": [{"class": "gpu"}, {"class": "psu"}],
+      "cloud": [{"offer": "a", "offer_params": {"usd_per_gpu_hour": 2}},
+                {"offer": "b", "egress_tariff": "t", "committed_gpus": 8}]})");
+  const auto at = [&](const std::string& field) {
+    return bindings.pointer_of(field, "/economics", &resolved).value_or("none");
+  };
+  CHECK(at("cluster") == "/economics");  // what economics needs of the rest: the section's
+  CHECK(at("capex.spares_fraction") == "/economics/spares_fraction");
+  CHECK(at("capex.node_price.usd_per_node") == "/economics/node_price");  // a preset: its choice
+  CHECK(at("capex.fabric.tiers") == "/economics/fabric_prices");
+  CHECK(at("capex.gear.cdu_kw") == "/economics/contracted_power");
+  CHECK(at("opex.contracted_kw") == "/economics/contracted_power");
+  CHECK(at("opex.ports") == "/uplink/ports");
+  CHECK(at("electricity.points[1].at_s") == "/economics/electricity_tariff");  // the one given
+  CHECK(at("depreciation.years") == "/economics/depreciation/years");
+  CHECK(at("financing.rate_per_year") == "/economics/financing/rate_per_year");
+  CHECK(at("repairs.usd_per_fault.psu") == "/economics/repairs/1/price");  // by class name
+  CHECK(at("repairs") == "/economics/repairs");
+  CHECK(at("cloud[0].offer.usd_per_gpu_hour") == "/economics/cloud/0/offer_params/usd_per_gpu_hour");
+  CHECK(at("cloud[0].offer.gpus_per_instance") == "/economics/cloud/0/offer");  // the preset's figure
+  CHECK(at("cloud[0].egress.tiers") == "/economics/cloud/0/offer");             // the offer's own tariff
+  CHECK(at("cloud[1].egress.tiers") == "/economics/cloud/1/egress_tariff");
+  CHECK(at("cloud[1].committed_gpus") == "/economics/cloud/1/committed_gpus");
+  CHECK(at("cloud[0].committed_gpus") == "/economics/cloud/0");  // defaulted: the option
+  CHECK(at("opex.nodes") == "none");                             // the assembly's, no key
+}
+
+TEST_CASE("an economics model error is reported at its key's exact pointer", "[tools][scenario][bindings]") {
+  // The spec takes any positive period; the ledger needs at least one month (a single key's
+  // check the model alone can make: it rounds to months).
+  auto doc = testing::with_facility(json::object());
+  doc.erase("facility");
+  doc["duration"] = "1 d";
+  doc["economics"] = {{"depreciation", {{"years", 0.01}}}};
+  CHECK(refusal(doc) ==
+        "t.json:/economics/depreciation/years: expected a depreciation period of at least one "
+        "month, got 0.01 years");
+}
+
+TEST_CASE("cloud pool bindings locate the pool's fields", "[tools][scenario][bindings]") {
+  const auto bindings = cloud_pool_bindings(testing::make_registries());
+  const json given = json::parse(R"({"offer_params": {"usd_per_gpu_hour": 2}})");
+  const auto at = [&](const std::string& field, const json* resolved) {
+    return bindings.pointer_of(field, "/cluster/cloud_pool", resolved).value_or("none");
+  };
+  CHECK(at("cloud_pool.max_instances", nullptr) == "/cluster/cloud_pool/max_instances");
+  CHECK(at("cloud_pool.transfer.wan_bandwidth", nullptr) == "/cluster/cloud_pool/transfer/wan_bandwidth");
+  CHECK(at("cloud_pool.transfer", nullptr) == "/cluster/cloud_pool/transfer");
+  CHECK(at("cloud_pool.offer", nullptr) == "/cluster/cloud_pool/offer");
+  CHECK(at("cloud_pool.offer_params.usd_per_gpu_hour", &given) == "/cluster/cloud_pool/offer_params/usd_per_gpu_hour");
+  CHECK(at("cloud_pool.offer_params.gpus_per_instance", &given) == "/cluster/cloud_pool/offer_params");
+  CHECK(at("cloud_pool.offer_params.gpus_per_instance", nullptr) == "/cluster/cloud_pool");
+}
+
+TEST_CASE("reliability bindings locate the fault model's fields", "[tools][scenario][bindings]") {
+  const auto bindings = reliability_bindings();
+  const auto at = [&](const std::string& field) { return bindings.pointer_of(field, "/reliability").value_or("none"); };
+  CHECK(at("scale") == "/reliability/scale");
+  CHECK(at("nic_bonding") == "/reliability/nic_bonding");
+  CHECK(at("inventory.links") == "/reliability/links");
+  CHECK(at("inventory.nodes") == "none");           // the cluster's
+  CHECK(at("classes[0].rate_per_hour") == "none");  // numbered after the merge with the preset
+}
+
 TEST_CASE("an uplink stream's rate becomes one transfer per period", "[tools][scenario][bindings]") {
   // 8 Gb/s = 1 GB/s, every 10 min: 600 GB per transfer; without `every`, hourly: 3600 GB.
   auto doc = testing::with_facility(nlohmann::json::object());
@@ -145,6 +214,9 @@ TEST_CASE("defaults a binding spells are the config header's", "[tools][scenario
   nvmeof_bindings().default_mismatches(mismatches);
   inference_bindings(testing::make_registries()).default_mismatches(mismatches);
   uplink_bindings().default_mismatches(mismatches);
+  economics_bindings(testing::make_registries()).default_mismatches(mismatches);
+  cloud_pool_bindings(testing::make_registries()).default_mismatches(mismatches);
+  reliability_bindings().default_mismatches(mismatches);
   CHECK(mismatches == std::vector<std::string>{});
 }
 
