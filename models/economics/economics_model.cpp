@@ -81,6 +81,10 @@ EconomicsModel::EconomicsModel(const EconomicsConfig& e, EconomicsSite site, sim
       fault_index_.emplace(fc.name, ledger_->fault_class(fc.name));
     }
   }
+  // Cost per signal, whatever the site's size: O(1) for jobs, faults and work (a job's slot looked
+  // up by index); an energy or uplink interval also pays O(months and tariff periods it spans).
+  // The facility announces one step per facility step (ticks and threshold steps), the cluster
+  // one IT-power change per settled instant, never one per node.
   // With a facility its steps carry the whole site's energy; otherwise the cluster's IT power.
   facility_energy_ = site.facility;
   if (facility_energy_) {

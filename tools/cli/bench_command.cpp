@@ -16,8 +16,9 @@
 #include "tools/bench/fabric_bench.hpp"
 #include "tools/bench/facility_bench.hpp"
 #include "tools/bench/inference_bench.hpp"
-#include "tools/bench/storage_bench.hpp"
 #include "tools/bench/operations_bench.hpp"
+#include "tools/bench/site_bench.hpp"
+#include "tools/bench/storage_bench.hpp"
 #include "tools/bench/sweep_bench.hpp"
 #include "tools/bench/training_bench.hpp"
 #include "tools/cli/command.hpp"
@@ -273,6 +274,52 @@ Command add_economics_bench(CLI::App& bench) {
           }};
 }
 
+Command add_site_bench(CLI::App& bench) {
+  struct Args {
+    std::vector<int> gpus = {1024, 4096, 16384, 131072};
+    double days = 30;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* site = bench.add_subcommand(
+      "site",
+      "site-scaling: Llama 3 405B jobs, faults and a D2C facility at 1,024 to 131,072 GPUs for 30 days: wall time "
+      "per simulated day and its exponent in the site's size (target: 1)");
+  site->add_option("--gpus", args->gpus, "site sizes in GPUs, each a multiple of 128 (default 1024 4096 16384 131072)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            const long g = std::strtol(v.c_str(), nullptr, 10);
+            return g >= 128 && g <= 1'048'576 && g % 128 == 0 ? std::string()
+                                                              : "expected a multiple of 128 GPUs up to 1,048,576, "
+                                                                "got " +
+                                                                    v;
+          },
+          "GPUS"));
+  site->add_option("--days", args->days, "simulated days per size (default 30)")->check(CLI::Range(0.01, 366.0));
+  site->add_flag("--json", args->json, "print one JSON object");
+  return {site, [args] {
+            const auto r = bench::run_site_bench(args->gpus, args->days);
+            if (args->json) {
+              std::cout << r.dump(2) << '\n';
+              return 0;
+            }
+            std::cout << fmt::format("{:<28} {:>9} {:>10} {:>12} {:>9}\n", "case", "wall_s", "s/day", "events",
+                                     "rss_mb");
+            for (const auto& c : r["cases"]) {
+              std::cout << fmt::format("{:<28} {:>9.2f} {:>10.3f} {:>12} {:>9.0f}\n", c["name"].get<std::string>(),
+                                       c["wall_s"].get<double>(), c["s_per_day"].get<double>(),
+                                       c["events"].get<std::uint64_t>(), c["peak_rss_mb"].get<double>());
+            }
+            if (!r["exponent"].is_null()) {
+              std::cout << fmt::format(
+                  "wall per simulated day ~ GPUs^{:.2f} (target 1: cost per event independent "
+                  "of the site)\n",
+                  r["exponent"].get<double>());
+            }
+            return 0;
+          }};
+}
+
 Command add_sweep_bench(CLI::App& bench, const CommandContext& context) {
   struct Args {
     std::size_t variants = 100;
@@ -332,9 +379,9 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
   cmd->require_subcommand(1);
   // Registration order is `dcsim bench --help`'s order.
   std::vector<Command> benches = {
-      add_engine_bench(*cmd),   add_fabric_bench(*cmd),     add_facility_bench(*cmd),
-      add_training_bench(*cmd), add_operations_bench(*cmd), add_inference_bench(*cmd),
-      add_storage_bench(*cmd),  add_economics_bench(*cmd),  add_sweep_bench(*cmd, context),
+      add_engine_bench(*cmd),         add_fabric_bench(*cmd),    add_facility_bench(*cmd), add_training_bench(*cmd),
+      add_operations_bench(*cmd),     add_inference_bench(*cmd), add_storage_bench(*cmd),  add_economics_bench(*cmd),
+      add_sweep_bench(*cmd, context), add_site_bench(*cmd),
   };
   return {cmd, [benches = std::move(benches)] {
             for (const Command& b : benches) {
