@@ -11,9 +11,14 @@ namespace {
 
 constexpr double kJoulesPerKwh = 3.6e6;
 
+// "0 1 2 ...": appended in place (a 2,048-node job's row built a temporary string per node).
 std::string node_list(std::span<const int> nodes) {
   std::string list;
-  for (int n : nodes) list += (list.empty() ? "" : " ") + std::to_string(n);
+  list.reserve(nodes.size() * 6);
+  for (int n : nodes) {
+    if (!list.empty()) list += ' ';
+    list += std::to_string(n);  // short: in the small-string buffer, no allocation
+  }
   return list;
 }
 
