@@ -158,7 +158,10 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   rack_cap_short_.assign(static_cast<std::size_t>(racks), 0);
   rack_history_.resize(static_cast<std::size_t>(racks));
   rack_last_spike_.assign(static_cast<std::size_t>(racks), sim::Time::zero() - c.spike_window - c.spike_window);
-  crossings_.resize(nodes_.size());
+  for (auto& z : zones_) {
+    z.crossings.resize(z.nodes.size());
+    for (std::size_t k = 0; k < z.nodes.size(); ++k) nodes_[z.nodes[k]].zone_slot = k;
+  }
   crossing_stale_.assign(nodes_.size(), 0);
   for (std::size_t n = 0; n < nodes_.size(); ++n) recompute_node(n);
   stored0_j_ = stored_energy_j();  // zero by construction; kept as the reference
@@ -223,6 +226,7 @@ double FacilitySimulation::rack_power_headroom_w(int rack) const {
 void FacilitySimulation::start() {
   started_ = true;
   last_ = sim_.now();
+  for (auto& z : zones_) z.last = last_;
   plant_ = thermal::plant_state(config_.plant, 0.0, config_.outdoor.temperature_c(sim_.now()), 0.0);
   for (std::size_t f = 0; f < config_.faults.size(); ++f) {
     const auto& fault = config_.faults[f];
@@ -236,7 +240,8 @@ void FacilitySimulation::start() {
 }
 
 void FacilitySimulation::on_node_utilization(int node, double utilization) {
-  advance();
+  // Its zone only: the others' powers did not change (O(zone GPUs) rather than O(site GPUs)).
+  advance_zone(static_cast<std::size_t>(nodes_[static_cast<std::size_t>(node)].zone));
   auto& n = nodes_[static_cast<std::size_t>(node)];
   n.utilization = utilization;
   // The rack's capping decision first, at the new load: the rack never passes through a
@@ -282,6 +287,7 @@ void FacilitySimulation::recompute_node(std::size_t n) {
     node.gpu_w += gpu_w[g];
   }
   peak_node_w_ = std::max(peak_node_w_, node.ac_w);
+  zones_[static_cast<std::size_t>(node.zone)].it_dirty = true;
   mark_crossing_stale(n);
   check_rack(node.rack);
 }
@@ -321,39 +327,78 @@ void FacilitySimulation::check_rack(std::size_t rack) {
   }
 }
 
-void FacilitySimulation::advance() {
+void FacilitySimulation::advance() { advance_zones(nullptr); }
+
+void FacilitySimulation::advance_zone(std::size_t zone) { advance_zones(&zones_[zone]); }
+
+double FacilitySimulation::zone_it_now_w(Zone& z) {
+  if (z.it_dirty) {  // O(its nodes), once per change of its power
+    const int total_racks = static_cast<int>(rack_power_w_.size());
+    double w = config_.network_power_w * z.racks / std::max(1, total_racks);
+    for (std::size_t n : z.nodes) w += nodes_[n].ac_w;
+    z.it_now_w = w;
+    z.it_dirty = false;
+  }
+  return z.it_now_w;
+}
+
+void FacilitySimulation::advance_zones(Zone* only) {
   const sim::Time now = sim_.now();
-  const double dt = (now - last_).seconds();
-  if (dt <= 0.0) return;
-  stepped_ = true;
-  crossings_all_stale_ = true;  // every die moved
-  const sim::Time from = last_;
+  const double dt = (now - last_).seconds();  // the plant's and the site's energies' step
   const double facility_before_j = signals_ != nullptr ? facility_energy_j() : 0.0;
+  const double t_fw = plant_.supply_c;
+  scratch_.resize(2 * gpus_.size());
+  // Each zone on its own clock: its powers have been constant since its last step (a change
+  // steps it first), so one step to now integrates them exactly as the site-wide steps did.
+  double it_step_j = 0.0;
+  bool zone_stepped = false;
+  ++advance_calls_;
+  const auto step = [&](Zone& z) {
+    const double dt_z = (now - z.last).seconds();
+    if (dt_z <= 0.0) return;
+    const ZoneStep st = step_zone(z, dt_z, t_fw);  // zone_heat_balance.cpp
+    z.last = now;
+    z.stepped_in_call = advance_calls_;
+    z.last_step = st;
+    z.it_now_w = st.it_w;
+    z.it_dirty = false;
+    z.crossings_all_stale = true;
+    zone_stepped = true;
+    it_step_j += st.it_w * dt_z;
+    it_j_ += st.it_w * dt_z;
+    liquid_j_ += z.liquid_w * dt_z;
+    air_j_ += z.air_w * dt_z;
+    cdu_pump_j_ += st.cdu_pump_w * dt_z;
+    rdhx_fan_j_ += st.rdhx_fan_w * dt_z;
+    crah_fan_j_ += st.crah_fan_w * dt_z;
+  };
+  if (only != nullptr) {
+    step(*only);
+  } else {
+    for (auto& z : zones_) step(z);
+  }
+  if (dt <= 0.0 && !zone_stepped) return;
+  stepped_ = true;
+  const sim::Time from = last_;
   last_ = now;
   const auto& c = config_;
-  const double t_fw = plant_.supply_c;
+  // The site over [from, now]: a zone stepped here drew its step's power throughout (it was
+  // constant since before `from`); another draws what it draws now (cached: O(1) unless its
+  // power changed). O(zones) besides the zones stepped.
   double it_w = 0.0, cdu_pump_w = 0.0, rdhx_fan_w = 0.0, crah_fan_w = 0.0, liquid_w = 0.0, air_w = 0.0;
   double max_c = -std::numeric_limits<double>::infinity();
-  scratch_.resize(2 * gpus_.size());
   for (auto& z : zones_) {
-    const ZoneStep step = step_zone(z, dt, t_fw);  // zone_heat_balance.cpp
+    it_w += z.stepped_in_call == advance_calls_ ? z.last_step.it_w : zone_it_now_w(z);
     max_c = std::max(max_c, z.max_gpu_c);
-    it_w += step.it_w;
     liquid_w += z.liquid_w;
     air_w += z.air_w;
-    cdu_pump_w += step.cdu_pump_w;
-    rdhx_fan_w += step.rdhx_fan_w;
-    crah_fan_w += step.crah_fan_w;
+    cdu_pump_w += z.last_step.cdu_pump_w;
+    rdhx_fan_w += z.last_step.rdhx_fan_w;
+    crah_fan_w += z.last_step.crah_fan_w;
   }
   max_gpu_c_ = std::max(max_gpu_c_, max_c);
-  it_j_ += it_w * dt;
   network_j_ += c.network_power_w * dt;
-  liquid_j_ += liquid_w * dt;
-  air_j_ += air_w * dt;
   plant_ = thermal::plant_state(c.plant, liquid_w + air_w, c.outdoor.temperature_c(now), supply_offset_k_);
-  cdu_pump_j_ += cdu_pump_w * dt;
-  rdhx_fan_j_ += rdhx_fan_w * dt;
-  crah_fan_j_ += crah_fan_w * dt;
   chiller_j_ += plant_.chiller_power_w * dt;
   dry_cooler_j_ += plant_.dry_cooler_power_w * dt;
   facility_pump_j_ += plant_.pump_power_w * dt;
@@ -366,9 +411,8 @@ void FacilitySimulation::advance() {
   distribution_w_ = distribution_w;
   check_shortfall(dt, max_c);  // cooling_shortfall.cpp
   if (signals_ != nullptr && signals_->facility_step.connected()) {
-    signals_->facility_step.emit(seams::FacilityStep{from, now, it_w * dt,
-                                                          facility_energy_j() - facility_before_j,
-                                                          std::isfinite(max_c) ? max_c : 0.0});
+    signals_->facility_step.emit(seams::FacilityStep{from, now, it_step_j, facility_energy_j() - facility_before_j,
+                                                     std::isfinite(max_c) ? max_c : 0.0});
   }
 }
 

@@ -10,7 +10,8 @@
 // of a rack that would cross its limit; the default only logs crossings.
 //
 // Time: the continuous state (temperatures, energies) is advanced by backward Euler at every
-// power change and at every tick (config.tick), with the powers and plant settings held over the
+// power change (in the changed node's zone) and at every tick (config.tick), with the powers and
+// plant settings held over the
 // step (they are piecewise constant); control and plant decisions happen at ticks. Throttling
 // decisions also happen between ticks, when a die reaches a threshold (threshold crossings below).
 //
@@ -39,17 +40,27 @@
 // checks close in on the crossing from below and a die crosses a threshold by at most its rate x
 // kMinSubstepS; a convex rise (the coolant loop heating up behind the plate) can overshoot by
 // half its curvature x step^2. Tested: the die stays within 0.5 C of shutdown with a 10 s tick.
-// The earliest crossing is kept per node in a MinTree (min_tree.hpp): a step re-derives every
-// node once; a node's power change between steps (a job starting on 2,048 nodes at one instant
-// is 2,048 of them) re-derives that node alone.
+// Each zone keeps its nodes' earliest crossings in a MinTree (min_tree.hpp): its step re-derives
+// its nodes once; a node's power change between steps (a job starting on 2,048 nodes at one
+// instant is 2,048 of them) re-derives that node alone; the site's earliest is the zones'.
 //
-// Cost per call (N nodes, G GPUs per node, R nodes per rack):
-//   on_node_utilization   O(G + R + log N) when the state already stands at now (the same
-//                         instant as the last change), else one step first: O(N G). Steps come
-//                         at ticks, threshold crossings and the first change of each instant.
-//   a step (advance)      O(N G) GPU updates, plus O(N G) to re-derive the crossings at the
-//                         next check; a tick adds update_throttling and the racks' capping,
-//                         O(N G), and the record, O(N + zones).
+// Zones step on their own clocks: a node's power change steps its zone alone (its powers were
+// constant since its last step, so one step integrates them as a site-wide one would), and
+// every zone steps at ticks, threshold steps and faults. The plant, which couples the zones
+// through the facility water, takes the zones' latest heat at every step of any zone; the
+// site's plant and distribution energies integrate on the facility's own clock, and each
+// facility_step signal carries the energy of the zones stepped in it (a zone that lagged puts
+// its whole step there: attribution in time is to within a tick, totals are exact). A zone's
+// temperatures may so be up to a tick older than another's between ticks. With one zone this is
+// exactly the site-wide stepping it replaces (the shipped single-zone scenarios' events are
+// unchanged).
+//
+// Cost per call (N nodes, G GPUs per node, R nodes per rack, Z zones, N_z nodes in the zone):
+//   on_node_utilization   O(N_z G + R + Z) at the first change of an instant in its zone (one
+//                         zone step), O(G + R + log N_z + Z) for a further change at that instant.
+//   a tick                every zone's step and crossings, update_throttling (O(N) for cool
+//                         zones, O(N G) for hot ones), the racks' capping O(N), the record
+//                         O(N + Z): O(N G), the work of a tick at this resolution.
 //   node_power_w, gpu_temperature_c, rack_power_headroom_w: O(1), O(G), O(1).
 //
 // IT power is the nodes' AC power plus the network switches' (a constant load, switch_power.hpp);
@@ -130,7 +141,8 @@ class FacilitySimulation final : public seams::NodePowerSource,
   // and air path remove no heat while any such fault, scripted or random, is in progress.
   void set_zone_cooling_lost(int zone, bool lost, const std::string& cause) override;
 
-  // What placement policies see (node_conditions.hpp): temperatures as of the last step.
+  // What placement policies see (node_conditions.hpp): temperatures as of their zone's last
+  // step (at most one tick old: a zone steps at every tick and when one of its nodes changes).
   int zone_of_node(int node) const override;
   double gpu_temperature_c(int node) const override;
   double rack_power_headroom_w(int rack) const override;
@@ -164,7 +176,12 @@ class FacilitySimulation final : public seams::NodePowerSource,
   struct ZoneStep {  // one zone's powers over a step
     double it_w = 0.0, cdu_pump_w = 0.0, rdhx_fan_w = 0.0, crah_fan_w = 0.0;
   };
+  // Steps every zone to now (advance) or one (advance_zone), then the plant and the site's
+  // energies over the time since the last call.
   void advance();
+  void advance_zone(std::size_t zone);
+  void advance_zones(Zone* only);
+  double zone_it_now_w(Zone& zone);
   ZoneStep step_zone(Zone& zone, double dt_s, double water_c);
   // The zone's pumps and fans at its flow and the heat its doors and air handlers now remove.
   void zone_cooling_power(const Zone& zone, ZoneStep& out) const;
@@ -233,12 +250,11 @@ class FacilitySimulation final : public seams::NodePowerSource,
   sim::Time last_;
   sim::Time next_tick_ = sim::Time::max();
   sim::EventHandle threshold_event_;
-  // Each node's earliest crossing as of the last check; nodes (and zones) changed since then are
-  // re-derived at the next check, every node after a step (all_stale).
-  MinTree crossings_;
+  // Nodes whose power changed since the last check (each zone keeps its nodes' crossings, and
+  // re-derives them all after a step of its own).
   std::vector<char> crossing_stale_;
+  std::uint64_t advance_calls_ = 0;
   std::vector<std::size_t> stale_nodes_;
-  bool crossings_all_stale_ = true;
   std::size_t crossing_gpu_evaluations_ = 0;
 
   // Energies (J) and counters.

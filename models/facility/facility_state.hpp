@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/facility/facility_simulation.hpp"
+#include "models/facility/min_tree.hpp"
 
 namespace dcsim::models::facility {
 
@@ -30,6 +31,7 @@ struct FacilitySimulation::Node {
   double gpu_w = 0.0;
   double ac_w = 0.0;
   int zone = 0;
+  std::size_t zone_slot = 0;  // its place in its zone's nodes (and crossing tree)
   std::size_t rack = 0;
   int thermal_state = 0;  // 0 nominal, 1 slowed, 2 a GPU shut down
 };
@@ -63,6 +65,16 @@ struct FacilitySimulation::Zone {
   std::unique_ptr<CoolingControl> control;
   std::vector<sim::SeriesId> series;  // max_gpu_c, coolant_c, air_c, speed, liquid_w, air_w
   CrossingSink crossing;              // as the node crossings were last derived with (gpu_throttling.cpp)
+  // Zones are stepped on their own clock (advance_zone): a node's change steps its zone only.
+  sim::Time last;                     // the time its state stands at
+  ZoneStep last_step;                 // its IT power and its pumps' and fans' over the last step
+  std::uint64_t stepped_in_call = 0;  // the advance_zones call that last stepped it
+  double it_now_w = 0.0;              // its IT power now (nodes and network share), when not it_dirty
+  bool it_dirty = true;               // a node's power changed since it_now_w was summed
+  // Its nodes' earliest crossings, in seconds from `last` (by zone_slot), and whether a step
+  // moved them all since the last check.
+  MinTree crossings;
+  bool crossings_all_stale = true;
 };
 
 }  // namespace dcsim::models::facility

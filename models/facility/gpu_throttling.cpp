@@ -48,41 +48,49 @@ void FacilitySimulation::mark_crossing_stale(std::size_t n) {
 }
 
 double FacilitySimulation::soonest_crossing_s() {
-  // A step moved every die: every node again, the tree rebuilt once (O(GPUs), as the step was;
-  // deriving them during the step would not save it, as the control moves the pumps' speed, and
-  // with it every plate's conductance, after the step at most ticks). Otherwise only what
-  // changed since the last check: a zone whose sink moved (pump speed, flow faults) re-derives
-  // its nodes; a node whose power changed, itself: O(its GPUs + log nodes).
-  if (crossings_all_stale_) {
-    for (auto& z : zones_) {
-      z.crossing = crossing_sink(z);
-      for (std::size_t n : z.nodes) crossings_.set_lazily(n, node_crossing_s(n, z.crossing));
-    }
-    crossings_.rebuild();
-    crossing_gpu_evaluations_ += gpus_.size();
-  } else {
-    for (auto& z : zones_) {
-      const CrossingSink now = crossing_sink(z);
-      if (now == z.crossing) continue;
-      z.crossing = now;
+  // Each zone keeps its nodes' crossings in seconds from its own last step. A zone stepped since
+  // the last check derives every node again and rebuilds its tree once (O(its GPUs), as its step
+  // was; deriving them during the step would not save it, as the control moves the pumps'
+  // speed, and with it every plate's conductance, after the step at ticks). Otherwise only what
+  // changed: a zone whose sink moved (pump speed, flow faults) re-derives its nodes; a node whose
+  // power changed, itself: O(its GPUs + log nodes). Then the earliest over zones, O(zones).
+  const sim::Time now = sim_.now();
+  for (auto& z : zones_) {
+    const CrossingSink sink = crossing_sink(z);
+    if (z.crossings_all_stale) {
+      z.crossing = sink;
+      for (std::size_t n : z.nodes) z.crossings.set_lazily(nodes_[n].zone_slot, node_crossing_s(n, z.crossing));
+      z.crossings.rebuild();
+      crossing_gpu_evaluations_ += z.nodes.size() * static_cast<std::size_t>(config_.node.gpus);
+    } else if (!(sink == z.crossing)) {
+      z.crossing = sink;
       for (std::size_t n : z.nodes) mark_crossing_stale(n);
     }
-    for (std::size_t n : stale_nodes_) {
-      crossings_.set(n, node_crossing_s(n, zones_[static_cast<std::size_t>(nodes_[n].zone)].crossing));
-      crossing_gpu_evaluations_ += static_cast<std::size_t>(config_.node.gpus);
-    }
   }
-  for (std::size_t n : stale_nodes_) crossing_stale_[n] = 0;
+  for (std::size_t n : stale_nodes_) {
+    crossing_stale_[n] = 0;
+    auto& z = zones_[static_cast<std::size_t>(nodes_[n].zone)];
+    if (z.crossings_all_stale) continue;  // derived with its zone above
+    z.crossings.set(nodes_[n].zone_slot, node_crossing_s(n, z.crossing));
+    crossing_gpu_evaluations_ += static_cast<std::size_t>(config_.node.gpus);
+  }
   stale_nodes_.clear();
-  crossings_all_stale_ = false;
-  return crossings_.min();
+  double soonest_s = MinTree::kNone;
+  for (auto& z : zones_) {
+    z.crossings_all_stale = false;
+    soonest_s = std::min(soonest_s, z.crossings.min() - (now - z.last).seconds());
+  }
+  return soonest_s;
 }
 
 double FacilitySimulation::soonest_crossing_by_scan_s() const {
+  const sim::Time now = sim_.now();
   double soonest_s = MinTree::kNone;
   for (const auto& z : zones_) {
     const CrossingSink sink = crossing_sink(z);
-    for (std::size_t n : z.nodes) soonest_s = std::min(soonest_s, node_crossing_s(n, sink));
+    double zone_s = MinTree::kNone;
+    for (std::size_t n : z.nodes) zone_s = std::min(zone_s, node_crossing_s(n, sink));
+    soonest_s = std::min(soonest_s, zone_s - (now - z.last).seconds());
   }
   return soonest_s;
 }

@@ -94,23 +94,33 @@ TEST_CASE("facility: the indexed earliest threshold crossing equals a scan of ev
   CHECK(std::get<double>(site.sink.summary("thermal/max_gpu_c").value) > FacilityConfig{}.slowdown_c);
 }
 
-TEST_CASE("facility: a node's change at the instant of the last step re-derives that node's GPUs alone",
+TEST_CASE("facility: a node's change steps its own zone only, and a second change at that instant its node only",
           "[models][thermal][facility]") {
-  // Hand count: at t = 155 s, between two ticks (default 10 s), node 5 changes (a step first:
-  // every node's 8 GPUs, 12 x 8 = 96 evaluations); then node 9 changes at the same instant: no
-  // step, its zone's sink is as it was, so the index looks at node 9's 8 GPUs and nothing else,
-  // not the site's 96.
+  // Hand count, three zones of one rack of 4 nodes x 8 GPUs. At t = 155 s, between two ticks
+  // (default 10 s), node 5 (zone 1) changes: zone 1 steps and derives its 4 x 8 = 32 GPUs'
+  // crossings, not the site's 96, and the other zones stay at 150 s. Node 6 (zone 1 too)
+  // changes at the same instant: no step, so its 8 GPUs alone. Node 9 (zone 2) then steps
+  // zone 2: 32 again. Each zone's energy is still integrated to the end: heat in = heat out.
   Site site(three_zones_one_failing());
-  std::size_t before_step = 0, after_step = 0, after_same_instant = 0;
+  std::size_t evaluations[4] = {};
+  double zone0_c_at_150 = 0.0, zone0_c_after = 0.0;
+  site.sim.at(
+      sim::Time::from_s(150), [&] { zone0_c_at_150 = site.facility->zone_coolant_c(0); }, sim::Priority::kLast);
   site.sim.at(sim::Time::from_s(155), [&] {
-    before_step = site.facility->crossing_gpu_evaluations();
+    evaluations[0] = site.facility->crossing_gpu_evaluations();
     site.facility->on_node_utilization(5, 1.0);
-    after_step = site.facility->crossing_gpu_evaluations();
+    evaluations[1] = site.facility->crossing_gpu_evaluations();
+    site.facility->on_node_utilization(6, 1.0);
+    evaluations[2] = site.facility->crossing_gpu_evaluations();
     site.facility->on_node_utilization(9, 1.0);
-    after_same_instant = site.facility->crossing_gpu_evaluations();
+    evaluations[3] = site.facility->crossing_gpu_evaluations();
+    zone0_c_after = site.facility->zone_coolant_c(0);
   });
   site.sim.run_until(sim::Time::from_s(158));
   site.facility->finish();
-  CHECK(after_step - before_step == 96);
-  CHECK(after_same_instant - after_step == 8);
+  CHECK(evaluations[1] - evaluations[0] == 32);
+  CHECK(evaluations[2] - evaluations[1] == 8);
+  CHECK(evaluations[3] - evaluations[2] == 32);
+  CHECK(zone0_c_after == zone0_c_at_150);  // zone 0 was not stepped by the others' changes
+  CHECK(std::get<double>(site.sink.summary("thermal/energy_balance_error").value) < 1e-9);
 }
