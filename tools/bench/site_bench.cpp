@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -17,22 +18,24 @@ namespace {
 // 8K sequence per step, as at 16K GPUs (2,048 sequences over DP 128), so the batch is the job's
 // nodes in sequences. ZeRO stage 2 rather than the scenario's 1: with DP 8 (1,024 GPUs) the
 // gradients and optimizer are sharded 16x less than at DP 128 and stage 1 no longer fits.
-constexpr int kNodesPerReplica = 16;
+// Sizes are multiples of 1,024 GPUs (128 nodes): jobs of 2,048 nodes, and one of what is left
+// over (a multiple of 128 nodes, DP 8 or more), so every node of the mix trains.
+constexpr int kGpusPerStep = 1024;
 constexpr int kMaxJobNodes = 2048;
 
 std::string site_scenario(int gpus, double days) {
   const int busy = gpus / 8;
-  const int job_nodes = std::min(kMaxJobNodes, busy);
-  const int jobs = busy / job_nodes;
+  std::vector<int> job_nodes(static_cast<std::size_t>(busy / kMaxJobNodes), kMaxJobNodes);
+  if (busy % kMaxJobNodes > 0) job_nodes.push_back(busy % kMaxJobNodes);
   std::string training;
-  for (int j = 0; j < jobs; ++j) {
+  for (std::size_t j = 0; j < job_nodes.size(); ++j) {
     training += fmt::format(
         R"({}{{"name": "llama3-405b-{}", "model": "llama3-405b", "nodes": {},
             "parallelism": {{"tp": 8, "pp": 16, "zero_stage": 2, "virtual_stages": 4,
                             "first_stage_layers": 7, "last_stage_layers": 7}},
             "micro_batch_size": 1, "global_batch": {}, "recompute": "selective", "steps": 1000000,
             "checkpoint": {{"interval": 500, "target": "nvme"}}}})",
-        j == 0 ? "" : ",", j, job_nodes, job_nodes);
+        j == 0 ? "" : ",", j, job_nodes[j], job_nodes[j]);
   }
   return fmt::format(R"({{
   "name": "site-{}-gpus", "seed": 38, "duration": "{} d",
@@ -56,9 +59,9 @@ nlohmann::json run_site_bench(const std::vector<int>& gpus, double days) {
   nlohmann::json cases = nlohmann::json::array();
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const int g : gpus) {
-    if (g < 8 * kNodesPerReplica || g % (8 * kNodesPerReplica) != 0) {
+    if (g < kGpusPerStep || g % kGpusPerStep != 0) {
       throw sim::InternalError(
-          fmt::format("bench site: {} GPUs is not a multiple of 128 (this is a bug: the "
+          fmt::format("bench site: {} GPUs is not a multiple of 1,024 (this is a bug: the "
                       "command checks it)",
                       g));
     }

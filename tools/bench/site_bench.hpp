@@ -3,7 +3,8 @@
 // mix at each size: HGX H100 nodes with 1/16 spares (Meta's 24K-GPU cluster ran 2,176 nodes for
 // 2,048), Llama 3 405B-shaped training jobs of up to 2,048 nodes (TP 8 x PP 16, checkpoints to
 // NVMe), every Llama 3 fault class with checkpoint_restart, D2C + rear doors at a 60 s tick with
-// its plant, telemetry hourly. Each size runs `days` in memory (no file written); the case
+// its plant, telemetry hourly. Sizes are multiples of 1,024 GPUs; every node but the spares
+// trains (jobs of 2,048 nodes and one of the remainder). Each size runs `days` in memory (no file written); the case
 // reports wall time, events, peak RSS and seconds per simulated day, and the bench the exponent
 // k of wall-per-day ~ GPUs^k fitted by least squares on the logs (1: cost per event independent
 // of the site; the issue measured ~1.9 before the facility's crossing index).

@@ -285,14 +285,13 @@ Command add_site_bench(CLI::App& bench) {
       "site",
       "site-scaling: Llama 3 405B jobs, faults and a D2C facility at 1,024 to 131,072 GPUs for 30 days: wall time "
       "per simulated day and its exponent in the site's size (target: 1)");
-  site->add_option("--gpus", args->gpus, "site sizes in GPUs, each a multiple of 128 (default 1024 4096 16384 131072)")
+  site->add_option("--gpus", args->gpus,
+                   "site sizes in GPUs, each a multiple of 1,024 (default 1024 4096 16384 131072)")
       ->check(CLI::Validator(
           [](std::string& v) {
             const long g = std::strtol(v.c_str(), nullptr, 10);
-            return g >= 128 && g <= 1'048'576 && g % 128 == 0 ? std::string()
-                                                              : "expected a multiple of 128 GPUs up to 1,048,576, "
-                                                                "got " +
-                                                                    v;
+            if (g >= 1024 && g <= 1'048'576 && g % 1024 == 0) return std::string();
+            return "expected a multiple of 1,024 GPUs up to 1,048,576, got " + v;
           },
           "GPUS"));
   site->add_option("--days", args->days, "simulated days per size (default 30)")->check(CLI::Range(0.01, 366.0));
