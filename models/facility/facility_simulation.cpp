@@ -282,9 +282,13 @@ void FacilitySimulation::recompute_node(std::size_t n) {
   std::vector<double>& gpu_w = node_gpu_w_;
   node.ac_w = node_ac_w_at(n, node.cap_factor, gpu_w.data(), &node.clock);
   node.gpu_w = 0.0;
+  auto& rise = zones_[static_cast<std::size_t>(node.zone)].rise;
   for (int g = 0; g < per; ++g) {
-    gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)].power_w = gpu_w[g];
+    auto& gpu = gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)];
+    gpu.power_w = gpu_w[g];
     node.gpu_w += gpu_w[g];
+    // Its zone's die bound holds for the new power too (the crossing skip relies on it).
+    rise.die_w = std::max(rise.die_w, rise.share * gpu.power_w - gpu.g_die_plate * (gpu.die_c - gpu.plate_c));
   }
   peak_node_w_ = std::max(peak_node_w_, node.ac_w);
   zones_[static_cast<std::size_t>(node.zone)].it_dirty = true;

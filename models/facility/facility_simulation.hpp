@@ -168,6 +168,9 @@ class FacilitySimulation final : public seams::NodePowerSource,
   double soonest_crossing_s();
   double soonest_crossing_by_scan_s() const;
   std::size_t crossing_gpu_evaluations() const { return crossing_gpu_evaluations_; }
+  std::size_t crossing_zone_skips() const { return crossing_zone_skips_; }
+  // Seconds from now to the next tick (or the end): crossings at or after it are the tick's.
+  double crossing_horizon_s() const;
 
  private:
   struct Gpu;
@@ -205,6 +208,7 @@ class FacilitySimulation final : public seams::NodePowerSource,
   // Seconds from the state's time to the node's earliest crossing (MinTree::kNone: none).
   double node_crossing_s(std::size_t n, const CrossingSink& sink) const;
   void mark_crossing_stale(std::size_t n);
+  bool cannot_cross_before_tick(const Zone& zone, const CrossingSink& sink) const;
   double plate_conductance(const Zone& zone) const;
   void update_cdu_limit(Zone& zone) const;
   void recompute_node(std::size_t n);
@@ -256,6 +260,7 @@ class FacilitySimulation final : public seams::NodePowerSource,
   std::uint64_t advance_calls_ = 0;
   std::vector<std::size_t> stale_nodes_;
   std::size_t crossing_gpu_evaluations_ = 0;
+  std::size_t crossing_zone_skips_ = 0;  // zones whose derivation cannot_cross_before_tick saved
 
   // Energies (J) and counters.
   double it_j_ = 0.0, network_j_ = 0.0, liquid_j_ = 0.0, air_j_ = 0.0, stored0_j_ = 0.0;

@@ -75,6 +75,17 @@ struct FacilitySimulation::Zone {
   // moved them all since the last check.
   MinTree crossings;
   bool crossings_all_stale = true;
+  // Bounds on every one of its GPUs' terms of node_crossing_s, from its last step (and raised by
+  // a node's new power since): the zone-wide test that no GPU can cross before the next tick
+  // (gpu_throttling.cpp). Infinite until the first step: no bound, no skip.
+  struct RiseBound {
+    double die_w = std::numeric_limits<double>::infinity();         // max of share q - G_dp (T_d - T_p)
+    double plate_w = std::numeric_limits<double>::infinity();       // max of G_dp (T_d - T_p) - G_ps (T_p - T_s)
+    double plate_sink_k = std::numeric_limits<double>::infinity();  // max of |T_p - T_s|
+    double g_ps = 0.0, share = 0.0, sink_c = 0.0;                   // what plate_w was taken at
+  } rise;
+  bool crossings_cleared = false;  // by that test, for the horizon cleared_for
+  sim::Time cleared_for;
 };
 
 }  // namespace dcsim::models::facility

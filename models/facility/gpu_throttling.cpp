@@ -41,6 +41,32 @@ double FacilitySimulation::node_crossing_s(std::size_t n, const CrossingSink& s)
   return soonest_s;
 }
 
+bool FacilitySimulation::cannot_cross_before_tick(const Zone& z, const CrossingSink& s) const {
+  // node_crossing_s estimates each GPU's crossing as (threshold - T_d) / max(die rate, plate
+  // rate). In a zone whose dies are all below max operating (threshold: max operating) and that
+  // has no hot node, every GPU's gap is at least max operating - the zone's hottest die, and its
+  // rates at most the zone's rise bounds. The plate term was taken at the step's conductance g0;
+  // at the control's new one g1 it is bounded by
+  //   G_dp dT - g1 (T_p - T_s) = [G_dp dT - g0 (T_p - T_s)] + (g0 - g1)(T_p - T_s)
+  //                           <= plate_w + |g0 - g1| max |T_p - T_s|.
+  // If even the fastest rate cannot close the smallest gap before the next tick, no crossing of
+  // the zone can be scheduled (schedule_threshold_check leaves those to the tick). The margin
+  // covers the rounding of the division: O(1).
+  const auto& c = config_;
+  const auto& b = z.rise;
+  if (z.hot_nodes > 0 || !(z.max_gpu_c < c.max_operating_c)) return false;
+  if (s.share != b.share || s.sink_c != b.sink_c) return false;
+  const sim::Time horizon = std::min(next_tick_, duration_);
+  if (horizon.is_max() || horizon < z.last) return false;
+  const double die_rate = b.die_w / c.rc.die_capacity_j_per_k;
+  const double plate_rate = (b.plate_w + std::abs(s.g_ps - b.g_ps) * b.plate_sink_k) / c.rc.plate_capacity_j_per_k;
+  const double rate = std::max(die_rate, plate_rate);
+  if (!(rate < MinTree::kNone)) return false;
+  if (!(rate > 0.0)) return true;  // no GPU's temperature rises: node_crossing_s finds none
+  const double within_s = (horizon - z.last).seconds();
+  return (c.max_operating_c - z.max_gpu_c) / rate > within_s * (1.0 + 1e-9) + 1e-6;
+}
+
 void FacilitySimulation::mark_crossing_stale(std::size_t n) {
   if (crossing_stale_[n]) return;
   crossing_stale_[n] = 1;
@@ -54,15 +80,33 @@ double FacilitySimulation::soonest_crossing_s() {
   // speed, and with it every plate's conductance, after the step at ticks). Otherwise only what
   // changed: a zone whose sink moved (pump speed, flow faults) re-derives its nodes; a node whose
   // power changed, itself: O(its GPUs + log nodes). Then the earliest over zones, O(zones).
+  // A cool zone whose rise bounds show that none of its GPUs can cross before the next tick is
+  // not derived at all (cannot_cross_before_tick, O(1)): its tree is cleared, O(nodes). So a
+  // cool site's tick costs one pass over its GPUs (the step), not two. Values are then exact
+  // wherever the schedule reads them, i.e. before the horizon.
   const sim::Time now = sim_.now();
+  const sim::Time horizon = std::min(next_tick_, duration_);
   for (auto& z : zones_) {
     const CrossingSink sink = crossing_sink(z);
-    if (z.crossings_all_stale) {
+    // A tree cleared for an earlier horizon (a tick at the instant of the zone's last step moved
+    // it without a step) is derived again.
+    if (z.crossings_cleared && z.cleared_for != horizon) z.crossings_all_stale = true;
+    if ((z.crossings_all_stale || !(sink == z.crossing)) && cannot_cross_before_tick(z, sink)) {
+      // Nothing of this zone can be scheduled before the tick, which derives it again: O(nodes)
+      // to clear its tree instead of O(GPUs). Nodes that change before then are derived alone.
+      z.crossing = sink;
+      z.crossings.clear();
+      z.crossings_cleared = true;
+      z.cleared_for = horizon;
+      ++crossing_zone_skips_;
+    } else if (z.crossings_all_stale) {
+      z.crossings_cleared = false;
       z.crossing = sink;
       for (std::size_t n : z.nodes) z.crossings.set_lazily(nodes_[n].zone_slot, node_crossing_s(n, z.crossing));
       z.crossings.rebuild();
       crossing_gpu_evaluations_ += z.nodes.size() * static_cast<std::size_t>(config_.node.gpus);
     } else if (!(sink == z.crossing)) {
+      z.crossings_cleared = false;
       z.crossing = sink;
       for (std::size_t n : z.nodes) mark_crossing_stale(n);
     }
@@ -81,6 +125,11 @@ double FacilitySimulation::soonest_crossing_s() {
     soonest_s = std::min(soonest_s, z.crossings.min() - (now - z.last).seconds());
   }
   return soonest_s;
+}
+
+double FacilitySimulation::crossing_horizon_s() const {
+  const sim::Time horizon = std::min(next_tick_, duration_);
+  return horizon.is_max() ? MinTree::kNone : (horizon - sim_.now()).seconds();
 }
 
 double FacilitySimulation::soonest_crossing_by_scan_s() const {

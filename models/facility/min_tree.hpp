@@ -47,6 +47,9 @@ class MinTree {
     }
   }
 
+  // Every value kNone again: O(N), a fill rather than N updates.
+  void clear() { tree_.assign(tree_.size(), kNone); }
+
   double value(std::size_t leaf) const { return tree_[width_ + leaf]; }
   double min() const { return tree_[1]; }
 
