@@ -81,14 +81,16 @@ sim::InputError scenario_error(const scenario::Scenario& scenario, const models:
   if (part == "frontend" && scenario.frontend && !e.field().empty()) {
     return sim::InputError(scenario::fabric_error(*scenario.frontend, registries, scenario.source, e));
   }
-  if (part == "cluster") return scenario::cluster_config_error(scenario, e, registries);
-  if (part == "facility") return scenario::facility_error(scenario.source, scenario.resolved, registries, e);
+  if (part == "facility" && !e.field().empty()) {
+    return scenario::facility_error(scenario.source, scenario.resolved, registries, e);
+  }
   if (!e.field().empty()) {
     std::optional<std::string> pointer;
     if (scenario.resolved.contains(part))
       pointer = bound_pointer(part, e.field(), registries, scenario.resolved.at(part));
     // What a part holds of another section: its share of /faults, its training jobs' keys.
-    if (!pointer && part == "storage") {
+    if (part == "cluster") pointer = scenario::cluster_pointer(e.field(), registries, scenario.resolved);
+    if (!pointer && part == "storage" && scenario.resolved.contains("faults")) {
       pointer = scenario::part_fault_pointer(e.field(), scenario.resolved.at("faults"), scenario::FaultTarget::kStore);
     }
     if (!pointer && e.field().starts_with("training[")) {
