@@ -163,9 +163,7 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
               if (f == "fabric.nics_per_node") {
                 throw sim::InputError(args->scenario.file + ":/cluster/node/compute_nics: " + e.detail());
               }
-              const auto origins = scenario.origins.find("cluster");
-              throw scenario::translate_config_error(
-                  args->scenario.file, e, origins != scenario.origins.end() ? origins->second : scenario::FieldOrigins{});
+              throw scenario::cluster_config_error(scenario, e, context.registries);
             }
             return 0;
           }};

@@ -4,11 +4,11 @@
 
 #include "sim/discard_trace_sink.hpp"
 #include "sim/error.hpp"
-#include "tools/scenario/cloud_pool_spec.hpp"
+#include "tools/scenario/cluster_spec.hpp"
 #include "tools/scenario/economics_spec.hpp"
 #include "tools/scenario/fabric_mapping.hpp"
 #include "tools/scenario/facility_mapping.hpp"
-#include "tools/scenario/facility_spec.hpp"
+#include "tools/scenario/faults_spec.hpp"
 #include "tools/scenario/inference_spec.hpp"
 #include "tools/scenario/nvmeof_spec.hpp"
 #include "tools/scenario/reliability_spec.hpp"
@@ -63,15 +63,10 @@ namespace {
 // bindings (tools/scenario/binding.hpp).
 std::optional<std::string> bound_pointer(const std::string& part, const std::string& field,
                                          const models::ModelRegistries& registries, const nlohmann::json& resolved) {
-  if (part == "facility") return scenario::facility_bindings(registries).pointer_of(field, "/facility");
   if (part == "storage") return scenario::storage_bindings().pointer_of(field, "/storage");
-  if (part == "nvmeof") return scenario::nvmeof_bindings().pointer_of(field, "/nvmeof");
+  if (part == "nvmeof") return scenario::nvmeof_bindings().pointer_of(field, "/nvmeof", &resolved);
   if (part == "inference") return scenario::inference_bindings(registries).pointer_of(field, "/inference");
   if (part == "uplink") return scenario::uplink_bindings().pointer_of(field, "/uplink");
-  if (part == "cluster" && resolved.contains("cloud_pool")) {
-    return scenario::cloud_pool_bindings(registries)
-        .pointer_of(field, "/cluster/cloud_pool", &resolved.at("cloud_pool"));
-  }
   if (part == "reliability") return scenario::reliability_bindings().pointer_of(field, "/reliability");
   if (part == "economics") return scenario::economics_bindings(registries).pointer_of(field, "/economics", &resolved);
   return std::nullopt;
@@ -81,21 +76,27 @@ sim::InputError scenario_error(const scenario::Scenario& scenario, const models:
                                const dc::DatacenterConfigError& e) {
   const std::string& part = e.part();
   if (part == "fabric" && scenario.fabric && !e.field().empty()) {
-    return sim::InputError(scenario::fabric_error(*scenario.fabric, scenario.source, e));
+    return sim::InputError(scenario::fabric_error(*scenario.fabric, registries, scenario.source, e));
   }
   if (part == "frontend" && scenario.frontend && !e.field().empty()) {
-    return sim::InputError(scenario::fabric_error(*scenario.frontend, scenario.source, e));
+    return sim::InputError(scenario::fabric_error(*scenario.frontend, registries, scenario.source, e));
   }
-  // What the mapping recorded by hand (a field fed from another section, /faults, /workload),
-  // then the section's bindings.
-  if (const auto origins = scenario.origins.find(part);
-      origins != scenario.origins.end() && !origins->second.pointer_of(e.field()).empty()) {
-    return scenario::translate_config_error(scenario.source, e, origins->second, &scenario.resolved);
+  if (part == "facility" && !e.field().empty()) {
+    return scenario::facility_error(scenario.source, scenario.resolved, registries, e);
   }
-  if (!e.field().empty() && scenario.resolved.contains(part)) {
-    if (const auto pointer = bound_pointer(part, e.field(), registries, scenario.resolved.at(part))) {
-      return scenario::config_error_at(scenario.source, *pointer, e, &scenario.resolved);
+  if (!e.field().empty()) {
+    std::optional<std::string> pointer;
+    if (scenario.resolved.contains(part))
+      pointer = bound_pointer(part, e.field(), registries, scenario.resolved.at(part));
+    // What a part holds of another section: its share of /faults, its training jobs' keys.
+    if (part == "cluster") pointer = scenario::cluster_pointer(e.field(), registries, scenario.resolved);
+    if (!pointer && part == "storage" && scenario.resolved.contains("faults")) {
+      pointer = scenario::part_fault_pointer(e.field(), scenario.resolved.at("faults"), scenario::FaultTarget::kStore);
     }
+    if (!pointer && e.field().starts_with("training[")) {
+      pointer = scenario::cluster_pointer(e.field(), registries, scenario.resolved);
+    }
+    if (pointer) return scenario::config_error_at(scenario.source, *pointer, e, &scenario.resolved);
   }
   // A field no key feeds (the model's own derived value): the section's pointer, the field in
   // words.

@@ -187,25 +187,27 @@ class Bindings {
     object_fields_.push_back(std::move(field));
     return *this;
   }
+  // A field two keys feed: at `key` where the object gives it, else where it is bound (NVMe-oF
+  // "targets": the first host's id, when given, else the count).
+  Bindings& given_first(std::string field, std::string key) {
+    given_first_.emplace_back(std::move(field), std::move(key));
+    return *this;
+  }
   // A nested object whose keys feed the same config (`/facility/cooling`).
   Bindings& object(Bindings child) {
     return object(std::move(child), [](Config& c) -> Config& { return c; });
   }
   // A nested object whose keys feed a part of the config (`/storage/drive` -> store.drive); the
   // model may name the part itself (`field`, "drive"), or a value of it no key feeds
-  // ("engine.memory"): either is located at the object.
+  // ("engine.memory"): either is located at the object, unless a key of the parent names it.
   template <class S>
   Bindings& object(Bindings<S> child, std::type_identity_t<std::function<S&(Config&)>> part, std::string field = "") {
     Entry e{child.spec(), ""};
     e.set = [child, part](Config& c, const nlohmann::json& v) { child.apply(v, part(c)); };
-    e.locate = [child, field](std::string_view f, const std::string& pointer,
-                              const nlohmann::json* value) -> std::optional<std::string> {
-      if (auto found = child.pointer_of(f, pointer, value)) return found;
-      if (field.empty() || f.substr(0, field.size()) != field) return std::nullopt;
-      const std::string_view rest = f.substr(field.size());
-      if (!rest.empty() && rest[0] != '.' && rest[0] != '[') return std::nullopt;
-      return pointer;
+    e.locate = [child](std::string_view f, const std::string& pointer, const nlohmann::json* value) {
+      return child.pointer_of(f, pointer, value);
     };
+    e.fallback = std::move(field);
     e.mismatches = [child](std::vector<std::string>& out) { child.default_mismatches(out); };
     entries_.push_back(std::move(e));
     return *this;
@@ -237,12 +239,14 @@ class Bindings {
       const auto close = f.find(']');
       if (close == std::string_view::npos) return std::nullopt;
       const std::string index(f.substr(field.size() + 1, close - field.size() - 1));
+      const bool number = !index.empty() && index.find_first_not_of("0123456789") == std::string::npos;
+      // An element the scenario does not have: the list.
+      if (value != nullptr && value->is_array() && number && std::stoul(index) >= value->size()) return pointer;
       const std::string at = pointer_append(pointer, index);
       const std::string_view rest = f.substr(close + 1);
       if (rest.size() > 1 && rest[0] == '.') {
         const nlohmann::json* item = nullptr;
-        if (value != nullptr && value->is_array() && index.find_first_not_of("0123456789") == std::string::npos &&
-            std::stoul(index) < value->size()) {
+        if (value != nullptr && value->is_array() && number) {
           item = &(*value)[std::stoul(index)];
         }
         if (auto inner = element.pointer_of(rest.substr(1), at, item)) return inner;
@@ -273,6 +277,11 @@ class Bindings {
   // `resolved`, the object's resolved value, lets a key's Locate look at what was given.
   std::optional<std::string> pointer_of(std::string_view field, const std::string& pointer,
                                         const nlohmann::json* resolved = nullptr) const {
+    for (const auto& [f, key] : given_first_) {
+      if (names_field(field, {f}) && resolved != nullptr && resolved->is_object() && resolved->contains(key)) {
+        return pointer_append(pointer, key);
+      }
+    }
     for (const auto& e : entries_) {
       const std::string at = pointer_append(pointer, e.spec.key);
       if (e.locate) {
@@ -285,6 +294,11 @@ class Bindings {
       if (e.field.empty() || field.substr(0, e.field.size()) != e.field) continue;
       const std::string_view rest = field.substr(e.field.size());
       if (rest.empty() || rest[0] == '.' || rest[0] == '[') return at + field_rest_as_pointer(rest);
+    }
+    // A nested object's own name last: a key bound to "model.seq_len" beside the object "model"
+    // (the shape) is that key's.
+    for (const auto& e : entries_) {
+      if (!e.fallback.empty() && names_field(field, {e.fallback})) return pointer_append(pointer, e.spec.key);
     }
     if (names_field(field, object_fields_)) return pointer;
     return std::nullopt;
@@ -313,11 +327,13 @@ class Bindings {
     std::function<bool(const Config&, const Config&)> same = {};
     Locate locate = {};
     std::function<void(std::vector<std::string>&)> mismatches = {};
+    std::string fallback = {};  // a nested object: the model's name of its part, located at the object
   };
 
   FieldSpec object_;
   std::vector<Entry> entries_;
   std::vector<std::string> object_fields_;
+  std::vector<std::pair<std::string, std::string>> given_first_;
 };
 
 }  // namespace dcsim::tools::scenario

@@ -5,6 +5,7 @@
 // a link that does not exist or a trace naming a missing host, and a run writes nothing for them).
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,6 @@
 #include "models/network/topology.hpp"
 #include "models/network/traffic.hpp"
 #include "sim/time.hpp"
-#include "tools/scenario/field_origins.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -25,9 +25,10 @@ struct FabricScenario {
   models::network::TopologyConfig topology_config;
   models::network::FabricOptions options;
   std::vector<FabricFault> faults;  // in time order (the backend's; /faults names no front-end part)
-  // Where each config field came from ("roce.mtu_bytes" <- /fabric/roce/mtu): a ConfigError the
-  // network model raises about it names the scenario key.
-  FieldOrigins origins;
+  // Fields the mapping derived from a key other than their own, and that key's pointer ("nodes"
+  // <- /cluster/nodes, "k" <- /fabric/leaf_switch's radix): a ConfigError about them points there
+  // (fabric_error); every other field is located by the section's bindings.
+  std::map<std::string, std::string> derived;
 };
 
 struct TrafficScenario {

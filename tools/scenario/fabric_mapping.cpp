@@ -11,6 +11,7 @@
 #include "models/network/fat_tree.hpp"
 #include "models/network/switch_presets.hpp"
 #include "models/network/traffic.hpp"
+#include "tools/scenario/fabric_spec.hpp"
 #include "tools/scenario/flow_csv.hpp"
 
 namespace dcsim::tools::scenario {
@@ -42,15 +43,17 @@ bool topology_reads(const models::ModelRegistries& registries, const std::string
 // the preset's ports at the link rate (switch_presets.hpp); its latency applies unless
 // switch_latency is given (the leaf's, else the first named). A fat-tree without `k` takes the
 // leaf's radix.
-void map_switch_presets(const OriginReader& f, const json& fabric_json, const std::string& source,
-                        const std::string& section, net::TopologyConfig& c, std::vector<std::string>& errors) {
+void map_switch_presets(const json& fabric_json, const std::string& source, FabricScenario& out,
+                        std::vector<std::string>& errors) {
+  const std::string& section = out.section;
+  net::TopologyConfig& c = out.topology_config;
   static const char* const kTierKeys[] = {"leaf_switch", "spine_switch", "core_switch"};
   const std::string topology = fabric_json.at("topology").get<std::string>();
   bool latency_set = fabric_json.contains("switch_latency");
   for (int tier = 0; tier < 3; ++tier) {
     const char* key = fabric_json.contains(kTierKeys[tier]) ? kTierKeys[tier] : fabric_json.contains("switch") ? "switch" : nullptr;
     if (key == nullptr) continue;
-    const std::string name = f.at(key, "tier_radix").get<std::string>();
+    const std::string name = fabric_json.at(key).get<std::string>();
     const net::SwitchPreset* preset = net::find_switch_preset(name);
     if (preset == nullptr) continue;  // the schema names the presets
     const int radix = preset->radix_at(c.link_bandwidth_bps);
@@ -70,101 +73,36 @@ void map_switch_presets(const OriginReader& f, const json& fabric_json, const st
     }
     if (tier == 0 && topology == "fat_tree" && !fabric_json.contains("k")) {
       c.k = radix;
-      f.record("k", key);
+      out.derived["k"] = pointer_append(section, key);
     }
   }
 }
 
-FabricScenario map_fabric(const json& fabric_json, const std::string& section, std::uint64_t scenario_seed,
-                          const std::string& source, std::vector<std::string>& errors) {
+FabricScenario map_fabric(const json& fabric_json, const models::ModelRegistries& registries, bool frontend,
+                          std::uint64_t scenario_seed, const std::string& source, std::vector<std::string>& errors) {
   FabricScenario out;
-  out.section = section;
-  const OriginReader f(fabric_json, section, "", out.origins);
-  out.topology = f.at("topology", "topology").get<std::string>();
-  net::TopologyConfig& c = out.topology_config;
-  // TopologyConfig's fields are named as the scenario's keys (the registry's ParamSpec names).
-  const auto integer = [&f](const char* key, int& field) {
-    if (f.contains(key)) field = f.at(key, key).get<int>();
-  };
-  const auto number = [&f](const char* key, double& field) {
-    if (f.contains(key)) field = f.at(key, key).get<double>();
-  };
-  integer("k", c.k);
-  integer("tiers", c.tiers);
-  integer("leaves", c.leaves);
-  integer("hosts_per_leaf", c.hosts_per_leaf);
-  number("oversubscription", c.oversubscription);
-  integer("nodes", c.nodes);
-  if (out.topology == "fat_tree" && f.contains("nodes")) c.fat_tree_nodes = f.at("nodes", "fat_tree_nodes").get<int>();
-  integer("nodes_per_rail_group", c.nodes_per_rail_group);
-  if (f.contains("dims")) {
-    const OriginReader dims = f.object("dims", "dims");
-    c.dims = dims.json().get<std::vector<int>>();
-    for (std::size_t i = 0; i < c.dims.size(); ++i) dims.record("[" + std::to_string(i) + "]", std::to_string(i));
-  }
-  integer("nics_per_node", c.nics_per_node);
-  integer("links_per_node", c.links_per_node);
-  if (f.contains("bundle_parallel_links")) {
-    c.bundle_parallel_links = f.at("bundle_parallel_links", "bundle_parallel_links").get<bool>();
-  }
-  number("link_bandwidth_bps", c.link_bandwidth_bps);
-  number("nic_bandwidth_bps", c.nic_bandwidth_bps);
-  number("host_cable_m", c.host_cable_m);
-  number("switch_cable_m", c.switch_cable_m);
-  // The struct holds integer ns, the scenario a duration.
-  if (f.contains("switch_latency")) c.switch_latency_ns = duration_of(f.at("switch_latency", "switch_latency_ns")).ns();
-  number("spine_oversubscription", c.spine_oversubscription);
-  integer("spines", c.spines);
-  integer("planes", c.planes);
-  integer("nodes_per_pod", c.nodes_per_pod);
-  number("core_cable_m", c.core_cable_m);
-  map_switch_presets(f, fabric_json, source, section, c, errors);
-
-  const OriginReader r = f.object("routing", "routing.");
-  net::RoutingConfig& routing = out.options.routing;
-  const auto mode = r.at("mode", "mode").get<std::string>();
-  routing.mode = mode == "spray"     ? net::RoutingMode::kSpray
-                 : mode == "d_mod_k" ? net::RoutingMode::kDestinationModK
-                                     : net::RoutingMode::kEcmp;
-  routing.key = r.at("ecmp_key", "key").get<std::string>() == "connection" ? net::EcmpKey::kConnection
-                                                                           : net::EcmpKey::kQueuePair;
-  routing.qps_per_flow = r.at("qps_per_connection", "qps_per_flow").get<int>();
-  routing.max_spray_paths = r.at("max_spray_paths", "max_spray_paths").get<int>();
-  routing.seed = r.contains("hash_seed") ? r.at("hash_seed", "seed").get<std::uint64_t>() : scenario_seed;
-  routing.resilient_hashing = r.at("resilient_hashing", "resilient_hashing").get<bool>();
-
-  const OriginReader q = f.object("roce", "roce.");
+  out.section = frontend ? "/frontend" : "/fabric";
+  fabric_bindings(registries, frontend).apply(fabric_json, out);
+  // What no single key says.
+  if (!fabric_json.at("routing").contains("hash_seed")) out.options.routing.seed = scenario_seed;
   net::RoceConfig& roce = out.options.roce;
-  // Spreading is a PFC effect: asking for it switches PFC on.
-  roce.pfc = q.at("pfc", "pfc").get<bool>() || q.at("pfc_spreading", "pfc_spreading").get<bool>();
-  roce.dcqcn = q.at("dcqcn", "dcqcn").get<bool>();
-  // PFC and DCQCN are RoCE effects: asking for one means RoCE is on.
-  roce.enabled = q.at("enabled", "enabled").get<bool>() || roce.pfc || roce.dcqcn;
-  const double mtu = q.at("mtu", "mtu_bytes").get<double>();
-  const double header = q.at("header", "header_bytes").get<double>();
-  if (mtu != std::floor(mtu) || mtu > 1e6) {
-    errors.push_back(located(source, section + "/roce/mtu", "expected a whole number of bytes up to 1 MB, got " +
-                                                             q.json().at("mtu").dump() + " B"));
+  // Spreading is a PFC effect: asking for it switches PFC on. PFC and DCQCN are RoCE effects:
+  // asking for one means RoCE is on.
+  roce.pfc = roce.pfc || roce.pfc_spreading;
+  roce.enabled = roce.enabled || roce.pfc || roce.dcqcn;
+  for (const char* key : {"mtu", "header"}) {
+    const double bytes = fabric_json.at("roce").at(key).get<double>();
+    if (bytes != std::floor(bytes) || bytes > 1e6) {
+      errors.push_back(
+          located(source, out.section + "/roce/" + key,
+                  "expected a whole number of bytes up to 1 MB, got " + fabric_json.at("roce").at(key).dump() + " B"));
+    }
   }
-  if (header != std::floor(header) || header > 1e6) {
-    errors.push_back(located(source, section + "/roce/header",
-                             "expected a whole number of bytes up to 1 MB, got " + q.json().at("header").dump() + " B"));
-  }
-  roce.mtu_bytes = static_cast<int>(std::min(mtu, 1e6));
-  roce.header_bytes = static_cast<int>(std::min(header, 1e6));
-  roce.pfc_incast_fanin = q.at("pfc_incast_fanin", "pfc_incast_fanin").get<int>();
-  roce.pfc_efficiency = q.at("pfc_efficiency", "pfc_efficiency").get<double>();
-  roce.pfc_spreading_hops = q.at("pfc_spreading_hops", "pfc_spreading_hops").get<int>();
-  roce.pfc_spreading = q.json().at("pfc_spreading").get<bool>();
-  roce.dcqcn_recovery_ns = duration_of(q.at("dcqcn_recovery", "dcqcn_recovery_ns")).ns();
-  roce.dcqcn_loss_fraction = q.at("dcqcn_loss_fraction", "dcqcn_loss_fraction").get<double>();
-  out.options.link_series_interval_ns =
-      duration_of(f.at("link_utilisation_interval", "link_series_interval_ns")).ns();
-  out.options.max_min_precision = f.at("max_min_precision", "max_min_precision").get<double>();
+  map_switch_presets(fabric_json, source, out, errors);
   // The flows table holds every route, so a run can be checked against another simulator.
   out.options.record_routes = true;
   // A port the scripted faults name (map_fabric_faults) that the model finds missing.
-  out.origins.record("nic_port", "/faults");
+  out.derived["nic_port"] = "/faults";
   return out;
 }
 
@@ -240,20 +178,10 @@ std::vector<FabricFault> map_fabric_faults(const json& faults, const net::Topolo
   return out;
 }
 
-const std::map<std::string, net::TrafficPattern> kPatterns{
-    {"permutation", net::TrafficPattern::kPermutation}, {"all_to_all", net::TrafficPattern::kAllToAll},
-    {"incast", net::TrafficPattern::kIncast},           {"ring", net::TrafficPattern::kRing},
-    {"random_pairs", net::TrafficPattern::kRandomPairs}};
-
-// The flows a generated pattern will make, from its keys and the host count alone (0 for a
-// replayed trace, whose records are counted as read): checked before the topology is built.
 double requested_flows(const json& tr, double hosts) {
-  const auto pattern = kPatterns.find(tr.at("pattern").get<std::string>());
-  if (pattern == kPatterns.end()) return 0;
+  if (tr.at("pattern") == "replay") return 0;
   net::TrafficConfig c;
-  c.pattern = pattern->second;
-  c.flows = tr.at("flows").get<std::int64_t>();
-  c.incast_senders = tr.at("incast_senders").get<int>();
+  traffic_bindings().apply(tr, c);
   return traffic_flow_count(c, hosts);
 }
 
@@ -261,18 +189,11 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
                             const MemoryEstimate& fabric_estimate, const ResourceLimits& limits,
                             std::size_t hosts, std::vector<std::string>& errors) {
   TrafficScenario out;
-  FieldOrigins origins;  // only the generator's checks below need them
-  const OriginReader t(tr, "/traffic", "", origins);
-  const auto pattern = t.at("pattern", "hosts").get<std::string>();  // the pattern decides which hosts take part
   net::TrafficConfig& c = out.config;
-  c.seed = tr.contains("seed") ? t.at("seed", "seed").get<std::uint64_t>() : scenario_seed;
-  c.start = duration_of(t.at("start", "start"));
-  c.incast_senders = t.at("incast_senders", "incast_senders").get<int>();
-  c.incast_target = t.at("incast_target", "incast_target").get<net::NodeId>();
-  c.flows = t.at("flows", "flows").get<std::int64_t>();
-  c.arrival_rate_per_s = t.at("arrival_rate_per_s", "arrival_rate_per_s").get<double>();
-
-  if (pattern == "replay") {
+  const Bindings<net::TrafficConfig> bindings = traffic_bindings();
+  bindings.apply(tr, c);
+  if (!tr.contains("seed")) c.seed = scenario_seed;
+  if (tr.at("pattern") == "replay") {
     out.replay = true;
     if (!tr.contains("file")) {
       errors.push_back(located(source, "/traffic/file", "missing required key for pattern replay; expected a CSV file"));
@@ -282,7 +203,6 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
     out.records = read_flow_csv(out.file, out.file, hosts, source + ":/traffic/file");
     return out;
   }
-  c.pattern = kPatterns.at(pattern);
   if (tr.contains("size") == tr.contains("size_file")) {
     errors.push_back(located(source, "/traffic/size",
                              tr.contains("size") ? "expected either size or size_file, got both"
@@ -291,22 +211,13 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
     return out;
   }
   if (tr.contains("size")) {
-    const OriginReader d = t.object("size", "size.");
-    const auto kind = d.at("kind", "kind").get<std::string>();
-    if (kind == "fixed") {
-      c.size.kind = net::SizeDistribution::Kind::kFixed;
-      c.size.bytes = d.at("value", "bytes").get<double>();
-    } else if (kind == "lognormal") {
-      c.size.kind = net::SizeDistribution::Kind::kLognormal;
-      c.size.bytes = d.at("median", "bytes").get<double>();
-      c.size.sigma = d.at("sigma", "sigma").get<double>();
-    } else {
+    if (const auto kind = tr.at("size").at("kind").get<std::string>(); kind != "fixed" && kind != "lognormal") {
       errors.push_back(located(source, "/traffic/size/kind",
                                "expected a flow size kind, one of: fixed, lognormal, got \"" + kind + "\""));
       return out;
     }
   } else {
-    const std::string file = beside(source, t.at("size_file", "size.list").get<std::string>());
+    const std::string file = beside(source, tr.at("size_file").get<std::string>());
     c.size.kind = net::SizeDistribution::Kind::kList;
     c.size.list = read_size_csv(file, file, source + ":/traffic/size_file");
   }
@@ -318,9 +229,9 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
   try {
     out.records = net::generate_traffic(c, hosts);
   } catch (const sim::ConfigError& e) {
-    const std::string pointer = origins.pointer_of(e.field());
-    errors.push_back(pointer.empty() ? source + ":/traffic: " + e.field() + ": " + e.detail()
-                                     : located(source, pointer, e.detail()));
+    const auto pointer = bindings.pointer_of(e.field(), "/traffic", &tr);
+    errors.push_back(pointer ? located(source, *pointer, e.detail())
+                             : source + ":/traffic: " + e.field() + ": " + e.detail());
   }
   return out;
 }
@@ -372,11 +283,17 @@ void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistri
 
 }  // namespace
 
-std::string fabric_error(const FabricScenario& fabric, const std::string& source, const sim::ConfigError& error) {
-  const std::string pointer = fabric.origins.pointer_of(error.field());
-  // Every field the mapping read has an origin; a model's own derived field reads "<section>: <field>: ...".
-  if (pointer.empty()) return source + ":" + fabric.section + ": " + error.field() + ": " + error.detail();
-  return located(source, pointer, error.detail());
+std::string fabric_error(const FabricScenario& fabric, const models::ModelRegistries& registries,
+                         const std::string& source, const sim::ConfigError& error) {
+  std::optional<std::string> pointer;
+  for (const auto& [field, at] : fabric.derived) {
+    if (names_field(error.field(), {field})) pointer = at;
+  }
+  if (!pointer)
+    pointer = fabric_bindings(registries, fabric.section == "/frontend").pointer_of(error.field(), fabric.section);
+  // A model's own derived field reads "<section>: <field>: ...".
+  if (!pointer) return source + ":" + fabric.section + ": " + error.field() + ": " + error.detail();
+  return located(source, *pointer, error.detail());
 }
 
 net::Topology build_topology(const FabricScenario& fabric, const models::ModelRegistries& registries,
@@ -384,27 +301,26 @@ net::Topology build_topology(const FabricScenario& fabric, const models::ModelRe
   try {
     return registries.topologies.get(fabric.topology).factory(fabric.topology_config);
   } catch (const sim::ConfigError& e) {
-    throw sim::InputError(fabric_error(fabric, source, e));
+    throw sim::InputError(fabric_error(fabric, registries, source, e));
   }
 }
 
 namespace {
 
-// A network section (/fabric or /frontend) mapped, its keys checked against its topology (a
-// --set of a key the topology does not read is an error, one written in the file a notice), and
-// every topology parameter given an origin: those left to the builder's defaults are written
-// into the resolved document (fill_topology_defaults), so a complaint about one points there.
+// A network section (/fabric or /frontend) mapped and its keys checked against its topology (a
+// --set of a key the topology does not read is an error, one written in the file a notice).
+// Topology parameters left to the builder's defaults are written into the resolved document
+// (fill_topology_defaults), so a complaint about one points at a key that is there.
 FabricScenario map_network(const json& resolved, const std::string& key, const models::ModelRegistries& registries,
                            Scenario& out, std::vector<std::string>& errors) {
-  const std::string section = "/" + key;
-  FabricScenario network = map_fabric(resolved.at(key), section, out.seed, out.source, errors);
+  FabricScenario network = map_fabric(resolved.at(key), registries, key == "frontend", out.seed, out.source, errors);
   // A topology sized by a host count holds the cluster's nodes unless told otherwise (cluster
   // node i is host i): a fat-tree for 128 nodes is not the full tree of its switches' radix.
   if (out.has_cluster && !resolved.at(key).contains("nodes") && topology_reads(registries, network.topology, "nodes")) {
     network.topology_config.nodes = out.cluster.nodes;
     network.topology_config.fat_tree_nodes = out.cluster.nodes;
-    network.origins.record("nodes", "/cluster/nodes");
-    network.origins.record("fat_tree_nodes", "/cluster/nodes");
+    network.derived["nodes"] = "/cluster/nodes";
+    network.derived["fat_tree_nodes"] = "/cluster/nodes";
   }
   const TopologyKeyUse use = topology_key_use(registries.topologies);
   for (auto& e : unused_topology_keys(key, resolved.at(key), network.topology, use, out.overrides, out.source)) {
@@ -414,9 +330,6 @@ FabricScenario map_network(const json& resolved, const std::string& key, const m
     for (auto& note : unread_file_topology_keys(key, out.given.at(key), network.topology, use, out.overrides, out.source)) {
       out.notices.push_back(std::move(note));
     }
-  }
-  for (const auto& p : registries.topologies.get(network.topology).params) {
-    if (network.origins.pointer_of(p.name).empty()) network.origins.record(p.name, pointer_append(section, p.name));
   }
   return network;
 }
@@ -449,12 +362,13 @@ void note_unbuildable_switches(const FabricScenario& network, const net::Topolog
 }
 
 // The model's own checks of a network's RoCE knobs and routing, with pointers.
-void probe_fabric_options(const FabricScenario& network, const net::Topology& topology, const std::string& source,
+void probe_fabric_options(const FabricScenario& network, const net::Topology& topology,
+                          const models::ModelRegistries& registries, const std::string& source,
                           std::vector<std::string>& errors) {
   try {
     net::Fabric probe(net::Topology(topology), network.options);
   } catch (const sim::ConfigError& e) {
-    errors.push_back(fabric_error(network, source, e));
+    errors.push_back(fabric_error(network, registries, source, e));
   }
 }
 
@@ -473,7 +387,7 @@ void fit_frontend_to_node(FabricScenario& frontend, const json& given, const mod
   if (topology_reads(registries, frontend.topology, "nics_per_node")) {
     if (!given.contains("nics_per_node")) {
       c.nics_per_node = node.storage_nics;
-      frontend.origins.record("nics_per_node", "/cluster/node/storage_nics");
+      frontend.derived["nics_per_node"] = "/cluster/node/storage_nics";
     } else if (c.nics_per_node > node.storage_nics) {
       errors.push_back(located(source, "/frontend/nics_per_node",
                                "the node has " + std::to_string(node.storage_nics) +
@@ -484,7 +398,7 @@ void fit_frontend_to_node(FabricScenario& frontend, const json& given, const mod
   if (topology_reads(registries, frontend.topology, "nic_bandwidth_bps")) {
     if (!given.contains("nic_bandwidth_bps")) {
       c.nic_bandwidth_bps = node.storage_nic_bandwidth_bps;
-      frontend.origins.record("nic_bandwidth_bps", "/cluster/node/storage_nic_bandwidth");
+      frontend.derived["nic_bandwidth_bps"] = "/cluster/node/storage_nic_bandwidth";
     } else if (c.nic_bandwidth_bps > node.storage_nic_bandwidth_bps) {
       errors.push_back(located(source, "/frontend/nic_bandwidth_bps",
                                "the node's front-end NICs run at " + gbps_text(node.storage_nic_bandwidth_bps) +
@@ -533,7 +447,7 @@ void map_fabric_sections(const json& resolved, const models::ModelRegistries& re
   const net::Topology topology = build_topology(fabric, registries, out.source);
   note_unbuildable_switches(fabric, topology, out);
   fabric.faults = map_fabric_faults(resolved.at("faults"), topology, out.source, errors);
-  probe_fabric_options(fabric, topology, out.source, errors);
+  probe_fabric_options(fabric, topology, registries, out.source, errors);
   if (resolved.contains("traffic")) {
     out.traffic = map_traffic(resolved.at("traffic"), out.seed, out.source, fabric_estimate, limits,
                               topology.host_count(), errors);
@@ -557,7 +471,7 @@ void map_frontend_section(const json& resolved, const models::ModelRegistries& r
   check_memory(fabric_memory(size), limits, out.source, "/frontend");
   const net::Topology topology = build_topology(frontend, registries, out.source);
   note_unbuildable_switches(frontend, topology, out);
-  probe_fabric_options(frontend, topology, out.source, errors);
+  probe_fabric_options(frontend, topology, registries, out.source, errors);
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
   fill_topology_defaults(frontend, registries, out.resolved["frontend"]);
   out.frontend = std::move(frontend);

@@ -1,6 +1,6 @@
 #pragma once
 // Resolved `fabric` / `traffic` sections -> network model configs (FabricScenario,
-// TrafficScenario, with the origin of each field), and the network model's ConfigErrors ->
+// TrafficScenario), and the network model's ConfigErrors ->
 // messages at the scenario key that fed the field.
 //
 // The topology is built once while loading, so what only the builder can judge (an odd k, NICs
@@ -32,9 +32,10 @@ void map_frontend_section(const nlohmann::json& resolved, const models::ModelReg
                           const ResourceLimits& limits, Scenario& out);
 
 // "<source>:<pointer>: <detail>" for a ConfigError the network model raised about `fabric` (or
-// the front-end), at the key its field came from (FabricScenario::origins);
+// the front-end), at the key that fed its field (FabricScenario::derived, else the bindings);
 // "<source>:<section>: <field>: ..." when the field is the model's own.
-std::string fabric_error(const FabricScenario& fabric, const std::string& source, const sim::ConfigError& error);
+std::string fabric_error(const FabricScenario& fabric, const models::ModelRegistries& registries,
+                         const std::string& source, const sim::ConfigError& error);
 
 // Builds the fabric's topology with the registered builder; a ConfigError becomes an InputError
 // "<source>:/fabric/<key>: <detail>" (fabric_error).

@@ -82,7 +82,7 @@ void apply_node_spec(models::power::NodePowerConfig& config, const models::hardw
 models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, const std::string& source,
                                                       const models::ModelRegistries& registries,
                                                       const models::hardware::NodeSpec* node,
-                                                      const nlohmann::json& faults, FieldOrigins* origins) {
+                                                      const nlohmann::json& faults) {
   using models::facility::FacilityConfig;
   using models::facility::PlantFault;
   FacilityConfig c;
@@ -125,12 +125,6 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
     fault.flow_fraction = j["flow_fraction"].get<double>();
     fault.delta_c = j["delta"].get<double>();
     fault.count = j["count"].get<int>();
-    // The model names it by its place among the plant faults; the scenario by its /faults entry.
-    const std::string field = "faults[" + std::to_string(c.faults.size()) + "]", at = "/faults/" + std::to_string(i);
-    if (origins != nullptr) {
-      origins->record(field, at);
-      for (const char* key : {"zone", "count"}) origins->record(field + "." + key, at + "/" + key);
-    }
     c.faults.push_back(fault);
   }
   // A rack must at least hold one idle node.
@@ -171,10 +165,13 @@ void count_fabric_switches(models::facility::FacilityConfig& facility, const std
 
 sim::InputError facility_error(const std::string& source, const nlohmann::json& resolved,
                                const models::ModelRegistries& registries, const sim::ConfigError& error) {
-  if (const auto pointer = facility_bindings(registries).pointer_of(error.field(), "/facility")) {
-    return config_error_at(source, *pointer, error, &resolved);
+  auto pointer = facility_bindings(registries).pointer_of(error.field(), "/facility");
+  // The model names a plant fault by its place among the plant faults; the scenario by its /faults entry.
+  if (!pointer && resolved.contains("faults")) {
+    pointer = part_fault_pointer(error.field(), resolved.at("faults"), FaultTarget::kPlant);
   }
-  // A field no key feeds (a plant fault, a derived value): the section, the field in words.
+  if (pointer) return config_error_at(source, *pointer, error, &resolved);
+  // A field no key feeds (a derived value): the section, the field in words.
   return sim::InputError(source + ":/facility: " + error.field() + ": " + error.detail());
 }
 

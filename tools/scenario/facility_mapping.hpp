@@ -21,15 +21,14 @@ namespace dcsim::tools::scenario {
 // CPU sockets and NIC count (compute + storage, one optic each). The parts the NodeSpec does not
 // describe (per-socket CPU power, DRAM, PCIe and NVLink switches, NVMe, fans, PSUs) keep the
 // NodePowerConfig defaults. Null (no cluster): the defaults throughout.
-// faults: the scenario's resolved /faults; its plant-kind entries become the facility's faults,
-// each recorded in `origins` when given ("faults[0].zone" <- /faults/3/zone) for the model's checks.
+// faults: the scenario's resolved /faults; its plant-kind entries become the facility's faults
+// (facility_error locates "faults[0].zone" at /faults/3/zone).
 // Each key reaches its FacilityConfig member through facility_bindings(); what remains here is
 // what no single key says (node power, the outdoor CSV, switch power, plant faults).
 models::facility::FacilityConfig map_facility_section(const nlohmann::json& facility, const std::string& source,
                                                       const models::ModelRegistries& registries,
                                                       const models::hardware::NodeSpec* node = nullptr,
-                                                      const nlohmann::json& faults = nlohmann::json::array(),
-                                                      FieldOrigins* origins = nullptr);
+                                                      const nlohmann::json& faults = nlohmann::json::array());
 
 // The thermal thresholds /facility/throttle leaves out, from the node's GPU (the H100 SXM's,
 // FacilityConfig's defaults, without a cluster), written into the resolved section so that it

@@ -263,4 +263,24 @@ std::vector<models::reliability::ScriptedNodeFault> map_node_faults(const json& 
   return out;
 }
 
+std::optional<std::string> part_fault_pointer(std::string_view field, const nlohmann::json& faults,
+                                              FaultTarget target) {
+  const auto close = field.find(']');
+  if (field.substr(0, 7) != "faults[" || close == std::string_view::npos) return std::nullopt;
+  const std::string index(field.substr(7, close - 7));
+  if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  std::size_t k = std::stoul(index);
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    const nlohmann::json& f = faults[i];
+    if (!f.contains("kind") || fault_target(f["kind"].get<std::string>()) != target || k-- > 0) continue;
+    const std::string at = "/faults/" + std::to_string(i);
+    const std::string_view rest = field.substr(close + 1);
+    if (rest.size() > 1 && rest[0] == '.' && f.contains(std::string(rest.substr(1)))) {
+      return at + "/" + std::string(rest.substr(1));
+    }
+    return at;
+  }
+  return std::nullopt;
+}
+
 }  // namespace dcsim::tools::scenario

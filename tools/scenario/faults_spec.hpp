@@ -4,7 +4,9 @@
 // /reliability section. Files written before this section had /fabric/faults and
 // /facility/faults: the loader moves those entries here (migrate_legacy_faults) and says so.
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,5 +36,9 @@ std::vector<models::reliability::ScriptedNodeFault> map_node_faults(const nlohma
 // Which part a fault kind hits.
 enum class FaultTarget { kFabric, kNode, kPlant, kStore };
 FaultTarget fault_target(const std::string& kind);
+
+// A part's faults are the /faults entries of its target, in order: its field "faults[k].<key>"
+// is /faults/<i>/<key> (the k-th such entry; its own pointer when it has no such key).
+std::optional<std::string> part_fault_pointer(std::string_view field, const nlohmann::json& faults, FaultTarget target);
 
 }  // namespace dcsim::tools::scenario

@@ -62,7 +62,9 @@ Bindings<models::datacenter::NvmeofNamespacesConfig> nvmeof_bindings() {
                                     "NVMe-oF network", {"frontend", "backend"}),
                          "frontend"),
             "network", [](C& c, const json& v) { c.on_backend = v == "backend"; })
-      // The targets' host ids follow the cluster's nodes and the store's hosts (map_nvmeof_section).
+      // The targets' host ids follow the cluster's nodes and the store's hosts (map_nvmeof_section);
+      // where the first host is given, a bad host is its fault.
+      .given_first("targets", "first_host")
       .key(required(integer_field("targets", "Target hosts (JBOF heads or storage servers).", at_least(1))), "targets")
       .key(with_default_note(integer_field("first_host",
                                            "Host of the network that is target 0 (the rest follow); a host beyond "
@@ -71,7 +73,8 @@ Bindings<models::datacenter::NvmeofNamespacesConfig> nvmeof_bindings() {
                              "the first host after the cluster's nodes and, on the same network, /storage's hosts"))
       .bind(integer_field("drives_per_target", "NVMe drives per target.", at_least(1)), &C::targets,
             &ms::NvmeofConfig::drives_per_target, "drives_per_target")
-      .object(std::move(drive), [](C& c) -> ms::DriveSpec& { return c.targets.drive; }, "drive")
+      .object(
+          std::move(drive), [](C& c) -> ms::DriveSpec& { return c.targets.drive; }, "drive")
       .bind(with_default(enum_field("transport",
                                     "`rdma` (RoCE: no CPU in the data path) or `tcp` (every byte through a core at "
                                     "both ends).",
@@ -99,8 +102,7 @@ FieldSpec nvmeof_section() {
   return optional_section(nvmeof_bindings().spec(), "no NVMe-oF targets: checkpoint target nvmeof is refused");
 }
 
-std::optional<models::datacenter::NvmeofNamespacesConfig> map_nvmeof_section(const json* nvmeof, const Scenario& s,
-                                                                             FieldOrigins& origins) {
+std::optional<models::datacenter::NvmeofNamespacesConfig> map_nvmeof_section(const json* nvmeof, const Scenario& s) {
   std::vector<std::string> errors;
   const auto job_ptr = [](std::size_t i) { return "/workload/training/" + std::to_string(i); };
   if (nvmeof == nullptr) {
@@ -126,7 +128,6 @@ std::optional<models::datacenter::NvmeofNamespacesConfig> map_nvmeof_section(con
   int first = s.cluster.nodes;
   if (nvmeof->contains("first_host")) {
     first = nvmeof->at("first_host").get<int>();
-    origins.record("targets", base + "/first_host");  // a bad host is the first host's fault
   } else if (s.storage && s.storage->on_backend == out.on_backend) {
     for (std::uint32_t h : s.storage->store.hosts) first = std::max(first, static_cast<int>(h) + 1);
   }

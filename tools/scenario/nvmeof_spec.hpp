@@ -10,7 +10,6 @@
 
 #include "models/datacenter/nvmeof_namespaces_config.hpp"
 #include "tools/scenario/binding.hpp"
-#include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
 
 namespace dcsim::tools::scenario {
@@ -26,6 +25,6 @@ FieldSpec nvmeof_section();
 // under the RDMA transport, and jobs whose checkpoint target is nvmeof without the section
 // (sim::InputErrors naming each pointer).
 std::optional<models::datacenter::NvmeofNamespacesConfig> map_nvmeof_section(const nlohmann::json* nvmeof,
-                                                                             const Scenario& s, FieldOrigins& origins);
+                                                                             const Scenario& s);
 
 }  // namespace dcsim::tools::scenario

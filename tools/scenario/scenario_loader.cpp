@@ -2,6 +2,7 @@
 
 #include "tools/scenario/binding.hpp"
 #include "tools/scenario/cloud_pool_spec.hpp"
+#include "tools/scenario/cluster_spec.hpp"
 #include "tools/scenario/faults_spec.hpp"
 
 #include "tools/scenario/fabric_mapping.hpp"
@@ -222,44 +223,6 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
   }
 }
 
-sim::Distribution to_distribution(const json& d) {
-  sim::Distribution out;
-  const auto kind = d.at("kind").get<std::string>();
-  if (kind == "fixed") {
-    out.kind = sim::Distribution::Kind::kFixed;
-    out.a = si(d.at("value"));
-  } else if (kind == "uniform") {
-    out.kind = sim::Distribution::Kind::kUniform;
-    out.a = si(d.at("low"));
-    out.b = si(d.at("high"));
-  } else if (kind == "exponential") {
-    out.kind = sim::Distribution::Kind::kExponential;
-    out.a = si(d.at("mean"));
-  } else if (kind == "lognormal") {
-    out.kind = sim::Distribution::Kind::kLognormal;
-    out.a = si(d.at("median"));
-    out.b = si(d.at("sigma"));
-  } else if (kind == "weibull") {
-    out.kind = sim::Distribution::Kind::kWeibull;
-    out.a = si(d.at("scale"));
-    out.b = si(d.at("shape"));
-  } else {
-    throw sim::InternalError("unknown distribution kind '" + kind + "' after validation (this is a bug)");
-  }
-  return out;
-}
-
-// /outputs/rack_power and /outputs/max_rack_series -> racks a power series covers (0: none).
-// `auto` keeps one series per rack up to `max_series` racks, above that the fewest consecutive
-// racks a group that keeps the series at `max_series` or under: ceil(racks / max_series).
-int racks_per_power_series(const models::cluster::ClusterConfig& c, const std::string& mode, int max_series) {
-  if (mode == "none") return 0;
-  if (mode == "racks") return 1;
-  if (mode != "auto") throw sim::InternalError("unknown /outputs/rack_power '" + mode + "' after validation (a bug)");
-  const std::int64_t racks = (static_cast<std::int64_t>(c.nodes) + c.nodes_per_rack - 1) / c.nodes_per_rack;
-  return static_cast<int>(std::max<std::int64_t>(1, (racks + max_series - 1) / max_series));
-}
-
 // Resolved (and valid) document -> model configs. Anything missing here was validated away, so
 // a json exception from this function is a bug in the spec, not bad input.
 void map_to_config(const json& r, const models::ModelRegistries& registries, Scenario& out) {
@@ -271,84 +234,9 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   out.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
   out.has_cluster = r.contains("cluster");
   if (!out.has_cluster) return;  // fabric-only: check_cross_field made sure there are no jobs
-  FieldOrigins& origins = out.origins["cluster"];
-  const OriginReader top(r, "", "", origins);
-  const OriginReader cl = top.object("cluster", "");
-  const OriginReader node = cl.object("node", "node.");
-  c.node = registries.node_presets.get(node.at("preset", "preset").get<std::string>()).factory();
-  c.node.gpus = node.at("gpus", "gpus").get<int>();
-  c.node.gpu.idle_power_w = si(node.at("gpu_idle_power", "gpu.idle_power_w"));
-  c.node.gpu.max_power_w = si(node.at("gpu_max_power", "gpu.max_power_w"));
-  c.node.other_idle_power_w = si(node.at("other_idle_power", "other_idle_power_w"));
-  c.node.other_max_power_w = si(node.at("other_max_power", "other_max_power_w"));
-  map_node_hardware(node, c.node);
-  c.nodes = cl.at("nodes", "nodes").get<int>();
-  c.nodes_per_rack = cl.at("nodes_per_rack", "nodes_per_rack").get<int>();
-  c.cloud_pool = map_cloud_pool(cl.json(), registries);
-  const OriginReader phases = cl.object("gpu_phase_power", "gpu_phase_power.");
-  c.gpu_phase_power.compute_activity = phases.at("compute_activity", "compute_activity").get<double>();
-  c.gpu_phase_power.hbm_energy_pj_per_bit = phases.at("hbm_pj_per_bit", "hbm_energy_pj_per_bit").get<double>();
-  c.gpu_phase_power.memory_sm_activity = phases.at("memory_sm_activity", "memory_sm_activity").get<double>();
-  c.gpu_phase_power.comm_sm_fraction = phases.at("comm_sm_fraction", "comm_sm_fraction").get<double>();
-  c.gpu_phase_power.comm_hbm_fraction = phases.at("comm_hbm_fraction", "comm_hbm_fraction").get<double>();
-  c.gpu_phase_power.bubble_activity = phases.at("bubble_activity", "bubble_activity").get<double>();
-
-  const OriginReader wl = top.object("workload", "");
-  const json& jobs = wl.at("jobs", "jobs");
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    const std::string index = std::to_string(i);
-    const OriginReader j(jobs[i], "/workload/jobs/" + index, "jobs[" + index + "].", origins);
-    models::workload::JobSpec job;
-    job.name = j.at("name", "name").get<std::string>();
-    job.arrival = duration_of(j.at("arrival", "arrival"));
-    job.nodes = j.at("nodes", "nodes").get<int>();
-    job.work = duration_of(j.at("work", "work"));
-    if (j.contains("estimate")) job.estimate = duration_of(j.at("estimate", "estimate"));
-    job.gpus_per_node = j.at("gpus_per_node", "gpus_per_node").get<int>();
-    job.priority = j.at("priority", "priority").get<int>();
-    job.gpu_utilization = j.at("gpu_utilization", "gpu_utilization").get<double>();
-    const json& profile = j.at("utilization_profile", "utilization_profile");
-    for (std::size_t k = 0; k < profile.size(); ++k) {
-      job.utilization_profile.push_back({duration_of(profile[k].at("work")), profile[k].at("gpu_utilization").get<double>()});
-    }
-    if (!job.utilization_profile.empty()) job.gpu_utilization = job.utilization_profile.front().gpu_utilization;
-    c.jobs.push_back(std::move(job));
-  }
-  const json& generators = wl.at("generators", "generators");
-  for (std::size_t i = 0; i < generators.size(); ++i) {
-    const std::string index = std::to_string(i);
-    const OriginReader g(generators[i], "/workload/generators/" + index, "generators[" + index + "].", origins);
-    models::workload::JobGeneratorConfig gen;
-    gen.name = g.at("name", "name").get<std::string>();
-    gen.count = g.at("count", "count").get<int>();
-    gen.start = duration_of(g.at("start", "start"));
-    gen.interarrival_s = to_distribution(g.at("interarrival", "interarrival_s"));
-    gen.work_s = to_distribution(g.at("work", "work_s"));
-    gen.node_choices = g.at("nodes", "node_choices").get<std::vector<int>>();
-    gen.gpu_utilization = g.at("gpu_utilization", "gpu_utilization").get<double>();
-    c.generators.push_back(std::move(gen));
-  }
-  if (wl.contains("traces")) wl.record("trace_jobs", "traces");
-
+  map_cluster_sections(r, registries, c);
   c.seed = out.seed;
-  top.record("seed", "seed");
-  const OriginReader policies = top.object("policies", "");
-  c.scheduler = policies.at("scheduler", "scheduler").get<std::string>();
-  c.failover = policies.at("failover", "failover").get<std::string>();
-  // Params objects: the keys are the policies' own parameter names.
-  for (const char* key : {"scheduler_params", "failover_params"}) {
-    if (!policies.contains(key)) continue;
-    policies.object(key, std::string(key) + ".").record_each_key();
-  }
-  c.scheduler_params = params_from_resolved(find_at(r, "/policies/scheduler_params"));
-  c.failover_params = params_from_resolved(find_at(r, "/policies/failover_params"));
   c.duration = out.duration;
-  if (r.contains("duration")) top.record("duration", "duration");
-  const OriginReader outputs = top.object("outputs", "");
-  c.telemetry_interval = duration_of(outputs.at("telemetry_interval", "telemetry_interval"));
-  c.racks_per_power_series = racks_per_power_series(c, outputs.at("rack_power", "rack_power").get<std::string>(),
-                                                    outputs.at("max_rack_series", "max_rack_series").get<int>());
-  map_training_jobs(r, registries, c, origins);
   // Last: trace jobs are checked against every name above.
   map_job_traces(r, out.source, c, out.traces);
 }
@@ -440,14 +328,13 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   try {
     map_to_config(out.resolved, registries, out);
   } catch (const sim::ConfigError& e) {
-    throw translate_config_error(source, e, out.origins["cluster"], &out.resolved);
+    throw cluster_config_error(out, e, registries);
   }
   map_fabric_sections(out.resolved, registries, limits, out);
   map_frontend_section(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
     out.facility = map_facility_section(out.resolved["facility"], source, registries,
-                                        out.has_cluster ? &out.cluster.node : nullptr, out.resolved["faults"],
-                                        &out.origins["facility"]);
+                                        out.has_cluster ? &out.cluster.node : nullptr, out.resolved["faults"]);
   }
   out.node_faults = map_node_faults(out.resolved["faults"], out.has_cluster ? out.cluster.nodes : 0, source);
   if (out.facility && (out.fabric || out.frontend)) {
@@ -459,10 +346,8 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   if (out.resolved.contains("uplink")) {
     out.uplink = map_uplink_section(out.resolved["uplink"], out);
   }
-  out.storage = map_storage_section(out.resolved.contains("storage") ? &out.resolved["storage"] : nullptr, out,
-                                    limits, out.origins["storage"]);
-  out.nvmeof = map_nvmeof_section(out.resolved.contains("nvmeof") ? &out.resolved["nvmeof"] : nullptr, out,
-                                  out.origins["nvmeof"]);
+  out.storage = map_storage_section(out.resolved.contains("storage") ? &out.resolved["storage"] : nullptr, out, limits);
+  out.nvmeof = map_nvmeof_section(out.resolved.contains("nvmeof") ? &out.resolved["nvmeof"] : nullptr, out);
   map_sdc_detection(out);
   if (out.resolved.contains("economics")) {
     out.economics = map_economics_section(out.resolved["economics"], out, registries);
@@ -493,11 +378,11 @@ std::string scenario_reference_markdown(const models::ModelRegistries& registrie
   return reference_table_markdown(scenario_spec(registries));
 }
 
-sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error,
-                                       const FieldOrigins& origins, const nlohmann::json* resolved) {
-  const std::string ptr = origins.pointer_of(error.field());
-  if (ptr.empty()) return sim::InputError(source + ": " + error.field() + ": " + error.detail());
-  return config_error_at(source, ptr, error, resolved);
+sim::InputError cluster_config_error(const Scenario& s, const sim::ConfigError& error,
+                                     const models::ModelRegistries& registries) {
+  const auto at = cluster_pointer(error.field(), registries, s.resolved);
+  if (!at) return sim::InputError(s.source + ": " + error.field() + ": " + error.detail());
+  return config_error_at(s.source, *at, error, &s.resolved);
 }
 
 }  // namespace dcsim::tools::scenario

@@ -33,7 +33,6 @@
 #include "models/storage/storage_config.hpp"
 #include "sim/error.hpp"
 #include "tools/scenario/fabric_config.hpp"
-#include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
 #include "tools/scenario/resource_guard.hpp"
 #include "tools/scenario/trace_mapping.hpp"
@@ -72,9 +71,6 @@ struct Scenario {
   // The --set overrides applied, as given, in order (and "seed=N" for a --seed): recorded with
   // the run's outputs so a result says which variant produced it.
   std::vector<std::string> overrides;
-  // Where the config fields of each section came from ("cluster", "uplink", "economics"; the
-  // fabric's are in FabricScenario::origins), so a model's ConfigError names the scenario key.
-  std::map<std::string, FieldOrigins, std::less<>> origins;
 };
 
 // Reads, overrides, validates and maps. `set_overrides` are "a.b.c=VALUE" strings (see
@@ -139,11 +135,10 @@ nlohmann::json scenario_schema(const models::ModelRegistries& registries);
 // docs/scenario-keys.md between the "generated" markers.
 std::string scenario_reference_markdown(const models::ModelRegistries& registries);
 
-// "<source>:<pointer>: <detail>" for a ConfigError a model threw about a loaded scenario (e.g.
-// from ClusterSimulation's constructor), so it reads like the loader's own messages; the pointer
-// is where `origins` says the field came from (the section's "cluster" origins, say).
-// With the resolved document, the message ends with the value found there (", got 9").
-sim::InputError translate_config_error(const std::string& source, const sim::ConfigError& error,
-                                       const FieldOrigins& origins, const nlohmann::json* resolved = nullptr);
+// "<source>:<pointer>: <detail>, got <value>" for a ConfigError the cluster model threw about a
+// loaded scenario (from ClusterSimulation's constructor, say), so it reads like the loader's own
+// messages; "<source>: <field>: <detail>" for a field no key feeds.
+sim::InputError cluster_config_error(const Scenario& s, const sim::ConfigError& error,
+                                     const models::ModelRegistries& registries);
 
 }  // namespace dcsim::tools::scenario

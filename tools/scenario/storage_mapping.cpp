@@ -41,7 +41,7 @@ const char* domain_name(ms::FailureDomain d) {
 }  // namespace
 
 std::optional<models::storage::StorageConfig> map_storage_section(const json* storage, const Scenario& s,
-                                                                  const ResourceLimits& limits, FieldOrigins& origins) {
+                                                                  const ResourceLimits& limits) {
   std::vector<std::string> errors;
   const auto error = [&](const std::string& pointer, const std::string& message) {
     errors.push_back(s.source + ":" + pointer + ": " + message);
@@ -118,7 +118,6 @@ std::optional<models::storage::StorageConfig> map_storage_section(const json* st
     fault.host = f.contains("host") ? f.at("host").get<int>() : 0;
     if (f["kind"] == "osd") {
       fault.drive = f.at("drive").get<int>();
-      origins.record("faults[" + std::to_string(out.faults.size()) + "].drive", pointer + "/drive");
       if (fault.drive >= store.drives_per_host) {
         error(pointer + "/drive", "expected a drive index below " + std::to_string(store.drives_per_host) +
                                       " (/storage/drives_per_host), got " + std::to_string(fault.drive));
@@ -126,7 +125,6 @@ std::optional<models::storage::StorageConfig> map_storage_section(const json* st
     }
     fault.at = sim::Time::from_seconds(f.at("at").get<double>());
     if (f.contains("duration")) fault.repair = fault.at + sim::Time::from_seconds(f.at("duration").get<double>());
-    origins.record("faults[" + std::to_string(out.faults.size()) + "].host", pointer + "/host");
     if (fault.host >= hosts) {
       error(pointer + "/host", "expected an OSD host index below " + std::to_string(hosts) + " (/storage/hosts), got " +
                                    std::to_string(fault.host));
@@ -149,7 +147,6 @@ std::optional<models::storage::StorageConfig> map_storage_section(const json* st
       for (std::size_t k = 0; k < store.pools.size(); ++k) {
         if (store.pools[k].name == name) pool = static_cast<int>(k);
       }
-      origins.record("training[" + std::to_string(i) + "].checkpoint.pool", job_ptr(i) + "/checkpoint/pool");
       if (pool < 0) {
         error(job_ptr(i) + "/checkpoint/pool", "expected a pool of /storage/pools, got '" + name + "'");
         continue;
@@ -172,7 +169,6 @@ std::optional<models::storage::StorageConfig> map_storage_section(const json* st
   for (std::size_t i = 0; i < s.cluster.training_jobs.size(); ++i) {
     const auto& data = s.cluster.training_jobs[i].dataset;
     if (!data.from_store || data.pool.empty()) continue;
-    origins.record("training[" + std::to_string(i) + "].dataset.pool", job_ptr(i) + "/dataset/pool");
     bool found = false;
     for (const auto& p : store.pools) found = found || p.name == data.pool;
     if (!found) error(job_ptr(i) + "/dataset/pool", "expected a pool of /storage/pools, got '" + data.pool + "'");

@@ -7,7 +7,6 @@
 
 #include "models/storage/storage_config.hpp"
 #include "tools/scenario/binding.hpp"
-#include "tools/scenario/field_origins.hpp"
 #include "tools/scenario/field_spec.hpp"
 #include "tools/scenario/resource_guard.hpp"
 
@@ -32,6 +31,6 @@ FieldSpec drive_bandwidth_field(bool read);
 // checkpoint target is the store when `storage` is null (the section is absent). A store whose
 // hosts and drives would not fit `limits` is refused before they are listed.
 std::optional<models::storage::StorageConfig> map_storage_section(const nlohmann::json* storage, const Scenario& s,
-                                                                  const ResourceLimits& limits, FieldOrigins& origins);
+                                                                  const ResourceLimits& limits);
 
 }  // namespace dcsim::tools::scenario

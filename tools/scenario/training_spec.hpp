@@ -1,33 +1,32 @@
 #pragma once
-// The scenario keys of training jobs and of the node's hardware figures (issue 4), kept apart from
-// scenario_spec.cpp so the sections that colleagues own stay untouched:
+// The scenario keys of training jobs and of the node's hardware figures (issue 4), bound to the
+// members they feed (binding.hpp); cluster_spec.cpp places them in its sections:
 //   /cluster/node/{gpu_hbm, gpu_hbm_bandwidth, gpu_bf16_tflops, gpu_fp8_tflops, nvlink_bandwidth,
 //                  nvls, compute_nics, compute_nic_bandwidth, storage_nics,
 //                  storage_nic_bandwidth, nvme_write_bandwidth}   (default: from the preset)
 //   /workload/training/*   training jobs (model preset + shape overrides, parallelism, batch,
-//                          precision, steps, arrival, checkpoints)
-// and their mapping to model configs (models/workload/training_job.hpp).
+//                          precision, steps, arrival, checkpoints: models/workload/training_job.hpp)
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "models/collective/collective_estimator.hpp"
 #include "models/cluster/cluster_config.hpp"
+#include "models/collective/collective_estimator.hpp"
 #include "models/model_registries.hpp"
-#include "tools/scenario/field_origins.hpp"
-#include "tools/scenario/field_spec.hpp"
+#include "models/workload/training_job.hpp"
+#include "tools/scenario/binding.hpp"
 
 namespace dcsim::tools::scenario {
 
-// Adds the node hardware keys to /cluster/node and the training array to /workload of `root`
-// (the scenario spec). Sections that are missing are left alone.
-void add_training_fields(FieldSpec& root, const models::ModelRegistries& registries);
+// The node's hardware keys, bound into /cluster/node's bindings (cluster_spec.cpp) with the
+// model's names ("node.gpu.hbm_bytes").
+void bind_node_hardware(Bindings<models::hardware::NodeSpec>& node);
+// One /workload/training entry, bound to TrainingJobSpec ("parallelism.tp", "checkpoint.pool").
+Bindings<models::workload::TrainingJobSpec> training_job_bindings(const models::ModelRegistries& registries);
 
 // Fills the node hardware keys not given from the preset's figures (resolved units: bit/s, B).
 void fill_node_hardware_from_preset(nlohmann::json& node, const models::hardware::NodeSpec& preset);
-// Resolved /cluster/node (read with the "node." field prefix) -> the hardware fields of `node`.
-void map_node_hardware(const OriginReader& node_json, models::hardware::NodeSpec& node);
 
 // Checks across keys: a training job's nodes within /cluster/nodes, names unique among
 // /workload/jobs and /workload/training.
@@ -37,10 +36,10 @@ void check_training_cross_field(const nlohmann::json& resolved, ErrorList& error
 // estimator's default switch latency and hops.
 models::collective::FabricParams collective_fabric_params(const models::hardware::NodeSpec& node);
 
-// Resolved /workload/training -> config.training_jobs, and plans each one (so `dcsim validate`
-// reports a plan that does not divide or fit). Throws ConfigError "training[i].<field>"; the
-// fields' origins go to `origins`.
-void map_training_jobs(const nlohmann::json& resolved, const models::ModelRegistries& registries,
-                       models::cluster::ClusterConfig& config, FieldOrigins& origins);
+// After the bindings filled config.training_jobs from `list` (resolved /workload/training):
+// what no single key says, then each job's plan (so `dcsim validate` reports a plan that does not
+// divide or fit). Throws ConfigError "training[i].<field>".
+void finish_training_jobs(const nlohmann::json& list, const models::ModelRegistries& registries,
+                          models::cluster::ClusterConfig& config);
 
 }  // namespace dcsim::tools::scenario

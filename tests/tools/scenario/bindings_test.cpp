@@ -14,8 +14,11 @@
 #include "tools/run/build_datacenter.hpp"
 #include "tools/scenario/binding.hpp"
 #include "tools/scenario/cloud_pool_spec.hpp"
+#include "tools/scenario/cluster_spec.hpp"
 #include "tools/scenario/economics_spec.hpp"
+#include "tools/scenario/fabric_spec.hpp"
 #include "tools/scenario/facility_spec.hpp"
+#include "tools/scenario/faults_spec.hpp"
 #include "tools/scenario/inference_spec.hpp"
 #include "tools/scenario/nvmeof_spec.hpp"
 #include "tools/scenario/reliability_spec.hpp"
@@ -98,6 +101,40 @@ TEST_CASE("nvmeof bindings locate the model's key-named fields", "[tools][scenar
   CHECK(at("drive.read_latency") == "/nvmeof/drive/read_latency");
   CHECK(at("tcp.host_cores") == "/nvmeof/tcp/host_cores");
   CHECK(at("io_size") == "/nvmeof/io_size");
+  // Where the first host is given, a bad target host is its fault.
+  const json given = {{"targets", 2}, {"first_host", 40}};
+  CHECK(bindings.pointer_of("targets", "/nvmeof", &given) == "/nvmeof/first_host");
+}
+
+TEST_CASE("fabric and traffic bindings locate the network model's fields", "[tools][scenario][bindings]") {
+  const auto registries = testing::make_registries();
+  const auto fabric = fabric_bindings(registries, false);
+  const auto at = [&](const std::string& field) { return fabric.pointer_of(field, "/fabric").value_or("none"); };
+  CHECK(at("k") == "/fabric/k");
+  CHECK(at("dims[1]") == "/fabric/dims/1");
+  CHECK(at("fat_tree_nodes") == "/fabric/nodes");
+  CHECK(at("switch_latency_ns") == "/fabric/switch_latency");
+  CHECK(at("routing.qps_per_flow") == "/fabric/routing/qps_per_connection");
+  CHECK(at("routing") == "/fabric/routing");
+  CHECK(at("roce.mtu_bytes") == "/fabric/roce/mtu");
+  CHECK(at("link_latency_ns") == "none");  // the model's own: no key feeds it
+  CHECK(fabric_bindings(registries, true).pointer_of("nics_per_node", "/frontend") == "/frontend/nics_per_node");
+
+  const auto traffic = traffic_bindings();
+  const json lognormal = {{"size", {{"kind", "lognormal"}, {"median", 1e6}, {"sigma", 1.0}}}};
+  CHECK(traffic.pointer_of("size.bytes", "/traffic", &lognormal) == "/traffic/size/median");
+  CHECK(traffic.pointer_of("size.bytes", "/traffic") == "/traffic/size/value");
+  CHECK(traffic.pointer_of("size.list[2]", "/traffic") == "/traffic/size_file");
+  CHECK(traffic.pointer_of("hosts", "/traffic") == "/traffic/pattern");
+}
+
+TEST_CASE("a part's fault is its /faults entry", "[tools][scenario][bindings]") {
+  const json faults = json::parse(R"([{"kind": "link", "link": 3}, {"kind": "cdu_failure", "zone": 1},
+                                      {"kind": "osd", "host": 2, "drive": 1}, {"kind": "cdu_pump_failure", "zone": 0}])");
+  CHECK(part_fault_pointer("faults[1].zone", faults, FaultTarget::kPlant) == "/faults/3/zone");
+  CHECK(part_fault_pointer("faults[0].delta_c", faults, FaultTarget::kPlant) == "/faults/1");
+  CHECK(part_fault_pointer("faults[0].drive", faults, FaultTarget::kStore) == "/faults/2/drive");
+  CHECK(part_fault_pointer("faults[2]", faults, FaultTarget::kPlant) == std::nullopt);
 }
 
 TEST_CASE("inference bindings locate the engine's fields and the autoscaler's parameters",
@@ -217,6 +254,12 @@ TEST_CASE("defaults a binding spells are the config header's", "[tools][scenario
   economics_bindings(testing::make_registries()).default_mismatches(mismatches);
   cloud_pool_bindings(testing::make_registries()).default_mismatches(mismatches);
   reliability_bindings().default_mismatches(mismatches);
+  cluster_bindings(testing::make_registries()).default_mismatches(mismatches);
+  workload_bindings(testing::make_registries()).default_mismatches(mismatches);
+  policies_bindings(testing::make_registries()).default_mismatches(mismatches);
+  outputs_bindings().default_mismatches(mismatches);
+  fabric_bindings(testing::make_registries(), false).default_mismatches(mismatches);
+  traffic_bindings().default_mismatches(mismatches);
   CHECK(mismatches == std::vector<std::string>{});
 }
 

@@ -3,6 +3,7 @@
 
 #include "scenario_test_support.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/cluster_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 
 using namespace dcsim;
@@ -221,30 +222,38 @@ TEST_CASE("keys with '/' or '~' are escaped in pointers", "[tools][scenario]") {
 }
 
 TEST_CASE("a model's ConfigError points at the key that fed the field", "[tools][scenario]") {
-  // The origins recorded while full.json was mapped, for fields whose model names differ from
-  // the keys (work_s <- work, node_choices <- nodes, gpu.max_power_w <- gpu_max_power).
+  // The cluster model's names of fields whose keys differ (work_s <- work, nodes <- node_choices'
+  // key, gpu.hbm_bytes <- gpu_hbm), found by the bindings that feed them.
   const Scenario s = load_fixture("full.json");
-  const FieldOrigins& o = s.origins.at("cluster");
-  CHECK(o.pointer_of("jobs[1].nodes") == "/workload/jobs/1/nodes");
-  CHECK(o.pointer_of("jobs[0]") == "/workload/jobs/0");
-  CHECK(o.pointer_of("generators[1].work_s") == "/workload/generators/1/work");
-  CHECK(o.pointer_of("generators[2].node_choices") == "/workload/generators/2/nodes");
-  CHECK(o.pointer_of("generators[0].interarrival_s") == "/workload/generators/0/interarrival");
-  CHECK(o.pointer_of("node.gpu.max_power_w") == "/cluster/node/gpu_max_power");
-  CHECK(o.pointer_of("node.compute_nics") == "/cluster/node/compute_nics");
-  CHECK(o.pointer_of("node.something_derived") == "/cluster/node");
-  CHECK(o.pointer_of("nodes_per_rack") == "/cluster/nodes_per_rack");
-  CHECK(o.pointer_of("scheduler") == "/policies/scheduler");
-  CHECK(o.pointer_of("telemetry_interval") == "/outputs/telemetry_interval");
-  CHECK(o.pointer_of("jobs[2].nodes") == "/workload/jobs");  // full.json has two jobs: the list
-  CHECK(o.pointer_of("something_else").empty());
+  const auto registries = make_registries();
+  const auto at = [&](const char* field) { return cluster_pointer(field, registries, s.resolved).value_or(""); };
+  CHECK(at("jobs[1].nodes") == "/workload/jobs/1/nodes");
+  CHECK(at("jobs[0]") == "/workload/jobs/0");
+  CHECK(at("generators[1].work_s") == "/workload/generators/1/work");
+  CHECK(at("generators[2].nodes[0]") == "/workload/generators/2/nodes/0");
+  CHECK(at("generators[0].interarrival_s") == "/workload/generators/0/interarrival");
+  CHECK(at("node.gpu_max_power") == "/cluster/node/gpu_max_power");
+  CHECK(at("node.gpu.hbm_bytes") == "/cluster/node/gpu_hbm");
+  CHECK(at("node.compute_nics") == "/cluster/node/compute_nics");
+  CHECK(at("node.something_derived") == "/cluster/node");
+  CHECK(at("nodes_per_rack") == "/cluster/nodes_per_rack");
+  CHECK(at("scheduler") == "/policies/scheduler");
+  CHECK(at("scheduler_params.backfill_depth") == "/policies/scheduler_params/backfill_depth");
+  CHECK(at("telemetry_interval") == "/outputs/telemetry_interval");
+  CHECK(at("seed") == "/seed");
+  // A training job's plan checks the cluster's node (training_scenario_test.cpp: the jobs' own keys).
+  CHECK(at("training[0].node.storage_nics") == "/cluster/node/storage_nics");
+  CHECK(at("training[0].fabric.nics_per_node") == "/cluster/node/compute_nics");
+  CHECK(at("jobs[2].nodes") == "/workload/jobs");  // full.json has two jobs: the list
+  CHECK(at("something_else").empty());
 
   // The message a model's error becomes, with the value the resolved document holds there.
   const sim::ConfigError e("jobs[1].nodes", "must be at most 4");
-  CHECK(std::string(translate_config_error("r.json", e, o, &s.resolved).what()) ==
-        "r.json:/workload/jobs/1/nodes: must be at most 4, got " + s.resolved["workload"]["jobs"][1]["nodes"].dump());
+  CHECK(std::string(cluster_config_error(s, e, registries).what()) ==
+        s.source + ":/workload/jobs/1/nodes: must be at most 4, got " +
+            s.resolved["workload"]["jobs"][1]["nodes"].dump());
   const sim::ConfigError f("mystery", "is wrong");
-  CHECK(std::string(translate_config_error("r.json", f, o).what()) == "r.json: mystery: is wrong");
+  CHECK(std::string(cluster_config_error(s, f, registries).what()) == s.source + ": mystery: is wrong");
 }
 
 TEST_CASE("a preset's figures are overridden one by one", "[tools][scenario]") {

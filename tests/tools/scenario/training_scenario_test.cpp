@@ -5,11 +5,12 @@
 #include <string>
 #include <variant>
 
+#include "scenario_test_support.hpp"
 #include "sim/trace_sink.hpp"
 #include "tools/run/run_scenario.hpp"
+#include "tools/scenario/cluster_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
 #include "tools/scenario/training_spec.hpp"
-#include "scenario_test_support.hpp"
 
 using namespace dcsim::tools::scenario;
 using nlohmann::json;
@@ -160,23 +161,25 @@ TEST_CASE("scenarios/two-jobs-shared-fabric.json: jobs sharing oversubscribed up
 TEST_CASE("training model errors point at the scenario keys", "[tools][scenario][training]") {
   const auto registries = dcsim::tools::scenario::testing::make_registries();
   {
-    // The origins recorded while mapping, where the step model's names differ from the keys.
+    // The bindings' keys, where the step model's names differ from the keys.
     const json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 4},
       "workload": {"training": [{"name": "a", "model": "bert-large", "micro_batch_size": 4},
                                 {"name": "b", "model": "bert-large", "micro_batch_size": 4, "global_batch": 64,
                                  "shape": {"layers": 12}}]}})");
     const auto s = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
-    const auto& o = s.origins.at("cluster");
-    CHECK(o.pointer_of("training[1].parallelism.tp") == "/workload/training/1/parallelism/tp");
-    CHECK(o.pointer_of("training[1].global_batch_sequences") == "/workload/training/1/global_batch");
-    CHECK(o.pointer_of("training[1].model.layers") == "/workload/training/1/shape/layers");
+    const auto at = [&](const char* field) { return cluster_pointer(field, registries, s.resolved).value_or(""); };
+    CHECK(at("training[1].parallelism.tp") == "/workload/training/1/parallelism/tp");
+    CHECK(at("training[1].global_batch_sequences") == "/workload/training/1/global_batch");
+    CHECK(at("training[1].model.layers") == "/workload/training/1/shape/layers");
     // Not given (the preset's figure): still the key to set.
-    CHECK(o.pointer_of("training[1].model.heads") == "/workload/training/1/shape/heads");
-    CHECK(o.pointer_of("training[0].model.seq_len") == "/workload/training/0/sequence_length");
-    CHECK(o.pointer_of("training[0].checkpoint.interval_steps") == "/workload/training/0/checkpoint/interval");
+    CHECK(at("training[1].model.heads") == "/workload/training/1/shape/heads");
+    CHECK(at("training[0].model.seq_len") == "/workload/training/0/sequence_length");
+    CHECK(at("training[0].checkpoint.interval_steps") == "/workload/training/0/checkpoint/interval");
     // The hardware a job's plan checks is the cluster's node.
-    CHECK(o.pointer_of("training[0].fabric.nics_per_node") == "/cluster/node/compute_nics");
-    CHECK(o.pointer_of("training[2].nodes").empty());
+    CHECK(at("training[0].fabric.nics_per_node") == "/cluster/node/compute_nics");
+    CHECK(at("training[1].model") == "/workload/training/1/shape");
+    CHECK(at("training[0].dataset") == "/workload/training/0/dataset");
+    CHECK(at("training[2].nodes") == "/workload/training");  // no such job: the list
   }
 
   const json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 1},

@@ -1,0 +1,36 @@
+#pragma once
+// The keys that feed the cluster model (models/cluster/cluster_config.hpp), each declared once
+// with the member it feeds (binding.hpp): /cluster (the node, racks, GPU phase power; its
+// cloud_pool is cloud_pool_spec.hpp's), /workload (jobs, generators, traces; training jobs are
+// training_spec.hpp's), /policies and /outputs. The model names its fields after ClusterConfig
+// ("node.gpus", "jobs[2].work", "generators[0].work_s", "scheduler_params.backfill_depth",
+// "training[1].parallelism.tp"); cluster_pointer() finds their keys.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "models/cluster/cluster_config.hpp"
+#include "models/model_registries.hpp"
+#include "tools/scenario/binding.hpp"
+
+namespace dcsim::tools::scenario {
+
+Bindings<models::cluster::ClusterConfig> cluster_bindings(const models::ModelRegistries& registries);
+Bindings<models::cluster::ClusterConfig> workload_bindings(const models::ModelRegistries& registries);
+Bindings<models::cluster::ClusterConfig> policies_bindings(const models::ModelRegistries& registries);
+Bindings<models::cluster::ClusterConfig> outputs_bindings();
+
+// Resolved /cluster, /workload, /policies and /outputs -> `config` (what the keys say; the
+// loader adds what depends on the rest of the scenario: seed, duration, traces).
+void map_cluster_sections(const nlohmann::json& resolved, const models::ModelRegistries& registries,
+                          models::cluster::ClusterConfig& config);
+
+// The key of a cluster model's field (`resolved`: the whole resolved scenario), or nothing for
+// a value of the model's own.
+std::optional<std::string> cluster_pointer(std::string_view field, const models::ModelRegistries& registries,
+                                           const nlohmann::json& resolved);
+
+}  // namespace dcsim::tools::scenario
