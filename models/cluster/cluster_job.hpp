@@ -3,7 +3,6 @@
 // cluster's bookkeeping, its lifecycle in cluster_lifecycle.cpp).
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,14 +67,11 @@ struct ClusterSimulation::Job {
   std::vector<std::unique_ptr<workload::StepGraph>> step_graphs;
   std::vector<std::unique_ptr<JobRun>> retired_runs;
   std::unique_ptr<JobRun> run;
-  // Elastic training (cluster_elastic.cpp): the plan of the run on fewer DP replicas than
-  // submitted (null: `plan`), from plans by DP degree (kept: runs refer to them); the step of
-  // the last checkpoint written (resume_step can be later: re-formed from the replicas' memory);
-  // what growing back costs.
+  // Elastic training (elastic_failover.hpp): the plan of the run on fewer DP replicas than
+  // submitted (null: `plan`; the failover's, kept there: runs refer to it); the step of the last
+  // checkpoint written (resume_step can be later: re-formed from the replicas' memory).
   const workload::TrainingJobPlan* run_plan = nullptr;
-  std::map<int, std::shared_ptr<const workload::TrainingJobPlan>> plans_by_dp;
   int checkpoint_step = 0;
-  sim::Time reconfigure_time;
   // A warning's checkpoint is being written before the job moves (cluster_warnings.cpp).
   bool migrating = false;
   // The next start's transition (from, cause), set by start_job_after; default

@@ -366,8 +366,9 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   // On the cloud side there are no spares and no free nodes to re-form on: the job resumes from
   // its checkpoint or starts over, in the queue (each policy's fallback).
   if (job.plan && failover_->elastic() && !job.cloud) {
-    info.replicas = elastic_replicas(job);
-    info.replicas_available = info.replicas > 0 ? replicas_available(job, failed_nodes) : 0;
+    info.replicas = elastic_.replicas(*job.plan, job.gpus_per_node);
+    info.replicas_available =
+        info.replicas > 0 ? elastic_.replicas_available(job_index, job.plan, job.nodes, failed_nodes) : 0;
     info.zero_stage = job.plan->job.parallelism.zero_stage;
   }
   const policy::FailoverDecision d = failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : spares_);
@@ -387,7 +388,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   if (d.action != Action::kReconfigure && job.run_plan != nullptr) {
     // Restarted (or given up), a job comes back at its submitted size.
     job.run_plan = nullptr;
-    shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index));
+    elastic_.restored(job_index);
   }
   if (d.action == Action::kFail) {
     --job.restarts;  // it does not start again
@@ -416,6 +417,42 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   }
 }
 
+void ClusterSimulation::reconfigure_job(std::size_t job_index, const std::vector<int>& failed_nodes,
+                                        const policy::FailoverDecision& d, bool reload) {
+  Job& job = *jobs_[job_index];
+  const ElasticFailover::Reform r =
+      elastic_.reform(job_index, job.spec.name, job.plan, job.nodes, failed_nodes, d.replicas, d.reconfigure_time);
+  job.run_plan = r.shrunk ? r.plan : nullptr;
+  // State from the checkpoint: every node reads its share of it back, as a restart does.
+  job.restart_delay = d.reconfigure_time + checkpoint_reload_time(job, *r.plan, reload);
+  ++(r.shrunk ? goodput_.elastic_shrinks : goodput_.elastic_reforms);
+  start_job_after(job_index, r.nodes, "interrupted", r.shrunk ? "elastic_shrink" : "elastic_reform");
+}
+
+const std::vector<int>& ClusterSimulation::job_nodes(std::size_t job_index) const { return jobs_[job_index]->nodes; }
+
+void ClusterSimulation::grow(std::size_t job_index, const std::vector<int>& nodes,
+                             const workload::TrainingJobPlan* plan, sim::Time delay) {
+  Job& job = *jobs_[job_index];
+  // The whole steps done are kept (every replica holds them); the step in flight is lost.
+  const double steps = job.training->steps_done();
+  const int whole = static_cast<int>(std::floor(steps));
+  const double lost = (steps - whole) * job.current_plan().step.step_time_s * job.gpus();
+  job.lost_gpu_s += lost;
+  goodput_.lost_gpu_s += lost;
+  goodput_.expand_lost_gpu_s += lost;
+  job.resume_step = whole;
+  job.resume_s = whole * job.current_plan().step.step_time_s;
+  job.checkpoint_step = job.training->steps_saved();
+  const char* from = running_label(job);  // stalled at a held checkpoint, or running
+  stop_running(job_index);
+  job.run_plan = plan;
+  job.reload_from_store = false;  // grown from the replicas' memory, not from the checkpoint
+  job.restart_delay = delay;
+  ++goodput_.elastic_expands;
+  start_job_after(job_index, nodes, from, "elastic_expand");
+}
+
 void ClusterSimulation::preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch) {
   Job& job = *jobs_[job_index];
   const Job& winner = *jobs_[by.job_index];
@@ -435,7 +472,7 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
   job.migrating = false;
   if (job.run_plan != nullptr) {  // a shrunk elastic job comes back at its submitted size
     job.run_plan = nullptr;
-    shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index));
+    elastic_.restored(job_index);
   }
   transition(job, from, "preempted", "preempted by " + winner.spec.name);
   const double lost = std::max(0.0, done_s - saved_s) * job.gpus();

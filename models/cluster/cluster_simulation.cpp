@@ -71,9 +71,14 @@ void validate(const ClusterConfig& c) {
 
 }  // namespace
 
-ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries registries,
-                                     sim::Simulator& sim, sim::TraceSink& sink)
-    : config_(std::move(config)), sim_(sim), sink_(sink), registries_(registries) {
+ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
+                                     sim::TraceSink& sink)
+    : config_(std::move(config)),
+      sim_(sim),
+      sink_(sink),
+      registries_(registries),
+      elastic_(config_.node, registries.collective_algorithms, config_.failover,
+               static_cast<ElasticFailover::Host&>(*this)) {
   validate(config_);
   const auto& entry = registries.schedulers.get(config_.scheduler);
   config_.scheduler_params.require_documented(entry.params, "scheduler_params.", "scheduler '" + config_.scheduler + "'");
@@ -245,7 +250,7 @@ void ClusterSimulation::set_node_conditions(const seams::NodeConditions* conditi
 }
 
 void ClusterSimulation::try_schedule() {
-  try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
+  elastic_.try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
   place_waiting();
   if (cloud_) cloud_->request(scheduler_->cloud_request(*this));  // after the placements, which the policy sees
 }

@@ -9,7 +9,7 @@
 // (1 = nominal), so a throttled node stretches the job in flight. A fault interrupts the jobs on
 // a node (set_node_down, crash_jobs_on_node): the work since the last checkpoint is lost and the
 // registered FailoverPolicy decides how the job comes back (requeue, resume from the checkpoint,
-// resume on hot spares, re-form elastically on fewer data-parallel replicas: cluster_elastic.cpp),
+// resume on hot spares, re-form elastically on fewer data-parallel replicas: elastic_failover.hpp),
 // paying a restart cost (cluster_lifecycle.cpp). A precursor's warning (warn_node) drains the
 // node and lets the policy move its job off first (cluster_warnings.cpp). Node power is
 // piecewise constant between events, so energy is integrated exactly as sum(P_i * dt_i).
@@ -43,6 +43,7 @@
 #include "models/cluster/cluster_telemetry.hpp"
 #include "models/cluster/collective_log.hpp"
 #include "models/cluster/data_feed.hpp"
+#include "models/cluster/elastic_failover.hpp"
 #include "models/cluster/goodput_report.hpp"
 #include "models/cluster/job_report.hpp"
 #include "models/cluster/power_meter.hpp"
@@ -94,7 +95,8 @@ class ClusterSimulation final : private policy::ClusterView,
                                 public seams::NodeClock,
                                 private ClusterTelemetry::Source,
                                 private CloudPool::Host,
-                                private SilentCorruption::Host {
+                                private SilentCorruption::Host,
+                                private ElasticFailover::Host {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
@@ -236,17 +238,13 @@ class ClusterSimulation final : private policy::ClusterView,
   // Stops the job's run (or its restart delay) and releases its nodes, accounts closed; the
   // caller decides what comes next (requeue, start elsewhere).
   void stop_running(std::size_t job_index);
-  // Elastic data parallelism (cluster_elastic.cpp). The job's submitted DP degree when its
-  // replicas fill whole nodes in at least two columns (failover_policy.hpp), else 0.
-  int elastic_replicas(const Job& job) const;
-  // The most replicas the job can re-form with now, its nodes released: its columns without a
-  // failed node, plus columns of free nodes, up to its submitted size; 0 when that does not fit.
-  int replicas_available(Job& job, const std::vector<int>& failed_nodes);
-  const workload::TrainingJobPlan* plan_for_replicas(Job& job, int replicas);
-  // `reload`: the state comes from the last checkpoint, which every node reads back.
+  // Elastic data parallelism (elastic_failover.hpp): the policy re-forms the job on fewer
+  // replicas; `reload`: the state comes from the last checkpoint, which every node reads back.
   void reconfigure_job(std::size_t job_index, const std::vector<int>& failed_nodes,
                        const policy::FailoverDecision& d, bool reload);
-  void try_expand();
+  const std::vector<int>& job_nodes(std::size_t job_index) const override;  // ElasticFailover::Host
+  void grow(std::size_t job_index, const std::vector<int>& nodes, const workload::TrainingJobPlan* plan,
+            sim::Time delay) override;
   // Warnings (cluster_warnings.cpp).
   void drain(int node, sim::Time until);
   void end_drain(int node);
@@ -328,9 +326,7 @@ class ClusterSimulation final : private policy::ClusterView,
   int spares_total_ = 0;      // nodes flagged spare (down ones included)
   std::vector<int> spares_;   // healthy unused spares, ascending
   GoodputCounts goodput_;  // interruptions and goodput, reported by goodput_report.hpp
-  std::size_t failed_ = 0;       // jobs the failover policy gave up
-  // Elastic jobs running on fewer replicas than submitted, in the order they shrank.
-  std::vector<std::size_t> shrunk_jobs_;
+  std::size_t failed_ = 0;  // jobs the failover policy gave up
   // Silent data corruption and its detection: counts, table, summary (made where the tables
   // are declared, in their order).
   std::optional<SilentCorruption> corruption_;
@@ -343,6 +339,7 @@ class ClusterSimulation final : private policy::ClusterView,
   const seams::DatacenterSignals* signals_ = nullptr;
   ClusterRegistries registries_;
 
+  ElasticFailover elastic_;  // before jobs_: their runs refer to its plans
   std::vector<std::unique_ptr<Job>> jobs_;
   WaitQueue waiting_;            // in the order schedulers see them (wait_queue.hpp)
   std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
