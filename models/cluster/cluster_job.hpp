@@ -72,12 +72,9 @@ struct ClusterSimulation::Job {
   // checkpoint written (resume_step can be later: re-formed from the replicas' memory).
   const workload::TrainingJobPlan* run_plan = nullptr;
   int checkpoint_step = 0;
-  // A warning's checkpoint is being written before the job moves (cluster_warnings.cpp).
-  bool migrating = false;
   // The next start's transition (from, cause), set by start_job_after; default
   // waiting/requeued -> running.
   std::pair<const char*, std::string> start_label{nullptr, ""};
-  sim::Time migration_relaunch;
   // CheckpointGate: its next checkpoint is held; stalled at it since `stalled_since` (accounted
   // up to there); the label the release returns to (null once a migration relabelled it).
   bool checkpoints_held = false;

@@ -251,7 +251,7 @@ bool ClusterSimulation::stall_at_checkpoint(std::size_t job_index) {
   if (!job.checkpoints_held || job.cloud) return false;
   job.stalled = true;
   job.stalled_since = sim_.now();
-  job.stall_return = job.migrating ? "migrating" : "running";
+  job.stall_return = precursor_.migrating(job.index) ? "migrating" : "running";
   transition(job, job.stall_return, "stalled", "off-site copy");
   for (int node : job.nodes) update_node_utilization(node);  // idle while stalled
   telemetry_->mark_dirty();
@@ -357,7 +357,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   }
   const char* from = running_label(job);
   stop_running(job_index);
-  job.migrating = false;
+  precursor_.cancel(job_index);
   ++job.restarts;
   transition(job, from, "interrupted", cause);
 
@@ -469,7 +469,7 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
   const int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
   const char* from = running_label(job);
   stop_running(job_index);
-  job.migrating = false;
+  precursor_.cancel(job_index);
   if (job.run_plan != nullptr) {  // a shrunk elastic job comes back at its submitted size
     job.run_plan = nullptr;
     elastic_.restored(job_index);
@@ -546,6 +546,102 @@ void ClusterSimulation::put_back_in_pool(int node) {
   if (n.state.free_gpus == n.state.gpus) {
     free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
   }
+}
+
+void ClusterSimulation::warn_node(int node, const std::string& cause, sim::Time drain_until, bool false_alarm) {
+  if (node < 0 || node >= config_.nodes) return;
+  ++(false_alarm ? goodput_.false_alarms : goodput_.alarms);
+  precursor_.drain(node, drain_until);
+  std::vector<std::size_t> holders;
+  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) holders.push_back(index);
+  for (std::size_t index : holders) {
+    const Job& job = *jobs_[index];
+    if (job.state != Job::State::kRunning) continue;
+    const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0 && job.plan->checkpoint_bytes > 0;
+    const policy::FailoverDecision d = failover_->on_warning({index, node, checkpoints});
+    if (d.action == policy::FailoverDecision::Action::kMigrate && checkpoints) {
+      precursor_.migrate(index, d.relaunch_overhead, cause);
+    }
+  }
+  try_schedule();
+  telemetry_->mark_dirty();
+}
+
+void ClusterSimulation::set_drained(int node, bool drained) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (!drained) n.state.drained = false;  // before the pool takes it back (schedulable)
+  if (n.state.healthy && n.state.spare) {
+    if (drained) {
+      spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
+    } else {
+      spares_.insert(std::lower_bound(spares_.begin(), spares_.end(), node), node);
+    }
+  } else if (n.state.healthy) {
+    if (drained) {
+      take_out_of_pool(node);
+    } else {
+      put_back_in_pool(node);
+    }
+  }
+  if (drained) {
+    n.state.drained = true;  // after it left the pool
+    return;
+  }
+  try_schedule();
+  telemetry_->mark_dirty();
+}
+
+void ClusterSimulation::save_for_move(std::size_t job_index, const std::string& cause, std::function<void()> saved) {
+  Job& job = *jobs_[job_index];
+  transition(job, running_label(job), "migrating", cause);
+  job.stall_return = nullptr;  // a stall in progress ends within migrating: no row for it
+  if (!job.run) {
+    saved();  // in its restart delay: nothing new to save, it moves now
+    return;
+  }
+  job.training->checkpoint_at_step_end(std::move(saved));
+}
+
+void ClusterSimulation::move(std::size_t job_index, sim::Time relaunch) {
+  Job& job = *jobs_[job_index];
+  // Replacements for the job's drained nodes: healthy free nodes first, then spares.
+  std::vector<int> leaving;
+  for (int n : job.nodes) {
+    if (nodes_[static_cast<std::size_t>(n)].state.drained) leaving.push_back(n);
+  }
+  std::vector<int> replacements(free_nodes_.begin(),
+                                free_nodes_.begin() +
+                                    static_cast<std::ptrdiff_t>(std::min(leaving.size(), free_nodes_.size())));
+  std::vector<int> spares_used;
+  for (int spare : spares_) {
+    if (replacements.size() == leaving.size()) break;
+    replacements.push_back(spare);
+    spares_used.push_back(spare);
+  }
+  if (replacements.size() < leaving.size()) {
+    ++goodput_.alarm_stays;
+    transition(job, "migrating", "running", "no free node");
+    return;  // the run goes on from its fresh checkpoint
+  }
+  if (job.run) {
+    job.checkpoint_step = job.training->steps_saved();
+    job.resume_step = job.checkpoint_step;
+    job.resume_s = job.run->saved_s();
+  }
+  stop_running(job_index);
+  for (int spare : spares_used) {
+    spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), spare));
+    --spares_total_;
+    put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
+  }
+  std::vector<int> nodes = job.nodes;
+  for (std::size_t k = 0; k < leaving.size(); ++k)
+    std::replace(nodes.begin(), nodes.end(), leaving[k], replacements[k]);
+  job.restart_delay = relaunch + checkpoint_reload_time(job, job.current_plan(), true);
+  ++goodput_.migrations;
+  start_job_after(job_index, nodes, "migrating", "migrated");
+  try_schedule();
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::set_node_down(int node, const std::string& cause) {

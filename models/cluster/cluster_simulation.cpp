@@ -78,7 +78,8 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
       sink_(sink),
       registries_(registries),
       elastic_(config_.node, registries.collective_algorithms, config_.failover,
-               static_cast<ElasticFailover::Host&>(*this)) {
+               static_cast<ElasticFailover::Host&>(*this)),
+      precursor_(config_.nodes, static_cast<PrecursorDrain::Host&>(*this), sim) {
   validate(config_);
   const auto& entry = registries.schedulers.get(config_.scheduler);
   config_.scheduler_params.require_documented(entry.params, "scheduler_params.", "scheduler '" + config_.scheduler + "'");

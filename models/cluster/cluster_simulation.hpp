@@ -11,7 +11,7 @@
 // registered FailoverPolicy decides how the job comes back (requeue, resume from the checkpoint,
 // resume on hot spares, re-form elastically on fewer data-parallel replicas: elastic_failover.hpp),
 // paying a restart cost (cluster_lifecycle.cpp). A precursor's warning (warn_node) drains the
-// node and lets the policy move its job off first (cluster_warnings.cpp). Node power is
+// node and lets the policy move its job off first (precursor_drain.hpp). Node power is
 // piecewise constant between events, so energy is integrated exactly as sum(P_i * dt_i).
 // A cloud pool (ClusterConfig::cloud_pool, cloud_pool.hpp) adds instances beyond the on-prem
 // nodes that exist only while provisioned, draw no on-prem power and may be preempted (spot).
@@ -47,6 +47,7 @@
 #include "models/cluster/goodput_report.hpp"
 #include "models/cluster/job_report.hpp"
 #include "models/cluster/power_meter.hpp"
+#include "models/cluster/precursor_drain.hpp"
 #include "models/cluster/silent_corruption.hpp"
 #include "models/cluster/wait_queue.hpp"
 #include "models/collective/collective_algorithm.hpp"
@@ -96,7 +97,8 @@ class ClusterSimulation final : private policy::ClusterView,
                                 private ClusterTelemetry::Source,
                                 private CloudPool::Host,
                                 private SilentCorruption::Host,
-                                private ElasticFailover::Host {
+                                private ElasticFailover::Host,
+                                private PrecursorDrain::Host {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
@@ -245,11 +247,10 @@ class ClusterSimulation final : private policy::ClusterView,
   const std::vector<int>& job_nodes(std::size_t job_index) const override;  // ElasticFailover::Host
   void grow(std::size_t job_index, const std::vector<int>& nodes, const workload::TrainingJobPlan* plan,
             sim::Time delay) override;
-  // Warnings (cluster_warnings.cpp).
-  void drain(int node, sim::Time until);
-  void end_drain(int node);
-  void begin_migration(std::size_t job_index, sim::Time relaunch_overhead, const std::string& cause);
-  void finish_migration(std::size_t job_index);
+  // Warnings (precursor_drain.hpp): the node leaves service or comes back; a job moves.
+  void set_drained(int node, bool drained) override;
+  void save_for_move(std::size_t job_index, const std::string& cause, std::function<void()> saved) override;
+  void move(std::size_t job_index, sim::Time relaunch) override;
   void transition(Job& job, const char* from, const char* to, const std::string& cause);
   void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
   // Cloud pool (cloud_pool.hpp): its instances are nodes after the on-prem ones.
@@ -340,6 +341,7 @@ class ClusterSimulation final : private policy::ClusterView,
   ClusterRegistries registries_;
 
   ElasticFailover elastic_;  // before jobs_: their runs refer to its plans
+  PrecursorDrain precursor_;
   std::vector<std::unique_ptr<Job>> jobs_;
   WaitQueue waiting_;            // in the order schedulers see them (wait_queue.hpp)
   std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
@@ -359,7 +361,6 @@ class ClusterSimulation final : private policy::ClusterView,
     double clock_factor = 1.0;
     std::vector<std::pair<std::size_t, int>> jobs;  // (job, GPUs it holds here)
     int faults_down = 0;  // faults holding it down (two GPUs can fail before either is repaired)
-    sim::Time drained_until;  // a warning's drain ends then (state.drained)
   };
   std::vector<Node> nodes_;
   // Node and rack power, energy and peaks; the series that show them (made once the config is
