@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,9 +81,7 @@ struct ClusterSimulation::Job {
   sim::Time stalled_since;
   const char* stall_return = nullptr;
   double stall_s = 0.0;  // over every run
-  // An inference replica (ServiceJobHost): what its runs tell the service; ended by the service.
-  std::optional<seams::ServiceJobHost::Callbacks> service;
-  bool service_ended = false;
+  bool service = false;  // an inference replica (service_jobs.hpp): ended by its service
   // Steps of the checkpoints the job can still restart from, oldest first (training jobs that
   // checkpoint; at most the store's keep_checkpoints when it keeps them there).
   std::vector<int> checkpoint_steps;

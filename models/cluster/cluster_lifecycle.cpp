@@ -161,7 +161,9 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   account_start_delay(job);
   const auto on_done = [this, job_index] { on_completion(job_index); };
   if (job.service) {
-    begin_service_run(job_index);
+    set_job_utilization(job_index, 0.0);
+    job.run = services_.run(job_index);
+    services_.started(job_index, [this, &job] { return job_rate(job); });
     return;
   }
   if (!job.plan) {
@@ -231,6 +233,38 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     });
   }
 }
+
+std::size_t ClusterSimulation::add_job(workload::JobSpec spec) {
+  auto job = std::make_unique<Job>();
+  job->spec = std::move(spec);
+  job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
+  job->service = true;
+  job->index = jobs_.size();
+  jobs_.push_back(std::move(job));
+  return jobs_.size() - 1;
+}
+
+void ClusterSimulation::end_job(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  if (job.state == Job::State::kRunning) {
+    if (job.run == nullptr) {  // still in its restart delay: nothing ran yet
+      sim_.cancel(job.begin_event);
+      job.begin_event = {};
+      account_start_delay(job);
+    }
+    on_completion(job_index);
+  } else if (job.state == Job::State::kWaiting) {
+    waiting_.erase_job(job_index);
+    job.state = Job::State::kDone;
+    job.finish = sim_.now();
+    ++finished_;
+    transition(job, "waiting", "completed", "withdrawn");
+    emit_job_row(job);
+    telemetry_->mark_dirty();
+  }
+}
+
+bool ClusterSimulation::running(std::size_t job_index) const { return jobs_[job_index]->state == Job::State::kRunning; }
 
 void ClusterSimulation::account_start_delay(Job& job) {
   const double held_s = (sim_.now() - job.run_start).seconds();

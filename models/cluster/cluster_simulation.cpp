@@ -79,7 +79,10 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
       registries_(registries),
       elastic_(config_.node, registries.collective_algorithms, config_.failover,
                static_cast<ElasticFailover::Host&>(*this)),
-      precursor_(config_.nodes, static_cast<PrecursorDrain::Host&>(*this), sim) {
+      precursor_(config_.nodes, static_cast<PrecursorDrain::Host&>(*this), sim),
+      services_(config_.node.gpus, config_.duration,
+                config_.node.storage_nics * config_.node.storage_nic_bandwidth_bps / 8.0, checkpoint_io_,
+                static_cast<ServiceJobs::Host&>(*this), sim) {
   validate(config_);
   const auto& entry = registries.schedulers.get(config_.scheduler);
   config_.scheduler_params.require_documented(entry.params, "scheduler_params.", "scheduler '" + config_.scheduler + "'");

@@ -48,6 +48,7 @@
 #include "models/cluster/job_report.hpp"
 #include "models/cluster/power_meter.hpp"
 #include "models/cluster/precursor_drain.hpp"
+#include "models/cluster/service_jobs.hpp"
 #include "models/cluster/silent_corruption.hpp"
 #include "models/cluster/wait_queue.hpp"
 #include "models/collective/collective_algorithm.hpp"
@@ -62,7 +63,6 @@
 #include "models/seams/node_conditions.hpp"
 #include "models/seams/node_fault_target.hpp"
 #include "models/seams/node_power_source.hpp"
-#include "models/seams/service_job_host.hpp"
 #include "sim/activity.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -91,14 +91,14 @@ struct ClusterRegistries {
 class ClusterSimulation final : private policy::ClusterView,
                                 public seams::NodeFaultTarget,
                                 public seams::CheckpointGate,
-                                public seams::ServiceJobHost,
                                 public seams::CheckpointStoreHost,
                                 public seams::NodeClock,
                                 private ClusterTelemetry::Source,
                                 private CloudPool::Host,
                                 private SilentCorruption::Host,
                                 private ElasticFailover::Host,
-                                private PrecursorDrain::Host {
+                                private PrecursorDrain::Host,
+                                private ServiceJobs::Host {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
@@ -171,14 +171,9 @@ class ClusterSimulation final : private policy::ClusterView,
   void release_checkpoints(std::size_t job) override;
   double checkpoint_stall_s() const override { return goodput_.stall_s; }
 
-  // ServiceJobHost (cluster_service_jobs.cpp): inference replicas as jobs. A service job asks one
-  // node's GPUs, its work is the rest of the run (what backfilling plans with), it starts with
-  // activity 0 (idle GPUs) until the service reports its own.
-  std::size_t submit_service_job(const std::string& name, int gpus, int priority, Callbacks callbacks) override;
-  void end_service_job(std::size_t handle) override;
-  void set_service_job_activity(std::size_t handle, double activity) override;
-  const std::vector<int>& service_job_nodes(std::size_t handle) const override;
-  void read_from_store(std::size_t handle, const std::string& pool, double bytes, std::function<void()> done) override;
+  // Inference replicas as jobs (service_jobs.hpp): the seam the inference subsystem gets GPUs
+  // through.
+  seams::ServiceJobHost& service_jobs() { return services_; }
 
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.
@@ -204,7 +199,7 @@ class ClusterSimulation final : private policy::ClusterView,
 
  private:
   struct Job;
-  void on_arrival(std::size_t job_index);
+  void on_arrival(std::size_t job_index) override;  // and ServiceJobs::Host
   void on_completion(std::size_t job_index);
   void try_schedule();
   void place_waiting();
@@ -216,7 +211,6 @@ class ClusterSimulation final : private policy::ClusterView,
   void start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
                        const std::string& cause);
   void begin_run(std::size_t job_index);
-  void begin_service_run(std::size_t job_index);  // cluster_service_jobs.cpp
   // The shared store (cluster_checkpoint_store.cpp). What a restart from the checkpoint pays to
   // read it back before its work resumes: bytes per node at the plan's checkpoint rate, or zero
   // when the job keeps its checkpoints in the store (its begin_run reads them there as flows).
@@ -247,6 +241,10 @@ class ClusterSimulation final : private policy::ClusterView,
   const std::vector<int>& job_nodes(std::size_t job_index) const override;  // ElasticFailover::Host
   void grow(std::size_t job_index, const std::vector<int>& nodes, const workload::TrainingJobPlan* plan,
             sim::Time delay) override;
+  // ServiceJobs::Host: a replica's job, its end, whether it holds its nodes.
+  std::size_t add_job(workload::JobSpec spec) override;
+  void end_job(std::size_t job_index) override;
+  bool running(std::size_t job_index) const override;
   // Warnings (precursor_drain.hpp): the node leaves service or comes back; a job moves.
   void set_drained(int node, bool drained) override;
   void save_for_move(std::size_t job_index, const std::string& cause, std::function<void()> saved) override;
@@ -287,7 +285,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void update_node_utilization(int node);
   // A running job's GPUs now do something else (a training step's phase mix): its utilisation
   // and its nodes' power follow.
-  void set_job_utilization(std::size_t job_index, double utilization);
+  void set_job_utilization(std::size_t job_index, double utilization) override;
   double job_rate(const Job& job) const;
   void set_node_utilization(int node, double utilization);
   int busy_nodes() const override { return busy_nodes_; }  // ClusterTelemetry::Source
@@ -342,6 +340,7 @@ class ClusterSimulation final : private policy::ClusterView,
 
   ElasticFailover elastic_;  // before jobs_: their runs refer to its plans
   PrecursorDrain precursor_;
+  ServiceJobs services_;
   std::vector<std::unique_ptr<Job>> jobs_;
   WaitQueue waiting_;            // in the order schedulers see them (wait_queue.hpp)
   std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
