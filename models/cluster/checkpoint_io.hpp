@@ -3,7 +3,7 @@
 // analytic rate (nothing here), flows to a store host on a network (network_write.hpp), the
 // shared object store (seams::CheckpointStore) or NVMe-oF namespaces (seams::CheckpointNamespaces),
 // whichever the plan names and the datacenter attached. The cluster asks per run; what a job owes
-// (a read in flight, its restart point) stays the cluster's (cluster_checkpoint_store.cpp).
+// (a read in flight, its restart point) stays the cluster's (cluster_hosts.cpp).
 //
 // Cost: each call O(the job's nodes) (the node lists it hands on); nothing per step.
 

@@ -50,7 +50,7 @@ struct ClusterSimulation::Job {
   bool awaiting_work = false;
   sim::EventHandle begin_event;
   // The restart reads its checkpoint back from the shared store before its work begins
-  // (cluster_checkpoint_store.cpp); the read in flight (0: none), whose end is ignored once the
+  // (cluster_hosts.cpp); the read in flight (0: none), whose end is ignored once the
   // run stops.
   bool reload_from_store = false;
   std::uint64_t store_read = 0;

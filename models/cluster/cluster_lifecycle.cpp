@@ -22,26 +22,6 @@
 
 namespace dcsim::models::cluster {
 
-std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_policy_interval(
-    const workload::JobSpec& spec) const {
-  const workload::TrainingJobPlan& plan = *spec.training;
-  // Only jobs that checkpoint (a target and an interval in their spec) get the policy's interval:
-  // one without checkpoints has nowhere to write them, and gets none for free.
-  if (plan.checkpoint_interval_steps <= 0) return spec.training;
-  const double per_node = config_.node_fault_rate_per_hour;
-  const double mtbf_s = per_node > 0 ? 3600.0 / (per_node * spec.nodes) : std::numeric_limits<double>::infinity();
-  // A synchronous save into the shared store (or to NVMe-oF namespaces) stalls the job at least
-  // as long as the drives take; the plan's cost is its nodes' NIC bound.
-  const double cost_s = checkpoint_io_.sync_save_cost_s(plan, spec.nodes, plan.checkpoint_s);
-  const double interval_s = failover_->checkpoint_interval_s(cost_s, mtbf_s);
-  if (!(interval_s > 0)) return spec.training;
-  auto changed = std::make_shared<workload::TrainingJobPlan>(plan);
-  changed->checkpoint_interval_steps =
-      std::max(1, static_cast<int>(std::llround(interval_s / plan.step.step_time_s)));
-  changed->checkpoints = (changed->steps - 1) / changed->checkpoint_interval_steps;
-  return changed;
-}
-
 void ClusterSimulation::transition(Job& job, const char* from, const char* to, const std::string& cause) {
   if (signals_ != nullptr && signals_->job_state.connected()) {
     signals_->job_state.emit(
@@ -108,27 +88,6 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
     begin_run(job_index);
   }
   job.restart_delay = sim::Time::zero();
-}
-
-seams::CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, double bytes) {
-  const Job& j = *jobs_[job_index];
-  const workload::CheckpointConfig& c = j.current_plan().checkpoint_config;
-  seams::CheckpointWritten w;
-  w.at = sim_.now();
-  w.job = job_index;
-  w.name = j.spec.name;
-  w.bytes = bytes;
-  w.nodes = j.nodes;
-  if (c.target == workload::CheckpointTarget::kStore && checkpoint_io_.store() != nullptr) {
-    w.place = seams::CheckpointWritten::Place::kStore;
-    copy_sources_ = checkpoint_io_.store()->copy_sources(c.pool);
-    w.sources = copy_sources_;
-  } else if (c.target == workload::CheckpointTarget::kRemote && c.store_host >= 0) {
-    w.place = seams::CheckpointWritten::Place::kNetworkHost;
-    w.host = c.store_host;
-    w.on_backend = c.network == workload::CheckpointNetwork::kBackend;
-  }
-  return w;
 }
 
 void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
@@ -234,38 +193,6 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   }
 }
 
-std::size_t ClusterSimulation::add_job(workload::JobSpec spec) {
-  auto job = std::make_unique<Job>();
-  job->spec = std::move(spec);
-  job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
-  job->service = true;
-  job->index = jobs_.size();
-  jobs_.push_back(std::move(job));
-  return jobs_.size() - 1;
-}
-
-void ClusterSimulation::end_job(std::size_t job_index) {
-  Job& job = *jobs_[job_index];
-  if (job.state == Job::State::kRunning) {
-    if (job.run == nullptr) {  // still in its restart delay: nothing ran yet
-      sim_.cancel(job.begin_event);
-      job.begin_event = {};
-      account_start_delay(job);
-    }
-    on_completion(job_index);
-  } else if (job.state == Job::State::kWaiting) {
-    waiting_.erase_job(job_index);
-    job.state = Job::State::kDone;
-    job.finish = sim_.now();
-    ++finished_;
-    transition(job, "waiting", "completed", "withdrawn");
-    emit_job_row(job);
-    telemetry_->mark_dirty();
-  }
-}
-
-bool ClusterSimulation::running(std::size_t job_index) const { return jobs_[job_index]->state == Job::State::kRunning; }
-
 void ClusterSimulation::account_start_delay(Job& job) {
   const double held_s = (sim_.now() - job.run_start).seconds();
   const double transfer_s = std::min(held_s, job.transfer_delay.seconds());
@@ -276,32 +203,6 @@ void ClusterSimulation::account_start_delay(Job& job) {
 
 const char* ClusterSimulation::running_label(const Job& job) {
   return job.stalled && job.stall_return != nullptr ? "stalled" : "running";
-}
-
-void ClusterSimulation::hold_checkpoints(std::size_t job_index) { jobs_[job_index]->checkpoints_held = true; }
-
-bool ClusterSimulation::stall_at_checkpoint(std::size_t job_index) {
-  Job& job = *jobs_[job_index];
-  if (!job.checkpoints_held || job.cloud) return false;
-  job.stalled = true;
-  job.stalled_since = sim_.now();
-  job.stall_return = precursor_.migrating(job.index) ? "migrating" : "running";
-  transition(job, job.stall_return, "stalled", "off-site copy");
-  for (int node : job.nodes) update_node_utilization(node);  // idle while stalled
-  telemetry_->mark_dirty();
-  return true;
-}
-
-void ClusterSimulation::release_checkpoints(std::size_t job_index) {
-  Job& job = *jobs_[job_index];
-  job.checkpoints_held = false;
-  if (!job.stalled) return;
-  close_run_accounts(job);
-  job.stalled = false;
-  if (job.stall_return != nullptr) transition(job, "stalled", job.stall_return, "off-site copy");
-  for (int node : job.nodes) update_node_utilization(node);
-  telemetry_->mark_dirty();
-  job.training->write_held_checkpoint();
 }
 
 void ClusterSimulation::close_run_accounts(Job& job) {
@@ -382,7 +283,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
                                                   : job.resume_step;
   int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
   const double step_s = job.plan ? job.current_plan().step.step_time_s : 0.0;
-  // A caught corruption rolls back to a clean checkpoint (cluster_integrity.cpp): the state in
+  // A caught corruption rolls back to a clean checkpoint (cluster_hosts.cpp): the state in
   // memory and the checkpoints since are wrong.
   const bool rollback = job.rollback_step >= 0 && job.plan != nullptr;
   if (rollback && saved_step > job.rollback_step) {
@@ -449,42 +350,6 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   } else {
     enqueue(job_index, d.action == Action::kResumeFromCheckpoint);
   }
-}
-
-void ClusterSimulation::reconfigure_job(std::size_t job_index, const std::vector<int>& failed_nodes,
-                                        const policy::FailoverDecision& d, bool reload) {
-  Job& job = *jobs_[job_index];
-  const ElasticFailover::Reform r =
-      elastic_.reform(job_index, job.spec.name, job.plan, job.nodes, failed_nodes, d.replicas, d.reconfigure_time);
-  job.run_plan = r.shrunk ? r.plan : nullptr;
-  // State from the checkpoint: every node reads its share of it back, as a restart does.
-  job.restart_delay = d.reconfigure_time + checkpoint_reload_time(job, *r.plan, reload);
-  ++(r.shrunk ? goodput_.elastic_shrinks : goodput_.elastic_reforms);
-  start_job_after(job_index, r.nodes, "interrupted", r.shrunk ? "elastic_shrink" : "elastic_reform");
-}
-
-const std::vector<int>& ClusterSimulation::job_nodes(std::size_t job_index) const { return jobs_[job_index]->nodes; }
-
-void ClusterSimulation::grow(std::size_t job_index, const std::vector<int>& nodes,
-                             const workload::TrainingJobPlan* plan, sim::Time delay) {
-  Job& job = *jobs_[job_index];
-  // The whole steps done are kept (every replica holds them); the step in flight is lost.
-  const double steps = job.training->steps_done();
-  const int whole = static_cast<int>(std::floor(steps));
-  const double lost = (steps - whole) * job.current_plan().step.step_time_s * job.gpus();
-  job.lost_gpu_s += lost;
-  goodput_.lost_gpu_s += lost;
-  goodput_.expand_lost_gpu_s += lost;
-  job.resume_step = whole;
-  job.resume_s = whole * job.current_plan().step.step_time_s;
-  job.checkpoint_step = job.training->steps_saved();
-  const char* from = running_label(job);  // stalled at a held checkpoint, or running
-  stop_running(job_index);
-  job.run_plan = plan;
-  job.reload_from_store = false;  // grown from the replicas' memory, not from the checkpoint
-  job.restart_delay = delay;
-  ++goodput_.elastic_expands;
-  start_job_after(job_index, nodes, from, "elastic_expand");
 }
 
 void ClusterSimulation::preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch) {
@@ -580,102 +445,6 @@ void ClusterSimulation::put_back_in_pool(int node) {
   if (n.state.free_gpus == n.state.gpus) {
     free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
   }
-}
-
-void ClusterSimulation::warn_node(int node, const std::string& cause, sim::Time drain_until, bool false_alarm) {
-  if (node < 0 || node >= config_.nodes) return;
-  ++(false_alarm ? goodput_.false_alarms : goodput_.alarms);
-  precursor_.drain(node, drain_until);
-  std::vector<std::size_t> holders;
-  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) holders.push_back(index);
-  for (std::size_t index : holders) {
-    const Job& job = *jobs_[index];
-    if (job.state != Job::State::kRunning) continue;
-    const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0 && job.plan->checkpoint_bytes > 0;
-    const policy::FailoverDecision d = failover_->on_warning({index, node, checkpoints});
-    if (d.action == policy::FailoverDecision::Action::kMigrate && checkpoints) {
-      precursor_.migrate(index, d.relaunch_overhead, cause);
-    }
-  }
-  try_schedule();
-  telemetry_->mark_dirty();
-}
-
-void ClusterSimulation::set_drained(int node, bool drained) {
-  auto& n = nodes_[static_cast<std::size_t>(node)];
-  if (!drained) n.state.drained = false;  // before the pool takes it back (schedulable)
-  if (n.state.healthy && n.state.spare) {
-    if (drained) {
-      spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
-    } else {
-      spares_.insert(std::lower_bound(spares_.begin(), spares_.end(), node), node);
-    }
-  } else if (n.state.healthy) {
-    if (drained) {
-      take_out_of_pool(node);
-    } else {
-      put_back_in_pool(node);
-    }
-  }
-  if (drained) {
-    n.state.drained = true;  // after it left the pool
-    return;
-  }
-  try_schedule();
-  telemetry_->mark_dirty();
-}
-
-void ClusterSimulation::save_for_move(std::size_t job_index, const std::string& cause, std::function<void()> saved) {
-  Job& job = *jobs_[job_index];
-  transition(job, running_label(job), "migrating", cause);
-  job.stall_return = nullptr;  // a stall in progress ends within migrating: no row for it
-  if (!job.run) {
-    saved();  // in its restart delay: nothing new to save, it moves now
-    return;
-  }
-  job.training->checkpoint_at_step_end(std::move(saved));
-}
-
-void ClusterSimulation::move(std::size_t job_index, sim::Time relaunch) {
-  Job& job = *jobs_[job_index];
-  // Replacements for the job's drained nodes: healthy free nodes first, then spares.
-  std::vector<int> leaving;
-  for (int n : job.nodes) {
-    if (nodes_[static_cast<std::size_t>(n)].state.drained) leaving.push_back(n);
-  }
-  std::vector<int> replacements(free_nodes_.begin(),
-                                free_nodes_.begin() +
-                                    static_cast<std::ptrdiff_t>(std::min(leaving.size(), free_nodes_.size())));
-  std::vector<int> spares_used;
-  for (int spare : spares_) {
-    if (replacements.size() == leaving.size()) break;
-    replacements.push_back(spare);
-    spares_used.push_back(spare);
-  }
-  if (replacements.size() < leaving.size()) {
-    ++goodput_.alarm_stays;
-    transition(job, "migrating", "running", "no free node");
-    return;  // the run goes on from its fresh checkpoint
-  }
-  if (job.run) {
-    job.checkpoint_step = job.training->steps_saved();
-    job.resume_step = job.checkpoint_step;
-    job.resume_s = job.run->saved_s();
-  }
-  stop_running(job_index);
-  for (int spare : spares_used) {
-    spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), spare));
-    --spares_total_;
-    put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
-  }
-  std::vector<int> nodes = job.nodes;
-  for (std::size_t k = 0; k < leaving.size(); ++k)
-    std::replace(nodes.begin(), nodes.end(), leaving[k], replacements[k]);
-  job.restart_delay = relaunch + checkpoint_reload_time(job, job.current_plan(), true);
-  ++goodput_.migrations;
-  start_job_after(job_index, nodes, "migrating", "migrated");
-  try_schedule();
-  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::set_node_down(int node, const std::string& cause) {

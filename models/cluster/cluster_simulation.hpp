@@ -16,6 +16,14 @@
 // A cloud pool (ClusterConfig::cloud_pool, cloud_pool.hpp) adds instances beyond the on-prem
 // nodes that exist only while provisioned, draw no on-prem power and may be preempted (spot).
 //
+// The core is this class, over three files: cluster_simulation.cpp (construction, placement,
+// GPUs and node power, the end of the run), cluster_lifecycle.cpp (a job's runs, interruptions,
+// the failover policy's decisions, node health) and cluster_hosts.cpp (what its collaborators ask
+// of it). The mechanisms are the collaborators', each testable alone and, where it calls back,
+// behind a Host it declares: CloudPool, SilentCorruption, ElasticFailover, PrecursorDrain,
+// ServiceJobs; CheckpointIo, PowerMeter, WaitQueue, ClusterTelemetry and the reports
+// (job_report.hpp, goodput_report.hpp) are called only.
+//
 // Emits (sim::TraceSink):
 //   series  power/cluster_w, power/rack/<r>_w (or power/rack_group/<g>_w, or neither:
 //           ClusterConfig::racks_per_power_series), jobs/running, jobs/waiting, nodes/busy
@@ -126,7 +134,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void set_frontend_network(TrainingFabric* network) { checkpoint_io_.set_frontend_network(network); }
   // The shared object store (models/seams/checkpoint_store.hpp): jobs whose checkpoint target is the store
   // write through it and read their checkpoint back from it on every restart
-  // (cluster_checkpoint_store.cpp). Call before start(). Not owned.
+  // (cluster_hosts.cpp). Call before start(). Not owned.
   // Jobs that checkpoint into it get their checkpoint interval again, now against what a save
   // into the store costs at least (CheckpointStore::write_bound_s), not their NICs' rate.
   void attach_checkpoint_store(seams::CheckpointStore& store) override;
@@ -144,7 +152,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // A job crash on a healthy node (software, NCCL watchdog, silent data corruption): its jobs are
   // interrupted; the node stays usable.
   void crash_jobs_on_node(int node, const std::string& cause) override;
-  // Silent data corruption (silent_corruption.hpp, cluster_integrity.cpp): each training job
+  // Silent data corruption (silent_corruption.hpp, cluster_hosts.cpp): each training job
   // stepping on the node runs on corrupted state from now; its loss checks catch it (config
   // sdc_detection: with that probability, that many steps later) and it rolls back to its latest
   // kept checkpoint from before the corruption while the node is quarantined for `quarantine`, or
@@ -211,7 +219,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
                        const std::string& cause);
   void begin_run(std::size_t job_index);
-  // The shared store (cluster_checkpoint_store.cpp). What a restart from the checkpoint pays to
+  // The shared store (cluster_hosts.cpp). What a restart from the checkpoint pays to
   // read it back before its work resumes: bytes per node at the plan's checkpoint rate, or zero
   // when the job keeps its checkpoints in the store (its begin_run reads them there as flows).
   sim::Time checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload);
@@ -227,7 +235,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,
                         const std::vector<int>& spares, sim::Time swap_time);
   void close_run_accounts(Job& job);
-  // The hold a training run asks before each checkpoint write: true stalls it (cluster_lifecycle.cpp).
+  // The hold a training run asks before each checkpoint write: true stalls it (cluster_hosts.cpp).
   bool stall_at_checkpoint(std::size_t job_index);
   // The job's state as job_states names it while it runs: stalled or running.
   static const char* running_label(const Job& job);
@@ -262,7 +270,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void put_back_in_pool(int node);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
   void emit_reliability_summary();
-  // Silent data corruption (cluster_integrity.cpp): what a catch does to the job (SilentCorruption::Host).
+  // Silent data corruption (cluster_hosts.cpp): what a catch does to the job (SilentCorruption::Host).
   // The job's state past `clean_through` steps is wrong from now (node -1: no GPU to blame).
   void corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine,
                    int clean_through);
