@@ -242,27 +242,6 @@ std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_po
   return changed;
 }
 
-seams::CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, double bytes) {
-  const Job& j = *jobs_[job_index];
-  const workload::CheckpointConfig& c = j.current_plan().checkpoint_config;
-  seams::CheckpointWritten w;
-  w.at = sim_.now();
-  w.job = job_index;
-  w.name = j.spec.name;
-  w.bytes = bytes;
-  w.nodes = j.nodes;
-  if (c.target == workload::CheckpointTarget::kStore && checkpoint_io_.store() != nullptr) {
-    w.place = seams::CheckpointWritten::Place::kStore;
-    copy_sources_ = checkpoint_io_.store()->copy_sources(c.pool);
-    w.sources = copy_sources_;
-  } else if (c.target == workload::CheckpointTarget::kRemote && c.store_host >= 0) {
-    w.place = seams::CheckpointWritten::Place::kNetworkHost;
-    w.host = c.store_host;
-    w.on_backend = c.network == workload::CheckpointNetwork::kBackend;
-  }
-  return w;
-}
-
 // CheckpointGate: held checkpoints stall the job.
 
 void ClusterSimulation::hold_checkpoints(std::size_t job_index) { jobs_[job_index]->checkpoints_held = true; }
@@ -354,11 +333,7 @@ void ClusterSimulation::set_drained(int node, bool drained) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
   if (!drained) n.state.drained = false;  // before the pool takes it back (schedulable)
   if (n.state.healthy && n.state.spare) {
-    if (drained) {
-      spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
-    } else {
-      spares_.insert(std::lower_bound(spares_.begin(), spares_.end(), node), node);
-    }
+    spares_.set_ready(node, !drained);
   } else if (n.state.healthy) {
     if (drained) {
       take_out_of_pool(node);
@@ -396,7 +371,7 @@ void ClusterSimulation::move(std::size_t job_index, sim::Time relaunch) {
                                 free_nodes_.begin() +
                                     static_cast<std::ptrdiff_t>(std::min(leaving.size(), free_nodes_.size())));
   std::vector<int> spares_used;
-  for (int spare : spares_) {
+  for (int spare : spares_.ready()) {
     if (replacements.size() == leaving.size()) break;
     replacements.push_back(spare);
     spares_used.push_back(spare);
@@ -413,8 +388,7 @@ void ClusterSimulation::move(std::size_t job_index, sim::Time relaunch) {
   }
   stop_running(job_index);
   for (int spare : spares_used) {
-    spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), spare));
-    --spares_total_;
+    spares_.use(spare);
     put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
   }
   std::vector<int> nodes = job.nodes;

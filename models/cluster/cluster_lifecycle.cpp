@@ -170,7 +170,10 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   run->set_on_checkpoint([this, job_index, announce, bytes = plan.checkpoint_bytes] {
     Job& j = *jobs_[job_index];
     record_checkpoint(j);
-    if (announce) signals_->checkpoint_written.emit(checkpoint_written(job_index, bytes));
+    if (announce) {
+      signals_->checkpoint_written.emit(
+          checkpoint_io_.written(sim_.now(), job_index, j.spec.name, j.current_plan(), j.nodes, bytes));
+    }
   });
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
   checkpoint_io_.connect_writes(*run, job.spec.name, plan, job.nodes, training_fabric_);
@@ -306,7 +309,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
         info.replicas > 0 ? elastic_.replicas_available(job_index, job.plan, job.nodes, failed_nodes) : 0;
     info.zero_stage = job.plan->job.parallelism.zero_stage;
   }
-  const policy::FailoverDecision d = failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : spares_);
+  const policy::FailoverDecision d = failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : spares_.ready());
   using Action = policy::FailoverDecision::Action;
   const bool from_checkpoint = d.action != Action::kRequeue && d.action != Action::kFail && saved_s > 0;
   const bool keep_steps = !rollback && d.action == Action::kReconfigure && d.keep_progress && job.training != nullptr;
@@ -412,13 +415,11 @@ void ClusterSimulation::resume_on_spares(std::size_t job_index, const std::vecto
   std::vector<int> nodes = job.nodes;
   for (std::size_t k = 0; k < spares.size(); ++k) {
     const int spare = spares[k];
-    const auto it = std::lower_bound(spares_.begin(), spares_.end(), spare);
-    if (it == spares_.end() || *it != spare) {
+    if (!spares_.is_ready(spare)) {
       throw sim::InternalError("failover policy '" + config_.failover + "' used node " + std::to_string(spare) +
                                ", not a healthy free spare (this is a bug)");
     }
-    spares_.erase(it);
-    --spares_total_;
+    spares_.use(spare);
     put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
     std::replace(nodes.begin(), nodes.end(), failed_nodes[k], spare);
   }
@@ -451,7 +452,7 @@ void ClusterSimulation::set_node_down(int node, const std::string& cause) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
   if (n.faults_down++ > 0) return;  // already down: this fault's repair must also come
   if (n.state.spare) {
-    if (!n.state.drained) spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
+    if (!n.state.drained) spares_.set_ready(node, false);
   } else {
     take_out_of_pool(node);
   }
@@ -478,15 +479,12 @@ void ClusterSimulation::set_node_up(int node) {
   if (--n.faults_down > 0) return;  // another fault still holds it down
   n.state.healthy = true;
   if (signals_ != nullptr) signals_->node_health.emit(seams::NodeHealthChange{sim_.now(), node, true, "repaired"});
-  if (!n.state.spare && spares_total_ < spare_target_) {
-    // A spare went into service for it: the repaired node takes its place in the pool.
-    n.state.spare = true;
-    ++spares_total_;
-  }
+  // A spare went into service for it: the repaired node takes its place in the pool.
+  if (!n.state.spare && spares_.refill()) n.state.spare = true;
   if (n.state.drained) {
     // Back in service when its drain ends (end_drain).
   } else if (n.state.spare) {
-    spares_.insert(std::lower_bound(spares_.begin(), spares_.end(), node), node);
+    spares_.set_ready(node, true);
   } else {
     put_back_in_pool(node);
   }

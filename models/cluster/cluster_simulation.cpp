@@ -110,21 +110,19 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
   free_gpus_ = config_.nodes * config_.node.gpus;
   in_service_gpus_ = free_gpus_;
   // Hot spares: the highest-numbered nodes, held out of the scheduler's pool.
-  spare_target_ = failover_->spare_nodes(config_.nodes);
-  require(spare_target_ < config_.nodes, "failover_params",
-          "holds " + std::to_string(spare_target_) + " of the cluster's " + std::to_string(config_.nodes) +
+  const int spares = failover_->spare_nodes(config_.nodes);
+  require(spares < config_.nodes, "failover_params",
+          "holds " + std::to_string(spares) + " of the cluster's " + std::to_string(config_.nodes) +
               " nodes as spares: none would be left to run jobs");
-  for (int i = config_.nodes - spare_target_; i < config_.nodes; ++i) {
+  for (int i = config_.nodes - spares; i < config_.nodes; ++i) {
     take_out_of_pool(i);
     nodes_[static_cast<std::size_t>(i)].state.spare = true;
-    spares_.push_back(i);
   }
-  spares_total_ = spare_target_;
+  spares_ = HotSpares(config_.nodes - spares, spares);
   for (const auto& job : jobs_) {
-    require(job->spec.nodes <= config_.nodes - spare_target_, "failover_params",
-            "leaves " + std::to_string(config_.nodes - spare_target_) + " nodes besides its " +
-                std::to_string(spare_target_) + " spares, but job '" + job->spec.name + "' needs " +
-                std::to_string(job->spec.nodes));
+    require(job->spec.nodes <= config_.nodes - spares, "failover_params",
+            "leaves " + std::to_string(config_.nodes - spares) + " nodes besides its " + std::to_string(spares) +
+                " spares, but job '" + job->spec.name + "' needs " + std::to_string(job->spec.nodes));
   }
   if (config_.cloud_pool) {  // node ids after the on-prem ones
     cloud_ = std::make_unique<CloudPool>(*config_.cloud_pool, config_.node.gpus, config_.nodes, config_.seed,

@@ -53,6 +53,7 @@
 #include "models/cluster/data_feed.hpp"
 #include "models/cluster/elastic_failover.hpp"
 #include "models/cluster/goodput_report.hpp"
+#include "models/cluster/hot_spares.hpp"
 #include "models/cluster/job_report.hpp"
 #include "models/cluster/power_meter.hpp"
 #include "models/cluster/precursor_drain.hpp"
@@ -60,7 +61,6 @@
 #include "models/cluster/silent_corruption.hpp"
 #include "models/cluster/wait_queue.hpp"
 #include "models/collective/collective_algorithm.hpp"
-#include "models/network/uplink_transport.hpp"
 #include "models/policy/cluster_view.hpp"
 #include "models/policy/failover_policy.hpp"
 #include "models/policy/scheduler.hpp"
@@ -280,11 +280,6 @@ class ClusterSimulation final : private policy::ClusterView,
   bool roll_back(std::size_t job_index, int step, const std::string& cause, int node, sim::Time quarantine) override;
   // A checkpoint the run just saved joins the ones the job can restart from.
   void record_checkpoint(Job& job);
-  // The announcement of a checkpoint the job just wrote: where it is (its nodes, a store host, the
-  // store), for whoever copies it on.
-  // Fills copy_sources_ for a store checkpoint: the result's sources point into it.
-  seams::CheckpointWritten checkpoint_written(std::size_t job_index, double bytes);
-  std::vector<network::UplinkSource> copy_sources_;
   // The job's resume point moved (a restart): a corruption after it is gone, and so are the
   // checkpoints after it.
   void settle_restart_point(Job& job);
@@ -329,9 +324,7 @@ class ClusterSimulation final : private policy::ClusterView,
   sim::TraceSink& sink_;
   std::unique_ptr<policy::Scheduler> scheduler_;
   std::unique_ptr<policy::FailoverPolicy> failover_;
-  int spare_target_ = 0;      // spares the policy keeps
-  int spares_total_ = 0;      // nodes flagged spare (down ones included)
-  std::vector<int> spares_;   // healthy unused spares, ascending
+  HotSpares spares_;       // the policy's
   GoodputCounts goodput_;  // interruptions and goodput, reported by goodput_report.hpp
   std::size_t failed_ = 0;  // jobs the failover policy gave up
   // Silent data corruption and its detection: counts, table, summary (made where the tables
