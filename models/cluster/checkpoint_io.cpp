@@ -100,4 +100,26 @@ std::unique_ptr<DataFeed> CheckpointIo::dataset_feed(const std::string& job, con
   return std::make_unique<DatasetReader>(c, std::move(read), sim);
 }
 
+seams::CheckpointWritten CheckpointIo::written(sim::Time at, std::size_t index, const std::string& job,
+                                               const workload::TrainingJobPlan& plan, const std::vector<int>& nodes,
+                                               double bytes) {
+  const workload::CheckpointConfig& c = plan.checkpoint_config;
+  seams::CheckpointWritten w;
+  w.at = at;
+  w.job = index;
+  w.name = job;
+  w.bytes = bytes;
+  w.nodes = nodes;
+  if (c.target == workload::CheckpointTarget::kStore && store_ != nullptr) {
+    w.place = seams::CheckpointWritten::Place::kStore;
+    copy_sources_ = store_->copy_sources(c.pool);
+    w.sources = copy_sources_;
+  } else if (c.target == workload::CheckpointTarget::kRemote && c.store_host >= 0) {
+    w.place = seams::CheckpointWritten::Place::kNetworkHost;
+    w.host = c.store_host;
+    w.on_backend = c.network == workload::CheckpointNetwork::kBackend;
+  }
+  return w;
+}
+
 }  // namespace dcsim::models::cluster

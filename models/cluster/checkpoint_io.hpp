@@ -3,7 +3,7 @@
 // analytic rate (nothing here), flows to a store host on a network (network_write.hpp), the
 // shared object store (seams::CheckpointStore) or NVMe-oF namespaces (seams::CheckpointNamespaces),
 // whichever the plan names and the datacenter attached. The cluster asks per run; what a job owes
-// (a read in flight, its restart point) stays the cluster's (cluster_checkpoint_store.cpp).
+// (a read in flight, its restart point) stays the cluster's (cluster_hosts.cpp).
 //
 // Cost: each call O(the job's nodes) (the node lists it hands on); nothing per step.
 
@@ -15,6 +15,7 @@
 
 #include "models/cluster/data_feed.hpp"
 #include "models/seams/checkpoint_store.hpp"
+#include "models/seams/datacenter_signals.hpp"
 #include "models/workload/training_job.hpp"
 #include "sim/simulator.hpp"
 
@@ -58,11 +59,17 @@ class CheckpointIo {
   // from the store; null otherwise. InternalError without a store.
   std::unique_ptr<DataFeed> dataset_feed(const std::string& job, const workload::TrainingJobPlan& plan,
                                          const std::vector<int>& nodes, int first_step, sim::Simulator& sim) const;
+  // The announcement of a checkpoint of `bytes` that job `index` (named `job`, running `plan` on
+  // `nodes`) just wrote: where it is (its nodes, a store host, the store), for whoever copies it
+  // on. A store checkpoint's sources are valid until the next call.
+  seams::CheckpointWritten written(sim::Time at, std::size_t index, const std::string& job,
+                                   const workload::TrainingJobPlan& plan, const std::vector<int>& nodes, double bytes);
 
  private:
   seams::CheckpointStore* store_ = nullptr;
   seams::CheckpointNamespaces* namespaces_ = nullptr;
   TrainingFabric* frontend_ = nullptr;
+  std::vector<network::UplinkSource> copy_sources_;  // of the latest written()
 };
 
 }  // namespace dcsim::models::cluster

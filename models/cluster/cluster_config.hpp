@@ -34,7 +34,7 @@ struct CloudPoolConfig {
   double wan_bits_per_s = 10e9;
 };
 
-// How training jobs catch silent data corruption (cluster_integrity.cpp): the framework's loss
+// How training jobs catch silent data corruption (cluster_hosts.cpp): the framework's loss
 // checks (loss spikes, NaN/Inf, gradient-norm jumps) notice a corruption of a job's state with
 // `probability`, `latency_steps` steps after it happened; a missed one runs on to a wrong
 // result. Only a small share of GPU SDC outcomes are NaN/Inf (about 1%, arXiv 2605.04213), so
@@ -92,5 +92,9 @@ struct ClusterConfig {
   // a 1,000,000-node run's 397 s (the scenario layer groups large clusters, /outputs/rack_power).
   int racks_per_power_series = 1;
 };
+
+// The fields' own ranges (ConfigError names the field, e.g. "jobs[2].nodes"); what needs the
+// registries (scheduler and failover parameters) the cluster checks as it builds them.
+void validate(const ClusterConfig& c);
 
 }  // namespace dcsim::models::cluster

@@ -3,9 +3,7 @@
 // cluster's bookkeeping, its lifecycle in cluster_lifecycle.cpp).
 
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,7 +50,7 @@ struct ClusterSimulation::Job {
   bool awaiting_work = false;
   sim::EventHandle begin_event;
   // The restart reads its checkpoint back from the shared store before its work begins
-  // (cluster_checkpoint_store.cpp); the read in flight (0: none), whose end is ignored once the
+  // (cluster_hosts.cpp); the read in flight (0: none), whose end is ignored once the
   // run stops.
   bool reload_from_store = false;
   std::uint64_t store_read = 0;
@@ -68,20 +66,14 @@ struct ClusterSimulation::Job {
   std::vector<std::unique_ptr<workload::StepGraph>> step_graphs;
   std::vector<std::unique_ptr<JobRun>> retired_runs;
   std::unique_ptr<JobRun> run;
-  // Elastic training (cluster_elastic.cpp): the plan of the run on fewer DP replicas than
-  // submitted (null: `plan`), from plans by DP degree (kept: runs refer to them); the step of
-  // the last checkpoint written (resume_step can be later: re-formed from the replicas' memory);
-  // what growing back costs.
+  // Elastic training (elastic_failover.hpp): the plan of the run on fewer DP replicas than
+  // submitted (null: `plan`; the failover's, kept there: runs refer to it); the step of the last
+  // checkpoint written (resume_step can be later: re-formed from the replicas' memory).
   const workload::TrainingJobPlan* run_plan = nullptr;
-  std::map<int, std::shared_ptr<const workload::TrainingJobPlan>> plans_by_dp;
   int checkpoint_step = 0;
-  sim::Time reconfigure_time;
-  // A warning's checkpoint is being written before the job moves (cluster_warnings.cpp).
-  bool migrating = false;
   // The next start's transition (from, cause), set by start_job_after; default
   // waiting/requeued -> running.
   std::pair<const char*, std::string> start_label{nullptr, ""};
-  sim::Time migration_relaunch;
   // CheckpointGate: its next checkpoint is held; stalled at it since `stalled_since` (accounted
   // up to there); the label the release returns to (null once a migration relabelled it).
   bool checkpoints_held = false;
@@ -89,9 +81,7 @@ struct ClusterSimulation::Job {
   sim::Time stalled_since;
   const char* stall_return = nullptr;
   double stall_s = 0.0;  // over every run
-  // An inference replica (ServiceJobHost): what its runs tell the service; ended by the service.
-  std::optional<seams::ServiceJobHost::Callbacks> service;
-  bool service_ended = false;
+  bool service = false;  // an inference replica (service_jobs.hpp): ended by its service
   // Steps of the checkpoints the job can still restart from, oldest first (training jobs that
   // checkpoint; at most the store's keep_checkpoints when it keeps them there).
   std::vector<int> checkpoint_steps;

@@ -22,26 +22,6 @@
 
 namespace dcsim::models::cluster {
 
-std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_policy_interval(
-    const workload::JobSpec& spec) const {
-  const workload::TrainingJobPlan& plan = *spec.training;
-  // Only jobs that checkpoint (a target and an interval in their spec) get the policy's interval:
-  // one without checkpoints has nowhere to write them, and gets none for free.
-  if (plan.checkpoint_interval_steps <= 0) return spec.training;
-  const double per_node = config_.node_fault_rate_per_hour;
-  const double mtbf_s = per_node > 0 ? 3600.0 / (per_node * spec.nodes) : std::numeric_limits<double>::infinity();
-  // A synchronous save into the shared store (or to NVMe-oF namespaces) stalls the job at least
-  // as long as the drives take; the plan's cost is its nodes' NIC bound.
-  const double cost_s = checkpoint_io_.sync_save_cost_s(plan, spec.nodes, plan.checkpoint_s);
-  const double interval_s = failover_->checkpoint_interval_s(cost_s, mtbf_s);
-  if (!(interval_s > 0)) return spec.training;
-  auto changed = std::make_shared<workload::TrainingJobPlan>(plan);
-  changed->checkpoint_interval_steps =
-      std::max(1, static_cast<int>(std::llround(interval_s / plan.step.step_time_s)));
-  changed->checkpoints = (changed->steps - 1) / changed->checkpoint_interval_steps;
-  return changed;
-}
-
 void ClusterSimulation::transition(Job& job, const char* from, const char* to, const std::string& cause) {
   if (signals_ != nullptr && signals_->job_state.connected()) {
     signals_->job_state.emit(
@@ -110,27 +90,6 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   job.restart_delay = sim::Time::zero();
 }
 
-seams::CheckpointWritten ClusterSimulation::checkpoint_written(std::size_t job_index, double bytes) {
-  const Job& j = *jobs_[job_index];
-  const workload::CheckpointConfig& c = j.current_plan().checkpoint_config;
-  seams::CheckpointWritten w;
-  w.at = sim_.now();
-  w.job = job_index;
-  w.name = j.spec.name;
-  w.bytes = bytes;
-  w.nodes = j.nodes;
-  if (c.target == workload::CheckpointTarget::kStore && checkpoint_io_.store() != nullptr) {
-    w.place = seams::CheckpointWritten::Place::kStore;
-    copy_sources_ = checkpoint_io_.store()->copy_sources(c.pool);
-    w.sources = copy_sources_;
-  } else if (c.target == workload::CheckpointTarget::kRemote && c.store_host >= 0) {
-    w.place = seams::CheckpointWritten::Place::kNetworkHost;
-    w.host = c.store_host;
-    w.on_backend = c.network == workload::CheckpointNetwork::kBackend;
-  }
-  return w;
-}
-
 void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
   training_fabric_ = fabric;
   if (fabric != nullptr && !config_.training_jobs.empty() && !collective_log_) {
@@ -161,7 +120,9 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   account_start_delay(job);
   const auto on_done = [this, job_index] { on_completion(job_index); };
   if (job.service) {
-    begin_service_run(job_index);
+    set_job_utilization(job_index, 0.0);
+    job.run = services_.run(job_index);
+    services_.started(job_index, [this, &job] { return job_rate(job); });
     return;
   }
   if (!job.plan) {
@@ -209,7 +170,10 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   run->set_on_checkpoint([this, job_index, announce, bytes = plan.checkpoint_bytes] {
     Job& j = *jobs_[job_index];
     record_checkpoint(j);
-    if (announce) signals_->checkpoint_written.emit(checkpoint_written(job_index, bytes));
+    if (announce) {
+      signals_->checkpoint_written.emit(
+          checkpoint_io_.written(sim_.now(), job_index, j.spec.name, j.current_plan(), j.nodes, bytes));
+    }
   });
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
   checkpoint_io_.connect_writes(*run, job.spec.name, plan, job.nodes, training_fabric_);
@@ -242,32 +206,6 @@ void ClusterSimulation::account_start_delay(Job& job) {
 
 const char* ClusterSimulation::running_label(const Job& job) {
   return job.stalled && job.stall_return != nullptr ? "stalled" : "running";
-}
-
-void ClusterSimulation::hold_checkpoints(std::size_t job_index) { jobs_[job_index]->checkpoints_held = true; }
-
-bool ClusterSimulation::stall_at_checkpoint(std::size_t job_index) {
-  Job& job = *jobs_[job_index];
-  if (!job.checkpoints_held || job.cloud) return false;
-  job.stalled = true;
-  job.stalled_since = sim_.now();
-  job.stall_return = job.migrating ? "migrating" : "running";
-  transition(job, job.stall_return, "stalled", "off-site copy");
-  for (int node : job.nodes) update_node_utilization(node);  // idle while stalled
-  telemetry_->mark_dirty();
-  return true;
-}
-
-void ClusterSimulation::release_checkpoints(std::size_t job_index) {
-  Job& job = *jobs_[job_index];
-  job.checkpoints_held = false;
-  if (!job.stalled) return;
-  close_run_accounts(job);
-  job.stalled = false;
-  if (job.stall_return != nullptr) transition(job, "stalled", job.stall_return, "off-site copy");
-  for (int node : job.nodes) update_node_utilization(node);
-  telemetry_->mark_dirty();
-  job.training->write_held_checkpoint();
 }
 
 void ClusterSimulation::close_run_accounts(Job& job) {
@@ -348,7 +286,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
                                                   : job.resume_step;
   int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
   const double step_s = job.plan ? job.current_plan().step.step_time_s : 0.0;
-  // A caught corruption rolls back to a clean checkpoint (cluster_integrity.cpp): the state in
+  // A caught corruption rolls back to a clean checkpoint (cluster_hosts.cpp): the state in
   // memory and the checkpoints since are wrong.
   const bool rollback = job.rollback_step >= 0 && job.plan != nullptr;
   if (rollback && saved_step > job.rollback_step) {
@@ -357,7 +295,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   }
   const char* from = running_label(job);
   stop_running(job_index);
-  job.migrating = false;
+  precursor_.cancel(job_index);
   ++job.restarts;
   transition(job, from, "interrupted", cause);
 
@@ -366,11 +304,12 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   // On the cloud side there are no spares and no free nodes to re-form on: the job resumes from
   // its checkpoint or starts over, in the queue (each policy's fallback).
   if (job.plan && failover_->elastic() && !job.cloud) {
-    info.replicas = elastic_replicas(job);
-    info.replicas_available = info.replicas > 0 ? replicas_available(job, failed_nodes) : 0;
+    info.replicas = elastic_.replicas(*job.plan, job.gpus_per_node);
+    info.replicas_available =
+        info.replicas > 0 ? elastic_.replicas_available(job_index, job.plan, job.nodes, failed_nodes) : 0;
     info.zero_stage = job.plan->job.parallelism.zero_stage;
   }
-  const policy::FailoverDecision d = failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : spares_);
+  const policy::FailoverDecision d = failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : spares_.ready());
   using Action = policy::FailoverDecision::Action;
   const bool from_checkpoint = d.action != Action::kRequeue && d.action != Action::kFail && saved_s > 0;
   const bool keep_steps = !rollback && d.action == Action::kReconfigure && d.keep_progress && job.training != nullptr;
@@ -387,7 +326,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   if (d.action != Action::kReconfigure && job.run_plan != nullptr) {
     // Restarted (or given up), a job comes back at its submitted size.
     job.run_plan = nullptr;
-    shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index));
+    elastic_.restored(job_index);
   }
   if (d.action == Action::kFail) {
     --job.restarts;  // it does not start again
@@ -432,10 +371,10 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
   const int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
   const char* from = running_label(job);
   stop_running(job_index);
-  job.migrating = false;
+  precursor_.cancel(job_index);
   if (job.run_plan != nullptr) {  // a shrunk elastic job comes back at its submitted size
     job.run_plan = nullptr;
-    shrunk_jobs_.erase(std::find(shrunk_jobs_.begin(), shrunk_jobs_.end(), job_index));
+    elastic_.restored(job_index);
   }
   transition(job, from, "preempted", "preempted by " + winner.spec.name);
   const double lost = std::max(0.0, done_s - saved_s) * job.gpus();
@@ -476,13 +415,11 @@ void ClusterSimulation::resume_on_spares(std::size_t job_index, const std::vecto
   std::vector<int> nodes = job.nodes;
   for (std::size_t k = 0; k < spares.size(); ++k) {
     const int spare = spares[k];
-    const auto it = std::lower_bound(spares_.begin(), spares_.end(), spare);
-    if (it == spares_.end() || *it != spare) {
+    if (!spares_.is_ready(spare)) {
       throw sim::InternalError("failover policy '" + config_.failover + "' used node " + std::to_string(spare) +
                                ", not a healthy free spare (this is a bug)");
     }
-    spares_.erase(it);
-    --spares_total_;
+    spares_.use(spare);
     put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
     std::replace(nodes.begin(), nodes.end(), failed_nodes[k], spare);
   }
@@ -515,7 +452,7 @@ void ClusterSimulation::set_node_down(int node, const std::string& cause) {
   auto& n = nodes_[static_cast<std::size_t>(node)];
   if (n.faults_down++ > 0) return;  // already down: this fault's repair must also come
   if (n.state.spare) {
-    if (!n.state.drained) spares_.erase(std::lower_bound(spares_.begin(), spares_.end(), node));
+    if (!n.state.drained) spares_.set_ready(node, false);
   } else {
     take_out_of_pool(node);
   }
@@ -542,15 +479,12 @@ void ClusterSimulation::set_node_up(int node) {
   if (--n.faults_down > 0) return;  // another fault still holds it down
   n.state.healthy = true;
   if (signals_ != nullptr) signals_->node_health.emit(seams::NodeHealthChange{sim_.now(), node, true, "repaired"});
-  if (!n.state.spare && spares_total_ < spare_target_) {
-    // A spare went into service for it: the repaired node takes its place in the pool.
-    n.state.spare = true;
-    ++spares_total_;
-  }
+  // A spare went into service for it: the repaired node takes its place in the pool.
+  if (!n.state.spare && spares_.refill()) n.state.spare = true;
   if (n.state.drained) {
     // Back in service when its drain ends (end_drain).
   } else if (n.state.spare) {
-    spares_.insert(std::lower_bound(spares_.begin(), spares_.end(), node), node);
+    spares_.set_ready(node, true);
   } else {
     put_back_in_pool(node);
   }

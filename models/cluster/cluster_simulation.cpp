@@ -12,6 +12,7 @@
 #include "models/cluster/step_executor.hpp"
 #include "models/cluster/training_fabric.hpp"
 #include "models/cluster/training_job_run.hpp"
+#include "models/cluster/workload_report.hpp"
 #include "models/power/node_power.hpp"
 #include "sim/error.hpp"
 
@@ -19,61 +20,26 @@ namespace dcsim::models::cluster {
 
 namespace {
 
+constexpr double kJoulesPerKwh = 3.6e6;
+
 void require(bool ok, const std::string& field, const std::string& message) {
   if (!ok) throw sim::ConfigError(field, message);
 }
 
-void validate(const ClusterConfig& c) {
-  require(c.nodes >= 1, "nodes", "must be at least 1");
-  require(c.nodes_per_rack >= 1, "nodes_per_rack", "must be at least 1");
-  require(c.racks_per_power_series >= 0, "racks_per_power_series", "must not be negative");
-  require(c.node.gpus >= 1, "node.gpus", "must be at least 1");
-  require(c.node.gpu.idle_power_w >= 0, "node.gpu_idle_power", "must not be negative");
-  require(c.node.gpu.max_power_w >= c.node.gpu.idle_power_w, "node.gpu_max_power",
-          "must be at least the GPU idle power");
-  require(c.node.other_idle_power_w >= 0, "node.other_idle_power", "must not be negative");
-  require(c.node.other_max_power_w >= c.node.other_idle_power_w, "node.other_max_power",
-          "must be at least the idle power of the rest of the node");
-  for (std::size_t i = 0; i < c.jobs.size(); ++i) {
-    const auto& j = c.jobs[i];
-    const std::string at = "jobs[" + std::to_string(i) + "]";
-    require(j.nodes >= 1 && j.nodes <= c.nodes, at + ".nodes",
-            "must be between 1 and the cluster's " + std::to_string(c.nodes) + " nodes");
-    require(j.gpus_per_node >= 0 && j.gpus_per_node <= c.node.gpus, at + ".gpus_per_node",
-            "must be between 0 (whole nodes) and the node's " + std::to_string(c.node.gpus) + " GPUs");
-    require(j.estimate >= sim::Time::zero(), at + ".estimate", "must not be negative");
-    require(j.work > sim::Time::zero(), at + ".work", "must be positive");
-    require(j.gpu_utilization >= 0 && j.gpu_utilization <= 1, at + ".gpu_utilization",
-            "must be between 0 and 1");
-    require(j.arrival >= sim::Time::zero(), at + ".arrival", "must not be negative");
-    for (std::size_t k = 0; k < j.utilization_profile.size(); ++k) {
-      const auto& phase = j.utilization_profile[k];
-      const std::string p = at + ".utilization_profile[" + std::to_string(k) + "]";
-      require(phase.work > sim::Time::zero(), p + ".work", "must be positive");
-      require(phase.gpu_utilization >= 0 && phase.gpu_utilization <= 1, p + ".gpu_utilization",
-              "must be between 0 and 1");
-    }
-  }
-  for (std::size_t g = 0; g < c.generators.size(); ++g) {
-    for (std::size_t k = 0; k < c.generators[g].node_choices.size(); ++k) {
-      const int n = c.generators[g].node_choices[k];
-      require(n >= 1 && n <= c.nodes,
-              "generators[" + std::to_string(g) + "].nodes[" + std::to_string(k) + "]",
-              "must be between 1 and the cluster's " + std::to_string(c.nodes) + " nodes");
-    }
-  }
-  if (c.sdc_detection) {
-    require(c.sdc_detection->probability >= 0 && c.sdc_detection->probability <= 1, "sdc_detection.probability",
-            "must be between 0 and 1");
-    require(c.sdc_detection->latency_steps >= 0, "sdc_detection.latency_steps", "must be 0 or more");
-  }
-}
-
 }  // namespace
 
-ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries registries,
-                                     sim::Simulator& sim, sim::TraceSink& sink)
-    : config_(std::move(config)), sim_(sim), sink_(sink), registries_(registries) {
+ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
+                                     sim::TraceSink& sink)
+    : config_(std::move(config)),
+      sim_(sim),
+      sink_(sink),
+      registries_(registries),
+      elastic_(config_.node, registries.collective_algorithms, config_.failover,
+               static_cast<ElasticFailover::Host&>(*this)),
+      precursor_(config_.nodes, static_cast<PrecursorDrain::Host&>(*this), sim),
+      services_(config_.node.gpus, config_.duration,
+                config_.node.storage_nics * config_.node.storage_nic_bandwidth_bps / 8.0, checkpoint_io_,
+                static_cast<ServiceJobs::Host&>(*this), sim) {
   validate(config_);
   const auto& entry = registries.schedulers.get(config_.scheduler);
   config_.scheduler_params.require_documented(entry.params, "scheduler_params.", "scheduler '" + config_.scheduler + "'");
@@ -144,21 +110,19 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
   free_gpus_ = config_.nodes * config_.node.gpus;
   in_service_gpus_ = free_gpus_;
   // Hot spares: the highest-numbered nodes, held out of the scheduler's pool.
-  spare_target_ = failover_->spare_nodes(config_.nodes);
-  require(spare_target_ < config_.nodes, "failover_params",
-          "holds " + std::to_string(spare_target_) + " of the cluster's " + std::to_string(config_.nodes) +
+  const int spares = failover_->spare_nodes(config_.nodes);
+  require(spares < config_.nodes, "failover_params",
+          "holds " + std::to_string(spares) + " of the cluster's " + std::to_string(config_.nodes) +
               " nodes as spares: none would be left to run jobs");
-  for (int i = config_.nodes - spare_target_; i < config_.nodes; ++i) {
+  for (int i = config_.nodes - spares; i < config_.nodes; ++i) {
     take_out_of_pool(i);
     nodes_[static_cast<std::size_t>(i)].state.spare = true;
-    spares_.push_back(i);
   }
-  spares_total_ = spare_target_;
+  spares_ = HotSpares(config_.nodes - spares, spares);
   for (const auto& job : jobs_) {
-    require(job->spec.nodes <= config_.nodes - spare_target_, "failover_params",
-            "leaves " + std::to_string(config_.nodes - spare_target_) + " nodes besides its " +
-                std::to_string(spare_target_) + " spares, but job '" + job->spec.name + "' needs " +
-                std::to_string(job->spec.nodes));
+    require(job->spec.nodes <= config_.nodes - spares, "failover_params",
+            "leaves " + std::to_string(config_.nodes - spares) + " nodes besides its " + std::to_string(spares) +
+                " spares, but job '" + job->spec.name + "' needs " + std::to_string(job->spec.nodes));
   }
   if (config_.cloud_pool) {  // node ids after the on-prem ones
     cloud_ = std::make_unique<CloudPool>(*config_.cloud_pool, config_.node.gpus, config_.nodes, config_.seed,
@@ -245,7 +209,7 @@ void ClusterSimulation::set_node_conditions(const seams::NodeConditions* conditi
 }
 
 void ClusterSimulation::try_schedule() {
-  try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
+  elastic_.try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
   place_waiting();
   if (cloud_) cloud_->request(scheduler_->cloud_request(*this));  // after the placements, which the policy sees
 }
@@ -348,23 +312,6 @@ void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) 
     }
   }
   update_node_utilization(node);
-}
-
-void ClusterSimulation::set_instance_provisioned(int node, bool provisioned) {
-  nodes_[static_cast<std::size_t>(node)].state.provisioned = provisioned;
-}
-
-double ClusterSimulation::interrupt_instance_jobs(int node, const std::string& cause) {
-  const double lost_before = goodput_.lost_gpu_s;
-  std::vector<std::size_t> victims;
-  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
-  for (std::size_t j : victims) interrupt_job(j, cause, {node});
-  return goodput_.lost_gpu_s - lost_before;
-}
-
-void ClusterSimulation::cloud_capacity_changed() {
-  try_schedule();
-  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::update_node_utilization(int node) {
@@ -471,6 +418,89 @@ int ClusterSimulation::fabric_groups_of(const Job& job) const {
 double ClusterSimulation::busy_nodes_of(const Job& job) const {
   // A job on part of a node keeps that part busy: GPU share, so shared nodes count once.
   return static_cast<double>(job.nodes.size()) * job.gpus_per_node / config_.node.gpus;
+}
+
+// The end of the run: rows for unfinished jobs and the summary (energy, power, the workload's
+// waits and completions, reliability and goodput).
+
+void ClusterSimulation::emit_reliability_summary() {
+  // Training jobs: the wall time since each first started that went into steps it kept
+  // (nominal step time x steps saved or done), the "effective training time" of Llama 3's report.
+  TrainingTimeKept training;
+  for (const auto& job : jobs_) {
+    if (!job->plan || job->start == sim::Time::max()) continue;
+    const double steps = job->training ? job->training->steps_done() : job->resume_step;
+    training.kept_s += steps * job->plan->step.step_time_s;
+    training.wall_s += ((job->state == Job::State::kDone ? job->finish : sim_.now()) - job->start).seconds();
+  }
+  emit_goodput_summary(goodput_, training, sink_);
+}
+
+void ClusterSimulation::finish() {
+  if (finished_run_) throw sim::InternalError("ClusterSimulation::finish called twice (this is a bug)");
+  finished_run_ = true;
+  if (collective_log_) collective_log_->finish();
+  power_->integrate_all(sim_.now());
+  // Unfinished jobs get a row too, so the tables account for every job.
+  // The workload's jobs by how they ended. Inference replicas are cluster jobs too (placed, held,
+  // interrupted like any), but the service decides when they end: they are counted apart and
+  // kept out of the workload's counts, waits and makespan (their service reports its own).
+  WorkloadTally workload;
+  sim::Time makespan = sim::Time::zero();
+  for (auto& job : jobs_) {
+    // Unfinished training jobs delivered the whole steps they have done (running) or will resume
+    // from (waiting), failed and unstarted ones nothing; completed ones reported at completion.
+    if (job->state == Job::State::kRunning && job->run != nullptr && job->training != nullptr) {
+      report_training_work(*job, std::floor(job->training->steps_done()));
+      job->training->record_steps_until_now();  // the steps in flight at the end, in training_steps
+    } else if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) {
+      report_training_work(*job, job->resume_step);
+    } else if (job->state == Job::State::kFailed || job->state == Job::State::kPending) {
+      report_training_work(*job, 0);
+    }
+    if (job->state == Job::State::kRunning) close_run_accounts(*job);
+    if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) emit_job_row(*job);
+    if (job->service) {
+      ++workload.replicas;
+      continue;
+    }
+    using Outcome = WorkloadTally::Outcome;
+    workload.add(job->state == Job::State::kDone      ? Outcome::kCompleted
+                 : job->state == Job::State::kFailed  ? Outcome::kFailed
+                 : job->state == Job::State::kPending ? Outcome::kNotArrived
+                                                      : Outcome::kUnfinished);
+    if (job->start != sim::Time::max()) workload.add_wait((job->start - job->spec.arrival).seconds());
+    if (job->state == Job::State::kDone) {
+      makespan = std::max(makespan, job->finish);
+      workload.add_completion((job->finish - job->spec.arrival).seconds(), job->spec.work.seconds());
+    }
+  }
+
+  const double energy = energy_j();
+  const double elapsed_s = sim_.now().seconds();
+  auto put = [this](const std::string& path, double v, const std::string& unit, const std::string& what) {
+    sink_.set_summary(path, sim::SummaryValue{v, unit, what});
+  };
+  put("energy/it_kwh", energy / kJoulesPerKwh, "kWh", "IT energy of the compute nodes");
+  put("power/mean_w", elapsed_s > 0 ? energy / elapsed_s : power_->cluster_power_w(), "W",
+      "IT energy / simulated time");
+  put("power/peak_w", power_->peak_power_w(), "W", "highest settled cluster IT power");
+  put("power/peak_rack_w", power_->peak_rack_power_w(), "W", "highest settled rack IT power");
+  emit_workload_summary(workload, sink_);
+  emit_reliability_summary();
+  corruption_->finish();
+  emit_data_stall_summary();
+  put("makespan_s", makespan.seconds(), "s", "time of the last job completion (inference replicas' ends excluded)");
+  put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
+  put("utilization/node_busy_fraction",
+      elapsed_s > 0 ? busy_node_seconds_ / (elapsed_s * static_cast<double>(config_.nodes)) : 0.0, "",
+      "on-prem node-seconds held by jobs / (nodes x simulated time); a job on k of a node's GPUs holds k/gpus of "
+      "it");
+  if (cloud_) {
+    std::uint64_t burst_jobs = 0;
+    for (const auto& job : jobs_) burst_jobs += job->ran_in_cloud ? 1 : 0;
+    cloud_->emit_summary(burst_jobs, goodput_.held_gpu_s, goodput_.transfer_gpu_s, sink_);
+  }
 }
 
 }  // namespace dcsim::models::cluster

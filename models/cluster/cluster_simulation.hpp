@@ -9,12 +9,20 @@
 // (1 = nominal), so a throttled node stretches the job in flight. A fault interrupts the jobs on
 // a node (set_node_down, crash_jobs_on_node): the work since the last checkpoint is lost and the
 // registered FailoverPolicy decides how the job comes back (requeue, resume from the checkpoint,
-// resume on hot spares, re-form elastically on fewer data-parallel replicas: cluster_elastic.cpp),
+// resume on hot spares, re-form elastically on fewer data-parallel replicas: elastic_failover.hpp),
 // paying a restart cost (cluster_lifecycle.cpp). A precursor's warning (warn_node) drains the
-// node and lets the policy move its job off first (cluster_warnings.cpp). Node power is
+// node and lets the policy move its job off first (precursor_drain.hpp). Node power is
 // piecewise constant between events, so energy is integrated exactly as sum(P_i * dt_i).
 // A cloud pool (ClusterConfig::cloud_pool, cloud_pool.hpp) adds instances beyond the on-prem
 // nodes that exist only while provisioned, draw no on-prem power and may be preempted (spot).
+//
+// The core is this class, over three files: cluster_simulation.cpp (construction, placement,
+// GPUs and node power, the end of the run), cluster_lifecycle.cpp (a job's runs, interruptions,
+// the failover policy's decisions, node health) and cluster_hosts.cpp (what its collaborators ask
+// of it). The mechanisms are the collaborators', each testable alone and, where it calls back,
+// behind a Host it declares: CloudPool, SilentCorruption, ElasticFailover, PrecursorDrain,
+// ServiceJobs; CheckpointIo, PowerMeter, WaitQueue, ClusterTelemetry and the reports
+// (job_report.hpp, goodput_report.hpp) are called only.
 //
 // Emits (sim::TraceSink):
 //   series  power/cluster_w, power/rack/<r>_w (or power/rack_group/<g>_w, or neither:
@@ -43,13 +51,16 @@
 #include "models/cluster/cluster_telemetry.hpp"
 #include "models/cluster/collective_log.hpp"
 #include "models/cluster/data_feed.hpp"
+#include "models/cluster/elastic_failover.hpp"
 #include "models/cluster/goodput_report.hpp"
+#include "models/cluster/hot_spares.hpp"
 #include "models/cluster/job_report.hpp"
 #include "models/cluster/power_meter.hpp"
+#include "models/cluster/precursor_drain.hpp"
+#include "models/cluster/service_jobs.hpp"
 #include "models/cluster/silent_corruption.hpp"
 #include "models/cluster/wait_queue.hpp"
 #include "models/collective/collective_algorithm.hpp"
-#include "models/network/uplink_transport.hpp"
 #include "models/policy/cluster_view.hpp"
 #include "models/policy/failover_policy.hpp"
 #include "models/policy/scheduler.hpp"
@@ -60,7 +71,6 @@
 #include "models/seams/node_conditions.hpp"
 #include "models/seams/node_fault_target.hpp"
 #include "models/seams/node_power_source.hpp"
-#include "models/seams/service_job_host.hpp"
 #include "sim/activity.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -89,12 +99,14 @@ struct ClusterRegistries {
 class ClusterSimulation final : private policy::ClusterView,
                                 public seams::NodeFaultTarget,
                                 public seams::CheckpointGate,
-                                public seams::ServiceJobHost,
                                 public seams::CheckpointStoreHost,
                                 public seams::NodeClock,
                                 private ClusterTelemetry::Source,
                                 private CloudPool::Host,
-                                private SilentCorruption::Host {
+                                private SilentCorruption::Host,
+                                private ElasticFailover::Host,
+                                private PrecursorDrain::Host,
+                                private ServiceJobs::Host {
  public:
   // Validates the config (ConfigError names the field, e.g. "jobs[2].nodes").
   ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
@@ -122,7 +134,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void set_frontend_network(TrainingFabric* network) { checkpoint_io_.set_frontend_network(network); }
   // The shared object store (models/seams/checkpoint_store.hpp): jobs whose checkpoint target is the store
   // write through it and read their checkpoint back from it on every restart
-  // (cluster_checkpoint_store.cpp). Call before start(). Not owned.
+  // (cluster_hosts.cpp). Call before start(). Not owned.
   // Jobs that checkpoint into it get their checkpoint interval again, now against what a save
   // into the store costs at least (CheckpointStore::write_bound_s), not their NICs' rate.
   void attach_checkpoint_store(seams::CheckpointStore& store) override;
@@ -140,7 +152,7 @@ class ClusterSimulation final : private policy::ClusterView,
   // A job crash on a healthy node (software, NCCL watchdog, silent data corruption): its jobs are
   // interrupted; the node stays usable.
   void crash_jobs_on_node(int node, const std::string& cause) override;
-  // Silent data corruption (silent_corruption.hpp, cluster_integrity.cpp): each training job
+  // Silent data corruption (silent_corruption.hpp, cluster_hosts.cpp): each training job
   // stepping on the node runs on corrupted state from now; its loss checks catch it (config
   // sdc_detection: with that probability, that many steps later) and it rolls back to its latest
   // kept checkpoint from before the corruption while the node is quarantined for `quarantine`, or
@@ -167,14 +179,9 @@ class ClusterSimulation final : private policy::ClusterView,
   void release_checkpoints(std::size_t job) override;
   double checkpoint_stall_s() const override { return goodput_.stall_s; }
 
-  // ServiceJobHost (cluster_service_jobs.cpp): inference replicas as jobs. A service job asks one
-  // node's GPUs, its work is the rest of the run (what backfilling plans with), it starts with
-  // activity 0 (idle GPUs) until the service reports its own.
-  std::size_t submit_service_job(const std::string& name, int gpus, int priority, Callbacks callbacks) override;
-  void end_service_job(std::size_t handle) override;
-  void set_service_job_activity(std::size_t handle, double activity) override;
-  const std::vector<int>& service_job_nodes(std::size_t handle) const override;
-  void read_from_store(std::size_t handle, const std::string& pool, double bytes, std::function<void()> done) override;
+  // Inference replicas as jobs (service_jobs.hpp): the seam the inference subsystem gets GPUs
+  // through.
+  seams::ServiceJobHost& service_jobs() { return services_; }
 
   // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
   // call before start(). Not owned.
@@ -200,7 +207,7 @@ class ClusterSimulation final : private policy::ClusterView,
 
  private:
   struct Job;
-  void on_arrival(std::size_t job_index);
+  void on_arrival(std::size_t job_index) override;  // and ServiceJobs::Host
   void on_completion(std::size_t job_index);
   void try_schedule();
   void place_waiting();
@@ -212,8 +219,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
                        const std::string& cause);
   void begin_run(std::size_t job_index);
-  void begin_service_run(std::size_t job_index);  // cluster_service_jobs.cpp
-  // The shared store (cluster_checkpoint_store.cpp). What a restart from the checkpoint pays to
+  // The shared store (cluster_hosts.cpp). What a restart from the checkpoint pays to
   // read it back before its work resumes: bytes per node at the plan's checkpoint rate, or zero
   // when the job keeps its checkpoints in the store (its begin_run reads them there as flows).
   sim::Time checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload);
@@ -229,29 +235,28 @@ class ClusterSimulation final : private policy::ClusterView,
   void resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,
                         const std::vector<int>& spares, sim::Time swap_time);
   void close_run_accounts(Job& job);
-  // The hold a training run asks before each checkpoint write: true stalls it (cluster_lifecycle.cpp).
+  // The hold a training run asks before each checkpoint write: true stalls it (cluster_hosts.cpp).
   bool stall_at_checkpoint(std::size_t job_index);
   // The job's state as job_states names it while it runs: stalled or running.
   static const char* running_label(const Job& job);
   // Stops the job's run (or its restart delay) and releases its nodes, accounts closed; the
   // caller decides what comes next (requeue, start elsewhere).
   void stop_running(std::size_t job_index);
-  // Elastic data parallelism (cluster_elastic.cpp). The job's submitted DP degree when its
-  // replicas fill whole nodes in at least two columns (failover_policy.hpp), else 0.
-  int elastic_replicas(const Job& job) const;
-  // The most replicas the job can re-form with now, its nodes released: its columns without a
-  // failed node, plus columns of free nodes, up to its submitted size; 0 when that does not fit.
-  int replicas_available(Job& job, const std::vector<int>& failed_nodes);
-  const workload::TrainingJobPlan* plan_for_replicas(Job& job, int replicas);
-  // `reload`: the state comes from the last checkpoint, which every node reads back.
+  // Elastic data parallelism (elastic_failover.hpp): the policy re-forms the job on fewer
+  // replicas; `reload`: the state comes from the last checkpoint, which every node reads back.
   void reconfigure_job(std::size_t job_index, const std::vector<int>& failed_nodes,
                        const policy::FailoverDecision& d, bool reload);
-  void try_expand();
-  // Warnings (cluster_warnings.cpp).
-  void drain(int node, sim::Time until);
-  void end_drain(int node);
-  void begin_migration(std::size_t job_index, sim::Time relaunch_overhead, const std::string& cause);
-  void finish_migration(std::size_t job_index);
+  const std::vector<int>& job_nodes(std::size_t job_index) const override;  // ElasticFailover::Host
+  void grow(std::size_t job_index, const std::vector<int>& nodes, const workload::TrainingJobPlan* plan,
+            sim::Time delay) override;
+  // ServiceJobs::Host: a replica's job, its end, whether it holds its nodes.
+  std::size_t add_job(workload::JobSpec spec) override;
+  void end_job(std::size_t job_index) override;
+  bool running(std::size_t job_index) const override;
+  // Warnings (precursor_drain.hpp): the node leaves service or comes back; a job moves.
+  void set_drained(int node, bool drained) override;
+  void save_for_move(std::size_t job_index, const std::string& cause, std::function<void()> saved) override;
+  void move(std::size_t job_index, sim::Time relaunch) override;
   void transition(Job& job, const char* from, const char* to, const std::string& cause);
   void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
   // Cloud pool (cloud_pool.hpp): its instances are nodes after the on-prem ones.
@@ -265,7 +270,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void put_back_in_pool(int node);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
   void emit_reliability_summary();
-  // Silent data corruption (cluster_integrity.cpp): what a catch does to the job (SilentCorruption::Host).
+  // Silent data corruption (cluster_hosts.cpp): what a catch does to the job (SilentCorruption::Host).
   // The job's state past `clean_through` steps is wrong from now (node -1: no GPU to blame).
   void corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine,
                    int clean_through);
@@ -275,11 +280,6 @@ class ClusterSimulation final : private policy::ClusterView,
   bool roll_back(std::size_t job_index, int step, const std::string& cause, int node, sim::Time quarantine) override;
   // A checkpoint the run just saved joins the ones the job can restart from.
   void record_checkpoint(Job& job);
-  // The announcement of a checkpoint the job just wrote: where it is (its nodes, a store host, the
-  // store), for whoever copies it on.
-  // Fills copy_sources_ for a store checkpoint: the result's sources point into it.
-  seams::CheckpointWritten checkpoint_written(std::size_t job_index, double bytes);
-  std::vector<network::UplinkSource> copy_sources_;
   // The job's resume point moved (a restart): a corruption after it is gone, and so are the
   // checkpoints after it.
   void settle_restart_point(Job& job);
@@ -288,7 +288,7 @@ class ClusterSimulation final : private policy::ClusterView,
   void update_node_utilization(int node);
   // A running job's GPUs now do something else (a training step's phase mix): its utilisation
   // and its nodes' power follow.
-  void set_job_utilization(std::size_t job_index, double utilization);
+  void set_job_utilization(std::size_t job_index, double utilization) override;
   double job_rate(const Job& job) const;
   void set_node_utilization(int node, double utilization);
   int busy_nodes() const override { return busy_nodes_; }  // ClusterTelemetry::Source
@@ -324,13 +324,9 @@ class ClusterSimulation final : private policy::ClusterView,
   sim::TraceSink& sink_;
   std::unique_ptr<policy::Scheduler> scheduler_;
   std::unique_ptr<policy::FailoverPolicy> failover_;
-  int spare_target_ = 0;      // spares the policy keeps
-  int spares_total_ = 0;      // nodes flagged spare (down ones included)
-  std::vector<int> spares_;   // healthy unused spares, ascending
+  HotSpares spares_;       // the policy's
   GoodputCounts goodput_;  // interruptions and goodput, reported by goodput_report.hpp
-  std::size_t failed_ = 0;       // jobs the failover policy gave up
-  // Elastic jobs running on fewer replicas than submitted, in the order they shrank.
-  std::vector<std::size_t> shrunk_jobs_;
+  std::size_t failed_ = 0;  // jobs the failover policy gave up
   // Silent data corruption and its detection: counts, table, summary (made where the tables
   // are declared, in their order).
   std::optional<SilentCorruption> corruption_;
@@ -343,6 +339,9 @@ class ClusterSimulation final : private policy::ClusterView,
   const seams::DatacenterSignals* signals_ = nullptr;
   ClusterRegistries registries_;
 
+  ElasticFailover elastic_;  // before jobs_: their runs refer to its plans
+  PrecursorDrain precursor_;
+  ServiceJobs services_;
   std::vector<std::unique_ptr<Job>> jobs_;
   WaitQueue waiting_;            // in the order schedulers see them (wait_queue.hpp)
   std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
@@ -362,7 +361,6 @@ class ClusterSimulation final : private policy::ClusterView,
     double clock_factor = 1.0;
     std::vector<std::pair<std::size_t, int>> jobs;  // (job, GPUs it holds here)
     int faults_down = 0;  // faults holding it down (two GPUs can fail before either is repaired)
-    sim::Time drained_until;  // a warning's drain ends then (state.drained)
   };
   std::vector<Node> nodes_;
   // Node and rack power, energy and peaks; the series that show them (made once the config is

@@ -1,6 +1,6 @@
 #pragma once
 // What the cluster reports about silent data corruption, declared apart from the mechanism
-// (cluster_integrity.cpp), as models/network/fabric_report.* is for the fabric: the
+// (cluster_hosts.cpp), as models/network/fabric_report.* is for the fabric: the
 // integrity_events table and the integrity/* summary. The mechanism adds to the public counts.
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 // Silent data corruption of training jobs, and its detection by their loss checks, apart from
-// the job lifecycle that acts on a catch (cluster_integrity.cpp). By hand:
+// the job lifecycle that acts on a catch (cluster_hosts.cpp). By hand:
 //   corrupted      a job's state after the steps it had finished (clean_through) is wrong from
 //                  now, and so is every checkpoint it saves later;
 //   caught         with the detection probability (one draw per corruption from the job's own

@@ -71,7 +71,7 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
   DatacenterParts parts;
   parts.nodes = cluster_.get();
   parts.checkpoints = cluster_.get();
-  parts.service_jobs = cluster_.get();
+  parts.service_jobs = &cluster_->service_jobs();
   if (fabric_) {
     parts.fabric = &fabric_->driver();
     parts.topology = &fabric_->fabric().topology();

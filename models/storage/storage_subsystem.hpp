@@ -47,7 +47,7 @@
 //            write runs beside its steps) and its restart reads), stall_gpu_h (x its GPUs);
 //            stall_gpu_h (all jobs); dataset_reads, dataset_reads_failed, dataset_bytes (and per
 //            job): input read ahead of the steps (the cluster adds data_stall_s, the time steps
-//            waited for it: cluster_checkpoint_store.cpp); weight_reads, weight_reads_failed,
+//            waited for it: cluster_hosts.cpp); weight_reads, weight_reads_failed,
 //            weight_bytes, weight_read_s_p50, weight_read_s_max: inference replicas loading their
 //            weights (rows of kind weights_read)
 // Costs: the store's (O(hosts^2) per operation at most); O(1) per checkpoint here, plus

@@ -1,4 +1,4 @@
-// Silent data corruption in the cluster (cluster_integrity.cpp): what a caught corruption rolls
+// Silent data corruption in the cluster (cluster_hosts.cpp): what a caught corruption rolls
 // back to, what a missed one leaves, and when a restart washes one out, with times worked out
 // by hand from the plan's step and checkpoint times.
 #include <catch2/catch.hpp>

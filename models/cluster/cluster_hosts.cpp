@@ -1,0 +1,457 @@
+// ClusterSimulation's side of its collaborators: what each asks of the core through its Host
+// (silent_corruption.hpp, elastic_failover.hpp, precursor_drain.hpp, service_jobs.hpp,
+// cloud_pool.hpp), and the checkpoints the store and the gate see (checkpoint_io.hpp,
+// CheckpointGate). The mechanisms are the collaborators'; here the core acts on their calls.
+//
+// Silent data corruption (silent_corruption.hpp): which jobs a corrupted GPU reaches, and what a
+// catch does to the job. The corruption, its detection, the integrity_events table and the
+// integrity/* summary are SilentCorruption's (silent_corruption.hpp). By hand:
+//   caught         the job rolls back to its latest kept checkpoint at or before clean_through
+//                  (0: it starts over) like an interruption by that cause (the work since is lost,
+//                  goodput/lost_gpu_h_by_cause/<cause>), and the node is quarantined (down) for the
+//                  quarantine time;
+//   checkpoints    a job can roll back to every one it saved since its restart point, or the
+//                  store's keep_checkpoints latest when it keeps them in the store (a rollback past
+//                  those starts over).
+// A checkpoint corrupted on its way into the store (storage_subsystem.hpp) is found by its
+// checksums when a restart reads it (the job goes back to the one before: read in turn) or
+// loaded unnoticed: then the job's state past the checkpoint before is wrong, as if a GPU had
+// corrupted it (no node to quarantine), and only its loss checks can catch it.
+//
+// Checkpoints (checkpoint_io.hpp): where training runs write them and what a restart pays to
+// read one back: the plan's analytic rate, flows to a store host (network_write.hpp), the shared
+// object store (models/seams/checkpoint_store.hpp) or NVMe-oF namespaces, whose reads are flows
+// too.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "models/cluster/cluster_job.hpp"
+#include "models/cluster/cluster_simulation.hpp"
+#include "sim/error.hpp"
+
+namespace dcsim::models::cluster {
+
+// Silent data corruption (SilentCorruption::Host) and the checkpoints a rollback goes to.
+
+void ClusterSimulation::corrupt_jobs_on_node(int node, const std::string& cause, sim::Time quarantine) {
+  if (!config_.sdc_detection) {
+    throw sim::InternalError("silent data corruption on node " + std::to_string(node) +
+                             " in a cluster without sdc_detection settings (this is a bug: the scenario layer "
+                             "sets them whenever a corruption can happen)");
+  }
+  std::vector<std::size_t> victims;
+  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
+  bool hit = false;
+  for (std::size_t j : victims) {
+    const Job& job = *jobs_[j];
+    if (!stepping(j)) continue;  // restarting: no state on the GPUs yet
+    hit = true;
+    if (job.plan) {
+      corrupt_job(j, node, cause, quarantine, static_cast<int>(std::floor(job.training->steps_done())));
+    } else {
+      corruption_->unprotected(job.spec.name, node);
+    }
+  }
+  corruption_->count_fault(hit);
+}
+
+void ClusterSimulation::corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine,
+                                    int clean_through) {
+  const Job& job = *jobs_[job_index];
+  corruption_->corrupt(job_index, job.spec.name, job.spec.nodes * job.gpus_per_node, node, cause, quarantine,
+                       clean_through);
+}
+
+bool ClusterSimulation::stepping(std::size_t job_index) const {
+  const Job& job = *jobs_[job_index];
+  return job.state == Job::State::kRunning && job.run != nullptr;
+}
+
+double ClusterSimulation::step_time_s(std::size_t job_index) const {
+  return jobs_[job_index]->current_plan().step.step_time_s;
+}
+
+int ClusterSimulation::clean_checkpoint(std::size_t job_index, int step) const {
+  const Job& job = *jobs_[job_index];
+  for (auto it = job.checkpoint_steps.rbegin(); it != job.checkpoint_steps.rend(); ++it) {
+    if (*it <= step) return *it;
+  }
+  return 0;
+}
+
+bool ClusterSimulation::roll_back(std::size_t job_index, int step, const std::string& cause, int node,
+                                  sim::Time quarantine) {
+  Job& job = *jobs_[job_index];
+  const bool quarantined = quarantine > sim::Time::zero() && node >= 0 && !is_cloud(node);
+  const bool on_node = std::find(job.nodes.begin(), job.nodes.end(), node) != job.nodes.end();
+  job.rollback_step = step;
+  interrupt_job(job_index, cause, quarantined && on_node ? std::vector<int>{node} : std::vector<int>{});
+  job.rollback_step = -1;
+  if (quarantined) {
+    set_node_down(node, cause + " (quarantine)");  // schedules the freed nodes
+    sim_.after(
+        quarantine, [this, node] { set_node_up(node); }, sim::Priority::kFirst);
+  } else {
+    try_schedule();
+    telemetry_->mark_dirty();
+  }
+  return quarantined;
+}
+
+void ClusterSimulation::record_checkpoint(Job& job) {
+  job.checkpoint_steps.push_back(job.training->steps_saved());
+  const std::size_t kept = checkpoint_io_.kept_checkpoints(job.current_plan());
+  if (kept > 0 && job.checkpoint_steps.size() > kept) {
+    job.checkpoint_steps.erase(job.checkpoint_steps.begin(),
+                               job.checkpoint_steps.end() - static_cast<std::ptrdiff_t>(kept));
+  }
+}
+
+void ClusterSimulation::settle_restart_point(Job& job) {
+  const std::size_t before = job.checkpoint_steps.size();
+  while (!job.checkpoint_steps.empty() && job.checkpoint_steps.back() > job.checkpoint_step) {
+    job.checkpoint_steps.pop_back();
+  }
+  // The store keeps the same list: the checkpoints after the restart point go there too.
+  if (job.checkpoint_steps.size() != before && job.plan) {
+    checkpoint_io_.keep_oldest(job.spec.name, job.current_plan(), job.checkpoint_steps.size());
+  }
+  corruption_->restart_from(job.index, job.resume_step);
+}
+
+// The shared store and NVMe-oF namespaces: checkpoint reloads and reads.
+
+sim::Time ClusterSimulation::checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload) {
+  job.reload_from_store = reload && (checkpoint_io_.in_store(plan) || checkpoint_io_.in_namespaces(plan));
+  if (!reload || job.reload_from_store || !(plan.checkpoint_rate_bytes_per_s > 0)) return sim::Time::zero();
+  // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
+  return sim::Time::from_seconds(plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s);
+}
+
+void ClusterSimulation::attach_checkpoint_store(seams::CheckpointStore& store) {
+  checkpoint_io_.attach_store(store);
+  for (auto& job : jobs_) {
+    if (job->spec.training && checkpoint_io_.in_store(*job->spec.training))
+      job->plan = plan_with_policy_interval(job->spec);
+    if (job->plan && job->plan->dataset.from_store) {
+      store.hold_dataset(job->spec.name, job->plan->dataset.pool, job->plan->dataset_bytes_stored);
+    }
+  }
+}
+
+void ClusterSimulation::attach_checkpoint_namespaces(seams::CheckpointNamespaces& namespaces) {
+  checkpoint_io_.attach_namespaces(namespaces);
+  for (auto& job : jobs_) {
+    if (job->spec.training && checkpoint_io_.in_namespaces(*job->spec.training))
+      job->plan = plan_with_policy_interval(job->spec);
+  }
+}
+
+bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  if (!job.reload_from_store) return false;
+  job.reload_from_store = false;
+  const workload::TrainingJobPlan& plan = job.current_plan();
+  const std::uint64_t id = ++store_reads_;
+  job.store_read = id;
+  checkpoint_io_.read_checkpoint(job.spec.name, plan, job.nodes, [this, job_index, id](seams::CheckpointRead result) {
+    Job& j = *jobs_[job_index];
+    if (j.store_read != id) return;  // the run stopped meanwhile
+    j.store_read = 0;
+    on_checkpoint_read(job_index, result);
+  });
+  return true;
+}
+
+void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result) {
+  Job& job = *jobs_[job_index];
+  if (result == seams::CheckpointRead::kUnavailable || result == seams::CheckpointRead::kCorruptFound) {
+    // Unavailable (some of it on no OSD up): the job starts over. Found corrupt by its checksums:
+    // it goes back to the checkpoint before, read in turn, or starts over when there is none.
+    int back_to = 0;
+    if (result == seams::CheckpointRead::kCorruptFound) {
+      corruption_->corrupt_checkpoint_found(job.spec.name, job.checkpoint_step);
+      if (job.checkpoint_steps.size() >= 2) back_to = job.checkpoint_steps[job.checkpoint_steps.size() - 2];
+    }
+    const double step_s = job.current_plan().step.step_time_s;
+    const double kept_s = back_to * step_s;
+    const double lost = std::max(0.0, job.resume_s - kept_s) * job.gpus();
+    job.lost_gpu_s += lost;
+    goodput_.lost_gpu_s += lost;
+    if (result == seams::CheckpointRead::kCorruptFound) {
+      corruption_->count_corrupt_fallback(lost);
+    }
+    job.resume_s = kept_s;
+    job.resume_step = back_to;
+    job.checkpoint_step = back_to;
+    settle_restart_point(job);
+    if (back_to > 0) {
+      job.reload_from_store = true;
+      read_checkpoint_from_store(job_index);
+      return;
+    }
+  }
+  begin_run(job_index);
+  if (result == seams::CheckpointRead::kCorruptUnnoticed) {
+    // Nothing checked it: the job steps on from a corrupted state, as if a GPU had corrupted it
+    // right after the checkpoint before; only its loss checks can catch it now.
+    corrupt_job(job_index, -1, "corrupt checkpoint", sim::Time::zero(), job.resume_step - 1);
+  }
+}
+
+void ClusterSimulation::emit_data_stall_summary() {
+  double total_s = 0.0, gpu_h = 0.0;
+  bool any = false;
+  for (const auto& job : jobs_) {
+    if (!job->plan || !job->plan->dataset.from_store) continue;
+    any = true;
+    const double s = job->training != nullptr ? job->training->data_stall_s() : 0.0;
+    total_s += s;
+    gpu_h += s * job->spec.nodes * job->gpus_per_node / 3600.0;
+    sink_.set_summary("storage/jobs/" + job->spec.name + "/data_stall_s",
+                      sim::SummaryValue{s, "s", "time the job's steps waited for their input from the store"});
+  }
+  if (!any) return;
+  sink_.set_summary("storage/data_stall_s",
+                    sim::SummaryValue{total_s, "s", "time training steps waited for input from the store, all jobs"});
+  sink_.set_summary("storage/data_stall_gpu_h",
+                    sim::SummaryValue{gpu_h, "GPU-h",
+                                      "those waits x the jobs' GPUs (with storage/stall_gpu_h: the "
+                                      "goodput the store cost)"});
+}
+
+std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_policy_interval(
+    const workload::JobSpec& spec) const {
+  const workload::TrainingJobPlan& plan = *spec.training;
+  // Only jobs that checkpoint (a target and an interval in their spec) get the policy's interval:
+  // one without checkpoints has nowhere to write them, and gets none for free.
+  if (plan.checkpoint_interval_steps <= 0) return spec.training;
+  const double per_node = config_.node_fault_rate_per_hour;
+  const double mtbf_s = per_node > 0 ? 3600.0 / (per_node * spec.nodes) : std::numeric_limits<double>::infinity();
+  // A synchronous save into the shared store (or to NVMe-oF namespaces) stalls the job at least
+  // as long as the drives take; the plan's cost is its nodes' NIC bound.
+  const double cost_s = checkpoint_io_.sync_save_cost_s(plan, spec.nodes, plan.checkpoint_s);
+  const double interval_s = failover_->checkpoint_interval_s(cost_s, mtbf_s);
+  if (!(interval_s > 0)) return spec.training;
+  auto changed = std::make_shared<workload::TrainingJobPlan>(plan);
+  changed->checkpoint_interval_steps = std::max(1, static_cast<int>(std::llround(interval_s / plan.step.step_time_s)));
+  changed->checkpoints = (changed->steps - 1) / changed->checkpoint_interval_steps;
+  return changed;
+}
+
+// CheckpointGate: held checkpoints stall the job.
+
+void ClusterSimulation::hold_checkpoints(std::size_t job_index) { jobs_[job_index]->checkpoints_held = true; }
+
+bool ClusterSimulation::stall_at_checkpoint(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  if (!job.checkpoints_held || job.cloud) return false;
+  job.stalled = true;
+  job.stalled_since = sim_.now();
+  job.stall_return = precursor_.migrating(job.index) ? "migrating" : "running";
+  transition(job, job.stall_return, "stalled", "off-site copy");
+  for (int node : job.nodes) update_node_utilization(node);  // idle while stalled
+  telemetry_->mark_dirty();
+  return true;
+}
+
+void ClusterSimulation::release_checkpoints(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  job.checkpoints_held = false;
+  if (!job.stalled) return;
+  close_run_accounts(job);
+  job.stalled = false;
+  if (job.stall_return != nullptr) transition(job, "stalled", job.stall_return, "off-site copy");
+  for (int node : job.nodes) update_node_utilization(node);
+  telemetry_->mark_dirty();
+  job.training->write_held_checkpoint();
+}
+
+// Elastic data parallelism (ElasticFailover::Host).
+
+void ClusterSimulation::reconfigure_job(std::size_t job_index, const std::vector<int>& failed_nodes,
+                                        const policy::FailoverDecision& d, bool reload) {
+  Job& job = *jobs_[job_index];
+  const ElasticFailover::Reform r =
+      elastic_.reform(job_index, job.spec.name, job.plan, job.nodes, failed_nodes, d.replicas, d.reconfigure_time);
+  job.run_plan = r.shrunk ? r.plan : nullptr;
+  // State from the checkpoint: every node reads its share of it back, as a restart does.
+  job.restart_delay = d.reconfigure_time + checkpoint_reload_time(job, *r.plan, reload);
+  ++(r.shrunk ? goodput_.elastic_shrinks : goodput_.elastic_reforms);
+  start_job_after(job_index, r.nodes, "interrupted", r.shrunk ? "elastic_shrink" : "elastic_reform");
+}
+
+const std::vector<int>& ClusterSimulation::job_nodes(std::size_t job_index) const { return jobs_[job_index]->nodes; }
+
+void ClusterSimulation::grow(std::size_t job_index, const std::vector<int>& nodes,
+                             const workload::TrainingJobPlan* plan, sim::Time delay) {
+  Job& job = *jobs_[job_index];
+  // The whole steps done are kept (every replica holds them); the step in flight is lost.
+  const double steps = job.training->steps_done();
+  const int whole = static_cast<int>(std::floor(steps));
+  const double lost = (steps - whole) * job.current_plan().step.step_time_s * job.gpus();
+  job.lost_gpu_s += lost;
+  goodput_.lost_gpu_s += lost;
+  goodput_.expand_lost_gpu_s += lost;
+  job.resume_step = whole;
+  job.resume_s = whole * job.current_plan().step.step_time_s;
+  job.checkpoint_step = job.training->steps_saved();
+  const char* from = running_label(job);  // stalled at a held checkpoint, or running
+  stop_running(job_index);
+  job.run_plan = plan;
+  job.reload_from_store = false;  // grown from the replicas' memory, not from the checkpoint
+  job.restart_delay = delay;
+  ++goodput_.elastic_expands;
+  start_job_after(job_index, nodes, from, "elastic_expand");
+}
+
+// Precursor warnings (PrecursorDrain::Host): the policy decides, the core drains and moves.
+
+void ClusterSimulation::warn_node(int node, const std::string& cause, sim::Time drain_until, bool false_alarm) {
+  if (node < 0 || node >= config_.nodes) return;
+  ++(false_alarm ? goodput_.false_alarms : goodput_.alarms);
+  precursor_.drain(node, drain_until);
+  std::vector<std::size_t> holders;
+  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) holders.push_back(index);
+  for (std::size_t index : holders) {
+    const Job& job = *jobs_[index];
+    if (job.state != Job::State::kRunning) continue;
+    const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0 && job.plan->checkpoint_bytes > 0;
+    const policy::FailoverDecision d = failover_->on_warning({index, node, checkpoints});
+    if (d.action == policy::FailoverDecision::Action::kMigrate && checkpoints) {
+      precursor_.migrate(index, d.relaunch_overhead, cause);
+    }
+  }
+  try_schedule();
+  telemetry_->mark_dirty();
+}
+
+void ClusterSimulation::set_drained(int node, bool drained) {
+  auto& n = nodes_[static_cast<std::size_t>(node)];
+  if (!drained) n.state.drained = false;  // before the pool takes it back (schedulable)
+  if (n.state.healthy && n.state.spare) {
+    spares_.set_ready(node, !drained);
+  } else if (n.state.healthy) {
+    if (drained) {
+      take_out_of_pool(node);
+    } else {
+      put_back_in_pool(node);
+    }
+  }
+  if (drained) {
+    n.state.drained = true;  // after it left the pool
+    return;
+  }
+  try_schedule();
+  telemetry_->mark_dirty();
+}
+
+void ClusterSimulation::save_for_move(std::size_t job_index, const std::string& cause, std::function<void()> saved) {
+  Job& job = *jobs_[job_index];
+  transition(job, running_label(job), "migrating", cause);
+  job.stall_return = nullptr;  // a stall in progress ends within migrating: no row for it
+  if (!job.run) {
+    saved();  // in its restart delay: nothing new to save, it moves now
+    return;
+  }
+  job.training->checkpoint_at_step_end(std::move(saved));
+}
+
+void ClusterSimulation::move(std::size_t job_index, sim::Time relaunch) {
+  Job& job = *jobs_[job_index];
+  // Replacements for the job's drained nodes: healthy free nodes first, then spares.
+  std::vector<int> leaving;
+  for (int n : job.nodes) {
+    if (nodes_[static_cast<std::size_t>(n)].state.drained) leaving.push_back(n);
+  }
+  std::vector<int> replacements(free_nodes_.begin(),
+                                free_nodes_.begin() +
+                                    static_cast<std::ptrdiff_t>(std::min(leaving.size(), free_nodes_.size())));
+  std::vector<int> spares_used;
+  for (int spare : spares_.ready()) {
+    if (replacements.size() == leaving.size()) break;
+    replacements.push_back(spare);
+    spares_used.push_back(spare);
+  }
+  if (replacements.size() < leaving.size()) {
+    ++goodput_.alarm_stays;
+    transition(job, "migrating", "running", "no free node");
+    return;  // the run goes on from its fresh checkpoint
+  }
+  if (job.run) {
+    job.checkpoint_step = job.training->steps_saved();
+    job.resume_step = job.checkpoint_step;
+    job.resume_s = job.run->saved_s();
+  }
+  stop_running(job_index);
+  for (int spare : spares_used) {
+    spares_.use(spare);
+    put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
+  }
+  std::vector<int> nodes = job.nodes;
+  for (std::size_t k = 0; k < leaving.size(); ++k)
+    std::replace(nodes.begin(), nodes.end(), leaving[k], replacements[k]);
+  job.restart_delay = relaunch + checkpoint_reload_time(job, job.current_plan(), true);
+  ++goodput_.migrations;
+  start_job_after(job_index, nodes, "migrating", "migrated");
+  try_schedule();
+  telemetry_->mark_dirty();
+}
+
+// Inference replicas (ServiceJobs::Host).
+
+std::size_t ClusterSimulation::add_job(workload::JobSpec spec) {
+  auto job = std::make_unique<Job>();
+  job->spec = std::move(spec);
+  job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
+  job->service = true;
+  job->index = jobs_.size();
+  jobs_.push_back(std::move(job));
+  return jobs_.size() - 1;
+}
+
+void ClusterSimulation::end_job(std::size_t job_index) {
+  Job& job = *jobs_[job_index];
+  if (job.state == Job::State::kRunning) {
+    if (job.run == nullptr) {  // still in its restart delay: nothing ran yet
+      sim_.cancel(job.begin_event);
+      job.begin_event = {};
+      account_start_delay(job);
+    }
+    on_completion(job_index);
+  } else if (job.state == Job::State::kWaiting) {
+    waiting_.erase_job(job_index);
+    job.state = Job::State::kDone;
+    job.finish = sim_.now();
+    ++finished_;
+    transition(job, "waiting", "completed", "withdrawn");
+    emit_job_row(job);
+    telemetry_->mark_dirty();
+  }
+}
+
+bool ClusterSimulation::running(std::size_t job_index) const { return jobs_[job_index]->state == Job::State::kRunning; }
+
+// The cloud pool (CloudPool::Host).
+
+void ClusterSimulation::set_instance_provisioned(int node, bool provisioned) {
+  nodes_[static_cast<std::size_t>(node)].state.provisioned = provisioned;
+}
+
+double ClusterSimulation::interrupt_instance_jobs(int node, const std::string& cause) {
+  const double lost_before = goodput_.lost_gpu_s;
+  std::vector<std::size_t> victims;
+  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
+  for (std::size_t j : victims) interrupt_job(j, cause, {node});
+  return goodput_.lost_gpu_s - lost_before;
+}
+
+void ClusterSimulation::cloud_capacity_changed() {
+  try_schedule();
+  telemetry_->mark_dirty();
+}
+
+}  // namespace dcsim::models::cluster
