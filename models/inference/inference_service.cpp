@@ -61,14 +61,19 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
       throw sim::ConfigError("resolution", "fluid serves rates, not a trace's requests: use resolution iteration");
     }
     if (config_.fluid_step <= sim::Time::zero()) throw sim::ConfigError("fluid_step", "expected a positive step");
-    const CurveInputs in{config_.requests.input_tokens, config_.requests.output_tokens, config_.gateway, config_.sla,
-                         seed};
+    curve_inputs_ = CurveInputs{config_.requests.input_tokens,
+                                config_.requests.output_tokens,
+                                config_.gateway,
+                                config_.sla,
+                                seed,
+                                1,
+                                router_->fluid_weight(2.0) != router_->fluid_weight(1.0)};
     if (curves == nullptr) {
       own_curves_ = std::make_unique<ServingCurveCache>();
       curves = own_curves_.get();
     }
-    curve_ = &curves->get(ServingCurveCache::key(config_.model, config_.engine, node_, in),
-                          [&] { return build_serving_curve(cost_, config_.engine, in); });
+    curve_cache_ = curves;
+    curve_ = &fluid_curve_for(static_cast<std::size_t>(config_.replicas));  // at start-up
   }
   if (!config_.autoscaler.empty()) {
     autoscaler_ =

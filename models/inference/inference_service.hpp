@@ -209,6 +209,10 @@ class InferenceService {
   // TTFT, end-to-end and queueing `wait_s` later.
   void fluid_add_latencies(const ServingCurve::Bracket& at, std::uint64_t count, double wait_s);
   double fluid_wait_s() const;  // the gateway wait of requests served now
+  // The curve for a fleet of `serving` replicas: measured on a pool of 1, 2, 4 or 8 (the largest
+  // power of two up to `serving`, kCurvePoolMax at most) behind the router, each pool size
+  // built once, when a fleet of that size first serves (at most four curves, each bounded).
+  const ServingCurve& fluid_curve_for(std::size_t serving);
   // Each serving replica's load drawn from its curve's loads at its utilisation (as a sample of
   // an iteration-level replica would see one): O(replicas).
   void fluid_draw_loads();
@@ -259,10 +263,13 @@ class InferenceService {
   std::pair<double, double> at_last_sample_{0.0, 0.0};
   bool finished_ = false;
 
-  const ServingCurve* curve_ = nullptr;  // fluid: one replica's curve (from the cache)
+  const ServingCurve* curve_ = nullptr;  // fluid: the curve of the fleet as deployed (from the cache)
   std::unique_ptr<ServingCurveCache> own_curves_;
+  ServingCurveCache* curve_cache_ = nullptr;
+  CurveInputs curve_inputs_;
   struct FluidSegment {
     sim::Time start, step_end;      // opened at start for the step that ends at step_end
+    const ServingCurve* curve = nullptr;  // for the fleet's size in the segment
     double arrival_per_s = 0.0;     // lambda over the step
     double served_per_s = 0.0;      // what the serving replicas take
     double backlog = 0.0;           // requests waiting at the gateway at start

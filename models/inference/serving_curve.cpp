@@ -127,6 +127,51 @@ class Probe {
   std::vector<std::unique_ptr<ServingReplica>> engines_;
 };
 
+// `size` replicas behind a router: load-aware (`balanced`: the fewest requests, ties to the
+// lowest index, as least_outstanding) or in turn (round_robin). A fleet's replicas fed by a
+// load-aware router idle and queue less than one replica fed a Poisson stream at the same load.
+class Pool {
+ public:
+  Pool(int size, bool balanced, sim::Simulator& sim, const IterationCostModel& cost, const EngineConfig& engine,
+       const ServingReplica::DoneFn& done)
+      : balanced_(balanced) {
+    for (int i = 0; i < size; ++i) replicas_.push_back(std::make_unique<Probe>(sim, cost, engine, done));
+  }
+  void submit(const ReplicaRequest& r) {
+    std::size_t pick = next_++ % replicas_.size();
+    if (balanced_) {
+      pick = 0;
+      for (std::size_t i = 1; i < replicas_.size(); ++i) {
+        if (replicas_[i]->load().outstanding() < replicas_[pick]->load().outstanding()) pick = i;
+      }
+    }
+    replicas_[pick]->submit(r);
+  }
+  ReplicaCounters counters() const {  // summed over the pool
+    ReplicaCounters t;
+    for (const auto& p : replicas_) {
+      const ReplicaCounters c = p->counters();
+      t.busy_s += c.busy_s;
+      t.compute_s += c.compute_s;
+      t.memory_s += c.memory_s;
+      t.communication_s += c.communication_s;
+      t.iterations += c.iterations;
+      t.preemptions += c.preemptions;
+      t.prefill_tokens += c.prefill_tokens;
+      t.decode_tokens += c.decode_tokens;
+      t.batch_sum += c.batch_sum;
+    }
+    return t;
+  }
+  ReplicaLoad load(std::size_t i) const { return replicas_[i % replicas_.size()]->load(); }
+  std::size_t size() const { return replicas_.size(); }
+
+ private:
+  bool balanced_;
+  std::size_t next_ = 0;
+  std::vector<std::unique_ptr<Probe>> replicas_;
+};
+
 ReplicaRates rates_between(const ReplicaCounters& a, const ReplicaCounters& b, double seconds) {
   const double k = seconds > 0.0 ? 1.0 / seconds : 0.0;
   return ReplicaRates{b.busy_s - a.busy_s,
@@ -220,7 +265,7 @@ struct PointRun {
            const std::string& path, int requests_, double budget_)
       : in(in_), requests(requests_), budget(budget_) {
     arrivals.kind = RequestStreamConfig::Kind::kPoisson;
-    arrivals.rate_per_s = rate_per_s;
+    arrivals.rate_per_s = rate_per_s * in.pool;
     arrivals.input_tokens = in.input_tokens;
     arrivals.output_tokens = in.output_tokens;
     stream = std::make_unique<RequestStream>(arrivals, in.seed, path);
@@ -228,7 +273,8 @@ struct PointRun {
     last = first + static_cast<std::uint64_t>(requests);
     out_s = gateway_out_s(in.gateway);
     samples.reserve(static_cast<std::size_t>(requests));
-    probe = std::make_unique<Probe>(sim, cost, engine, [this](const ReplicaOutcome& o) { on_done(o); });
+    probe = std::make_unique<Pool>(std::max(1, in.pool), in.balanced, sim, cost, engine,
+                                   [this](const ReplicaOutcome& o) { on_done(o); });
   }
   void run() {
     issue();
@@ -277,7 +323,7 @@ struct PointRun {
       t1 = sim.now().seconds();
     }
     if (q.id >= first && q.id < last) {
-      const ReplicaLoad l = probe->load();  // as this Poisson arrival sees it
+      const ReplicaLoad l = probe->load(q.id);  // one replica's, as this Poisson arrival sees it
       waiting += l.waiting;
       running += l.running;
       kv += l.kv_used_fraction;
@@ -293,7 +339,7 @@ struct PointRun {
   RequestStreamConfig arrivals;
   std::unique_ptr<RequestStream> stream;
   sim::Simulator sim;
-  std::unique_ptr<Probe> probe;
+  std::unique_ptr<Pool> probe;
   std::uint64_t first = 0, last = 0, next_id = 0;
   double out_s = 0.0;
   std::vector<Sample> samples;
@@ -308,6 +354,7 @@ struct PointRun {
 
 ServingCurve build_serving_curve(const IterationCostModel& cost, const EngineConfig& engine, const CurveInputs& in) {
   ServingCurve curve;
+  curve.pool = std::max(1, in.pool);
   {
     // The lengths' means from many draws of a private stream (the service's own draws are the
     // same distributions: its output tokens converge to arrivals x this mean).
@@ -348,7 +395,7 @@ ServingCurve build_serving_curve(const IterationCostModel& cost, const EngineCon
     }
     CurvePoint p;
     p.utilization = u;
-    p.rates = rates_between(c0, c1, t1 - t0);
+    p.rates = rates_between(c0, c1, t1 - t0).scaled(1.0 / static_cast<double>(run.probe->size()));
     p.waiting = waiting / seen;
     p.running = running / seen;
     p.load.waiting = static_cast<int>(std::lround(p.waiting));
@@ -404,7 +451,8 @@ std::string ServingCurveCache::key(const workload::TransformerModel& m, const En
   length(in.input_tokens);
   length(in.output_tokens);
   k << in.gateway.rtt.ns() << ',' << in.gateway.bandwidth_bps << ',' << in.gateway.bytes_per_token << ';'
-    << in.sla.ttft_s << ',' << in.sla.tpot_s << ',' << in.sla.e2e_s << ';' << in.seed;
+    << in.sla.ttft_s << ',' << in.sla.tpot_s << ',' << in.sla.e2e_s << ';' << in.seed << ';' << in.pool << ','
+    << in.balanced;
   return k.str();
 }
 

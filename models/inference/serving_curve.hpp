@@ -5,7 +5,8 @@
 //   capacity  requests per second one replica completes when it is never short of work: a
 //             closed loop that keeps 2 x max_batch x pp requests in it, after a warm-up
 //   points    at offered utilisations u (kCurveUtilizations, 0.01 .. 0.98), Poisson arrivals at
-//             u x capacity with the service's length distributions: after a warm-up, the
+//             pool x u x capacity to a pool of replicas behind the service's kind of router
+//             (CurveInputs::pool) with the service's length distributions: after a warm-up, the
 //             client-side TTFT, TPOT, end-to-end latency and replica queueing of the next
 //             requests (the gateway's delays included, as the service measures them); the
 //             replica's counters over their arrival window as rates per second (busy,
@@ -49,6 +50,7 @@ inline constexpr int kCurveStrata = 200;
 inline constexpr double kCurveIterationBudget = 2.5e7;
 inline constexpr int kCurveMinRequests = 200;
 inline constexpr int kCurveMaxRequests = 4000;
+inline constexpr int kCurvePoolMax = 8;
 
 // A replica's counters per second of serving time (ReplicaCounters' fields as rates; also used
 // for what a fluid replica has accrued).
@@ -89,6 +91,7 @@ struct ServingCurve {
   double mean_input_tokens = 0.0, mean_output_tokens = 0.0;  // of the answered requests measured
   std::vector<CurvePoint> points;  // increasing utilisation
   double iterations = 0.0;         // engine iterations the curve took (its cost)
+  int pool = 1;                    // replicas it was measured on (CurveInputs::pool)
 
   // A load's place between points: `lo` and `hi` (equal at the ends) and hi's weight.
   struct Bracket {
@@ -108,6 +111,11 @@ struct CurveInputs {
   GatewayConfig gateway;
   SlaConfig sla;
   std::uint64_t seed = 1;
+  // The points are measured on `pool` replicas behind a router (load-aware when `balanced`),
+  // their rates and loads per replica: a fleet's router balances its replicas, which a lone
+  // replica fed a Poisson stream does not see (it idles and queues more at the same load).
+  int pool = 1;
+  bool balanced = true;
 };
 
 // Builds the curve (the cost above). Throws sim::ConfigError("resolution", ...) when the budget
