@@ -31,7 +31,7 @@ const typename Registry::Entry& entry_or_error(const Registry& registry, const s
 InferenceService::InferenceService(const ServiceConfig& config, const hardware::NodeSpec& node,
                                    const power::GpuPhasePowerConfig& gpu_power, const ServiceRegistries& registries,
                                    std::uint64_t seed, sim::Simulator& sim, sim::TraceSink& sink, ReplicaHost& host,
-                                   KvTransport* transport)
+                                   KvTransport* transport, ServingCurveCache* curves)
     : config_(config),
       prefix_("inference/" + config.name + "/"),
       node_(node),
@@ -41,7 +41,8 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
       sim_(sim),
       sink_(sink),
       host_(host),
-      stream_(config_.requests, seed, "inference/" + config.name) {
+      stream_(config_.requests, seed, "inference/" + config.name),
+      fluid_draws_(seed, "inference/" + config.name, "fluid_loads") {
   if (transport != nullptr) {
     transport_ = transport;
   } else {
@@ -49,6 +50,30 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
     const double nics = std::min(config_.engine.tp, std::max(1, node_.compute_nics));
     own_transport_ = std::make_unique<DirectKvTransport>(sim_, nics * node_.compute_nic_bandwidth_bytes_per_s());
     transport_ = own_transport_.get();
+  }
+  if (runs_fluid(config_)) {
+    // A ConfigError here for what has no fluid form (the scenario layer says so first, with the key).
+    if (config_.prefill_replicas > 0) {
+      throw sim::ConfigError("resolution", "fluid cannot serve disaggregated prefill and decode (each request's KV "
+                                           "moves between two replicas): use resolution iteration");
+    }
+    if (config_.requests.kind == RequestStreamConfig::Kind::kTrace) {
+      throw sim::ConfigError("resolution", "fluid serves rates, not a trace's requests: use resolution iteration");
+    }
+    if (config_.fluid_step <= sim::Time::zero()) throw sim::ConfigError("fluid_step", "expected a positive step");
+    curve_inputs_ = CurveInputs{config_.requests.input_tokens,
+                                config_.requests.output_tokens,
+                                config_.gateway,
+                                config_.sla,
+                                seed,
+                                1,
+                                router_->fluid_weight(2.0) != router_->fluid_weight(1.0)};
+    if (curves == nullptr) {
+      own_curves_ = std::make_unique<ServingCurveCache>();
+      curves = own_curves_.get();
+    }
+    curve_cache_ = curves;
+    curve_ = &fluid_curve_for(static_cast<std::size_t>(config_.replicas));  // at start-up
   }
   if (!config_.autoscaler.empty()) {
     autoscaler_ =
@@ -71,6 +96,7 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
 InferenceService::~InferenceService() = default;
 
 ReplicaLoad InferenceService::Replica::load() const {
+  if (engines.empty()) return fluid_load;
   ReplicaLoad total;
   for (const auto& e : engines) {
     const ReplicaLoad l = e->load();
@@ -81,7 +107,13 @@ ReplicaLoad InferenceService::Replica::load() const {
   return total;
 }
 
-ReplicaCounters InferenceService::Replica::counters() const {
+void InferenceService::Replica::accrue(sim::Time now) {
+  fluid_accrued = fluid_accrued.plus(fluid_rate.scaled((now - fluid_since).seconds()));
+  fluid_since = now;
+}
+
+ReplicaCounters InferenceService::Replica::counters(sim::Time now) const {
+  if (engines.empty()) return fluid_accrued.plus(fluid_rate.scaled((now - fluid_since).seconds())).counters();
   ReplicaCounters total;
   for (const auto& e : engines) {
     const ReplicaCounters& c = e->counters();
@@ -141,7 +173,11 @@ void InferenceService::start() {
   serving_count_since_ = sim_.now();
   for (int i = 0; i < config_.prefill_replicas; ++i) add_replica(true, true);
   for (int i = 0; i < config_.replicas; ++i) add_replica(true, false);
-  issue_next();
+  if (curve_ != nullptr) {
+    fluid_start();
+  } else {
+    issue_next();
+  }
   if (config_.sample_every > sim::Time::zero()) {
     sample_event_ = sim_.after(config_.sample_every, [this] { on_sample(); });
   }
@@ -268,7 +304,8 @@ std::size_t InferenceService::add_replica(bool initial, bool prefill) {
   const std::size_t index = replicas_.size();
   replicas_.emplace_back();
   replicas_[index].prefill = prefill;
-  const int pp = config_.engine.pp;
+  const int pp = curve_ != nullptr ? 0 : config_.engine.pp;  // fluid replicas have no engines
+  replicas_[index].fluid_since = sim_.now();
   for (int e = 0; e < pp; ++e) {
     replicas_[index].engines.push_back(std::make_unique<ServingReplica>(
         sim_, cost_, config_.engine, [this, index](const ReplicaOutcome& o) { on_done(index, o); },
@@ -279,7 +316,9 @@ std::size_t InferenceService::add_replica(bool initial, bool prefill) {
       config_.engine.tp * config_.engine.pp,
       {[this, index, initial] { on_allocated(index, initial); }, [this, index] { on_lost(index); },
        [this, index](double f) {
+         replicas_[index].clock = f;
          for (auto& e : replicas_[index].engines) e->set_clock_factor(f);
+         if (curve_ != nullptr) fluid_reshape();
        }});
   replicas_[index].handle = handle;
   return index;
@@ -338,7 +377,7 @@ void InferenceService::close_accounts(Replica& r) {
   }
   if (r.state != ReplicaState::kAsked && r.state != ReplicaState::kGone) {
     const double held_s = (sim_.now() - r.held_since).seconds();
-    const ReplicaCounters c = r.counters();
+    const ReplicaCounters c = r.counters(sim_.now());
     const double tp = config_.engine.tp;  // x pp GPUs, each busy 1/pp of its engines' iterations
     const double dynamic_w = node_.gpu.max_power_w - node_.gpu.idle_power_w;
     stats_.gpu_seconds += tp * config_.engine.pp * held_s;
@@ -349,7 +388,7 @@ void InferenceService::close_accounts(Replica& r) {
   }
   if (!r.prefill) stats_.replica_seconds += r.served_s;  // the decode pool's, as the series and the max
   r.served_s = 0.0;
-  const ReplicaCounters c = r.counters();
+  const ReplicaCounters c = r.counters(sim_.now());
   stats_.preemptions += c.preemptions;
   stats_.iterations += c.iterations;
   stats_.batch_sum += c.batch_sum;
@@ -454,7 +493,7 @@ std::pair<double, double> InferenceService::busy_and_serving_s() const {
   double busy = 0.0, serving = 0.0;
   for (const auto& r : replicas_) {
     if (r.state != ReplicaState::kServing || r.prefill) continue;
-    busy += r.counters().busy_s / config_.engine.pp;
+    busy += r.counters(sim_.now()).busy_s / config_.engine.pp;
     serving += r.served_s + (sim_.now() - r.serving_since).seconds();
   }
   return {busy, serving};
@@ -463,7 +502,8 @@ std::pair<double, double> InferenceService::busy_and_serving_s() const {
 void InferenceService::on_sample() {
   sample_event_ = {};
   const sim::Time now = sim_.now();
-  int waiting = static_cast<int>(pending_.size()), running = 0;
+  if (curve_ != nullptr) fluid_draw_loads();
+  int waiting = gateway_queue(), running = 0;
   double kv = 0.0;
   for (const std::size_t i : serving_) {
     const ReplicaLoad l = replicas_[i].load();
@@ -488,7 +528,7 @@ void InferenceService::on_sample() {
   double power_w = 0.0;
   for (auto& r : replicas_) {
     if (r.state == ReplicaState::kGone || r.state == ReplicaState::kAsked) continue;
-    const ReplicaCounters c = r.counters();
+    const ReplicaCounters c = r.counters(now);
     const double activity = std::clamp((activities_.compute * (c.compute_s - r.sampled.compute_s) +
                                         activities_.memory * (c.memory_s - r.sampled.memory_s) +
                                         activities_.communication * (c.communication_s - r.sampled.communication_s)) /
@@ -505,13 +545,14 @@ void InferenceService::on_sample() {
 
 void InferenceService::on_autoscale() {
   scale_event_ = {};
+  if (curve_ != nullptr) fluid_draw_loads();
   const auto bs = busy_and_serving_s();
   const double serving_delta = bs.second - at_last_scale_.second;
   FleetSample s;
   s.now = sim_.now();
   s.replicas = active_replicas();
   s.utilization = serving_delta > 0.0 ? std::clamp((bs.first - at_last_scale_.first) / serving_delta, 0.0, 1.0) : 0.0;
-  s.queued = static_cast<int>(pending_.size());
+  s.queued = gateway_queue();
   for (const std::size_t i : serving_) {
     const ReplicaLoad l = replicas_[i].load();
     s.queued += l.waiting;
@@ -525,6 +566,10 @@ void InferenceService::on_autoscale() {
   at_last_scale_ = bs;
   scale_to(autoscaler_->desired(s));
   scale_event_ = sim_.after(autoscaler_->period(), [this] { on_autoscale(); });
+}
+
+int InferenceService::gateway_queue() const {
+  return static_cast<int>(pending_.size()) + (curve_ != nullptr ? static_cast<int>(std::llround(segment_.backlog)) : 0);
 }
 
 bool InferenceService::quiet() const { return stream_ended_ && outstanding_ == 0 && !autoscaler_; }

@@ -23,6 +23,26 @@
 // decodes the rest. The autoscaler, `replicas` and the series' replica counts are the decode
 // pool's. A lost decode replica's requests are prefilled again (the client keeps its first token).
 //
+// Fluid resolution (ServiceConfig::resolution, fluid_steps.cpp): no request or iteration is an
+// event. At start-up the iteration-level engine measures one replica's curve (serving_curve.hpp,
+// cached per configuration). Replicas keep their lifecycle above (the host places them, they
+// start, load weights, drain, are lost and come back, the autoscaler decides on the same
+// FleetSample), but between changes the fleet runs as a segment: from the start of a step (every
+// fluid_step) or a fleet change until the next, the stream's mean rate lambda over the step
+// (RequestStream::rate_at, diurnal included; bursty at its long-run mean) plus what waits at
+// the gateway (backlog B over the step) is offered to the serving replicas, split by the
+// router's fluid_weight, each taking at most its capacity (the curve's, times its clock factor);
+// what they cannot take waits (B grows) and what they serve of B drains it. A replica at
+// utilisation u = its share / its capacity accrues the curve's rates (busy, compute, memory,
+// communication seconds, iterations, batch, preemptions) and shows its load (waiting, running,
+// KV) to the series and the autoscaler. When a segment closes, its answered requests take the
+// curve's latency distributions at their u, with TTFT, end-to-end and queueing moved by the
+// gateway wait W = mean backlog / served rate; its SLA share is the curve's at that wait; tokens
+// are answered requests x the lengths' means. Counts are carried as fractions and rounded down,
+// so the same seed gives the same outputs. Cost: O(replicas + kCurveStrata) per step or fleet
+// change, whatever the request rate; a day at a 60 s step is 1,440 steps. Disaggregated serving
+// and trace streams are request-level inputs: a ConfigError("resolution") in fluid.
+//
 // Emits (sim::TraceSink), <s> the service's name:
 //   series  inference/<s>/replicas, queued, running, kv_used_fraction, gpu_busy_fraction,
 //           gpu_power_w, output_tokens_per_s (every sample_every)
@@ -52,6 +72,7 @@
 #include "models/inference/replica_host.hpp"
 #include "models/inference/request_router.hpp"
 #include "models/inference/request_stream.hpp"
+#include "models/inference/serving_curve.hpp"
 #include "models/inference/serving_replica.hpp"
 #include "models/power/gpu_phase_power.hpp"
 #include "sim/simulator.hpp"
@@ -92,7 +113,7 @@ class InferenceService {
   InferenceService(const ServiceConfig& config, const hardware::NodeSpec& node,
                    const power::GpuPhasePowerConfig& gpu_power, const ServiceRegistries& registries,
                    std::uint64_t seed, sim::Simulator& sim, sim::TraceSink& sink, ReplicaHost& host,
-                   KvTransport* transport = nullptr);
+                   KvTransport* transport = nullptr, ServingCurveCache* curves = nullptr);
   ~InferenceService();
   InferenceService(const InferenceService&) = delete;
   InferenceService& operator=(const InferenceService&) = delete;
@@ -105,6 +126,9 @@ class InferenceService {
   const IterationCostModel& cost_model() const { return cost_; }
   // Seconds from a scale-up decision (GPUs allocated at once) until the replica serves.
   double startup_s() const;
+  // Whether it runs fluid, and then its replicas' curve (null at iteration level).
+  bool fluid() const { return curve_ != nullptr; }
+  const ServingCurve* curve() const { return curve_; }
 
  private:
   enum class ReplicaState { kAsked, kStarting, kServing, kDraining, kGone };
@@ -122,9 +146,16 @@ class InferenceService {
     bool allocated_before = false;
     bool prefill = false;       // in the prefill pool (disaggregated serving)
     ReplicaCounters sampled;    // counters at the last sample (activity reported to the host)
+    // Fluid (no engines): its rates since fluid_since, what it accrued before, its load.
+    ReplicaRates fluid_rate, fluid_accrued;
+    sim::Time fluid_since;
+    ReplicaLoad fluid_load;
+    double fluid_u = -1.0;  // its utilisation in the segment (< 0: not serving)
+    double clock = 1.0;  // its GPUs' clock factor
 
     ReplicaLoad load() const;         // over its engines (KV use: their mean)
-    ReplicaCounters counters() const;  // summed over its engines
+    ReplicaCounters counters(sim::Time now) const;  // summed over its engines (fluid: accrued by now)
+    void accrue(sim::Time now);
     bool idle() const;
     // A new request goes to the engine with the fewest requests (vLLM's choice among its virtual
     // engines).
@@ -165,6 +196,26 @@ class InferenceService {
   void write_latency_table();
   double gateway_out_s() const;
   double gateway_in_s(int input_tokens) const;
+  // Requests waiting at the gateway (no replica took them yet).
+  int gateway_queue() const;
+
+  // Fluid resolution (fluid_steps.cpp).
+  void fluid_start();
+  void on_fluid_step();
+  void fluid_reshape();  // closes the segment at now and opens the next (a step, a fleet change)
+  void fluid_open();
+  void fluid_close();
+  // Adds `count` answered requests at the curve's bracket to the latency histograms, their
+  // TTFT, end-to-end and queueing `wait_s` later.
+  void fluid_add_latencies(const ServingCurve::Bracket& at, std::uint64_t count, double wait_s);
+  double fluid_wait_s() const;  // the gateway wait of requests served now
+  // The curve for a fleet of `serving` replicas: measured on a pool of 1, 2, 4 or 8 (the largest
+  // power of two up to `serving`, kCurvePoolMax at most) behind the router, each pool size
+  // built once, when a fleet of that size first serves (at most four curves, each bounded).
+  const ServingCurve& fluid_curve_for(std::size_t serving);
+  // Each serving replica's load drawn from its curve's loads at its utilisation (as a sample of
+  // an iteration-level replica would see one): O(replicas).
+  void fluid_draw_loads();
 
   ServiceConfig config_;
   std::string prefix_;
@@ -177,6 +228,7 @@ class InferenceService {
   sim::TraceSink& sink_;
   ReplicaHost& host_;
   RequestStream stream_;
+  sim::RandomStream fluid_draws_;  // fluid: which of the curve's loads a sample sees
   bool stream_ended_ = false;
   std::uint64_t next_id_ = 0;
 
@@ -210,6 +262,24 @@ class InferenceService {
                 tokens_series_ = 0;
   std::pair<double, double> at_last_sample_{0.0, 0.0};
   bool finished_ = false;
+
+  const ServingCurve* curve_ = nullptr;  // fluid: the curve of the fleet as deployed (from the cache)
+  std::unique_ptr<ServingCurveCache> own_curves_;
+  ServingCurveCache* curve_cache_ = nullptr;
+  CurveInputs curve_inputs_;
+  struct FluidSegment {
+    sim::Time start, step_end;      // opened at start for the step that ends at step_end
+    const ServingCurve* curve = nullptr;  // for the fleet's size in the segment
+    double arrival_per_s = 0.0;     // lambda over the step
+    double served_per_s = 0.0;      // what the serving replicas take
+    double backlog = 0.0;           // requests waiting at the gateway at start
+    std::vector<std::pair<double, double>> groups;  // (utilisation, served per s) of runs of equal replicas
+  };
+  bool fluid_running_ = false;
+  FluidSegment segment_;
+  sim::EventHandle fluid_event_;
+  // Fractional counts, rounded down into stats_ (deterministic carry).
+  double fluid_issued_ = 0.0, fluid_answered_ = 0.0, fluid_rejected_ = 0.0, fluid_met_ = 0.0;
 };
 
 }  // namespace dcsim::models::inference

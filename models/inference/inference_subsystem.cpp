@@ -95,7 +95,7 @@ InferenceSubsystem::InferenceSubsystem(const std::vector<ServiceConfig>& service
     try {
       services_.push_back(std::make_unique<InferenceService>(service, site.node, site.gpu_power, site.registries,
                                                              site.seed, simulator, sink, *hosts_.back(),
-                                                             hosts_.back().get()));
+                                                             hosts_.back().get(), &curves_));
     } catch (const sim::ConfigError& e) {
       throw sim::ConfigError("services[" + std::to_string(i) + "]." + e.field(), e.detail());
     }

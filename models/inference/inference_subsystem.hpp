@@ -52,6 +52,7 @@ class InferenceSubsystem final : public seams::Subsystem {
   seams::DatacenterSignals& signals_;
   std::vector<std::string> names_;
   std::vector<std::unique_ptr<ClusterHost>> hosts_;
+  ServingCurveCache curves_;  // fluid services of the same configuration share one curve
   std::vector<std::unique_ptr<InferenceService>> services_;
 };
 

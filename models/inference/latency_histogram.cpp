@@ -29,6 +29,19 @@ void LatencyHistogram::add(double seconds) {
   ++buckets_[b];
 }
 
+void LatencyHistogram::add(double seconds, std::uint64_t count) {
+  if (count == 0) return;
+  count_ += count;
+  sum_ += seconds * static_cast<double>(count);
+  max_ = std::max(max_, seconds);
+  std::size_t b = 0;
+  if (seconds >= kMin) {
+    b = 1 + static_cast<std::size_t>(std::log(seconds / kMin) / kLogGrowth);
+    b = std::min(b, kBuckets - 1);
+  }
+  buckets_[b] += count;
+}
+
 double LatencyHistogram::quantile(double q) const {
   if (count_ == 0) return 0.0;
   const auto rank = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(count_)));

@@ -7,6 +7,7 @@ namespace {
 class RoundRobin final : public RequestRouter {
  public:
   std::size_t choose(std::span<const ReplicaLoad> replicas) override { return next_++ % replicas.size(); }
+  double fluid_weight(double) const override { return 1.0; }
 
  private:
   std::size_t next_ = 0;

@@ -21,6 +21,10 @@ class RequestRouter {
   virtual ~RequestRouter() = default;
   // Index into `replicas` (non-empty) for the next request.
   virtual std::size_t choose(std::span<const ReplicaLoad> replicas) = 0;
+  // The fluid resolution's share of a step's requests for a replica that completes
+  // `capacity_per_s` when saturated, before normalising over the serving replicas: a router that
+  // reads load sends each replica what it drains (its capacity); one that does not, equal shares.
+  virtual double fluid_weight(double capacity_per_s) const { return capacity_per_s; }
 };
 
 using RouterFactory = std::function<std::unique_ptr<RequestRouter>(const sim::Params&)>;

@@ -97,8 +97,17 @@ struct SlaConfig {
   double e2e_s = 0.0;
 };
 
+// How a service is simulated (inference_service.hpp): every engine iteration of every replica
+// (iteration), or the fleet advanced at a coarse step from per-replica curves that the
+// iteration-level engine measures at start-up (fluid, serving_curve.hpp), or fluid only for long
+// runs (auto: iteration when the request stream spans less than auto_fluid_from).
+enum class Resolution { kIteration, kFluid, kAuto };
+
 struct ServiceConfig {
   std::string name;
+  Resolution resolution = Resolution::kIteration;
+  sim::Time fluid_step = sim::Time::from_s(60);
+  sim::Time auto_fluid_from = sim::Time::from_s(6 * 3600);
   workload::TransformerModel model;
   EngineConfig engine;
   // Replicas at the start; with an autoscaler it moves between min and max. With disaggregation
@@ -129,5 +138,17 @@ struct ServiceConfig {
   SlaConfig sla;
   sim::Time sample_every = sim::Time::from_s(10);  // series and autoscaler load window
 };
+
+// Whether `c` runs fluid: resolution fluid, or auto with a request stream that spans at least
+// auto_fluid_from (one without an end counts as long; a trace or a disaggregated service, which
+// fluid cannot serve, stays at iteration level under auto).
+inline bool runs_fluid(const ServiceConfig& c) {
+  if (c.resolution == Resolution::kFluid) return true;
+  if (c.resolution != Resolution::kAuto || c.requests.kind == RequestStreamConfig::Kind::kTrace ||
+      c.prefill_replicas > 0) {
+    return false;
+  }
+  return c.requests.stop.is_max() || c.requests.stop - c.requests.start >= c.auto_fluid_from;
+}
 
 }  // namespace dcsim::models::inference

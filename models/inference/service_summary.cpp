@@ -13,6 +13,11 @@ void InferenceService::finish() {
   finished_ = true;
   if (sample_event_.valid()) sim_.cancel(sample_event_);
   if (scale_event_.valid()) sim_.cancel(scale_event_);
+  if (fluid_running_) {
+    sim_.cancel(fluid_event_);
+    fluid_close();
+    fluid_running_ = false;
+  }
   const double now_s = sim_.now().seconds();
   for (auto& r : replicas_) {
     if (r.state == ReplicaState::kGone) continue;
@@ -83,6 +88,7 @@ void InferenceService::finish() {
 }
 
 void InferenceService::note_serving() {
+  if (fluid_running_) fluid_reshape();  // the fleet the segment was opened for changed
   const int now_serving = static_cast<int>(serving_.size());
   stats_.replicas_max = std::max(stats_.replicas_max, now_serving);
   if (now_serving == serving_count_) return;
@@ -131,6 +137,13 @@ void InferenceService::count_missed_unfinished() {
     }
   };
   for (const ReplicaRequest& q : pending_) judge(q, sim::Time::max());
+  if (curve_ != nullptr && segment_.backlog >= 1.0) {
+    // Fluid: the backlog has waited about fluid_wait_s() so far, none of it with a first token.
+    const double age = fluid_wait_s() + out;
+    if ((sla.ttft_s > 0.0 && age > sla.ttft_s) || (sla.e2e_s > 0.0 && age > sla.e2e_s)) {
+      stats_.missed_unfinished += static_cast<std::uint64_t>(segment_.backlog);
+    }
+  }
   for (const auto& [from, q] : awaiting_decode_) judge(q, sim::Time::max());
   for (const auto& r : replicas_) {
     for (const auto& e : r.engines) e->visit_unfinished(judge);

@@ -258,6 +258,21 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
       }
     }
   }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    // What the fluid resolution cannot serve: request-level mechanisms and inputs.
+    const mi::ServiceConfig& c = out[i];
+    if (c.resolution != mi::Resolution::kFluid) continue;
+    const std::string ptr = "/inference/services/" + std::to_string(i) + "/resolution";
+    if (c.prefill_replicas > 0) {
+      error(ptr, "fluid cannot serve disaggregated prefill and decode (each request's KV moves between two "
+                 "replicas, a per-request event): set resolution to \"iteration\" (or \"auto\"), or "
+                 "prefill_replicas to 0");
+    }
+    if (c.requests.kind == mi::RequestStreamConfig::Kind::kTrace) {
+      error(ptr, "fluid serves arrival rates and cannot replay a trace's requests one by one: set resolution to "
+                 "\"iteration\" (or \"auto\"), or requests/arrivals to poisson, diurnal or bursty");
+    }
+  }
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));
   return out;
 }

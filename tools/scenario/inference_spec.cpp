@@ -262,7 +262,33 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
       .bind(with_default(quantity_field("sample_every", "Period of the service's series.", QuantityKind::kDuration,
                                         above(0)),
                          "10 s"),
-            &S::sample_every, "sample_every");
+            &S::sample_every, "sample_every")
+      .bind_enum(with_default(enum_field("resolution",
+                                         "iteration: every engine iteration of every replica is an event "
+                                         "(exact, ~requests x output tokens / batch events); fluid: the fleet "
+                                         "advances every fluid_step from one replica's capacity and latency "
+                                         "curves, measured at start-up by the iteration-level engine itself "
+                                         "(cost per step independent of the request rate; no disaggregation "
+                                         "or trace streams); auto: fluid when the request stream spans at "
+                                         "least auto_fluid_from, else iteration (docs/models/inference.md).",
+                                         "serving resolution", {"iteration", "fluid", "auto"}),
+                              "iteration"),
+                 &S::resolution, "resolution",
+                 {{"iteration", mi::Resolution::kIteration},
+                  {"fluid", mi::Resolution::kFluid},
+                  {"auto", mi::Resolution::kAuto}})
+      .bind(with_default(quantity_field("fluid_step",
+                                        "Fluid: the step at which arrivals are taken and the fleet advanced "
+                                        "(also at every fleet change); a diurnal day barely moves in a minute.",
+                                        QuantityKind::kDuration, above(0)),
+                         "1 min"),
+            &S::fluid_step, "fluid_step")
+      .bind(with_default(quantity_field("auto_fluid_from",
+                                        "Auto: the request stream's span (requests/start to stop) from which "
+                                        "the service runs fluid; shorter spans run at iteration level.",
+                                        QuantityKind::kDuration, above(0)),
+                         "6 h"),
+            &S::auto_fluid_from, "auto_fluid_from");
 
   Bindings<InferenceSection> inference(object_field(
       "inference",

@@ -92,6 +92,10 @@ inline constexpr double kSecondsPerFault = 3e-7;
 // 0.45-1 us and 234 B measured (inference-llama70b-8xh100.json at 1e3 -> 3e4 requests/s).
 inline constexpr double kSecondsPerRequest = 2e-6;
 inline constexpr double kBytesPerRequest = 300;
+// A fluid service (models/inference/fluid_steps.cpp): one replica's share of a step, and one
+// engine iteration of its start-up curves (a 128-replica day, 1,440 steps with the curves: 0.9 s).
+inline constexpr double kSecondsPerFluidReplicaStep = 1e-6;
+inline constexpr double kSecondsPerCurveIteration = 3e-7;
 // One OSD weighed for one placement group: 2.1 ns measured (12 hosts x 1,000 drives).
 inline constexpr double kSecondsPerPlacementStep = 2.5e-9;
 inline constexpr double kBytesPerOsdHost = 256;        // an OSD host of the store: its id, state, load

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/inference/serving_curve.hpp"
 #include "models/storage/crush_placement.hpp"
 
 namespace dcsim::tools::scenario {
@@ -130,6 +131,19 @@ void check_run_resources(const Scenario& s, const models::ModelRegistries& regis
     const auto& service = s.inference[i];
     const std::string at = "/inference/services/" + std::to_string(i) + "/requests";
     const double requests = expected_requests(service.requests, horizon);
+    if (models::inference::runs_fluid(service)) {
+      // Fluid: per step, O(replicas) plus the strata (fluid_steps.cpp), whatever the requests;
+      // and its curves, each at most kCurveIterationBudget engine iterations (~0.3 us each), at
+      // most four per service.
+      const double steps = ticks(horizon, service.fluid_step);
+      add_time(fmt::format("{:.3g} fluid steps of service '{}'", steps, service.name),
+               steps * (service.max_replicas + 1000) * kSecondsPerFluidReplicaStep +  // + 4 x 200 strata
+                   4 * models::inference::kCurveIterationBudget * kSecondsPerCurveIteration,
+               "/inference/services/" + std::to_string(i) + "/fluid_step");
+      series += 7;
+      points += 7 * ticks(horizon, service.sample_every);
+      continue;
+    }
     MemoryEstimate kept;
     kept.add(fmt::format("{:.3g} requests of service '{}'", requests, service.name), requests * kBytesPerRequest);
     add_memory(kept, at);

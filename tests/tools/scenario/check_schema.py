@@ -57,6 +57,7 @@ NOT_SCHEMA_DETECTABLE.update({
     "inference_model_does_not_fit": "weights and KV cache against HBM (the model's own arithmetic)",
     "inference_tp_does_not_divide_heads": "tp against the model preset's heads",
     "inference_min_above_max": "compares two keys",
+    "inference_fluid_disaggregated": "compares two keys (resolution and prefill_replicas)",
     "inference_trace_negative_tokens": "the contents of a CSV file",
     "inference_needs_cluster": "a section that needs another section",
     "inference_never_ends": "a stream without stop needs /duration",

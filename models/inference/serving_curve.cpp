@@ -1,0 +1,465 @@
+#include "models/inference/serving_curve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "models/inference/request_stream.hpp"
+#include "sim/error.hpp"
+#include "sim/random.hpp"
+#include "sim/simulator.hpp"
+
+namespace dcsim::models::inference {
+
+ReplicaRates ReplicaRates::scaled(double k) const {
+  return {busy_s * k,     compute_s * k,      memory_s * k,      communication_s * k, iterations * k,
+          preemptions * k, prefill_tokens * k, decode_tokens * k, batch_sum * k};
+}
+
+ReplicaRates ReplicaRates::plus(const ReplicaRates& o) const {
+  return {busy_s + o.busy_s,
+          compute_s + o.compute_s,
+          memory_s + o.memory_s,
+          communication_s + o.communication_s,
+          iterations + o.iterations,
+          preemptions + o.preemptions,
+          prefill_tokens + o.prefill_tokens,
+          decode_tokens + o.decode_tokens,
+          batch_sum + o.batch_sum};
+}
+
+ReplicaCounters ReplicaRates::counters() const {
+  ReplicaCounters c;
+  c.busy_s = busy_s;
+  c.compute_s = compute_s;
+  c.memory_s = memory_s;
+  c.communication_s = communication_s;
+  c.iterations = static_cast<std::uint64_t>(std::max(0.0, iterations));
+  c.preemptions = static_cast<std::uint64_t>(std::max(0.0, preemptions));
+  c.prefill_tokens = prefill_tokens;
+  c.decode_tokens = decode_tokens;
+  c.batch_sum = batch_sum;
+  return c;
+}
+
+double CurvePoint::sla_met_fraction(double wait_s) const {
+  if (slack_s.empty()) return 0.0;
+  const auto it = std::lower_bound(slack_s.begin(), slack_s.end(), wait_s);
+  return static_cast<double>(slack_s.end() - it) / static_cast<double>(slack_s.size());
+}
+
+ServingCurve::Bracket ServingCurve::at(double u) const {
+  Bracket b;
+  if (points.empty()) return b;
+  if (u <= points.front().utilization) {
+    b.lo = b.hi = &points.front();
+    b.scale = std::max(0.0, u) / points.front().utilization;
+    return b;
+  }
+  if (u >= points.back().utilization) {
+    b.lo = b.hi = &points.back();
+    return b;
+  }
+  // 14 points: a linear scan is as fast as a search.
+  std::size_t i = 0;
+  while (points[i + 1].utilization <= u) ++i;
+  b.lo = &points[i];
+  b.hi = &points[i + 1];
+  b.f = (u - b.lo->utilization) / (b.hi->utilization - b.lo->utilization);
+  return b;
+}
+
+ReplicaRates ServingCurve::rates_at(double u) const {
+  const Bracket b = at(u);
+  if (b.lo == nullptr) return {};
+  return b.lo->rates.scaled(1.0 - b.f).plus(b.hi->rates.scaled(b.f)).scaled(b.scale);
+}
+
+namespace {
+
+// One replica's pp virtual engines on a private clock; a request goes to the engine with the
+// fewest requests (as InferenceService::Replica::submit).
+class Probe {
+ public:
+  Probe(sim::Simulator& sim, const IterationCostModel& cost, const EngineConfig& engine,
+        const ServingReplica::DoneFn& done) {
+    for (int e = 0; e < engine.pp; ++e) {
+      engines_.push_back(
+          std::make_unique<ServingReplica>(sim, cost, engine, done, cost.memory().kv_capacity_tokens / engine.pp));
+    }
+  }
+  void submit(const ReplicaRequest& r) {
+    auto best = engines_.begin();
+    for (auto it = engines_.begin(); it != engines_.end(); ++it) {
+      if ((*it)->load().outstanding() < (*best)->load().outstanding()) best = it;
+    }
+    (*best)->submit(r);
+  }
+  ReplicaCounters counters() const {
+    ReplicaCounters t;
+    for (const auto& e : engines_) {
+      const ReplicaCounters& c = e->counters();
+      t.busy_s += c.busy_s;  // summed over engines, as InferenceService::Replica::counters
+      t.compute_s += c.compute_s;
+      t.memory_s += c.memory_s;
+      t.communication_s += c.communication_s;
+      t.iterations += c.iterations;
+      t.preemptions += c.preemptions;
+      t.prefill_tokens += c.prefill_tokens;
+      t.decode_tokens += c.decode_tokens;
+      t.batch_sum += c.batch_sum;
+    }
+    return t;
+  }
+  ReplicaLoad load() const {
+    ReplicaLoad t;
+    for (const auto& e : engines_) {
+      const ReplicaLoad l = e->load();
+      t.waiting += l.waiting;
+      t.running += l.running;
+      t.kv_used_fraction += l.kv_used_fraction / static_cast<double>(engines_.size());
+    }
+    return t;
+  }
+
+ private:
+  std::vector<std::unique_ptr<ServingReplica>> engines_;
+};
+
+// `size` replicas behind a router: load-aware (`balanced`: the fewest requests, ties to the
+// lowest index, as least_outstanding) or in turn (round_robin). A fleet's replicas fed by a
+// load-aware router idle and queue less than one replica fed a Poisson stream at the same load.
+class Pool {
+ public:
+  Pool(int size, bool balanced, sim::Simulator& sim, const IterationCostModel& cost, const EngineConfig& engine,
+       const ServingReplica::DoneFn& done)
+      : balanced_(balanced) {
+    for (int i = 0; i < size; ++i) replicas_.push_back(std::make_unique<Probe>(sim, cost, engine, done));
+  }
+  void submit(const ReplicaRequest& r) {
+    std::size_t pick = next_++ % replicas_.size();
+    if (balanced_) {
+      pick = 0;
+      for (std::size_t i = 1; i < replicas_.size(); ++i) {
+        if (replicas_[i]->load().outstanding() < replicas_[pick]->load().outstanding()) pick = i;
+      }
+    }
+    replicas_[pick]->submit(r);
+  }
+  ReplicaCounters counters() const {  // summed over the pool
+    ReplicaCounters t;
+    for (const auto& p : replicas_) {
+      const ReplicaCounters c = p->counters();
+      t.busy_s += c.busy_s;
+      t.compute_s += c.compute_s;
+      t.memory_s += c.memory_s;
+      t.communication_s += c.communication_s;
+      t.iterations += c.iterations;
+      t.preemptions += c.preemptions;
+      t.prefill_tokens += c.prefill_tokens;
+      t.decode_tokens += c.decode_tokens;
+      t.batch_sum += c.batch_sum;
+    }
+    return t;
+  }
+  ReplicaLoad load(std::size_t i) const { return replicas_[i % replicas_.size()]->load(); }
+  std::size_t size() const { return replicas_.size(); }
+
+ private:
+  bool balanced_;
+  std::size_t next_ = 0;
+  std::vector<std::unique_ptr<Probe>> replicas_;
+};
+
+ReplicaRates rates_between(const ReplicaCounters& a, const ReplicaCounters& b, double seconds) {
+  const double k = seconds > 0.0 ? 1.0 / seconds : 0.0;
+  return ReplicaRates{b.busy_s - a.busy_s,
+                      b.compute_s - a.compute_s,
+                      b.memory_s - a.memory_s,
+                      b.communication_s - a.communication_s,
+                      static_cast<double>(b.iterations - a.iterations),
+                      static_cast<double>(b.preemptions - a.preemptions),
+                      b.prefill_tokens - a.prefill_tokens,
+                      b.decode_tokens - a.decode_tokens,
+                      b.batch_sum - a.batch_sum}
+      .scaled(k);
+}
+
+std::vector<double> strata(std::vector<double> values) {
+  std::vector<double> out(kCurveStrata, 0.0);
+  if (values.empty()) return out;
+  std::sort(values.begin(), values.end());
+  const double n = static_cast<double>(values.size());
+  for (int k = 0; k < kCurveStrata; ++k) {
+    const auto i = static_cast<std::size_t>((k + 0.5) / kCurveStrata * n);
+    out[static_cast<std::size_t>(k)] = values[std::min(i, values.size() - 1)];
+  }
+  return out;
+}
+
+struct Sample {
+  double ttft_s, tpot_s, e2e_s, queue_s;
+  int output_tokens;
+};
+
+double gateway_in_s(const GatewayConfig& g, int input_tokens) {
+  return g.rtt.seconds() / 2.0 + input_tokens * g.bytes_per_token * 8.0 / g.bandwidth_bps;
+}
+
+double gateway_out_s(const GatewayConfig& g) { return g.rtt.seconds() / 2.0 + g.bytes_per_token * 8.0 / g.bandwidth_bps; }
+
+// Saturated throughput: a closed loop of `concurrency` requests, each replaced when it ends.
+// Cost: about (warm + measured) x mean output / mean batch iterations.
+double measure_capacity(const IterationCostModel& cost, const EngineConfig& engine, const CurveInputs& in,
+                        double& iterations) {
+  sim::Simulator sim;
+  sim::RandomStream lengths(in.seed, "fluid-curve/capacity", "lengths");
+  const int concurrency = 2 * engine.max_batch * engine.pp;
+  const int warm = concurrency, measured = std::max(4 * concurrency, 1000);
+  int answered = 0, sent = 0, rejected = 0;
+  double t_warm = 0.0, t_end = 0.0;
+  std::unique_ptr<Probe> probe;
+  const auto send = [&] {
+    ReplicaRequest r;
+    r.id = static_cast<std::uint64_t>(sent++);
+    r.input_tokens = draw_length(in.input_tokens, lengths);
+    r.output_tokens = draw_length(in.output_tokens, lengths);
+    r.issued = r.arrived = sim.now();
+    probe->submit(r);
+  };
+  probe = std::make_unique<Probe>(sim, cost, engine, [&](const ReplicaOutcome& o) {
+    if (o.rejected) {
+      if (++rejected > 10 * measured) sim.stop();  // nothing this replica can answer
+    } else if (++answered == warm) {
+      t_warm = sim.now().seconds();
+    } else if (answered == warm + measured) {
+      t_end = sim.now().seconds();
+      sim.stop();
+      return;
+    }
+    if (static_cast<double>(probe->counters().iterations) > kCurveIterationBudget / 4) {
+      sim.stop();
+      return;
+    }
+    sim.after(sim::Time::zero(), send);  // not from inside the engine's callback
+  });
+  for (int i = 0; i < concurrency; ++i) send();
+  sim.run();
+  iterations += static_cast<double>(probe->counters().iterations);
+  if (t_end <= t_warm) {
+    throw sim::ConfigError("resolution",
+                           "fluid: the iteration-level engine could not measure one replica's capacity within " +
+                               std::to_string(static_cast<long long>(kCurveIterationBudget / 4)) +
+                               " iterations (requests that never fit its KV cache, or answers too long): serve this "
+                               "service at resolution \"iteration\"");
+  }
+  return measured / (t_end - t_warm);
+}
+
+// One point: Poisson arrivals at `rate_per_s`; after `warm` requests, the next `requests` are
+// measured. Cost: about warm + requests times the mean output over the mean batch iterations,
+// stopped at `budget` iterations.
+struct PointRun {
+  PointRun(const IterationCostModel& cost, const EngineConfig& engine, const CurveInputs& in_, double rate_per_s,
+           const std::string& path, int requests_, double budget_)
+      : in(in_), requests(requests_), budget(budget_) {
+    arrivals.kind = RequestStreamConfig::Kind::kPoisson;
+    arrivals.rate_per_s = rate_per_s * in.pool;
+    arrivals.input_tokens = in.input_tokens;
+    arrivals.output_tokens = in.output_tokens;
+    stream = std::make_unique<RequestStream>(arrivals, in.seed, path);
+    first = static_cast<std::uint64_t>(std::max(50, requests / 5));
+    last = first + static_cast<std::uint64_t>(requests);
+    out_s = gateway_out_s(in.gateway);
+    samples.reserve(static_cast<std::size_t>(requests));
+    probe = std::make_unique<Pool>(std::max(1, in.pool), in.balanced, sim, cost, engine,
+                                   [this](const ReplicaOutcome& o) { on_done(o); });
+  }
+  void run() {
+    issue();
+    sim.run();
+    if (t1 < 0.0) {  // stopped by the guard before the window closed
+      c1 = probe->counters();
+      t1 = sim.now().seconds();
+    }
+  }
+  std::uint64_t seen() const { return std::min<std::uint64_t>(next_id > first ? next_id - first : 0, last - first); }
+
+  void on_done(const ReplicaOutcome& o) {
+    if (o.request.id >= first && o.request.id < last) {
+      if (o.rejected) {
+        ++rejected;
+      } else {
+        const double in_s = gateway_in_s(in.gateway, o.request.input_tokens);
+        const int n = o.request.output_tokens;
+        samples.push_back({(o.first_token - o.request.arrived).seconds() + in_s + out_s,
+                           n > 1 ? (o.last_token - o.first_token).seconds() / (n - 1) : 0.0,
+                           (o.last_token - o.request.arrived).seconds() + in_s + out_s,
+                           (o.admitted - o.request.arrived).seconds(), n});
+      }
+      if (++done == requests) sim.stop();
+    }
+    // The guard: a point past its share of the budget keeps what it measured.
+    if (static_cast<double>(probe->counters().iterations) > budget) sim.stop();
+  }
+  void issue() {
+    const auto r = stream->next();
+    if (!r) return;
+    sim.at(std::max(r->arrival, sim.now()), [this, r = *r] { arrive(r); });
+  }
+  void arrive(const TraceRequest& r) {
+    ReplicaRequest q;
+    q.id = next_id++;
+    q.input_tokens = r.input_tokens;
+    q.output_tokens = r.output_tokens;
+    q.issued = q.arrived = sim.now();
+    if (q.id == first) {
+      c0 = probe->counters();
+      t0 = sim.now().seconds();
+    }
+    if (q.id == last) {
+      c1 = probe->counters();
+      t1 = sim.now().seconds();
+    }
+    if (q.id >= first && q.id < last) {
+      const ReplicaLoad l = probe->load(q.id);  // one replica's, as this Poisson arrival sees it
+      waiting += l.waiting;
+      running += l.running;
+      kv += l.kv_used_fraction;
+      loads.push_back(l);
+    }
+    probe->submit(q);
+    issue();
+  }
+
+  const CurveInputs& in;
+  int requests;
+  double budget;
+  RequestStreamConfig arrivals;
+  std::unique_ptr<RequestStream> stream;
+  sim::Simulator sim;
+  std::unique_ptr<Pool> probe;
+  std::uint64_t first = 0, last = 0, next_id = 0;
+  double out_s = 0.0;
+  std::vector<Sample> samples;
+  std::vector<ReplicaLoad> loads;
+  int rejected = 0, done = 0;
+  double waiting = 0.0, running = 0.0, kv = 0.0;
+  ReplicaCounters c0, c1;
+  double t0 = 0.0, t1 = -1.0;
+};
+
+}  // namespace
+
+ServingCurve build_serving_curve(const IterationCostModel& cost, const EngineConfig& engine, const CurveInputs& in) {
+  ServingCurve curve;
+  curve.pool = std::max(1, in.pool);
+  {
+    // The lengths' means from many draws of a private stream (the service's own draws are the
+    // same distributions: its output tokens converge to arrivals x this mean).
+    sim::RandomStream lengths(in.seed, "fluid-curve/means", "lengths");
+    constexpr int kDraws = 200000;
+    double input = 0.0, output = 0.0;
+    for (int i = 0; i < kDraws; ++i) {
+      input += draw_length(in.input_tokens, lengths);
+      output += draw_length(in.output_tokens, lengths);
+    }
+    curve.mean_input_tokens = input / kDraws;
+    curve.mean_output_tokens = output / kDraws;
+  }
+  curve.capacity_per_s = measure_capacity(cost, engine, in, curve.iterations);
+  const double per_point = (kCurveIterationBudget - curve.iterations) / static_cast<double>(kCurveUtilizations.size());
+  // A light load iterates about once per output token of each request: requests so the point
+  // stays within its share (half of it, for the warm-up and the tail after the window).
+  const int requests = static_cast<int>(
+      std::clamp(per_point / 2.0 / std::max(1.0, curve.mean_output_tokens), static_cast<double>(kCurveMinRequests),
+                 static_cast<double>(kCurveMaxRequests)));
+  for (std::size_t k = 0; k < kCurveUtilizations.size(); ++k) {
+    const double u = kCurveUtilizations[k];
+    PointRun run(cost, engine, in, u * curve.capacity_per_s, "fluid-curve/" + std::to_string(k), requests, per_point);
+    run.run();
+    curve.iterations += static_cast<double>(run.probe->counters().iterations);
+    const std::vector<Sample>& samples = run.samples;
+    const int rejected = run.rejected;
+    const double t0 = run.t0, t1 = run.t1;
+    const ReplicaCounters &c0 = run.c0, &c1 = run.c1;
+    const double seen = static_cast<double>(run.seen());
+    const double waiting = run.waiting, running = run.running, kv = run.kv;
+    if (samples.size() < static_cast<std::size_t>(kCurveMinRequests) / 4 || t1 <= t0 || seen == 0) {
+      throw sim::ConfigError("resolution", "fluid: the iteration-level engine answered only " +
+                                               std::to_string(samples.size()) + " requests at utilisation " +
+                                               std::to_string(u) + " within its budget of " +
+                                               std::to_string(static_cast<long long>(per_point)) +
+                                               " iterations: serve this service at resolution \"iteration\"");
+    }
+    CurvePoint p;
+    p.utilization = u;
+    p.rates = rates_between(c0, c1, t1 - t0).scaled(1.0 / static_cast<double>(run.probe->size()));
+    p.waiting = waiting / seen;
+    p.running = running / seen;
+    p.load.waiting = static_cast<int>(std::lround(p.waiting));
+    p.load.running = static_cast<int>(std::lround(p.running));
+    p.load.kv_used_fraction = kv / seen;
+    for (int s = 0; s < kCurveStrata; ++s) {
+      const auto i = static_cast<std::size_t>((s + 0.5) / kCurveStrata * static_cast<double>(run.loads.size()));
+      p.load_samples.push_back(run.loads[std::min(i, run.loads.size() - 1)]);
+    }
+    const double answered = static_cast<double>(samples.size());
+    p.rejected_fraction = rejected / (answered + rejected);
+    std::vector<double> ttft, tpot, e2e, queue;
+    double e2e_sum = 0.0;
+    for (const Sample& s : samples) {
+      ttft.push_back(s.ttft_s);
+      if (s.output_tokens > 1) tpot.push_back(s.tpot_s);
+      e2e.push_back(s.e2e_s);
+      queue.push_back(s.queue_s);
+      e2e_sum += s.e2e_s;
+      double slack = std::numeric_limits<double>::max();
+      if (in.sla.ttft_s > 0.0) slack = std::min(slack, in.sla.ttft_s - s.ttft_s);
+      if (in.sla.e2e_s > 0.0) slack = std::min(slack, in.sla.e2e_s - s.e2e_s);
+      if (in.sla.tpot_s > 0.0 && s.output_tokens > 1 && s.tpot_s > in.sla.tpot_s) slack = -1.0;
+      p.slack_s.push_back(slack);
+    }
+    std::sort(p.slack_s.begin(), p.slack_s.end());
+    p.multi_token_fraction = static_cast<double>(tpot.size()) / answered;
+    p.mean_e2e_s = e2e_sum / answered;
+    p.ttft_s = strata(std::move(ttft));
+    p.tpot_s = strata(std::move(tpot));
+    p.e2e_s = strata(std::move(e2e));
+    p.queue_s = strata(std::move(queue));
+    curve.points.push_back(std::move(p));
+  }
+  return curve;
+}
+
+std::string ServingCurveCache::key(const workload::TransformerModel& m, const EngineConfig& e,
+                                   const hardware::NodeSpec& node, const CurveInputs& in) {
+  std::ostringstream k;
+  k.precision(17);
+  const auto length = [&k](const LengthDistribution& d) {
+    k << static_cast<int>(d.kind) << ',' << d.value << ',' << d.median << ',' << d.sigma << ',' << d.min << ','
+      << d.max << ',' << d.samples.size() << ':';
+    for (const int s : d.samples) k << s << ',';
+    k << ';';
+  };
+  k << m.name << ',' << m.layers << ',' << m.hidden << ',' << m.heads << ',' << m.kv_heads << ',' << m.ffn_hidden
+    << ',' << m.vocab << ',' << m.gated_mlp << ';' << e.tp << ',' << e.pp << ',' << static_cast<int>(e.weights) << ','
+    << static_cast<int>(e.kv_cache) << ',' << e.max_batch << ',' << e.max_batched_tokens << ',' << e.chunked_prefill
+    << ',' << static_cast<int>(e.preemption) << ',' << e.memory_fraction << ',' << e.swap_bytes_per_s << ';'
+    << node.preset << ',' << node.gpu.model << ',' << node.gpus << ';';
+  length(in.input_tokens);
+  length(in.output_tokens);
+  k << in.gateway.rtt.ns() << ',' << in.gateway.bandwidth_bps << ',' << in.gateway.bytes_per_token << ';'
+    << in.sla.ttft_s << ',' << in.sla.tpot_s << ',' << in.sla.e2e_s << ';' << in.seed << ';' << in.pool << ','
+    << in.balanced;
+  return k.str();
+}
+
+const ServingCurve& ServingCurveCache::get(const std::string& key, const std::function<ServingCurve()>& build) {
+  auto it = curves_.find(key);
+  if (it == curves_.end()) it = curves_.emplace(key, std::make_unique<ServingCurve>(build())).first;
+  return *it->second;
+}
+
+}  // namespace dcsim::models::inference
