@@ -288,7 +288,7 @@ void FacilitySimulation::recompute_node(std::size_t n) {
     gpu.power_w = gpu_w[g];
     node.gpu_w += gpu_w[g];
     // Its zone's die bound holds for the new power too (the crossing skip relies on it).
-    rise.die_w = std::max(rise.die_w, rise.share * gpu.power_w - gpu.g_die_plate * (gpu.die_c - gpu.plate_c));
+    rise.die_w = std::max(rise.die_w, rise.share * gpu.power_w - gpu.die_plate_w());
   }
   peak_node_w_ = std::max(peak_node_w_, node.ac_w);
   zones_[static_cast<std::size_t>(node.zone)].it_dirty = true;

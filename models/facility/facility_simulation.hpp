@@ -209,6 +209,7 @@ class FacilitySimulation final : public seams::NodePowerSource,
   double node_crossing_s(std::size_t n, const CrossingSink& sink) const;
   void mark_crossing_stale(std::size_t n);
   bool cannot_cross_before_tick(const Zone& zone, const CrossingSink& sink) const;
+  sim::Time tick_horizon() const;  // the next tick, or the end: crossings from then are the tick's
   double plate_conductance(const Zone& zone) const;
   void update_cdu_limit(Zone& zone) const;
   void recompute_node(std::size_t n);

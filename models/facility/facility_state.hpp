@@ -21,6 +21,8 @@ struct FacilitySimulation::Gpu {
   double power_w = 0.0;
   double thermal_factor = 1.0;
   bool shutdown = false;
+  // Heat flowing from die to plate now (W): the crossing estimate and its zone bounds share it.
+  double die_plate_w() const { return g_die_plate * (die_c - plate_c); }
 };
 
 struct FacilitySimulation::Node {

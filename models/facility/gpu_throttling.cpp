@@ -32,7 +32,7 @@ double FacilitySimulation::node_crossing_s(std::size_t n, const CrossingSink& s)
     const double threshold = gpu.die_c < c.max_operating_c ? c.max_operating_c
                              : gpu.die_c < c.slowdown_c    ? c.slowdown_c
                                                            : c.shutdown_c;
-    const double die_plate_w = gpu.g_die_plate * (gpu.die_c - gpu.plate_c);
+    const double die_plate_w = gpu.die_plate_w();
     const double die_rate = (s.share * gpu.power_w - die_plate_w) / c.rc.die_capacity_j_per_k;
     const double plate_rate = (die_plate_w - s.g_ps * (gpu.plate_c - s.sink_c)) / c.rc.plate_capacity_j_per_k;
     const double rate = std::max(die_rate, plate_rate);
@@ -56,7 +56,7 @@ bool FacilitySimulation::cannot_cross_before_tick(const Zone& z, const CrossingS
   const auto& b = z.rise;
   if (z.hot_nodes > 0 || !(z.max_gpu_c < c.max_operating_c)) return false;
   if (s.share != b.share || s.sink_c != b.sink_c) return false;
-  const sim::Time horizon = std::min(next_tick_, duration_);
+  const sim::Time horizon = tick_horizon();
   if (horizon.is_max() || horizon < z.last) return false;
   const double die_rate = b.die_w / c.rc.die_capacity_j_per_k;
   const double plate_rate = (b.plate_w + std::abs(s.g_ps - b.g_ps) * b.plate_sink_k) / c.rc.plate_capacity_j_per_k;
@@ -85,7 +85,7 @@ double FacilitySimulation::soonest_crossing_s() {
   // cool site's tick costs one pass over its GPUs (the step), not two. Values are then exact
   // wherever the schedule reads them, i.e. before the horizon.
   const sim::Time now = sim_.now();
-  const sim::Time horizon = std::min(next_tick_, duration_);
+  const sim::Time horizon = tick_horizon();
   for (auto& z : zones_) {
     const CrossingSink sink = crossing_sink(z);
     // A tree cleared for an earlier horizon (a tick at the instant of the zone's last step moved
@@ -127,8 +127,10 @@ double FacilitySimulation::soonest_crossing_s() {
   return soonest_s;
 }
 
+sim::Time FacilitySimulation::tick_horizon() const { return std::min(next_tick_, duration_); }
+
 double FacilitySimulation::crossing_horizon_s() const {
-  const sim::Time horizon = std::min(next_tick_, duration_);
+  const sim::Time horizon = tick_horizon();
   return horizon.is_max() ? MinTree::kNone : (horizon - sim_.now()).seconds();
 }
 
@@ -148,7 +150,7 @@ void FacilitySimulation::schedule_threshold_check() {
   if (!started_ || finished_) return;
   const double soonest_s = soonest_crossing_s();
   sim_.cancel(threshold_event_);
-  const sim::Time horizon = std::min(next_tick_, duration_);
+  const sim::Time horizon = tick_horizon();
   if (horizon.is_max() || !(soonest_s < (horizon - sim_.now()).seconds())) return;  // the tick decides
   const sim::Time at = sim_.now() + sim::Time::from_seconds(std::max(soonest_s, kMinSubstepS));
   if (at >= horizon) return;

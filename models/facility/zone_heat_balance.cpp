@@ -103,7 +103,7 @@ FacilitySimulation::ZoneStep FacilitySimulation::step_zone(Zone& z, double dt, d
       gpu.plate_c += scratch_[2 * g + 1] * sink;
       max_gpu_c = std::max(max_gpu_c, gpu.die_c);
       if (gpu.shutdown || gpu.thermal_factor < 1.0) throttled_gpu_s += dt;
-      const double die_plate_w = gpu.g_die_plate * (gpu.die_c - gpu.plate_c);
+      const double die_plate_w = gpu.die_plate_w();
       die_w = std::max(die_w, share * gpu.power_w - die_plate_w);
       plate_w = std::max(plate_w, die_plate_w - g_ps * (gpu.plate_c - sink));
       plate_sink_k = std::max(plate_sink_k, std::abs(gpu.plate_c - sink));

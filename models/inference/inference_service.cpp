@@ -97,14 +97,7 @@ InferenceService::~InferenceService() = default;
 
 ReplicaLoad InferenceService::Replica::load() const {
   if (engines.empty()) return fluid_load;
-  ReplicaLoad total;
-  for (const auto& e : engines) {
-    const ReplicaLoad l = e->load();
-    total.waiting += l.waiting;
-    total.running += l.running;
-    total.kv_used_fraction += l.kv_used_fraction / static_cast<double>(engines.size());
-  }
-  return total;
+  return combined_load(engines);
 }
 
 void InferenceService::Replica::accrue(sim::Time now) {
@@ -115,18 +108,7 @@ void InferenceService::Replica::accrue(sim::Time now) {
 ReplicaCounters InferenceService::Replica::counters(sim::Time now) const {
   if (engines.empty()) return fluid_accrued.plus(fluid_rate.scaled((now - fluid_since).seconds())).counters();
   ReplicaCounters total;
-  for (const auto& e : engines) {
-    const ReplicaCounters& c = e->counters();
-    total.busy_s += c.busy_s;
-    total.compute_s += c.compute_s;
-    total.memory_s += c.memory_s;
-    total.communication_s += c.communication_s;
-    total.iterations += c.iterations;
-    total.preemptions += c.preemptions;
-    total.prefill_tokens += c.prefill_tokens;
-    total.decode_tokens += c.decode_tokens;
-    total.batch_sum += c.batch_sum;
-  }
+  for (const auto& e : engines) total += e->counters();
   return total;
 }
 

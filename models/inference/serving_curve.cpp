@@ -98,30 +98,10 @@ class Probe {
   }
   ReplicaCounters counters() const {
     ReplicaCounters t;
-    for (const auto& e : engines_) {
-      const ReplicaCounters& c = e->counters();
-      t.busy_s += c.busy_s;  // summed over engines, as InferenceService::Replica::counters
-      t.compute_s += c.compute_s;
-      t.memory_s += c.memory_s;
-      t.communication_s += c.communication_s;
-      t.iterations += c.iterations;
-      t.preemptions += c.preemptions;
-      t.prefill_tokens += c.prefill_tokens;
-      t.decode_tokens += c.decode_tokens;
-      t.batch_sum += c.batch_sum;
-    }
+    for (const auto& e : engines_) t += e->counters();  // as InferenceService::Replica::counters
     return t;
   }
-  ReplicaLoad load() const {
-    ReplicaLoad t;
-    for (const auto& e : engines_) {
-      const ReplicaLoad l = e->load();
-      t.waiting += l.waiting;
-      t.running += l.running;
-      t.kv_used_fraction += l.kv_used_fraction / static_cast<double>(engines_.size());
-    }
-    return t;
-  }
+  ReplicaLoad load() const { return combined_load(engines_); }
 
  private:
   std::vector<std::unique_ptr<ServingReplica>> engines_;
@@ -149,18 +129,7 @@ class Pool {
   }
   ReplicaCounters counters() const {  // summed over the pool
     ReplicaCounters t;
-    for (const auto& p : replicas_) {
-      const ReplicaCounters c = p->counters();
-      t.busy_s += c.busy_s;
-      t.compute_s += c.compute_s;
-      t.memory_s += c.memory_s;
-      t.communication_s += c.communication_s;
-      t.iterations += c.iterations;
-      t.preemptions += c.preemptions;
-      t.prefill_tokens += c.prefill_tokens;
-      t.decode_tokens += c.decode_tokens;
-      t.batch_sum += c.batch_sum;
-    }
+    for (const auto& p : replicas_) t += p->counters();
     return t;
   }
   ReplicaLoad load(std::size_t i) const { return replicas_[i % replicas_.size()]->load(); }

@@ -349,4 +349,15 @@ std::vector<ReplicaRequest> ServingReplica::stop() {
   return left;
 }
 
+ReplicaLoad combined_load(const std::vector<std::unique_ptr<ServingReplica>>& engines) {
+  ReplicaLoad total;
+  for (const auto& e : engines) {
+    const ReplicaLoad l = e->load();
+    total.waiting += l.waiting;
+    total.running += l.running;
+    total.kv_used_fraction += l.kv_used_fraction / static_cast<double>(engines.size());
+  }
+  return total;
+}
+
 }  // namespace dcsim::models::inference

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <vector>
 
@@ -75,7 +76,25 @@ struct ReplicaCounters {
   double prefill_tokens = 0.0;  // prompt tokens computed (recomputation included)
   double decode_tokens = 0.0;
   double batch_sum = 0.0;       // sequences per iteration, summed (mean batch = / iterations)
+  // A replica's engines (pipeline stages) or a pool of replicas, summed field by field.
+  ReplicaCounters& operator+=(const ReplicaCounters& c) {
+    busy_s += c.busy_s;
+    compute_s += c.compute_s;
+    memory_s += c.memory_s;
+    communication_s += c.communication_s;
+    iterations += c.iterations;
+    preemptions += c.preemptions;
+    prefill_tokens += c.prefill_tokens;
+    decode_tokens += c.decode_tokens;
+    batch_sum += c.batch_sum;
+    return *this;
+  }
 };
+
+class ServingReplica;
+
+// The load of one replica's engines: requests summed, KV use averaged. O(engines).
+ReplicaLoad combined_load(const std::vector<std::unique_ptr<ServingReplica>>& engines);
 
 class ServingReplica {
  public:
