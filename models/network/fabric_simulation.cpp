@@ -23,6 +23,27 @@ std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes,
   return number;
 }
 
+double FabricSimulation::host_bandwidth_bps(NodeId host) const {
+  // O(the host's ports).
+  double sum = 0.0;
+  for (const LinkId l : fabric_.topology().out_links(host)) sum += fabric_.topology().link(l).bandwidth_bps;
+  return sum;
+}
+
+seams::FlowNetwork::EdgeSwitch FabricSimulation::edge_switch(NodeId host) const {
+  // O(the host's and its leaf's ports).
+  const Topology& t = fabric_.topology();
+  const auto links = t.out_links(host);
+  if (links.empty()) return {};
+  const NodeId leaf = t.link(links.front()).dst;
+  EdgeSwitch edge{leaf, 0.0};
+  for (const LinkId l : t.out_links(leaf)) {
+    const NodeInfo& to = t.node(t.link(l).dst);
+    if (to.kind != NodeKind::kHost && to.tier > t.node(leaf).tier) edge.uplink_bps += t.link(l).bandwidth_bps;
+  }
+  return edge;
+}
+
 void FabricSimulation::reschedule() {
   if (in_tick_) return;  // tick() reschedules once at its end
   // A flow that found no route is due "at the fabric's last advance", which a flow started

@@ -35,6 +35,8 @@ class FabricSimulation final : public seams::FlowNetwork {
     fabric_.resource_bytes_at(at, bytes);
   }
   std::size_t host_count() const override { return fabric_.topology().host_count(); }
+  double host_bandwidth_bps(NodeId host) const override;
+  EdgeSwitch edge_switch(NodeId host) const override;
   // Fails the flows crossing `r` now (their callbacks see failed = true and `reason`).
   void fail_resource_flows(ResourceId r, const std::string& reason) override;
   // Fails the flows from or to `host` now.

@@ -24,6 +24,15 @@ class FlowNetwork {
   virtual ~FlowNetwork() = default;
   // Hosts 0 .. host_count() - 1 may send and receive.
   virtual std::size_t host_count() const = 0;
+  // What `host` can send at most: the bandwidth of its links into the network, in bit/s.
+  virtual double host_bandwidth_bps(network::NodeId host) const = 0;
+  // The switch `host`'s first link reaches (its leaf) and that switch's bandwidth towards the
+  // switches above it, in bit/s (0 for a single-switch network, or a host that forwards).
+  struct EdgeSwitch {
+    network::NodeId node = 0;
+    double uplink_bps = 0.0;
+  };
+  virtual EdgeSwitch edge_switch(network::NodeId host) const = 0;
   // Starts a flow of `bytes` from `src` to `dst` now, crossing `resources` too; `on_finish` when
   // it finished or failed (as an event, never inside this call). `channel` -1: the network's own
   // choice of path. Returns the flow's number.

@@ -17,6 +17,8 @@ constexpr double kUnboundedBps = 1e18;
 struct ObjectStore::Op {
   int pool = 0;
   bool recovery = false;
+  bool aggregate = false;  // one piece per OSD host (header); clients: its clients' NICs
+  network::ResourceId clients = 0;
   bool ok = true;
   std::size_t pending = 0;
   OnDone on_done;
@@ -47,6 +49,13 @@ ObjectStore::ObjectStore(sim::Simulator& sim, seams::FlowNetwork& network, Store
     pools_.push_back(std::move(pool));
   }
   hosts_.resize(static_cast<std::size_t>(n));
+  std::map<network::NodeId, int> edges;
+  for (const std::uint32_t host : config_.hosts) {
+    const seams::FlowNetwork::EdgeSwitch edge = net_.edge_switch(host);
+    const auto [it, added] = edges.emplace(edge.node, static_cast<int>(edge_uplink_bps_.size()));
+    if (added) edge_uplink_bps_.push_back(edge.uplink_bps);
+    edge_of_.push_back(it->second);
+  }
   for (Host& h : hosts_) {
     h.read = net_.add_resource(1.0);  // capacities set from the placement's balance below
     h.write = net_.add_resource(1.0);
@@ -172,6 +181,7 @@ void ObjectStore::write(int pool_id, std::vector<ClientShare> clients, OnDone on
   auto op = std::make_unique<Op>();
   op->pool = pool_id;
   op->latency = sim::Time::from_seconds(config_.drive.write_latency_s);
+  op->aggregate = aggregates(clients.size());
   op->on_done = [this, pool_id, total, cb = std::move(on_done)](bool ok) {
     if (ok) pools_[static_cast<std::size_t>(pool_id)].stored_bytes += total;
     cb(ok);
@@ -195,6 +205,7 @@ void ObjectStore::read(int pool_id, std::vector<ClientShare> clients, OnDone on_
   auto op = std::make_unique<Op>();
   op->pool = pool_id;
   op->latency = sim::Time::from_seconds(config_.drive.read_latency_s);
+  op->aggregate = aggregates(clients.size());
   op->on_done = std::move(on_done);
   Op& ref = *op;
   ops_.push_back(std::move(op));
@@ -231,6 +242,13 @@ void ObjectStore::plan_write(Op& op, const std::vector<ClientShare>& clients) {
   }
   const std::size_t n = hosts_.size();
   double total = 0.0;
+  if (op.aggregate) {
+    for (const ClientShare& c : clients) total += c.bytes;
+    counters_.client_bytes_written += total;
+    take_clients_resource(op, clients, pool.config.amplification());
+    plan_aggregate_write(op, total);
+    return;
+  }
   for (const ClientShare& c : clients) {
     total += c.bytes;
     counters_.client_bytes_written += c.bytes;
@@ -258,6 +276,13 @@ void ObjectStore::plan_read(Op& op, const std::vector<ClientShare>& clients) {
   }
   const std::size_t n = hosts_.size();
   double total = 0.0;
+  if (op.aggregate) {
+    for (const ClientShare& c : clients) total += c.bytes;
+    counters_.client_bytes_read += total;
+    take_clients_resource(op, clients, 1.0);
+    plan_aggregate_read(op, total);
+    return;
+  }
   for (const ClientShare& c : clients) {
     total += c.bytes;
     counters_.client_bytes_read += c.bytes;
@@ -272,6 +297,130 @@ void ObjectStore::plan_read(Op& op, const std::vector<ClientShare>& clients) {
       const double share = pool.shard[s * n + p];
       if (share > 0) start_piece(&op, Piece::kShard, static_cast<int>(s), static_cast<int>(p), 0, total * share * member);
     }
+  }
+}
+
+bool ObjectStore::aggregates(std::size_t clients) const {
+  switch (config_.resolution) {
+    case StoreResolution::kFlows: return false;
+    case StoreResolution::kAggregate: return true;
+    case StoreResolution::kAuto: {
+      const double hosts = static_cast<double>(hosts_.size());
+      return static_cast<double>(clients) * hosts + hosts * hosts >= config_.aggregate_from_flows;
+    }
+  }
+  return false;
+}
+
+void ObjectStore::take_clients_resource(Op& op, const std::vector<ClientShare>& clients, double bytes_per_client_byte) {
+  // O(clients) once per operation; the capacity is reused by later operations (at most as many
+  // as ever ran at once exist).
+  double nics_bps = 0.0;
+  for (const ClientShare& c : clients) nics_bps += net_.host_bandwidth_bps(c.host);
+  const double capacity_bps = nics_bps * bytes_per_client_byte;
+  if (spare_clients_.empty()) {
+    op.clients = net_.add_resource(capacity_bps);
+  } else {
+    op.clients = spare_clients_.back();
+    spare_clients_.pop_back();
+    net_.set_resource_capacity(op.clients, capacity_bps);
+  }
+}
+
+void ObjectStore::plan_aggregate_write(Op& op, double total) {
+  // O(hosts^2) over the pool's shares, hosts flows.
+  Pool& pool = pools_[static_cast<std::size_t>(op.pool)];
+  if (!pool.aggregate_write) pool.aggregate_write = net_.add_resource(kUnboundedBps);
+  const std::size_t n = hosts_.size();
+  const double member = pool.config.member_fraction();
+  const bool replicated = pool.config.ec_k == 0;
+  std::vector<double> drive_share(n, 0.0), nic_share(n, 0.0), external_share(n, 0.0);
+  for (std::size_t h = 0; h < n; ++h) {
+    // As primary: the client's bytes on its drive (replicated) or its own chunk (EC), all of
+    // them through its NIC (and its leaf: clients are elsewhere); as a member, the copies or
+    // chunks forwarded to it.
+    drive_share[h] = replicated ? pool.primary[h] : pool.primary[h] * member;
+    nic_share[h] = external_share[h] = pool.primary[h];
+    for (std::size_t p = 0; p < n; ++p) {
+      const double forwarded = pool.pair[p * n + h] * member;
+      drive_share[h] += forwarded;
+      if (p == h) continue;
+      nic_share[h] += forwarded;
+      if (!same_edge(p, h)) external_share[h] += forwarded;
+      counters_.back_bytes += total * forwarded;
+    }
+  }
+  set_aggregate_nics(pool.aggregate_nic_in, drive_share, nic_share);
+  set_aggregate_edges(pool.aggregate_edge_in, drive_share, external_share);
+  for (std::size_t h = 0; h < n; ++h) {
+    start_piece(&op, Piece::kAggregateWrite, static_cast<int>(h), static_cast<int>(h), 0, total * drive_share[h]);
+  }
+}
+
+void ObjectStore::set_aggregate_edges(std::vector<network::ResourceId>& edges, const std::vector<double>& piece_share,
+                                      const std::vector<double>& external_share) {
+  // O(hosts) sums, O(leaves) capacity updates per operation. A leaf's pieces together carry
+  // sum(piece) per sum(external) byte over its uplinks.
+  std::vector<double> pieces(edge_uplink_bps_.size(), 0.0), external(edge_uplink_bps_.size(), 0.0);
+  for (std::size_t h = 0; h < hosts_.size(); ++h) {
+    pieces[static_cast<std::size_t>(edge_of_[h])] += piece_share[h];
+    external[static_cast<std::size_t>(edge_of_[h])] += external_share[h];
+  }
+  for (std::size_t e = 0; e < edge_uplink_bps_.size(); ++e) {
+    const double ratio = external[e] > 0 ? pieces[e] / external[e] : 1.0;
+    // A single-switch network has no uplinks: nothing beyond the NICs to share.
+    const double capacity_bps = edge_uplink_bps_[e] > 0 ? edge_uplink_bps_[e] * ratio : kUnboundedBps;
+    if (edges.size() <= e) {
+      edges.push_back(net_.add_resource(capacity_bps));
+    } else if (net_.resource_capacity_bps(edges[e]) != capacity_bps) {
+      net_.set_resource_capacity(edges[e], capacity_bps);
+    }
+  }
+}
+
+void ObjectStore::set_aggregate_nics(std::vector<network::ResourceId>& nics, const std::vector<double>& piece_share,
+                                     const std::vector<double>& nic_share) {
+  // O(hosts) capacity updates per operation.
+  const std::size_t n = hosts_.size();
+  for (std::size_t h = 0; h < n; ++h) {
+    const double ratio = nic_share[h] > 0 ? piece_share[h] / nic_share[h] : 1.0;
+    const double capacity_bps = net_.host_bandwidth_bps(config_.hosts[h]) * ratio;
+    if (nics.size() <= h) {
+      nics.push_back(net_.add_resource(capacity_bps));
+    } else if (net_.resource_capacity_bps(nics[h]) != capacity_bps) {
+      net_.set_resource_capacity(nics[h], capacity_bps);
+    }
+  }
+}
+
+void ObjectStore::plan_aggregate_read(Op& op, double total) {
+  // O(hosts^2) over the pool's shares, hosts flows.
+  Pool& pool = pools_[static_cast<std::size_t>(op.pool)];
+  if (pool.unavailable > 0.0) {
+    op.ok = false;
+    return;
+  }
+  const std::size_t n = hosts_.size();
+  // Host h's NIC (and leaf) sends its primary share to the clients and, EC, the chunks it
+  // gives others (its leaf, those it gives other leaves).
+  std::vector<double> nic_share = pool.primary, external_share = pool.primary;
+  if (pool.config.ec_k > 0) {
+    const double member = pool.config.member_fraction();
+    for (std::size_t s = 0; s < n; ++s) {
+      for (std::size_t p = 0; p < n; ++p) {
+        if (s == p) continue;
+        const double gathered = pool.shard[s * n + p] * member;
+        counters_.back_bytes += total * gathered;
+        nic_share[s] += gathered;
+        if (!same_edge(s, p)) external_share[s] += gathered;
+      }
+    }
+  }
+  const std::vector<double> shares = read_shares(op.pool);
+  set_aggregate_nics(pool.aggregate_nic_out, shares, nic_share);
+  set_aggregate_edges(pool.aggregate_edge_out, shares, external_share);
+  for (std::size_t h = 0; h < n; ++h) {
+    start_piece(&op, Piece::kAggregateRead, static_cast<int>(h), static_cast<int>(h), 0, total * shares[h]);
   }
 }
 
@@ -336,6 +485,24 @@ void ObjectStore::start_piece(Op* op, Piece piece, int src_host, int dst_host, n
       if (has_throttle_) res.push_back(recovery_throttle_);
       ++recovery_flows_;
       break;
+    case Piece::kAggregateWrite:
+      src = dst = host(src_host);
+      res.push_back(hs(src_host).write);
+      res.push_back(pools_[static_cast<std::size_t>(op->pool)].aggregate_nic_in[static_cast<std::size_t>(src_host)]);
+      res.push_back(pools_[static_cast<std::size_t>(op->pool)]
+                        .aggregate_edge_in[static_cast<std::size_t>(edge_of_[static_cast<std::size_t>(src_host)])]);
+      res.push_back(op->clients);
+      res.push_back(*pools_[static_cast<std::size_t>(op->pool)].aggregate_write);
+      break;
+    case Piece::kAggregateRead:
+      src = dst = host(src_host);
+      res.push_back(hs(src_host).read);
+      res.push_back(pools_[static_cast<std::size_t>(op->pool)].aggregate_nic_out[static_cast<std::size_t>(src_host)]);
+      res.push_back(pools_[static_cast<std::size_t>(op->pool)]
+                        .aggregate_edge_out[static_cast<std::size_t>(edge_of_[static_cast<std::size_t>(src_host)])]);
+      res.push_back(op->clients);
+      res.push_back(pools_[static_cast<std::size_t>(op->pool)].client_read);
+      break;
   }
   ++op->pending;
   net_.start_flow(
@@ -369,8 +536,12 @@ void ObjectStore::piece_done(Op* op, Piece piece, int src_host, int dst_host, ne
       case Piece::kShard:
         if (pl.host_up(dst_host)) plan_row(*op, piece, dst_host, left);
         break;
+      case Piece::kAggregateRead:
+        plan_aggregate_read(*op, left);  // from the members up now
+        break;
       case Piece::kLocalChunk:
       case Piece::kRecovery:
+      case Piece::kAggregateWrite:  // degraded: the host's copies are not written
         break;
     }
   }
@@ -383,6 +554,7 @@ void ObjectStore::finish_op(Op* op) {
   if (it == ops_.end()) return;
   std::unique_ptr<Op> owned = std::move(*it);
   ops_.erase(it);
+  if (owned->aggregate) spare_clients_.push_back(owned->clients);
   if (!owned->ok) ++counters_.ops_failed;
   if (owned->on_done) {
     if (owned->ok && owned->latency > sim::Time::zero()) {

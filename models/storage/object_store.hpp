@@ -24,6 +24,25 @@
 // piece sets the end); the operation ends when the last piece has, plus the drive's latency for
 // its kind (the last write's commit into the drive's buffer, a read's first access to NAND).
 //
+// Aggregate resolution (StoreConfig::resolution, store_config.hpp). An operation too large for
+// flows (a site's checkpoint: clients x hosts of them) runs as one flow per OSD host, local to
+// it (no links), of exactly the bytes its drives take: a write's host h takes total x (its
+// primary share, times 1/k for EC, plus 1/k, or 1 replicated, times the PG members it holds as
+// a non-primary), which sums over hosts to total x amplification; a read's host h gives total x
+// read_shares()[h]. Every piece of the op also crosses one capacity of the clients' NICs
+// together (sum of their hosts' bandwidth, scaled to the pieces' bytes per client byte), made
+// for the op and reused after it. So the drives with their imbalance and the clients' NICs bind
+// as at flow level, in hosts flows whatever the clients; left out: the fabric between clients
+// and hosts, and fairness per client (concurrent operations share a drive per operation). Each
+// OSD host's NIC binds as well, as a capacity per pool and host that the pool's aggregate pieces
+// share (its bandwidth x the piece's bytes per byte the NIC carries: a write's host receives its
+// primary share of the client bytes plus the chunks or copies forwarded to it; a read's sends
+// its primary share to the clients plus, EC, the chunks it gives other primaries), apart from
+// flow-level traffic on the same NIC; and so does each OSD hosts' leaf's uplink capacity, for
+// what comes from outside it (the clients' bytes, chunks or copies from other leaves' members),
+// likewise per pool. Beyond the leaves the fabric is left out. A failed write piece (its host down) is dropped,
+// degraded, as a failed forward is; a failed read piece is read again from the members up.
+//
 // Faults. A host going down fails its flows now; the pieces re-issue what they had left on the
 // members still up (degraded: fewer copies written, reads from the survivors or k other chunks).
 // A single OSD (drive) going down takes its members out of the shares and its bandwidth out of
@@ -37,6 +56,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -113,9 +133,15 @@ class ObjectStore {
   std::vector<double> read_shares(int pool) const;
   network::ResourceId drive_write_resource(int host) const { return hosts_[static_cast<std::size_t>(host)].write; }
   network::ResourceId drive_read_resource(int host) const { return hosts_[static_cast<std::size_t>(host)].read; }
-  // Not a limit (unbounded): counts the pool's client bytes, written and read, as they move.
+  // Not a limit (unbounded): counts the pool's client bytes, written and read, as they move;
+  // aggregate writes (header) count their drive bytes apart, in aggregate_write_resource,
+  // client bytes x the pool's amplification.
   network::ResourceId client_write_resource(int pool) const { return pools_[static_cast<std::size_t>(pool)].client_write; }
   network::ResourceId client_read_resource(int pool) const { return pools_[static_cast<std::size_t>(pool)].client_read; }
+  // None until the pool's first aggregate write (so a store at flow level has the same resources).
+  std::optional<network::ResourceId> aggregate_write_resource(int pool) const {
+    return pools_[static_cast<std::size_t>(pool)].aggregate_write;
+  }
   // Operations (client or backfill) in flight.
   bool busy() const { return !ops_.empty(); }
   // Called with true when an operation starts on an idle store, false when the last one ends.
@@ -136,17 +162,49 @@ class ObjectStore {
     std::vector<double> shard;    // [s * n + p]: EC reads: data chunk on s gathered by primary p
     double unavailable = 0.0;     // PGs with no member up
     network::ResourceId client_write = 0, client_read = 0;  // counters, not limits
+    std::optional<network::ResourceId> aggregate_write;     // likewise, made when first used
+    // Aggregate resolution: each OSD host's NIC, inbound for writes and outbound for reads, as
+    // the pool's aggregate pieces there see it (capacity x drive bytes per NIC byte), by host.
+    std::vector<network::ResourceId> aggregate_nic_in, aggregate_nic_out;
+    // Likewise each OSD hosts' leaf's uplinks, by edge group (edge_of_): what comes from or goes
+    // to outside the leaf (the clients, other leaves' members).
+    std::vector<network::ResourceId> aggregate_edge_in, aggregate_edge_out;
   };
   struct Host {
     network::ResourceId read = 0;
     network::ResourceId write = 0;
   };
-  enum class Piece : std::uint8_t { kClientWrite, kForward, kLocalChunk, kReadToClient, kShard, kRecovery };
+  enum class Piece : std::uint8_t {
+    kClientWrite,
+    kForward,
+    kLocalChunk,
+    kReadToClient,
+    kShard,
+    kRecovery,
+    kAggregateWrite,
+    kAggregateRead
+  };
 
   void refresh_shares(Pool& pool);
   void refresh_drive_capacity();
   void plan_write(Op& op, const std::vector<ClientShare>& clients);
   void plan_read(Op& op, const std::vector<ClientShare>& clients);
+  // Aggregate resolution (header): whether an operation of `clients` clients runs aggregated;
+  // the capacity of its clients' NICs; its pieces, one per OSD host.
+  bool aggregates(std::size_t clients) const;
+  void take_clients_resource(Op& op, const std::vector<ClientShare>& clients, double bytes_per_client_byte);
+  void plan_aggregate_write(Op& op, double total);
+  // Sets the pool's per-host NIC capacities for its aggregate pieces from its shares as of now:
+  // host h's NIC carries nic_share[h] bytes per client byte while its piece carries
+  // piece_share[h].
+  void set_aggregate_nics(std::vector<network::ResourceId>& nics, const std::vector<double>& piece_share,
+                          const std::vector<double>& nic_share);
+  // And the leaves' uplinks: host h's leaf carries external_share[h] bytes per client byte for it.
+  void set_aggregate_edges(std::vector<network::ResourceId>& edges, const std::vector<double>& piece_share,
+                           const std::vector<double>& external_share);
+  // Whether OSD hosts a and b hang on one leaf.
+  bool same_edge(std::size_t a, std::size_t b) const { return edge_of_[a] == edge_of_[b]; }
+  void plan_aggregate_read(Op& op, double total);
   // Spreads `bytes` of a forward (or shard gather) at host `p` over its current row.
   void plan_row(Op& op, Piece piece, int p, double bytes);
   void start_piece(Op* op, Piece piece, int src_host, int dst_host, network::NodeId client, double bytes);
@@ -172,6 +230,9 @@ class ObjectStore {
   network::ResourceId recovery_throttle_ = 0;
   bool has_throttle_ = false;
   std::size_t recovery_flows_ = 0;
+  std::vector<network::ResourceId> spare_clients_;  // clients' NIC capacities of ended aggregate ops
+  std::vector<int> edge_of_;                        // by OSD host: its leaf's index in edge_uplink_bps_
+  std::vector<double> edge_uplink_bps_;
   std::vector<sim::EventHandle> out_events_;      // by host
   std::vector<sim::EventHandle> osd_out_events_;  // by OSD
   StoreCounters counters_;

@@ -50,7 +50,10 @@ void StoreLoadSampler::sample() {
   if (now > last_) {
     network_.resource_bytes_at(now, bytes_);
     const double dt = (now - last_).seconds();
-    const auto delta = [&](network::ResourceId r) { return std::max(0.0, bytes_[r] - last_bytes_[r]); };
+    // (a resource made since the last sample, an aggregate op's, carried nothing before it)
+    const auto delta = [&](network::ResourceId r) {
+      return std::max(0.0, bytes_[r] - (r < last_bytes_.size() ? last_bytes_[r] : 0.0));
+    };
     const auto hosts = static_cast<int>(store_.config().hosts.size());
     for (int h = 0; h < hosts; ++h) {
       const network::ResourceId w = store_.drive_write_resource(h), r = store_.drive_read_resource(h);
@@ -67,8 +70,11 @@ void StoreLoadSampler::sample() {
     }
     for (std::size_t p = 0; p < store_.config().pools.size(); ++p) {
       const int pool = static_cast<int>(p);
-      sink_.append_row(pools_table_, {now.seconds(), store_.config().pools[p].name,
-                                      delta(store_.client_write_resource(pool)) * 8.0 / dt,
+      // Aggregate writes count their drive bytes: client bytes x amplification.
+      const auto aggregate = store_.aggregate_write_resource(pool);
+      const double written = delta(store_.client_write_resource(pool)) +
+                             (aggregate ? delta(*aggregate) / store_.config().pools[p].amplification() : 0.0);
+      sink_.append_row(pools_table_, {now.seconds(), store_.config().pools[p].name, written * 8.0 / dt,
                                       delta(store_.client_read_resource(pool)) * 8.0 / dt});
     }
     ++samples_;

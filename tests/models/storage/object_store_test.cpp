@@ -10,56 +10,14 @@
 #include "models/storage/object_store.hpp"
 #include "sim/error.hpp"
 #include "sim/simulator.hpp"
+#include "tests/models/storage/object_store_bench.hpp"
 
 using namespace dcsim::models;
 using namespace dcsim::models::storage;
 using dcsim::sim::Time;
+using Bench = dcsim::tests::StoreBench;
 
 namespace {
-
-// `clients` client hosts then `osd_hosts` OSD hosts under one switch, 100 Gb/s (12.5 GB/s)
-// links, no latency.
-struct Bench {
-  dcsim::sim::Simulator sim;
-  std::unique_ptr<network::Fabric> fabric;
-  std::unique_ptr<network::FabricSimulation> net;
-  std::unique_ptr<ObjectStore> store;
-
-  Bench(int clients, int osd_hosts, StoreConfig config) {
-    network::TopologyConfig t;
-    t.leaves = 1;
-    t.hosts_per_leaf = clients + osd_hosts;
-    t.link_bandwidth_bps = 100e9;
-    t.link_latency_ns = 0;
-    fabric = std::make_unique<network::Fabric>(network::build_leaf_spine(t), network::FabricOptions{});
-    net = std::make_unique<network::FabricSimulation>(sim, *fabric, nullptr);
-    config.hosts.clear();
-    for (int h = 0; h < osd_hosts; ++h) config.hosts.push_back(static_cast<std::uint32_t>(clients + h));
-    store = std::make_unique<ObjectStore>(sim, *net, config);
-  }
-  // Runs one operation to its end; returns its duration in seconds (negative when it failed).
-  double run_write(std::vector<ObjectStore::ClientShare> clients, int pool = 0) {
-    const Time start = sim.now();
-    double took = 0.0;
-    store->write(pool, std::move(clients), [&](bool ok) { took = ok ? (sim.now() - start).seconds() : -1.0; });
-    sim.run();
-    return took;
-  }
-  double run_read(std::vector<ObjectStore::ClientShare> clients, int pool = 0) {
-    const Time start = sim.now();
-    double took = 0.0;
-    store->read(pool, std::move(clients), [&](bool ok) { took = ok ? (sim.now() - start).seconds() : -1.0; });
-    sim.run();
-    return took;
-  }
-  double drive_bytes_written() const {
-    double sum = 0.0;
-    for (std::size_t h = 0; h < store->config().hosts.size(); ++h) {
-      sum += fabric->resource_bytes(store->drive_write_resource(static_cast<int>(h)));
-    }
-    return sum;
-  }
-};
 
 StoreConfig one_drive_per_host(double write_bytes_per_s) {
   StoreConfig c;
