@@ -31,14 +31,9 @@ NodePool::NodePool(int nodes, int nodes_per_rack, int gpus_per_node, double node
 
 void NodePool::add_cloud(CloudPool& cloud, int instances) {
   cloud_ = &cloud;
-  for (int i = 0; i < instances; ++i) {
-    Node n;
-    n.state.rack = -1;  // not in the building
-    n.state.gpus = gpus_per_node_;
-    n.state.free_gpus = gpus_per_node_;
-    n.state.cloud = true;
-    n.state.provisioned = false;
-    nodes_.push_back(std::move(n));
+  for (int i = 0; i < instances; ++i) {  // not in the building: no rack
+    const int g = gpus_per_node_;
+    nodes_.emplace_back().state = {.rack = -1, .gpus = g, .free_gpus = g, .cloud = true, .provisioned = false};
   }
 }
 
@@ -63,36 +58,31 @@ std::vector<std::size_t> NodePool::jobs_on(int node) const {
 
 void NodePool::hold(int node, std::size_t job, int gpus) {
   auto& n = at(node);
-  if (n.state.cloud) {  // not in the building: not an on-prem free node
-    if (n.state.free_gpus == n.state.gpus) cloud_->instance_held(node);
-    n.state.free_gpus -= gpus;
-    n.jobs.emplace_back(job, gpus);
-    return;
-  }
-  if (n.state.free_gpus == n.state.gpus && n.state.schedulable()) {
-    free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
-  }
-  n.state.free_gpus -= gpus;
-  if (n.state.schedulable()) free_gpus_ -= gpus;
-  if (n.jobs.empty()) ++busy_nodes_;
+  if (n.state.cloud && n.state.free_gpus == n.state.gpus) cloud_->instance_held(node);
+  if (!n.state.cloud && n.jobs.empty()) ++busy_nodes_;
   n.jobs.emplace_back(job, gpus);
+  change_free(node, -gpus);
 }
 
 void NodePool::release(int node, std::size_t job, int gpus) {
   auto& n = at(node);
   n.jobs.erase(std::find(n.jobs.begin(), n.jobs.end(), std::pair{job, gpus}));
+  if (!n.state.cloud && n.jobs.empty()) --busy_nodes_;
+  change_free(node, gpus);
+  if (n.state.cloud && n.state.provisioned && n.state.free_gpus == n.state.gpus) cloud_->instance_idle(node);
+}
+
+void NodePool::change_free(int node, int gpus) {
+  auto& n = at(node);
+  const bool in_pool = !n.state.cloud && n.state.schedulable();
+  if (in_pool && n.state.free_gpus == n.state.gpus) {
+    free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
+  }
   n.state.free_gpus += gpus;
-  if (n.state.cloud) {
-    if (n.state.provisioned && n.state.free_gpus == n.state.gpus) cloud_->instance_idle(node);
-    return;
-  }
-  if (n.jobs.empty()) --busy_nodes_;
-  if (n.state.schedulable()) {
-    free_gpus_ += gpus;
-    if (n.state.free_gpus == n.state.gpus) {
-      free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
-    }
-  }
+  if (!in_pool) return;
+  free_gpus_ += gpus;
+  if (n.state.free_gpus == n.state.gpus)
+    free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
 }
 
 void NodePool::take_out(int node) {

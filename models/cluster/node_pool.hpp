@@ -138,6 +138,8 @@ class NodePool final : public policy::ClusterView {
   // comes back (no longer a spare either). Either does nothing for a node not schedulable.
   void take_out(int node);
   void put_back(int node);
+  // The node's free GPUs change by `gpus`; a schedulable on-prem node's pool counts with them.
+  void change_free(int node, int gpus);
 };
 
 }  // namespace dcsim::models::cluster
