@@ -42,27 +42,19 @@ void ClusterSimulation::corrupt_jobs_on_node(int node, const std::string& cause,
                              " in a cluster without sdc_detection settings (this is a bug: the scenario layer "
                              "sets them whenever a corruption can happen)");
   }
-  std::vector<std::size_t> victims;
-  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
   bool hit = false;
-  for (std::size_t j : victims) {
+  for (std::size_t j : pool_.jobs_on(node)) {
     const Job& job = *jobs_[j];
     if (!stepping(j)) continue;  // restarting: no state on the GPUs yet
     hit = true;
     if (job.plan) {
-      corrupt_job(j, node, cause, quarantine, static_cast<int>(std::floor(job.training->steps_done())));
+      corruption_->corrupt(j, job.spec.name, job.spec.nodes * job.gpus_per_node, node, cause, quarantine,
+                           static_cast<int>(std::floor(job.training->steps_done())));
     } else {
       corruption_->unprotected(job.spec.name, node);
     }
   }
   corruption_->count_fault(hit);
-}
-
-void ClusterSimulation::corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine,
-                                    int clean_through) {
-  const Job& job = *jobs_[job_index];
-  corruption_->corrupt(job_index, job.spec.name, job.spec.nodes * job.gpus_per_node, node, cause, quarantine,
-                       clean_through);
 }
 
 bool ClusterSimulation::stepping(std::size_t job_index) const {
@@ -85,7 +77,7 @@ int ClusterSimulation::clean_checkpoint(std::size_t job_index, int step) const {
 bool ClusterSimulation::roll_back(std::size_t job_index, int step, const std::string& cause, int node,
                                   sim::Time quarantine) {
   Job& job = *jobs_[job_index];
-  const bool quarantined = quarantine > sim::Time::zero() && node >= 0 && !is_cloud(node);
+  const bool quarantined = quarantine > sim::Time::zero() && node >= 0 && !pool_.is_cloud(node);
   const bool on_node = std::find(job.nodes.begin(), job.nodes.end(), node) != job.nodes.end();
   job.rollback_step = step;
   interrupt_job(job_index, cause, quarantined && on_node ? std::vector<int>{node} : std::vector<int>{});
@@ -96,18 +88,8 @@ bool ClusterSimulation::roll_back(std::size_t job_index, int step, const std::st
         quarantine, [this, node] { set_node_up(node); }, sim::Priority::kFirst);
   } else {
     try_schedule();
-    telemetry_->mark_dirty();
   }
   return quarantined;
-}
-
-void ClusterSimulation::record_checkpoint(Job& job) {
-  job.checkpoint_steps.push_back(job.training->steps_saved());
-  const std::size_t kept = checkpoint_io_.kept_checkpoints(job.current_plan());
-  if (kept > 0 && job.checkpoint_steps.size() > kept) {
-    job.checkpoint_steps.erase(job.checkpoint_steps.begin(),
-                               job.checkpoint_steps.end() - static_cast<std::ptrdiff_t>(kept));
-  }
 }
 
 void ClusterSimulation::settle_restart_point(Job& job) {
@@ -197,30 +179,10 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
   begin_run(job_index);
   if (result == seams::CheckpointRead::kCorruptUnnoticed) {
     // Nothing checked it: the job steps on from a corrupted state, as if a GPU had corrupted it
-    // right after the checkpoint before; only its loss checks can catch it now.
-    corrupt_job(job_index, -1, "corrupt checkpoint", sim::Time::zero(), job.resume_step - 1);
+    // right after the checkpoint before (no node to blame); only its loss checks can catch it now.
+    corruption_->corrupt(job_index, job.spec.name, job.spec.nodes * job.gpus_per_node, -1, "corrupt checkpoint",
+                         sim::Time::zero(), job.resume_step - 1);
   }
-}
-
-void ClusterSimulation::emit_data_stall_summary() {
-  double total_s = 0.0, gpu_h = 0.0;
-  bool any = false;
-  for (const auto& job : jobs_) {
-    if (!job->plan || !job->plan->dataset.from_store) continue;
-    any = true;
-    const double s = job->training != nullptr ? job->training->data_stall_s() : 0.0;
-    total_s += s;
-    gpu_h += s * job->spec.nodes * job->gpus_per_node / 3600.0;
-    sink_.set_summary("storage/jobs/" + job->spec.name + "/data_stall_s",
-                      sim::SummaryValue{s, "s", "time the job's steps waited for their input from the store"});
-  }
-  if (!any) return;
-  sink_.set_summary("storage/data_stall_s",
-                    sim::SummaryValue{total_s, "s", "time training steps waited for input from the store, all jobs"});
-  sink_.set_summary("storage/data_stall_gpu_h",
-                    sim::SummaryValue{gpu_h, "GPU-h",
-                                      "those waits x the jobs' GPUs (with storage/stall_gpu_h: the "
-                                      "goodput the store cost)"});
 }
 
 std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_policy_interval(
@@ -281,7 +243,8 @@ void ClusterSimulation::reconfigure_job(std::size_t job_index, const std::vector
   // State from the checkpoint: every node reads its share of it back, as a restart does.
   job.restart_delay = d.reconfigure_time + checkpoint_reload_time(job, *r.plan, reload);
   ++(r.shrunk ? goodput_.elastic_shrinks : goodput_.elastic_reforms);
-  start_job_after(job_index, r.nodes, "interrupted", r.shrunk ? "elastic_shrink" : "elastic_reform");
+  job.start_label = {"interrupted", r.shrunk ? "elastic_shrink" : "elastic_reform"};
+  start_job(job_index, r.nodes);
 }
 
 const std::vector<int>& ClusterSimulation::job_nodes(std::size_t job_index) const { return jobs_[job_index]->nodes; }
@@ -299,13 +262,14 @@ void ClusterSimulation::grow(std::size_t job_index, const std::vector<int>& node
   job.resume_step = whole;
   job.resume_s = whole * job.current_plan().step.step_time_s;
   job.checkpoint_step = job.training->steps_saved();
-  const char* from = running_label(job);  // stalled at a held checkpoint, or running
+  const char* from = job.running_label();  // stalled at a held checkpoint, or running
   stop_running(job_index);
   job.run_plan = plan;
   job.reload_from_store = false;  // grown from the replicas' memory, not from the checkpoint
   job.restart_delay = delay;
   ++goodput_.elastic_expands;
-  start_job_after(job_index, nodes, from, "elastic_expand");
+  job.start_label = {from, "elastic_expand"};
+  start_job(job_index, nodes);
 }
 
 // Precursor warnings (PrecursorDrain::Host): the policy decides, the core drains and moves.
@@ -314,9 +278,7 @@ void ClusterSimulation::warn_node(int node, const std::string& cause, sim::Time 
   if (node < 0 || node >= config_.nodes) return;
   ++(false_alarm ? goodput_.false_alarms : goodput_.alarms);
   precursor_.drain(node, drain_until);
-  std::vector<std::size_t> holders;
-  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) holders.push_back(index);
-  for (std::size_t index : holders) {
+  for (std::size_t index : pool_.jobs_on(node)) {
     const Job& job = *jobs_[index];
     if (job.state != Job::State::kRunning) continue;
     const bool checkpoints = job.plan && job.plan->checkpoint_interval_steps > 0 && job.plan->checkpoint_bytes > 0;
@@ -326,32 +288,16 @@ void ClusterSimulation::warn_node(int node, const std::string& cause, sim::Time 
     }
   }
   try_schedule();
-  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::set_drained(int node, bool drained) {
-  auto& n = nodes_[static_cast<std::size_t>(node)];
-  if (!drained) n.state.drained = false;  // before the pool takes it back (schedulable)
-  if (n.state.healthy && n.state.spare) {
-    spares_.set_ready(node, !drained);
-  } else if (n.state.healthy) {
-    if (drained) {
-      take_out_of_pool(node);
-    } else {
-      put_back_in_pool(node);
-    }
-  }
-  if (drained) {
-    n.state.drained = true;  // after it left the pool
-    return;
-  }
-  try_schedule();
-  telemetry_->mark_dirty();
+  pool_.set_drained(node, drained);
+  if (!drained) try_schedule();
 }
 
 void ClusterSimulation::save_for_move(std::size_t job_index, const std::string& cause, std::function<void()> saved) {
   Job& job = *jobs_[job_index];
-  transition(job, running_label(job), "migrating", cause);
+  transition(job, job.running_label(), "migrating", cause);
   job.stall_return = nullptr;  // a stall in progress ends within migrating: no row for it
   if (!job.run) {
     saved();  // in its restart delay: nothing new to save, it moves now
@@ -365,13 +311,13 @@ void ClusterSimulation::move(std::size_t job_index, sim::Time relaunch) {
   // Replacements for the job's drained nodes: healthy free nodes first, then spares.
   std::vector<int> leaving;
   for (int n : job.nodes) {
-    if (nodes_[static_cast<std::size_t>(n)].state.drained) leaving.push_back(n);
+    if (pool_.at(n).state.drained) leaving.push_back(n);
   }
-  std::vector<int> replacements(free_nodes_.begin(),
-                                free_nodes_.begin() +
-                                    static_cast<std::ptrdiff_t>(std::min(leaving.size(), free_nodes_.size())));
+  const std::span<const int> free = pool_.free_nodes();
+  std::vector<int> replacements(free.begin(),
+                                free.begin() + static_cast<std::ptrdiff_t>(std::min(leaving.size(), free.size())));
   std::vector<int> spares_used;
-  for (int spare : spares_.ready()) {
+  for (int spare : pool_.spares().ready()) {
     if (replacements.size() == leaving.size()) break;
     replacements.push_back(spare);
     spares_used.push_back(spare);
@@ -387,18 +333,15 @@ void ClusterSimulation::move(std::size_t job_index, sim::Time relaunch) {
     job.resume_s = job.run->saved_s();
   }
   stop_running(job_index);
-  for (int spare : spares_used) {
-    spares_.use(spare);
-    put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
-  }
+  for (int spare : spares_used) pool_.use_spare(spare);  // taken by the job below
   std::vector<int> nodes = job.nodes;
   for (std::size_t k = 0; k < leaving.size(); ++k)
     std::replace(nodes.begin(), nodes.end(), leaving[k], replacements[k]);
   job.restart_delay = relaunch + checkpoint_reload_time(job, job.current_plan(), true);
   ++goodput_.migrations;
-  start_job_after(job_index, nodes, "migrating", "migrated");
+  job.start_label = {"migrating", "migrated"};
+  start_job(job_index, nodes);
   try_schedule();
-  telemetry_->mark_dirty();
 }
 
 // Inference replicas (ServiceJobs::Host).
@@ -428,7 +371,7 @@ void ClusterSimulation::end_job(std::size_t job_index) {
     job.finish = sim_.now();
     ++finished_;
     transition(job, "waiting", "completed", "withdrawn");
-    emit_job_row(job);
+    job_report_.row(job.report_row(pool_.fabric_groups(job.nodes)));
     telemetry_->mark_dirty();
   }
 }
@@ -438,20 +381,15 @@ bool ClusterSimulation::running(std::size_t job_index) const { return jobs_[job_
 // The cloud pool (CloudPool::Host).
 
 void ClusterSimulation::set_instance_provisioned(int node, bool provisioned) {
-  nodes_[static_cast<std::size_t>(node)].state.provisioned = provisioned;
+  pool_.at(node).state.provisioned = provisioned;
 }
 
 double ClusterSimulation::interrupt_instance_jobs(int node, const std::string& cause) {
   const double lost_before = goodput_.lost_gpu_s;
-  std::vector<std::size_t> victims;
-  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
-  for (std::size_t j : victims) interrupt_job(j, cause, {node});
+  for (std::size_t j : pool_.jobs_on(node)) interrupt_job(j, cause, {node});
   return goodput_.lost_gpu_s - lost_before;
 }
 
-void ClusterSimulation::cloud_capacity_changed() {
-  try_schedule();
-  telemetry_->mark_dirty();
-}
+void ClusterSimulation::cloud_capacity_changed() { try_schedule(); }
 
 }  // namespace dcsim::models::cluster

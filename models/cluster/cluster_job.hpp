@@ -2,6 +2,7 @@
 // One job as the cluster keeps it (internal to ClusterSimulation's translation units: the
 // cluster's bookkeeping, its lifecycle in cluster_lifecycle.cpp).
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,8 +10,10 @@
 #include <vector>
 
 #include "models/cluster/cluster_simulation.hpp"
+#include "models/cluster/job_report.hpp"
 #include "models/cluster/job_run.hpp"
 #include "models/cluster/training_job_run.hpp"
+#include "models/policy/cluster_view.hpp"
 #include "models/workload/job_spec.hpp"
 #include "models/workload/step_graph.hpp"
 #include "sim/random.hpp"
@@ -71,8 +74,7 @@ struct ClusterSimulation::Job {
   // checkpoint written (resume_step can be later: re-formed from the replicas' memory).
   const workload::TrainingJobPlan* run_plan = nullptr;
   int checkpoint_step = 0;
-  // The next start's transition (from, cause), set by start_job_after; default
-  // waiting/requeued -> running.
+  // The next start's transition (from, cause); default waiting/requeued -> running.
   std::pair<const char*, std::string> start_label{nullptr, ""};
   // CheckpointGate: its next checkpoint is held; stalled at it since `stalled_since` (accounted
   // up to there); the label the release returns to (null once a migration relabelled it).
@@ -91,6 +93,27 @@ struct ClusterSimulation::Job {
   TrainingJobRun::Series training_series;
   int gpus() const { return static_cast<int>(nodes.size()) * gpus_per_node; }
   const workload::TrainingJobPlan& current_plan() const { return run_plan ? *run_plan : *plan; }
+  // What policies plan with: the user's estimate (else the work) less what the job keeps.
+  sim::Time remaining_estimate() const {
+    const sim::Time estimate = spec.estimate > sim::Time::zero() ? spec.estimate : spec.work;
+    return std::max(estimate - sim::Time::from_seconds(resume_s), sim::Time::zero());
+  }
+  // The job as the queue holds it; a restart's delay is part of its estimate.
+  policy::WaitingJob waiting_entry() const {
+    return {index, spec.nodes, gpus_per_node, spec.arrival, remaining_estimate() + restart_delay, spec.priority};
+  }
+  // Its row in the jobs table (job_report.hpp); `fabric_groups`: distinct ones among its nodes.
+  JobReport::Row report_row(int fabric_groups) const {
+    const char* label = state == State::kDone      ? "done"
+                        : state == State::kFailed  ? "failed"
+                        : state == State::kRunning ? "running"
+                                                   : "waiting";
+    return {spec.name,    spec.nodes, nodes,  gpus_per_node, fabric_groups, label,      state == State::kDone,
+            spec.arrival, start,      finish, energy_j,      restarts,      lost_gpu_s, plan.get(),
+            training,     stall_s,    named};
+  }
+  // Its state as job_states names it while it runs.
+  const char* running_label() const { return stalled && stall_return != nullptr ? "stalled" : "running"; }
 };
 
 }  // namespace dcsim::models::cluster

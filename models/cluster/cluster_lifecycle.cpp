@@ -42,12 +42,6 @@ void ClusterSimulation::report_training_work(const Job& job, double steps) {
                                             steps * step.model_flops_per_step});
 }
 
-void ClusterSimulation::start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
-                                        const std::string& cause) {
-  jobs_[job_index]->start_label = {from, cause};
-  start_job(job_index, nodes);
-}
-
 void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>& nodes) {
   Job& job = *jobs_[job_index];
   const bool first = job.start == sim::Time::max();
@@ -56,7 +50,7 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
                                  : std::pair<const char*, std::string>{first ? "waiting" : "requeued", ""};
   job.start_label = {};
   job.nodes = nodes;
-  job.cloud = is_cloud(nodes.front());
+  job.cloud = pool_.is_cloud(nodes.front());
   if (job.cloud) {
     job.ran_in_cloud = true;
     const sim::Time transfer = cloud_->send_dataset(job.index);  // zero without a dataset
@@ -69,18 +63,18 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   if (first) job.start = sim_.now();
   job.run_start = sim_.now();
   job.delay_until = sim_.now() + job.restart_delay;
-  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
-  const sim::Time remaining = std::max(estimate - sim::Time::from_seconds(job.resume_s), sim::Time::zero());
-  job.expected_end = job.delay_until + remaining;
-  running_by_end_.emplace(job.expected_end, job_index);
+  job.expected_end = job.delay_until + job.remaining_estimate();
+  pool_.start_running(job_index, job.expected_end, job.spec.priority, job.gpus_per_node, job.nodes);
   job.energy_at_start_j = 0.0;
   for (int node : job.nodes) {
     power_->integrate(node, sim_.now());
     job.energy_at_start_j += power_->node_energy_j(node);
   }
   job.awaiting_work = job.restart_delay > sim::Time::zero();
-  for (int node : job.nodes) hold_gpus(node, job_index, job.gpus_per_node);
-  ++running_;
+  for (int node : job.nodes) {
+    pool_.hold(node, job_index, job.gpus_per_node);
+    if (!job.cloud) update_node_utilization(node);  // cloud instances draw no on-prem power
+  }
   transition(job, from, "running", cause);
   if (job.restart_delay > sim::Time::zero()) {
     job.begin_event = sim_.at(job.delay_until, [this, job_index] { begin_run(job_index); });
@@ -100,29 +94,23 @@ void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
 void ClusterSimulation::begin_run(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.begin_event = {};
-  if (read_checkpoint_from_store(job_index)) {  // begin_run again once read; idle meanwhile
-    if (!job.awaiting_work) {
-      job.awaiting_work = true;
-      if (!job.cloud) {
-        for (int node : job.nodes) update_node_utilization(node);
-        telemetry_->mark_dirty();
-      }
-    }
-    return;
-  }
-  if (job.awaiting_work) {  // the relaunch and reload are over: the work draws power from now
-    job.awaiting_work = false;
+  // A read from the store first (begin_run again once read): idle meanwhile. Else the relaunch
+  // and reload are over: the work draws power from now.
+  const bool reading = read_checkpoint_from_store(job_index);
+  if (job.awaiting_work != reading) {
+    job.awaiting_work = reading;
     if (!job.cloud) {  // cloud instances draw no on-prem power
       for (int node : job.nodes) update_node_utilization(node);
       telemetry_->mark_dirty();
     }
   }
+  if (reading) return;
   account_start_delay(job);
   const auto on_done = [this, job_index] { on_completion(job_index); };
   if (job.service) {
     set_job_utilization(job_index, 0.0);
     job.run = services_.run(job_index);
-    services_.started(job_index, [this, &job] { return job_rate(job); });
+    services_.started(job_index, [this, &job] { return pool_.slowest_clock(job.nodes); });
     return;
   }
   if (!job.plan) {
@@ -132,21 +120,22 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
       set_job_utilization(job_index, job.spec.utilization_profile.front().gpu_utilization);
       on_phase = [this, job_index](double utilization) { set_job_utilization(job_index, utilization); };
     }
-    job.run = std::make_unique<BatchJobRun>(sim_, job.spec.work.seconds(), job_rate(job), on_done,
+    job.run = std::make_unique<BatchJobRun>(sim_, job.spec.work.seconds(), pool_.slowest_clock(job.nodes), on_done,
                                             job.spec.utilization_profile, std::move(on_phase));
     return;
   }
   const workload::TrainingJobPlan& plan = job.current_plan();
   // GPU power follows the step's phases (gpu_phase_power.hpp): the plan's breakdown (an elastic
   // job's re-formed plan has its own); in flow mode each measured step's from then on. Before the
-  // run exists: a power cap this changes sets the clock the run starts at (job_rate).
+  // run exists: a power cap this changes sets the clock the run starts at (its nodes' slowest).
   set_job_utilization(job_index, step_gpu_activity(gpu_activities_, plan.step));
   std::unique_ptr<StepExecutor> executor;
   if (training_fabric_) {
     // Flow mode: every step as its graph, on the jobs' shared fabric.
     job.step_graphs.push_back(std::make_unique<workload::StepGraph>(workload::build_step_graph(
         plan.job, plan.step, config_.node, plan.fabric, registries_.collective_algorithms, plan.graph_options)));
-    executor = std::make_unique<StepExecutor>(*job.step_graphs.back(), *training_fabric_, job.nodes, job_rate(job));
+    executor = std::make_unique<StepExecutor>(*job.step_graphs.back(), *training_fabric_, job.nodes,
+                                              pool_.slowest_clock(job.nodes));
     if (collective_log_) {
       // The step in flight is the one after the steps the run has finished. A replaced run's
       // step draining on the fabric is not logged (its end is ignored).
@@ -159,17 +148,24 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
       });
     }
   }
-  auto run = std::make_unique<TrainingJobRun>(plan, job.training_series, job_rate(job), sim_, sink_, on_done,
-                                              std::move(executor), job.resume_step, job.training, job.checkpoint_step,
-                                              job.cloud ? nullptr  // the dataset went along (cloud_pool.hpp)
-                                                        : checkpoint_io_.dataset_feed(job.spec.name, plan, job.nodes,
-                                                                                      job.resume_step, sim_));
+  auto run =
+      std::make_unique<TrainingJobRun>(plan, job.training_series, pool_.slowest_clock(job.nodes), sim_, sink_, on_done,
+                                       std::move(executor), job.resume_step, job.training, job.checkpoint_step,
+                                       job.cloud ? nullptr  // the dataset went along (cloud_pool.hpp)
+                                                 : checkpoint_io_.dataset_feed(job.spec.name, plan, job.nodes,
+                                                                               job.resume_step, sim_));
   // A job on cloud instances writes its checkpoints in the cloud: the site's uplink neither
   // carries nor stages them.
   const bool announce = signals_ != nullptr && signals_->checkpoint_written.connected() && !job.cloud;
   run->set_on_checkpoint([this, job_index, announce, bytes = plan.checkpoint_bytes] {
     Job& j = *jobs_[job_index];
-    record_checkpoint(j);
+    // One more the job can restart from (the store keeps only its keep_checkpoints latest).
+    j.checkpoint_steps.push_back(j.training->steps_saved());
+    const std::size_t kept = checkpoint_io_.kept_checkpoints(j.current_plan());
+    if (kept > 0 && j.checkpoint_steps.size() > kept) {
+      j.checkpoint_steps.erase(j.checkpoint_steps.begin(),
+                               j.checkpoint_steps.end() - static_cast<std::ptrdiff_t>(kept));
+    }
     if (announce) {
       signals_->checkpoint_written.emit(
           checkpoint_io_.written(sim_.now(), job_index, j.spec.name, j.current_plan(), j.nodes, bytes));
@@ -188,11 +184,8 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   // A corruption caught while the job was not stepping shows in its checks once it steps again.
   corruption_->job_stepping(job_index);
   // A shrunk job whose nodes freed up during its reconfiguration grows back now.
-  if (job.run_plan != nullptr && !free_nodes_.empty()) {
-    sim_.at(sim_.now(), [this] {
-      try_schedule();
-      telemetry_->mark_dirty();
-    });
+  if (job.run_plan != nullptr && !pool_.free_nodes().empty()) {
+    sim_.at(sim_.now(), [this] { try_schedule(); });
   }
 }
 
@@ -202,10 +195,6 @@ void ClusterSimulation::account_start_delay(Job& job) {
   goodput_.transfer_gpu_s += job.gpus() * transfer_s;
   goodput_.restart_gpu_s += job.gpus() * (held_s - transfer_s);
   job.transfer_delay = sim::Time::zero();
-}
-
-const char* ClusterSimulation::running_label(const Job& job) {
-  return job.stalled && job.stall_return != nullptr ? "stalled" : "running";
 }
 
 void ClusterSimulation::close_run_accounts(Job& job) {
@@ -219,7 +208,9 @@ void ClusterSimulation::close_run_accounts(Job& job) {
   if (job.cloud) {
     cloud_->add_held_gpu_s(job.gpus() * (sim_.now() - job.run_start).seconds());
   } else {
-    busy_node_seconds_ += busy_nodes_of(job) * (sim_.now() - job.run_start).seconds();
+    // A job on part of a node keeps that part busy: GPU share, so shared nodes count once.
+    busy_node_seconds_ += static_cast<double>(job.nodes.size()) * job.gpus_per_node / config_.node.gpus *
+                          (sim_.now() - job.run_start).seconds();
   }
   goodput_.held_gpu_s += job.gpus() * (sim_.now() - job.run_start).seconds();
   if (job.run_plan != nullptr) {
@@ -249,9 +240,15 @@ void ClusterSimulation::stop_running(std::size_t job_index) {
   }
   close_run_accounts(job);
   job.stalled = false;  // the stall ends with the run; the hold stays for the next one
-  running_by_end_.erase({job.expected_end, job_index});
-  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
-  --running_;
+  release_nodes(job);
+}
+
+void ClusterSimulation::release_nodes(Job& job) {
+  pool_.end_running(job.index, job.expected_end);
+  for (int node : job.nodes) {
+    pool_.release(node, job.index, job.gpus_per_node);
+    if (!job.cloud) update_node_utilization(node);
+  }
 }
 
 void ClusterSimulation::on_completion(std::size_t job_index) {
@@ -259,17 +256,14 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
   job.state = Job::State::kDone;
   job.finish = sim_.now();
   close_run_accounts(job);
-  running_by_end_.erase({job.expected_end, job_index});
-  for (int node : job.nodes) release_gpus(node, job_index, job.gpus_per_node);
-  --running_;
+  release_nodes(job);
   ++finished_;
   transition(job, "running", "completed", "");
   corruption_->job_finished(job_index);
   if (job.plan) report_training_work(job, job.plan->steps);
   if (job.cloud) cloud_->job_finished(job.index);
-  emit_job_row(job);
+  job_report_.row(job.report_row(pool_.fabric_groups(job.nodes)));
   try_schedule();
-  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& cause,
@@ -293,7 +287,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     saved_step = job.rollback_step;
     saved_s = saved_step * step_s;
   }
-  const char* from = running_label(job);
+  const char* from = job.running_label();
   stop_running(job_index);
   precursor_.cancel(job_index);
   ++job.restarts;
@@ -309,7 +303,8 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
         info.replicas > 0 ? elastic_.replicas_available(job_index, job.plan, job.nodes, failed_nodes) : 0;
     info.zero_stage = job.plan->job.parallelism.zero_stage;
   }
-  const policy::FailoverDecision d = failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : spares_.ready());
+  const policy::FailoverDecision d =
+      failover_->on_interrupt(info, job.cloud ? std::vector<int>{} : pool_.spares().ready());
   using Action = policy::FailoverDecision::Action;
   const bool from_checkpoint = d.action != Action::kRequeue && d.action != Action::kFail && saved_s > 0;
   const bool keep_steps = !rollback && d.action == Action::kReconfigure && d.keep_progress && job.training != nullptr;
@@ -335,7 +330,7 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     ++failed_;
     transition(job, "interrupted", "failed", "max_restarts");
     corruption_->job_given_up(job_index);
-    emit_job_row(job);
+    job_report_.row(job.report_row(pool_.fabric_groups(job.nodes)));
     return;
   }
   job.resume_s = keep_steps || from_checkpoint ? kept_s : 0.0;
@@ -369,7 +364,7 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
   const double done_s = had_run ? job.run->done_s() : job.resume_s;
   const double saved_s = had_run ? job.run->saved_s() : job.resume_s;
   const int saved_step = job.training && had_run ? job.training->steps_saved() : job.checkpoint_step;
-  const char* from = running_label(job);
+  const char* from = job.running_label();
   stop_running(job_index);
   precursor_.cancel(job_index);
   if (job.run_plan != nullptr) {  // a shrunk elastic job comes back at its submitted size
@@ -392,15 +387,10 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
 void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue, const char* from) {
   Job& job = *jobs_[job_index];
   job.state = Job::State::kWaiting;
-  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
-  const policy::WaitingJob w{job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival,
-                             std::max(estimate - sim::Time::from_seconds(job.resume_s), sim::Time::zero()) +
-                                 job.restart_delay,
-                             job.spec.priority};
   if (!ahead_of_queue) {
-    waiting_.insert(w);  // its priority and arrival keep its place among later arrivals
+    waiting_.insert(job.waiting_entry());  // its priority and arrival keep its place among later arrivals
   } else {
-    waiting_.push_front(w);
+    waiting_.push_front(job.waiting_entry());
   }
   transition(job, from, "requeued", ahead_of_queue ? "resume from checkpoint" : "requeue");
 }
@@ -415,12 +405,11 @@ void ClusterSimulation::resume_on_spares(std::size_t job_index, const std::vecto
   std::vector<int> nodes = job.nodes;
   for (std::size_t k = 0; k < spares.size(); ++k) {
     const int spare = spares[k];
-    if (!spares_.is_ready(spare)) {
+    if (!pool_.spares().is_ready(spare)) {
       throw sim::InternalError("failover policy '" + config_.failover + "' used node " + std::to_string(spare) +
                                ", not a healthy free spare (this is a bug)");
     }
-    spares_.use(spare);
-    put_back_in_pool(spare);  // an ordinary node from now on, taken by the job below
+    pool_.use_spare(spare);  // taken by the job below
     std::replace(nodes.begin(), nodes.end(), failed_nodes[k], spare);
   }
   job.restart_delay += swap_time;
@@ -429,67 +418,22 @@ void ClusterSimulation::resume_on_spares(std::size_t job_index, const std::vecto
   start_job(job_index, nodes);
 }
 
-void ClusterSimulation::take_out_of_pool(int node) {
-  auto& n = nodes_[static_cast<std::size_t>(node)];
-  if (!n.state.schedulable()) return;
-  if (n.state.free_gpus == n.state.gpus) free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
-  free_gpus_ -= n.state.free_gpus;
-  in_service_gpus_ -= n.state.gpus;
-}
-
-void ClusterSimulation::put_back_in_pool(int node) {
-  auto& n = nodes_[static_cast<std::size_t>(node)];
-  n.state.spare = false;
-  if (!n.state.schedulable()) return;
-  free_gpus_ += n.state.free_gpus;
-  in_service_gpus_ += n.state.gpus;
-  if (n.state.free_gpus == n.state.gpus) {
-    free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
-  }
-}
-
 void ClusterSimulation::set_node_down(int node, const std::string& cause) {
-  auto& n = nodes_[static_cast<std::size_t>(node)];
-  if (n.faults_down++ > 0) return;  // already down: this fault's repair must also come
-  if (n.state.spare) {
-    if (!n.state.drained) spares_.set_ready(node, false);
-  } else {
-    take_out_of_pool(node);
-  }
-  n.state.healthy = false;
+  if (!pool_.fault(node)) return;  // already down: this fault's repair must also come
   if (signals_ != nullptr) signals_->node_health.emit(seams::NodeHealthChange{sim_.now(), node, false, cause});
-  crash_jobs_on_node(node, cause, {node});
+  for (std::size_t j : pool_.jobs_on(node)) interrupt_job(j, cause, {node});
+  try_schedule();
 }
 
 void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause) {
-  crash_jobs_on_node(node, cause, {});
-}
-
-void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed) {
-  std::vector<std::size_t> victims;
-  for (const auto& [index, gpus] : nodes_[static_cast<std::size_t>(node)].jobs) victims.push_back(index);
-  for (std::size_t j : victims) interrupt_job(j, cause, failed);
+  for (std::size_t j : pool_.jobs_on(node)) interrupt_job(j, cause, {});
   try_schedule();
-  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::set_node_up(int node) {
-  auto& n = nodes_[static_cast<std::size_t>(node)];
-  if (n.faults_down == 0) return;
-  if (--n.faults_down > 0) return;  // another fault still holds it down
-  n.state.healthy = true;
+  if (!pool_.repair(node)) return;  // another fault still holds it down
   if (signals_ != nullptr) signals_->node_health.emit(seams::NodeHealthChange{sim_.now(), node, true, "repaired"});
-  // A spare went into service for it: the repaired node takes its place in the pool.
-  if (!n.state.spare && spares_.refill()) n.state.spare = true;
-  if (n.state.drained) {
-    // Back in service when its drain ends (end_drain).
-  } else if (n.state.spare) {
-    spares_.set_ready(node, true);
-  } else {
-    put_back_in_pool(node);
-  }
   try_schedule();
-  telemetry_->mark_dirty();
 }
 
 }  // namespace dcsim::models::cluster

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <limits>
-#include <numeric>
 #include <optional>
 #include <string>
 
@@ -26,11 +24,53 @@ void require(bool ok, const std::string& field, const std::string& message) {
   if (!ok) throw sim::ConfigError(field, message);
 }
 
+ClusterConfig validated(ClusterConfig config) {
+  validate(config);
+  return config;
+}
+
+// The end of the run. Training jobs: the wall time since each first started that went into
+// steps it kept (nominal step time x steps saved or done), the "effective training time" of
+// Llama 3's report.
+TrainingTimeKept training_time_kept(const std::vector<std::unique_ptr<ClusterSimulation::Job>>& jobs, sim::Time now) {
+  TrainingTimeKept training;
+  for (const auto& job : jobs) {
+    if (!job->plan || job->start == sim::Time::max()) continue;
+    const double steps = job->training ? job->training->steps_done() : job->resume_step;
+    training.kept_s += steps * job->plan->step.step_time_s;
+    training.wall_s +=
+        ((job->state == ClusterSimulation::Job::State::kDone ? job->finish : now) - job->start).seconds();
+  }
+  return training;
+}
+
+// Training jobs that read their dataset from the store: how long their steps waited for it.
+void emit_data_stall_summary(const std::vector<std::unique_ptr<ClusterSimulation::Job>>& jobs, sim::TraceSink& sink) {
+  double total_s = 0.0, gpu_h = 0.0;
+  bool any = false;
+  for (const auto& job : jobs) {
+    if (!job->plan || !job->plan->dataset.from_store) continue;
+    any = true;
+    const double s = job->training != nullptr ? job->training->data_stall_s() : 0.0;
+    total_s += s;
+    gpu_h += s * job->spec.nodes * job->gpus_per_node / 3600.0;
+    sink.set_summary("storage/jobs/" + job->spec.name + "/data_stall_s",
+                     sim::SummaryValue{s, "s", "time the job's steps waited for their input from the store"});
+  }
+  if (!any) return;
+  sink.set_summary("storage/data_stall_s",
+                   sim::SummaryValue{total_s, "s", "time training steps waited for input from the store, all jobs"});
+  sink.set_summary("storage/data_stall_gpu_h",
+                   sim::SummaryValue{gpu_h, "GPU-h",
+                                     "those waits x the jobs' GPUs (with storage/stall_gpu_h: the "
+                                     "goodput the store cost)"});
+}
+
 }  // namespace
 
 ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
                                      sim::TraceSink& sink)
-    : config_(std::move(config)),
+    : config_(validated(std::move(config))),
       sim_(sim),
       sink_(sink),
       registries_(registries),
@@ -39,8 +79,9 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
       precursor_(config_.nodes, static_cast<PrecursorDrain::Host&>(*this), sim),
       services_(config_.node.gpus, config_.duration,
                 config_.node.storage_nics * config_.node.storage_nic_bandwidth_bps / 8.0, checkpoint_io_,
-                static_cast<ServiceJobs::Host&>(*this), sim) {
-  validate(config_);
+                static_cast<ServiceJobs::Host&>(*this), sim),
+      pool_(config_.nodes, config_.nodes_per_rack, config_.node.gpus,
+            power::node_power_w(config_.node, 1.0) - power::node_power_w(config_.node, 0.0), waiting_, sim) {
   const auto& entry = registries.schedulers.get(config_.scheduler);
   config_.scheduler_params.require_documented(entry.params, "scheduler_params.", "scheduler '" + config_.scheduler + "'");
   config_.scheduler_params.fill_defaults(entry.params);
@@ -95,30 +136,14 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
                    [](const auto& a, const auto& b) { return a->spec.arrival < b->spec.arrival; });
   for (std::size_t i = 0; i < jobs_.size(); ++i) jobs_[i]->index = i;
 
-  nodes_.resize(static_cast<std::size_t>(config_.nodes));
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    auto& n = nodes_[i];
-    n.state.rack = static_cast<int>(i) / config_.nodes_per_rack;
-    n.state.gpus = config_.node.gpus;
-    n.state.free_gpus = config_.node.gpus;
-  }
   power_.emplace(config_.nodes, config_.nodes_per_rack, power::node_power_w(config_.node, 0.0), sim_.now());
-  node_load_power_w_ = power::node_power_w(config_.node, 1.0) - power::node_power_w(config_.node, 0.0);
   gpu_activities_ = power::phase_activities(config_.gpu_phase_power, config_.node.gpu);
-  free_nodes_.resize(nodes_.size());
-  std::iota(free_nodes_.begin(), free_nodes_.end(), 0);
-  free_gpus_ = config_.nodes * config_.node.gpus;
-  in_service_gpus_ = free_gpus_;
   // Hot spares: the highest-numbered nodes, held out of the scheduler's pool.
   const int spares = failover_->spare_nodes(config_.nodes);
   require(spares < config_.nodes, "failover_params",
           "holds " + std::to_string(spares) + " of the cluster's " + std::to_string(config_.nodes) +
               " nodes as spares: none would be left to run jobs");
-  for (int i = config_.nodes - spares; i < config_.nodes; ++i) {
-    take_out_of_pool(i);
-    nodes_[static_cast<std::size_t>(i)].state.spare = true;
-  }
-  spares_ = HotSpares(config_.nodes - spares, spares);
+  pool_.hold_spares(spares);
   for (const auto& job : jobs_) {
     require(job->spec.nodes <= config_.nodes - spares, "failover_params",
             "leaves " + std::to_string(config_.nodes - spares) + " nodes besides its " + std::to_string(spares) +
@@ -127,20 +152,12 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
   if (config_.cloud_pool) {  // node ids after the on-prem ones
     cloud_ = std::make_unique<CloudPool>(*config_.cloud_pool, config_.node.gpus, config_.nodes, config_.seed,
                                          config_.scheduler, static_cast<CloudPool::Host&>(*this), sim_);
-    for (int i = 0; i < config_.cloud_pool->max_instances; ++i) {
-      Node n;
-      n.state.rack = -1;  // not in the building
-      n.state.gpus = config_.node.gpus;
-      n.state.free_gpus = n.state.gpus;
-      n.state.cloud = true;
-      n.state.provisioned = false;
-      nodes_.push_back(std::move(n));
-      power_->add_unracked_node(sim_.now());
-    }
+    pool_.add_cloud(*cloud_, config_.cloud_pool->max_instances);
+    for (int i = 0; i < config_.cloud_pool->max_instances; ++i) power_->add_unracked_node(sim_.now());
   }
   telemetry_.emplace(ClusterTelemetry::Config{config_.telemetry_interval, config_.duration,
                                               config_.racks_per_power_series},
-                     *power_, static_cast<const ClusterTelemetry::Source&>(*this), sim_, sink_);
+                     *power_, pool_, static_cast<const ClusterTelemetry::Source&>(*this), sim_, sink_);
 
   job_report_.declare();
   corruption_.emplace(config_.sdc_detection, config_.integrity_events, config_.seed,
@@ -156,35 +173,11 @@ void ClusterSimulation::start() {
   telemetry_->start();
 }
 
-double ClusterSimulation::progress_fraction() const {
-  return jobs_.empty() ? 1.0 : static_cast<double>(finished_ + failed_) / static_cast<double>(jobs_.size());
-}
-
 void ClusterSimulation::on_arrival(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.state = Job::State::kWaiting;
-  const sim::Time estimate = job.spec.estimate > sim::Time::zero() ? job.spec.estimate : job.spec.work;
-  waiting_.insert({job_index, job.spec.nodes, job.gpus_per_node, job.spec.arrival, estimate, job.spec.priority});
+  waiting_.insert(job.waiting_entry());
   try_schedule();
-  telemetry_->mark_dirty();
-}
-
-void ClusterSimulation::visit_running_by_expected_end(
-    const std::function<bool(const policy::RunningJob&)>& visit) const {
-  for (const auto& [end, index] : running_by_end_) {
-    const Job& job = *jobs_[index];
-    const policy::RunningJob r{index,          static_cast<int>(job.nodes.size()), job.gpus_per_node,
-                               std::max(end, sim_.now()), job.spec.priority, job.nodes};
-    if (!visit(r)) return;
-  }
-}
-
-double ClusterSimulation::gpu_temperature_c(int node) const {
-  return conditions_ ? conditions_->gpu_temperature_c(node) : std::numeric_limits<double>::quiet_NaN();
-}
-
-double ClusterSimulation::rack_power_headroom_w(int rack) const {
-  return conditions_ ? conditions_->rack_power_headroom_w(rack) : std::numeric_limits<double>::infinity();
 }
 
 void ClusterSimulation::set_signals(const seams::DatacenterSignals* signals) {
@@ -193,31 +186,17 @@ void ClusterSimulation::set_signals(const seams::DatacenterSignals* signals) {
   if (cloud_) cloud_->set_signals(signals);
 }
 
-void ClusterSimulation::set_fabric_groups(const std::vector<int>& group_of_node) {
-  if (group_of_node.size() != static_cast<std::size_t>(config_.nodes)) {
-    throw sim::InternalError("set_fabric_groups: " + std::to_string(group_of_node.size()) + " groups for " +
-                             std::to_string(config_.nodes) + " nodes (this is a bug)");
-  }
-  for (std::size_t i = 0; i < group_of_node.size(); ++i) nodes_[i].state.fabric_group = group_of_node[i];
-}
-
-void ClusterSimulation::set_node_conditions(const seams::NodeConditions* conditions) {
-  conditions_ = conditions;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(config_.nodes); ++i) {
-    nodes_[i].state.zone = conditions_ ? conditions_->zone_of_node(static_cast<int>(i)) : 0;
-  }
-}
-
 void ClusterSimulation::try_schedule() {
   elastic_.try_expand();  // shrunk elastic jobs take free nodes back before waiting jobs do
   place_waiting();
-  if (cloud_) cloud_->request(scheduler_->cloud_request(*this));  // after the placements, which the policy sees
+  if (cloud_) cloud_->request(scheduler_->cloud_request(pool_));  // after the placements, which the policy sees
+  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::place_waiting() {
-  const bool room = free_gpus_ > 0 || (cloud_ && !cloud_->idle_nodes().empty()) || scheduler_->preempts();
+  const bool room = pool_.free_gpus() > 0 || (cloud_ && !cloud_->idle_nodes().empty()) || scheduler_->preempts();
   if (waiting_.empty() || !room) return;
-  const auto placements = scheduler_->schedule(*this);
+  const auto placements = scheduler_->schedule(pool_);
   if (placements.empty()) return;
   const std::size_t waiting_size = waiting_.size();
   std::vector<std::size_t> positions, preempted;
@@ -235,7 +214,7 @@ void ClusterSimulation::place_waiting() {
         preempted.push_back(victim);
       }
     }
-    check_placement(p, waiting_size);
+    pool_.check(p, waiting_size, config_.scheduler);
     positions.push_back(p.position);
     start_job(waiting_[p.position].job_index, p.nodes);
   }
@@ -246,83 +225,21 @@ void ClusterSimulation::place_waiting() {
   if (!preempted.empty()) telemetry_->mark_dirty();
 }
 
-void ClusterSimulation::check_placement(const policy::Placement& p, std::size_t waiting_size) const {
-  const auto fail = [this](const std::string& what) {
-    throw sim::InternalError("scheduler '" + config_.scheduler + "' " + what + " (this is a bug)");
-  };
-  if (p.position >= waiting_size) fail("placed a job that is not waiting");
-  const policy::WaitingJob& job = waiting_[p.position];
-  if (static_cast<int>(p.nodes.size()) != job.nodes) fail("gave a job the wrong number of nodes");
-  for (std::size_t i = 0; i < p.nodes.size(); ++i) {
-    const int n = p.nodes[i];
-    if (n < 0 || n >= static_cast<int>(nodes_.size())) fail("placed a job on a node that does not exist");
-    if (is_cloud(n) != is_cloud(p.nodes.front())) fail("placed a job across on-prem nodes and cloud instances");
-    if (is_cloud(n) && job.gpus_per_node != nodes_[static_cast<std::size_t>(n)].state.gpus) {
-      fail("placed a job on part of a cloud instance");
-    }
-    const auto& state = nodes_[static_cast<std::size_t>(n)].state;
-    if (!state.schedulable() || state.free_gpus < job.gpus_per_node) fail("placed a job on a node without room");
-  }
-  // Twice on one node: a scan of the earlier nodes for a few, a sorted copy past that (a
-  // 2,048-node job re-placed after every fault was 2 million comparisons): O(n log n).
-  constexpr std::size_t kScanLimit = 32;
-  if (p.nodes.size() <= kScanLimit) {
-    for (auto it = p.nodes.begin(); it != p.nodes.end(); ++it) {
-      if (std::find(p.nodes.begin(), it, *it) != it) fail("placed a job twice on one node");
-    }
-  } else {
-    std::vector<int> sorted = p.nodes;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) fail("placed a job twice on one node");
-  }
-}
-
-void ClusterSimulation::hold_gpus(int node, std::size_t job_index, int gpus) {
-  auto& n = nodes_[static_cast<std::size_t>(node)];
-  if (n.state.cloud) {  // not in the building: no power, not an on-prem free node
-    if (n.state.free_gpus == n.state.gpus) cloud_->instance_held(node);
-    n.state.free_gpus -= gpus;
-    n.jobs.emplace_back(job_index, gpus);
-    return;
-  }
-  if (n.state.free_gpus == n.state.gpus && n.state.schedulable()) {
-    free_nodes_.erase(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node));
-  }
-  n.state.free_gpus -= gpus;
-  if (n.state.schedulable()) free_gpus_ -= gpus;
-  if (n.jobs.empty()) ++busy_nodes_;
-  n.jobs.emplace_back(job_index, gpus);
-  update_node_utilization(node);
-}
-
-void ClusterSimulation::release_gpus(int node, std::size_t job_index, int gpus) {
-  auto& n = nodes_[static_cast<std::size_t>(node)];
-  n.jobs.erase(std::find(n.jobs.begin(), n.jobs.end(), std::pair{job_index, gpus}));
-  if (n.state.cloud) {
-    n.state.free_gpus += gpus;
-    if (n.state.provisioned && n.state.free_gpus == n.state.gpus) cloud_->instance_idle(node);
-    return;
-  }
-  if (n.jobs.empty()) --busy_nodes_;
-  n.state.free_gpus += gpus;
-  if (n.state.schedulable()) {
-    free_gpus_ += gpus;
-    if (n.state.free_gpus == n.state.gpus) {
-      free_nodes_.insert(std::lower_bound(free_nodes_.begin(), free_nodes_.end(), node), node);
-    }
-  }
-  update_node_utilization(node);
-}
-
 void ClusterSimulation::update_node_utilization(int node) {
   // Shared nodes: each job's utilisation weighted by the share of the node's GPUs it holds.
-  const auto& n = nodes_[static_cast<std::size_t>(node)];
+  auto& n = pool_.at(node);
   double u = 0.0;
   for (const auto& [index, gpus] : n.jobs) {
     if (jobs_[index]->stalled || jobs_[index]->awaiting_work) continue;  // GPUs held, idle
     u += jobs_[index]->spec.gpu_utilization * static_cast<double>(gpus) / static_cast<double>(n.state.gpus);
   }
-  set_node_utilization(node, std::min(u, 1.0));
+  // Energy at the old power up to now, before the power source hears of the change.
+  power_->integrate(node, sim_.now());
+  n.utilization = std::min(u, 1.0);
+  if (power_source_) power_source_->on_node_utilization(node, n.utilization);
+  power_->set_power_w(node, sim_.now(),
+                      power_source_ ? power_source_->node_power_w(node)
+                                    : power::node_power_w(config_.node, n.utilization));
 }
 
 void ClusterSimulation::set_job_utilization(std::size_t job_index, double utilization) {
@@ -330,15 +247,9 @@ void ClusterSimulation::set_job_utilization(std::size_t job_index, double utiliz
   if (job.spec.gpu_utilization == utilization) return;
   job.spec.gpu_utilization = utilization;
   for (int node : job.nodes) {
-    if (!is_cloud(node)) update_node_utilization(node);  // cloud instances draw no on-prem power
+    if (!pool_.is_cloud(node)) update_node_utilization(node);  // cloud instances draw no on-prem power
   }
   telemetry_->mark_dirty();
-}
-
-double ClusterSimulation::job_rate(const Job& job) const {
-  double rate = 1.0;
-  for (int node : job.nodes) rate = std::min(rate, nodes_[static_cast<std::size_t>(node)].clock_factor);
-  return rate;
 }
 
 void ClusterSimulation::set_node_clock_factor(int node, double factor) {
@@ -346,7 +257,7 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
     throw sim::InternalError("set_node_clock_factor(" + std::to_string(node) + ", " +
                              std::to_string(factor) + "): out of range (this is a bug)");
   }
-  auto& n = nodes_[static_cast<std::size_t>(node)];
+  auto& n = pool_.at(node);
   if (signals_ != nullptr && factor != n.clock_factor) {
     signals_->node_clock.emit(seams::NodeClockChange{sim_.now(), node, factor});
   }
@@ -354,8 +265,8 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
   for (const auto& [index, gpus] : n.jobs) {
     Job& job = *jobs_[index];
     // A power source may set the clock while the job's nodes are being assigned, or during a
-    // restart delay, before the job's work exists: the work then starts at job_rate().
-    if (job.run) job.run->set_clock_factor(job_rate(job));
+    // restart delay, before the job's work exists: the work then starts at its nodes' slowest.
+    if (job.run) job.run->set_clock_factor(pool_.slowest_clock(job.nodes));
   }
   if (power_source_) refresh_node_power(node);
 }
@@ -365,7 +276,7 @@ void ClusterSimulation::set_power_source(seams::NodePowerSource* source) {
   for (int i = 0; i < config_.nodes; ++i) {
     power_->integrate(i, sim_.now());
     if (power_source_) {
-      power_source_->on_node_utilization(i, nodes_[static_cast<std::size_t>(i)].utilization);
+      power_source_->on_node_utilization(i, pool_.at(i).utilization);
       power_->set_power_w(i, sim_.now(), power_source_->node_power_w(i));
     }
   }
@@ -374,67 +285,16 @@ void ClusterSimulation::set_power_source(seams::NodePowerSource* source) {
 
 void ClusterSimulation::refresh_node_power(int node) {
   power_->integrate(node, sim_.now());
-  const double p = power_source_
-                       ? power_source_->node_power_w(node)
-                       : power::node_power_w(config_.node, nodes_[static_cast<std::size_t>(node)].utilization);
+  const double p =
+      power_source_ ? power_source_->node_power_w(node) : power::node_power_w(config_.node, pool_.at(node).utilization);
   if (p != power_->node_power_w(node)) {
     power_->set_power_w(node, sim_.now(), p);
     telemetry_->mark_dirty();
   }
 }
 
-void ClusterSimulation::set_node_utilization(int node, double utilization) {
-  // Energy at the old power up to now, before the power source hears of the change.
-  power_->integrate(node, sim_.now());
-  nodes_[static_cast<std::size_t>(node)].utilization = utilization;
-  double p = 0.0;
-  if (power_source_) {
-    power_source_->on_node_utilization(node, utilization);
-    p = power_source_->node_power_w(node);
-  } else {
-    p = power::node_power_w(config_.node, utilization);
-  }
-  power_->set_power_w(node, sim_.now(), p);
-}
-
-void ClusterSimulation::emit_job_row(const Job& job) {
-  const bool done = job.state == Job::State::kDone;
-  const char* state = done                                ? "done"
-                      : job.state == Job::State::kFailed  ? "failed"
-                      : job.state == Job::State::kRunning ? "running"
-                                                          : "waiting";
-  job_report_.row({job.spec.name, job.spec.nodes, job.nodes, job.gpus_per_node, fabric_groups_of(job), state, done,
-                   job.spec.arrival, job.start, job.finish, job.energy_j, job.restarts, job.lost_gpu_s, job.plan.get(),
-                   job.training, job.stall_s, job.named});
-}
-
-int ClusterSimulation::fabric_groups_of(const Job& job) const {
-  std::vector<int> groups;
-  for (int n : job.nodes) groups.push_back(nodes_[static_cast<std::size_t>(n)].state.fabric_group);
-  std::sort(groups.begin(), groups.end());
-  return static_cast<int>(std::unique(groups.begin(), groups.end()) - groups.begin());
-}
-
-double ClusterSimulation::busy_nodes_of(const Job& job) const {
-  // A job on part of a node keeps that part busy: GPU share, so shared nodes count once.
-  return static_cast<double>(job.nodes.size()) * job.gpus_per_node / config_.node.gpus;
-}
-
 // The end of the run: rows for unfinished jobs and the summary (energy, power, the workload's
 // waits and completions, reliability and goodput).
-
-void ClusterSimulation::emit_reliability_summary() {
-  // Training jobs: the wall time since each first started that went into steps it kept
-  // (nominal step time x steps saved or done), the "effective training time" of Llama 3's report.
-  TrainingTimeKept training;
-  for (const auto& job : jobs_) {
-    if (!job->plan || job->start == sim::Time::max()) continue;
-    const double steps = job->training ? job->training->steps_done() : job->resume_step;
-    training.kept_s += steps * job->plan->step.step_time_s;
-    training.wall_s += ((job->state == Job::State::kDone ? job->finish : sim_.now()) - job->start).seconds();
-  }
-  emit_goodput_summary(goodput_, training, sink_);
-}
 
 void ClusterSimulation::finish() {
   if (finished_run_) throw sim::InternalError("ClusterSimulation::finish called twice (this is a bug)");
@@ -459,7 +319,8 @@ void ClusterSimulation::finish() {
       report_training_work(*job, 0);
     }
     if (job->state == Job::State::kRunning) close_run_accounts(*job);
-    if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting) emit_job_row(*job);
+    if (job->state == Job::State::kRunning || job->state == Job::State::kWaiting)
+      job_report_.row(job->report_row(pool_.fabric_groups(job->nodes)));
     if (job->service) {
       ++workload.replicas;
       continue;
@@ -476,7 +337,7 @@ void ClusterSimulation::finish() {
     }
   }
 
-  const double energy = energy_j();
+  const double energy = power_->energy_j(sim_.now());
   const double elapsed_s = sim_.now().seconds();
   auto put = [this](const std::string& path, double v, const std::string& unit, const std::string& what) {
     sink_.set_summary(path, sim::SummaryValue{v, unit, what});
@@ -487,9 +348,9 @@ void ClusterSimulation::finish() {
   put("power/peak_w", power_->peak_power_w(), "W", "highest settled cluster IT power");
   put("power/peak_rack_w", power_->peak_rack_power_w(), "W", "highest settled rack IT power");
   emit_workload_summary(workload, sink_);
-  emit_reliability_summary();
+  emit_goodput_summary(goodput_, training_time_kept(jobs_, sim_.now()), sink_);
   corruption_->finish();
-  emit_data_stall_summary();
+  emit_data_stall_summary(jobs_, sink_);
   put("makespan_s", makespan.seconds(), "s", "time of the last job completion (inference replicas' ends excluded)");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
   put("utilization/node_busy_fraction",

@@ -3,7 +3,7 @@
 // node power from GPU utilisation and exact energy accounting.
 //
 // Mechanism: jobs arrive (events), wait in arrival order, and a registered Scheduler places them
-// ({job, node ids}, from this cluster as a read-only ClusterView) whenever nodes free up, a job
+// ({job, node ids}, from its NodePool as a read-only ClusterView) whenever nodes free up, a job
 // arrives or health changes. A running job holds GPUs on its nodes (whole nodes, or part of one);
 // its work is a JobRun (job_run.hpp) whose rate is the slowest clock factor among its nodes
 // (1 = nominal), so a throttled node stretches the job in flight. A fault interrupts the jobs on
@@ -17,11 +17,12 @@
 // nodes that exist only while provisioned, draw no on-prem power and may be preempted (spot).
 //
 // The core is this class, over three files: cluster_simulation.cpp (construction, placement,
-// GPUs and node power, the end of the run), cluster_lifecycle.cpp (a job's runs, interruptions,
-// the failover policy's decisions, node health) and cluster_hosts.cpp (what its collaborators ask
-// of it). The mechanisms are the collaborators', each testable alone and, where it calls back,
+// node power, the end of the run), cluster_lifecycle.cpp (a job's runs, interruptions, the
+// failover policy's decisions, node health) and cluster_hosts.cpp (what its collaborators ask of
+// it). The mechanisms are the collaborators', each testable alone and, where it calls back,
 // behind a Host it declares: CloudPool, SilentCorruption, ElasticFailover, PrecursorDrain,
-// ServiceJobs; CheckpointIo, PowerMeter, WaitQueue, ClusterTelemetry and the reports
+// ServiceJobs; NodePool (the nodes, free GPUs and running jobs: the scheduler's ClusterView),
+// CheckpointIo, PowerMeter, WaitQueue, HotSpares, ClusterTelemetry and the reports
 // (job_report.hpp, goodput_report.hpp) are called only.
 //
 // Emits (sim::TraceSink):
@@ -40,7 +41,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,15 +53,14 @@
 #include "models/cluster/data_feed.hpp"
 #include "models/cluster/elastic_failover.hpp"
 #include "models/cluster/goodput_report.hpp"
-#include "models/cluster/hot_spares.hpp"
 #include "models/cluster/job_report.hpp"
+#include "models/cluster/node_pool.hpp"
 #include "models/cluster/power_meter.hpp"
 #include "models/cluster/precursor_drain.hpp"
 #include "models/cluster/service_jobs.hpp"
 #include "models/cluster/silent_corruption.hpp"
 #include "models/cluster/wait_queue.hpp"
 #include "models/collective/collective_algorithm.hpp"
-#include "models/policy/cluster_view.hpp"
 #include "models/policy/failover_policy.hpp"
 #include "models/policy/scheduler.hpp"
 #include "models/seams/checkpoint_gate.hpp"
@@ -94,10 +93,8 @@ struct ClusterRegistries {
         collective_algorithms(hub.collective_algorithms) {}
 };
 
-// The cluster is the scheduler's read-only view of itself (policy::ClusterView), privately: only
-// the policy it hands itself to sees it that way.
-class ClusterSimulation final : private policy::ClusterView,
-                                public seams::NodeFaultTarget,
+// The scheduler sees the cluster's NodePool (node_pool.hpp), the read-only policy::ClusterView.
+class ClusterSimulation final : public seams::NodeFaultTarget,
                                 public seams::CheckpointGate,
                                 public seams::CheckpointStoreHost,
                                 public seams::NodeClock,
@@ -159,7 +156,6 @@ class ClusterSimulation final : private policy::ClusterView,
   // it is never caught and its result is wrong. Batch and service jobs have no loss checks:
   // counted, never caught.
   void corrupt_jobs_on_node(int node, const std::string& cause, sim::Time quarantine) override;
-  bool node_healthy(int node) const { return nodes_[static_cast<std::size_t>(node)].state.healthy; }
   // A precursor signal (reliability/fault_precursor.hpp) warns of a fault on `node`: it is
   // drained (no new work) until `drain_until`, or until repaired if the fault comes first; each
   // job on it is handed to the failover policy (on_warning), which may checkpoint it at the end
@@ -169,8 +165,8 @@ class ClusterSimulation final : private policy::ClusterView,
   // ignored.
   void warn_node(int node, const std::string& cause, sim::Time drain_until, bool false_alarm) override;
   std::optional<reliability::PrecursorConfig> wanted_precursor() const override { return failover_->precursor(); }
-  bool node_drained(int node) const { return nodes_[static_cast<std::size_t>(node)].state.drained; }
-  const policy::FailoverPolicy& failover_policy() const { return *failover_; }
+  // The nodes as the scheduler sees them (health, drains, spares, free GPUs).
+  const policy::ClusterView& nodes() const { return pool_; }
 
   // CheckpointGate: a held training job stalls at its next checkpoint write (running -> stalled,
   // cause "off-site copy", in job_states; its GPUs idle) until released (stalled -> running); the
@@ -188,36 +184,30 @@ class ClusterSimulation final : private policy::ClusterView,
   void set_signals(const seams::DatacenterSignals* signals);
   // Fabric group (leaf switch) of every node, for topology-aware placement; without it every
   // node is in group 0. Call before start().
-  void set_fabric_groups(const std::vector<int>& group_of_node);
+  void set_fabric_groups(const std::vector<int>& group_of_node) { pool_.set_fabric_groups(group_of_node); }
   // Zones, GPU temperatures and rack headroom for placement policies (node_conditions.hpp);
   // call before start(). Not owned.
-  void set_node_conditions(const seams::NodeConditions* conditions);
+  void set_node_conditions(const seams::NodeConditions* conditions) { pool_.set_conditions(conditions); }
 
-  double cluster_power_w() const { return power_->cluster_power_w(); }
-  // Energy up to sim.now().
-  double energy_j() const { return power_->energy_j(sim_.now()); }
-  int running_jobs() const override { return running_; }
-  int waiting_jobs() const override { return static_cast<int>(waiting_.size()); }
-  std::size_t total_jobs() const { return jobs_.size(); }
-  std::size_t finished_jobs() const { return finished_; }
   // True while any job has not finished (not yet arrived, waiting or running).
   bool has_work_left() const override { return finished_ + failed_ < jobs_.size(); }
   // Fraction of jobs finished: progress of an open-ended run.
-  double progress_fraction() const;
+  double progress_fraction() const {
+    return jobs_.empty() ? 1.0 : static_cast<double>(finished_ + failed_) / static_cast<double>(jobs_.size());
+  }
+
+  struct Job;  // one job as the cluster keeps it (cluster_job.hpp, internal to the cluster's files)
 
  private:
-  struct Job;
   void on_arrival(std::size_t job_index) override;  // and ServiceJobs::Host
   void on_completion(std::size_t job_index);
+  // Places what fits (shrunk elastic jobs first, then the queue, then the cloud request); marks
+  // the series.
   void try_schedule();
   void place_waiting();
-  void check_placement(const policy::Placement& placement, std::size_t waiting_size) const;
-  // Lifecycle (cluster_lifecycle.cpp).
+  // Lifecycle (cluster_lifecycle.cpp). The transition to running is the job's start_label
+  // (elastic re-formations, migrations), by default waiting/requeued -> running.
   void start_job(std::size_t job_index, const std::vector<int>& nodes);
-  // start_job with the transition to running labelled `from` -> running, `cause` (elastic
-  // re-formations, migrations) instead of waiting/requeued -> running.
-  void start_job_after(std::size_t job_index, const std::vector<int>& nodes, const char* from,
-                       const std::string& cause);
   void begin_run(std::size_t job_index);
   // The shared store (cluster_hosts.cpp). What a restart from the checkpoint pays to
   // read it back before its work resumes: bytes per node at the plan's checkpoint rate, or zero
@@ -228,7 +218,6 @@ class ClusterSimulation final : private policy::ClusterView,
   // What the read found: the run begins, from an older checkpoint when this one was found
   // corrupt (read in turn), from scratch when unavailable, or on a corrupted state.
   void on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result);
-  void emit_data_stall_summary();
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
   void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
   void preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch);
@@ -237,8 +226,8 @@ class ClusterSimulation final : private policy::ClusterView,
   void close_run_accounts(Job& job);
   // The hold a training run asks before each checkpoint write: true stalls it (cluster_hosts.cpp).
   bool stall_at_checkpoint(std::size_t job_index);
-  // The job's state as job_states names it while it runs: stalled or running.
-  static const char* running_label(const Job& job);
+  // Gives the job's GPUs back to the pool (its run stopped or ended).
+  void release_nodes(Job& job);
   // Stops the job's run (or its restart delay) and releases its nodes, accounts closed; the
   // caller decides what comes next (requeue, start elsewhere).
   void stop_running(std::size_t job_index);
@@ -258,80 +247,43 @@ class ClusterSimulation final : private policy::ClusterView,
   void save_for_move(std::size_t job_index, const std::string& cause, std::function<void()> saved) override;
   void move(std::size_t job_index, sim::Time relaunch) override;
   void transition(Job& job, const char* from, const char* to, const std::string& cause);
-  void crash_jobs_on_node(int node, const std::string& cause, const std::vector<int>& failed);
   // Cloud pool (cloud_pool.hpp): its instances are nodes after the on-prem ones.
-  bool is_cloud(int node) const { return node >= config_.nodes; }
   void set_instance_provisioned(int node, bool provisioned) override;  // CloudPool::Host
   double interrupt_instance_jobs(int node, const std::string& cause) override;
   void cloud_capacity_changed() override;
   // Splits the delay a job held its nodes for before its work began into restart and transfer.
   void account_start_delay(Job& job);
-  void take_out_of_pool(int node);
-  void put_back_in_pool(int node);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
-  void emit_reliability_summary();
   // Silent data corruption (cluster_hosts.cpp): what a catch does to the job (SilentCorruption::Host).
-  // The job's state past `clean_through` steps is wrong from now (node -1: no GPU to blame).
-  void corrupt_job(std::size_t job_index, int node, const std::string& cause, sim::Time quarantine,
-                   int clean_through);
   bool stepping(std::size_t job_index) const override;
   double step_time_s(std::size_t job_index) const override;
   int clean_checkpoint(std::size_t job_index, int step) const override;
   bool roll_back(std::size_t job_index, int step, const std::string& cause, int node, sim::Time quarantine) override;
-  // A checkpoint the run just saved joins the ones the job can restart from.
-  void record_checkpoint(Job& job);
   // The job's resume point moved (a restart): a corruption after it is gone, and so are the
   // checkpoints after it.
   void settle_restart_point(Job& job);
-  void hold_gpus(int node, std::size_t job_index, int gpus);
-  void release_gpus(int node, std::size_t job_index, int gpus);
+  // The node's utilisation from its jobs, and its power from that (or from the power source).
   void update_node_utilization(int node);
   // A running job's GPUs now do something else (a training step's phase mix): its utilisation
   // and its nodes' power follow.
   void set_job_utilization(std::size_t job_index, double utilization) override;
-  double job_rate(const Job& job) const;
-  void set_node_utilization(int node, double utilization);
-  int busy_nodes() const override { return busy_nodes_; }  // ClusterTelemetry::Source
-  void emit_job_row(const Job& job);
   // Training jobs: the training_work signal for `steps` kept (datacenter_signals.hpp).
   void report_training_work(const Job& job, double steps);
-  int fabric_groups_of(const Job& job) const;
-  double busy_nodes_of(const Job& job) const;
-
-  // policy::ClusterView
-  sim::Time now() const override { return sim_.now(); }
-  int node_count() const override { return config_.nodes; }  // ClusterView and NodeFaultTarget
-  int gpus_per_node() const override { return config_.node.gpus; }
-  const policy::NodeState& node(int id) const override { return nodes_[static_cast<std::size_t>(id)].state; }
-  std::span<const int> free_nodes() const override { return free_nodes_; }
-  int free_gpus() const override { return free_gpus_; }
-  double gpu_temperature_c(int node) const override;
-  double rack_power_headroom_w(int rack) const override;
-  double node_load_power_w() const override { return node_load_power_w_; }
-  std::span<const policy::WaitingJob> waiting() const override { return waiting_.jobs(); }
-  void visit_running_by_expected_end(const std::function<bool(const policy::RunningJob&)>& visit) const override;
-  std::size_t running_count() const override { return running_by_end_.size(); }
-  int in_service_gpus() const override { return in_service_gpus_; }
-  int cloud_max_instances() const override { return cloud_ ? cloud_->max_instances() : 0; }
-  int cloud_provisioning() const override { return cloud_ ? cloud_->provisioning() : 0; }
-  int cloud_provisioned() const override { return cloud_ ? cloud_->provisioned() : 0; }
-  std::span<const int> cloud_idle_nodes() const override {
-    return cloud_ ? cloud_->idle_nodes() : std::span<const int>();
-  }
+  // ElasticFailover::Host and NodeFaultTarget: the pool's.
+  std::span<const int> free_nodes() const override { return pool_.free_nodes(); }
+  int node_count() const override { return config_.nodes; }
 
   ClusterConfig config_;
   sim::Simulator& sim_;
   sim::TraceSink& sink_;
   std::unique_ptr<policy::Scheduler> scheduler_;
   std::unique_ptr<policy::FailoverPolicy> failover_;
-  HotSpares spares_;       // the policy's
   GoodputCounts goodput_;  // interruptions and goodput, reported by goodput_report.hpp
   std::size_t failed_ = 0;  // jobs the failover policy gave up
   // Silent data corruption and its detection: counts, table, summary (made where the tables
   // are declared, in their order).
   std::optional<SilentCorruption> corruption_;
   seams::NodePowerSource* power_source_ = nullptr;  // facility model, when the scenario has one
-  const seams::NodeConditions* conditions_ = nullptr;  // facility model, when the scenario has one
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
   std::unique_ptr<CollectiveLog> collective_log_;  // flow mode with training jobs
   CheckpointIo checkpoint_io_;  // the store, NVMe-oF namespaces and front end, when the datacenter has them
@@ -343,26 +295,11 @@ class ClusterSimulation final : private policy::ClusterView,
   PrecursorDrain precursor_;
   ServiceJobs services_;
   std::vector<std::unique_ptr<Job>> jobs_;
-  WaitQueue waiting_;            // in the order schedulers see them (wait_queue.hpp)
-  std::vector<int> free_nodes_;  // healthy nodes with every GPU free, ascending
-  int free_gpus_ = 0;            // on healthy nodes
-  int in_service_gpus_ = 0;      // of schedulable on-prem nodes
-  std::unique_ptr<CloudPool> cloud_;  // null without a cloud pool
-  int busy_nodes_ = 0;           // nodes holding at least one job
-  std::set<std::pair<sim::Time, std::size_t>> running_by_end_;  // (start + estimate, job)
-  double node_load_power_w_ = 0.0;
+  WaitQueue waiting_;                      // in the order schedulers see them (wait_queue.hpp)
+  NodePool pool_;                          // what the scheduler sees (node_pool.hpp)
+  std::unique_ptr<CloudPool> cloud_;       // null without a cloud pool
   power::PhaseActivities gpu_activities_;  // of config_.gpu_phase_power on the node's GPU
-  int running_ = 0;
   std::size_t finished_ = 0;
-
-  struct Node {
-    policy::NodeState state;
-    double utilization = 0.0;
-    double clock_factor = 1.0;
-    std::vector<std::pair<std::size_t, int>> jobs;  // (job, GPUs it holds here)
-    int faults_down = 0;  // faults holding it down (two GPUs can fail before either is repaired)
-  };
-  std::vector<Node> nodes_;
   // Node and rack power, energy and peaks; the series that show them (made once the config is
   // validated: power_meter.hpp, cluster_telemetry.hpp).
   std::optional<PowerMeter> power_;

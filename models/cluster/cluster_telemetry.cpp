@@ -6,9 +6,9 @@
 
 namespace dcsim::models::cluster {
 
-ClusterTelemetry::ClusterTelemetry(const Config& config, PowerMeter& meter, const Source& source, sim::Simulator& sim,
-                                   sim::TraceSink& sink)
-    : config_(config), meter_(meter), source_(source), sim_(sim), sink_(sink) {
+ClusterTelemetry::ClusterTelemetry(const Config& config, PowerMeter& meter, const NodePool& nodes, const Source& source,
+                                   sim::Simulator& sim, sim::TraceSink& sink)
+    : config_(config), meter_(meter), nodes_(nodes), source_(source), sim_(sim), sink_(sink) {
   power_series_ = sink_.declare_series("power/cluster_w", "W", "IT power of all compute nodes");
   const int racks = static_cast<int>(meter_.rack_power_w().size());
   const int group = config_.racks_per_power_series;
@@ -82,9 +82,9 @@ void ClusterTelemetry::append_samples(bool changed_racks_only) {
     changed_groups_.erase(std::unique(changed_groups_.begin(), changed_groups_.end()), changed_groups_.end());
     for (std::size_t g : changed_groups_) append_group(g);
   }
-  sink_.append(running_series_, now, source_.running_jobs());
-  sink_.append(waiting_series_, now, static_cast<double>(source_.waiting_jobs()));
-  sink_.append(busy_series_, now, static_cast<double>(source_.busy_nodes()));
+  sink_.append(running_series_, now, static_cast<double>(nodes_.running_count()));
+  sink_.append(waiting_series_, now, static_cast<double>(nodes_.waiting().size()));
+  sink_.append(busy_series_, now, static_cast<double>(nodes_.busy_nodes()));
 }
 
 void ClusterTelemetry::on_tick() {

@@ -2,7 +2,8 @@
 // The cluster's telemetry series, declared apart from the mechanisms they watch: power/cluster_w,
 // power/rack/<r>_w (or power/rack_group/<g>_w, or neither: racks_per_series), jobs/running,
 // jobs/waiting and nodes/busy, as step functions. The power series read the PowerMeter, the job
-// series the cluster (Source); the cluster says when something changed (mark_dirty).
+// series the NodePool; the cluster says when something changed (mark_dirty) and whether work is
+// left (Source).
 //
 // When they are sampled: the changes of one instant are settled once, by a flush at the end of
 // it (Priority::kTelemetry), so several changes at one time give one point and zero-length
@@ -17,6 +18,7 @@
 
 #include <vector>
 
+#include "models/cluster/node_pool.hpp"
 #include "models/cluster/power_meter.hpp"
 #include "models/seams/datacenter_signals.hpp"
 #include "sim/simulator.hpp"
@@ -26,12 +28,8 @@ namespace dcsim::models::cluster {
 
 class ClusterTelemetry {
  public:
-  // What the job series read from the cluster, at each sample.
   class Source {
    public:
-    virtual int running_jobs() const = 0;
-    virtual int waiting_jobs() const = 0;
-    virtual int busy_nodes() const = 0;
     // An open-ended run's ticks stop once this is false (they must not keep it alive).
     virtual bool has_work_left() const = 0;
 
@@ -45,9 +43,9 @@ class ClusterTelemetry {
   };
 
   // Declares the series (in this order: cluster power, rack series, running, waiting, busy).
-  // `meter` and `source` outlive it.
-  ClusterTelemetry(const Config& config, PowerMeter& meter, const Source& source, sim::Simulator& sim,
-                   sim::TraceSink& sink);
+  // `meter`, `nodes` and `source` outlive it.
+  ClusterTelemetry(const Config& config, PowerMeter& meter, const NodePool& nodes, const Source& source,
+                   sim::Simulator& sim, sim::TraceSink& sink);
   // Where a changed cluster power is announced; null: nowhere.
   void set_it_power_signal(const sim::Signal<const seams::ItPowerChange&>* signal) { it_power_ = signal; }
   // The first flush (the idle power) and the first tick, now.
@@ -63,6 +61,7 @@ class ClusterTelemetry {
 
   Config config_;
   PowerMeter& meter_;
+  const NodePool& nodes_;
   const Source& source_;
   sim::Simulator& sim_;
   sim::TraceSink& sink_;

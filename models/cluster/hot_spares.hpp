@@ -3,7 +3,7 @@
 // scheduler's pool, ready to replace a failed or drained node of a running job at once. A spare
 // that replaces one becomes an ordinary node for good; a repaired node becomes a spare in its
 // place while the pool is short of its target. The nodes' own flags (NodeState::spare) stay the
-// cluster's: this is the count and the list the policy reads.
+// NodePool's (node_pool.hpp), which holds this: the count and the list the policy reads.
 //
 // Cost: O(spares) per change (a sorted list of a handful of nodes).
 

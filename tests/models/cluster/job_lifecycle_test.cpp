@@ -179,7 +179,7 @@ TEST_CASE("a job crash leaves the node up: the job resumes on the same nodes", "
   f.at(20 * plan.step.step_time_s + plan.checkpoint_s + 3 * plan.step.step_time_s,
        [](ClusterSimulation& m) { m.crash_jobs_on_node(2, "nccl_watchdog"); });
   f.to_end();
-  CHECK(f.model->node_healthy(2));
+  CHECK(f.model->nodes().node(2).healthy);
   CHECK(std::get<std::string>(f.cell("jobs", "bert", "node_list")) == "0 1 2");
   CHECK(std::get<std::int64_t>(f.cell("jobs", "bert", "restarts")) == 1);
 }

@@ -7,27 +7,40 @@
 #include <vector>
 
 #include "models/cluster/cluster_telemetry.hpp"
+#include "models/cluster/node_pool.hpp"
 #include "models/cluster/power_meter.hpp"
+#include "models/cluster/wait_queue.hpp"
 #include "models/seams/datacenter_signals.hpp"
 #include "sim/signal.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
 
 using dcsim::models::cluster::ClusterTelemetry;
+using dcsim::models::cluster::NodePool;
 using dcsim::models::cluster::PowerMeter;
+using dcsim::models::cluster::WaitQueue;
+using dcsim::models::policy::WaitingJob;
 using dcsim::sim::Time;
 
 namespace {
 
 Time s(double seconds) { return Time::from_seconds(seconds); }
 
-// Fixed job counts the series read; the run has work left until told otherwise.
+// The job counts the series read, fixed: 2 jobs running on 3 nodes, 1 waiting. The run has work
+// left until told otherwise.
 struct FixedCounts final : ClusterTelemetry::Source {
-  int running = 2, waiting = 1, busy = 3;
+  dcsim::sim::Simulator clock;
+  WaitQueue queue;
+  NodePool nodes{4, 1, 1, 0.0, queue, clock};
+  const std::vector<int> first{0}, second{1, 2};
   bool work_left = true;
-  int running_jobs() const override { return running; }
-  int waiting_jobs() const override { return waiting; }
-  int busy_nodes() const override { return busy; }
+  FixedCounts() {
+    queue.insert(WaitingJob{2, 1, 1, Time::zero(), s(60), 0});
+    for (int n : first) nodes.hold(n, 0, 1);
+    for (int n : second) nodes.hold(n, 1, 1);
+    nodes.start_running(0, s(60), 0, 1, first);
+    nodes.start_running(1, s(60), 0, 1, second);
+  }
   bool has_work_left() const override { return work_left; }
 };
 
@@ -76,7 +89,7 @@ TEST_CASE("without a telemetry interval a flush appends one point per instant, r
   dcsim::sim::MemoryTraceSink sink;
   PowerMeter meter(4, 1, 100.0, Time::zero());  // one node per rack
   FixedCounts counts;
-  ClusterTelemetry telemetry({Time::zero(), Time::max(), 2}, meter, counts, sim, sink);  // racks in pairs
+  ClusterTelemetry telemetry({Time::zero(), Time::max(), 2}, meter, counts.nodes, counts, sim, sink);  // racks in pairs
   std::vector<double> announced;
   dcsim::sim::Signal<const dcsim::models::seams::ItPowerChange&> it_power;
   it_power.connect([&](const dcsim::models::seams::ItPowerChange& c) { announced.push_back(c.power_w); });
@@ -108,7 +121,7 @@ TEST_CASE("a telemetry interval samples every series each tick until the duratio
     dcsim::sim::Simulator sim;
     dcsim::sim::MemoryTraceSink sink;
     PowerMeter meter(2, 1, 50.0, Time::zero());
-    ClusterTelemetry telemetry({s(5), s(12), 1}, meter, counts, sim, sink);
+    ClusterTelemetry telemetry({s(5), s(12), 1}, meter, counts.nodes, counts, sim, sink);
     telemetry.start();
     sim.at(s(3), [&] {
       meter.set_power_w(0, sim.now(), 80.0);
@@ -123,7 +136,7 @@ TEST_CASE("a telemetry interval samples every series each tick until the duratio
     dcsim::sim::Simulator sim;
     dcsim::sim::MemoryTraceSink sink;
     PowerMeter meter(1, 1, 50.0, Time::zero());
-    ClusterTelemetry telemetry({s(5), Time::max(), 0}, meter, counts, sim, sink);  // no rack series
+    ClusterTelemetry telemetry({s(5), Time::max(), 0}, meter, counts.nodes, counts, sim, sink);  // no rack series
     telemetry.start();
     sim.at(s(7), [&] { counts.work_left = false; });
     sim.run();

@@ -128,10 +128,10 @@ TEST_CASE("a false alarm drains its node for drain_time: no new work lands there
   w.at(5,
        [](ClusterSimulation& m) { m.warn_node(3, "false_alarm", Time::from_seconds(505), true); });
   bool drained_meanwhile = false;
-  w.at(300, [&drained_meanwhile](ClusterSimulation& m) { drained_meanwhile = m.node_drained(3); });
+  w.at(300, [&drained_meanwhile](ClusterSimulation& m) { drained_meanwhile = m.nodes().node(3).drained; });
   w.to_end();
   CHECK(drained_meanwhile);
-  CHECK_FALSE(w.model->node_drained(3));
+  CHECK_FALSE(w.model->nodes().node(3).drained);
   CHECK(w.num("B", "start_s") == Approx(505));
   CHECK(w.count("reliability/false_alarms") == 1);
   CHECK(w.count("reliability/migrations") == 0);
