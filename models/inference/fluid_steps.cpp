@@ -104,14 +104,19 @@ void InferenceService::fluid_open() {
   }
   g.served_per_s = 0.0;
   g.groups.clear();
-  for (auto& r : replicas_) {
+  // Only the replicas the last segment rated have rates to close (a fleet that scales all day
+  // leaves thousands of gone replicas behind).
+  for (const std::size_t i : g.rated) {
+    Replica& r = replicas_[i];
     r.accrue(now);
     r.fluid_rate = {};
     r.fluid_load = {};
     r.fluid_u = -1.0;
   }
+  g.rated = serving_;
   for (const std::size_t i : serving_) {
     Replica& r = replicas_[i];
+    r.accrue(now);  // from now on (a replica new to the fleet had no rate)
     const double c = curve.capacity_per_s * r.clock;
     const double share = std::min(c, offered * router_->fluid_weight(c) / weights);
     const double u = share / c;

@@ -278,6 +278,7 @@ class InferenceService {
     double served_per_s = 0.0;      // what the serving replicas take
     double backlog = 0.0;           // requests waiting at the gateway at start
     sim::EventHandle drained_event;                 // when the backlog empties within the step
+    std::vector<std::size_t> rated;                 // the replicas given rates (serving_ at open)
     std::vector<std::pair<double, double>> groups;  // (latency utilisation, served per s) of runs of equal replicas
   };
   bool fluid_running_ = false;
