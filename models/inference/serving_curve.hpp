@@ -12,7 +12,8 @@
 //             replica's counters over their arrival window as rates per second (busy,
 //             compute / memory / communication seconds, iterations, batch sum, preemptions,
 //             tokens); the waiting and running requests and KV in use as those arrivals see
-//             them (Poisson arrivals see time averages, PASTA)
+//             them (Poisson arrivals see time averages, PASTA), one replica's and the pool's
+//             mean; then, arrivals stopped, how long the replicas take to empty (their drain)
 // Between points rates are linear in u and a load's latency distribution is the mixture of its
 // two neighbours' (weights linear in u); below the lightest point rates scale down to 0 at u = 0
 // with the lightest point's latencies. Each point keeps its latencies as kCurveStrata values at
@@ -22,8 +23,8 @@
 //
 // Cost, paid once per configuration (ServingCurveCache): at most kCurveIterationBudget engine
 // iterations in all (about 1 us each: a few seconds of start-up at worst). Each point's request
-// count is chosen from the budget and the mean answer (light loads iterate about once per output
-// token); a point that still runs past its share stops measuring and keeps what completed, and a
+// count is chosen for about kCurvePointIterations (build_serving_curve); a point that still runs
+// past its share of the budget stops measuring and keeps what completed, and a
 // configuration that cannot complete kCurveMinRequests within the budget is a sim::ConfigError
 // naming "resolution" (serve it at iteration level).
 
