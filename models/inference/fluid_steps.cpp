@@ -61,6 +61,11 @@ void InferenceService::fluid_reshape() {
   fluid_open();
 }
 
+double InferenceService::fluid_backlog_now() const {
+  const double d = (sim_.now() - segment_.start).seconds();
+  return std::max(0.0, segment_.backlog + (segment_.arrival_per_s - segment_.served_per_s) * d);
+}
+
 double InferenceService::fluid_wait_s() const {
   return segment_.served_per_s > 0.0 ? segment_.backlog / segment_.served_per_s : 0.0;
 }
@@ -80,52 +85,89 @@ void InferenceService::fluid_open() {
     capacity += c;
     weights += router_->fluid_weight(c);
   }
-  // What the fleet is offered: the step's arrivals and what waits, drained over the step.
-  const double offered = std::min(g.arrival_per_s + g.backlog / step_s, capacity);
+  // What the fleet is offered: the step's arrivals, and while requests wait at the gateway all it
+  // can take (FIFO: a fleet behind serves at capacity until the backlog is gone, as replicas
+  // handed a queue do at iteration level; its batch is full meanwhile, which HPA reads). The
+  // segment ends when the backlog empties, if before the step does.
+  if (g.drained_event.valid()) sim_.cancel(g.drained_event);
+  g.drained_event = {};
+  const bool behind = g.backlog > 0.0;
+  const double offered = behind ? capacity : std::min(g.arrival_per_s, capacity);
+  if (behind && capacity > g.arrival_per_s) {
+    const sim::Time empty = now + sim::Time::ceil_from_seconds(g.backlog / (capacity - g.arrival_per_s));
+    if (empty < g.step_end) {
+      g.drained_event = sim_.at(empty, [this] {
+        segment_.drained_event = {};
+        fluid_reshape();
+      });
+    }
+  }
   g.served_per_s = 0.0;
   g.groups.clear();
-  for (auto& r : replicas_) {
+  // Only the replicas the last segment rated have rates to close (a fleet that scales all day
+  // leaves thousands of gone replicas behind).
+  for (const std::size_t i : g.rated) {
+    Replica& r = replicas_[i];
     r.accrue(now);
     r.fluid_rate = {};
     r.fluid_load = {};
     r.fluid_u = -1.0;
   }
+  g.rated = serving_;
   for (const std::size_t i : serving_) {
     Replica& r = replicas_[i];
+    r.accrue(now);  // from now on (a replica new to the fleet had no rate)
     const double c = curve.capacity_per_s * r.clock;
     const double share = std::min(c, offered * router_->fluid_weight(c) / weights);
     const double u = share / c;
+    // Its answers' own latencies (the gateway wait is added at close): at the load the stream
+    // alone gives it. Draining a backlog fills its batch (its rates and loads are u's) but the
+    // queue those answers sat in is the gateway's, not one at the replica, as at u.
+    const double u_latency = behind ? std::min(u, g.arrival_per_s * router_->fluid_weight(c) / weights / c) : u;
     g.served_per_s += share;
     r.fluid_u = u;
     r.fluid_rate = curve.rates_at(u);
-    const ServingCurve::Bracket b = curve.at(u);
-    const double waiting = ((1.0 - b.f) * b.lo->waiting + b.f * b.hi->waiting) * b.scale;
-    const double running = ((1.0 - b.f) * b.lo->running + b.f * b.hi->running) * b.scale;
-    r.fluid_load.waiting = static_cast<int>(std::lround(waiting));
-    r.fluid_load.running = static_cast<int>(std::lround(running));
-    r.fluid_load.kv_used_fraction =
-        ((1.0 - b.f) * b.lo->load.kv_used_fraction + b.f * b.hi->load.kv_used_fraction) * b.scale;
-    if (!g.groups.empty() && g.groups.back().first == u) {
+    if (!g.groups.empty() && g.groups.back().first == u_latency) {
       g.groups.back().second += share;
     } else {
-      g.groups.emplace_back(u, share);
+      g.groups.emplace_back(u_latency, share);
     }
   }
+  fluid_set_loads(0.0, 0, 0.0);
 }
 
 void InferenceService::fluid_draw_loads() {
-  // Each replica draws on its own. (Drawing one load per block of `pool` replicas, as a balanced
-  // fleet's replicas move together, was tried: it moved GPU-hours of the small autoscaled
-  // validation case by 2.8% and did not close the 128-replica fleet's gap; see the docs.)
+  if (segment_.curve == nullptr || serving_.empty()) return;
+  // One instant of the pool's measured fluctuation for the whole fleet (a balanced router moves
+  // its replicas together), scaled to the fleet: the total's variance grows as the fleet
+  // (serving_curve.hpp), so the mean's deviation shrinks as sqrt(pool / fleet).
+  const std::size_t k = fluid_draws_.uniform_int(kCurveStrata);
+  const double pick = fluid_draws_.uniform01();
+  const double spread = std::sqrt(static_cast<double>(segment_.curve->pool) / static_cast<double>(serving_.size()));
+  fluid_set_loads(spread, k, pick);
+}
+
+void InferenceService::fluid_set_loads(double spread, std::size_t k, double pick) {
+  // Whole requests per replica, rounded with a carry across the fleet: the fleet's totals keep
+  // their fractions (rounding each replica alike would move the fleet's mean in whole requests).
+  double waiting = 0.0, running = 0.0;
+  long long waiting_given = 0, running_given = 0;
   for (const std::size_t i : serving_) {
     Replica& r = replicas_[i];
     if (r.fluid_u < 0.0) continue;
-    const ServingCurve::Bracket b = segment_.curve->at(r.fluid_u);
-    const CurvePoint* p = fluid_draws_.uniform01() < b.f ? b.hi : b.lo;
-    const ReplicaLoad& l = p->load_samples[fluid_draws_.uniform_int(p->load_samples.size())];
-    r.fluid_load.waiting = static_cast<int>(std::lround(l.waiting * b.scale));
-    r.fluid_load.running = static_cast<int>(std::lround(l.running * b.scale));
-    r.fluid_load.kv_used_fraction = l.kv_used_fraction * b.scale;
+    MeanLoad m = segment_.curve->load_at(r.fluid_u);
+    if (spread > 0.0) {
+      const MeanLoad d = segment_.curve->deviation_at(r.fluid_u, k, pick);
+      m = {m.waiting + spread * d.waiting, m.running + spread * d.running,
+           m.kv_used_fraction + spread * d.kv_used_fraction};
+    }
+    waiting += std::max(0.0, m.waiting);
+    running += std::max(0.0, m.running);
+    r.fluid_load.waiting = static_cast<int>(std::llround(waiting) - waiting_given);
+    r.fluid_load.running = static_cast<int>(std::llround(running) - running_given);
+    waiting_given += r.fluid_load.waiting;
+    running_given += r.fluid_load.running;
+    r.fluid_load.kv_used_fraction = std::clamp(m.kv_used_fraction, 0.0, 1.0);
   }
 }
 
@@ -136,7 +178,8 @@ void InferenceService::fluid_close() {
   if (d <= 0.0) return;
   const double arrived = g.arrival_per_s * d;
   const double served = std::min(g.served_per_s * d, g.backlog + arrived);
-  const double backlog_after = std::max(0.0, g.backlog + arrived - served);
+  double backlog_after = std::max(0.0, g.backlog + arrived - served);
+  if (backlog_after < 1e-9) backlog_after = 0.0;  // drained (the end rounded to the nanosecond)
   // FIFO at the gateway: what is served now waited behind the mean backlog, drained at the
   // served rate (Little's law for the gateway queue).
   const double wait_s = g.served_per_s > 0.0 ? (g.backlog + backlog_after) / 2.0 / g.served_per_s : 0.0;

@@ -437,6 +437,8 @@ void InferenceService::scale_to(int target) {
                                  [](const Replica& r) { return !r.prefill && r.state == ReplicaState::kDraining; });
     if (draining != replicas_.rend()) {
       draining->state = ReplicaState::kServing;
+      if (draining->ready_event.valid()) sim_.cancel(draining->ready_event);  // fluid: its drain's end
+      draining->ready_event = {};
       const auto index = static_cast<std::size_t>(replicas_.rend() - draining - 1);
       serving_.push_back(index);
       std::sort(serving_.begin(), serving_.end());
@@ -464,9 +466,24 @@ void InferenceService::scale_to(int target) {
       retire(index);
       continue;
     }
+    const double u = r.fluid_u;
     r.state = ReplicaState::kDraining;
     serving_.erase(std::remove(serving_.begin(), serving_.end(), index), serving_.end());
     note_serving();
+    if (curve_ != nullptr) {
+      // Fluid: what it holds ends over the drain time its curve measured at the load it had,
+      // its GPUs held meanwhile (idle: the fleet's rates carry the work).
+      const double drain_s = u > 0.0 ? segment_.curve->drain_s_at(u) : 0.0;
+      if (drain_s <= 0.0) {
+        retire(index);
+      } else {
+        r.ready_event = sim_.after(sim::Time::from_seconds(drain_s), [this, index] {
+          replicas_[index].ready_event = {};
+          if (replicas_[index].state == ReplicaState::kDraining) retire(index);
+        });
+      }
+      continue;
+    }
     if (r.load().outstanding() == 0) retire(index);
   }
 }
@@ -551,7 +568,8 @@ void InferenceService::on_autoscale() {
 }
 
 int InferenceService::gateway_queue() const {
-  return static_cast<int>(pending_.size()) + (curve_ != nullptr ? static_cast<int>(std::llround(segment_.backlog)) : 0);
+  return static_cast<int>(pending_.size()) +
+         (curve_ != nullptr ? static_cast<int>(std::llround(fluid_backlog_now())) : 0);
 }
 
 bool InferenceService::quiet() const { return stream_ended_ && outstanding_ == 0 && !autoscaler_; }

@@ -209,6 +209,7 @@ class InferenceService {
   // TTFT, end-to-end and queueing `wait_s` later.
   void fluid_add_latencies(const ServingCurve::Bracket& at, std::uint64_t count, double wait_s);
   double fluid_wait_s() const;  // the gateway wait of requests served now
+  double fluid_backlog_now() const;  // requests at the gateway now (the segment's backlog moved on)
   // The curve for a fleet of `serving` replicas: measured on a pool of 1, 2, 4 or 8 (the largest
   // power of two up to `serving`, kCurvePoolMax at most) behind the router, each pool size
   // built once, when a fleet of that size first serves (at most four curves, each bounded).
@@ -216,6 +217,9 @@ class InferenceService {
   // Each serving replica's load drawn from its curve's loads at its utilisation (as a sample of
   // an iteration-level replica would see one): O(replicas).
   void fluid_draw_loads();
+  // Each serving replica's load: its curve's mean at its utilisation plus `spread` x the pool's
+  // deviation in sample k (deviation_at with `pick`; none when spread is 0). O(replicas).
+  void fluid_set_loads(double spread, std::size_t k, double pick);
 
   ServiceConfig config_;
   std::string prefix_;
@@ -273,7 +277,9 @@ class InferenceService {
     double arrival_per_s = 0.0;     // lambda over the step
     double served_per_s = 0.0;      // what the serving replicas take
     double backlog = 0.0;           // requests waiting at the gateway at start
-    std::vector<std::pair<double, double>> groups;  // (utilisation, served per s) of runs of equal replicas
+    sim::EventHandle drained_event;                 // when the backlog empties within the step
+    std::vector<std::size_t> rated;                 // the replicas given rates (serving_ at open)
+    std::vector<std::pair<double, double>> groups;  // (latency utilisation, served per s) of runs of equal replicas
   };
   bool fluid_running_ = false;
   FluidSegment segment_;

@@ -15,6 +15,7 @@ void InferenceService::finish() {
   if (scale_event_.valid()) sim_.cancel(scale_event_);
   if (fluid_running_) {
     sim_.cancel(fluid_event_);
+    if (segment_.drained_event.valid()) sim_.cancel(segment_.drained_event);
     fluid_close();
     fluid_running_ = false;
   }

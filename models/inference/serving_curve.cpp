@@ -76,6 +76,44 @@ ReplicaRates ServingCurve::rates_at(double u) const {
   return b.lo->rates.scaled(1.0 - b.f).plus(b.hi->rates.scaled(b.f)).scaled(b.scale);
 }
 
+MeanLoad ServingCurve::load_at(double u) const {
+  if (points.empty()) return {};
+  const CurvePoint& last = points.back();
+  if (u > last.utilization) {
+    // Waiting beyond the heaviest point is the gateway's backlog (the service counts it).
+    const double f = std::min(1.0, (u - last.utilization) / (1.0 - last.utilization));
+    return {last.waiting, (1.0 - f) * last.running + f * saturated.running,
+            (1.0 - f) * last.kv_used_fraction + f * saturated.kv_used_fraction};
+  }
+  const Bracket b = at(u);
+  const auto mix = [&b](double lo, double hi) { return ((1.0 - b.f) * lo + b.f * hi) * b.scale; };
+  return {mix(b.lo->waiting, b.hi->waiting), mix(b.lo->running, b.hi->running),
+          mix(b.lo->kv_used_fraction, b.hi->kv_used_fraction)};
+}
+
+double ServingCurve::drain_s_at(double u) const {
+  const Bracket b = at(u);
+  if (b.lo == nullptr) return 0.0;
+  return ((1.0 - b.f) * b.lo->drain_s + b.f * b.hi->drain_s) * b.scale;
+}
+
+MeanLoad ServingCurve::deviation_at(double u, std::size_t k, double pick) const {
+  if (points.empty()) return {};
+  const CurvePoint* p = nullptr;
+  double scale = 1.0;
+  if (u > points.back().utilization) {
+    p = &points.back();
+    scale = std::max(0.0, (1.0 - u) / (1.0 - p->utilization));  // a full batch stays full
+  } else {
+    const Bracket b = at(u);
+    p = pick < b.f ? b.hi : b.lo;
+    scale = b.scale;
+  }
+  if (p->pool_deviations.empty()) return {};
+  const MeanLoad& d = p->pool_deviations[k % p->pool_deviations.size()];
+  return {d.waiting * scale, d.running * scale, d.kv_used_fraction * scale};
+}
+
 namespace {
 
 // One replica's pp virtual engines on a private clock; a request goes to the engine with the
@@ -133,6 +171,17 @@ class Pool {
     return t;
   }
   ReplicaLoad load(std::size_t i) const { return replicas_[i % replicas_.size()]->load(); }
+  MeanLoad mean_load() const {
+    MeanLoad m;
+    for (const auto& p : replicas_) {
+      const ReplicaLoad l = p->load();
+      m.waiting += l.waiting;
+      m.running += l.running;
+      m.kv_used_fraction += l.kv_used_fraction;
+    }
+    const double n = static_cast<double>(replicas_.size());
+    return {m.waiting / n, m.running / n, m.kv_used_fraction / n};
+  }
   std::size_t size() const { return replicas_.size(); }
 
  private:
@@ -180,8 +229,10 @@ double gateway_out_s(const GatewayConfig& g) { return g.rtt.seconds() / 2.0 + g.
 
 // Saturated throughput: a closed loop of `concurrency` requests, each replaced when it ends.
 // Cost: about (warm + measured) x mean output / mean batch iterations.
+// Also the replica's mean load over the measured requests (`saturated`), seen as each new request
+// joins (the loop full again).
 double measure_capacity(const IterationCostModel& cost, const EngineConfig& engine, const CurveInputs& in,
-                        double& iterations) {
+                        double& iterations, MeanLoad& saturated) {
   sim::Simulator sim;
   sim::RandomStream lengths(in.seed, "fluid-curve/capacity", "lengths");
   const int concurrency = 2 * engine.max_batch * engine.pp;
@@ -189,6 +240,8 @@ double measure_capacity(const IterationCostModel& cost, const EngineConfig& engi
   int answered = 0, sent = 0, rejected = 0;
   double t_warm = 0.0, t_end = 0.0;
   std::unique_ptr<Probe> probe;
+  MeanLoad sum;
+  int seen = 0;
   const auto send = [&] {
     ReplicaRequest r;
     r.id = static_cast<std::uint64_t>(sent++);
@@ -196,6 +249,11 @@ double measure_capacity(const IterationCostModel& cost, const EngineConfig& engi
     r.output_tokens = draw_length(in.output_tokens, lengths);
     r.issued = r.arrived = sim.now();
     probe->submit(r);
+    if (answered >= warm) {
+      const ReplicaLoad l = probe->load();
+      sum = {sum.waiting + l.waiting, sum.running + l.running, sum.kv_used_fraction + l.kv_used_fraction};
+      ++seen;
+    }
   };
   probe = std::make_unique<Probe>(sim, cost, engine, [&](const ReplicaOutcome& o) {
     if (o.rejected) {
@@ -211,7 +269,7 @@ double measure_capacity(const IterationCostModel& cost, const EngineConfig& engi
       sim.stop();
       return;
     }
-    sim.after(sim::Time::zero(), send);  // not from inside the engine's callback
+    sim.after(sim::Time::zero(), [&send] { send(); });  // not from inside the engine's callback
   });
   for (int i = 0; i < concurrency; ++i) send();
   sim.run();
@@ -223,6 +281,7 @@ double measure_capacity(const IterationCostModel& cost, const EngineConfig& engi
                                " iterations (requests that never fit its KV cache, or answers too long): serve this "
                                "service at resolution \"iteration\"");
   }
+  saturated = {sum.waiting / seen, sum.running / seen, sum.kv_used_fraction / seen};
   return measured / (t_end - t_warm);
 }
 
@@ -252,6 +311,24 @@ struct PointRun {
       c1 = probe->counters();
       t1 = sim.now().seconds();
     }
+    drain();
+  }
+  // No more arrivals: how long each replica takes to finish what it holds (what a replica told
+  // to drain keeps its GPUs for), their mean. Cost: about one answer's iterations.
+  void drain() {
+    draining = true;
+    const double from = sim.now().seconds();
+    empty_at.assign(probe->size(), -1.0);
+    note_empty();
+    sim.run();
+    double sum = 0.0;
+    for (const double t : empty_at) sum += (t < 0.0 ? sim.now().seconds() : t) - from;  // cut by the guard
+    drain_s = sum / static_cast<double>(probe->size());
+  }
+  void note_empty() {
+    for (std::size_t i = 0; i < empty_at.size(); ++i) {
+      if (empty_at[i] < 0.0 && probe->load(i).outstanding() == 0) empty_at[i] = sim.now().seconds();
+    }
   }
   std::uint64_t seen() const { return std::min<std::uint64_t>(next_id > first ? next_id - first : 0, last - first); }
 
@@ -259,7 +336,7 @@ struct PointRun {
     if (o.request.id >= first && o.request.id < last) {
       if (o.rejected) {
         ++rejected;
-      } else {
+      } else if (o.request.id < first + kCurveLatencyRequests) {
         const double in_s = gateway_in_s(in.gateway, o.request.input_tokens);
         const int n = o.request.output_tokens;
         samples.push_back({(o.first_token - o.request.arrived).seconds() + in_s + out_s,
@@ -269,15 +346,18 @@ struct PointRun {
       }
       if (++done == requests) sim.stop();
     }
+    if (draining) note_empty();
     // The guard: a point past its share of the budget keeps what it measured.
     if (static_cast<double>(probe->counters().iterations) > budget) sim.stop();
   }
   void issue() {
+    if (draining) return;
     const auto r = stream->next();
     if (!r) return;
     sim.at(std::max(r->arrival, sim.now()), [this, r = *r] { arrive(r); });
   }
   void arrive(const TraceRequest& r) {
+    if (draining) return;
     ReplicaRequest q;
     q.id = next_id++;
     q.input_tokens = r.input_tokens;
@@ -293,10 +373,13 @@ struct PointRun {
     }
     if (q.id >= first && q.id < last) {
       const ReplicaLoad l = probe->load(q.id);  // one replica's, as this Poisson arrival sees it
-      waiting += l.waiting;
+      if (q.id < first + kCurveLatencyRequests) {
+        waiting += l.waiting;
+        ++queue_seen;
+      }
       running += l.running;
       kv += l.kv_used_fraction;
-      loads.push_back(l);
+      pool_loads.push_back(probe->mean_load());
     }
     probe->submit(q);
     issue();
@@ -312,11 +395,15 @@ struct PointRun {
   std::uint64_t first = 0, last = 0, next_id = 0;
   double out_s = 0.0;
   std::vector<Sample> samples;
-  std::vector<ReplicaLoad> loads;
+  std::vector<MeanLoad> pool_loads;
   int rejected = 0, done = 0;
+  double queue_seen = 0.0;  // arrivals whose waiting was counted
   double waiting = 0.0, running = 0.0, kv = 0.0;
   ReplicaCounters c0, c1;
   double t0 = 0.0, t1 = -1.0;
+  bool draining = false;
+  std::vector<double> empty_at;  // when each replica of the pool emptied, once draining (< 0: not yet)
+  double drain_s = 0.0;
 };
 
 }  // namespace
@@ -337,18 +424,27 @@ ServingCurve build_serving_curve(const IterationCostModel& cost, const EngineCon
     curve.mean_input_tokens = input / kDraws;
     curve.mean_output_tokens = output / kDraws;
   }
-  curve.capacity_per_s = measure_capacity(cost, engine, in, curve.iterations);
+  curve.capacity_per_s = measure_capacity(cost, engine, in, curve.iterations, curve.saturated);
   const double per_point = (kCurveIterationBudget - curve.iterations) / static_cast<double>(kCurveUtilizations.size());
-  // A light load iterates about once per output token of each request: requests so the point
-  // stays within its share (half of it, for the warm-up and the tail after the window).
-  const int requests = static_cast<int>(
-      std::clamp(per_point / 2.0 / std::max(1.0, curve.mean_output_tokens), static_cast<double>(kCurveMinRequests),
-                 static_cast<double>(kCurveMaxRequests)));
+  // Each point gets about the same iterations (kCurvePointIterations, at most half its share of
+  // the budget: the warm-up and the tail after the window take the rest), so the requests it
+  // measures grow with the load: a light load iterates about once per output token of each
+  // request, a heavy one shares each iteration among its batch. Heavy loads need the requests:
+  // their loads and latencies move slowly (a batch near full relaxes over many answers) and
+  // steeply with u, where HPA holds a fleet. Each point's iterations per request are
+  // estimated from the point before.
+  const double per_point_iterations = std::min(per_point / 2.0, kCurvePointIterations);
+  double iterations_per_request = std::max(1.0, curve.mean_output_tokens);
   for (std::size_t k = 0; k < kCurveUtilizations.size(); ++k) {
     const double u = kCurveUtilizations[k];
+    const int requests =
+        static_cast<int>(std::clamp(per_point_iterations / iterations_per_request,
+                                    static_cast<double>(kCurveMinRequests), static_cast<double>(kCurveMaxRequests)));
     PointRun run(cost, engine, in, u * curve.capacity_per_s, "fluid-curve/" + std::to_string(k), requests, per_point);
     run.run();
     curve.iterations += static_cast<double>(run.probe->counters().iterations);
+    iterations_per_request = std::max(1.0, static_cast<double>(run.probe->counters().iterations) /
+                                               static_cast<double>(std::max<std::uint64_t>(1, run.next_id)));
     const std::vector<Sample>& samples = run.samples;
     const int rejected = run.rejected;
     const double t0 = run.t0, t1 = run.t1;
@@ -365,17 +461,25 @@ ServingCurve build_serving_curve(const IterationCostModel& cost, const EngineCon
     CurvePoint p;
     p.utilization = u;
     p.rates = rates_between(c0, c1, t1 - t0).scaled(1.0 / static_cast<double>(run.probe->size()));
-    p.waiting = waiting / seen;
+    p.waiting = run.queue_seen > 0.0 ? waiting / run.queue_seen : 0.0;
     p.running = running / seen;
     p.load.waiting = static_cast<int>(std::lround(p.waiting));
     p.load.running = static_cast<int>(std::lround(p.running));
-    p.load.kv_used_fraction = kv / seen;
+    p.load.kv_used_fraction = p.kv_used_fraction = kv / seen;
+    MeanLoad sum;
     for (int s = 0; s < kCurveStrata; ++s) {
-      const auto i = static_cast<std::size_t>((s + 0.5) / kCurveStrata * static_cast<double>(run.loads.size()));
-      p.load_samples.push_back(run.loads[std::min(i, run.loads.size() - 1)]);
+      const auto i = static_cast<std::size_t>((s + 0.5) / kCurveStrata * static_cast<double>(run.pool_loads.size()));
+      const MeanLoad& l = run.pool_loads[std::min(i, run.pool_loads.size() - 1)];
+      p.pool_deviations.push_back(l);
+      sum = {sum.waiting + l.waiting, sum.running + l.running, sum.kv_used_fraction + l.kv_used_fraction};
+    }
+    for (MeanLoad& d : p.pool_deviations) {
+      d = {d.waiting - sum.waiting / kCurveStrata, d.running - sum.running / kCurveStrata,
+           d.kv_used_fraction - sum.kv_used_fraction / kCurveStrata};
     }
     const double answered = static_cast<double>(samples.size());
     p.rejected_fraction = rejected / (answered + rejected);
+    p.drain_s = run.drain_s;
     std::vector<double> ttft, tpot, e2e, queue;
     double e2e_sum = 0.0;
     for (const Sample& s : samples) {

@@ -12,7 +12,8 @@
 //             replica's counters over their arrival window as rates per second (busy,
 //             compute / memory / communication seconds, iterations, batch sum, preemptions,
 //             tokens); the waiting and running requests and KV in use as those arrivals see
-//             them (Poisson arrivals see time averages, PASTA)
+//             them (Poisson arrivals see time averages, PASTA), one replica's and the pool's
+//             mean; then, arrivals stopped, how long the replicas take to empty (their drain)
 // Between points rates are linear in u and a load's latency distribution is the mixture of its
 // two neighbours' (weights linear in u); below the lightest point rates scale down to 0 at u = 0
 // with the lightest point's latencies. Each point keeps its latencies as kCurveStrata values at
@@ -22,8 +23,8 @@
 //
 // Cost, paid once per configuration (ServingCurveCache): at most kCurveIterationBudget engine
 // iterations in all (about 1 us each: a few seconds of start-up at worst). Each point's request
-// count is chosen from the budget and the mean answer (light loads iterate about once per output
-// token); a point that still runs past its share stops measuring and keeps what completed, and a
+// count is chosen for about kCurvePointIterations (build_serving_curve); a point that still runs
+// past its share of the budget stops measuring and keeps what completed, and a
 // configuration that cannot complete kCurveMinRequests within the budget is a sim::ConfigError
 // naming "resolution" (serve it at iteration level).
 
@@ -49,7 +50,14 @@ inline constexpr std::array<double, 17> kCurveUtilizations = {0.01, 0.02, 0.03, 
 inline constexpr int kCurveStrata = 200;
 inline constexpr double kCurveIterationBudget = 2.5e7;
 inline constexpr int kCurveMinRequests = 200;
-inline constexpr int kCurveMaxRequests = 4000;
+inline constexpr int kCurveMaxRequests = 20000;
+// The answers whose latencies (and the waiting they found) a point keeps: the first of its
+// window. Near saturation a replica's queue relaxes over ~1 / (1 - u)^2 answers (hours at u =
+// 0.98), far longer than a fleet holds a load between autoscaler moves; its batch, bounded by
+// max_batch, settles within a few answers. So latencies and waiting are those of a load held
+// for about this many answers, the loads and rates that of the whole window.
+inline constexpr int kCurveLatencyRequests = 4000;
+inline constexpr double kCurvePointIterations = 2.5e5;  // per point (build_serving_curve)
 inline constexpr int kCurvePoolMax = 8;
 
 // A replica's counters per second of serving time (ReplicaCounters' fields as rates; also used
@@ -63,16 +71,29 @@ struct ReplicaRates {
   ReplicaCounters counters() const;  // whole iterations and preemptions rounded down
 };
 
+// A load averaged over replicas (a pool's, a fleet's): fractional requests.
+struct MeanLoad {
+  double waiting = 0.0, running = 0.0, kv_used_fraction = 0.0;
+};
+
 struct CurvePoint {
   double utilization = 0.0;  // offered rate / capacity
   ReplicaRates rates;
   ReplicaLoad load;          // time means (waiting and running rounded to the nearest request)
   double waiting = 0.0, running = 0.0;  // time means, unrounded
-  // kCurveStrata loads as arrivals saw them, evenly spread over the window: what a sample of the
-  // replica's load (the autoscaler's, the series') draws from, so a fluid fleet shows the
-  // fluctuations an iteration-level one does (HPA reacts to them: its scale-down window keeps
-  // the highest recommendation).
-  std::vector<ReplicaLoad> load_samples;
+  double kv_used_fraction = 0.0;        // time mean, as load.kv_used_fraction
+  // kCurveStrata loads of the whole pool (the mean over its replicas) as arrivals saw them,
+  // evenly spread over the window, less their mean: what a sample of a fleet's load (the
+  // autoscaler's, the series') draws its fluctuation from. A balanced router keeps its replicas together, so what
+  // moves a fleet's mean load is the fluctuation of the whole pool's work (arrivals, lengths),
+  // not each replica's own: the fleet's total varies about as its size (as the count of an
+  // M/G/infinity system), so the fleet mean's deviation is the pool's scaled by sqrt(pool /
+  // fleet) (fluid_steps.cpp). HPA reacts to it: its scale-down window keeps the highest
+  // recommendation, so a calmer metric holds fewer replicas.
+  std::vector<MeanLoad> pool_deviations;
+  // Once its arrivals stop, how long a replica takes to finish what it holds (mean over the
+  // pool): what a replica told to drain keeps its GPUs for.
+  double drain_s = 0.0;
   double rejected_fraction = 0.0;       // requests that can never fit a replica
   double multi_token_fraction = 0.0;    // answered requests with more than one output token (have a TPOT)
   double mean_e2e_s = 0.0;
@@ -88,6 +109,10 @@ struct CurvePoint {
 
 struct ServingCurve {
   double capacity_per_s = 0.0;  // requests per second one replica completes, saturated
+  // One replica's load when it is never short of work (the capacity's closed loop, sampled at its
+  // completions): where a fleet's load goes between the heaviest point and u = 1, and stays
+  // while the fleet cannot take what it is offered (an overloaded replica's batch is full).
+  MeanLoad saturated;
   double mean_input_tokens = 0.0, mean_output_tokens = 0.0;  // of the answered requests measured
   std::vector<CurvePoint> points;  // increasing utilisation
   double iterations = 0.0;         // engine iterations the curve took (its cost)
@@ -102,6 +127,14 @@ struct ServingCurve {
   };
   Bracket at(double utilization) const;
   ReplicaRates rates_at(double utilization) const;
+  double drain_s_at(double utilization) const;  // the bracket's drain_s (scaled as rates)
+  // One replica's mean load at `utilization` (0 .. 1): the bracket's time means, towards
+  // `saturated` above the heaviest point.
+  MeanLoad load_at(double utilization) const;
+  // The pool's mean load in sample `k` (of kCurveStrata) at `utilization` less its mean: the
+  // fluctuation a fleet's mean shows at one instant, on the pool's scale, from the bracket's
+  // upper point when `pick` (uniform in [0, 1)) is below its weight. Fades to none at saturation.
+  MeanLoad deviation_at(double utilization, std::size_t k, double pick) const;
 };
 
 // What a curve depends on besides the cost model: the requests' lengths, the gateway, the SLA,

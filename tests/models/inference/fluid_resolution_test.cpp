@@ -155,24 +155,32 @@ TEST_CASE("fluid: the same seed gives the same outputs", "[models][inference][fl
 namespace {
 
 struct Compared {
-  double iteration, fluid;
+  double iteration = 0.0, fluid = 0.0;
 };
 
-// Runs `c` at both resolutions over `span` and prints the validation table.
-std::map<std::string, Compared> compare(mi::ServiceConfig c, Time span, const char* title) {
+// Runs `c` at both resolutions over `span` with each of `seeds`, and prints the validation
+// table of the means over the seeds.
+std::map<std::string, Compared> compare(mi::ServiceConfig c, Time span, const char* title,
+                                        std::initializer_list<std::uint64_t> seeds = {11}) {
   std::map<std::string, Compared> out;
-  c.resolution = mi::Resolution::kIteration;
-  Run it(c, 11);
-  it.run(span);
-  c.resolution = mi::Resolution::kFluid;
-  Run fl(c, 11);
-  fl.run(span);
-  std::printf("fluid vs iteration, %s\n%-16s %14s %14s %9s\n", title, "metric", "iteration", "fluid", "error");
-  for (const char* key : {"sla_attainment", "ttft_p99_s", "tpot_p99_s", "e2e_p99_s", "gpu_hours", "gpu_energy_kwh",
-                          "replicas_mean", "gpu_busy_fraction"}) {
-    out[key] = {it.summary(key), fl.summary(key)};
+  const double n = static_cast<double>(seeds.size());
+  for (const std::uint64_t seed : seeds) {
+    c.resolution = mi::Resolution::kIteration;
+    Run it(c, seed);
+    it.run(span);
+    c.resolution = mi::Resolution::kFluid;
+    Run fl(c, seed);
+    fl.run(span);
+    for (const char* key : {"sla_attainment", "ttft_p99_s", "tpot_p99_s", "e2e_p99_s", "gpu_hours", "gpu_energy_kwh",
+                            "replicas_mean", "gpu_busy_fraction"}) {
+      out[key].iteration += it.summary(key) / n;
+      out[key].fluid += fl.summary(key) / n;
+    }
+    out["output_tokens"].iteration += it.service.stats().output_tokens / n;
+    out["output_tokens"].fluid += fl.service.stats().output_tokens / n;
   }
-  out["output_tokens"] = {it.service.stats().output_tokens, fl.service.stats().output_tokens};
+  std::printf("fluid vs iteration, %s (mean of %zu seeds)\n%-16s %14s %14s %9s\n", title, seeds.size(), "metric",
+              "iteration", "fluid", "error");
   for (const auto& [key, v] : out) {
     std::printf("%-16s %14.6g %14.6g %8.2f%%\n", key.c_str(), v.iteration, v.fluid,
                 100.0 * relative_error(v.fluid, v.iteration));
@@ -221,5 +229,61 @@ TEST_CASE("fluid against iteration level: an autoscaled fleet over a diurnal cyc
   c.requests.period = Time::from_s(4 * 3600);
   c.requests.peak_at = Time::from_s(2 * 3600);
   c.requests.stop = Time::from_s(4 * 3600);
-  check_bounds(compare(c, Time::from_s(4 * 3600), "hpa on batch, 1-6 replicas, diurnal 12 req/s, 4 h"));
+  // Three seeds: HPA's decisions turn on the fluctuations it samples, so one seed's day moves
+  // by itself (GPU-hours 4.29-4.60 over seeds 11-15 at iteration level, more than the bound);
+  // fluid is held to the mean.
+  check_bounds(compare(c, Time::from_s(4 * 3600), "hpa on batch, 1-6 replicas, diurnal 12 req/s, 4 h", {11, 12, 13}));
+}
+
+namespace {
+
+// Mean and standard deviation of a series' values sampled within [from_s, to_s).
+std::pair<double, double> series_spread(const dcsim::sim::MemoryTraceSink& sink, const std::string& path, double from_s,
+                                        double to_s) {
+  const auto& s = sink.series(path);
+  double n = 0.0, sum = 0.0, sq = 0.0;
+  for (std::size_t i = 0; i < s.value.size(); ++i) {
+    const double t_s = static_cast<double>(s.time_ns[i]) * 1e-9;
+    if (t_s < from_s || t_s >= to_s) continue;
+    n += 1.0;
+    sum += s.value[i];
+    sq += s.value[i] * s.value[i];
+  }
+  const double mean = sum / n;
+  return {mean, std::sqrt(std::max(0.0, sq / n - mean * mean))};
+}
+
+}  // namespace
+
+TEST_CASE("fluid: a fleet larger than its curve's pool fluctuates as one, as at iteration level",
+          "[models][inference][fluid]") {
+  // 32 replicas behind least_outstanding move together: the fleet's running requests fluctuate
+  // with the stream's work, about sqrt(32) times one replica's own spread, not averaged out over
+  // 32 independent replicas (what HPA reads; drawing each replica's load on its own gave a fleet
+  // about 3x calmer than iteration level, and a 128-replica autoscaled day 19% fewer GPU-hours).
+  mi::ServingCurveCache curves;
+  mi::ServiceConfig c = llama8b_service();
+  c.replicas = 32;
+  c.sample_every = Time::from_s(10);
+  c.requests.stop = Time::from_s(600);
+  c.resolution = mi::Resolution::kFluid;
+  double capacity = 0.0;
+  {
+    Run probe(c, 11, &curves);
+    capacity = probe.service.curve()->capacity_per_s;
+  }
+  c.requests.rate_per_s = 0.7 * capacity * c.replicas;
+  Run fl(c, 11, &curves);
+  fl.run(Time::from_s(600));
+  c.resolution = mi::Resolution::kIteration;
+  Run it(c, 11);
+  it.run(Time::from_s(600));
+  // After a minute's warm-up, before the stream ends.
+  const auto [it_mean, it_sd] = series_spread(it.sink, "inference/chat/running", 60.0, 600.0);
+  const auto [fl_mean, fl_sd] = series_spread(fl.sink, "inference/chat/running", 60.0, 600.0);
+  std::printf("32 replicas at u = 0.7: running %.1f +- %.2f iteration, %.1f +- %.2f fluid\n", it_mean, it_sd, fl_mean,
+              fl_sd);
+  CHECK(relative_error(fl_mean, it_mean) <= 0.05);
+  CHECK(fl_sd >= 0.7 * it_sd);
+  CHECK(fl_sd <= 1.4 * it_sd);
 }
