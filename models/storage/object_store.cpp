@@ -486,23 +486,20 @@ void ObjectStore::start_piece(Op* op, Piece piece, int src_host, int dst_host, n
       ++recovery_flows_;
       break;
     case Piece::kAggregateWrite:
+    case Piece::kAggregateRead: {
+      // Local to its OSD host (header): its drives, its NIC and its leaf as the pool's aggregate
+      // pieces share them, the op's clients, and the pool's counter.
+      const bool write = piece == Piece::kAggregateWrite;
+      const Pool& pool = pools_[static_cast<std::size_t>(op->pool)];
+      const auto h = static_cast<std::size_t>(src_host);
+      const auto edge = static_cast<std::size_t>(edge_of_[h]);
       src = dst = host(src_host);
-      res.push_back(hs(src_host).write);
-      res.push_back(pools_[static_cast<std::size_t>(op->pool)].aggregate_nic_in[static_cast<std::size_t>(src_host)]);
-      res.push_back(pools_[static_cast<std::size_t>(op->pool)]
-                        .aggregate_edge_in[static_cast<std::size_t>(edge_of_[static_cast<std::size_t>(src_host)])]);
-      res.push_back(op->clients);
-      res.push_back(*pools_[static_cast<std::size_t>(op->pool)].aggregate_write);
+      res = {write ? hs(src_host).write : hs(src_host).read,
+             (write ? pool.aggregate_nic_in : pool.aggregate_nic_out)[h],
+             (write ? pool.aggregate_edge_in : pool.aggregate_edge_out)[edge], op->clients,
+             write ? *pool.aggregate_write : pool.client_read};
       break;
-    case Piece::kAggregateRead:
-      src = dst = host(src_host);
-      res.push_back(hs(src_host).read);
-      res.push_back(pools_[static_cast<std::size_t>(op->pool)].aggregate_nic_out[static_cast<std::size_t>(src_host)]);
-      res.push_back(pools_[static_cast<std::size_t>(op->pool)]
-                        .aggregate_edge_out[static_cast<std::size_t>(edge_of_[static_cast<std::size_t>(src_host)])]);
-      res.push_back(op->clients);
-      res.push_back(pools_[static_cast<std::size_t>(op->pool)].client_read);
-      break;
+    }
   }
   ++op->pending;
   net_.start_flow(

@@ -3,6 +3,7 @@
 // OSD hosts under one switch, and runs of one operation to its end.
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "models/network/fabric_simulation.hpp"
@@ -47,6 +48,17 @@ struct StoreBench {
     store->read(pool, std::move(clients), [&](bool ok) { took = ok ? (sim.now() - start).seconds() : -1.0; });
     sim.run();
     return took;
+  }
+  // Bytes the drives read, and how many hosts they came from.
+  std::pair<double, int> drive_bytes_read() const {
+    double sum = 0.0;
+    int hosts = 0;
+    for (std::size_t h = 0; h < store->config().hosts.size(); ++h) {
+      const double read = fabric->resource_bytes(store->drive_read_resource(static_cast<int>(h)));
+      sum += read;
+      hosts += read > 0 ? 1 : 0;
+    }
+    return {sum, hosts};
   }
   double drive_bytes_written() const {
     double sum = 0.0;
