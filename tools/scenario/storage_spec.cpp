@@ -158,16 +158,18 @@ Bindings<models::storage::StorageConfig> storage_bindings() {
             &C::store, &ms::StoreConfig::down_out_interval, "down_out_interval")
       .bind(number_field("full_ratio", "An OSD this full refuses writes (mon_osd_full_ratio).", between(0.01, 1)),
             &C::store, &ms::StoreConfig::full_ratio, "full_ratio")
-      .bind(with_default(enum_field("resolution",
-                                    "How an operation moves its bytes: `flows` (one flow per client and primary "
-                                    "host, and per primary and member: the fabric, NICs and drives shape it; "
-                                    "clients x hosts + hosts^2 flows each), `aggregate` (one flow per OSD host "
-                                    "of exactly its drives' bytes, under the clients' NICs together: the drives, "
-                                    "their imbalance and the clients' NICs bind, the fabric and the OSD hosts' "
-                                    "NICs are left out; hosts flows each, for site-scale checkpoints) or `auto` "
-                                    "(aggregate for operations of at least `aggregate_from` flows).",
-                                    "store resolution", {"flows", "aggregate", "auto"}),
-                         "flows"),
+      .bind(with_default(
+                enum_field("resolution",
+                           "How an operation moves its bytes: `flows` (one flow per client and primary host, and per "
+                           "primary and "
+                           "member: the fabric, NICs and drives shape it; clients x hosts + hosts^2 flows each), "
+                           "`aggregate` (one flow per OSD host of exactly its drives' bytes, under capacities for the "
+                           "clients' NICs together, each OSD host's NIC and each OSD hosts' leaf's uplinks: the fabric "
+                           "beyond the leaves is left out; hosts flows each, for site-scale checkpoints; "
+                           "docs/models/storage.md) or `auto` (aggregate for operations of at least `aggregate_from` "
+                           "flows).",
+                           "store resolution", {"flows", "aggregate", "auto"}),
+                "flows"),
             "resolution",
             [](C& c, const json& v) {
               c.store.resolution = v == "aggregate" ? ms::StoreResolution::kAggregate
