@@ -151,7 +151,19 @@ class ObjectStore {
   bool recovering() const { return recovery_flows_ > 0; }
 
  private:
-  struct Op;
+  struct Op {
+    int pool = 0;
+    bool recovery = false;
+    bool aggregate = false;  // one piece per OSD host (header); clients: its clients' NICs
+    network::ResourceId clients = 0;
+    bool ok = true;
+    std::size_t pending = 0;
+    OnDone on_done;
+    // The drive's latency for the op's kind: its last I/O completes this long after its last bytes
+    // arrive (a write into the drive's buffer), or its first bytes leave NAND this long after the
+    // request (a read: the fluid's end moves by as much).
+    sim::Time latency;
+  };
   struct Pool {
     PoolConfig config;
     std::unique_ptr<CrushPlacement> placement;
@@ -174,6 +186,7 @@ class ObjectStore {
     network::ResourceId read = 0;
     network::ResourceId write = 0;
   };
+  static constexpr double kUnboundedBps = 1e18;  // a resource that counts bytes and never binds
   enum class Piece : std::uint8_t {
     kClientWrite,
     kForward,

@@ -201,15 +201,24 @@ void check_bounds(const std::map<std::string, Compared>& v) {
 
 }  // namespace
 
-TEST_CASE("fluid against iteration level: a fixed fleet over a diurnal cycle", "[models][inference][fluid]") {
-  mi::ServiceConfig c = llama8b_service();
-  c.replicas = 2;
+namespace {
+
+// The validation's load: a 4 h diurnal cycle of 12 requests/s mean, 4x peak to trough.
+void diurnal_12_per_s_over_4_h(mi::ServiceConfig& c) {
   c.requests.kind = mi::RequestStreamConfig::Kind::kDiurnal;
   c.requests.rate_per_s = 12.0;
   c.requests.peak_to_trough = 4.0;
   c.requests.period = Time::from_s(4 * 3600);
   c.requests.peak_at = Time::from_s(2 * 3600);
   c.requests.stop = Time::from_s(4 * 3600);
+}
+
+}  // namespace
+
+TEST_CASE("fluid against iteration level: a fixed fleet over a diurnal cycle", "[models][inference][fluid]") {
+  mi::ServiceConfig c = llama8b_service();
+  c.replicas = 2;
+  diurnal_12_per_s_over_4_h(c);
   check_bounds(compare(c, Time::from_s(4 * 3600), "2 replicas, diurnal 12 req/s, 4 h"));
 }
 
@@ -223,12 +232,7 @@ TEST_CASE("fluid against iteration level: an autoscaled fleet over a diurnal cyc
   c.min_replicas = 1;
   c.max_replicas = 6;
   c.allocation_delay = Time::from_s(60);
-  c.requests.kind = mi::RequestStreamConfig::Kind::kDiurnal;
-  c.requests.rate_per_s = 12.0;
-  c.requests.peak_to_trough = 4.0;
-  c.requests.period = Time::from_s(4 * 3600);
-  c.requests.peak_at = Time::from_s(2 * 3600);
-  c.requests.stop = Time::from_s(4 * 3600);
+  diurnal_12_per_s_over_4_h(c);
   // Three seeds: HPA's decisions turn on the fluctuations it samples, so one seed's day moves
   // by itself (GPU-hours 4.29-4.60 over seeds 11-15 at iteration level, more than the bound);
   // fluid is held to the mean.
