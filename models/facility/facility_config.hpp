@@ -73,6 +73,14 @@ struct FacilityConfig {
   double d2c_capture = 0.8;          // share of node heat into liquid (0.7-0.95, public-figures.md)
   thermal::RcPathParams rc;
   double tim_spread = 0.05;          // relative spread (std dev) of the die-to-plate resistance
+  // Thermal paths per node. kGpu: one per GPU, each with its own die-to-plate resistance (the
+  // spread above). kNode: one per node standing for all its GPUs, with the largest of their drawn
+  // resistances: the node's hottest die, which sets its clock (the node runs at its slowest GPU),
+  // is the same as at kGpu under the same sink; heat in = heat out as before; its cooler GPUs
+  // read as hot as it (thermal/throttled_gpu_s counts them with it). A tick then costs O(nodes)
+  // instead of O(GPUs): site-scale runs (docs/models/facility.md).
+  enum class ThermalResolution { kGpu, kNode };
+  ThermalResolution thermal_resolution = ThermalResolution::kGpu;
   // Secondary (CDU) loop: rated flow per rack, CDU heat-exchanger effectiveness, lumped water
   // mass, pump power at rated flow. 1.5 L/min per kW of liquid heat is a common sizing rule
   // (assumption): ~1 kg/s per 40 kW rack. One CDU loop per zone, sized with its racks (flow,
@@ -144,7 +152,11 @@ struct FacilityConfig {
   int network_active_ports = 0;
   double network_power_w = 0.0;
 
-  std::vector<ZoneConfig> zones;         // empty: one zone with every rack
+  std::vector<ZoneConfig> zones;  // empty: `halls` zones over every rack
+  // Without `zones`: the racks split in rack order into this many zones of equal size (the first
+  // ones one rack more when they do not divide), named hall-1 .. hall-N. A site's data halls, each
+  // with its own CDUs, doors and air, without listing thousands of rack indices; 1: one zone "all".
+  int halls = 1;
   std::vector<PlantFault> faults;
 };
 

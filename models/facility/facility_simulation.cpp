@@ -72,11 +72,17 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   ups_ = {c.ups_capacity_w.value_or((full_node_w * nodes + c.network_power_w) / c.pdu_efficiency), c.ups_no_load_loss,
           c.ups_proportional_loss, c.ups_square_law_loss};
   std::vector<int> rack_zone(static_cast<std::size_t>(racks), -1);
+  require(c.halls >= 1 && c.halls <= racks, "halls", "must be from 1 to the racks (" + std::to_string(racks) + ")");
+  require(c.halls == 1 || c.zones.empty(), "halls", "must be 1 when zones are listed (each zone names its racks)");
   if (config_.zones.empty()) {
-    ZoneConfig all;
-    all.name = "all";
-    for (int r = 0; r < racks; ++r) all.racks.push_back(r);
-    config_.zones.push_back(all);
+    for (int h = 0, first = 0; h < c.halls; ++h) {
+      ZoneConfig hall;
+      hall.name = c.halls == 1 ? "all" : "hall-" + std::to_string(h + 1);
+      const int size = racks / c.halls + (h < racks % c.halls ? 1 : 0);
+      for (int r = first; r < first + size; ++r) hall.racks.push_back(r);
+      first += size;
+      config_.zones.push_back(std::move(hall));
+    }
   }
   zones_.resize(config_.zones.size());
   for (std::size_t z = 0; z < config_.zones.size(); ++z) {
@@ -113,14 +119,21 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
   sim::RandomStream rng(seed, "facility/tim");
   const double t0 = config_.plant.supply_c;
   nodes_.resize(static_cast<std::size_t>(nodes));
-  gpus_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(c.node.gpus));
+  const bool per_node = c.thermal_resolution == FacilityConfig::ThermalResolution::kNode;
+  paths_per_node_ = per_node ? 1 : static_cast<std::size_t>(c.node.gpus);
+  gpus_per_path_ = per_node ? static_cast<double>(c.node.gpus) : 1.0;
+  gpus_.resize(static_cast<std::size_t>(nodes) * paths_per_node_);
   node_gpu_w_.assign(static_cast<std::size_t>(c.node.gpus), 0.0);
   cap_gpu_w_.assign(static_cast<std::size_t>(c.node.gpus), 0.0);
-  for (auto& g : gpus_) {
-    // Thermal-interface spread: assembly variation makes some GPUs hotter than others.
-    const double r = c.rc.die_to_plate_k_per_w * std::max(0.5, 1.0 + c.tim_spread * rng.normal(0.0, 1.0));
-    g.g_die_plate = 1.0 / r;
-    g.die_c = g.plate_c = t0;
+  for (std::size_t n = 0; n < static_cast<std::size_t>(nodes); ++n) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(c.node.gpus); ++k) {
+      // Thermal-interface spread: assembly variation makes some GPUs hotter than others. The
+      // same draws at either resolution; a node's path takes its GPUs' largest resistance.
+      const double r = c.rc.die_to_plate_k_per_w * std::max(0.5, 1.0 + c.tim_spread * rng.normal(0.0, 1.0));
+      auto& g = gpus_[path_index(n, k)];
+      if (!per_node || k == 0 || 1.0 / r < g.g_die_plate) g.g_die_plate = 1.0 / r;
+      g.die_c = g.plate_c = t0;
+    }
   }
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     nodes_[n].rack = n / static_cast<std::size_t>(nodes_per_rack);
@@ -201,7 +214,10 @@ FacilitySimulation::FacilitySimulation(FacilityConfig config, int nodes, int nod
 FacilitySimulation::~FacilitySimulation() = default;
 
 double FacilitySimulation::node_power_w(int node) const { return nodes_[static_cast<std::size_t>(node)].ac_w; }
-double FacilitySimulation::gpu_die_c(int gpu) const { return gpus_[static_cast<std::size_t>(gpu)].die_c; }
+double FacilitySimulation::gpu_die_c(int gpu) const {
+  const auto per = static_cast<std::size_t>(config_.node.gpus);
+  return gpus_[path_index(static_cast<std::size_t>(gpu) / per, static_cast<std::size_t>(gpu) % per)].die_c;
+}
 int FacilitySimulation::zones() const { return static_cast<int>(zones_.size()); }
 double FacilitySimulation::zone_coolant_c(int zone) const { return zones_[static_cast<std::size_t>(zone)].loop_c; }
 
@@ -213,9 +229,9 @@ void FacilitySimulation::attach(seams::NodeClock& clock, sim::Time duration) {
 int FacilitySimulation::zone_of_node(int node) const { return nodes_[static_cast<std::size_t>(node)].zone; }
 
 double FacilitySimulation::gpu_temperature_c(int node) const {
-  const std::size_t per = static_cast<std::size_t>(config_.node.gpus);
+  const std::size_t first = static_cast<std::size_t>(node) * paths_per_node_;
   double hottest = -std::numeric_limits<double>::infinity();
-  for (std::size_t g = 0; g < per; ++g) hottest = std::max(hottest, gpus_[static_cast<std::size_t>(node) * per + g].die_c);
+  for (std::size_t g = first; g < first + paths_per_node_; ++g) hottest = std::max(hottest, gpus_[g].die_c);
   return hottest;
 }
 
@@ -260,14 +276,14 @@ double FacilitySimulation::node_ac_w_at(std::size_t n, double cap_factor, double
   double thermal = 1.0;
   bool any_shutdown = false;
   for (int g = 0; g < per; ++g) {
-    const auto& gpu = gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)];
+    const auto& gpu = gpus_[path_index(n, static_cast<std::size_t>(g))];
     thermal = std::min(thermal, gpu.thermal_factor);
     any_shutdown = any_shutdown || gpu.shutdown;
   }
   // Synchronous data-parallel work: the node runs at its slowest GPU's clock.
   *clock = any_shutdown ? kShutdownClockFactor : std::min(cap_factor, thermal);
   for (int g = 0; g < per; ++g) {
-    const auto& gpu = gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)];
+    const auto& gpu = gpus_[path_index(n, static_cast<std::size_t>(g))];
     gpu_w[g] = gpu.shutdown ? 0.0 : power::gpu_power_w(config_.node.gpu, node.utilization, *clock);
   }
   const auto& zone = zones_[static_cast<std::size_t>(node.zone)];
@@ -284,8 +300,8 @@ void FacilitySimulation::recompute_node(std::size_t n) {
   node.gpu_w = 0.0;
   auto& rise = zones_[static_cast<std::size_t>(node.zone)].rise;
   for (int g = 0; g < per; ++g) {
-    auto& gpu = gpus_[n * static_cast<std::size_t>(per) + static_cast<std::size_t>(g)];
-    gpu.power_w = gpu_w[g];
+    auto& gpu = gpus_[path_index(n, static_cast<std::size_t>(g))];
+    gpu.power_w = gpu_w[g];  // per GPU: a node's path takes its GPUs' (equal) power
     node.gpu_w += gpu_w[g];
     // Its zone's die bound holds for the new power too (the crossing skip relies on it).
     rise.die_w = std::max(rise.die_w, rise.share * gpu.power_w - gpu.die_plate_w());
@@ -503,7 +519,8 @@ double FacilitySimulation::stored_energy_j() const {
   const double t0 = config_.plant.supply_c;
   double e = 0.0;
   for (const auto& g : gpus_) {
-    e += config_.rc.die_capacity_j_per_k * (g.die_c - t0) + config_.rc.plate_capacity_j_per_k * (g.plate_c - t0);
+    e += gpus_per_path_ *
+         (config_.rc.die_capacity_j_per_k * (g.die_c - t0) + config_.rc.plate_capacity_j_per_k * (g.plate_c - t0));
   }
   for (const auto& z : zones_) {
     e += config_.loop_capacity_j_per_k_per_rack * z.racks * (z.loop_c - t0) +

@@ -237,7 +237,15 @@ class FacilitySimulation final : public seams::NodePowerSource,
   sim::Time duration_ = sim::Time::max();
   int nodes_per_rack_ = 1;
 
+  // One thermal path per GPU, or per node (FacilityConfig::thermal_resolution): a node's paths
+  // are gpus_[n * paths_per_node_, (n + 1) * paths_per_node_), each standing for gpus_per_path_
+  // GPUs (1 or the node's GPUs); path(n, g) is the one GPU g of node n is on.
   std::vector<Gpu> gpus_;
+  std::size_t paths_per_node_ = 1;
+  double gpus_per_path_ = 1.0;
+  std::size_t path_index(std::size_t n, std::size_t g) const {
+    return n * paths_per_node_ + (paths_per_node_ == 1 ? 0 : g);
+  }
   std::vector<Node> nodes_;
   std::vector<Zone> zones_;
   std::vector<double> rack_power_w_;

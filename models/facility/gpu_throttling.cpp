@@ -24,9 +24,9 @@ FacilitySimulation::CrossingSink FacilitySimulation::crossing_sink(const Zone& z
 
 double FacilitySimulation::node_crossing_s(std::size_t n, const CrossingSink& s) const {
   const auto& c = config_;
-  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  const std::size_t paths = paths_per_node_;
   double soonest_s = MinTree::kNone;
-  for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+  for (std::size_t g = n * paths; g < (n + 1) * paths; ++g) {
     const auto& gpu = gpus_[g];
     if (gpu.shutdown || gpu.die_c >= c.shutdown_c) continue;
     const double threshold = gpu.die_c < c.max_operating_c ? c.max_operating_c
@@ -163,7 +163,7 @@ void FacilitySimulation::schedule_threshold_check() {
 
 void FacilitySimulation::update_throttling() {
   const auto& c = config_;
-  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  const std::size_t paths = paths_per_node_;
   // A zone whose dies are all at or below max operating and none of whose nodes is slowed or has
   // a GPU shut down would come out unchanged (clock factor 1, no shutdown, no restart): skipped,
   // so a cool site costs O(nodes) here rather than O(GPUs). Nodes stay in index order (the
@@ -177,7 +177,7 @@ void FacilitySimulation::update_throttling() {
     bool changed = false;
     int state = 0;
     double hottest = -1e9;
-    for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+    for (std::size_t g = n * paths; g < (n + 1) * paths; ++g) {
       auto& gpu = gpus_[g];
       hottest = std::max(hottest, gpu.die_c);
       const bool was_shutdown = gpu.shutdown;

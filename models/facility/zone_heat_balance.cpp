@@ -23,6 +23,8 @@ FacilitySimulation::ZoneStep FacilitySimulation::step_zone(Zone& z, double dt, d
   const auto& c = config_;
   const bool d2c = c.mode == FacilityConfig::Mode::kD2c;
   const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  const std::size_t paths = paths_per_node_;
+  const double mult = gpus_per_path_;  // GPUs per path: sums below count each GPU (x 1.0 is exact)
   const int total_racks = static_cast<int>(rack_power_w_.size());
   const double c_die = c.rc.die_capacity_j_per_k, c_plate = c.rc.plate_capacity_j_per_k;
   ZoneStep out;
@@ -43,7 +45,7 @@ FacilitySimulation::ZoneStep FacilitySimulation::step_zone(Zone& z, double dt, d
     out.it_w += node.ac_w;
     direct_liquid_w += capture * (node.ac_w - node.gpu_w);
     direct_air_w += d2c ? (1.0 - capture) * node.ac_w : node.ac_w - node.gpu_w;
-    for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+    for (std::size_t g = n * paths; g < (n + 1) * paths; ++g) {
       auto& gpu = gpus_[g];
       const double q = (d2c ? capture : 1.0) * gpu.power_w;
       const auto a = thermal::rc_backward_euler(gpu.die_c, gpu.plate_c, q, gpu.g_die_plate, g_ps, c_die, c_plate, dt);
@@ -51,8 +53,8 @@ FacilitySimulation::ZoneStep FacilitySimulation::step_zone(Zone& z, double dt, d
       gpu.plate_c = a.plate0;
       scratch_[2 * g] = a.die1;
       scratch_[2 * g + 1] = a.plate1;
-      s0 += g_ps * a.plate0;
-      s1 += g_ps * (a.plate1 - 1.0);
+      s0 += mult * (g_ps * a.plate0);
+      s1 += mult * (g_ps * (a.plate1 - 1.0));
     }
   }
   // Coolant loop (D2C): C_l (T' - T)/dt = s0 + s1 T' + direct - G_x (T' - T_fw).
@@ -97,12 +99,12 @@ FacilitySimulation::ZoneStep FacilitySimulation::step_zone(Zone& z, double dt, d
   const double share = d2c ? capture : 1.0;
   double die_w = -std::numeric_limits<double>::infinity(), plate_w = die_w, plate_sink_k = 0.0;
   for (std::size_t n : z.nodes) {
-    for (std::size_t g = n * per; g < (n + 1) * per; ++g) {
+    for (std::size_t g = n * paths; g < (n + 1) * paths; ++g) {
       auto& gpu = gpus_[g];
       gpu.die_c += scratch_[2 * g] * sink;
       gpu.plate_c += scratch_[2 * g + 1] * sink;
       max_gpu_c = std::max(max_gpu_c, gpu.die_c);
-      if (gpu.shutdown || gpu.thermal_factor < 1.0) throttled_gpu_s += dt;
+      if (gpu.shutdown || gpu.thermal_factor < 1.0) throttled_gpu_s += mult * dt;
       const double die_plate_w = gpu.die_plate_w();
       die_w = std::max(die_w, share * gpu.power_w - die_plate_w);
       plate_w = std::max(plate_w, die_plate_w - g_ps * (gpu.plate_c - sink));
@@ -133,7 +135,7 @@ void FacilitySimulation::zone_cooling_power(const Zone& z, ZoneStep& out) const 
 
 void FacilitySimulation::start_state() {
   const auto& c = config_;
-  const std::size_t per = static_cast<std::size_t>(c.node.gpus);
+  const std::size_t paths = paths_per_node_;
   const int total_racks = static_cast<int>(rack_power_w_.size());
   double it_w = 0.0, cooling_w = 0.0;
   for (auto& z : zones_) {
@@ -143,7 +145,7 @@ void FacilitySimulation::start_state() {
     z.max_gpu_c = -std::numeric_limits<double>::infinity();
     for (std::size_t n : z.nodes) {
       it_w += nodes_[n].ac_w;
-      for (std::size_t g = n * per; g < (n + 1) * per; ++g) z.max_gpu_c = std::max(z.max_gpu_c, gpus_[g].die_c);
+      for (std::size_t g = n * paths; g < (n + 1) * paths; ++g) z.max_gpu_c = std::max(z.max_gpu_c, gpus_[g].die_c);
     }
     cooling_w += power.cdu_pump_w + power.rdhx_fan_w + power.crah_fan_w;
   }

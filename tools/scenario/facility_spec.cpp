@@ -255,18 +255,32 @@ Bindings<FacilityConfig> facility_bindings(const models::ModelRegistries& regist
       "is reported.",
       {}));
   facility
-      .bind(with_default(quantity_field("tick", "Thermal step and control period (also stepped at every load change). "
+      .bind(with_default(quantity_field("tick",
+                                        "Thermal step and control period (also stepped at every load change). "
                                         "At least 1 ms: the fastest thermal paths modelled (cold plates) take seconds, "
                                         "so a finer step resolves nothing and costs a step per millisecond.",
                                         QuantityKind::kDuration, at_least(1e-3)),
                          "10 s"),
             &C::tick, "tick")
+      .bind(with_default(enum_field("thermal_resolution",
+                                    "Thermal paths: `gpu`, one per GPU, each with its own thermal-interface "
+                                    "resistance (exact); `node`, one per node standing for its GPUs as its hottest "
+                                    "(the one that sets its clock): the same node clocks and heat balance, a tick "
+                                    "O(nodes) instead of O(GPUs), for site-scale runs (docs/models/facility.md).",
+                                    "thermal resolution", {"gpu", "node"}),
+                         "gpu"),
+            "thermal_resolution",
+            [](C& c, const nlohmann::json& v) {
+              c.thermal_resolution = v == "node" ? C::ThermalResolution::kNode : C::ThermalResolution::kGpu;
+            })
       // Left out: the GPU's own maximum (map_facility_section), nvidia-smi's default.
-      .bind(with_default_note(quantity_field("gpu_power_limit", "GPU power cap; demand above it lowers the clock (DVFS).",
+      .bind(with_default_note(quantity_field("gpu_power_limit",
+                                             "GPU power cap; demand above it lowers the clock (DVFS).",
                                              QuantityKind::kPower, between(100, 700)),
                               "the GPU's maximum power (/cluster/node/gpu_max_power)"),
             "node.gpu.power_limit_w", [](C& c, const nlohmann::json& v) { c.node.gpu.power_limit_w = v.get<double>(); })
-      .bind(with_default(quantity_field("rack_limit", "Rack power limit; crossings are logged (events/facility), "
+      .bind(with_default(quantity_field("rack_limit",
+                                        "Rack power limit; crossings are logged (events/facility), "
                                         "and enforced when power_capping says so.",
                                         QuantityKind::kPower, above(0)),
                          "60 kW"),
@@ -300,7 +314,14 @@ Bindings<FacilityConfig> facility_bindings(const models::ModelRegistries& regist
       .object(std::move(network))
       .object(std::move(plant))
       .object(std::move(outdoor))
-      .array(&C::zones, "zones", std::move(zone));
+      .array(&C::zones, "zones", std::move(zone))
+      .bind(with_default(integer_field("halls",
+                                       "Without /facility/zones: the racks split in rack order into this many zones "
+                                       "of equal size (data halls hall-1 .. hall-N, each with its own CDUs, doors and "
+                                       "air); 1: one zone \"all\". At most the racks.",
+                                       at_least(1)),
+                         1),
+            &C::halls, "halls");
   return facility;
 }
 

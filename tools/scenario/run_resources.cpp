@@ -114,12 +114,16 @@ void check_run_resources(const Scenario& s, const models::ModelRegistries& regis
   }
   if (s.traffic) add_memory(traffic_memory(static_cast<double>(s.traffic->records.size())), "/traffic");
   if (s.facility && s.has_cluster) {
-    // Each tick steps every GPU's thermal state and samples the facility's and zones' series.
+    // Each tick steps every thermal path (a GPU's, or a node's at node resolution) and samples
+    // the facility's and zones' series.
     const double facility_ticks = ticks(horizon, s.facility->tick);
-    const double gpus = static_cast<double>(s.cluster.nodes) * s.cluster.node.gpus;
-    add_time(fmt::format("{:.3g} facility ticks over {:.3g} GPUs", facility_ticks, gpus),
-             facility_ticks * gpus * kSecondsPerGpuStep, "/facility/tick");
-    const double zone_series = 9 + 6 * static_cast<double>(std::max<std::size_t>(1, s.facility->zones.size()));
+    const bool per_node = s.facility->thermal_resolution == models::facility::FacilityConfig::ThermalResolution::kNode;
+    const double paths = static_cast<double>(s.cluster.nodes) * (per_node ? 1 : s.cluster.node.gpus);
+    add_time(fmt::format("{:.3g} facility ticks over {:.3g} thermal paths", facility_ticks, paths),
+             facility_ticks * paths * kSecondsPerGpuStep, "/facility/tick");
+    const std::size_t zones =
+        s.facility->zones.empty() ? static_cast<std::size_t>(s.facility->halls) : s.facility->zones.size();
+    const double zone_series = 9 + 6 * static_cast<double>(zones);
     series += zone_series;
     points += facility_ticks * zone_series;
   }
