@@ -32,10 +32,14 @@ const ServingCurve& InferenceService::fluid_curve_for(std::size_t serving) {
   const int most = static_cast<int>(std::min<std::size_t>(serving, kCurvePoolMax));
   int pool = 1;
   while (pool * 2 <= most) pool *= 2;
-  CurveInputs in = curve_inputs_;
-  in.pool = pool;
-  return curve_cache_->get(ServingCurveCache::key(config_.model, config_.engine, node_, in),
-                           [&] { return build_serving_curve(cost_, config_.engine, in); });
+  const ServingCurve*& curve = curve_by_pool_[pool];
+  if (curve == nullptr) {
+    CurveInputs in = curve_inputs_;
+    in.pool = pool;
+    curve = &curve_cache_->get(ServingCurveCache::key(config_.model, config_.engine, node_, in),
+                               [&] { return build_serving_curve(cost_, config_.engine, in); });
+  }
+  return *curve;
 }
 
 void InferenceService::fluid_start() {

@@ -294,14 +294,15 @@ std::size_t InferenceService::add_replica(bool initial, bool prefill) {
         cost_.memory().kv_capacity_tokens / pp));
   }
   if (!initial) ++stats_.scale_ups;
-  const std::size_t handle = host_.acquire(
-      config_.engine.tp * config_.engine.pp,
-      {[this, index, initial] { on_allocated(index, initial); }, [this, index] { on_lost(index); },
-       [this, index](double f) {
-         replicas_[index].clock = f;
-         for (auto& e : replicas_[index].engines) e->set_clock_factor(f);
-         if (curve_ != nullptr) fluid_reshape();
-       }});
+  const std::size_t handle =
+      host_.acquire(config_.engine.tp * config_.engine.pp,
+                    {[this, index, initial] { on_allocated(index, initial); }, [this, index] { on_lost(index); },
+                     [this, index](double f) {
+                       const bool moved = f != replicas_[index].clock;  // else the node's power moved, not its clock
+                       replicas_[index].clock = f;
+                       for (auto& e : replicas_[index].engines) e->set_clock_factor(f);
+                       if (curve_ != nullptr && moved) fluid_reshape();
+                     }});
   replicas_[index].handle = handle;
   return index;
 }

@@ -56,6 +56,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -271,6 +272,9 @@ class InferenceService {
   std::unique_ptr<ServingCurveCache> own_curves_;
   ServingCurveCache* curve_cache_ = nullptr;
   CurveInputs curve_inputs_;
+  // The cache's curve by pool size (a power of two up to kCurvePoolMax), looked up once: the
+  // cache's key is a formatted string, and a fleet segment opens at every clock change.
+  std::map<int, const ServingCurve*> curve_by_pool_;
   struct FluidSegment {
     sim::Time start, step_end;      // opened at start for the step that ends at step_end
     const ServingCurve* curve = nullptr;  // for the fleet's size in the segment

@@ -124,23 +124,27 @@ void CrushPlacement::place(int pg) {
 }
 
 void CrushPlacement::set_host_in(int host, bool in) {
+  slots_.clear();
   if (host_in(host) == in) return;
   in_[static_cast<std::size_t>(host)] = in ? 1 : 0;
   for (int pg = 0; pg < pg_count_; ++pg) place(pg);
 }
 
 void CrushPlacement::set_osd_in(int osd, bool in) {
+  slots_.clear();
   if (osd_in(osd) == in) return;
   osd_in_[static_cast<std::size_t>(osd)] = in ? 1 : 0;
   for (int pg = 0; pg < pg_count_; ++pg) place(pg);
 }
 
-std::vector<int> CrushPlacement::slots_per_osd() const {
-  std::vector<int> slots(static_cast<std::size_t>(osd_count()), 0);
-  for (int pg = 0; pg < pg_count_; ++pg) {
-    for (int osd : members(pg)) ++slots[static_cast<std::size_t>(osd)];
+const std::vector<int>& CrushPlacement::slots_per_osd() const {
+  if (slots_.empty()) {
+    slots_.assign(static_cast<std::size_t>(osd_count()), 0);
+    for (int pg = 0; pg < pg_count_; ++pg) {
+      for (int osd : members(pg)) ++slots_[static_cast<std::size_t>(osd)];
+    }
   }
-  return slots;
+  return slots_;
 }
 
 }  // namespace dcsim::models::storage

@@ -49,8 +49,9 @@ class CrushPlacement {
   void set_osd_in(int osd, bool in);
   void set_host_up(int host, bool up) { up_[static_cast<std::size_t>(host)] = up ? 1 : 0; }
   void set_osd_up(int osd, bool up) { osd_up_[static_cast<std::size_t>(osd)] = up ? 1 : 0; }
-  // PG member slots on each OSD (placement balance).
-  std::vector<int> slots_per_osd() const;
+  // PG member slots on each OSD (placement balance). O(PGs x width) after a host or OSD went in
+  // or out, O(1) otherwise: every write asks it (the fullest OSD decides a refusal).
+  const std::vector<int>& slots_per_osd() const;
 
  private:
   void place(int pg);
@@ -71,6 +72,7 @@ class CrushPlacement {
   std::vector<std::uint8_t> osd_up_;
   std::vector<int> acting_;  // pg-major, width_ slots each
   std::vector<int> sizes_;
+  mutable std::vector<int> slots_;  // slots_per_osd's, counted again when empty
 };
 
 // The default PG count: ~100 PGs per OSD / width, rounded up to a power of two.

@@ -92,7 +92,7 @@ void ObjectStore::refresh_shares(Pool& pool) {
 void ObjectStore::refresh_drive_capacity() {
   std::vector<int> slots(static_cast<std::size_t>(hosts_.size()) * config_.drives_per_host, 0);
   for (const Pool& p : pools_) {
-    const std::vector<int> s = p.placement->slots_per_osd();
+    const std::vector<int>& s = p.placement->slots_per_osd();
     for (std::size_t i = 0; i < s.size(); ++i) slots[i] += s[i];
   }
   const DriveSpec& d = config_.drive;
@@ -127,7 +127,7 @@ double ObjectStore::write_bound_s(int pool, double bytes) const {
 
 double ObjectStore::osd_bytes(int pool, int osd) const {
   const Pool& p = pools_[static_cast<std::size_t>(pool)];
-  const std::vector<int> slots = p.placement->slots_per_osd();
+  const std::vector<int>& slots = p.placement->slots_per_osd();
   return p.stored_bytes * p.config.member_fraction() * slots[static_cast<std::size_t>(osd)] / p.placement->pg_count();
 }
 
@@ -147,7 +147,7 @@ void ObjectStore::write(int pool_id, std::vector<ClientShare> clients, OnDone on
   Pool& pool = pools_.at(static_cast<std::size_t>(pool_id));
   double total = 0.0;
   for (const ClientShare& c : clients) total += c.bytes;
-  const std::vector<int> slots = pool.placement->slots_per_osd();
+  const std::vector<int>& slots = pool.placement->slots_per_osd();
   const int most = slots.empty() ? 0 : *std::max_element(slots.begin(), slots.end());
   const double fullest = (pool.stored_bytes + total) * pool.config.member_fraction() * most / pool.placement->pg_count();
   if (fullest > config_.full_ratio * config_.drive.capacity_bytes || pool.unavailable > 0.0) {
@@ -203,7 +203,7 @@ void ObjectStore::hold(int pool, double bytes) {
 
 double ObjectStore::client_capacity_bytes(int pool_id) const {
   const Pool& pool = pools_.at(static_cast<std::size_t>(pool_id));
-  const std::vector<int> slots = pool.placement->slots_per_osd();
+  const std::vector<int>& slots = pool.placement->slots_per_osd();
   const int most = slots.empty() ? 0 : *std::max_element(slots.begin(), slots.end());
   if (most == 0) return 0.0;
   return config_.full_ratio * config_.drive.capacity_bytes * pool.placement->pg_count() /
