@@ -96,6 +96,7 @@ def main() -> int:
     failures = []
 
     good = sorted(p for p in (root / "scenarios").glob("*.json") if p.name != "schema.json")
+    good += sorted((root / "scenarios/site").glob("*.json"))
     good += sorted((root / "tests/data/scenarios").glob("*.json"))
     if not good:
         failures.append("no good scenarios found")
