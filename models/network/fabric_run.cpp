@@ -14,7 +14,7 @@ FabricRun::FabricRun(FabricRunConfig config, const TopologyRegistry& topologies,
     : config_(std::move(config)), sim_(sim), sink_(sink) {
   fabric_ = std::make_unique<Fabric>(topologies.get(config_.topology).factory(config_.topology_config),
                                      config_.options);
-  report_ = std::make_unique<FabricReport>(&sink, config_.name, true);
+  report_ = std::make_unique<FabricReport>(&sink, config_.name, config_.flow_table);
   driver_ = std::make_unique<FabricSimulation>(sim, *fabric_, report_.get());
   // The bill of materials is a property of the built fabric, not of the traffic or the faults:
   // emitted once, up front, so every fabric run (even one that fails mid-way) carries what the

@@ -47,6 +47,9 @@ struct FabricRunConfig {
   // Flows to start at their start times. Not owned: the records must outlive the run (a
   // replayed trace can hold millions; the scenario keeps them).
   std::span<const FlowRecord> flows;
+  // One row per finished or failed flow in the <name>/flows table (fabric_report.hpp). Off, the
+  // summary still counts and sums every flow: a site year's checkpoint flows are ~1e8 rows.
+  bool flow_table = true;
 };
 
 class FabricRun {

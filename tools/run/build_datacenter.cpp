@@ -26,6 +26,7 @@ models::network::FabricRunConfig network_config(const scenario::FabricScenario& 
   config.topology = network.topology;
   config.topology_config = network.topology_config;
   config.options = network.options;
+  config.flow_table = network.flow_table;
   return config;
 }
 

@@ -25,6 +25,7 @@ struct FabricScenario {
   models::network::TopologyConfig topology_config;
   models::network::FabricOptions options;
   std::vector<FabricFault> faults;  // in time order (the backend's; /faults names no front-end part)
+  bool flow_table = true;           // one row per flow in <name>/flows
   // Fields the mapping derived from a key other than their own, and that key's pointer ("nodes"
   // <- /cluster/nodes, "k" <- /fabric/leaf_switch's radix): a ConfigError about them points there
   // (fabric_error); every other field is located by the section's bindings.

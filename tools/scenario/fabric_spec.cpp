@@ -218,6 +218,12 @@ Bindings<FabricScenario> network_bindings(const models::ModelRegistries& registr
       .bind(param(
                 quantity_field("switch_latency", "Switch port-to-port latency.", QuantityKind::kDuration, at_least(0))),
             "switch_latency_ns", [ns_of](F& f, const json& v) { f.topology_config.switch_latency_ns = ns_of(v); })
+      .bind(with_default(boolean_field("flow_table",
+                                       "One row per finished or failed flow in the flows table (`network/flows`, "
+                                       "`frontend/flows`). false: no rows; the summary still counts, sums and times "
+                                       "every flow (a site year's checkpoint flows would be ~1e8 rows)."),
+                         true),
+            &F::flow_table, "flow_table")
       .bind(with_default(quantity_field("link_utilisation_interval",
                                         "Period of the per-link utilisation table "
                                         "(`network/link_utilisation`); 0 records none. Long runs "
