@@ -1,13 +1,19 @@
 #include "tools/bench/site_bench.hpp"
 
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "models/model_registries.hpp"
 #include "sim/error.hpp"
+#include "tools/bench/process_memory.hpp"
 #include "tools/bench/scenario_case.hpp"
+#include "tools/run/run_scenario.hpp"
+#include "tools/scenario/scenario_loader.hpp"
 
 namespace dcsim::tools::bench {
 
@@ -89,6 +95,26 @@ nlohmann::json run_site_bench(const std::vector<int>& gpus, double days) {
   out["exponent"] =
       gpus.size() >= 2 && denominator > 0 ? nlohmann::json((n * sxy - sx * sy) / denominator) : nlohmann::json(nullptr);
   return out;
+}
+
+nlohmann::json run_site_scenario_file(const std::string& path, double days, const std::string& output_dir) {
+  models::ModelRegistries registries;
+  models::register_builtin_models(registries);
+  std::vector<std::string> overrides;
+  if (days > 0) overrides.push_back(fmt::format("duration=\"{} d\"", days));
+  reset_peak_rss();
+  const auto wall0 = std::chrono::steady_clock::now();
+  const auto scenario = scenario::load_scenario_file(path, overrides, std::nullopt, registries);
+  const auto outputs = run::run_to_directory(scenario, registries, output_dir);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double simulated_days = scenario.duration.seconds() / 86400.0;
+  return {{"name", std::filesystem::path(path).stem().string()},
+          {"days", simulated_days},
+          {"wall_s", wall_s},
+          {"s_per_day", wall_s / simulated_days},
+          {"events", outputs.stats.events},
+          {"peak_rss_mb", peak_rss_mb()},
+          {"trace_mb", static_cast<double>(std::filesystem::file_size(outputs.trace_file)) / 1e6}};
 }
 
 }  // namespace dcsim::tools::bench

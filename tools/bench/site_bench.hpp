@@ -20,4 +20,10 @@ namespace dcsim::tools::bench {
 
 nlohmann::json run_site_bench(const std::vector<int>& gpus, double days);
 
+// A site scenario file as `dcsim run` runs it (site-131k-gpus-1-year: scenarios/site/
+// site-year-131k.json), written into `output_dir` as it goes: trace.h5 and summary.json, so a year
+// is not held in memory. `days` > 0 replaces its duration. Returns {"name", "days", "wall_s",
+// "s_per_day", "events", "peak_rss_mb", "trace_mb"}; the name is the file's stem.
+nlohmann::json run_site_scenario_file(const std::string& path, double days, const std::string& output_dir);
+
 }  // namespace dcsim::tools::bench

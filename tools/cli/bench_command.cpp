@@ -279,6 +279,8 @@ Command add_site_bench(CLI::App& bench) {
     std::vector<int> gpus = {1024, 4096, 16384, 131072};
     double days = 30;
     bool json = false;
+    std::string scenario;
+    std::string output = "site-bench-out";
   };
   auto args = std::make_shared<Args>();
   auto* site = bench.add_subcommand(
@@ -294,9 +296,30 @@ Command add_site_bench(CLI::App& bench) {
             return "expected a multiple of 1,024 GPUs up to 1,048,576, got " + v;
           },
           "GPUS"));
-  site->add_option("--days", args->days, "simulated days per size (default 30)")->check(CLI::Range(0.01, 366.0));
+  auto* days =
+      site->add_option("--days", args->days, "simulated days per size (default 30)")->check(CLI::Range(0.01, 366.0));
+  site->add_option("--scenario", args->scenario,
+                   "run this site scenario file instead, as `dcsim run` does (site-131k-gpus-1-year: "
+                   "scenarios/site/site-year-131k.json), its duration unless --days is given")
+      ->check(CLI::ExistingFile);
+  site->add_option("-o,--output", args->output, "with --scenario: the run's output directory (default site-bench-out)");
   site->add_flag("--json", args->json, "print one JSON object");
-  return {site, [args] {
+  return {site, [args, days] {
+            if (!args->scenario.empty()) {
+              const auto c =
+                  bench::run_site_scenario_file(args->scenario, days->count() > 0 ? args->days : 0.0, args->output);
+              if (args->json) {
+                std::cout << c.dump(2) << '\n';
+                return 0;
+              }
+              std::cout << fmt::format(
+                  "{}: {:.4g} days in {:.1f} s ({:.3f} s per simulated day), {} events, peak RSS "
+                  "{:.0f} MB, trace {:.0f} MB\n",
+                  c["name"].get<std::string>(), c["days"].get<double>(), c["wall_s"].get<double>(),
+                  c["s_per_day"].get<double>(), c["events"].get<std::uint64_t>(), c["peak_rss_mb"].get<double>(),
+                  c["trace_mb"].get<double>());
+              return 0;
+            }
             const auto r = bench::run_site_bench(args->gpus, args->days);
             if (args->json) {
               std::cout << r.dump(2) << '\n';
