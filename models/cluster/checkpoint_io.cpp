@@ -43,17 +43,40 @@ double CheckpointIo::sync_save_cost_s(const workload::TrainingJobPlan& plan, int
   return cost_s;
 }
 
-void CheckpointIo::read_checkpoint(const std::string& job, const workload::TrainingJobPlan& plan,
-                                   const std::vector<int>& nodes,
-                                   std::function<void(seams::CheckpointRead)> done) const {
+sim::Time CheckpointIo::reload_time(std::size_t index, const workload::TrainingJobPlan& plan, bool reload) {
+  if (reload && (in_store(plan) || in_namespaces(plan))) {
+    reads_[index] = 0;
+    return sim::Time::zero();
+  }
+  reads_.erase(index);
+  if (!reload || !(plan.checkpoint_rate_bytes_per_s > 0)) return sim::Time::zero();
+  // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
+  return sim::Time::from_seconds(plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s);
+}
+
+bool CheckpointIo::read_owed(std::size_t index, const std::string& job, const workload::TrainingJobPlan& plan,
+                             const std::vector<int>& nodes, std::function<bool(seams::CheckpointRead)> done) {
+  const auto owed = reads_.find(index);
+  if (owed == reads_.end() || owed->second != 0) return false;
+  const std::uint64_t id = owed->second = ++last_read_;
+  auto read = [this, index, id, job, &plan, nodes, done](seams::CheckpointRead result) {
+    const auto it = reads_.find(index);
+    if (it == reads_.end() || it->second != id) return;  // the run stopped meanwhile
+    reads_.erase(it);
+    if (done(result)) {
+      reads_[index] = 0;  // the checkpoint before, in turn
+      read_owed(index, job, plan, nodes, done);
+    }
+  };
   if (in_namespaces(plan)) {
     // From the nodes' NVMe-oF namespaces: all of it, or (a target out of reach) nothing.
-    namespaces_->read(nodes, plan.checkpoint_bytes_per_node, [done = std::move(done)](bool ok) {
-      done(ok ? seams::CheckpointRead::kOk : seams::CheckpointRead::kUnavailable);
+    namespaces_->read(nodes, plan.checkpoint_bytes_per_node, [read = std::move(read)](bool ok) {
+      read(ok ? seams::CheckpointRead::kOk : seams::CheckpointRead::kUnavailable);
     });
-    return;
+  } else {
+    store_->read(job, plan.checkpoint_config.pool, nodes, plan.checkpoint_bytes_per_node, std::move(read));
   }
-  store_->read(job, plan.checkpoint_config.pool, nodes, plan.checkpoint_bytes_per_node, std::move(done));
+  return true;
 }
 
 void CheckpointIo::connect_writes(TrainingJobRun& run, const std::string& job, const workload::TrainingJobPlan& plan,

@@ -2,13 +2,17 @@
 // Where a training job's checkpoints are written and read back, and its dataset read: the plan's
 // analytic rate (nothing here), flows to a store host on a network (network_write.hpp), the
 // shared object store (seams::CheckpointStore) or NVMe-oF namespaces (seams::CheckpointNamespaces),
-// whichever the plan names and the datacenter attached. The cluster asks per run; what a job owes
-// (a read in flight, its restart point) stays the cluster's (cluster_hosts.cpp).
+// whichever the plan names and the datacenter attached. The cluster asks per run. A restart's
+// read is kept here from the interruption that owes it to its end (a stopped run's is ignored);
+// what the read finds does to the job (its restart point) is the cluster's (cluster_hosts.cpp).
 //
-// Cost: each call O(the job's nodes) (the node lists it hands on); nothing per step.
+// Cost: each call O(the job's nodes) (the node lists it hands on), plus O(log jobs owing a read);
+// nothing per step.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,10 +51,17 @@ class CheckpointIo {
   // drives where the plan writes (the interval's cost to optimise against).
   double sync_save_cost_s(const workload::TrainingJobPlan& plan, int nodes, double cost_s) const;
 
-  // Every node reads its share of the job's newest kept checkpoint where the plan keeps it
-  // (in_store or in_namespaces); done once all have (namespaces: kOk or kUnavailable).
-  void read_checkpoint(const std::string& job, const workload::TrainingJobPlan& plan, const std::vector<int>& nodes,
-                       std::function<void(seams::CheckpointRead)> done) const;
+  // A restart of job `index` under `plan`, from its checkpoint when `reload`: what reading it back
+  // costs before the work resumes, bytes per node at the plan's checkpoint rate. Zero when the plan
+  // keeps it in the store or namespaces: the job then owes the read, as flows, at its run's begin.
+  sim::Time reload_time(std::size_t index, const workload::TrainingJobPlan& plan, bool reload);
+  // Starts the read job `index` (named `job`) owes, if any: every node reads its share of the
+  // newest checkpoint kept there (namespaces: kOk or kUnavailable). True when the run waits for
+  // `done`, which returns true to read again (it went back to an older checkpoint).
+  bool read_owed(std::size_t index, const std::string& job, const workload::TrainingJobPlan& plan,
+                 const std::vector<int>& nodes, std::function<bool(seams::CheckpointRead)> done);
+  // Job `index`'s run stopped: it owes no read, and the end of one in flight is ignored.
+  void forget_read(std::size_t index) { reads_.erase(index); }
   // The run's checkpoint writes go where the plan says: namespaces, the store, or as flows to a
   // store host on the front end or on `backend` (the training fabric); else the plan's rate.
   void connect_writes(TrainingJobRun& run, const std::string& job, const workload::TrainingJobPlan& plan,
@@ -70,6 +81,8 @@ class CheckpointIo {
   seams::CheckpointNamespaces* namespaces_ = nullptr;
   TrainingFabric* frontend_ = nullptr;
   std::vector<network::UplinkSource> copy_sources_;  // of the latest written()
+  std::map<std::size_t, std::uint64_t> reads_;       // jobs owing a read: 0, or the id of the one in flight
+  std::uint64_t last_read_ = 0;
 };
 
 }  // namespace dcsim::models::cluster

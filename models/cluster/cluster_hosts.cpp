@@ -1,7 +1,8 @@
-// ClusterSimulation's side of its collaborators: what each asks of the core through its Host
-// (silent_corruption.hpp, elastic_failover.hpp, precursor_drain.hpp, service_jobs.hpp,
-// cloud_pool.hpp), and the checkpoints the store and the gate see (checkpoint_io.hpp,
-// CheckpointGate). The mechanisms are the collaborators'; here the core acts on their calls.
+// ClusterSimulation's side of its collaborators: what each reads of the jobs (job_table.hpp) and
+// asks of the core through its Host (silent_corruption.hpp, elastic_failover.hpp,
+// precursor_drain.hpp, service_jobs.hpp, cloud_pool.hpp), and the checkpoints the store and the
+// gate see (checkpoint_io.hpp, CheckpointGate). The mechanisms are the collaborators'; here the
+// core acts on their calls.
 //
 // Silent data corruption (silent_corruption.hpp): which jobs a corrupted GPU reaches, and what a
 // catch does to the job. The corruption, its detection, the integrity_events table and the
@@ -17,11 +18,6 @@
 // checksums when a restart reads it (the job goes back to the one before: read in turn) or
 // loaded unnoticed: then the job's state past the checkpoint before is wrong, as if a GPU had
 // corrupted it (no node to quarantine), and only its loss checks can catch it.
-//
-// Checkpoints (checkpoint_io.hpp): where training runs write them and what a restart pays to
-// read one back: the plan's analytic rate, flows to a store host (network_write.hpp), the shared
-// object store (models/seams/checkpoint_store.hpp) or NVMe-oF namespaces, whose reads are flows
-// too.
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +30,24 @@
 
 namespace dcsim::models::cluster {
 
+// The jobs as the collaborators read them (job_table.hpp).
+
+bool ClusterJobs::running(std::size_t job) const { return jobs_[job]->state == ClusterJob::State::kRunning; }
+
+bool ClusterJobs::stepping(std::size_t job) const { return running(job) && jobs_[job]->run != nullptr; }
+
+const std::vector<int>& ClusterJobs::nodes(std::size_t job) const { return jobs_[job]->nodes; }
+
+double ClusterJobs::step_time_s(std::size_t job) const { return jobs_[job]->current_plan().step.step_time_s; }
+
+int ClusterJobs::clean_checkpoint(std::size_t job, int step) const {
+  const std::vector<int>& steps = jobs_[job]->checkpoint_steps;
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    if (*it <= step) return *it;
+  }
+  return 0;
+}
+
 // Silent data corruption (SilentCorruption::Host) and the checkpoints a rollback goes to.
 
 void ClusterSimulation::corrupt_jobs_on_node(int node, const std::string& cause, sim::Time quarantine) {
@@ -45,7 +59,7 @@ void ClusterSimulation::corrupt_jobs_on_node(int node, const std::string& cause,
   bool hit = false;
   for (std::size_t j : pool_.jobs_on(node)) {
     const Job& job = *jobs_[j];
-    if (!stepping(j)) continue;  // restarting: no state on the GPUs yet
+    if (!job_table_.stepping(j)) continue;  // restarting: no state on the GPUs yet
     hit = true;
     if (job.plan) {
       corruption_->corrupt(j, job.spec.name, job.spec.nodes * job.gpus_per_node, node, cause, quarantine,
@@ -55,23 +69,6 @@ void ClusterSimulation::corrupt_jobs_on_node(int node, const std::string& cause,
     }
   }
   corruption_->count_fault(hit);
-}
-
-bool ClusterSimulation::stepping(std::size_t job_index) const {
-  const Job& job = *jobs_[job_index];
-  return job.state == Job::State::kRunning && job.run != nullptr;
-}
-
-double ClusterSimulation::step_time_s(std::size_t job_index) const {
-  return jobs_[job_index]->current_plan().step.step_time_s;
-}
-
-int ClusterSimulation::clean_checkpoint(std::size_t job_index, int step) const {
-  const Job& job = *jobs_[job_index];
-  for (auto it = job.checkpoint_steps.rbegin(); it != job.checkpoint_steps.rend(); ++it) {
-    if (*it <= step) return *it;
-  }
-  return 0;
 }
 
 bool ClusterSimulation::roll_back(std::size_t job_index, int step, const std::string& cause, int node,
@@ -92,7 +89,10 @@ bool ClusterSimulation::roll_back(std::size_t job_index, int step, const std::st
   return quarantined;
 }
 
-void ClusterSimulation::settle_restart_point(Job& job) {
+void ClusterSimulation::restart_from(Job& job, double resume_s, int resume_step, int checkpoint_step) {
+  job.resume_s = resume_s;
+  job.resume_step = resume_step;
+  job.checkpoint_step = checkpoint_step;
   const std::size_t before = job.checkpoint_steps.size();
   while (!job.checkpoint_steps.empty() && job.checkpoint_steps.back() > job.checkpoint_step) {
     job.checkpoint_steps.pop_back();
@@ -104,14 +104,7 @@ void ClusterSimulation::settle_restart_point(Job& job) {
   corruption_->restart_from(job.index, job.resume_step);
 }
 
-// The shared store and NVMe-oF namespaces: checkpoint reloads and reads.
-
-sim::Time ClusterSimulation::checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload) {
-  job.reload_from_store = reload && (checkpoint_io_.in_store(plan) || checkpoint_io_.in_namespaces(plan));
-  if (!reload || job.reload_from_store || !(plan.checkpoint_rate_bytes_per_s > 0)) return sim::Time::zero();
-  // Reading the checkpoint back costs what writing it did: bytes per node at the checkpoint rate.
-  return sim::Time::from_seconds(plan.checkpoint_bytes_per_node / plan.checkpoint_rate_bytes_per_s);
-}
+// The shared store and NVMe-oF namespaces: what a restart's read finds.
 
 void ClusterSimulation::attach_checkpoint_store(seams::CheckpointStore& store) {
   checkpoint_io_.attach_store(store);
@@ -132,23 +125,7 @@ void ClusterSimulation::attach_checkpoint_namespaces(seams::CheckpointNamespaces
   }
 }
 
-bool ClusterSimulation::read_checkpoint_from_store(std::size_t job_index) {
-  Job& job = *jobs_[job_index];
-  if (!job.reload_from_store) return false;
-  job.reload_from_store = false;
-  const workload::TrainingJobPlan& plan = job.current_plan();
-  const std::uint64_t id = ++store_reads_;
-  job.store_read = id;
-  checkpoint_io_.read_checkpoint(job.spec.name, plan, job.nodes, [this, job_index, id](seams::CheckpointRead result) {
-    Job& j = *jobs_[job_index];
-    if (j.store_read != id) return;  // the run stopped meanwhile
-    j.store_read = 0;
-    on_checkpoint_read(job_index, result);
-  });
-  return true;
-}
-
-void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result) {
+bool ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result) {
   Job& job = *jobs_[job_index];
   if (result == seams::CheckpointRead::kUnavailable || result == seams::CheckpointRead::kCorruptFound) {
     // Unavailable (some of it on no OSD up): the job starts over. Found corrupt by its checksums:
@@ -166,15 +143,8 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
     if (result == seams::CheckpointRead::kCorruptFound) {
       corruption_->count_corrupt_fallback(lost);
     }
-    job.resume_s = kept_s;
-    job.resume_step = back_to;
-    job.checkpoint_step = back_to;
-    settle_restart_point(job);
-    if (back_to > 0) {
-      job.reload_from_store = true;
-      read_checkpoint_from_store(job_index);
-      return;
-    }
+    restart_from(job, kept_s, back_to, back_to);
+    if (back_to > 0) return true;
   }
   begin_run(job_index);
   if (result == seams::CheckpointRead::kCorruptUnnoticed) {
@@ -183,6 +153,7 @@ void ClusterSimulation::on_checkpoint_read(std::size_t job_index, seams::Checkpo
     corruption_->corrupt(job_index, job.spec.name, job.spec.nodes * job.gpus_per_node, -1, "corrupt checkpoint",
                          sim::Time::zero(), job.resume_step - 1);
   }
+  return false;
 }
 
 std::shared_ptr<const workload::TrainingJobPlan> ClusterSimulation::plan_with_policy_interval(
@@ -241,13 +212,11 @@ void ClusterSimulation::reconfigure_job(std::size_t job_index, const std::vector
       elastic_.reform(job_index, job.spec.name, job.plan, job.nodes, failed_nodes, d.replicas, d.reconfigure_time);
   job.run_plan = r.shrunk ? r.plan : nullptr;
   // State from the checkpoint: every node reads its share of it back, as a restart does.
-  job.restart_delay = d.reconfigure_time + checkpoint_reload_time(job, *r.plan, reload);
+  job.restart_delay = d.reconfigure_time + checkpoint_io_.reload_time(job_index, *r.plan, reload);
   ++(r.shrunk ? goodput_.elastic_shrinks : goodput_.elastic_reforms);
   job.start_label = {"interrupted", r.shrunk ? "elastic_shrink" : "elastic_reform"};
   start_job(job_index, r.nodes);
 }
-
-const std::vector<int>& ClusterSimulation::job_nodes(std::size_t job_index) const { return jobs_[job_index]->nodes; }
 
 void ClusterSimulation::grow(std::size_t job_index, const std::vector<int>& nodes,
                              const workload::TrainingJobPlan* plan, sim::Time delay) {
@@ -263,9 +232,8 @@ void ClusterSimulation::grow(std::size_t job_index, const std::vector<int>& node
   job.resume_s = whole * job.current_plan().step.step_time_s;
   job.checkpoint_step = job.training->steps_saved();
   const char* from = job.running_label();  // stalled at a held checkpoint, or running
-  stop_running(job_index);
+  stop_running(job_index);                 // grown from the replicas' memory: no checkpoint to read
   job.run_plan = plan;
-  job.reload_from_store = false;  // grown from the replicas' memory, not from the checkpoint
   job.restart_delay = delay;
   ++goodput_.elastic_expands;
   job.start_label = {from, "elastic_expand"};
@@ -337,7 +305,7 @@ void ClusterSimulation::move(std::size_t job_index, sim::Time relaunch) {
   std::vector<int> nodes = job.nodes;
   for (std::size_t k = 0; k < leaving.size(); ++k)
     std::replace(nodes.begin(), nodes.end(), leaving[k], replacements[k]);
-  job.restart_delay = relaunch + checkpoint_reload_time(job, job.current_plan(), true);
+  job.restart_delay = relaunch + checkpoint_io_.reload_time(job_index, job.current_plan(), true);
   ++goodput_.migrations;
   job.start_label = {"migrating", "migrated"};
   start_job(job_index, nodes);
@@ -359,11 +327,7 @@ std::size_t ClusterSimulation::add_job(workload::JobSpec spec) {
 void ClusterSimulation::end_job(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   if (job.state == Job::State::kRunning) {
-    if (job.run == nullptr) {  // still in its restart delay: nothing ran yet
-      sim_.cancel(job.begin_event);
-      job.begin_event = {};
-      account_start_delay(job);
-    }
+    if (job.run == nullptr) end_start_delay(job);  // still in its restart delay: nothing ran yet
     on_completion(job_index);
   } else if (job.state == Job::State::kWaiting) {
     waiting_.erase_job(job_index);
@@ -375,8 +339,6 @@ void ClusterSimulation::end_job(std::size_t job_index) {
     telemetry_->mark_dirty();
   }
 }
-
-bool ClusterSimulation::running(std::size_t job_index) const { return jobs_[job_index]->state == Job::State::kRunning; }
 
 // The cloud pool (CloudPool::Host).
 

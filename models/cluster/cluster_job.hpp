@@ -21,7 +21,7 @@
 
 namespace dcsim::models::cluster {
 
-struct ClusterSimulation::Job {
+struct ClusterJob {
   // pending (not arrived) -> waiting -> running -> completed; a fault takes running to
   // interrupted, and the failover policy to requeued (waiting again), back to running (spares) or
   // failed (given up).
@@ -52,11 +52,6 @@ struct ClusterSimulation::Job {
   // from the store, a dataset's transfer): they draw idle power, as while stalled.
   bool awaiting_work = false;
   sim::EventHandle begin_event;
-  // The restart reads its checkpoint back from the shared store before its work begins
-  // (cluster_hosts.cpp); the read in flight (0: none), whose end is ignored once the
-  // run stops.
-  bool reload_from_store = false;
-  std::uint64_t store_read = 0;
   int restarts = 0;
   double lost_gpu_s = 0.0;
   // On cloud pool instances in its latest run; ever there; the part of its start delay that is

@@ -84,19 +84,15 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   job.restart_delay = sim::Time::zero();
 }
 
-void ClusterSimulation::set_training_fabric(TrainingFabric* fabric) {
-  training_fabric_ = fabric;
-  if (fabric != nullptr && !config_.training_jobs.empty() && !collective_log_) {
-    collective_log_ = std::make_unique<CollectiveLog>(sink_);
-  }
-}
-
 void ClusterSimulation::begin_run(std::size_t job_index) {
   Job& job = *jobs_[job_index];
   job.begin_event = {};
   // A read from the store first (begin_run again once read): idle meanwhile. Else the relaunch
   // and reload are over: the work draws power from now.
-  const bool reading = read_checkpoint_from_store(job_index);
+  const bool reading = job.plan && checkpoint_io_.read_owed(job_index, job.spec.name, job.current_plan(), job.nodes,
+                                                            [this, job_index](seams::CheckpointRead r) {
+                                                              return on_checkpoint_read(job_index, r);
+                                                            });
   if (job.awaiting_work != reading) {
     job.awaiting_work = reading;
     if (!job.cloud) {  // cloud instances draw no on-prem power
@@ -105,7 +101,7 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
     }
   }
   if (reading) return;
-  account_start_delay(job);
+  end_start_delay(job);
   const auto on_done = [this, job_index] { on_completion(job_index); };
   if (job.service) {
     set_job_utilization(job_index, 0.0);
@@ -189,7 +185,9 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   }
 }
 
-void ClusterSimulation::account_start_delay(Job& job) {
+void ClusterSimulation::end_start_delay(Job& job) {
+  sim_.cancel(job.begin_event);
+  job.begin_event = {};
   const double held_s = (sim_.now() - job.run_start).seconds();
   const double transfer_s = std::min(held_s, job.transfer_delay.seconds());
   goodput_.transfer_gpu_s += job.gpus() * transfer_s;
@@ -229,14 +227,12 @@ void ClusterSimulation::close_run_accounts(Job& job) {
 
 void ClusterSimulation::stop_running(std::size_t job_index) {
   Job& job = *jobs_[job_index];
-  job.store_read = 0;  // a checkpoint read in flight no longer starts anything
+  checkpoint_io_.forget_read(job_index);  // a checkpoint read in flight no longer starts anything
   if (job.run) {
     job.run->interrupt();
     job.retired_runs.push_back(std::move(job.run));
   } else {
-    sim_.cancel(job.begin_event);
-    job.begin_event = {};
-    account_start_delay(job);
+    end_start_delay(job);
   }
   close_run_accounts(job);
   job.stalled = false;  // the stall ends with the run; the hold stays for the next one
@@ -333,16 +329,16 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
     job_report_.row(job.report_row(pool_.fabric_groups(job.nodes)));
     return;
   }
-  job.resume_s = keep_steps || from_checkpoint ? kept_s : 0.0;
-  job.checkpoint_step = from_checkpoint && job.training ? saved_step : 0;
-  job.resume_step = keep_steps ? whole_steps : job.checkpoint_step;
-  settle_restart_point(job);
+  const int checkpoint_step = from_checkpoint && job.training ? saved_step : 0;
+  restart_from(job, keep_steps || from_checkpoint ? kept_s : 0.0, keep_steps ? whole_steps : checkpoint_step,
+               checkpoint_step);
   if (d.action == Action::kReconfigure) {
     reconfigure_job(job_index, failed_nodes, d, from_checkpoint && !keep_steps);
     return;
   }
   job.restart_delay =
-      d.relaunch_overhead + (job.plan ? checkpoint_reload_time(job, *job.plan, from_checkpoint) : sim::Time::zero());
+      d.relaunch_overhead +
+      (job.plan ? checkpoint_io_.reload_time(job_index, *job.plan, from_checkpoint) : sim::Time::zero());
   if (d.action == Action::kResumeOnSpares) {
     resume_on_spares(job_index, failed_nodes, d.spares, d.swap_time);
   } else {
@@ -377,11 +373,9 @@ void ClusterSimulation::preempt_job(std::size_t job_index, const policy::Waiting
   goodput_.lost_gpu_s += lost;
   goodput_.preempted_lost_gpu_s += lost;
   ++goodput_.preemptions;
-  job.resume_s = saved_s;
-  job.checkpoint_step = job.training ? saved_step : 0;
-  job.resume_step = job.checkpoint_step;
-  settle_restart_point(job);
-  job.restart_delay = relaunch + (job.plan ? checkpoint_reload_time(job, *job.plan, saved_s > 0) : sim::Time::zero());
+  restart_from(job, saved_s, job.training ? saved_step : 0, job.training ? saved_step : 0);
+  job.restart_delay =
+      relaunch + (job.plan ? checkpoint_io_.reload_time(job_index, *job.plan, saved_s > 0) : sim::Time::zero());
 }
 
 void ClusterSimulation::enqueue(std::size_t job_index, bool ahead_of_queue, const char* from) {

@@ -74,11 +74,11 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
       sim_(sim),
       sink_(sink),
       registries_(registries),
-      elastic_(config_.node, registries.collective_algorithms, config_.failover,
+      elastic_(config_.node, registries.collective_algorithms, config_.failover, job_table_,
                static_cast<ElasticFailover::Host&>(*this)),
       precursor_(config_.nodes, static_cast<PrecursorDrain::Host&>(*this), sim),
       services_(config_.node.gpus, config_.duration,
-                config_.node.storage_nics * config_.node.storage_nic_bandwidth_bps / 8.0, checkpoint_io_,
+                config_.node.storage_nics * config_.node.storage_nic_bandwidth_bps / 8.0, checkpoint_io_, job_table_,
                 static_cast<ServiceJobs::Host&>(*this), sim),
       pool_(config_.nodes, config_.nodes_per_rack, config_.node.gpus,
             power::node_power_w(config_.node, 1.0) - power::node_power_w(config_.node, 0.0), waiting_, sim) {
@@ -160,11 +160,33 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
                      *power_, pool_, static_cast<const ClusterTelemetry::Source&>(*this), sim_, sink_);
 
   job_report_.declare();
-  corruption_.emplace(config_.sdc_detection, config_.integrity_events, config_.seed,
+  corruption_.emplace(config_.sdc_detection, config_.integrity_events, config_.seed, job_table_,
                       static_cast<SilentCorruption::Host&>(*this), sim_, sink_);
 }
 
 ClusterSimulation::~ClusterSimulation() = default;
+
+void ClusterSimulation::connect(const ClusterConnections& links) {
+  signals_ = links.signals;
+  telemetry_->set_it_power_signal(signals_ != nullptr ? &signals_->it_power : nullptr);
+  if (cloud_) cloud_->set_signals(signals_);
+  if (!links.fabric_groups.empty()) pool_.set_fabric_groups(links.fabric_groups);
+  training_fabric_ = links.training_fabric;
+  if (training_fabric_ != nullptr && !config_.training_jobs.empty()) {
+    collective_log_ = std::make_unique<CollectiveLog>(sink_);
+  }
+  checkpoint_io_.set_frontend_network(links.frontend_network);
+  power_source_ = links.power_source;
+  if (power_source_ != nullptr) {  // the node power the cluster had computed so far is the source's from now
+    for (int i = 0; i < config_.nodes; ++i) {
+      power_->integrate(i, sim_.now());
+      power_source_->on_node_utilization(i, pool_.at(i).utilization);
+      power_->set_power_w(i, sim_.now(), power_source_->node_power_w(i));
+    }
+    telemetry_->mark_dirty();
+  }
+  pool_.set_conditions(links.node_conditions);
+}
 
 void ClusterSimulation::start() {
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
@@ -178,12 +200,6 @@ void ClusterSimulation::on_arrival(std::size_t job_index) {
   job.state = Job::State::kWaiting;
   waiting_.insert(job.waiting_entry());
   try_schedule();
-}
-
-void ClusterSimulation::set_signals(const seams::DatacenterSignals* signals) {
-  signals_ = signals;
-  telemetry_->set_it_power_signal(signals != nullptr ? &signals->it_power : nullptr);
-  if (cloud_) cloud_->set_signals(signals);
 }
 
 void ClusterSimulation::try_schedule() {
@@ -269,18 +285,6 @@ void ClusterSimulation::set_node_clock_factor(int node, double factor) {
     if (job.run) job.run->set_clock_factor(pool_.slowest_clock(job.nodes));
   }
   if (power_source_) refresh_node_power(node);
-}
-
-void ClusterSimulation::set_power_source(seams::NodePowerSource* source) {
-  power_source_ = source;
-  for (int i = 0; i < config_.nodes; ++i) {
-    power_->integrate(i, sim_.now());
-    if (power_source_) {
-      power_source_->on_node_utilization(i, pool_.at(i).utilization);
-      power_->set_power_w(i, sim_.now(), power_source_->node_power_w(i));
-    }
-  }
-  telemetry_->mark_dirty();
 }
 
 void ClusterSimulation::refresh_node_power(int node) {

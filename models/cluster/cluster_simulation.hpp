@@ -20,10 +20,12 @@
 // node power, the end of the run), cluster_lifecycle.cpp (a job's runs, interruptions, the
 // failover policy's decisions, node health) and cluster_hosts.cpp (what its collaborators ask of
 // it). The mechanisms are the collaborators', each testable alone and, where it calls back,
-// behind a Host it declares: CloudPool, SilentCorruption, ElasticFailover, PrecursorDrain,
-// ServiceJobs; NodePool (the nodes, free GPUs and running jobs: the scheduler's ClusterView),
-// CheckpointIo, PowerMeter, WaitQueue, HotSpares, ClusterTelemetry and the reports
-// (job_report.hpp, goodput_report.hpp) are called only.
+// behind a Host it declares: CloudPool, PrecursorDrain, SilentCorruption, ElasticFailover,
+// ServiceJobs (the last three read the jobs as a JobTable, job_table.hpp); NodePool (the nodes,
+// free GPUs and running jobs: the scheduler's ClusterView), CheckpointIo (checkpoint writes, and
+// the reads restarts owe), PowerMeter, WaitQueue, HotSpares, ClusterTelemetry and the reports
+// (job_report.hpp, goodput_report.hpp) are called only. The assembly connects it once
+// (ClusterConnections).
 //
 // Emits (sim::TraceSink):
 //   series  power/cluster_w, power/rack/<r>_w (or power/rack_group/<g>_w, or neither:
@@ -54,6 +56,7 @@
 #include "models/cluster/elastic_failover.hpp"
 #include "models/cluster/goodput_report.hpp"
 #include "models/cluster/job_report.hpp"
+#include "models/cluster/job_table.hpp"
 #include "models/cluster/node_pool.hpp"
 #include "models/cluster/power_meter.hpp"
 #include "models/cluster/precursor_drain.hpp"
@@ -78,6 +81,21 @@ namespace dcsim::models::cluster {
 
 class TrainingFabric;
 class TrainingJobRun;
+struct ClusterJob;  // one job as the cluster keeps it (cluster_job.hpp, internal to the cluster's files)
+
+// The cluster's job list as its collaborators read it (job_table.hpp).
+class ClusterJobs final : public JobTable {
+ public:
+  explicit ClusterJobs(const std::vector<std::unique_ptr<ClusterJob>>& jobs) : jobs_(jobs) {}
+  bool running(std::size_t job) const override;
+  bool stepping(std::size_t job) const override;
+  const std::vector<int>& nodes(std::size_t job) const override;
+  double step_time_s(std::size_t job) const override;
+  int clean_checkpoint(std::size_t job, int step) const override;
+
+ private:
+  const std::vector<std::unique_ptr<ClusterJob>>& jobs_;
+};
 
 // The registries the cluster uses: its scheduler and failover policy by name, and the collective
 // algorithms its training jobs' plans are costed with. Converts from any registry hub with these
@@ -91,6 +109,27 @@ struct ClusterRegistries {
       : schedulers(hub.schedulers),
         failover_policies(hub.failover_policies),
         collective_algorithms(hub.collective_algorithms) {}
+};
+
+// What the assembly connects the cluster to, once, before start(). None owned; each may be left
+// out (tests, benches).
+struct ClusterConnections {
+  // Job transitions, node health and IT power changes are announced there (datacenter_signals.hpp).
+  const seams::DatacenterSignals* signals = nullptr;
+  // Fabric group (leaf switch) of every node, for topology-aware placement; empty: all in group 0.
+  std::vector<int> fabric_groups{};
+  // Flow mode: training jobs run every step as their step graph, with PP and DP traffic as flows
+  // on this shared fabric (training_fabric.hpp, step_executor.hpp), the transfers logged in
+  // training_collectives (collective_log.hpp). Without it, the analytic step model in segments.
+  TrainingFabric* training_fabric = nullptr;
+  // The nodes' front-end network (their storage NICs): checkpoints whose config names it go to
+  // their store host there as flows (network_write.hpp); those naming the backend go on the
+  // training fabric.
+  TrainingFabric* frontend_network = nullptr;
+  // A facility model's node power (node_power_source.hpp), and the zones, GPU temperatures and
+  // rack headroom that placement policies read (node_conditions.hpp).
+  seams::NodePowerSource* power_source = nullptr;
+  const seams::NodeConditions* node_conditions = nullptr;
 };
 
 // The scheduler sees the cluster's NodePool (node_pool.hpp), the read-only policy::ClusterView.
@@ -112,6 +151,8 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   ClusterSimulation(const ClusterSimulation&) = delete;
   ClusterSimulation& operator=(const ClusterSimulation&) = delete;
 
+  // Once, before start() (ClusterConnections).
+  void connect(const ClusterConnections& links);
   // Schedules the job arrivals and the first telemetry tick.
   void start();
   // Closes the energy integration at sim.now(), writes rows for unfinished jobs and the summary.
@@ -120,24 +161,13 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   // Clock factor of one node's GPUs (1 = nominal, 0 < f <= 1): running jobs on it slow down
   // from now on. The hook through which thermal and power throttling act.
   void set_node_clock_factor(int node, double factor) override;
-  // Flow mode: training jobs run every step as their step graph, with PP and DP traffic as flows
-  // on this shared fabric (training_fabric.hpp, step_executor.hpp); call before start(). Not
-  // owned. Without it, training jobs run the analytic step model in segments.
-  // Their fabric transfers are logged in training_collectives (collective_log.hpp).
-  void set_training_fabric(TrainingFabric* fabric);
-  // The nodes' front-end network (their storage NICs): checkpoints whose config names it go to
-  // their store host there as flows (network_write.hpp); those naming the backend go on the
-  // training fabric. Call before start(). Not owned.
-  void set_frontend_network(TrainingFabric* network) { checkpoint_io_.set_frontend_network(network); }
   // The shared object store (models/seams/checkpoint_store.hpp): jobs whose checkpoint target is the store
   // write through it and read their checkpoint back from it on every restart
-  // (cluster_hosts.cpp). Call before start(). Not owned.
+  // (checkpoint_io.hpp). Call before start(). Not owned.
   // Jobs that checkpoint into it get their checkpoint interval again, now against what a save
   // into the store costs at least (CheckpointStore::write_bound_s), not their NICs' rate.
   void attach_checkpoint_store(seams::CheckpointStore& store) override;
   void attach_checkpoint_namespaces(seams::CheckpointNamespaces& namespaces) override;
-  // Hands node power to a facility model (node_power_source.hpp); call before start(). Not owned.
-  void set_power_source(seams::NodePowerSource* source);
   // The source's power for `node` changed (throttling, fans): integrate to now and re-read it.
   void refresh_node_power(int node) override;
   // Faults (the reliability model's node effects). The node goes down now: every job on it is
@@ -179,16 +209,6 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   // through.
   seams::ServiceJobHost& service_jobs() { return services_; }
 
-  // Announces job transitions, node health and IT power changes there (datacenter_signals.hpp);
-  // call before start(). Not owned.
-  void set_signals(const seams::DatacenterSignals* signals);
-  // Fabric group (leaf switch) of every node, for topology-aware placement; without it every
-  // node is in group 0. Call before start().
-  void set_fabric_groups(const std::vector<int>& group_of_node) { pool_.set_fabric_groups(group_of_node); }
-  // Zones, GPU temperatures and rack headroom for placement policies (node_conditions.hpp);
-  // call before start(). Not owned.
-  void set_node_conditions(const seams::NodeConditions* conditions) { pool_.set_conditions(conditions); }
-
   // True while any job has not finished (not yet arrived, waiting or running).
   bool has_work_left() const override { return finished_ + failed_ < jobs_.size(); }
   // Fraction of jobs finished: progress of an open-ended run.
@@ -196,7 +216,7 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
     return jobs_.empty() ? 1.0 : static_cast<double>(finished_ + failed_) / static_cast<double>(jobs_.size());
   }
 
-  struct Job;  // one job as the cluster keeps it (cluster_job.hpp, internal to the cluster's files)
+  using Job = ClusterJob;
 
  private:
   void on_arrival(std::size_t job_index) override;  // and ServiceJobs::Host
@@ -209,15 +229,10 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   // (elastic re-formations, migrations), by default waiting/requeued -> running.
   void start_job(std::size_t job_index, const std::vector<int>& nodes);
   void begin_run(std::size_t job_index);
-  // The shared store (cluster_hosts.cpp). What a restart from the checkpoint pays to
-  // read it back before its work resumes: bytes per node at the plan's checkpoint rate, or zero
-  // when the job keeps its checkpoints in the store (its begin_run reads them there as flows).
-  sim::Time checkpoint_reload_time(Job& job, const workload::TrainingJobPlan& plan, bool reload);
-  // Starts the store read a restart owes, if any: true when begin_run waits for it.
-  bool read_checkpoint_from_store(std::size_t job_index);
-  // What the read found: the run begins, from an older checkpoint when this one was found
-  // corrupt (read in turn), from scratch when unavailable, or on a corrupted state.
-  void on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result);
+  // What the read a restart owed (checkpoint_io.hpp) found (cluster_hosts.cpp): the run begins
+  // from scratch when unavailable, or on a corrupted state; true: found corrupt, the job goes
+  // back to its checkpoint before, to be read in turn.
+  bool on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result);
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
   void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
   void preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch);
@@ -233,15 +248,13 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   void stop_running(std::size_t job_index);
   // Elastic data parallelism (elastic_failover.hpp): the policy re-forms the job on fewer
   // replicas; `reload`: the state comes from the last checkpoint, which every node reads back.
-  void reconfigure_job(std::size_t job_index, const std::vector<int>& failed_nodes,
-                       const policy::FailoverDecision& d, bool reload);
-  const std::vector<int>& job_nodes(std::size_t job_index) const override;  // ElasticFailover::Host
+  void reconfigure_job(std::size_t job_index, const std::vector<int>& failed_nodes, const policy::FailoverDecision& d,
+                       bool reload);
   void grow(std::size_t job_index, const std::vector<int>& nodes, const workload::TrainingJobPlan* plan,
             sim::Time delay) override;
-  // ServiceJobs::Host: a replica's job, its end, whether it holds its nodes.
+  // ServiceJobs::Host: a replica's job and its end.
   std::size_t add_job(workload::JobSpec spec) override;
   void end_job(std::size_t job_index) override;
-  bool running(std::size_t job_index) const override;
   // Warnings (precursor_drain.hpp): the node leaves service or comes back; a job moves.
   void set_drained(int node, bool drained) override;
   void save_for_move(std::size_t job_index, const std::string& cause, std::function<void()> saved) override;
@@ -251,17 +264,16 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   void set_instance_provisioned(int node, bool provisioned) override;  // CloudPool::Host
   double interrupt_instance_jobs(int node, const std::string& cause) override;
   void cloud_capacity_changed() override;
-  // Splits the delay a job held its nodes for before its work began into restart and transfer.
-  void account_start_delay(Job& job);
+  // The job's start delay ends (its work begins, or it stops before): the begin pending is
+  // cancelled, the time it held its nodes split into restart and transfer.
+  void end_start_delay(Job& job);
   std::shared_ptr<const workload::TrainingJobPlan> plan_with_policy_interval(const workload::JobSpec& spec) const;
   // Silent data corruption (cluster_hosts.cpp): what a catch does to the job (SilentCorruption::Host).
-  bool stepping(std::size_t job_index) const override;
-  double step_time_s(std::size_t job_index) const override;
-  int clean_checkpoint(std::size_t job_index, int step) const override;
   bool roll_back(std::size_t job_index, int step, const std::string& cause, int node, sim::Time quarantine) override;
-  // The job's resume point moved (a restart): a corruption after it is gone, and so are the
-  // checkpoints after it.
-  void settle_restart_point(Job& job);
+  // A restart's resume point: the job's next run resumes at `resume_step` (`resume_s` of its work
+  // kept), its latest checkpoint at `checkpoint_step`; a corruption after it is gone, and so are
+  // the checkpoints after it.
+  void restart_from(Job& job, double resume_s, int resume_step, int checkpoint_step);
   // The node's utilisation from its jobs, and its power from that (or from the power source).
   void update_node_utilization(int node);
   // A running job's GPUs now do something else (a training step's phase mix): its utilisation
@@ -287,11 +299,11 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   TrainingFabric* training_fabric_ = nullptr;  // flow mode, when set
   std::unique_ptr<CollectiveLog> collective_log_;  // flow mode with training jobs
   CheckpointIo checkpoint_io_;  // the store, NVMe-oF namespaces and front end, when the datacenter has them
-  std::uint64_t store_reads_ = 0;               // reads started (their ids)
   const seams::DatacenterSignals* signals_ = nullptr;
   ClusterRegistries registries_;
 
-  ElasticFailover elastic_;  // before jobs_: their runs refer to its plans
+  ClusterJobs job_table_{jobs_};  // what the collaborators below read of jobs_
+  ElasticFailover elastic_;       // before jobs_: their runs refer to its plans
   PrecursorDrain precursor_;
   ServiceJobs services_;
   std::vector<std::unique_ptr<Job>> jobs_;

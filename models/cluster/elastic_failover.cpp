@@ -56,8 +56,8 @@ std::vector<int> surviving_columns(const std::vector<int>& nodes, int current, i
 }  // namespace
 
 ElasticFailover::ElasticFailover(const hardware::NodeSpec& node, const collective::CollectiveRegistry& algorithms,
-                                 std::string failover, Host& host)
-    : node_(node), algorithms_(algorithms), failover_(std::move(failover)), host_(host) {}
+                                 std::string failover, const JobTable& jobs, Host& host)
+    : node_(node), algorithms_(algorithms), failover_(std::move(failover)), job_table_(jobs), host_(host) {}
 
 int ElasticFailover::replicas(const workload::TrainingJobPlan& plan, int gpus_per_node) const {
   if (gpus_per_node != node_.gpus) return 0;
@@ -149,9 +149,9 @@ void ElasticFailover::try_expand() {
   const std::vector<std::size_t> shrunk = shrunk_;
   for (std::size_t index : shrunk) {
     // A job in its reconfiguration (no run yet) grows once its run begins.
-    if (!host_.stepping(index)) continue;
+    if (!job_table_.stepping(index)) continue;
     JobState& s = jobs_.at(index);
-    const std::vector<int>& nodes = host_.job_nodes(index);
+    const std::vector<int>& nodes = job_table_.nodes(index);
     const std::span<const int> free = host_.free_nodes();
     const Columns c = columns_of(*s.submitted, node_.gpus);
     const int current = static_cast<int>(nodes.size()) / c.stages;

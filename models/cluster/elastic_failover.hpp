@@ -2,7 +2,8 @@
 // Elastic data parallelism: a training job that lost nodes re-forms at once on the data-parallel
 // replicas it still has (plus free nodes) and grows back as nodes free up. The column math, the
 // plans by DP degree and the list of shrunk jobs are here; the cluster that holds it acts
-// (stops and starts the runs, accounts their costs) through Host, which this class declares.
+// (stops and starts the runs, accounts their costs) through Host, which this class declares, and
+// shows its jobs through JobTable (job_table.hpp).
 //
 // Replicas and nodes (failover_policy.hpp): ranks are TP-innermost, then DP, then PP, so with g
 // GPUs per node a stage's t d / g nodes are consecutive in the job's node list and node i holds
@@ -31,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "models/cluster/job_table.hpp"
 #include "models/collective/collective_algorithm.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "models/workload/training_job.hpp"
@@ -45,10 +47,6 @@ class ElasticFailover {
    public:
     // Healthy free nodes (every GPU free), ascending.
     virtual std::span<const int> free_nodes() const = 0;
-    // The job is stepping (running, its run begun): it can grow now.
-    virtual bool stepping(std::size_t job) const = 0;
-    // Its nodes, stage-major.
-    virtual const std::vector<int>& job_nodes(std::size_t job) const = 0;
     // Grow: the job keeps its whole steps, abandons the one in flight and starts again on
     // `nodes` after `delay`, running `plan` (null: its submitted plan, at full size again).
     virtual void grow(std::size_t job, const std::vector<int>& nodes, const workload::TrainingJobPlan* plan,
@@ -60,7 +58,7 @@ class ElasticFailover {
 
   // `failover` names the policy, for its errors.
   ElasticFailover(const hardware::NodeSpec& node, const collective::CollectiveRegistry& algorithms,
-                  std::string failover, Host& host);
+                  std::string failover, const JobTable& jobs, Host& host);
   ElasticFailover(const ElasticFailover&) = delete;
   ElasticFailover& operator=(const ElasticFailover&) = delete;
 
@@ -100,6 +98,7 @@ class ElasticFailover {
   hardware::NodeSpec node_;
   const collective::CollectiveRegistry& algorithms_;
   std::string failover_;
+  const JobTable& job_table_;  // a stepping job can grow now
   Host& host_;
   std::map<std::size_t, JobState> jobs_;  // jobs ever re-formed or asked about, by index
   std::vector<std::size_t> shrunk_;       // running on fewer replicas than submitted, in the order they shrank

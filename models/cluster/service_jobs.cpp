@@ -34,11 +34,12 @@ class ServiceJobRun final : public JobRun {
 }  // namespace
 
 ServiceJobs::ServiceJobs(int node_gpus, sim::Time duration, double storage_nic_bytes_per_s, const CheckpointIo& io,
-                         Host& host, sim::Simulator& sim)
+                         const JobTable& jobs, Host& host, sim::Simulator& sim)
     : node_gpus_(node_gpus),
       duration_(duration),
       storage_nic_bytes_per_s_(storage_nic_bytes_per_s),
       io_(io),
+      job_table_(jobs),
       host_(host),
       sim_(sim) {}
 
@@ -85,11 +86,11 @@ void ServiceJobs::end_service_job(std::size_t handle) {
 
 const std::vector<int>& ServiceJobs::service_job_nodes(std::size_t handle) const {
   static const std::vector<int> kNone;
-  return host_.running(handle) ? host_.job_nodes(handle) : kNone;
+  return job_table_.running(handle) ? job_table_.nodes(handle) : kNone;
 }
 
 void ServiceJobs::set_service_job_activity(std::size_t handle, double activity) {
-  if (host_.stepping(handle) && !replicas_.at(handle).ended) host_.set_job_utilization(handle, activity);
+  if (job_table_.stepping(handle) && !replicas_.at(handle).ended) host_.set_job_utilization(handle, activity);
 }
 
 void ServiceJobs::read_from_store(std::size_t handle, const std::string& pool, double bytes,
@@ -100,7 +101,7 @@ void ServiceJobs::read_from_store(std::size_t handle, const std::string& pool, d
                              "' reads from a store the datacenter lacks (this is a bug: the scenario layer requires "
                              "/storage)");
   }
-  const std::vector<int>& nodes = host_.job_nodes(handle);
+  const std::vector<int>& nodes = job_table_.nodes(handle);
   if (nodes.empty()) {
     sim_.after(sim::Time::zero(), std::move(done));
     return;

@@ -7,7 +7,8 @@
 // service (its requests in flight go elsewhere), a restart reloads no checkpoint.
 //
 // The replicas' callbacks and ends are here; the cluster that holds it owns the jobs (handles are
-// its job indices) and acts through Host, which this class declares.
+// its job indices), which it reads (job_table.hpp) and acts on through Host, which this class
+// declares.
 //
 // Cost: every call O(1) here (a lookup by handle), plus what the cluster does.
 
@@ -20,6 +21,7 @@
 
 #include "models/cluster/checkpoint_io.hpp"
 #include "models/cluster/job_run.hpp"
+#include "models/cluster/job_table.hpp"
 #include "models/seams/service_job_host.hpp"
 #include "models/workload/job_spec.hpp"
 #include "sim/simulator.hpp"
@@ -36,11 +38,6 @@ class ServiceJobs final : public seams::ServiceJobHost {
     virtual void on_arrival(std::size_t job) = 0;
     // The job ends now: completed while it runs, withdrawn while it waits.
     virtual void end_job(std::size_t job) = 0;
-    // Running: holding its nodes (its run may not have begun); stepping: its run has begun.
-    virtual bool running(std::size_t job) const = 0;
-    virtual bool stepping(std::size_t job) const = 0;
-    // The nodes of its latest start.
-    virtual const std::vector<int>& job_nodes(std::size_t job) const = 0;
     // Its GPUs' activity from now on.
     virtual void set_job_utilization(std::size_t job, double utilization) = 0;
 
@@ -50,8 +47,8 @@ class ServiceJobs final : public seams::ServiceJobHost {
 
   // `node_gpus`: GPUs per node; `duration`: the run's (max: open-ended); `storage_nic_bytes_per_s`:
   // a node's storage NICs together, for the retry of a read that found no OSD up.
-  ServiceJobs(int node_gpus, sim::Time duration, double storage_nic_bytes_per_s, const CheckpointIo& io, Host& host,
-              sim::Simulator& sim);
+  ServiceJobs(int node_gpus, sim::Time duration, double storage_nic_bytes_per_s, const CheckpointIo& io,
+              const JobTable& jobs, Host& host, sim::Simulator& sim);
 
   std::size_t submit_service_job(const std::string& name, int gpus, int priority, Callbacks callbacks) override;
   void end_service_job(std::size_t handle) override;
@@ -76,6 +73,7 @@ class ServiceJobs final : public seams::ServiceJobHost {
   sim::Time duration_;
   double storage_nic_bytes_per_s_ = 0.0;
   const CheckpointIo& io_;
+  const JobTable& job_table_;
   Host& host_;
   sim::Simulator& sim_;
   std::map<std::size_t, Replica> replicas_;  // by handle

@@ -7,10 +7,11 @@
 namespace dcsim::models::cluster {
 
 SilentCorruption::SilentCorruption(std::optional<SdcDetection> detection, bool log_events, std::uint64_t seed,
-                                   Host& host, sim::Simulator& sim, sim::TraceSink& sink)
+                                   const JobTable& jobs, Host& host, sim::Simulator& sim, sim::TraceSink& sink)
     : detection_(detection),
       reported_(detection.has_value() || log_events),
       seed_(seed),
+      job_table_(jobs),
       host_(host),
       sim_(sim),
       report_(sink) {
@@ -63,21 +64,21 @@ void SilentCorruption::schedule_detection(std::size_t job, JobState& s) {
   const std::uint64_t id = ++detections_;
   s.corruption.caught = id;
   s.corruption.caught_pending = false;
-  const double after_s = detection_->latency_steps * host_.step_time_s(job);
+  const double after_s = detection_->latency_steps * job_table_.step_time_s(job);
   sim_.after(sim::Time::from_seconds(after_s), [this, job, id] { on_caught(job, id); });
 }
 
 void SilentCorruption::on_caught(std::size_t job, std::uint64_t id) {
   JobState* s = active(job);
   if (s == nullptr || s->corruption.caught != id) return;  // washed out or ended meanwhile
-  if (!host_.stepping(job)) {
+  if (!job_table_.stepping(job)) {
     // Not stepping (waiting, restarting): its checks see the loss once it runs again.
     s->corruption.caught_pending = true;
     return;
   }
   ++report_.counts.caught;
   const Corruption c = s->corruption;
-  const int clean = host_.clean_checkpoint(job, c.clean_through);
+  const int clean = job_table_.clean_checkpoint(job, c.clean_through);
   report_.log(sim_.now(), s->name, c.node, "caught", clean);
   end(*s, nullptr);
   if (host_.roll_back(job, clean, c.cause, c.node, c.quarantine)) ++report_.counts.quarantines;

@@ -26,6 +26,7 @@
 
 #include "models/cluster/cluster_config.hpp"
 #include "models/cluster/integrity_report.hpp"
+#include "models/cluster/job_table.hpp"
 #include "sim/random.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -37,12 +38,6 @@ class SilentCorruption {
   // What the detection needs of the job lifecycle.
   class Host {
    public:
-    // The job is stepping (running, its run begun): its loss checks see what they catch now.
-    virtual bool stepping(std::size_t job) const = 0;
-    // Its nominal step time now (the plan it runs): the detection latency's unit.
-    virtual double step_time_s(std::size_t job) const = 0;
-    // The latest checkpoint step the job can restart from at or before `step` (0: none).
-    virtual int clean_checkpoint(std::size_t job, int step) const = 0;
     // Caught: interrupt the job for `cause` and resume it from no later than `step`; the GPU's
     // node (-1: none to blame) goes down for `quarantine` when that is positive. True when the
     // node was quarantined.
@@ -55,8 +50,8 @@ class SilentCorruption {
   // `detection` unset: the scenario cannot corrupt a job (a corruption is then a bug). The
   // integrity_events table is declared now when there is a detection or `log_events` (the store's
   // checksums can find corrupt checkpoints); without either, nothing is logged or summarised.
-  SilentCorruption(std::optional<SdcDetection> detection, bool log_events, std::uint64_t seed, Host& host,
-                   sim::Simulator& sim, sim::TraceSink& sink);
+  SilentCorruption(std::optional<SdcDetection> detection, bool log_events, std::uint64_t seed, const JobTable& jobs,
+                   Host& host, sim::Simulator& sim, sim::TraceSink& sink);
 
   // A GPU fault on a node: `hit` whether any stepping job was on it (else it was idle).
   void count_fault(bool hit);
@@ -106,6 +101,7 @@ class SilentCorruption {
   std::optional<SdcDetection> detection_;
   bool reported_ = false;  // integrity_events and integrity/* written
   std::uint64_t seed_ = 0;
+  const JobTable& job_table_;  // stepping (its loss checks see a catch now), its step time, clean checkpoints
   Host& host_;
   sim::Simulator& sim_;
   IntegrityReport report_;

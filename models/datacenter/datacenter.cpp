@@ -50,10 +50,11 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
       throw DatacenterConfigError("frontend", e);
     }
   }
+  cluster::ClusterConnections links{.signals = &signals_};
   if (cluster_) {
     check_store_hosts();
-    connect_fabric();
-    connect_frontend();
+    connect_fabric(links);
+    connect_frontend(links);
   }
   if (config_.facility) {
     if (!cluster_) throw DatacenterConfigError("facility", "", "needs a cluster: the facility cools and powers its nodes");
@@ -66,7 +67,9 @@ Datacenter::Datacenter(DatacenterConfig config, const ModelRegistries& registrie
       throw DatacenterConfigError("facility", e);
     }
     facility_->set_signals(&signals_);
-    couple_facility(*cluster_, *facility_, config_.duration);
+    couple_facility(*cluster_, *facility_, config_.duration, links);
+  } else if (cluster_) {
+    cluster_->connect(links);
   }
   DatacenterParts parts;
   parts.nodes = cluster_.get();
@@ -114,7 +117,6 @@ void Datacenter::build_cluster(const ModelRegistries& registries) {
   } catch (const sim::ConfigError& e) {
     throw DatacenterConfigError("cluster", e);
   }
-  cluster_->set_signals(&signals_);
 }
 
 namespace {
@@ -128,11 +130,11 @@ std::vector<network::NodeId> first_hosts(int nodes) {
 
 }  // namespace
 
-void Datacenter::connect_fabric() {
+void Datacenter::connect_fabric(cluster::ClusterConnections& links) {
   const cluster::ClusterConfig& cluster = *config_.cluster;
   if (!fabric_) return;
   const network::Topology& topology = fabric_->fabric().topology();
-  cluster_->set_fabric_groups(fabric_groups(topology, cluster.nodes));
+  links.fabric_groups = fabric_groups(topology, cluster.nodes);
   if (cluster.training_jobs.empty()) return;
   // Training jobs run every step as their step graph with PP and DP traffic as flows on the
   // fabric (flow mode, training_fabric.hpp): cluster node i is fabric host i.
@@ -144,10 +146,10 @@ void Datacenter::connect_fabric() {
   }
   training_fabric_ =
       std::make_unique<cluster::TrainingFabric>(simulator_, fabric_->driver(), first_hosts(cluster.nodes));
-  cluster_->set_training_fabric(training_fabric_.get());
+  links.training_fabric = training_fabric_.get();
 }
 
-void Datacenter::connect_frontend() {
+void Datacenter::connect_frontend(cluster::ClusterConnections& links) {
   if (!frontend_) return;
   const int nodes = config_.cluster->nodes;
   const std::size_t hosts = frontend_->fabric().topology().host_count();
@@ -157,7 +159,7 @@ void Datacenter::connect_frontend() {
                                                     " nodes (node i is its host i; give it at least as many hosts)");
   }
   frontend_network_ = std::make_unique<cluster::TrainingFabric>(simulator_, frontend_->driver(), first_hosts(nodes));
-  cluster_->set_frontend_network(frontend_network_.get());
+  links.frontend_network = frontend_network_.get();
 }
 
 // A store host is a host of the network the job's checkpoints use, beyond the cluster's nodes.

@@ -63,8 +63,8 @@ class Datacenter {
 
  private:
   void build_cluster(const ModelRegistries& registries);
-  void connect_fabric();
-  void connect_frontend();
+  void connect_fabric(cluster::ClusterConnections& links);
+  void connect_frontend(cluster::ClusterConnections& links);
   void check_store_hosts() const;
 
   DatacenterConfig config_;

@@ -10,10 +10,13 @@
 
 namespace dcsim::models::datacenter {
 
-// Call before either starts. `duration` bounds the facility's ticks (max: while jobs remain).
-inline void couple_facility(cluster::ClusterSimulation& cluster, facility::FacilitySimulation& facility, sim::Time duration) {
-  cluster.set_power_source(&facility);
-  cluster.set_node_conditions(&facility);
+// Call before either starts, with whatever else the cluster connects to (`links`: it connects
+// once). `duration` bounds the facility's ticks (max: while jobs remain).
+inline void couple_facility(cluster::ClusterSimulation& cluster, facility::FacilitySimulation& facility,
+                            sim::Time duration, cluster::ClusterConnections links = {}) {
+  links.power_source = &facility;
+  links.node_conditions = &facility;
+  cluster.connect(links);
   facility.attach(cluster, duration);
 }
 

@@ -61,7 +61,7 @@ FlowRun run_in_flow_mode(const mc::ClusterConfig& c, const models::ModelRegistri
   std::vector<net::NodeId> hosts(static_cast<std::size_t>(c.nodes));
   for (int i = 0; i < c.nodes; ++i) hosts[static_cast<std::size_t>(i)] = static_cast<net::NodeId>(i);
   mc::TrainingFabric training(sim, driver, std::move(hosts));
-  model.set_training_fabric(&training);
+  model.connect({.training_fabric = &training});
   model.start();
   sim.run();
   model.finish();

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 namespace seams = dcsim::models::seams;
 namespace workload = dcsim::models::workload;
 using dcsim::models::cluster::CheckpointIo;
+using dcsim::sim::Time;
 
 namespace {
 
@@ -21,6 +23,8 @@ struct FakeStore final : seams::CheckpointStore {
   double bound_s = 0.0;
   std::vector<std::pair<std::string, std::size_t>> kept_oldest;
   std::vector<std::string> reads;  // job/pool
+  bool answer_now = true;          // else the reads wait in `pending`
+  std::vector<std::function<void(seams::CheckpointRead)>> pending;
   std::unique_ptr<seams::CheckpointWriter> writer(const std::string&, const std::string&, const std::vector<int>&,
                                                   bool) override {
     return nullptr;
@@ -28,7 +32,11 @@ struct FakeStore final : seams::CheckpointStore {
   void read(const std::string& job, const std::string& pool, const std::vector<int>&, double,
             std::function<void(seams::CheckpointRead)> on_done) override {
     reads.push_back(job + "/" + pool);
-    on_done(seams::CheckpointRead::kCorruptFound);
+    if (answer_now) {
+      on_done(seams::CheckpointRead::kCorruptFound);
+    } else {
+      pending.push_back(std::move(on_done));
+    }
   }
   int kept_checkpoints() const override { return kept; }
   double write_bound_s(const std::string&, double, int) const override { return bound_s; }
@@ -103,14 +111,53 @@ TEST_CASE("a checkpoint is read back from where the plan keeps it", "[models][cl
   io.attach_store(store);
   io.attach_namespaces(namespaces);
   std::vector<seams::CheckpointRead> results;
-  const auto record = [&results](seams::CheckpointRead r) { results.push_back(r); };
-  io.read_checkpoint("j", plan_to(workload::CheckpointTarget::kStore), {0, 1}, record);
+  const auto record = [&results](seams::CheckpointRead r) {
+    results.push_back(r);
+    return false;  // the run begins
+  };
+  const auto read = [&io, &record](workload::CheckpointTarget target) {
+    const auto plan = plan_to(target);
+    io.reload_time(0, plan, true);
+    return io.read_owed(0, "j", plan, {0, 1}, record);
+  };
+  CHECK(read(workload::CheckpointTarget::kStore));
   CHECK(store.reads == std::vector<std::string>{"j/ckpt"});
   // Namespaces have no checksums: all of it (ok) or a target out of reach (unavailable).
-  io.read_checkpoint("j", plan_to(workload::CheckpointTarget::kNvmeof), {0, 1}, record);
+  CHECK(read(workload::CheckpointTarget::kNvmeof));
   namespaces.reachable = false;
-  io.read_checkpoint("j", plan_to(workload::CheckpointTarget::kNvmeof), {0, 1}, record);
+  CHECK(read(workload::CheckpointTarget::kNvmeof));
   CHECK(results == std::vector<seams::CheckpointRead>{seams::CheckpointRead::kCorruptFound, seams::CheckpointRead::kOk,
                                                       seams::CheckpointRead::kUnavailable});
   CHECK(store.reads.size() == 1);
+}
+
+TEST_CASE("a restart owes a read where its plan keeps its checkpoint; a stopped run's read is ignored",
+          "[models][cluster][checkpoint_io]") {
+  CheckpointIo io;
+  FakeStore store;
+  io.attach_store(store);
+  // Kept elsewhere, 1 GB per node read back at 100 MB/s: 10 s before the work resumes.
+  auto at_rate = plan_to(workload::CheckpointTarget::kRemote);
+  at_rate.checkpoint_rate_bytes_per_s = 1e8;
+  CHECK(io.reload_time(0, at_rate, true) == Time::from_seconds(10.0));
+  CHECK(io.reload_time(0, at_rate, false) == Time::zero());
+  int answers = 0;
+  const auto back_once = [&answers](seams::CheckpointRead) { return ++answers == 1; };
+  const auto to_store = plan_to(workload::CheckpointTarget::kStore);
+  CHECK_FALSE(io.read_owed(0, "j", to_store, {0, 1}, back_once));  // nothing owed
+  // In the store: no delay, a read at the run's begin instead. The fake finds every checkpoint
+  // corrupt; the job goes back to the one before once (read in turn), then begins.
+  CHECK(io.reload_time(0, to_store, true) == Time::zero());
+  CHECK(io.read_owed(0, "j", to_store, {0, 1}, back_once));
+  CHECK(answers == 2);
+  CHECK(store.reads.size() == 2);
+  CHECK_FALSE(io.read_owed(0, "j", to_store, {0, 1}, back_once));  // read: owed no more
+  // A run that stops while its read is in flight never hears of it.
+  store.answer_now = false;
+  io.reload_time(1, to_store, true);
+  CHECK(io.read_owed(1, "k", to_store, {2}, back_once));
+  io.forget_read(1);
+  REQUIRE(store.pending.size() == 1);
+  store.pending.front()(seams::CheckpointRead::kOk);
+  CHECK(answers == 2);
 }

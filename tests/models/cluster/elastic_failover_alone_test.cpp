@@ -20,22 +20,25 @@ namespace mw = dcsim::models::workload;
 
 namespace {
 
-struct RecordingHost final : ElasticFailover::Host {
+struct RecordingHost final : ElasticFailover::Host, dcsim::models::cluster::JobTable {
   struct Growth {
     std::vector<int> nodes;
     const mw::TrainingJobPlan* plan;
     Time delay;
   };
   std::vector<int> free;
-  std::vector<int> nodes;
+  std::vector<int> job_nodes;
   bool is_stepping = true;
   std::vector<Growth> growths;
   std::span<const int> free_nodes() const override { return free; }
+  bool running(std::size_t) const override { return true; }
   bool stepping(std::size_t) const override { return is_stepping; }
-  const std::vector<int>& job_nodes(std::size_t) const override { return nodes; }
+  const std::vector<int>& nodes(std::size_t) const override { return job_nodes; }
+  double step_time_s(std::size_t) const override { return 0.0; }
+  int clean_checkpoint(std::size_t, int) const override { return 0; }
   void grow(std::size_t, const std::vector<int>& n, const mw::TrainingJobPlan* plan, Time delay) override {
     growths.push_back({n, plan, delay});
-    nodes = n;
+    job_nodes = n;
   }
 };
 
@@ -46,7 +49,7 @@ struct Fixture {
   dcsim::models::hardware::NodeSpec node = dcsim::models::hardware::hgx_h100();
   std::shared_ptr<const mw::TrainingJobPlan> plan;
   RecordingHost host;
-  ElasticFailover elastic{node, reg.collective_algorithms, "elastic", host};
+  ElasticFailover elastic{node, reg.collective_algorithms, "elastic", host, host};
   Fixture() {
     mw::TrainingJobSpec t;
     t.job.name = "bert";
@@ -59,7 +62,7 @@ struct Fixture {
     t.fabric.nics_per_node = node.compute_nics;
     t.fabric.nic_bandwidth_bps = node.compute_nic_bandwidth_bps;
     plan = std::make_shared<const mw::TrainingJobPlan>(mw::plan_training_job(t, node, reg.collective_algorithms));
-    host.nodes = {0, 1, 2, 3};
+    host.job_nodes = {0, 1, 2, 3};
   }
 };
 
@@ -72,15 +75,15 @@ TEST_CASE("a job re-forms on the columns a fault left it and grows back onto fre
   CHECK(f.elastic.replicas(*f.plan, 8) == 4);
   CHECK(f.elastic.replicas(*f.plan, 4) == 0);
   // Node 1 fails with nothing free: three columns survive.
-  CHECK(f.elastic.replicas_available(0, f.plan, f.host.nodes, {1}) == 3);
-  const auto r = f.elastic.reform(0, "bert", f.plan, f.host.nodes, {1}, 3, Time::from_s(60));
+  CHECK(f.elastic.replicas_available(0, f.plan, f.host.job_nodes, {1}) == 3);
+  const auto r = f.elastic.reform(0, "bert", f.plan, f.host.job_nodes, {1}, 3, Time::from_s(60));
   CHECK(r.nodes == std::vector<int>{0, 2, 3});
   CHECK(r.shrunk);
   REQUIRE(r.plan != nullptr);
   CHECK(r.plan->step.dp == 3);
   // The global batch is kept: 12 micro-batches per replica become 16, so a step takes longer.
   CHECK(r.plan->step.step_time_s > f.plan->step.step_time_s);
-  f.host.nodes = r.nodes;
+  f.host.job_nodes = r.nodes;
   // Nothing free: nothing grows.
   f.elastic.try_expand();
   CHECK(f.host.growths.empty());
@@ -101,9 +104,9 @@ TEST_CASE("a shrunk job grows only while it steps, and not after it restarts at 
           "[models][cluster][elastic_failover]") {
   Fixture f;
   f.host.free = {};
-  const auto r = f.elastic.reform(0, "bert", f.plan, f.host.nodes, {1, 2}, 2, Time::from_s(30));
+  const auto r = f.elastic.reform(0, "bert", f.plan, f.host.job_nodes, {1, 2}, 2, Time::from_s(30));
   CHECK(r.nodes == std::vector<int>{0, 3});
-  f.host.nodes = r.nodes;
+  f.host.job_nodes = r.nodes;
   f.host.free = {4};
   f.host.is_stepping = false;  // in its reconfiguration
   f.elastic.try_expand();
@@ -123,8 +126,8 @@ TEST_CASE("a shrunk job grows only while it steps, and not after it restarts at 
 TEST_CASE("a re-formation on replicas the job does not have is a bug", "[models][cluster][elastic_failover]") {
   Fixture f;
   // Four replicas with one node down and none free; none at all.
-  CHECK_THROWS_AS(f.elastic.reform(0, "bert", f.plan, f.host.nodes, {1}, 4, Time::from_s(60)),
+  CHECK_THROWS_AS(f.elastic.reform(0, "bert", f.plan, f.host.job_nodes, {1}, 4, Time::from_s(60)),
                   dcsim::sim::InternalError);
-  CHECK_THROWS_AS(f.elastic.reform(0, "bert", f.plan, f.host.nodes, {1}, 0, Time::from_s(60)),
+  CHECK_THROWS_AS(f.elastic.reform(0, "bert", f.plan, f.host.job_nodes, {1}, 0, Time::from_s(60)),
                   dcsim::sim::InternalError);
 }

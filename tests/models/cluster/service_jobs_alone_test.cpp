@@ -19,14 +19,14 @@ using dcsim::sim::Time;
 
 namespace {
 
-struct ListHost final : ServiceJobs::Host {
+struct ListHost final : ServiceJobs::Host, dcsim::models::cluster::JobTable {
   struct Job {
     JobSpec spec;
     bool arrived = false, running = false, stepping = false, ended = false;
     double utilization = -1;
   };
   std::vector<Job> jobs;
-  std::vector<int> nodes{4, 5};
+  std::vector<int> nodes_{4, 5};
   std::size_t add_job(JobSpec spec) override {
     jobs.push_back({std::move(spec)});
     return jobs.size() - 1;
@@ -35,7 +35,9 @@ struct ListHost final : ServiceJobs::Host {
   void end_job(std::size_t job) override { jobs[job].ended = true; }
   bool running(std::size_t job) const override { return jobs[job].running; }
   bool stepping(std::size_t job) const override { return jobs[job].stepping; }
-  const std::vector<int>& job_nodes(std::size_t) const override { return nodes; }
+  const std::vector<int>& nodes(std::size_t) const override { return nodes_; }
+  double step_time_s(std::size_t) const override { return 0.0; }
+  int clean_checkpoint(std::size_t, int) const override { return 0; }
   void set_job_utilization(std::size_t job, double u) override { jobs[job].utilization = u; }
 };
 
@@ -44,7 +46,7 @@ struct Fixture {
   CheckpointIo io;
   ListHost host;
   // 8-GPU nodes, a run of one hour.
-  ServiceJobs jobs{8, Time::from_s(3600), 50e9, io, host, sim};
+  ServiceJobs jobs{8, Time::from_s(3600), 50e9, io, host, host, sim};
 };
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace {
 Time s(double seconds) { return Time::from_seconds(seconds); }
 
 // One training job of 10 s steps whose kept checkpoints are at steps 100 and 200.
-struct RecordingHost final : SilentCorruption::Host {
+struct RecordingHost final : SilentCorruption::Host, dcsim::models::cluster::JobTable {
   struct RollBack {
     double at_s;
     int step;
@@ -31,7 +31,10 @@ struct RecordingHost final : SilentCorruption::Host {
   dcsim::sim::Simulator* sim = nullptr;
   bool is_stepping = true;
   std::vector<RollBack> roll_backs;
+  std::vector<int> no_nodes;
+  bool running(std::size_t) const override { return true; }
   bool stepping(std::size_t) const override { return is_stepping; }
+  const std::vector<int>& nodes(std::size_t) const override { return no_nodes; }
   double step_time_s(std::size_t) const override { return 10.0; }
   int clean_checkpoint(std::size_t, int step) const override { return step >= 200 ? 200 : step >= 100 ? 100 : 0; }
   bool roll_back(std::size_t, int step, const std::string& cause, int node, Time quarantine) override {
@@ -52,7 +55,7 @@ struct Fixture {
   dcsim::sim::MemoryTraceSink sink;
   RecordingHost host;
   SilentCorruption corruption;
-  explicit Fixture(double probability) : corruption(SdcDetection{probability, 3}, false, 7, host, sim, sink) {
+  explicit Fixture(double probability) : corruption(SdcDetection{probability, 3}, false, 7, host, host, sim, sink) {
     host.sim = &sim;
   }
 };
@@ -127,7 +130,7 @@ TEST_CASE("without detection settings a corruption is a bug, and nothing is repo
   dcsim::sim::Simulator sim;
   dcsim::sim::MemoryTraceSink sink;
   RecordingHost host;
-  SilentCorruption corruption(std::nullopt, false, 7, host, sim, sink);
+  SilentCorruption corruption(std::nullopt, false, 7, host, host, sim, sink);
   CHECK_THROWS_AS(corruption.corrupt(0, "train", 8, 0, "sdc", Time::zero(), 1), dcsim::sim::InternalError);
   corruption.finish();
   CHECK(sink.tables().empty());

@@ -237,7 +237,7 @@ TEST_CASE("checkpoints to a store host on the fabric are flows that converge on 
   net::FabricSimulation driver(sim, fabric, nullptr);
   ClusterSimulation cluster(c, reg, sim, sink);
   TrainingFabric tf(sim, driver, {0, 1});
-  cluster.set_training_fabric(&tf);
+  cluster.connect({.training_fabric = &tf});
   cluster.start();
   sim.run();
   cluster.finish();

@@ -90,7 +90,7 @@ Result run(const ModelRegistries& reg, double oversubscription, int jobs) {
   net::FabricSimulation driver(sim, fabric, nullptr);
   ClusterSimulation cluster(c, reg, sim, sink);
   TrainingFabric training(sim, driver, {0, 1, 2, 3, 4, 5});
-  cluster.set_training_fabric(&training);
+  cluster.connect({.training_fabric = &training});
   cluster.start();
   sim.run();
   cluster.finish();
@@ -147,7 +147,7 @@ TEST_CASE("in flow mode a job's power follows each measured step's phases",
   net::FabricSimulation driver(sim, fabric, nullptr);
   ClusterSimulation cluster(c, reg, sim, sink);
   TrainingFabric training(sim, driver, {0, 1, 2, 3, 4, 5});
-  cluster.set_training_fabric(&training);
+  cluster.connect({.training_fabric = &training});
   cluster.start();
   sim.run();
   cluster.finish();

@@ -84,7 +84,9 @@ TEST_CASE("topology_aware packs a job under one leaf where fifo splits it over t
     ClusterConfig c = simple_cluster(8);
     c.scheduler = scheduler;
     c.jobs = {job("X", s(0), 1, s(100), 1.0), job("Y", s(1), 4, s(10), 1.0)};
-    auto run = std::make_unique<Run>(c, [](ClusterSimulation& m) { m.set_fabric_groups({0, 0, 0, 0, 1, 1, 1, 1}); });
+    auto run = std::make_unique<Run>(c, [](ClusterSimulation& m) {
+      m.connect({.fabric_groups = {0, 0, 0, 0, 1, 1, 1, 1}});
+    });
     run->to_end();
     return run;
   };
@@ -116,7 +118,7 @@ TEST_CASE("thermal_aware prefers cool GPUs in racks with power headroom", "[mode
     c.nodes_per_rack = 2;
     c.scheduler = scheduler;
     c.jobs = {job("X", s(0), 3, s(10), 1.0)};
-    Run run(c, [&](ClusterSimulation& m) { m.set_node_conditions(&zones); });
+    Run run(c, [&](ClusterSimulation& m) { m.connect({.node_conditions = &zones}); });
     run.to_end();
     return std::get<std::string>(run.event_cell("X", "node_list"));
   };
@@ -197,7 +199,7 @@ TEST_CASE("every registered scheduler places only what is free and finishes a mi
       j.estimate = s(j.work.seconds() * (i % 2 == 0 ? 0.5 : 2.0));  // wrong both ways
       c.jobs.push_back(j);
     }
-    Run run(c, [](ClusterSimulation& m) { m.set_fabric_groups({0, 0, 0, 1, 1, 1}); });
+    Run run(c, [](ClusterSimulation& m) { m.connect({.fabric_groups = {0, 0, 0, 1, 1, 1}}); });
     run.to_end();
     CHECK(std::get<std::int64_t>(run.sink.summary("workload/jobs_completed").value) == 40);
     // Utilisation is a fraction: shared nodes counted by GPU share, never above 1.
