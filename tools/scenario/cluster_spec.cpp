@@ -60,7 +60,7 @@ int racks_per_power_series(const C& c, const std::string& mode, int max_series) 
 
 }  // namespace
 
-Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
+Bindings<models::hardware::NodeSpec> node_bindings(const models::ModelRegistries& registries) {
   using N = models::hardware::NodeSpec;
   using G = models::hardware::GpuSpec;
   const auto from_preset = [](FieldSpec f) { return with_default_note(std::move(f), "from the preset"); };
@@ -90,7 +90,10 @@ Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
                                        QuantityKind::kPower)),
             &N::other_max_power_w, "node.other_max_power");
   bind_node_hardware(node);
+  return node;
+}
 
+Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
   using P = models::power::GpuPhasePowerConfig;
   Bindings<P> phases(
       object_field("gpu_phase_power",
@@ -133,7 +136,7 @@ Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
                                        "(absent: no compute nodes; a scenario needs /cluster or /fabric)"));
   cluster
       .object(
-          std::move(node), [](C& c) -> N& { return c.node; }, "node")
+          node_bindings(registries), [](C& c) -> models::hardware::NodeSpec& { return c.node; }, "node")
       .bind(required(integer_field("nodes", "Number of nodes in the cluster.", at_least(1))), &C::nodes, "nodes")
       // The scenario's racks hold 4 nodes; the model's default is 1.
       .bind(with_default(integer_field("nodes_per_rack", "Nodes per rack (for per-rack power).", at_least(1)), 4),

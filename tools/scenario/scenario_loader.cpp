@@ -61,16 +61,7 @@ void fill_node_from_preset(json& node, const models::ModelRegistries& registries
   if (!node.contains("preset")) return;
   const auto* entry = registries.node_presets.find(node["preset"].get<std::string>());
   if (entry == nullptr) return;
-  const models::hardware::NodeSpec spec = entry->factory();
-  const auto fill = [&node](const char* key, const json& value) {
-    if (!node.contains(key)) node[key] = value;
-  };
-  fill("gpus", spec.gpus);
-  fill("gpu_idle_power", spec.gpu.idle_power_w);
-  fill("gpu_max_power", spec.gpu.max_power_w);
-  fill("other_idle_power", spec.other_idle_power_w);
-  fill("other_max_power", spec.other_max_power_w);
-  fill_node_hardware_from_preset(node, spec);
+  node_bindings(registries).fill_from(entry->factory(), node);
 }
 
 // The GPU of /cluster/node's preset; null without a cluster or with an unknown preset (reported
