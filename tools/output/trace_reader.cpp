@@ -59,9 +59,11 @@ void read_slab(hid_t ds, hid_t mem_type, hsize_t start, hsize_t count, void* dat
         object);
 }
 
-// HDF5 failures while reading (a damaged file) are bad input, like a file that does not open.
+// Reads under the HDF5 lock (a sweep writes traces on other threads). HDF5 failures while
+// reading (a damaged file) are bad input, like a file that does not open.
 template <class F>
 auto guarded(const std::filesystem::path& trace, F&& read) -> decltype(read()) {
+  const Hdf5Lock hdf5_lock;
   try {
     return read();
   } catch (const Hdf5Error& e) {
@@ -100,6 +102,18 @@ struct TraceReader::Impl {
     return link_exists(file.get(), "/meta") &&
            H5Aexists_by_name(file.get(), "/meta", name.c_str(), H5P_DEFAULT) > 0;
   }
+  // A scalar attribute of /meta read as `mem_type`; nothing when the trace has none.
+  template <class T>
+  std::optional<T> meta_scalar(const std::string& name, hid_t mem_type) const {
+    return guarded(path, [&]() -> std::optional<T> {
+      if (!has_meta_attribute(name)) return std::nullopt;
+      Handle meta = open_meta();
+      Handle attr = attr_handle(H5Aopen(meta.get(), name.c_str(), H5P_DEFAULT), "/meta@" + name);
+      T v{};
+      check(H5Aread(attr.get(), mem_type, &v), "cannot read attribute", "/meta@" + name);
+      return v;
+    });
+  }
 };
 
 TraceReader::TraceReader(const std::filesystem::path& trace) : impl_(std::make_unique<Impl>()) {
@@ -121,7 +135,6 @@ bool TraceReader::has_series(const std::string& path) const {
 }
 
 std::string TraceReader::series_unit(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::string {
     const std::string object = "/series/" + path;
     Handle group = group_handle(H5Gopen2(impl_->file.get(), object.c_str(), H5P_DEFAULT), object);
@@ -130,7 +143,6 @@ std::string TraceReader::series_unit(const std::string& path) const {
 }
 
 std::uint64_t TraceReader::series_points(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::uint64_t {
     Handle times = impl_->open_series_dataset(path, "time_ns");
     return dataset_length(times.get(), "/series/" + path + "/time_ns");
@@ -138,7 +150,6 @@ std::uint64_t TraceReader::series_points(const std::string& path) const {
 }
 
 std::optional<std::int64_t> TraceReader::series_last_time_ns(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::optional<std::int64_t> {
     const std::string object = "/series/" + path + "/time_ns";
     Handle times = impl_->open_series_dataset(path, "time_ns");
@@ -151,7 +162,6 @@ std::optional<std::int64_t> TraceReader::series_last_time_ns(const std::string& 
 }
 
 void TraceReader::read_series(const std::string& path, const SeriesBlockFn& block) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> void {
     const std::string object = "/series/" + path;
     Handle times = impl_->open_series_dataset(path, "time_ns");
@@ -174,7 +184,6 @@ void TraceReader::read_series(const std::string& path, const SeriesBlockFn& bloc
 }
 
 bool TraceReader::has_table(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> bool {
     const std::string object = "/" + path;
     return link_exists(impl_->file.get(), object) &&
@@ -183,7 +192,6 @@ bool TraceReader::has_table(const std::string& path) const {
 }
 
 std::vector<std::string> TraceReader::table_columns(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     if (!has_table(path)) return {};
     const std::string object = "/" + path;
@@ -193,7 +201,6 @@ std::vector<std::string> TraceReader::table_columns(const std::string& path) con
 }
 
 std::uint64_t TraceReader::table_rows(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::uint64_t {
     const auto columns = table_columns(path);
     if (columns.empty()) return 0;
@@ -202,9 +209,7 @@ std::uint64_t TraceReader::table_rows(const std::string& path) const {
   });
 }
 
-std::vector<double> TraceReader::read_number_column(const std::string& table,
-                                                    const std::string& column) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
+std::vector<double> TraceReader::read_number_column(const std::string& table, const std::string& column) const {
   return guarded(impl_->path, [&]() -> std::vector<double> {
     const std::string object = "/" + table + "/" + column;
     Handle ds = impl_->open_column(table, column);
@@ -225,9 +230,7 @@ std::vector<double> TraceReader::read_number_column(const std::string& table,
   });
 }
 
-std::vector<std::string> TraceReader::read_string_column(const std::string& table,
-                                                         const std::string& column) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
+std::vector<std::string> TraceReader::read_string_column(const std::string& table, const std::string& column) const {
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     const std::string object = "/" + table + "/" + column;
     Handle ds = impl_->open_column(table, column);
@@ -254,7 +257,6 @@ std::vector<std::string> TraceReader::read_string_column(const std::string& tabl
 }
 
 std::string TraceReader::meta_string(const std::string& name) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::string {
     if (!impl_->has_meta_attribute(name)) return "";
     Handle meta = impl_->open_meta();
@@ -263,7 +265,6 @@ std::string TraceReader::meta_string(const std::string& name) const {
 }
 
 std::vector<std::string> TraceReader::meta_strings(const std::string& name) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     if (!impl_->has_meta_attribute(name)) return {};
     Handle meta = impl_->open_meta();
@@ -272,27 +273,11 @@ std::vector<std::string> TraceReader::meta_strings(const std::string& name) cons
 }
 
 std::optional<std::uint64_t> TraceReader::meta_uint64(const std::string& name) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
-  return guarded(impl_->path, [&]() -> std::optional<std::uint64_t> {
-    if (!impl_->has_meta_attribute(name)) return std::nullopt;
-    Handle meta = impl_->open_meta();
-    Handle attr = attr_handle(H5Aopen(meta.get(), name.c_str(), H5P_DEFAULT), "/meta@" + name);
-    std::uint64_t v = 0;
-    check(H5Aread(attr.get(), H5T_NATIVE_UINT64, &v), "cannot read attribute", "/meta@" + name);
-    return v;
-  });
+  return impl_->meta_scalar<std::uint64_t>(name, H5T_NATIVE_UINT64);
 }
 
 std::optional<double> TraceReader::meta_double(const std::string& name) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
-  return guarded(impl_->path, [&]() -> std::optional<double> {
-    if (!impl_->has_meta_attribute(name)) return std::nullopt;
-    Handle meta = impl_->open_meta();
-    Handle attr = attr_handle(H5Aopen(meta.get(), name.c_str(), H5P_DEFAULT), "/meta@" + name);
-    double v = 0;
-    check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), "cannot read attribute", "/meta@" + name);
-    return v;
-  });
+  return impl_->meta_scalar<double>(name, H5T_NATIVE_DOUBLE);
 }
 
 }  // namespace dcsim::tools::output
