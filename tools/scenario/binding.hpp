@@ -46,6 +46,8 @@ T from_resolved(const nlohmann::json& v) {
     return sim::Time::from_seconds(v.get<double>());
   } else if constexpr (std::is_same_v<T, sim::Params>) {
     return params_from_resolved(&v);
+  } else if constexpr (std::is_same_v<T, sim::Distribution>) {
+    return distribution_from_resolved(v);
   } else {
     return v.get<T>();
   }

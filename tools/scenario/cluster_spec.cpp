@@ -19,34 +19,6 @@ using C = mc::ClusterConfig;
 
 namespace {
 
-sim::Distribution to_distribution(const json& d) {
-  sim::Distribution out;
-  const auto kind = d.at("kind").get<std::string>();
-  const auto at = [&d](const char* key) { return d.at(key).get<double>(); };
-  if (kind == "fixed") {
-    out.kind = sim::Distribution::Kind::kFixed;
-    out.a = at("value");
-  } else if (kind == "uniform") {
-    out.kind = sim::Distribution::Kind::kUniform;
-    out.a = at("low");
-    out.b = at("high");
-  } else if (kind == "exponential") {
-    out.kind = sim::Distribution::Kind::kExponential;
-    out.a = at("mean");
-  } else if (kind == "lognormal") {
-    out.kind = sim::Distribution::Kind::kLognormal;
-    out.a = at("median");
-    out.b = at("sigma");
-  } else if (kind == "weibull") {
-    out.kind = sim::Distribution::Kind::kWeibull;
-    out.a = at("scale");
-    out.b = at("shape");
-  } else {
-    throw sim::InternalError("unknown distribution kind '" + kind + "' after validation (this is a bug)");
-  }
-  return out;
-}
-
 // /outputs/rack_power and /outputs/max_rack_series -> racks a power series covers (0: none).
 // `auto` keeps one series per rack up to `max_series` racks, above that the fewest consecutive
 // racks a group that keeps the series at `max_series` or under: ceil(racks / max_series).
@@ -217,10 +189,10 @@ Bindings<C> workload_bindings(const models::ModelRegistries& registries) {
             &Gen::start, "start")
       .bind(required(
                 distribution_field("interarrival", "Time between arrivals.", QuantityKind::kDuration, at_least(0))),
-            "interarrival_s", [](Gen& g, const json& v) { g.interarrival_s = to_distribution(v); })
+            &Gen::interarrival_s, "interarrival_s")
       .bind(required(distribution_field("work", "Run time of each job at nominal GPU clock.", QuantityKind::kDuration,
                                         above(0))),
-            "work_s", [](Gen& g, const json& v) { g.work_s = to_distribution(v); })
+            &Gen::work_s, "work_s")
       .bind(with_default(min_items(integer_array_field("nodes",
                                                        "Node counts, drawn uniformly for each job (each "
                                                        "at most /cluster/nodes).",

@@ -4,7 +4,6 @@
 #include "tools/scenario/faults_spec.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -22,17 +21,6 @@ namespace net = models::network;
 namespace {
 
 sim::Time duration_of(const json& v) { return sim::Time::from_seconds(v.get<double>()); }
-
-std::string located(const std::string& source, const std::string& pointer, const std::string& message) {
-  return source + ":" + pointer + ": " + message;
-}
-
-// Relative data files are found beside the scenario, as users keep them together.
-std::string beside(const std::string& source, const std::string& file) {
-  const std::filesystem::path p(file);
-  if (p.is_absolute()) return file;
-  return (std::filesystem::path(source).parent_path() / p).string();
-}
 
 bool topology_reads(const models::ModelRegistries& registries, const std::string& topology, const std::string& key) {
   const auto& params = registries.topologies.get(topology).params;

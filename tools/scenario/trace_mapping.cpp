@@ -1,10 +1,10 @@
 #include "tools/scenario/trace_mapping.hpp"
 
-#include <filesystem>
 #include <map>
 #include <unordered_map>
 
 #include "sim/error.hpp"
+#include "tools/scenario/data_file.hpp"
 #include "tools/scenario/job_trace_import.hpp"
 
 namespace dcsim::tools::scenario {
@@ -16,13 +16,6 @@ namespace {
 const json* list_at(const json& doc, const char* pointer) {
   const json::json_pointer p(pointer);
   return doc.contains(p) && doc.at(p).is_array() ? &doc.at(p) : nullptr;
-}
-
-// Relative data files are found beside the scenario, as the flow traces are (fabric_mapping).
-std::string beside(const std::string& source, const std::string& file) {
-  const std::filesystem::path p(file);
-  if (p.is_absolute()) return file;
-  return (std::filesystem::path(source).parent_path() / p).string();
 }
 
 // How each format names the row's fields that the cluster checks, for messages.
