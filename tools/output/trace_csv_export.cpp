@@ -18,14 +18,6 @@ namespace {
 
 constexpr hsize_t kRowBlock = 65536;  // table rows read per block
 
-// RFC 4180: a cell holding a comma, a quote or a line break is quoted, its quotes doubled.
-std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::ofstream open_csv(const std::filesystem::path& target) {
   std::filesystem::create_directories(target.parent_path());
   std::ofstream out(target, std::ios::binary | std::ios::trunc);
@@ -179,6 +171,13 @@ void export_summary_scalars(hid_t file, const std::filesystem::path& target) {
 }
 
 }  // namespace
+
+std::string csv_cell(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
 
 std::vector<std::filesystem::path> export_trace_csv(const std::filesystem::path& trace,
                                                     const std::filesystem::path& out_dir) {
