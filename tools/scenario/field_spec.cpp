@@ -24,15 +24,6 @@ std::string format_number(double v) {
 
 namespace {
 
-std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
-  std::string out;
-  for (const auto& s : items) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
-}
-
 bool is_positive(const Range& r) {
   return r.minimum && *r.minimum == 0.0 && r.exclusive_minimum && !r.maximum;
 }
@@ -475,6 +466,15 @@ std::string render_value(const nlohmann::json& value) {
   constexpr std::size_t kMax = 60;
   if (s.size() > kMax) s = s.substr(0, kMax - 3) + "...";
   return s;
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
 }
 
 const json* find_at(const json& doc, const std::string& pointer) {

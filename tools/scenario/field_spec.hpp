@@ -18,6 +18,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -148,6 +149,8 @@ std::string expectation(const FieldSpec& spec);
 std::string render_value(const nlohmann::json& value);
 // "/workload/jobs/0" + "name"; escapes '~' and '/' per RFC 6901.
 std::string pointer_append(const std::string& pointer, const std::string& token);
+// "a, b, c" (or with another separator).
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
 // The value at a JSON pointer, or null when absent (including on a path through non-objects).
 const nlohmann::json* find_at(const nlohmann::json& doc, const std::string& pointer);
 // "<source>:<pointer>: <message>"; the document root (the empty pointer) reads "<source>: ...",
