@@ -23,14 +23,6 @@ const std::vector<std::string>& timeline_tables() {
   return paths;
 }
 
-const std::vector<std::string>& timeline_series() {
-  static const std::vector<std::string> paths = {"power/cluster_w",  "facility/it_w",
-                                                 "facility/total_w", "facility/cooling_w",
-                                                 "facility/pue",     "thermal/busy_clock_factor",
-                                                 "jobs/running",     "jobs/waiting"};
-  return paths;
-}
-
 // Rows [start, start + count) of one column as cells.
 void read_cells(hid_t dataset, const std::string& object, sim::ColumnType type, hsize_t start, hsize_t count,
                 std::vector<sim::Cell>& cells) {
