@@ -32,7 +32,8 @@ FieldNames field_names(JobTraceFormat format) {
   return {"nodes", "GPUs per node"};
 }
 
-// Names a generator gives its jobs: NAME-0 .. NAME-(count-1).
+}  // namespace
+
 bool generated_name(const std::string& job, const std::string& generator, std::int64_t count) {
   if (job.size() <= generator.size() + 1 || job.compare(0, generator.size(), generator) != 0 ||
       job[generator.size()] != '-') {
@@ -45,8 +46,6 @@ bool generated_name(const std::string& job, const std::string& generator, std::i
   }
   return std::stoll(index) < count;
 }
-
-}  // namespace
 
 void check_trace_cross_field(const json& resolved, ErrorList& errors) {
   const json* traces = list_at(resolved, "/workload/traces");
