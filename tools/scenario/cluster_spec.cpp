@@ -106,9 +106,7 @@ Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
 
   Bindings<C> cluster(optional_section(object_field("cluster", "The compute nodes and their racks.", {}),
                                        "(absent: no compute nodes; a scenario needs /cluster or /fabric)"));
-  cluster
-      .object(
-          node_bindings(registries), [](C& c) -> models::hardware::NodeSpec& { return c.node; }, "node")
+  cluster.object(node_bindings(registries), &C::node, "node")
       .bind(required(integer_field("nodes", "Number of nodes in the cluster.", at_least(1))), &C::nodes, "nodes")
       // The scenario's racks hold 4 nodes; the model's default is 1.
       .bind(with_default(integer_field("nodes_per_rack", "Nodes per rack (for per-rack power).", at_least(1)), 4),
@@ -118,8 +116,7 @@ Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
            [pool = cloud_pool_bindings(registries)](std::string_view f, const std::string& at, const json* value) {
              return pool.pointer_of(f, at, value);
            })
-      .object(
-          std::move(phases), [](C& c) -> P& { return c.gpu_phase_power; }, "gpu_phase_power");
+      .object(std::move(phases), &C::gpu_phase_power, "gpu_phase_power");
   return cluster;
 }
 

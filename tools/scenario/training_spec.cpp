@@ -316,10 +316,8 @@ Bindings<mw::TrainingJobSpec> training_job_bindings(const models::ModelRegistrie
                                         at_least(0)),
                          "0 s"),
             &S::arrival, "arrival")
-      .object(
-          std::move(dataset), [](S& s) -> D& { return s.dataset; }, "dataset")
-      .object(
-          std::move(checkpoint), [](S& s) -> C& { return s.checkpoint; }, "checkpoint");
+      .object(std::move(dataset), &S::dataset, "dataset")
+      .object(std::move(checkpoint), &S::checkpoint, "checkpoint");
   return job;
 }
 
