@@ -3,27 +3,15 @@
 #include <algorithm>
 #include <map>
 
+#include "tools/scenario/spec_path.hpp"
+
 namespace dcsim::tools::check {
 
 namespace {
 
 using nlohmann::json;
 
-bool is_index(const std::string& s) {
-  return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
-}
-
-std::vector<std::string> split(const std::string& path) {
-  std::vector<std::string> out(1);
-  for (const char c : path) {
-    if (c == '/') {
-      out.emplace_back();
-    } else {
-      out.back() += c;
-    }
-  }
-  return out;
-}
+using scenario::is_index;
 
 // Rows of a table by name; names that two rows share map to every row that has them.
 std::map<std::string, std::vector<std::size_t>> rows_by_name(const json& table) {
@@ -58,7 +46,7 @@ PathLookup lookup(const json& summary, const std::string& path) {
   PathLookup out;
   const json* node = &summary;
   std::string walked;
-  for (const auto& seg : split(path)) {
+  for (const auto& seg : scenario::split_path(path, '/')) {
     const std::string where = walked.empty() ? "the summary" : walked;
     if (node->is_object()) {
       if (!node->contains(seg)) {

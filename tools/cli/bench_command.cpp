@@ -32,6 +32,26 @@ namespace {
 // One subcommand of `dcsim bench` per function, each with its options (parsed into state its
 // action owns) and its action; add_bench_command lists them in `--help` order.
 
+// A subcommand with --json: its action prints `run`'s cases as a JSON array, or as a table of
+// `header` and one `row` per case. Options added to it after --json come after it in --help.
+Command add_cases_bench(CLI::App& bench, const std::string& name, const std::string& description,
+                        std::function<nlohmann::json()> run, std::string header,
+                        std::function<std::string(const nlohmann::json&)> row) {
+  auto json = std::make_shared<bool>(false);
+  auto* sub = bench.add_subcommand(name, description);
+  sub->add_flag("--json", *json, "print a JSON array of cases");
+  return {sub, [json, run = std::move(run), header = std::move(header), row = std::move(row)] {
+            const auto cases = run();
+            if (*json) {
+              std::cout << cases.dump(2) << '\n';
+              return 0;
+            }
+            std::cout << header;
+            for (const auto& c : cases) std::cout << row(c);
+            return 0;
+          }};
+}
+
 Command add_engine_bench(CLI::App& bench) {
   struct Args {
     std::size_t pending = 100'000;
@@ -144,63 +164,30 @@ Command add_facility_bench(CLI::App& bench) {
 }
 
 Command add_training_bench(CLI::App& bench) {
-  struct Args {
-    std::vector<std::string> cases;
-    bool json = false;
-  };
-  auto args = std::make_shared<Args>();
-  auto* training = bench.add_subcommand(
-      "training",
+  auto cases = std::make_shared<std::vector<std::string>>();
+  Command training = add_cases_bench(
+      bench, "training",
       "training jobs: 1,024 GPUs x 1,000 steps in flow mode, 16,384 GPUs x 1 day analytic, one Llama-3-405B-style "
-      "step in flow mode on 16,384 and 131,072 GPUs");
-  training->add_flag("--json", args->json, "print a JSON array of cases");
-  training->add_option("--case", args->cases,
-                       "only these cases (repeatable); default: the standard set. Names: dp-1024-gpus-flow, "
-                       "llama3-70b-16384-gpus-analytic, flow-step-N-gpus (one Llama-3-405B-style step in flow "
-                       "mode on N GPUs, e.g. flow-step-16384-gpus, flow-step-131072-gpus)");
-  return {training, [args] {
-            const auto cases = bench::run_training_bench(args->cases);
-            if (args->json) {
-              std::cout << cases.dump(2) << '\n';
-              return 0;
-            }
-            std::cout << fmt::format("{:<34} {:>7} {:>9} {:>9} {:>10} {:>12} {:>10} {:>9}\n", "case", "gpus", "steps",
-                                     "wall_s", "events", "events/s", "flows", "rss_MB");
-            for (const auto& c : cases) {
-              // Flows and peak RSS where a case reports them (the flow-step cases' targets).
-              const std::string flows = c.contains("flows") ? std::to_string(c["flows"].get<std::uint64_t>())
-                                        : c.contains("fabric_flows")
-                                            ? std::to_string(c["fabric_flows"].get<std::uint64_t>())
-                                            : "-";
-              const std::string rss =
-                  c.contains("peak_rss_mb") ? fmt::format("{:.0f}", c["peak_rss_mb"].get<double>()) : "-";
-              std::cout << fmt::format("{:<34} {:>7} {:>9.0f} {:>9.3f} {:>10} {:>12.0f} {:>10} {:>9}\n",
-                                       c["name"].get<std::string>(), c["gpus"].get<int>(), c["steps"].get<double>(),
-                                       c["wall_s"].get<double>(), c["events"].get<std::uint64_t>(),
-                                       c["events_per_s"].get<double>(), flows, rss);
-            }
-            return 0;
-          }};
-}
-
-// A subcommand whose only option is --json: its action prints `run`'s cases as a JSON array, or
-// as a table of `header` and one `row` per case.
-Command add_cases_bench(CLI::App& bench, const std::string& name, const std::string& description,
-                        std::function<nlohmann::json()> run, std::string header,
-                        std::function<std::string(const nlohmann::json&)> row) {
-  auto json = std::make_shared<bool>(false);
-  auto* sub = bench.add_subcommand(name, description);
-  sub->add_flag("--json", *json, "print a JSON array of cases");
-  return {sub, [json, run = std::move(run), header = std::move(header), row = std::move(row)] {
-            const auto cases = run();
-            if (*json) {
-              std::cout << cases.dump(2) << '\n';
-              return 0;
-            }
-            std::cout << header;
-            for (const auto& c : cases) std::cout << row(c);
-            return 0;
-          }};
+      "step in flow mode on 16,384 and 131,072 GPUs",
+      [cases] { return bench::run_training_bench(*cases); },
+      fmt::format("{:<34} {:>7} {:>9} {:>9} {:>10} {:>12} {:>10} {:>9}\n", "case", "gpus", "steps", "wall_s", "events",
+                  "events/s", "flows", "rss_MB"),
+      [](const nlohmann::json& c) {
+        // Flows and peak RSS where a case reports them (the flow-step cases' targets).
+        const std::string flows = c.contains("flows")          ? std::to_string(c["flows"].get<std::uint64_t>())
+                                  : c.contains("fabric_flows") ? std::to_string(c["fabric_flows"].get<std::uint64_t>())
+                                                               : "-";
+        const std::string rss = c.contains("peak_rss_mb") ? fmt::format("{:.0f}", c["peak_rss_mb"].get<double>()) : "-";
+        return fmt::format("{:<34} {:>7} {:>9.0f} {:>9.3f} {:>10} {:>12.0f} {:>10} {:>9}\n",
+                           c["name"].get<std::string>(), c["gpus"].get<int>(), c["steps"].get<double>(),
+                           c["wall_s"].get<double>(), c["events"].get<std::uint64_t>(), c["events_per_s"].get<double>(),
+                           flows, rss);
+      });
+  training.subcommand->add_option("--case", *cases,
+                                  "only these cases (repeatable); default: the standard set. Names: dp-1024-gpus-flow, "
+                                  "llama3-70b-16384-gpus-analytic, flow-step-N-gpus (one Llama-3-405B-style step in "
+                                  "flow mode on N GPUs, e.g. flow-step-16384-gpus, flow-step-131072-gpus)");
+  return training;
 }
 
 Command add_operations_bench(CLI::App& bench) {

@@ -29,9 +29,7 @@ std::string seconds_text(std::int64_t ns) {
 
 void export_one(const TraceReader& trace, const std::string& path, const std::filesystem::path& target) {
   const std::string unit = trace.series_unit(path);
-  std::filesystem::create_directories(target.parent_path());
-  std::ofstream out(target, std::ios::binary | std::ios::trunc);
-  if (!out) throw sim::InputError("cannot write '" + target.string() + "'");
+  std::ofstream out = open_csv(target);
   out << "time_ns,time_s," << (unit.empty() ? std::string("value") : "value [" + unit + "]")
       << "\n";
   trace.read_series(path, [&](std::span<const std::int64_t> t, std::span<const double> v) {
@@ -39,11 +37,22 @@ void export_one(const TraceReader& trace, const std::string& path, const std::fi
       out << t[i] << ',' << seconds_text(t[i]) << ',' << csv_value_text(v[i]) << '\n';
     }
   });
-  out.close();
-  if (!out) throw sim::InputError("cannot write '" + target.string() + "'");
+  close_csv(out, target);
 }
 
 }  // namespace
+
+std::ofstream open_csv(const std::filesystem::path& target) {
+  std::filesystem::create_directories(target.parent_path());
+  std::ofstream out(target, std::ios::binary | std::ios::trunc);
+  if (!out) throw sim::InputError("cannot write '" + target.string() + "'");
+  return out;
+}
+
+void close_csv(std::ofstream& out, const std::filesystem::path& target) {
+  out.close();
+  if (!out) throw sim::InputError("cannot write '" + target.string() + "'");
+}
 
 std::string csv_value_text(double v) {
   if (std::isnan(v)) return "";

@@ -8,6 +8,7 @@
 // long series does not have to fit in memory.
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,10 @@ std::vector<std::filesystem::path> write_series_csv(const std::filesystem::path&
 
 // A float cell as the CSV exports write it: shortest round-trip form, NaN empty, inf / -inf.
 std::string csv_value_text(double v);
+
+// A CSV file of the exports, its folders created; closing it checks the writes.
+// sim::InputError "cannot write '<target>'" when either fails.
+std::ofstream open_csv(const std::filesystem::path& target);
+void close_csv(std::ofstream& out, const std::filesystem::path& target);
 
 }  // namespace dcsim::tools::output

@@ -154,4 +154,54 @@ std::vector<std::string> read_string_array_attribute(hid_t obj, const std::strin
   return out;
 }
 
+std::uint64_t read_uint64_attribute(hid_t obj, const std::string& object, const std::string& name) {
+  const std::string where = object + "@" + name;
+  Handle attr = attr_handle(H5Aopen(obj, name.c_str(), H5P_DEFAULT), where);
+  std::uint64_t v = 0;
+  check(H5Aread(attr.get(), H5T_NATIVE_UINT64, &v), "cannot read attribute", where);
+  return v;
+}
+
+bool link_exists(hid_t file, const std::string& path) {
+  std::string prefix;
+  std::size_t from = 1;
+  while (from <= path.size()) {
+    const std::size_t slash = path.find('/', from);
+    prefix = path.substr(0, slash);
+    if (H5Lexists(file, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (slash == std::string::npos) break;
+    from = slash + 1;
+  }
+  return true;
+}
+
+std::vector<std::string> list_series(hid_t file) {
+  std::vector<std::string> paths;
+  if (H5Lexists(file, "/series", H5P_DEFAULT) <= 0) return paths;
+  Handle series = group_handle(H5Gopen2(file, "/series", H5P_DEFAULT), "/series");
+  auto visit = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+    const std::string n = name;
+    const std::string leaf = "/time_ns";
+    if (n.size() > leaf.size() && n.compare(n.size() - leaf.size(), std::string::npos, leaf) == 0) {
+      static_cast<std::vector<std::string>*>(out)->push_back(n.substr(0, n.size() - leaf.size()));
+    }
+    return 0;
+  };
+  check(H5Lvisit(series.get(), H5_INDEX_NAME, H5_ITER_INC, visit, &paths), "cannot list", "/series");
+  return paths;
+}
+
+hsize_t dataset_length(hid_t dataset, const std::string& object) {
+  Handle space = space_handle(H5Dget_space(dataset), object);
+  return static_cast<hsize_t>(H5Sget_simple_extent_npoints(space.get()));
+}
+
+void read_slab(hid_t dataset, hid_t mem_type, hsize_t start, hsize_t count, void* data, const std::string& object) {
+  Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object);
+  Handle file_space = space_handle(H5Dget_space(dataset), object);
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), "cannot select in",
+        object);
+  check(H5Dread(dataset, mem_type, mem.get(), file_space.get(), H5P_DEFAULT, data), "cannot read", object);
+}
+
 }  // namespace dcsim::tools::output

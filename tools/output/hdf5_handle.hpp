@@ -123,9 +123,21 @@ void write_uint64_attribute(hid_t obj, const std::string& object, const std::str
 void write_double_attribute(hid_t obj, const std::string& object, const std::string& name,
                             double value);
 
-// Readers for what the writers above wrote (used by the CSV export).
+// Readers for what the writers above wrote (the trace reader, the CSV and timeline exports).
 std::string read_string_attribute(hid_t obj, const std::string& object, const std::string& name);
 std::vector<std::string> read_string_array_attribute(hid_t obj, const std::string& object, const std::string& name);
+std::uint64_t read_uint64_attribute(hid_t obj, const std::string& object, const std::string& name);
+
+// Whether `path` ("/events/jobs/name") is in the file: each component in turn, as H5Lexists on
+// "a/b" fails when "a" is missing.
+bool link_exists(hid_t file, const std::string& path);
+// The series of a trace: the groups under /series with a time_ns dataset (LAYOUT.md), as paths
+// below /series ("power/cluster_w"), in name order.
+std::vector<std::string> list_series(hid_t file);
+// The element count of a 1-D dataset.
+hsize_t dataset_length(hid_t dataset, const std::string& object);
+// Elements [start, start + count) of a 1-D dataset, read as `mem_type` into `data`.
+void read_slab(hid_t dataset, hid_t mem_type, hsize_t start, hsize_t count, void* data, const std::string& object);
 
 // A trace file opened read-only after checking its format_version (csv_export.cpp); throws
 // sim::InputError when it cannot be opened or is not a dcsim trace.

@@ -10,15 +10,6 @@ namespace dcsim::tools::output {
 
 namespace {
 
-// Counter tracks a timeline draws (the rest of a run's series stays in trace.h5 only).
-const std::set<std::string>& kept_series() {
-  static const std::set<std::string> paths = {"power/cluster_w",  "facility/it_w",
-                                              "facility/total_w", "facility/cooling_w",
-                                              "facility/pue",     "thermal/busy_clock_factor",
-                                              "jobs/running",     "jobs/waiting"};
-  return paths;
-}
-
 // /events/facility kinds that are throttling (the rest are scripted cooling faults).
 bool is_throttling_kind(const std::string& kind) {
   static const std::set<std::string> kinds = {"thermal_slowdown",   "gpu_shutdown",       "thermal_nominal",
@@ -71,6 +62,13 @@ struct RowView {
 
 }  // namespace
 
+const std::vector<std::string>& timeline_series() {
+  static const std::vector<std::string> paths = {"power/cluster_w",    "facility/it_w", "facility/total_w",
+                                                 "facility/cooling_w", "facility/pue",  "thermal/busy_clock_factor",
+                                                 "jobs/running",       "jobs/waiting"};
+  return paths;
+}
+
 std::optional<std::int64_t> seconds_to_ns(double seconds) {
   if (!std::isfinite(seconds)) return std::nullopt;
   return static_cast<std::int64_t>(std::llround(seconds * 1e9));
@@ -83,7 +81,7 @@ sim::SeriesId TimelineRecorder::declare_series(const std::string& path, const st
                                                const std::string& description) {
   const sim::SeriesId id = next_ != nullptr ? next_->declare_series(path, unit, description)
                                             : static_cast<sim::SeriesId>(next_series_++);
-  if (kept_series().count(path) > 0) {
+  if (const auto& kept = timeline_series(); std::find(kept.begin(), kept.end(), path) != kept.end()) {
     series_[id] = records_.series.size();
     records_.series.push_back({path, unit, description, {}, {}});
   }

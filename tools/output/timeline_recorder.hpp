@@ -79,6 +79,10 @@ struct TimelineRecordLimits {
   std::size_t max_collectives = 20000;  // training_collectives rows, a budget of their own
 };
 
+// The counter tracks a timeline draws, in the order a replay declares them (the rest of a run's
+// series stays in trace.h5 only).
+const std::vector<std::string>& timeline_series();
+
 // Seconds (as the tables hold them) to integer nanoseconds; NaN to nullopt.
 std::optional<std::int64_t> seconds_to_ns(double seconds);
 

@@ -18,26 +18,6 @@ namespace {
 
 constexpr hsize_t kRowBlock = 65536;  // table rows read per block
 
-// RFC 4180: a cell holding a comma, a quote or a line break is quoted, its quotes doubled.
-std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-std::ofstream open_csv(const std::filesystem::path& target) {
-  std::filesystem::create_directories(target.parent_path());
-  std::ofstream out(target, std::ios::binary | std::ios::trunc);
-  if (!out) throw sim::InputError("cannot write '" + target.string() + "'");
-  return out;
-}
-
-void close_csv(std::ofstream& out, const std::filesystem::path& target) {
-  out.close();
-  if (!out) throw sim::InputError("cannot write '" + target.string() + "'");
-}
-
 // Links under `group_path` (recursively), as paths relative to it, in name order.
 std::vector<std::string> links_under(hid_t file, const std::string& group_path) {
   std::vector<std::string> names;
@@ -69,8 +49,7 @@ class ColumnReader {
       throw sim::InputError("'" + object_ + "' is not a dcsim table column (int64, float64 or string)");
     }
     unit_ = read_string_attribute(dataset_.get(), object_, "unit");
-    Handle space = space_handle(H5Dget_space(dataset_.get()), object_);
-    rows_ = static_cast<hsize_t>(H5Sget_simple_extent_npoints(space.get()));
+    rows_ = dataset_length(dataset_.get(), object_);
   }
   hsize_t rows() const { return rows_; }
   const std::string& unit() const { return unit_; }
@@ -78,26 +57,20 @@ class ColumnReader {
   // Reads rows [start, start + count) as CSV cells.
   void read(hsize_t start, hsize_t count, std::vector<std::string>& cells) const {
     cells.assign(count, "");
-    Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object_);
-    Handle file_space = space_handle(H5Dget_space(dataset_.get()), object_);
-    check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr),
-          "cannot select in", object_);
     if (kind_ == H5T_INTEGER) {
       std::vector<std::int64_t> v(count);
-      check(H5Dread(dataset_.get(), H5T_NATIVE_INT64, mem.get(), file_space.get(), H5P_DEFAULT, v.data()),
-            "cannot read", object_);
+      read_slab(dataset_.get(), H5T_NATIVE_INT64, start, count, v.data(), object_);
       for (hsize_t i = 0; i < count; ++i) cells[i] = fmt::format("{}", v[i]);
     } else if (kind_ == H5T_FLOAT) {
       std::vector<double> v(count);
-      check(H5Dread(dataset_.get(), H5T_NATIVE_DOUBLE, mem.get(), file_space.get(), H5P_DEFAULT, v.data()),
-            "cannot read", object_);
+      read_slab(dataset_.get(), H5T_NATIVE_DOUBLE, start, count, v.data(), object_);
       for (hsize_t i = 0; i < count; ++i) cells[i] = csv_value_text(v[i]);
     } else {
       std::vector<char*> ptrs(count, nullptr);
       Handle type = utf8_string_type();
-      check(H5Dread(dataset_.get(), type.get(), mem.get(), file_space.get(), H5P_DEFAULT, ptrs.data()),
-            "cannot read", object_);
+      read_slab(dataset_.get(), type.get(), start, count, ptrs.data(), object_);
       for (hsize_t i = 0; i < count; ++i) cells[i] = csv_cell(ptrs[i] != nullptr ? ptrs[i] : "");
+      Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object_);
       H5Dvlen_reclaim(type.get(), mem.get(), H5P_DEFAULT, ptrs.data());
     }
   }
@@ -179,6 +152,13 @@ void export_summary_scalars(hid_t file, const std::filesystem::path& target) {
 }
 
 }  // namespace
+
+std::string csv_cell(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
 
 std::vector<std::filesystem::path> export_trace_csv(const std::filesystem::path& trace,
                                                     const std::filesystem::path& out_dir) {

@@ -11,6 +11,7 @@
 // to fit in memory twice.
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace dcsim::tools::output {
@@ -19,5 +20,9 @@ namespace dcsim::tools::output {
 // when the trace cannot be opened or is not a dcsim trace, or a file cannot be written.
 std::vector<std::filesystem::path> export_trace_csv(const std::filesystem::path& trace,
                                                     const std::filesystem::path& out_dir);
+
+// RFC 4180: a cell holding a comma, a quote or a line break is quoted, its quotes doubled (also
+// the cells of a sweep's results.csv).
+std::string csv_cell(const std::string& text);
 
 }  // namespace dcsim::tools::output

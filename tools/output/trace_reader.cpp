@@ -12,56 +12,11 @@ namespace {
 
 constexpr hsize_t kBlock = 65536;  // points read per block
 
-// A group under /series is a series exactly when it has a time_ns dataset (LAYOUT.md).
-std::vector<std::string> list_series(hid_t file) {
-  std::vector<std::string> paths;
-  if (H5Lexists(file, "/series", H5P_DEFAULT) <= 0) return paths;
-  Handle series = group_handle(H5Gopen2(file, "/series", H5P_DEFAULT), "/series");
-  auto visit = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
-    const std::string n = name;
-    const std::string leaf = "/time_ns";
-    if (n.size() > leaf.size() && n.compare(n.size() - leaf.size(), std::string::npos, leaf) == 0) {
-      static_cast<std::vector<std::string>*>(out)->push_back(n.substr(0, n.size() - leaf.size()));
-    }
-    return 0;
-  };
-  check(H5Lvisit(series.get(), H5_INDEX_NAME, H5_ITER_INC, visit, &paths), "cannot list",
-        "/series");
-  return paths;
-}
-
-bool link_exists(hid_t file, const std::string& path) {
-  // H5Lexists needs every parent to exist: walk the components.
-  std::string prefix;
-  std::size_t from = 1;
-  while (from <= path.size()) {
-    const std::size_t slash = path.find('/', from);
-    prefix = path.substr(0, slash);
-    if (H5Lexists(file, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
-    if (slash == std::string::npos) break;
-    from = slash + 1;
-  }
-  return true;
-}
-
-hsize_t dataset_length(hid_t ds, const std::string& object) {
-  Handle space = space_handle(H5Dget_space(ds), object);
-  return static_cast<hsize_t>(H5Sget_simple_extent_npoints(space.get()));
-}
-
-void read_slab(hid_t ds, hid_t mem_type, hsize_t start, hsize_t count, void* data,
-               const std::string& object) {
-  Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object);
-  Handle file_space = space_handle(H5Dget_space(ds), object);
-  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr),
-        "cannot select in", object);
-  check(H5Dread(ds, mem_type, mem.get(), file_space.get(), H5P_DEFAULT, data), "cannot read",
-        object);
-}
-
-// HDF5 failures while reading (a damaged file) are bad input, like a file that does not open.
+// Reads under the HDF5 lock (a sweep writes traces on other threads). HDF5 failures while
+// reading (a damaged file) are bad input, like a file that does not open.
 template <class F>
 auto guarded(const std::filesystem::path& trace, F&& read) -> decltype(read()) {
+  const Hdf5Lock hdf5_lock;
   try {
     return read();
   } catch (const Hdf5Error& e) {
@@ -100,6 +55,18 @@ struct TraceReader::Impl {
     return link_exists(file.get(), "/meta") &&
            H5Aexists_by_name(file.get(), "/meta", name.c_str(), H5P_DEFAULT) > 0;
   }
+  // A scalar attribute of /meta read as `mem_type`; nothing when the trace has none.
+  template <class T>
+  std::optional<T> meta_scalar(const std::string& name, hid_t mem_type) const {
+    return guarded(path, [&]() -> std::optional<T> {
+      if (!has_meta_attribute(name)) return std::nullopt;
+      Handle meta = open_meta();
+      Handle attr = attr_handle(H5Aopen(meta.get(), name.c_str(), H5P_DEFAULT), "/meta@" + name);
+      T v{};
+      check(H5Aread(attr.get(), mem_type, &v), "cannot read attribute", "/meta@" + name);
+      return v;
+    });
+  }
 };
 
 TraceReader::TraceReader(const std::filesystem::path& trace) : impl_(std::make_unique<Impl>()) {
@@ -121,7 +88,6 @@ bool TraceReader::has_series(const std::string& path) const {
 }
 
 std::string TraceReader::series_unit(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::string {
     const std::string object = "/series/" + path;
     Handle group = group_handle(H5Gopen2(impl_->file.get(), object.c_str(), H5P_DEFAULT), object);
@@ -130,7 +96,6 @@ std::string TraceReader::series_unit(const std::string& path) const {
 }
 
 std::uint64_t TraceReader::series_points(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::uint64_t {
     Handle times = impl_->open_series_dataset(path, "time_ns");
     return dataset_length(times.get(), "/series/" + path + "/time_ns");
@@ -138,7 +103,6 @@ std::uint64_t TraceReader::series_points(const std::string& path) const {
 }
 
 std::optional<std::int64_t> TraceReader::series_last_time_ns(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::optional<std::int64_t> {
     const std::string object = "/series/" + path + "/time_ns";
     Handle times = impl_->open_series_dataset(path, "time_ns");
@@ -151,7 +115,6 @@ std::optional<std::int64_t> TraceReader::series_last_time_ns(const std::string& 
 }
 
 void TraceReader::read_series(const std::string& path, const SeriesBlockFn& block) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> void {
     const std::string object = "/series/" + path;
     Handle times = impl_->open_series_dataset(path, "time_ns");
@@ -174,7 +137,6 @@ void TraceReader::read_series(const std::string& path, const SeriesBlockFn& bloc
 }
 
 bool TraceReader::has_table(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> bool {
     const std::string object = "/" + path;
     return link_exists(impl_->file.get(), object) &&
@@ -183,7 +145,6 @@ bool TraceReader::has_table(const std::string& path) const {
 }
 
 std::vector<std::string> TraceReader::table_columns(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     if (!has_table(path)) return {};
     const std::string object = "/" + path;
@@ -193,7 +154,6 @@ std::vector<std::string> TraceReader::table_columns(const std::string& path) con
 }
 
 std::uint64_t TraceReader::table_rows(const std::string& path) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::uint64_t {
     const auto columns = table_columns(path);
     if (columns.empty()) return 0;
@@ -202,9 +162,7 @@ std::uint64_t TraceReader::table_rows(const std::string& path) const {
   });
 }
 
-std::vector<double> TraceReader::read_number_column(const std::string& table,
-                                                    const std::string& column) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
+std::vector<double> TraceReader::read_number_column(const std::string& table, const std::string& column) const {
   return guarded(impl_->path, [&]() -> std::vector<double> {
     const std::string object = "/" + table + "/" + column;
     Handle ds = impl_->open_column(table, column);
@@ -225,9 +183,7 @@ std::vector<double> TraceReader::read_number_column(const std::string& table,
   });
 }
 
-std::vector<std::string> TraceReader::read_string_column(const std::string& table,
-                                                         const std::string& column) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
+std::vector<std::string> TraceReader::read_string_column(const std::string& table, const std::string& column) const {
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     const std::string object = "/" + table + "/" + column;
     Handle ds = impl_->open_column(table, column);
@@ -254,7 +210,6 @@ std::vector<std::string> TraceReader::read_string_column(const std::string& tabl
 }
 
 std::string TraceReader::meta_string(const std::string& name) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::string {
     if (!impl_->has_meta_attribute(name)) return "";
     Handle meta = impl_->open_meta();
@@ -263,7 +218,6 @@ std::string TraceReader::meta_string(const std::string& name) const {
 }
 
 std::vector<std::string> TraceReader::meta_strings(const std::string& name) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
   return guarded(impl_->path, [&]() -> std::vector<std::string> {
     if (!impl_->has_meta_attribute(name)) return {};
     Handle meta = impl_->open_meta();
@@ -272,27 +226,11 @@ std::vector<std::string> TraceReader::meta_strings(const std::string& name) cons
 }
 
 std::optional<std::uint64_t> TraceReader::meta_uint64(const std::string& name) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
-  return guarded(impl_->path, [&]() -> std::optional<std::uint64_t> {
-    if (!impl_->has_meta_attribute(name)) return std::nullopt;
-    Handle meta = impl_->open_meta();
-    Handle attr = attr_handle(H5Aopen(meta.get(), name.c_str(), H5P_DEFAULT), "/meta@" + name);
-    std::uint64_t v = 0;
-    check(H5Aread(attr.get(), H5T_NATIVE_UINT64, &v), "cannot read attribute", "/meta@" + name);
-    return v;
-  });
+  return impl_->meta_scalar<std::uint64_t>(name, H5T_NATIVE_UINT64);
 }
 
 std::optional<double> TraceReader::meta_double(const std::string& name) const {
-  const Hdf5Lock hdf5_lock;  // a sweep writes traces on other threads
-  return guarded(impl_->path, [&]() -> std::optional<double> {
-    if (!impl_->has_meta_attribute(name)) return std::nullopt;
-    Handle meta = impl_->open_meta();
-    Handle attr = attr_handle(H5Aopen(meta.get(), name.c_str(), H5P_DEFAULT), "/meta@" + name);
-    double v = 0;
-    check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), "cannot read attribute", "/meta@" + name);
-    return v;
-  });
+  return impl_->meta_scalar<double>(name, H5T_NATIVE_DOUBLE);
 }
 
 }  // namespace dcsim::tools::output

@@ -64,13 +64,10 @@ KeyLocator at_given_params_for(std::string name) {
 sim::InputError config_error_at(const std::string& source, const std::string& pointer, const sim::ConfigError& error,
                                 const nlohmann::json* resolved) {
   std::string got;
-  if (resolved != nullptr) {
-    const nlohmann::json::json_pointer p(pointer);
-    // Not when the message already quotes the value ("36 is not a multiple of ...").
-    if (resolved->contains(p) && resolved->at(p).is_primitive() &&
-        error.detail().find(resolved->at(p).dump()) == std::string::npos) {
-      got = ", got " + resolved->at(p).dump();
-    }
+  // Not when the message already quotes the value ("36 is not a multiple of ...").
+  if (const nlohmann::json* v = resolved != nullptr ? find_at(*resolved, pointer) : nullptr;
+      v != nullptr && v->is_primitive() && error.detail().find(v->dump()) == std::string::npos) {
+    got = ", got " + v->dump();
   }
   return sim::InputError(source + ":" + pointer + ": " + error.detail() + got);
 }

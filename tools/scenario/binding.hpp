@@ -46,10 +46,18 @@ T from_resolved(const nlohmann::json& v) {
     return sim::Time::from_seconds(v.get<double>());
   } else if constexpr (std::is_same_v<T, sim::Params>) {
     return params_from_resolved(&v);
+  } else if constexpr (std::is_same_v<T, sim::Distribution>) {
+    return distribution_from_resolved(v);
   } else {
     return v.get<T>();
   }
 }
+
+// Members whose value fill_from() reads back as the key's: numbers, booleans and lists of them.
+template <class T>
+inline constexpr bool kReadBack = std::is_arithmetic_v<T>;
+template <class T>
+inline constexpr bool kReadBack<std::vector<T>> = std::is_arithmetic_v<T>;
 
 template <class T>
 struct optional_of {
@@ -111,6 +119,7 @@ class Bindings {
     if constexpr (std::equality_comparable<T>) {
       e.same = [m](const Config& a, const Config& b) { return a.*m == b.*m; };
     }
+    if constexpr (kReadBack<T>) e.get = [m](const Config& c) { return nlohmann::json(c.*m); };
     entries_.push_back(std::move(e));
     return *this;
   }
@@ -119,6 +128,17 @@ class Bindings {
     Entry e{std::move(spec), std::move(field)};
     e.set = [m, scale](Config& c, const nlohmann::json& v) { c.*m = v.get<double>() * scale; };
     e.same = [m](const Config& a, const Config& b) { return a.*m == b.*m; };
+    e.get = [m, scale](const Config& c) { return nlohmann::json(c.*m / scale); };
+    entries_.push_back(std::move(e));
+    return *this;
+  }
+  // The same for a number member of a member (`gpu.peak_bf16_flops` from TFLOP/s: 1e12).
+  template <class S>
+  Bindings& bind(FieldSpec spec, S Config::*outer, double S::*inner, std::string field, double scale) {
+    Entry e{std::move(spec), std::move(field)};
+    e.set = [outer, inner, scale](Config& c, const nlohmann::json& v) { (c.*outer).*inner = v.get<double>() * scale; };
+    e.same = [outer, inner](const Config& a, const Config& b) { return (a.*outer).*inner == (b.*outer).*inner; };
+    e.get = [outer, inner, scale](const Config& c) { return nlohmann::json((c.*outer).*inner / scale); };
     entries_.push_back(std::move(e));
     return *this;
   }
@@ -135,6 +155,7 @@ class Bindings {
     if constexpr (std::equality_comparable<T>) {
       e.same = [outer, inner](const Config& a, const Config& b) { return (a.*outer).*inner == (b.*outer).*inner; };
     }
+    if constexpr (kReadBack<T>) e.get = [outer, inner](const Config& c) { return nlohmann::json((c.*outer).*inner); };
     entries_.push_back(std::move(e));
     return *this;
   }
@@ -304,6 +325,15 @@ class Bindings {
     return std::nullopt;
   }
 
+  // The keys `object` does not give, read back from `config` in their resolved units: what a
+  // preset or a builder's defaults chose, so that the resolved document states what runs. Only
+  // keys bound to a member of numbers or booleans (kReadBack) are read back.
+  void fill_from(const Config& config, nlohmann::json& object) const {
+    for (const auto& e : entries_) {
+      if (e.get && !object.contains(e.spec.key)) object[e.spec.key] = e.get(config);
+    }
+  }
+
   // Keys whose default, resolved and applied to a default config, changes it: a default spelled
   // in the spec that disagrees with the header's.
   void default_mismatches(std::vector<std::string>& out) const {
@@ -325,6 +355,7 @@ class Bindings {
     std::string field;  // the model's name of the member; "" for a nested object or a spec-only key
     Setter set = {};
     std::function<bool(const Config&, const Config&)> same = {};
+    std::function<nlohmann::json(const Config&)> get = {};  // the member back as the key's resolved value
     Locate locate = {};
     std::function<void(std::vector<std::string>&)> mismatches = {};
     std::string fallback = {};  // a nested object: the model's name of its part, located at the object

@@ -10,15 +10,6 @@ namespace dcsim::tools::scenario {
 using nlohmann::json;
 using sim::QuantityKind;
 
-namespace {
-
-const json* find_at(const json& doc, const std::string& pointer) {
-  const json::json_pointer p(pointer);
-  return doc.contains(p) ? &doc.at(p) : nullptr;
-}
-
-}  // namespace
-
 Bindings<models::cluster::CloudPoolConfig> cloud_pool_bindings(const models::ModelRegistries& registries) {
   using C = models::cluster::CloudPoolConfig;
   Bindings<C> transfer(object_field("transfer", "Data a job's move to the cloud carries over the WAN.", {}));

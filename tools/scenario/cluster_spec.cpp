@@ -19,34 +19,6 @@ using C = mc::ClusterConfig;
 
 namespace {
 
-sim::Distribution to_distribution(const json& d) {
-  sim::Distribution out;
-  const auto kind = d.at("kind").get<std::string>();
-  const auto at = [&d](const char* key) { return d.at(key).get<double>(); };
-  if (kind == "fixed") {
-    out.kind = sim::Distribution::Kind::kFixed;
-    out.a = at("value");
-  } else if (kind == "uniform") {
-    out.kind = sim::Distribution::Kind::kUniform;
-    out.a = at("low");
-    out.b = at("high");
-  } else if (kind == "exponential") {
-    out.kind = sim::Distribution::Kind::kExponential;
-    out.a = at("mean");
-  } else if (kind == "lognormal") {
-    out.kind = sim::Distribution::Kind::kLognormal;
-    out.a = at("median");
-    out.b = at("sigma");
-  } else if (kind == "weibull") {
-    out.kind = sim::Distribution::Kind::kWeibull;
-    out.a = at("scale");
-    out.b = at("shape");
-  } else {
-    throw sim::InternalError("unknown distribution kind '" + kind + "' after validation (this is a bug)");
-  }
-  return out;
-}
-
 // /outputs/rack_power and /outputs/max_rack_series -> racks a power series covers (0: none).
 // `auto` keeps one series per rack up to `max_series` racks, above that the fewest consecutive
 // racks a group that keeps the series at `max_series` or under: ceil(racks / max_series).
@@ -60,7 +32,7 @@ int racks_per_power_series(const C& c, const std::string& mode, int max_series) 
 
 }  // namespace
 
-Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
+Bindings<models::hardware::NodeSpec> node_bindings(const models::ModelRegistries& registries) {
   using N = models::hardware::NodeSpec;
   using G = models::hardware::GpuSpec;
   const auto from_preset = [](FieldSpec f) { return with_default_note(std::move(f), "from the preset"); };
@@ -90,7 +62,10 @@ Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
                                        QuantityKind::kPower)),
             &N::other_max_power_w, "node.other_max_power");
   bind_node_hardware(node);
+  return node;
+}
 
+Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
   using P = models::power::GpuPhasePowerConfig;
   Bindings<P> phases(
       object_field("gpu_phase_power",
@@ -131,9 +106,7 @@ Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
 
   Bindings<C> cluster(optional_section(object_field("cluster", "The compute nodes and their racks.", {}),
                                        "(absent: no compute nodes; a scenario needs /cluster or /fabric)"));
-  cluster
-      .object(
-          std::move(node), [](C& c) -> N& { return c.node; }, "node")
+  cluster.object(node_bindings(registries), &C::node, "node")
       .bind(required(integer_field("nodes", "Number of nodes in the cluster.", at_least(1))), &C::nodes, "nodes")
       // The scenario's racks hold 4 nodes; the model's default is 1.
       .bind(with_default(integer_field("nodes_per_rack", "Nodes per rack (for per-rack power).", at_least(1)), 4),
@@ -143,8 +116,7 @@ Bindings<C> cluster_bindings(const models::ModelRegistries& registries) {
            [pool = cloud_pool_bindings(registries)](std::string_view f, const std::string& at, const json* value) {
              return pool.pointer_of(f, at, value);
            })
-      .object(
-          std::move(phases), [](C& c) -> P& { return c.gpu_phase_power; }, "gpu_phase_power");
+      .object(std::move(phases), &C::gpu_phase_power, "gpu_phase_power");
   return cluster;
 }
 
@@ -214,10 +186,10 @@ Bindings<C> workload_bindings(const models::ModelRegistries& registries) {
             &Gen::start, "start")
       .bind(required(
                 distribution_field("interarrival", "Time between arrivals.", QuantityKind::kDuration, at_least(0))),
-            "interarrival_s", [](Gen& g, const json& v) { g.interarrival_s = to_distribution(v); })
+            &Gen::interarrival_s, "interarrival_s")
       .bind(required(distribution_field("work", "Run time of each job at nominal GPU clock.", QuantityKind::kDuration,
                                         above(0))),
-            "work_s", [](Gen& g, const json& v) { g.work_s = to_distribution(v); })
+            &Gen::work_s, "work_s")
       .bind(with_default(min_items(integer_array_field("nodes",
                                                        "Node counts, drawn uniformly for each job (each "
                                                        "at most /cluster/nodes).",

@@ -18,6 +18,8 @@
 
 namespace dcsim::tools::scenario {
 
+// /cluster/node: a preset and the figures that override it.
+Bindings<models::hardware::NodeSpec> node_bindings(const models::ModelRegistries& registries);
 Bindings<models::cluster::ClusterConfig> cluster_bindings(const models::ModelRegistries& registries);
 Bindings<models::cluster::ClusterConfig> workload_bindings(const models::ModelRegistries& registries);
 Bindings<models::cluster::ClusterConfig> policies_bindings(const models::ModelRegistries& registries);

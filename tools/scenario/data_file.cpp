@@ -15,6 +15,12 @@ DataFileLog::DataFileLog() : outer_(innermost_log) { innermost_log = this; }
 
 DataFileLog::~DataFileLog() { innermost_log = outer_; }
 
+std::string beside(const std::string& source, const std::string& file) {
+  const std::filesystem::path p(file);
+  if (p.is_absolute()) return file;
+  return (std::filesystem::path(source).parent_path() / p).string();
+}
+
 std::ifstream open_data_file(const std::string& path, const std::string& display, const std::string& named_at) {
   const std::string where = (named_at.empty() ? "" : named_at + ": ") + display;
   // A device or a pipe (/dev/zero, /dev/stdin) would be read for ever: data files are files.

@@ -10,6 +10,10 @@
 
 namespace dcsim::tools::scenario {
 
+// A data file a scenario names, as a path: a relative one is found beside the scenario file
+// (`source`), as users keep them together.
+std::string beside(const std::string& source, const std::string& file);
+
 // Opens a data file a scenario names; InputError "<named_at>: <display>: ..." when it cannot be
 // opened or is not a regular file (a device such as /dev/zero would be read for ever), where
 // `named_at` is "<scenario>:<JSON pointer>" of the key that names the file ("" leaves it out, for a

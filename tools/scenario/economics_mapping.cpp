@@ -18,11 +18,6 @@ namespace econ = models::economics;
 
 namespace {
 
-const json* find_at(const json& j, const std::string& pointer) {
-  const json::json_pointer p(pointer);
-  return j.contains(p) ? &j.at(p) : nullptr;
-}
-
 class Mapper {
  public:
   explicit Mapper(const Scenario& s) : s_(s) {}

@@ -1,7 +1,6 @@
 #include "tools/scenario/electricity_tariff_mapping.hpp"
 
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -135,9 +134,7 @@ econ::ElectricityTariffConfig map_electricity_tariff(const nlohmann::json& t, co
                      (has_file ? "both" : "neither"));
   } else if (has_file) {
     const std::string file = t.at("file").get<std::string>();
-    std::filesystem::path p(file);
-    if (p.is_relative()) p = std::filesystem::path(source).parent_path() / p;
-    read_tariff_csv(p.string(), file, source + ":" + pointer + "/file", config.points, origins, errors);
+    read_tariff_csv(beside(source, file), file, source + ":" + pointer + "/file", config.points, origins, errors);
   } else {
     const auto& points = t.at("points");
     for (std::size_t i = 0; i < points.size(); ++i) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tools/scenario/field_spec.hpp"
+
 namespace dcsim::tools::scenario {
 
 TopologyKeyUse topology_key_use(const sim::Registry<models::network::TopologyFactory>& topologies) {
@@ -13,12 +15,6 @@ TopologyKeyUse topology_key_use(const sim::Registry<models::network::TopologyFac
 }
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 bool set_by_override(const std::string& section, const std::string& key, const std::vector<std::string>& overrides) {
   const std::string prefix = section + "." + key + "=";
@@ -53,11 +49,12 @@ std::vector<std::string> unused_topology_keys(const std::string& section, const 
                                               const std::string& topology, const TopologyKeyUse& use,
                                               const std::vector<std::string>& overrides, const std::string& source) {
   std::vector<std::string> out;
-  for_unread_keys(section, fabric, topology, use, overrides, true, [&](const std::string& key, const nlohmann::json& value,
-                                                                      const std::vector<std::string>& readers) {
-    out.push_back(source + ":/" + section + "/" + key + ": " + topology + " does not use " + key + " (got " + value.dump() +
-                  "); it is read by " + joined(readers) + ": drop the --set or choose one of those topologies");
-  });
+  for_unread_keys(section, fabric, topology, use, overrides, true,
+                  [&](const std::string& key, const nlohmann::json& value, const std::vector<std::string>& readers) {
+                    out.push_back(source + ":/" + section + "/" + key + ": " + topology + " does not use " + key +
+                                  " (got " + value.dump() + "); it is read by " + join(readers) +
+                                  ": drop the --set or choose one of those topologies");
+                  });
   return out;
 }
 
@@ -68,9 +65,10 @@ std::vector<std::string> unread_file_topology_keys(const std::string& section, c
   std::vector<std::string> out;
   for_unread_keys(section, given_fabric, topology, use, overrides, false,
                   [&](const std::string& key, const nlohmann::json& value, const std::vector<std::string>& readers) {
-    out.push_back(source + ":/" + section + "/" + key + ": " + topology + " does not use " + key + " (got " + value.dump() +
-                  "): it changes nothing in this run (read by " + joined(readers) + ")");
-  });
+                    out.push_back(source + ":/" + section + "/" + key + ": " + topology + " does not use " + key +
+                                  " (got " + value.dump() + "): it changes nothing in this run (read by " +
+                                  join(readers) + ")");
+                  });
   return out;
 }
 

@@ -4,7 +4,6 @@
 #include "tools/scenario/faults_spec.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -22,17 +21,6 @@ namespace net = models::network;
 namespace {
 
 sim::Time duration_of(const json& v) { return sim::Time::from_seconds(v.get<double>()); }
-
-std::string located(const std::string& source, const std::string& pointer, const std::string& message) {
-  return source + ":" + pointer + ": " + message;
-}
-
-// Relative data files are found beside the scenario, as users keep them together.
-std::string beside(const std::string& source, const std::string& file) {
-  const std::filesystem::path p(file);
-  if (p.is_absolute()) return file;
-  return (std::filesystem::path(source).parent_path() / p).string();
-}
 
 bool topology_reads(const models::ModelRegistries& registries, const std::string& topology, const std::string& key) {
   const auto& params = registries.topologies.get(topology).params;
@@ -239,45 +227,27 @@ TrafficScenario map_traffic(const json& tr, std::uint64_t scenario_seed, const s
 // The resolved document states the whole fabric that runs: the chosen topology's parameters the
 // scenario left out are filled with the builder's defaults, in the resolved (SI) units.
 void fill_topology_defaults(const FabricScenario& f, const models::ModelRegistries& registries, json& fabric) {
-  const net::TopologyConfig& c = f.topology_config;
+  FabricScenario built = f;
+  net::TopologyConfig& c = built.topology_config;
   // A fat-tree's tier count and host count as built (fat_tree.hpp): tiers 0 means the fewest that
   // hold the nodes, and its `nodes` is fat_tree_nodes (0: the full tree).
   const bool fat_tree = f.topology == "fat_tree";
-  int tiers = c.tiers;
-  if (fat_tree && tiers == 0) {
+  if (fat_tree && c.tiers == 0) {
     try {
-      tiers = net::fat_tree_shape(c).tiers;
+      c.tiers = net::fat_tree_shape(f.topology_config).tiers;
     } catch (const sim::ConfigError&) {
     }
   }
-  const std::map<std::string, json> values{
-      {"k", c.k},
-      {"tiers", tiers},
-      {"leaves", c.leaves},
-      {"hosts_per_leaf", c.hosts_per_leaf},
-      {"oversubscription", c.oversubscription},
-      {"nodes", fat_tree ? c.fat_tree_nodes : c.nodes},
-      {"nodes_per_rail_group", c.nodes_per_rail_group},
-      {"dims", c.dims},
-      {"nics_per_node", c.nics_per_node},
-      {"links_per_node", c.links_per_node},
-      {"bundle_parallel_links", c.bundle_parallel_links},
-      {"link_bandwidth_bps", c.link_bandwidth_bps},
-      {"nic_bandwidth_bps", c.nic_bandwidth_bps > 0 ? c.nic_bandwidth_bps : c.link_bandwidth_bps},
-      {"host_cable_m", c.host_cable_m},
-      {"switch_cable_m", c.switch_cable_m},
-      {"switch_latency", static_cast<double>(c.switch_latency_ns) * 1e-9},
-      {"spine_oversubscription", c.spine_oversubscription},
-      {"spines", c.spines},
-      {"planes", c.planes},
-      {"nodes_per_pod", c.nodes_per_pod},
-      {"core_cable_m", c.core_cable_m > 0 ? c.core_cable_m : c.switch_cable_m},
-  };
+  c.nic_bandwidth_bps = c.nic_bandwidth_bps > 0 ? c.nic_bandwidth_bps : c.link_bandwidth_bps;
+  c.core_cable_m = c.core_cable_m > 0 ? c.core_cable_m : c.switch_cable_m;
+  json values = json::object();
+  fabric_bindings(registries, f.section == "/frontend").fill_from(built, values);
+  values["nodes"] = fat_tree ? c.fat_tree_nodes : c.nodes;
+  values["switch_latency"] = static_cast<double>(c.switch_latency_ns) * 1e-9;
   for (const auto& p : registries.topologies.get(f.topology).params) {
-    const auto it = values.find(p.name);
     // (one edge switch is the whole fat-tree: 1 tier, which the key does not take)
-    if (p.name == "tiers" && fat_tree && (tiers < 2 || tiers > 3)) continue;
-    if (it != values.end() && !fabric.contains(p.name)) fabric[p.name] = it->second;
+    if (p.name == "tiers" && fat_tree && (c.tiers < 2 || c.tiers > 3)) continue;
+    if (values.contains(p.name) && !fabric.contains(p.name)) fabric[p.name] = values.at(p.name);
   }
 }
 

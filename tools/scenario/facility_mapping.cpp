@@ -4,7 +4,6 @@
 #include "tools/scenario/faults_spec.hpp"
 
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -101,9 +100,7 @@ models::facility::FacilityConfig map_facility_section(const nlohmann::json& f, c
       throw sim::InputError(source + ":/facility/outdoor/file: missing required key for kind \"csv\"");
     }
     const std::string file = out["file"];
-    std::filesystem::path p(file);
-    if (p.is_relative()) p = std::filesystem::path(source).parent_path() / p;
-    c.outdoor.series_c = read_temperature_csv(p.string(), file, source + ":/facility/outdoor/file");
+    c.outdoor.series_c = read_temperature_csv(beside(source, file), file, source + ":/facility/outdoor/file");
   }
   const auto& net = f["network"];
   c.network_active_ports = c.network_switches * net["active_ports"].get<int>();

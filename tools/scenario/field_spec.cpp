@@ -24,15 +24,6 @@ std::string format_number(double v) {
 
 namespace {
 
-std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
-  std::string out;
-  for (const auto& s : items) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
-}
-
 bool is_positive(const Range& r) {
   return r.minimum && *r.minimum == 0.0 && r.exclusive_minimum && !r.maximum;
 }
@@ -477,6 +468,24 @@ std::string render_value(const nlohmann::json& value) {
   return s;
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
+const json* find_at(const json& doc, const std::string& pointer) {
+  const json::json_pointer p(pointer);
+  return doc.contains(p) ? &doc.at(p) : nullptr;
+}
+
+std::string located(const std::string& source, const std::string& pointer, const std::string& message) {
+  return pointer.empty() ? source + ": " + message : source + ":" + pointer + ": " + message;
+}
+
 std::string pointer_append(const std::string& pointer, const std::string& token) {
   std::string escaped;
   for (char c : token) {
@@ -596,6 +605,17 @@ const std::vector<DistributionKindSpec>& distribution_kinds() {
       {"weibull", {"scale"}, {"shape"}},
   };
   return kinds;
+}
+
+sim::Distribution distribution_from_resolved(const json& d) {
+  using K = sim::Distribution::Kind;
+  const auto kind = d.at("kind").get<std::string>();
+  if (kind == "fixed") return {K::kFixed, d.at("value").get<double>(), 0.0};
+  if (kind == "uniform") return {K::kUniform, d.at("low").get<double>(), d.at("high").get<double>()};
+  if (kind == "exponential") return {K::kExponential, d.at("mean").get<double>(), 0.0};
+  if (kind == "lognormal") return {K::kLognormal, d.at("median").get<double>(), d.at("sigma").get<double>()};
+  if (kind == "weibull") return {K::kWeibull, d.at("scale").get<double>(), d.at("shape").get<double>()};
+  throw sim::InternalError("unknown distribution kind '" + kind + "' after validation (this is a bug)");
 }
 
 }  // namespace dcsim::tools::scenario

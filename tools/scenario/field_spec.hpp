@@ -18,10 +18,12 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "sim/distribution.hpp"
 #include "sim/units.hpp"
 
 namespace dcsim::tools::scenario {
@@ -147,6 +149,13 @@ std::string expectation(const FieldSpec& spec);
 std::string render_value(const nlohmann::json& value);
 // "/workload/jobs/0" + "name"; escapes '~' and '/' per RFC 6901.
 std::string pointer_append(const std::string& pointer, const std::string& token);
+// "a, b, c" (or with another separator).
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
+// The value at a JSON pointer, or null when absent (including on a path through non-objects).
+const nlohmann::json* find_at(const nlohmann::json& doc, const std::string& pointer);
+// "<source>:<pointer>: <message>"; the document root (the empty pointer) reads "<source>: ...",
+// as "file.json:: ..." would read like a typo.
+std::string located(const std::string& source, const std::string& pointer, const std::string& message);
 
 // Validates `given` against `spec` at `pointer` and returns the resolved value (null when the
 // value is unusable; the error is then in `errors`).
@@ -160,6 +169,8 @@ struct DistributionKindSpec {
   std::vector<std::string> shape_params;     // dimensionless, > 0
 };
 const std::vector<DistributionKindSpec>& distribution_kinds();
+// A resolved distribution ({"kind", parameters in SI units}) as the model's Distribution.
+sim::Distribution distribution_from_resolved(const nlohmann::json& d);
 
 // The JSON Schema (draft 2020-12) fragment for one field (without "$schema").
 nlohmann::json field_schema(const FieldSpec& spec);

@@ -7,59 +7,22 @@
 #include <istream>
 
 #include "sim/error.hpp"
+#include "tools/scenario/job_trace_rows.hpp"
 
 namespace dcsim::tools::scenario {
 
 namespace {
 
-std::string trim(std::string s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
+using trace_rows::LineReader;
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t begin = 0;
-  for (;;) {
-    const auto comma = line.find(',', begin);
-    out.push_back(trim(line.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin)));
-    if (comma == std::string::npos) return out;
-    begin = comma + 1;
-  }
-}
-
-// The whole cell must be a finite number: "12abc" or "1e400" are errors, not 12 or inf.
+// The whole cell must be a finite number: "12abc" or "1e400" are errors, not 12 or inf (nor is
+// "+5", which the job traces' parse_number takes).
 bool parse_number(const std::string& cell, double& out) {
   if (cell.empty()) return false;
   const char* end = cell.data() + cell.size();
   const auto [ptr, ec] = std::from_chars(cell.data(), end, out);
   return ec == std::errc() && ptr == end && std::isfinite(out);
 }
-
-class LineReader {
- public:
-  LineReader(std::istream& in, std::string display) : in_(in), display_(std::move(display)) {}
-  // Next line that is not blank or a comment; false at the end.
-  bool next(std::string& line) {
-    while (std::getline(in_, line)) {
-      ++number_;
-      line = trim(line);
-      if (!line.empty() && line[0] != '#') return true;
-    }
-    return false;
-  }
-  [[noreturn]] void fail(const std::string& message) const {
-    throw sim::InputError(display_ + ":" + std::to_string(number_) + ": " + message);
-  }
-  const std::string& display() const { return display_; }
-
- private:
-  std::istream& in_;
-  std::string display_;
-  std::size_t number_ = 0;
-};
 
 models::network::NodeId parse_host(const LineReader& r, const std::string& cell, std::size_t hosts) {
   const std::string digits = !cell.empty() && cell[0] == 'h' ? cell.substr(1) : cell;
@@ -79,15 +42,15 @@ models::network::NodeId parse_host(const LineReader& r, const std::string& cell,
 
 std::vector<models::network::FlowRecord> read_flow_csv(std::istream& in, const std::string& display,
                                                        std::size_t hosts) {
-  LineReader r(in, display);
+  LineReader r(in, display, '#');
   std::string line;
   if (!r.next(line)) throw sim::InputError(display + ": empty flow trace; expected a header src,dst,bytes,start_s");
-  if (split(line) != std::vector<std::string>{"src", "dst", "bytes", "start_s"}) {
+  if (trace_rows::split_commas(line) != std::vector<std::string>{"src", "dst", "bytes", "start_s"}) {
     r.fail("expected the header src,dst,bytes,start_s, got '" + line + "'");
   }
   std::vector<models::network::FlowRecord> out;
   while (r.next(line)) {
-    const auto cells = split(line);
+    const auto cells = trace_rows::split_commas(line);
     if (cells.size() != 4) r.fail("expected 4 cells (src,dst,bytes,start_s), got " + std::to_string(cells.size()));
     models::network::FlowRecord f;
     f.src = parse_host(r, cells[0], hosts);
@@ -110,7 +73,7 @@ std::vector<models::network::FlowRecord> read_flow_csv(const std::string& path, 
 }
 
 std::vector<double> read_size_csv(std::istream& in, const std::string& display) {
-  LineReader r(in, display);
+  LineReader r(in, display, '#');
   std::string line;
   std::vector<double> out;
   bool first = true;

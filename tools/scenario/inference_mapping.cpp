@@ -1,7 +1,6 @@
 #include "tools/scenario/inference_mapping.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 #include <string>
 
@@ -20,12 +19,6 @@ namespace mi = models::inference;
 using namespace trace_rows;
 
 namespace {
-
-std::string beside_scenario(const std::string& source, const std::string& file) {
-  const std::filesystem::path p(file);
-  if (p.is_absolute()) return file;
-  return (std::filesystem::path(source).parent_path() / p).string();
-}
 
 // arrival_s,input_tokens,output_tokens; rows sorted by arrival (stable: file order on ties).
 std::vector<mi::TraceRequest> read_request_trace(const std::string& path, const std::string& display) {
@@ -112,7 +105,7 @@ mi::LengthDistribution map_length(const json& j, const std::string& ptr, std::ve
     } else {
       const std::string file = j.at("samples_file").get<std::string>();
       try {
-        d.samples = read_token_counts(beside_scenario(source, file), file);
+        d.samples = read_token_counts(beside(source, file), file);
       } catch (const sim::InputError& bad_row) {
         errors.push_back(source + ":" + ptr + "/samples_file: " + bad_row.what());
       }
@@ -233,7 +226,7 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
       } else {
         const std::string file = r.at("trace").get<std::string>();
         try {
-          q.trace = read_request_trace(beside_scenario(s.source, file), file);
+          q.trace = read_request_trace(beside(s.source, file), file);
         } catch (const sim::InputError& bad_row) {
           throw sim::InputError(s.source + ":" + rptr + "/trace: " + bad_row.what());  // the key, then file:line
         }

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the job-trace importer (job_trace_import.cpp): the line reader with file:line
-// messages that the three format readers share, the row they each produce, and the readers.
+// messages that the three format readers share (and the flow, size and request CSVs), the row
+// they each produce, and the readers.
 // Rows are in the trace's own units (seconds, its ids); time_scale, start, naming and the limit
 // are applied once, in job_trace_import.cpp.
 

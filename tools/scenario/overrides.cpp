@@ -4,34 +4,13 @@
 #include <vector>
 
 #include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/spec_path.hpp"
 
 namespace dcsim::tools::scenario {
 
 using nlohmann::json;
 
 namespace {
-
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : path) {
-    if (c == '.') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
-std::optional<std::size_t> as_index(const std::string& s) {
-  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  return static_cast<std::size_t>(std::stoul(s));
-}
 
 const char* type_word(const json& v) {
   switch (v.type()) {
@@ -74,7 +53,7 @@ bool apply_override(nlohmann::json& doc, const std::string& assignment) {
     const std::string& seg = segments[i];
     const bool last = i + 1 == segments.size();
     if (cur->is_array()) {
-      const auto index = as_index(seg);
+      const auto index = is_index(seg) ? std::optional<std::size_t>(std::stoul(seg)) : std::nullopt;
       // Equal to the size appends, so --set workload.jobs.2.name=x can add a third job; a
       // removal needs an element that is there.
       const std::size_t end = remove ? cur->size() : cur->size() + 1;

@@ -16,18 +16,6 @@ namespace rel = models::reliability;
 
 namespace {
 
-// A resolved distribution ({"kind", parameters in seconds}) as the model's Distribution.
-sim::Distribution repair_distribution(const json& d) {
-  using K = sim::Distribution::Kind;
-  const auto kind = d.at("kind").get<std::string>();
-  if (kind == "fixed") return {K::kFixed, d.at("value").get<double>(), 0.0};
-  if (kind == "uniform") return {K::kUniform, d.at("low").get<double>(), d.at("high").get<double>()};
-  if (kind == "exponential") return {K::kExponential, d.at("mean").get<double>(), 0.0};
-  if (kind == "lognormal") return {K::kLognormal, d.at("median").get<double>(), d.at("sigma").get<double>()};
-  if (kind == "weibull") return {K::kWeibull, d.at("scale").get<double>(), d.at("shape").get<double>()};
-  throw sim::InternalError("unknown distribution kind '" + kind + "' after validation (this is a bug)");
-}
-
 // What the scenario has of each component; /reliability/links and switches replace the counts.
 rel::Inventory inventory_of(const Scenario& s, const models::ModelRegistries& registries) {
   rel::Inventory inv;
@@ -115,7 +103,7 @@ rel::FaultModelConfig map_reliability_section(const json& r, const Scenario& sce
     if (c.contains("rate_per_hour")) target->rate_per_hour = c.at("rate_per_hour").get<double>();
     if (c.contains("mtbf")) target->rate_per_hour = 3600.0 / c.at("mtbf").get<double>();
     if (c.contains("weibull_shape")) target->weibull_shape = c.at("weibull_shape").get<double>();
-    if (c.contains("repair")) target->repair_s = repair_distribution(c.at("repair"));
+    if (c.contains("repair")) target->repair_s = distribution_from_resolved(c.at("repair"));
     if ((target->component == rel::ComponentKind::kOsdHost || target->component == rel::ComponentKind::kOsd) &&
         out.inventory.osd_hosts == 0) {
       error(base + "/component", std::string(rel::component_name(target->component)) +

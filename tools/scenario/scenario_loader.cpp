@@ -34,18 +34,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string located(const std::string& source, const std::string& pointer,
-                    const std::string& message) {
-  // The document root has the empty pointer; "file.json:: ..." would read like a typo.
-  return pointer.empty() ? source + ": " + message : source + ":" + pointer + ": " + message;
-}
-
 double si(const json& v) { return v.get<double>(); }
-// The value at a JSON pointer, or null when absent (including on a path through non-objects).
-const json* find_at(const json& doc, const char* pointer) {
-  const json::json_pointer p(pointer);
-  return doc.contains(p) ? &doc.at(p) : nullptr;
-}
 sim::Time duration_of(const json& v) { return sim::Time::from_seconds(v.get<double>()); }
 
 std::string format_power(double w) {
@@ -61,16 +50,7 @@ void fill_node_from_preset(json& node, const models::ModelRegistries& registries
   if (!node.contains("preset")) return;
   const auto* entry = registries.node_presets.find(node["preset"].get<std::string>());
   if (entry == nullptr) return;
-  const models::hardware::NodeSpec spec = entry->factory();
-  const auto fill = [&node](const char* key, const json& value) {
-    if (!node.contains(key)) node[key] = value;
-  };
-  fill("gpus", spec.gpus);
-  fill("gpu_idle_power", spec.gpu.idle_power_w);
-  fill("gpu_max_power", spec.gpu.max_power_w);
-  fill("other_idle_power", spec.other_idle_power_w);
-  fill("other_max_power", spec.other_max_power_w);
-  fill_node_hardware_from_preset(node, spec);
+  node_bindings(registries).fill_from(entry->factory(), node);
 }
 
 // The GPU of /cluster/node's preset; null without a cluster or with an unknown preset (reported
@@ -86,27 +66,22 @@ std::optional<models::hardware::GpuSpec> preset_gpu(const json& resolved, const 
 // Checks that relate several keys, which the per-field walk cannot see. Runs on the resolved
 // document; parts that failed validation are absent or null there and are skipped.
 void check_cross_field(const json& given, const json& resolved, ErrorList& errors) {
-  const auto get = [](const json& doc, const char* pointer) -> const json* {
-    const json::json_pointer p(pointer);
-    return doc.contains(p) ? &doc.at(p) : nullptr;
-  };
-
   // 100 years: a datacenter's life is 10 to 30 (the engine's clock would go on to 292). "9e18 ns"
   // (285 years) on a scenario with a 15 min facility tick ran for minutes to simulate nothing.
-  if (const json* duration = get(resolved, "/duration"); duration != nullptr && duration->is_number()) {
+  if (const json* duration = find_at(resolved, "/duration"); duration != nullptr && duration->is_number()) {
     constexpr double kMaxDurationS = 100 * 365.25 * 86400;
     if (duration->get<double>() > kMaxDurationS) {
-      const json* g = get(given, "/duration");
+      const json* g = find_at(given, "/duration");
       errors.add("/duration", "expected at most 100 years (a site's life is 10 to 30), got " +
                                   (g != nullptr ? render_value(*g) : render_value(*duration)) + " (" +
                                   format_number(std::round(duration->get<double>() / (365.25 * 86400))) + " years)");
     }
   }
 
-  if (const json* interval = get(resolved, "/outputs/telemetry_interval")) {
+  if (const json* interval = find_at(resolved, "/outputs/telemetry_interval")) {
     const double s = interval->get<double>();
     if (s > 0 && s < 1e-6) {
-      const json* g = get(given, "/outputs/telemetry_interval");
+      const json* g = find_at(given, "/outputs/telemetry_interval");
       errors.add("/outputs/telemetry_interval",
                  "expected 0 s (record changes only) or a duration of at least 1 us, got " +
                      (g != nullptr ? g->dump() : std::to_string(s) + " s"));
@@ -114,7 +89,7 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
   }
 
   // A profile replaces gpu_utilization: both given would leave one silently ignored.
-  if (const json* jobs = get(given, "/workload/jobs"); jobs != nullptr && jobs->is_array()) {
+  if (const json* jobs = find_at(given, "/workload/jobs"); jobs != nullptr && jobs->is_array()) {
     for (std::size_t i = 0; i < jobs->size(); ++i) {
       const json& j = (*jobs)[i];
       if (!j.is_object() || !j.contains("gpu_utilization") || !j.contains("utilization_profile")) continue;
@@ -126,13 +101,13 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
     }
   }
 
-  if (const json* node = get(resolved, "/cluster/node")) {
+  if (const json* node = find_at(resolved, "/cluster/node")) {
     for (const auto& [idle, max] : {std::pair{"gpu_idle_power", "gpu_max_power"},
                                     std::pair{"other_idle_power", "other_max_power"}}) {
       if (!node->contains(idle) || !node->contains(max)) continue;
       if (si(node->at(idle)) > si(node->at(max))) {
         const std::string ptr = std::string("/cluster/node/") + idle;
-        const json* g = get(given, ptr.c_str());
+        const json* g = find_at(given, ptr);
         errors.add(ptr, std::string("expected at most ") + max + " (" +
                             format_power(si(node->at(max))) + "), got " +
                             render_value(g ? *g : node->at(idle)));
@@ -146,14 +121,14 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
                              "(a network), got neither");
     }
     for (const char* list : {"/workload/jobs", "/workload/generators", "/workload/training", "/workload/traces"}) {
-      const json* l = get(resolved, list);
+      const json* l = find_at(resolved, list);
       if (l && l->is_array() && !l->empty()) {
         errors.add(list, "expected no jobs without a /cluster to run them, got " + std::to_string(l->size()));
       }
     }
   }
 
-  const json* nodes = get(resolved, "/cluster/nodes");
+  const json* nodes = find_at(resolved, "/cluster/nodes");
   const std::int64_t cluster_nodes = nodes ? nodes->get<std::int64_t>() : -1;
   const auto check_fits = [&](const json& n, const std::string& ptr) {
     if (cluster_nodes < 0 || n.is_null()) return;
@@ -166,8 +141,8 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
   // Job names: explicit ones, and the NAME-i names that generators give their jobs.
   std::map<std::string, std::string> job_names;  // name -> pointer of its first use
   std::map<std::string, std::string> generator_names;
-  const json* jobs = get(resolved, "/workload/jobs");
-  const json* gens = get(resolved, "/workload/generators");
+  const json* jobs = find_at(resolved, "/workload/jobs");
+  const json* gens = find_at(resolved, "/workload/generators");
   if (jobs && jobs->is_array()) {
     for (std::size_t i = 0; i < jobs->size(); ++i) {
       const json& job = (*jobs)[i];
@@ -205,16 +180,7 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
       // A job named like a generated one ("burst-3") would make two jobs share a name.
       const auto count = gen["count"].get<std::int64_t>();
       for (const auto& [job_name, job_ptr] : job_names) {
-        if (job_name.size() <= name.size() + 1 || job_name.compare(0, name.size(), name) != 0 ||
-            job_name[name.size()] != '-') {
-          continue;
-        }
-        const std::string index = job_name.substr(name.size() + 1);
-        if (index.find_first_not_of("0123456789") != std::string::npos ||
-            (index.size() > 1 && index[0] == '0') || index.size() > 18 ||
-            std::stoll(index) >= count) {
-          continue;
-        }
+        if (!generated_name(job_name, name, count)) continue;
         errors.add(job_ptr, "expected a job name unlike those generated by " + base +
                                 " (" + name + "-0 .. " + name + "-" +
                                 std::to_string(count - 1) + "), got \"" + job_name + "\"");

@@ -8,10 +8,6 @@ namespace dcsim::tools::scenario {
 
 namespace {
 
-bool is_index(const std::string& s) {
-  return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
-}
-
 // "no key 'nodez' at /cluster; did you mean 'nodes'? keys there: node, nodes, ..."
 std::string no_key(const std::string& key, const std::string& where, const FieldSpec& spec) {
   std::vector<std::string> keys;
@@ -25,17 +21,26 @@ std::string no_key(const std::string& key, const std::string& where, const Field
 
 }  // namespace
 
-std::string path_problem(const FieldSpec& root, const std::string& path) {
-  std::vector<std::string> segments;
-  std::string cur;
-  for (const char c : path + ".") {
-    if (c == '.') {
-      if (cur.empty()) return "empty key in path '" + path + "'";
-      segments.push_back(cur);
-      cur.clear();
+std::vector<std::string> split_path(const std::string& path, char separator) {
+  std::vector<std::string> out(1);
+  for (const char c : path) {
+    if (c == separator) {
+      out.emplace_back();
     } else {
-      cur += c;
+      out.back() += c;
     }
+  }
+  return out;
+}
+
+bool is_index(const std::string& segment) {
+  return !segment.empty() && segment.size() <= 9 && segment.find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::string path_problem(const FieldSpec& root, const std::string& path) {
+  const std::vector<std::string> segments = split_path(path);
+  for (const auto& seg : segments) {
+    if (seg.empty()) return "empty key in path '" + path + "'";
   }
   const FieldSpec* spec = &root;
   std::string walked;

@@ -193,8 +193,7 @@ Bindings<models::storage::StorageConfig> storage_bindings() {
                                         QuantityKind::kDuration, at_least(0)),
                          "1 s"),
             &C::series_interval, "series_interval")
-      .object(
-          std::move(integrity), [](C& c) -> CheckpointIntegrity& { return c.integrity; }, "integrity");
+      .object(std::move(integrity), &C::integrity, "integrity");
   return storage;
 }
 

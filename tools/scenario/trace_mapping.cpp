@@ -1,10 +1,10 @@
 #include "tools/scenario/trace_mapping.hpp"
 
-#include <filesystem>
 #include <map>
 #include <unordered_map>
 
 #include "sim/error.hpp"
+#include "tools/scenario/data_file.hpp"
 #include "tools/scenario/job_trace_import.hpp"
 
 namespace dcsim::tools::scenario {
@@ -16,13 +16,6 @@ namespace {
 const json* list_at(const json& doc, const char* pointer) {
   const json::json_pointer p(pointer);
   return doc.contains(p) && doc.at(p).is_array() ? &doc.at(p) : nullptr;
-}
-
-// Relative data files are found beside the scenario, as the flow traces are (fabric_mapping).
-std::string beside(const std::string& source, const std::string& file) {
-  const std::filesystem::path p(file);
-  if (p.is_absolute()) return file;
-  return (std::filesystem::path(source).parent_path() / p).string();
 }
 
 // How each format names the row's fields that the cluster checks, for messages.
@@ -39,7 +32,8 @@ FieldNames field_names(JobTraceFormat format) {
   return {"nodes", "GPUs per node"};
 }
 
-// Names a generator gives its jobs: NAME-0 .. NAME-(count-1).
+}  // namespace
+
 bool generated_name(const std::string& job, const std::string& generator, std::int64_t count) {
   if (job.size() <= generator.size() + 1 || job.compare(0, generator.size(), generator) != 0 ||
       job[generator.size()] != '-') {
@@ -52,8 +46,6 @@ bool generated_name(const std::string& job, const std::string& generator, std::i
   }
   return std::stoll(index) < count;
 }
-
-}  // namespace
 
 void check_trace_cross_field(const json& resolved, ErrorList& errors) {
   const json* traces = list_at(resolved, "/workload/traces");

@@ -5,6 +5,7 @@
 // checked here against the cluster (nodes, GPUs per node) and against every other job name, with
 // file:line messages, so the cluster model never sees a job it cannot place.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct TraceReport {
   std::string file;     // the file read (relative paths resolved beside the scenario)
   std::string summary;  // JobTrace::describe(): jobs, rows, skipped rows by reason, beyond limit
 };
+
+// Whether `job` is a name generator `generator` of `count` jobs gives: NAME-0 .. NAME-(count-1).
+bool generated_name(const std::string& job, const std::string& generator, std::int64_t count);
 
 // Checks across keys, before any file is read: trace names unique and unlike generator names
 // (their jobs share the NAME-<id> pattern); processors_per_node only for swf; gpu_utilization not

@@ -12,15 +12,6 @@ using sim::QuantityKind;
 namespace hw = models::hardware;
 namespace mw = models::workload;
 
-namespace {
-
-// A GPU figure of the node, scaled from its resolved unit (bit/s, TFLOP/s) to the member's.
-Bindings<hw::NodeSpec>::Setter gpu_figure(double hw::GpuSpec::*m, double scale) {
-  return [m, scale](hw::NodeSpec& n, const json& v) { n.gpu.*m = v.get<double>() * scale; };
-}
-
-}  // namespace
-
 void bind_node_hardware(Bindings<hw::NodeSpec>& node) {
   using N = hw::NodeSpec;
   const auto from_preset = [](FieldSpec f) { return with_default_note(std::move(f), "from the preset"); };
@@ -28,17 +19,17 @@ void bind_node_hardware(Bindings<hw::NodeSpec>& node) {
             &N::gpu, &hw::GpuSpec::hbm_bytes, "node.gpu.hbm_bytes")
       .bind(from_preset(quantity_field("gpu_hbm_bandwidth", "Peak HBM bandwidth of one GPU.", QuantityKind::kDataRate,
                                        above(0))),
-            "node.gpu.hbm_bandwidth_bytes_per_s", gpu_figure(&hw::GpuSpec::hbm_bandwidth_bytes_per_s, 1.0 / 8.0))
+            &N::gpu, &hw::GpuSpec::hbm_bandwidth_bytes_per_s, "node.gpu.hbm_bandwidth_bytes_per_s", 1.0 / 8.0)
       .bind(from_preset(number_field("gpu_bf16_tflops", "Dense BF16 tensor peak of one GPU, TFLOP/s.", above(0))),
-            "node.gpu.peak_bf16_flops", gpu_figure(&hw::GpuSpec::peak_bf16_flops, 1e12))
+            &N::gpu, &hw::GpuSpec::peak_bf16_flops, "node.gpu.peak_bf16_flops", 1e12)
       .bind(from_preset(number_field("gpu_fp8_tflops",
                                      "Dense FP8 tensor peak of one GPU, TFLOP/s (0: no FP8 tensor cores).",
                                      at_least(0))),
-            "node.gpu.peak_fp8_flops", gpu_figure(&hw::GpuSpec::peak_fp8_flops, 1e12))
+            &N::gpu, &hw::GpuSpec::peak_fp8_flops, "node.gpu.peak_fp8_flops", 1e12)
       .bind(from_preset(quantity_field("nvlink_bandwidth",
                                        "NVLink bandwidth of one GPU, per direction, all links together.",
                                        QuantityKind::kDataRate, above(0))),
-            "node.gpu.nvlink_bandwidth_bytes_per_s", gpu_figure(&hw::GpuSpec::nvlink_bandwidth_bytes_per_s, 1.0 / 8.0))
+            &N::gpu, &hw::GpuSpec::nvlink_bandwidth_bytes_per_s, "node.gpu.nvlink_bandwidth_bytes_per_s", 1.0 / 8.0)
       .bind(from_preset(boolean_field("nvls", "The NVSwitch reduces in-network (NVLink SHARP, NVLS).")), &N::nvls,
             "node.nvls")
       .bind(from_preset(integer_field("compute_nics",
@@ -325,28 +316,9 @@ Bindings<mw::TrainingJobSpec> training_job_bindings(const models::ModelRegistrie
                                         at_least(0)),
                          "0 s"),
             &S::arrival, "arrival")
-      .object(
-          std::move(dataset), [](S& s) -> D& { return s.dataset; }, "dataset")
-      .object(
-          std::move(checkpoint), [](S& s) -> C& { return s.checkpoint; }, "checkpoint");
+      .object(std::move(dataset), &S::dataset, "dataset")
+      .object(std::move(checkpoint), &S::checkpoint, "checkpoint");
   return job;
-}
-
-void fill_node_hardware_from_preset(json& node, const models::hardware::NodeSpec& spec) {
-  const auto fill = [&node](const char* key, const json& value) {
-    if (!node.contains(key)) node[key] = value;
-  };
-  fill("gpu_hbm", spec.gpu.hbm_bytes);
-  fill("gpu_hbm_bandwidth", spec.gpu.hbm_bandwidth_bytes_per_s * 8.0);
-  fill("gpu_bf16_tflops", spec.gpu.peak_bf16_flops / 1e12);
-  fill("gpu_fp8_tflops", spec.gpu.peak_fp8_flops / 1e12);
-  fill("nvlink_bandwidth", spec.gpu.nvlink_bandwidth_bytes_per_s * 8.0);
-  fill("nvls", spec.nvls);
-  fill("compute_nics", spec.compute_nics);
-  fill("compute_nic_bandwidth", spec.compute_nic_bandwidth_bps);
-  fill("storage_nics", spec.storage_nics);
-  fill("storage_nic_bandwidth", spec.storage_nic_bandwidth_bps);
-  fill("nvme_write_bandwidth", spec.nvme_write_bandwidth_bytes_per_s * 8.0);
 }
 
 void check_training_cross_field(const json& resolved, ErrorList& errors) {

@@ -25,9 +25,6 @@ void bind_node_hardware(Bindings<models::hardware::NodeSpec>& node);
 // One /workload/training entry, bound to TrainingJobSpec ("parallelism.tp", "checkpoint.pool").
 Bindings<models::workload::TrainingJobSpec> training_job_bindings(const models::ModelRegistries& registries);
 
-// Fills the node hardware keys not given from the preset's figures (resolved units: bit/s, B).
-void fill_node_hardware_from_preset(nlohmann::json& node, const models::hardware::NodeSpec& preset);
-
 // Checks across keys: a training job's nodes within /cluster/nodes, names unique among
 // /workload/jobs and /workload/training.
 void check_training_cross_field(const nlohmann::json& resolved, ErrorList& errors);

@@ -8,12 +8,14 @@
 #include "sim/error.hpp"
 #include "tools/output/output_directory.hpp"
 #include "tools/output/results_table.hpp"
+#include "tools/output/trace_csv_export.hpp"
 
 namespace dcsim::tools::sweep {
 
 namespace {
 
 using nlohmann::json;
+using output::csv_cell;
 using output::ResultsCell;
 using output::ResultsColumn;
 
@@ -123,16 +125,6 @@ std::vector<std::pair<std::string, json>> summary_scalars(const json& summary) {
   for (const char* meta : {"scenario", "seed", "overrides", "dcsim_version", "units"}) results.erase(meta);
   walk(results, "", out);
   return out;
-}
-
-std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string csv_text(const json& value) {

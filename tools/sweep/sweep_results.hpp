@@ -44,8 +44,6 @@ ResultsReport write_results(const Sweep& sweep, const Plan& plan, const std::fil
 // headline tables are left out.
 std::vector<std::pair<std::string, nlohmann::json>> summary_scalars(const nlohmann::json& summary);
 
-// RFC 4180: a cell holding a comma, a quote or a line break is quoted, its quotes doubled.
-std::string csv_cell(const std::string& text);
 // A JSON scalar as a CSV cell: numbers in shortest round-trip form, strings as they are,
 // booleans true/false, null empty.
 std::string csv_text(const nlohmann::json& value);

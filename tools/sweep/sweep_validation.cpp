@@ -31,12 +31,6 @@ std::vector<std::string> messages_of(const sim::InputError& e) {
   return {e.what()};
 }
 
-std::string joined(const std::vector<std::string>& messages) {
-  std::string out;
-  for (const auto& m : messages) out += (out.empty() ? "" : "; ") + m;
-  return out;
-}
-
 }  // namespace
 
 std::string text_hash(const std::string& text) {
@@ -134,7 +128,7 @@ Plan validate_sweep(const Sweep& sweep, const models::ModelRegistries& registrie
     }
     const auto seed = sweep.seed ? sweep.seed : document_seed(sweep, spec);
     if (!seed) {
-      prefixed(base_pointer, "", joined(base_errors));
+      prefixed(base_pointer, "", scenario::join(base_errors, "; "));
       throw sim::InputErrors(std::move(errors));
     }
     plan.base_seed = *seed;
