@@ -59,8 +59,10 @@
 //   on_node_utilization   O(N_z G + R + Z) at the first change of an instant in its zone (one
 //                         zone step), O(G + R + log N_z + Z) for a further change at that instant.
 //   a tick                every zone's step and crossings, update_throttling (O(N) for cool
-//                         zones, O(N G) for hot ones), the racks' capping O(N), the record
-//                         O(N + Z): O(N G), the work of a tick at this resolution.
+//                         zones, O(N P) for hot ones), the racks' capping O(N), the record
+//                         O(N + Z): O(N P), the work of a tick at this resolution, with P the
+//                         thermal paths per node (G, or 1 at FacilityConfig::thermal_resolution
+//                         kNode).
 //   node_power_w, gpu_temperature_c, rack_power_headroom_w: O(1), O(G), O(1).
 //
 // IT power is the nodes' AC power plus the network switches' (a constant load, switch_power.hpp);
