@@ -285,6 +285,7 @@ void InferenceService::on_done(std::size_t replica, const ReplicaOutcome& done) 
 std::size_t InferenceService::add_replica(bool initial, bool prefill) {
   const std::size_t index = replicas_.size();
   replicas_.emplace_back();
+  live_.push_back(index);  // the largest index: live_ stays ascending
   replicas_[index].prefill = prefill;
   const int pp = curve_ != nullptr ? 0 : config_.engine.pp;  // fluid replicas have no engines
   replicas_[index].fluid_since = sim_.now();
@@ -383,8 +384,14 @@ void InferenceService::retire(std::size_t index) {
   r.weight_load = 0;
   leave_pools(index);
   close_accounts(r);
-  r.state = ReplicaState::kGone;
+  mark_gone(index);
   host_.release(r.handle);
+}
+
+void InferenceService::mark_gone(std::size_t index) {
+  replicas_[index].state = ReplicaState::kGone;
+  const auto it = std::lower_bound(live_.begin(), live_.end(), index);  // O(live replicas)
+  if (it != live_.end() && *it == index) live_.erase(it);
 }
 
 void InferenceService::on_lost(std::size_t index) {
@@ -398,7 +405,7 @@ void InferenceService::on_lost(std::size_t index) {
   std::vector<ReplicaRequest> back = r.stop();
   if (draining) {
     // It was leaving anyway.
-    r.state = ReplicaState::kGone;
+    mark_gone(index);
     host_.release(r.handle);
   } else {
     // The host brings it back when it can (a requeued job restarts): it loads its weights again.
@@ -422,7 +429,8 @@ void InferenceService::leave_pools(std::size_t index) {
 
 int InferenceService::active_replicas() const {
   int n = 0;
-  for (const auto& r : replicas_) {
+  for (const std::size_t i : live_) {  // O(live replicas)
+    const Replica& r = replicas_[i];
     n += !r.prefill && (r.state == ReplicaState::kAsked || r.state == ReplicaState::kStarting ||
                         r.state == ReplicaState::kServing);
   }
@@ -434,13 +442,15 @@ void InferenceService::scale_to(int target) {
   int active = active_replicas();
   while (active < target) {
     // A draining replica comes back first: it is warm.
-    auto draining = std::find_if(replicas_.rbegin(), replicas_.rend(),
-                                 [](const Replica& r) { return !r.prefill && r.state == ReplicaState::kDraining; });
-    if (draining != replicas_.rend()) {
+    const auto live = std::find_if(live_.rbegin(), live_.rend(), [this](std::size_t i) {
+      return !replicas_[i].prefill && replicas_[i].state == ReplicaState::kDraining;
+    });
+    if (live != live_.rend()) {
+      const std::size_t index = *live;
+      Replica* draining = &replicas_[index];
       draining->state = ReplicaState::kServing;
       if (draining->ready_event.valid()) sim_.cancel(draining->ready_event);  // fluid: its drain's end
       draining->ready_event = {};
-      const auto index = static_cast<std::size_t>(replicas_.rend() - draining - 1);
       serving_.push_back(index);
       std::sort(serving_.begin(), serving_.end());
       note_serving();
@@ -452,7 +462,8 @@ void InferenceService::scale_to(int target) {
   while (active > target) {
     // The newest first: a replica still starting costs nothing to give up.
     std::size_t index = replicas_.size();
-    for (std::size_t i = replicas_.size(); i-- > 0;) {
+    for (auto it = live_.rbegin(); it != live_.rend(); ++it) {
+      const std::size_t i = *it;
       const ReplicaState s = replicas_[i].state;
       if (replicas_[i].prefill) continue;
       if (s == ReplicaState::kAsked || s == ReplicaState::kStarting || s == ReplicaState::kServing) {
@@ -491,7 +502,8 @@ void InferenceService::scale_to(int target) {
 
 std::pair<double, double> InferenceService::busy_and_serving_s() const {
   double busy = 0.0, serving = 0.0;
-  for (const auto& r : replicas_) {
+  for (const std::size_t i : live_) {  // O(live replicas)
+    const Replica& r = replicas_[i];
     if (r.state != ReplicaState::kServing || r.prefill) continue;
     busy += r.counters(sim_.now()).busy_s / config_.engine.pp;
     serving += r.served_s + (sim_.now() - r.serving_since).seconds();
@@ -526,7 +538,8 @@ void InferenceService::on_sample() {
   // Each replica's GPU activity over the period, for hosts that draw its power, and the GPUs'
   // power it implies (a replica that started within the period counts from the period's start).
   double power_w = 0.0;
-  for (auto& r : replicas_) {
+  for (const std::size_t i : live_) {  // O(live replicas)
+    Replica& r = replicas_[i];
     if (r.state == ReplicaState::kGone || r.state == ReplicaState::kAsked) continue;
     const ReplicaCounters c = r.counters(now);
     const double activity = std::clamp((activities_.compute * (c.compute_s - r.sampled.compute_s) +

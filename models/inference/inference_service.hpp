@@ -179,6 +179,7 @@ class InferenceService {
   void on_allocated(std::size_t replica, bool initial);
   void on_lost(std::size_t replica);
   void retire(std::size_t replica);
+  void mark_gone(std::size_t replica);  // its state, and out of live_
   // Closes the replica's GPU time and energy (it leaves the service now).
   void close_accounts(Replica& r);
   // Serving replicas' busy seconds and serving seconds, over the run so far.
@@ -237,7 +238,11 @@ class InferenceService {
   bool stream_ended_ = false;
   std::uint64_t next_id_ = 0;
 
+  // Every replica ever asked for, by index (the index is its handle in callbacks, so gone ones
+  // stay). live_ lists the ones not gone, ascending: per-sample and per-autoscale passes walk it,
+  // so their cost follows the fleet, not the scale-ups of the run so far (thousands a day).
   std::vector<Replica> replicas_;
+  std::vector<std::size_t> live_;
   std::vector<std::size_t> serving_;  // indices, oldest first (the decode pool when disaggregated)
   std::vector<std::size_t> prefill_serving_;  // the prefill pool's serving replicas
   // Requests prefilled on the prefill pool, by id, until answered: what the client saw there.

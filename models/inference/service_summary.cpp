@@ -25,6 +25,7 @@ void InferenceService::finish() {
     close_accounts(r);
     r.state = ReplicaState::kGone;
   }
+  live_.clear();
   note_serving();
   // The size the pool had at the end, when it held for any time (or the run took none).
   if (sim_.now() > serving_count_since_ || stats_.replicas_min < 0) {
