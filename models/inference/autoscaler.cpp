@@ -32,9 +32,23 @@ class Hpa final : public Autoscaler {
 
   int desired(const FleetSample& s) override {
     const double value = metric_ == "busy" ? s.utilization : metric_ == "batch" ? s.batch_fraction : s.kv_used_fraction;
+    // The metric is a mean over the ready (serving) replicas. Kubernetes' replica calculator:
+    // without replicas still starting, or when shrinking, raw = ceil(ratio x ready); growing
+    // while some are not ready yet, those count as using 0% of the target, and no change is
+    // made if the ratio recomputed so falls within the tolerance or reverses. Without that,
+    // each sync period while the new replicas start sees the same high mean and asks again:
+    // a 32-replica fleet asked for 96 within a minute, then drained them five minutes later.
     const double ratio = value / target_;
+    const int ready = std::min(s.ready, s.replicas);
     int raw = s.replicas;
-    if (std::abs(ratio - 1.0) > tolerance_) raw = static_cast<int>(std::ceil(s.replicas * ratio - 1e-9));
+    if (ready > 0 && std::abs(ratio - 1.0) > tolerance_) {
+      if (ratio > 1.0 && ready < s.replicas) {
+        const double with_unready = ratio * ready / s.replicas;
+        if (with_unready > 1.0 + tolerance_) raw = static_cast<int>(std::ceil(s.replicas * with_unready - 1e-9));
+      } else {
+        raw = static_cast<int>(std::ceil(ready * ratio - 1e-9));
+      }
+    }
     // Waiting work with nothing serving (all replicas still starting) is not a reason to shrink.
     if (s.replicas == 0 && s.queued > 0) raw = 1;
     // The fleet as deployed is the first recommendation (time 0): a change must hold for its
@@ -114,20 +128,21 @@ class Scheduled final : public Autoscaler {
 }  // namespace
 
 void register_autoscalers(AutoscalerRegistry& registry) {
-  registry.add({"hpa",
-                "Kubernetes' Horizontal Pod Autoscaler: ceil(replicas x metric / target), with its tolerance and "
-                "stabilisation windows",
-                {{"metric", "string", "\"busy\"", "",
-                  "What utilisation means: busy (GPU busy time, as DCGM reports it; saturates under continuous "
-                  "batching), batch (running sequences / max_batch) or kv_cache (KV cache in use)."},
-                 {"target_utilization", "", "0.8", "0 < x <= 1", "Value of the metric to hold, mean over serving replicas."},
-                 {"tolerance", "", "0.1", "0 <= x < 1", "No change while |utilisation / target - 1| is within it."},
-                 {"sync_period", "duration", "\"15 s\"", "x > 0", "How often the autoscaler decides."},
-                 {"scale_up_stabilization", "duration", "\"0 s\"", "x >= 0",
-                  "A scale-up takes the lowest recommendation of this window."},
-                 {"scale_down_stabilization", "duration", "\"300 s\"", "x >= 0",
-                  "A scale-down takes the highest recommendation of this window."}},
-                [](const sim::Params& p) { return std::make_unique<Hpa>(p); }});
+  registry.add(
+      {"hpa",
+       "Kubernetes' Horizontal Pod Autoscaler: ceil(ready replicas x metric / target), replicas not yet "
+       "ready at 0% when growing, with its tolerance and stabilisation windows",
+       {{"metric", "string", "\"busy\"", "",
+         "What utilisation means: busy (GPU busy time, as DCGM reports it; saturates under continuous "
+         "batching), batch (running sequences / max_batch) or kv_cache (KV cache in use)."},
+        {"target_utilization", "", "0.8", "0 < x <= 1", "Value of the metric to hold, mean over serving replicas."},
+        {"tolerance", "", "0.1", "0 <= x < 1", "No change while |utilisation / target - 1| is within it."},
+        {"sync_period", "duration", "\"15 s\"", "x > 0", "How often the autoscaler decides."},
+        {"scale_up_stabilization", "duration", "\"0 s\"", "x >= 0",
+         "A scale-up takes the lowest recommendation of this window."},
+        {"scale_down_stabilization", "duration", "\"300 s\"", "x >= 0",
+         "A scale-down takes the highest recommendation of this window."}},
+       [](const sim::Params& p) { return std::make_unique<Hpa>(p); }});
   registry.add({"scheduled", "replicas by time of day from a fixed schedule",
                 {{"schedule", "string", "\"00:00=1\"", "",
                   "Entries \"HH:MM=N\" separated by commas: from HH:MM on, N replicas (the run starts at 00:00)."},

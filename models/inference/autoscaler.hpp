@@ -7,8 +7,12 @@
 //              GPU utilisation DCGM reports: time the engine iterates; under continuous batching
 //              one request in flight keeps it busy, so it saturates long before the replica
 //              does), batch (running sequences / max_batch) or kv_cache (KV cache in use):
-//                raw = ceil(replicas x utilisation / target), unchanged within the tolerance
-//              (|utilisation / target - 1| <= tolerance); scale-ups take the lowest raw
+//                raw = ceil(ready x utilisation / target), unchanged within the tolerance
+//              (|utilisation / target - 1| <= tolerance), the mean taken over the ready
+//              (serving) replicas; growing while some replicas are still starting, those count
+//              at 0% of the target (raw = ceil(replicas x r'), r' = ratio x ready / replicas,
+//              and no change if r' is within the tolerance), as Kubernetes' replica calculator
+//              does for pods not yet ready; scale-ups take the lowest raw
 //              recommendation of the last scale_up_stabilization, scale-downs the highest of
 //              the last scale_down_stabilization (so a decision must hold for the whole window;
 //              the fleet as deployed counts as the recommendation at time 0).
@@ -29,6 +33,7 @@ namespace dcsim::models::inference {
 struct FleetSample {
   sim::Time now;
   int replicas = 0;          // serving and starting (Kubernetes counts pods, ready or not)
+  int ready = 0;             // of those, serving: the replicas the metrics below average over
   double utilization = 0.0;  // busy fraction of the serving replicas over the last period
   double kv_used_fraction = 0.0;  // KV cache in use, mean over the serving replicas, now
   double batch_fraction = 0.0;    // running sequences / max_batch, mean over the serving replicas, now

@@ -564,6 +564,7 @@ void InferenceService::on_autoscale() {
   FleetSample s;
   s.now = sim_.now();
   s.replicas = active_replicas();
+  s.ready = static_cast<int>(serving_.size());
   s.utilization = serving_delta > 0.0 ? std::clamp((bs.first - at_last_scale_.first) / serving_delta, 0.0, 1.0) : 0.0;
   s.queued = gateway_queue();
   for (const std::size_t i : serving_) {

@@ -1,0 +1,60 @@
+// The HPA's replica arithmetic on hand-made fleet samples (Kubernetes' replica calculator).
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "models/inference/autoscaler.hpp"
+
+namespace {
+
+using dcsim::models::inference::Autoscaler;
+using dcsim::models::inference::FleetSample;
+
+// hpa on the batch metric, target 0.8, tolerance 0.1, no stabilisation windows (so each answer
+// is the raw recommendation).
+std::unique_ptr<Autoscaler> batch_hpa() {
+  dcsim::models::inference::AutoscalerRegistry registry("autoscaler");
+  dcsim::models::inference::register_autoscalers(registry);
+  const auto& entry = registry.get("hpa");
+  auto params = dcsim::sim::Params::defaults(entry.params);
+  params.set_text("metric", "batch");
+  params.set_number("scale_down_stabilization", 0.0);
+  return entry.factory(params);
+}
+
+FleetSample sample(int replicas, int ready, double batch) {
+  FleetSample s;
+  s.now = dcsim::sim::Time::from_s(60);
+  s.replicas = replicas;
+  s.ready = ready;
+  s.batch_fraction = batch;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("hpa grows a fully ready fleet to ceil(ready x metric / target)", "[inference][autoscaler]") {
+  // 32 ready at 0.9 against 0.8: ratio 1.125 > 1.1, so ceil(32 x 1.125) = 36.
+  CHECK(batch_hpa()->desired(sample(32, 32, 0.9)) == 36);
+  // Within the tolerance (0.85 / 0.8 = 1.0625): unchanged.
+  CHECK(batch_hpa()->desired(sample(32, 32, 0.85)) == 32);
+}
+
+TEST_CASE("hpa counts replicas still starting at zero before growing again", "[inference][autoscaler]") {
+  // 32 ready at 0.9 and 4 starting (asked a period ago): the mean with the 4 at 0 is
+  // 0.9 x 32 / 36 = 0.8, ratio 1.0: no second scale-up for the load the 4 will take.
+  CHECK(batch_hpa()->desired(sample(36, 32, 0.9)) == 36);
+  // A load that outgrows even the starting ones: 32 at 1.0 with 4 starting gives
+  // 1.0 x 32 / 36 / 0.8 = 1.111 > 1.1, so ceil(36 x 1.111) = 40.
+  CHECK(batch_hpa()->desired(sample(36, 32, 1.0)) == 40);
+}
+
+TEST_CASE("hpa shrinks on the ready replicas' mean and holds with none ready", "[inference][autoscaler]") {
+  // 40 ready at 0.5: ceil(40 x 0.625) = 25.
+  CHECK(batch_hpa()->desired(sample(40, 40, 0.5)) == 25);
+  // Shrinking with replicas starting: Kubernetes sizes on the ready ones, ceil(30 x 0.625) = 19.
+  CHECK(batch_hpa()->desired(sample(40, 30, 0.5)) == 19);
+  // Nothing ready yet measures nothing: no change.
+  CHECK(batch_hpa()->desired(sample(8, 0, 0.0)) == 8);
+}
