@@ -22,7 +22,9 @@ class Hpa final : public Autoscaler {
         tolerance_(p.number("tolerance")),
         period_(p.duration("sync_period")),
         up_window_(p.duration("scale_up_stabilization")),
-        down_window_(p.duration("scale_down_stabilization")) {
+        down_window_(p.duration("scale_down_stabilization")),
+        down_percent_(p.number("scale_down_percent")),
+        down_rate_period_(p.duration("scale_down_period")) {
     if (metric_ != "busy" && metric_ != "batch" && metric_ != "kv_cache") {
       throw sim::ConfigError("autoscaler_params.metric", "expected busy, batch or kv_cache, got '" + metric_ + "'");
     }
@@ -64,12 +66,19 @@ class Hpa final : public Autoscaler {
       }
       return std::max(lowest, s.replicas);
     }
+    // The fleet's size over the last scale-down policy period (Kubernetes' behavior.scaleDown
+    // policy of type Percent: at most that share of the replicas present a period ago goes).
+    fleet_.emplace_back(s.now, s.replicas);
+    while (s.now - fleet_.front().first > down_rate_period_) fleet_.pop_front();
     if (raw < s.replicas) {
       int highest = raw;
       for (const auto& [t, r] : history_) {
         if (s.now - t <= down_window_) highest = std::max(highest, r);
       }
-      return std::min(highest, s.replicas);
+      int period_start = s.replicas;
+      for (const auto& [t, r] : fleet_) period_start = std::max(period_start, r);
+      const int floor_by_rate = static_cast<int>(std::ceil(period_start * (1.0 - down_percent_ / 100.0) - 1e-9));
+      return std::min(std::max(highest, floor_by_rate), s.replicas);
     }
     return s.replicas;
   }
@@ -78,7 +87,10 @@ class Hpa final : public Autoscaler {
   std::string metric_;
   double target_, tolerance_;
   sim::Time period_, up_window_, down_window_;
+  double down_percent_;
+  sim::Time down_rate_period_;
   std::deque<std::pair<sim::Time, int>> history_;
+  std::deque<std::pair<sim::Time, int>> fleet_;  // (time, replicas) over the last down_rate_period_
 };
 
 class Scheduled final : public Autoscaler {
@@ -141,7 +153,11 @@ void register_autoscalers(AutoscalerRegistry& registry) {
         {"scale_up_stabilization", "duration", "\"0 s\"", "x >= 0",
          "A scale-up takes the lowest recommendation of this window."},
         {"scale_down_stabilization", "duration", "\"300 s\"", "x >= 0",
-         "A scale-down takes the highest recommendation of this window."}},
+         "A scale-down takes the highest recommendation of this window."},
+        {"scale_down_percent", "", "100", "0 < x <= 100",
+         "At most this percentage of the replicas present scale_down_period ago goes in that period "
+         "(Kubernetes' behavior.scaleDown policy of type Percent; its default, 100, limits nothing)."},
+        {"scale_down_period", "duration", "\"15 s\"", "x > 0", "The period of scale_down_percent."}},
        [](const sim::Params& p) { return std::make_unique<Hpa>(p); }});
   registry.add({"scheduled", "replicas by time of day from a fixed schedule",
                 {{"schedule", "string", "\"00:00=1\"", "",

@@ -15,7 +15,9 @@
 //              does for pods not yet ready; scale-ups take the lowest raw
 //              recommendation of the last scale_up_stabilization, scale-downs the highest of
 //              the last scale_down_stabilization (so a decision must hold for the whole window;
-//              the fleet as deployed counts as the recommendation at time 0).
+//              the fleet as deployed counts as the recommendation at time 0), and a scale-down
+//              leaves at least ceil(R x (1 - scale_down_percent / 100)), R the most replicas of
+//              the last scale_down_period (Kubernetes' scaleDown policy of type Percent).
 //              Defaults are Kubernetes': 15 s sync period, tolerance 0.1, windows 0 s up and
 //              300 s down (kubernetes.io, Horizontal Pod Autoscaling).
 //   scheduled  replicas by time of day from a schedule "HH:MM=N, HH:MM=N, ..." (the entry at

@@ -58,3 +58,25 @@ TEST_CASE("hpa shrinks on the ready replicas' mean and holds with none ready", "
   // Nothing ready yet measures nothing: no change.
   CHECK(batch_hpa()->desired(sample(8, 0, 0.0)) == 8);
 }
+
+TEST_CASE("hpa's scale-down percent policy limits a period's shrink", "[inference][autoscaler]") {
+  dcsim::models::inference::AutoscalerRegistry registry("autoscaler");
+  dcsim::models::inference::register_autoscalers(registry);
+  const auto& entry = registry.get("hpa");
+  auto params = dcsim::sim::Params::defaults(entry.params);
+  params.set_text("metric", "batch");
+  params.set_number("scale_down_stabilization", 0.0);
+  params.set_number("scale_down_percent", 10.0);
+  params.set_number("scale_down_period", 60.0);
+  auto hpa = entry.factory(params);
+  // 40 ready at 0.5 would go to 25; 10% of the 40 present a minute ago may go: ceil(40 x 0.9) = 36.
+  FleetSample s = sample(40, 40, 0.5);
+  CHECK(hpa->desired(s) == 36);
+  // 15 s later at 36, still within the minute that began at 40: no lower than 36.
+  s = sample(36, 36, 0.5);
+  s.now = dcsim::sim::Time::from_s(75);
+  CHECK(hpa->desired(s) == 36);
+  // Past the minute (the 40 has left it), 10% of 36 may go: ceil(36 x 0.9) = 33.
+  s.now = dcsim::sim::Time::from_s(121);
+  CHECK(hpa->desired(s) == 33);
+}
