@@ -19,44 +19,94 @@ namespace dcsim::tools::bench {
 
 namespace {
 
-// Llama 3 405B's plan (scenarios/llama3-405b-54-days.json): a model replica is TP 8 x PP 16 =
-// 16 nodes, so a job's nodes are a multiple of 16; each DP rank takes 16 micro-batches of one
-// 8K sequence per step, as at 16K GPUs (2,048 sequences over DP 128), so the batch is the job's
-// nodes in sequences. ZeRO stage 2 rather than the scenario's 1: with DP 8 (1,024 GPUs) the
-// gradients and optimizer are sharded 16x less than at DP 128 and stage 1 no longer fits.
-// Sizes are multiples of 1,024 GPUs (128 nodes): jobs of 2,048 nodes, and one of what is left
-// over (a multiple of 128 nodes, DP 8 or more), so every node of the mix trains.
+// The mix of scenarios/site/site-year-131k.json, scaled to `gpus` (HGX H100, 8 per node):
+//   - three quarters of the nodes (a multiple of 16) train Llama 3 405B with its plan (TP 8 x
+//     PP 16 = 16 nodes a replica, 16 micro-batches of one 8K sequence per DP rank and step, so
+//     the batch is the job's nodes in sequences; ZeRO 2, and full recomputation below DP 8,
+//     where the sharded optimizer and selective recomputation's activations no longer fit: DP
+//     is 6 at 1,024 GPUs), in jobs of up to 2,048 nodes, checkpointing into the object store;
+//   - the other quarter takes a stream of smaller jobs under easy_backfill: sizes of 16-256
+//     nodes up to half of that quarter, arriving so that they ask for the share of it the site
+//     year's stream asks for (1,786 of 4,096 nodes: 99 nodes x 16.5 h every 55 min);
+//   - a Llama 3 70B chat service at 300 requests/s x (gpus / 131,072), HPA on batch between
+//     32 and 256 replicas x the same share (at least 1 and 2), at auto resolution;
+//   - an EC 8+3 store of 96 x the share OSD hosts (at least 11, one per shard) on a 2:1
+//     leaf-spine front end with every node and OSD host on it;
+//   - Llama 3 fault rates with checkpoint_restart; D2C + active rear doors at a 60 s tick with
+//     one thermal path per node, in 8 x the share halls (at least 1); economics against AWS p5.
 constexpr int kGpusPerStep = 1024;
 constexpr int kMaxJobNodes = 2048;
+constexpr int kSiteGpus = 131072;
 
 std::string site_scenario(int gpus, double days) {
-  const int busy = gpus / 8;
-  std::vector<int> job_nodes(static_cast<std::size_t>(busy / kMaxJobNodes), kMaxJobNodes);
-  if (busy % kMaxJobNodes > 0) job_nodes.push_back(busy % kMaxJobNodes);
+  const int nodes = gpus / 8;
+  const double share = static_cast<double>(gpus) / kSiteGpus;
+  const int training_nodes = nodes * 3 / 4 / 16 * 16;
+  std::vector<int> job_nodes(static_cast<std::size_t>(training_nodes / kMaxJobNodes), kMaxJobNodes);
+  if (training_nodes % kMaxJobNodes > 0) job_nodes.push_back(training_nodes % kMaxJobNodes);
   std::string training;
   for (std::size_t j = 0; j < job_nodes.size(); ++j) {
     training += fmt::format(
         R"({}{{"name": "llama3-405b-{}", "model": "llama3-405b", "nodes": {},
             "parallelism": {{"tp": 8, "pp": 16, "zero_stage": 2, "virtual_stages": 4,
                             "first_stage_layers": 7, "last_stage_layers": 7}},
-            "micro_batch_size": 1, "global_batch": {}, "recompute": "selective", "steps": 1000000,
-            "checkpoint": {{"interval": 500, "target": "nvme"}}}})",
-        j == 0 ? "" : ",", j, job_nodes[j], job_nodes[j]);
+            "micro_batch_size": 1, "global_batch": {}, "recompute": "{}", "steps": 1000000,
+            "checkpoint": {{"interval": 500, "target": "store", "pool": "ec83"}}}})",
+        j == 0 ? "" : ",", j, job_nodes[j], job_nodes[j], job_nodes[j] / 16 >= 8 ? "selective" : "full");
   }
+  // The stream: the site year's sizes that fit half of the rest, at its share of the rest.
+  const int rest = nodes - training_nodes;
+  std::string sizes;
+  double size_sum = 0.0;
+  int size_count = 0;
+  for (const int n : {16, 32, 64, 128, 256}) {
+    if (n > std::max(16, rest / 2)) break;
+    sizes += fmt::format("{}{}", size_count == 0 ? "" : ", ", n);
+    size_sum += n;
+    ++size_count;
+  }
+  const double asked_share = 99.2 * 16.5 / (55.0 / 60.0) / 4096.0;  // the site year's stream
+  const double interarrival_min = size_sum / size_count * 16.5 * 60.0 / (asked_share * rest);
+  const int arrivals = static_cast<int>(days * 24.0 * 60.0 / interarrival_min) + 1;
+  const int osd_hosts = std::max(11, static_cast<int>(std::lround(96 * share)));
+  const int leaves = (nodes + osd_hosts + 31) / 32;
   return fmt::format(R"({{
   "name": "site-{}-gpus", "seed": 38, "duration": "{} d",
   "cluster": {{"node": {{"preset": "hgx-h100"}}, "nodes": {}, "nodes_per_rack": 4}},
-  "workload": {{"training": [{}]}},
-  "policies": {{"failover": "checkpoint_restart"}},
+  "frontend": {{"topology": "leaf_spine", "leaves": {}, "hosts_per_leaf": 32, "oversubscription": 2,
+               "switch": "nvidia_sn5600", "link_bandwidth_bps": "400 Gbps", "flow_table": false}},
+  "storage": {{"hosts": {}, "drives_per_host": 16, "hosts_per_rack": 4, "resolution": "auto",
+              "series_interval": "1 min", "pools": [{{"name": "ec83", "ec": {{"k": 8, "m": 3}}}}]}},
+  "workload": {{"training": [{}],
+    "generators": [{{"name": "research", "count": {}, "start": "0 s",
+      "interarrival": {{"kind": "exponential", "mean": "{:.3f} min"}},
+      "work": {{"kind": "lognormal", "median": "12 h", "sigma": 0.8}},
+      "nodes": [{}], "gpu_utilization": 0.85}}]}},
+  "inference": {{"services": [{{"name": "chat", "model": "llama3-70b", "engine": {{"tp": 8, "max_batch": 64}},
+    "resolution": "auto", "replicas": {}, "autoscaler": "hpa",
+    "autoscaler_params": {{"metric": "batch", "target_utilization": 0.8}},
+    "min_replicas": {}, "max_replicas": {}, "allocation_delay": "60 s",
+    "requests": {{"arrivals": "diurnal", "rate": {:.4f}, "peak_to_trough": 4,
+      "input_tokens": {{"kind": "lognormal", "median": 1024, "sigma": 0.6, "max": 8192}},
+      "output_tokens": {{"kind": "lognormal", "median": 256, "sigma": 0.6, "max": 2048}}}},
+    "sla": {{"ttft": "2 s", "tpot": "200 ms"}}, "sample_every": "1 min"}}]}},
+  "policies": {{"scheduler": "easy_backfill", "failover": "checkpoint_restart"}},
   "reliability": {{"faults": "llama3_405b"}},
-  "facility": {{"tick": "60 s", "rack_limit": "55 kW",
+  "facility": {{"tick": "60 s", "rack_limit": "55 kW", "halls": {}, "thermal_resolution": "node",
     "cooling": {{"mode": "d2c", "d2c_capture": 0.8, "rdhx": true, "rdhx_active": true, "rdhx_capacity": "50 kW",
                 "control": "pi_target", "target_gpu": "65 C"}},
     "plant": {{"supply": "25 C", "chiller": true, "dry_cooler": true}},
     "outdoor": {{"kind": "sinusoid", "mean": "15 C", "amplitude": "8 C"}}}},
+  "economics": {{"node_price": "hgx-h100", "site_prices": "us", "electricity": "0.08 USD/kWh",
+    "depreciation": {{"method": "straight_line", "years": 5}}, "repair_default": "0 USD",
+    "cloud": [{{"offer": "aws-p5-on-demand"}}]}},
   "outputs": {{"telemetry_interval": "1 h"}}
 }})",
-                     gpus, days, busy + busy / 16, training);
+                     gpus, days, nodes, leaves, osd_hosts, training, arrivals, interarrival_min, sizes,
+                     std::max(1, static_cast<int>(std::lround(64 * share))),
+                     std::max(1, static_cast<int>(std::lround(32 * share))),
+                     std::max(2, static_cast<int>(std::lround(256 * share))), 300.0 * share,
+                     std::max(1, static_cast<int>(std::lround(8 * share))));
 }
 
 }  // namespace
@@ -77,7 +127,7 @@ nlohmann::json run_site_bench(const std::vector<int>& gpus, double days) {
     const double per_day = run.wall_s / days;
     cases.push_back({{"name", name},
                      {"gpus", g},
-                     {"nodes", g / 8 + g / 128},
+                     {"nodes", g / 8},
                      {"days", days},
                      {"wall_s", run.wall_s},
                      {"s_per_day", per_day},

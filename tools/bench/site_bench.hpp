@@ -1,10 +1,11 @@
 #pragma once
 // `dcsim bench site`: how wall time per simulated day grows with the site (issue 38). The same
-// mix at each size: HGX H100 nodes with 1/16 spares (Meta's 24K-GPU cluster ran 2,176 nodes for
-// 2,048), Llama 3 405B-shaped training jobs of up to 2,048 nodes (TP 8 x PP 16, checkpoints to
-// NVMe), every Llama 3 fault class with checkpoint_restart, D2C + rear doors at a 60 s tick with
-// its plant, telemetry hourly. Sizes are multiples of 1,024 GPUs; every node but the spares
-// trains (jobs of 2,048 nodes and one of the remainder). Each size runs `days` in memory (no file written); the case
+// mix at each size: scenarios/site/site-year-131k.json's parts scaled to the site (Llama 3 405B
+// trainings on three quarters of the nodes checkpointing into an EC 8+3 store, a stream of
+// smaller jobs under easy_backfill on the rest, a diurnal 70B chat fleet under HPA at auto
+// resolution, Llama 3 faults with checkpoint_restart, D2C + rear doors in halls at one thermal
+// path per node, economics; site_bench.cpp says how each part scales). Sizes are multiples of
+// 1,024 GPUs. Each size runs `days` in memory (no file written); the case
 // reports wall time, events, peak RSS and seconds per simulated day, and the bench the exponent
 // k of wall-per-day ~ GPUs^k fitted by least squares on the logs (1: cost per event independent
 // of the site; the issue measured ~1.9 before the facility's crossing index).

@@ -270,10 +270,11 @@ Command add_site_bench(CLI::App& bench) {
     std::string output = "site-bench-out";
   };
   auto args = std::make_shared<Args>();
-  auto* site = bench.add_subcommand(
-      "site",
-      "site-scaling: Llama 3 405B jobs, faults and a D2C facility at 1,024 to 131,072 GPUs for 30 days: wall time "
-      "per simulated day and its exponent in the site's size (target: 1)");
+  auto* site =
+      bench.add_subcommand("site",
+                           "site-scaling: the site year's mix (trainings, a job stream, a chat fleet, a store, faults, "
+                           "a D2C facility, economics) at 1,024 to 131,072 GPUs for 30 days: wall time "
+                           "per simulated day and its exponent in the site's size (target: 1)");
   site->add_option("--gpus", args->gpus,
                    "site sizes in GPUs, each a multiple of 1,024 (default 1024 4096 16384 131072)")
       ->check(CLI::Validator(
