@@ -1,5 +1,6 @@
 #include "tools/output/hdf5_extensible.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <utility>
 
@@ -7,16 +8,62 @@
 
 namespace dcsim::tools::output {
 
-Extensible create_extensible(hid_t loc, const std::string& name, hid_t file_type, hid_t dcpl, hid_t dapl,
-                             const std::string& object) {
+namespace {
+
+// An empty, unlimited dataset named `name` in `loc`, or anonymous (not linked) for a null `name`.
+Extensible create_empty(hid_t loc, const char* name, hid_t file_type, hid_t dcpl, hid_t dapl,
+                        const std::string& object) {
   const hsize_t zero = 0;
   const hsize_t unlimited = H5S_UNLIMITED;
   Handle space = space_handle(H5Screate_simple(1, &zero, &unlimited), object);
   Extensible out;
   out.object = object;
-  out.dataset = dataset_handle(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl, dapl), object);
+  out.dataset = dataset_handle(name != nullptr ? H5Dcreate2(loc, name, file_type, space.get(), H5P_DEFAULT, dcpl, dapl)
+                                               : H5Dcreate_anon(loc, file_type, space.get(), dcpl, dapl),
+                               object);
   check(H5Pget_chunk(dcpl, 1, &out.chunk) < 0 ? -1 : 0, "cannot read chunk size", object);
   return out;
+}
+
+}  // namespace
+
+Extensible create_extensible(hid_t loc, const std::string& name, hid_t file_type, hid_t dcpl, hid_t dapl,
+                             const std::string& object) {
+  return create_empty(loc, name.c_str(), file_type, dcpl, dapl, object);
+}
+
+Handle string_type_of_width(std::size_t width) {
+  return width == kVariableWidth ? utf8_string_type() : fixed_utf8_string_type(width);
+}
+
+void append_strings(Extensible& ds, std::size_t width, const std::vector<std::string>& values) {
+  const Handle type = string_type_of_width(width);
+  if (width == kVariableWidth) {
+    std::vector<const char*> ptrs;
+    ptrs.reserve(values.size());
+    for (const auto& v : values) ptrs.push_back(v.c_str());
+    append_to(ds, type.get(), ptrs.data(), ptrs.size());
+    return;
+  }
+  // Null-padded: a value of exactly `width` bytes has no terminator.
+  std::vector<char> bytes(values.size() * width, '\0');
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::copy(values[i].begin(), values[i].end(), bytes.begin() + static_cast<std::ptrdiff_t>(i * width));
+  }
+  append_to(ds, type.get(), bytes.data(), values.size());
+}
+
+void rewrite_strings(Extensible& ds, hid_t loc, const std::string& name, std::size_t width, hid_t dcpl, hid_t dapl) {
+  const Handle type = string_type_of_width(width);
+  Extensible out = create_empty(loc, nullptr, type.get(), dcpl, dapl, ds.object);
+  for (hsize_t start = 0; start < ds.size; start += out.chunk) {
+    append_strings(out, width,
+                   read_string_slab(ds.dataset.get(), start, std::min(out.chunk, ds.size - start), ds.object));
+  }
+  ds.dataset.reset();
+  check(H5Ldelete(loc, name.c_str(), H5P_DEFAULT), "cannot replace dataset", ds.object);
+  check(H5Olink(out.dataset.get(), loc, name.c_str(), H5P_DEFAULT, H5P_DEFAULT), "cannot link dataset", ds.object);
+  ds = std::move(out);
 }
 
 void append_to(Extensible& ds, hid_t mem_type, const void* data, std::size_t count) {

@@ -31,6 +31,21 @@ struct Extensible {
 Extensible create_extensible(hid_t loc, const std::string& name, hid_t file_type, hid_t dcpl, hid_t dapl,
                              const std::string& object);
 
+// A string dataset's element type: fixed-length UTF-8 of `width` bytes (fixed_utf8_string_type),
+// or variable-length UTF-8 for kVariableWidth.
+inline constexpr std::size_t kVariableWidth = 0;
+Handle string_type_of_width(std::size_t width);
+
+// Under the lock: appends `values` to a string dataset of `width` (as string_type_of_width);
+// none may be longer than a fixed width.
+void append_strings(Extensible& ds, std::size_t width, const std::vector<std::string>& values);
+
+// Under the lock: gives the string dataset `ds` (named `name` in `loc`) the element type of
+// `width`: a new dataset, chunked as `dcpl`, gets its ds.size values, a chunk at a time, and then
+// takes its name. Attributes are not carried over (the caller writes them again). O(ds.size)
+// values read and written.
+void rewrite_strings(Extensible& ds, hid_t loc, const std::string& name, std::size_t width, hid_t dcpl, hid_t dapl);
+
 // Under the lock: appends `count` elements of `mem_type` through HDF5's filters (one extent
 // change, one hyperslab write).
 void append_to(Extensible& ds, hid_t mem_type, const void* data, std::size_t count);

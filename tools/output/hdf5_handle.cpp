@@ -1,5 +1,7 @@
 #include "tools/output/hdf5_handle.hpp"
 
+#include <algorithm>
+
 namespace dcsim::tools::output {
 
 void silence_hdf5_errors() {
@@ -73,6 +75,14 @@ void Handle::close(const std::string& object) {
 Handle utf8_string_type() {
   Handle type = type_handle(H5Tcopy(H5T_C_S1), "string type");
   check(H5Tset_size(type.get(), H5T_VARIABLE), "cannot set size of", "string type");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "cannot set character set of", "string type");
+  return type;
+}
+
+Handle fixed_utf8_string_type(std::size_t width) {
+  Handle type = type_handle(H5Tcopy(H5T_C_S1), "string type");
+  check(H5Tset_size(type.get(), std::max<std::size_t>(width, 1)), "cannot set size of", "string type");
+  check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "cannot set padding of", "string type");
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "cannot set character set of", "string type");
   return type;
 }
@@ -202,6 +212,31 @@ void read_slab(hid_t dataset, hid_t mem_type, hsize_t start, hsize_t count, void
   check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), "cannot select in",
         object);
   check(H5Dread(dataset, mem_type, mem.get(), file_space.get(), H5P_DEFAULT, data), "cannot read", object);
+}
+
+std::vector<std::string> read_string_slab(hid_t dataset, hsize_t start, hsize_t count, const std::string& object) {
+  std::vector<std::string> out;
+  if (count == 0) return out;
+  out.reserve(count);
+  Handle file_type = type_handle(H5Dget_type(dataset), object);
+  if (H5Tis_variable_str(file_type.get()) > 0) {
+    Handle type = utf8_string_type();
+    std::vector<char*> ptrs(count, nullptr);
+    read_slab(dataset, type.get(), start, count, ptrs.data(), object);
+    for (const char* p : ptrs) out.emplace_back(p != nullptr ? p : "");
+    Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object);
+    H5Dvlen_reclaim(type.get(), mem.get(), H5P_DEFAULT, ptrs.data());
+    return out;
+  }
+  // Read as stored (the file's own type): a value ends at its first null or at the width.
+  const std::size_t width = H5Tget_size(file_type.get());
+  std::vector<char> bytes(count * width);
+  read_slab(dataset, file_type.get(), start, count, bytes.data(), object);
+  for (std::size_t i = 0; i < count; ++i) {
+    const char* value = bytes.data() + i * width;
+    out.emplace_back(value, std::find(value, value + width, '\0'));
+  }
+  return out;
 }
 
 }  // namespace dcsim::tools::output

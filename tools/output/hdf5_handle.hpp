@@ -109,8 +109,11 @@ inline Handle attr_handle(hid_t id, const std::string& object) {
 }
 
 // Variable-length UTF-8 string type: what h5py reads as `str` (attributes) or, with .asstr(),
-// from datasets.
+// from datasets. Attributes and summary values are written with it.
 Handle utf8_string_type();
+// Fixed-length UTF-8 string type of `width` bytes (1 at least), null-padded: what table string
+// columns are written with (LAYOUT.md). A value of exactly `width` bytes has no terminator.
+Handle fixed_utf8_string_type(std::size_t width);
 
 // Attribute writers on an open object (`object` names it in errors). Strings are variable-length
 // UTF-8; `strings` becomes a 1-D array attribute.
@@ -138,6 +141,10 @@ std::vector<std::string> list_series(hid_t file);
 hsize_t dataset_length(hid_t dataset, const std::string& object);
 // Elements [start, start + count) of a 1-D dataset, read as `mem_type` into `data`.
 void read_slab(hid_t dataset, hid_t mem_type, hsize_t start, hsize_t count, void* data, const std::string& object);
+// Elements [start, start + count) of a 1-D string dataset, fixed-length (table columns) or
+// variable-length (traces written before fixed-length columns, sweep results): HDF5 converts
+// neither kind into the other, so each is read as itself.
+std::vector<std::string> read_string_slab(hid_t dataset, hsize_t start, hsize_t count, const std::string& object);
 
 // A trace file opened read-only after checking its format_version (csv_export.cpp); throws
 // sim::InputError when it cannot be opened or is not a dcsim trace.

@@ -1,6 +1,7 @@
 #include "tools/output/hdf5_trace_writer.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -25,13 +26,24 @@ constexpr std::size_t kPollEvery = 64;
 
 constexpr std::size_t kMetadataCacheBytes = std::size_t{4} << 20;
 
-hid_t file_type_of(sim::ColumnType type, hid_t string_type) {
-  switch (type) {
-    case sim::ColumnType::kInt64: return H5T_STD_I64LE;
-    case sim::ColumnType::kFloat64: return H5T_IEEE_F64LE;
-    case sim::ColumnType::kString: return string_type;
-  }
-  throw sim::InternalError("unknown column type (this is a bug)");
+// String columns are fixed-length up to this many bytes per value, variable-length beyond. A
+// fixed column holds every value at its longest's width, in the flush buffer and in HDF5's chunk
+// before deflate: node lists of big jobs (16 KB) took the 7-day site run from 228 to 436 MB peak.
+// Texts that long vary too, and a 16-byte heap reference is a small part of their cost.
+constexpr std::size_t kMaxFixedWidth = 256;
+// Bound on a fixed string column's uncompressed chunk (chunk_elements values, fewer when wide).
+constexpr std::size_t kStringChunkBytes = std::size_t{1} << 20;
+
+// The width (string_type_of_width) a string column needs for `values` after its values so far
+// were stored at `now` (nullopt: none yet): the longest in bytes (a value of exactly the width has
+// no terminator) rounded up to a power of two, so a column widens at most log2(kMaxFixedWidth)
+// times; kVariableWidth beyond kMaxFixedWidth, and once variable, for good.
+std::size_t string_width(const std::vector<std::string>& values, std::optional<std::size_t> now) {
+  if (now == kVariableWidth) return kVariableWidth;
+  std::size_t longest = 1;
+  for (const auto& v : values) longest = std::max(longest, v.size());
+  const std::size_t width = std::max(now.value_or(1), std::bit_ceil(longest));
+  return width > kMaxFixedWidth ? kVariableWidth : width;
 }
 
 // A series costs its path, unit, description and buffer until it is first written: its group
@@ -57,7 +69,11 @@ struct TableState {
   std::string object;  // e.g. "/events/jobs"
   std::vector<sim::Column> columns;
   Handle group;
+  // A string column's dataset is created at the table's first flush (its width is known then);
+  // string_widths[c] is its width, nullopt until then (and for numeric columns).
   std::vector<Extensible> datasets;
+  std::vector<std::optional<std::size_t>> string_widths;
+  bool strings_created = false;
   std::vector<ColumnBuffer> buffers;
   std::size_t buffered_rows = 0;
   std::size_t buffered_bytes = 0;
@@ -79,7 +95,7 @@ struct Hdf5TraceWriter::Impl {
   Handle string_type;
   Handle lcpl;          // creates intermediate groups for nested paths
   Handle numeric_dcpl;  // chunked, shuffle + deflate
-  Handle string_dcpl;   // chunked, deflate (shuffling heap references gains nothing)
+  Handle string_dcpl;   // chunked, deflate (shuffle gains nothing on bytes)
   Handle dapl;          // chunk cache off: we write whole chunks, and memory must stay bounded
   std::vector<SeriesState> series;
   std::vector<TableState> tables;
@@ -106,9 +122,10 @@ struct Hdf5TraceWriter::Impl {
     return dcpl;
   }
 
-  // A dataset creation property list like numeric_dcpl with `chunk` elements per chunk.
-  Handle numeric_dcpl_with_chunk(hsize_t chunk) const {
-    Handle dcpl = plist_handle(H5Pcopy(numeric_dcpl.get()), "dataset creation properties");
+  // A dataset creation property list like `base` (numeric_dcpl, string_dcpl) with `chunk`
+  // elements per chunk.
+  Handle dcpl_with_chunk(const Handle& base, hsize_t chunk) const {
+    Handle dcpl = plist_handle(H5Pcopy(base.get()), "dataset creation properties");
     check(H5Pset_chunk(dcpl.get(), 1, &chunk), "cannot set chunk size", file_path.string());
     return dcpl;
   }
@@ -120,7 +137,7 @@ struct Hdf5TraceWriter::Impl {
         H5Gcreate2(file.get(), object.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), object);
     write_string_attribute(group.get(), object, "unit", s.unit);
     write_string_attribute(group.get(), object, "description", s.description);
-    const Handle dcpl = numeric_dcpl_with_chunk(chunk);
+    const Handle dcpl = dcpl_with_chunk(numeric_dcpl, chunk);
     s.time_ns = create_extensible(group.get(), "time_ns", H5T_STD_I64LE, dcpl.get(), dapl.get(), object + "/time_ns");
     s.value = create_extensible(group.get(), "value", H5T_IEEE_F64LE, dcpl.get(), dapl.get(), object + "/value");
     write_string_attribute(s.time_ns.dataset.get(), s.time_ns.object, "unit", "ns");
@@ -206,8 +223,32 @@ struct Hdf5TraceWriter::Impl {
     buffered_bytes -= n * (sizeof(std::int64_t) + sizeof(double));
   }
 
+  // Under the lock: string column `c` of `t` created, or rewritten at `width` (string_width).
+  // Widening is the rare, costly case: it rewrites every row written so far, O(rows) read and
+  // written again, at most log2(kMaxFixedWidth) + 1 times per column; in the site scenarios most
+  // columns settle at their first flush.
+  void make_string_column(TableState& t, std::size_t c, std::size_t width) {
+    const sim::Column& column = t.columns[c];
+    Extensible& ds = t.datasets[c];
+    const hsize_t chunk = width == kVariableWidth
+                              ? options.chunk_elements
+                              : std::clamp<hsize_t>(kStringChunkBytes / width, 1, options.chunk_elements);
+    const Handle dcpl = dcpl_with_chunk(string_dcpl, chunk);
+    if (ds.dataset.valid()) {
+      rewrite_strings(ds, t.group.get(), column.name, width, dcpl.get(), dapl.get());
+    } else {
+      const Handle type = string_type_of_width(width);
+      ds = create_extensible(t.group.get(), column.name, type.get(), dcpl.get(), dapl.get(), ds.object);
+    }
+    write_string_attribute(ds.dataset.get(), ds.object, "unit", column.unit);
+    write_string_attribute(ds.dataset.get(), ds.object, "description", column.description);
+    t.string_widths[c] = width;
+  }
+
+  // Writes the table's buffered rows; the first call creates its string columns, also with no
+  // rows (so every declared column is in the file).
   void flush_table(TableState& t) {
-    if (t.buffered_rows == 0) return;
+    if (t.buffered_rows == 0 && t.strings_created) return;
     std::vector<StagedAppend> numeric;
     std::vector<std::size_t> string_columns;
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
@@ -230,12 +271,12 @@ struct Hdf5TraceWriter::Impl {
       for (auto& a : numeric) commit(a);
       for (const std::size_t c : string_columns) {
         const auto& buffer = std::get<std::vector<std::string>>(t.buffers[c]);
-        std::vector<const char*> ptrs;
-        ptrs.reserve(buffer.size());
-        for (const auto& str : buffer) ptrs.push_back(str.c_str());
-        append_to(t.datasets[c], string_type.get(), ptrs.data(), ptrs.size());
+        const std::size_t width = string_width(buffer, t.string_widths[c]);
+        if (t.string_widths[c] != width) make_string_column(t, c, width);
+        append_strings(t.datasets[c], width, buffer);
       }
     }
+    t.strings_created = true;
     for (auto& buffer : t.buffers) std::visit([](auto& b) { b.clear(); }, buffer);
     buffered_bytes -= t.buffered_bytes;
     t.buffered_bytes = 0;
@@ -456,20 +497,28 @@ sim::TableId Hdf5TraceWriter::declare_table(const std::string& path,
   for (const auto& c : columns) {
     names.push_back(c.name);
     const std::string object = t.object + "/" + c.name;
-    const bool is_string = c.type == sim::ColumnType::kString;
-    auto ds = create_extensible(t.group.get(), c.name, file_type_of(c.type, m.string_type.get()),
-                                is_string ? m.string_dcpl.get() : m.numeric_dcpl.get(),
-                                m.dapl.get(), object);
-    write_string_attribute(ds.dataset.get(), object, "unit", c.unit);
-    write_string_attribute(ds.dataset.get(), object, "description", c.description);
-    t.datasets.push_back(std::move(ds));
+    t.string_widths.emplace_back();
     switch (c.type) {
       case sim::ColumnType::kInt64: t.buffers.emplace_back(std::vector<std::int64_t>{}); break;
       case sim::ColumnType::kFloat64: t.buffers.emplace_back(std::vector<double>{}); break;
       case sim::ColumnType::kString: t.buffers.emplace_back(std::vector<std::string>{}); break;
     }
+    if (c.type == sim::ColumnType::kString) {
+      Extensible later;  // created at the table's first flush (make_string_column)
+      later.object = object;
+      t.datasets.push_back(std::move(later));
+      continue;
+    }
+    auto ds =
+        create_extensible(t.group.get(), c.name, c.type == sim::ColumnType::kInt64 ? H5T_STD_I64LE : H5T_IEEE_F64LE,
+                          m.numeric_dcpl.get(), m.dapl.get(), object);
+    write_string_attribute(ds.dataset.get(), object, "unit", c.unit);
+    write_string_attribute(ds.dataset.get(), object, "description", c.description);
+    t.datasets.push_back(std::move(ds));
   }
   write_string_array_attribute(t.group.get(), t.object, "columns", names);
+  t.strings_created = std::none_of(columns.begin(), columns.end(),
+                                   [](const sim::Column& c) { return c.type == sim::ColumnType::kString; });
   t.columns = std::move(columns);
   m.tables.push_back(std::move(t));
   return static_cast<sim::TableId>(m.tables.size() - 1);

@@ -17,7 +17,11 @@
 // (beyond that, every buffer is written out). HDF5's own chunk cache is disabled for the same
 // reason. A series' group and datasets are created when it is first written, with chunks no
 // larger than what it has then, and are open only while it is written: a declared series costs
-// its names and buffer, not HDF5 objects (250,000 open rack series held 9 GB). Only the summary
+// its names and buffer, not HDF5 objects (250,000 open rack series held 9 GB). A table's string
+// columns are fixed-length UTF-8 (variable-length strings cost a 16-byte reference each plus an
+// uncompressed heap copy: 2 GB in a site year), created at the table's first flush as wide as
+// its longest value then, and rewritten wider when a longer one comes; a column with a value
+// over 256 bytes is variable-length (see kMaxFixedWidth). Only the summary
 // (scalars and headline tables) is held until the end, for summary.json -- see summary().
 //
 // Errors: a model bug (a path declared twice, a row of the wrong shape, time going backwards) is

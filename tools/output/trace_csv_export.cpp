@@ -66,12 +66,8 @@ class ColumnReader {
       read_slab(dataset_.get(), H5T_NATIVE_DOUBLE, start, count, v.data(), object_);
       for (hsize_t i = 0; i < count; ++i) cells[i] = csv_value_text(v[i]);
     } else {
-      std::vector<char*> ptrs(count, nullptr);
-      Handle type = utf8_string_type();
-      read_slab(dataset_.get(), type.get(), start, count, ptrs.data(), object_);
-      for (hsize_t i = 0; i < count; ++i) cells[i] = csv_cell(ptrs[i] != nullptr ? ptrs[i] : "");
-      Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object_);
-      H5Dvlen_reclaim(type.get(), mem.get(), H5P_DEFAULT, ptrs.data());
+      const std::vector<std::string> values = read_string_slab(dataset_.get(), start, count, object_);
+      for (hsize_t i = 0; i < count; ++i) cells[i] = csv_cell(values[i]);
     }
   }
 

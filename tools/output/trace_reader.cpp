@@ -195,15 +195,9 @@ std::vector<std::string> TraceReader::read_string_column(const std::string& tabl
     const hsize_t n = dataset_length(ds.get(), object);
     std::vector<std::string> out;
     out.reserve(n);
-    Handle mtype = utf8_string_type();
-    std::vector<char*> ptrs;
     for (hsize_t start = 0; start < n; start += kBlock) {
-      hsize_t count = std::min(kBlock, n - start);
-      ptrs.assign(count, nullptr);
-      read_slab(ds.get(), mtype.get(), start, count, ptrs.data(), object);
-      for (char* p : ptrs) out.emplace_back(p != nullptr ? p : "");
-      Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object);
-      H5Dvlen_reclaim(mtype.get(), mem.get(), H5P_DEFAULT, ptrs.data());
+      for (auto& s : read_string_slab(ds.get(), start, std::min(kBlock, n - start), object))
+        out.push_back(std::move(s));
     }
     return out;
   });

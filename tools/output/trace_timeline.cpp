@@ -36,12 +36,7 @@ void read_cells(hid_t dataset, const std::string& object, sim::ColumnType type, 
     read_slab(dataset, H5T_NATIVE_DOUBLE, start, count, v.data(), object);
     cells.assign(v.begin(), v.end());
   } else {
-    std::vector<char*> ptrs(count, nullptr);
-    Handle string_type = utf8_string_type();
-    read_slab(dataset, string_type.get(), start, count, ptrs.data(), object);
-    for (char* p : ptrs) cells.emplace_back(std::string(p != nullptr ? p : ""));
-    Handle mem = space_handle(H5Screate_simple(1, &count, nullptr), object);
-    H5Dvlen_reclaim(string_type.get(), mem.get(), H5P_DEFAULT, ptrs.data());
+    for (auto& s : read_string_slab(dataset, start, count, object)) cells.emplace_back(std::move(s));
   }
 }
 

@@ -3,8 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -344,4 +346,83 @@ TEST_CASE("finish stops at the poll's exception and the unfinished file can be d
   }
   CHECK(polls == 3);  // polled every few series, and not again after it threw
   CHECK(std::filesystem::remove(file));
+}
+
+TEST_CASE("a string column widens when a later value is longer, and no value is truncated", "[tools][output][hdf5]") {
+  // Chunks of 4 rows: the table is flushed every 4 rows, so the column is created at the width of
+  // its first 4 values (4 bytes, "dddd": stored with no terminator) and must widen twice, to 16 for
+  // the second 4 (eight 2-byte "ü"s are 16 bytes) and to 128 for the 100-byte value.
+  TempDir dir;
+  Hdf5Options options;
+  options.chunk_elements = 4;
+  std::vector<std::string> values = {"a", "bb", "ccc", "dddd"};                 // the first flush: 4 wide
+  for (const char* v : {"", "ünï ✓", "üüüüüüüü", "x"}) values.emplace_back(v);  // widened to 16
+  values.insert(values.end(), {std::string(100, 'z'), "日本", ""});             // widened to 128
+  {
+    Hdf5TraceWriter w(dir / "t.h5", options);
+    const auto t = w.declare_table("t", {Column{"s", ColumnType::kString, "unit", "what"}});
+    for (const auto& v : values) w.append_row(t, {v});
+    w.finish(0);
+  }
+  TraceReader r(dir / "t.h5");
+  CHECK(r.strings("/events/t/s") == values);
+  CHECK_FALSE(r.variable_length("/events/t/s"));
+  CHECK(r.string_width("/events/t/s") == 128);
+  CHECK(r.chunk_dims("/events/t/s") == std::vector<hsize_t>{4});
+  // The widened dataset keeps its attributes.
+  CHECK(r.attr_string("/events/t/s", "unit") == "unit");
+  CHECK(r.attr_string("/events/t/s", "description") == "what");
+}
+
+TEST_CASE("a string column with a value over 256 bytes becomes variable-length, earlier rows included",
+          "[tools][output][hdf5]") {
+  // Fixed-length, every row of a 16 KB node list would be 16 KB wide in memory before deflate:
+  // past 256 bytes the column is rewritten variable-length, and stays so for shorter values.
+  TempDir dir;
+  Hdf5Options options;
+  options.chunk_elements = 2;
+  const std::vector<std::string> values = {"n0", "n1-n3", std::string(257, 'n'), "", "ü", std::string(16384, 'x')};
+  {
+    Hdf5TraceWriter w(dir / "t.h5", options);
+    const auto t = w.declare_table("jobs", {Column{"nodes", ColumnType::kString, "", "which"}});
+    for (const auto& v : values) w.append_row(t, {v});
+    w.finish(0);
+  }
+  TraceReader r(dir / "t.h5");
+  CHECK(r.variable_length("/events/jobs/nodes"));
+  CHECK(r.strings("/events/jobs/nodes") == values);
+  CHECK(r.attr_string("/events/jobs/nodes", "description") == "which");
+}
+
+TEST_CASE("a table that never gets a row still has its string columns", "[tools][output][hdf5]") {
+  TempDir dir;
+  {
+    Hdf5TraceWriter w(dir / "t.h5");
+    w.declare_table("none", {Column{"s", ColumnType::kString, "", "d"}});
+    w.finish(0);
+  }
+  TraceReader r(dir / "t.h5");
+  CHECK(r.strings("/events/none/s").empty());
+  CHECK(r.attr_string("/events/none/s", "description") == "d");
+}
+
+TEST_CASE("repeated strings compress to almost nothing", "[tools][output][hdf5]") {
+  // 100,000 rows of the same 44-byte text. As variable-length strings, the column's chunks alone
+  // held a 16-byte global-heap reference per row (1.6 MB) and the heap one uncompressed copy per
+  // row (another 6 MB or so). Fixed-length at 64 bytes, deflate stores each 16384-row chunk
+  // (1 MiB of repeats) in about 1 kB: the whole file, with its metadata, stays far below a tenth
+  // of the references alone.
+  TempDir dir;
+  const auto file = dir / "t.h5";
+  const std::string text = "rack power rose by more than the spike limit";
+  {
+    Hdf5TraceWriter w(file);
+    const auto t = w.declare_table("facility", {Column{"detail", ColumnType::kString, "", ""}});
+    for (int i = 0; i < 100'000; ++i) w.append_row(t, {text});
+    w.finish(0);
+  }
+  CHECK(std::filesystem::file_size(file) < 100'000 * 16 / 10);
+  const auto rows = TraceReader(file).strings("/events/facility/detail");
+  REQUIRE(rows.size() == 100'000);
+  CHECK(std::all_of(rows.begin(), rows.end(), [&](const std::string& s) { return s == text; }));
 }

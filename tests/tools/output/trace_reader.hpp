@@ -2,6 +2,7 @@
 // Reads trace.h5 back through the HDF5 C API, independently of the writer's code paths, so the
 // round-trip tests check what is on disk rather than what the writer believes it wrote.
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -42,24 +43,35 @@ class TraceReader {
   std::vector<double> doubles(const std::string& path) const {
     return read_numeric<double>(path, H5T_NATIVE_DOUBLE, H5T_FLOAT, 8);
   }
+  // A table's string column: fixed-length, null-padded UTF-8 (LAYOUT.md), a value ending at its
+  // first null or at the width; or variable-length UTF-8 (a column with a value over 256 bytes).
   std::vector<std::string> strings(const std::string& path) const {
+    if (variable_length(path)) return vlen_strings(path);
     Handle ds = dataset_handle(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), path);
     Handle ftype = type_handle(H5Dget_type(ds.get()), path);
-    if (H5Tis_variable_str(ftype.get()) <= 0 || H5Tget_cset(ftype.get()) != H5T_CSET_UTF8) {
-      throw std::runtime_error(path + " is not variable-length UTF-8");
+    if (H5Tget_class(ftype.get()) != H5T_STRING || H5Tget_cset(ftype.get()) != H5T_CSET_UTF8 ||
+        H5Tget_strpad(ftype.get()) != H5T_STR_NULLPAD) {
+      throw std::runtime_error(path + " is not fixed-length, null-padded UTF-8");
     }
+    const std::size_t width = H5Tget_size(ftype.get());
     Handle space = space_handle(H5Dget_space(ds.get()), path);
     const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get()));
-    std::vector<char*> ptrs(n, nullptr);
-    Handle mtype = utf8_string_type();
+    std::vector<char> bytes(n * width);
     if (n > 0) {
-      check(H5Dread(ds.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()), "read",
-            path);
+      check(H5Dread(ds.get(), ftype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()), "read", path);
     }
     std::vector<std::string> out;
-    for (char* p : ptrs) out.emplace_back(p != nullptr ? p : "");
-    if (n > 0) H5Dvlen_reclaim(mtype.get(), space.get(), H5P_DEFAULT, ptrs.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      const char* value = bytes.data() + i * width;
+      out.emplace_back(value, std::find(value, value + width, '\0'));
+    }
     return out;
+  }
+  // The width in bytes of a fixed-length string dataset.
+  std::size_t string_width(const std::string& path) const {
+    Handle ds = dataset_handle(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), path);
+    Handle ftype = type_handle(H5Dget_type(ds.get()), path);
+    return H5Tget_size(ftype.get());
   }
   // The rank of a dataset (0 for scalar) and its element class.
   int rank(const std::string& path) const {
@@ -130,7 +142,30 @@ class TraceReader {
   double scalar_double(const std::string& path) const {
     return read_numeric<double>(path, H5T_NATIVE_DOUBLE, H5T_FLOAT, 8).at(0);
   }
-  std::string scalar_string(const std::string& path) const { return strings(path).at(0); }
+  // A summary string: a scalar, variable-length UTF-8.
+  std::string scalar_string(const std::string& path) const { return vlen_strings(path).at(0); }
+  bool variable_length(const std::string& path) const {
+    Handle ds = dataset_handle(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), path);
+    Handle ftype = type_handle(H5Dget_type(ds.get()), path);
+    return H5Tis_variable_str(ftype.get()) > 0;
+  }
+  // Every value of a variable-length UTF-8 string dataset.
+  std::vector<std::string> vlen_strings(const std::string& path) const {
+    Handle ds = dataset_handle(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), path);
+    Handle ftype = type_handle(H5Dget_type(ds.get()), path);
+    if (H5Tis_variable_str(ftype.get()) <= 0 || H5Tget_cset(ftype.get()) != H5T_CSET_UTF8) {
+      throw std::runtime_error(path + " is not variable-length UTF-8");
+    }
+    Handle space = space_handle(H5Dget_space(ds.get()), path);
+    const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get()));
+    std::vector<char*> ptrs(n, nullptr);
+    Handle mtype = utf8_string_type();
+    if (n > 0) check(H5Dread(ds.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()), "read", path);
+    std::vector<std::string> out;
+    for (char* p : ptrs) out.emplace_back(p != nullptr ? p : "");
+    if (n > 0) H5Dvlen_reclaim(mtype.get(), space.get(), H5P_DEFAULT, ptrs.data());
+    return out;
+  }
 
   std::vector<std::string> children(const std::string& path) const {
     Handle group = group_handle(H5Gopen2(file_.get(), path.c_str(), H5P_DEFAULT), path);
