@@ -77,6 +77,7 @@ net::Topology leaf_spine() {
 struct Script {
   std::vector<std::pair<double, double>> clocks;  // (time, node 0's clock factor from then)
   double fault_at = -1.0, repair_at = -1.0;       // node 3 down (the job restarts on node 4) and up
+  double link_down_at = -1.0, link_up_at = -1.0;  // the fabric's first switch-to-switch link
 };
 
 // Node 0 at 70% clock over steps ~150 to ~285 of the first run, each change in a segment's
@@ -122,6 +123,11 @@ void run(const ModelRegistries& reg, ClusterConfig c, Time sample_every, const S
   for (const auto& [t, clock] : s.clocks) at(t, [&cluster, clock] { cluster.set_node_clock_factor(0, clock); });
   at(s.fault_at, [&] { cluster.set_node_down(3, "test"); });
   at(s.repair_at, [&] { cluster.set_node_up(3); });
+  const auto& topology = fabric.topology();
+  net::LinkId spine = 0;
+  while (topology.link(spine).src < topology.host_count() || topology.link(spine).dst < topology.host_count()) ++spine;
+  at(s.link_down_at, [&driver, spine] { driver.set_link_state(spine, false); });
+  at(s.link_up_at, [&driver, spine] { driver.set_link_state(spine, true); });
   cluster.start();
   sim.run();
   cluster.finish();
@@ -236,6 +242,15 @@ TEST_CASE("a sampled run takes one sample per interval, at the step in flight at
   CHECK(sampled.flow_steps == static_cast<std::uint64_t>(std::ceil(span_s / every_s)));
   CHECK(sampled.flow_steps == 5);
   CHECK(sampled.cell("finish_s") == Approx(span_s).margin(1e-6));
+  // A link going down and coming back: each seen at the end of the segment in flight (here at
+  // the checkpoints after steps 200 and 400), where the next step is a sample.
+  ClusterConfig with_checkpoints = llama_cluster(reg, 1000, 100);
+  Script link;
+  link.link_down_at = 150.5;
+  link.link_up_at = 350.5;
+  Outcome flapped;
+  run(reg, with_checkpoints, kLong, link, flapped);
+  CHECK(flapped.flow_steps == 3);
   // An interval shorter than a step samples every step: per-step flow mode, event for event.
   Outcome every, steps;
   run(reg, c, kEveryStep, {}, every);
