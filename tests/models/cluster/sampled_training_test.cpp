@@ -11,30 +11,19 @@
 #include <variant>
 #include <vector>
 
-#include "models/cluster/cluster_simulation.hpp"
 #include "models/cluster/training_fabric.hpp"
 #include "models/hardware/node_presets.hpp"
-#include "models/model_registries.hpp"
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/topology_builders.hpp"
 #include "models/workload/training_job.hpp"
-#include "tests/table_test_support.hpp"
+#include "tests/models/cluster/cluster_test_support.hpp"
 
-using dcsim::models::ModelRegistries;
-using dcsim::models::cluster::ClusterConfig;
-using dcsim::models::cluster::ClusterSimulation;
 using dcsim::models::cluster::TrainingFabric;
-using dcsim::sim::Time;
+using dcsim::tests::builtin;
 namespace mw = dcsim::models::workload;
 namespace net = dcsim::models::network;
 
 namespace {
-
-ModelRegistries builtin() {
-  ModelRegistries r;
-  dcsim::models::register_builtin_models(r);
-  return r;
-}
 
 // llama3-8b, TP 8 x PP 2 x DP 2 on 4 of 5 HGX H100 nodes (one left for a restart): its steps
 // have PP transfers, a 1F1B bubble and DP all-reduces on the fabric. NVMe checkpoints every
