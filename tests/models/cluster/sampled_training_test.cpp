@@ -14,7 +14,6 @@
 #include "models/cluster/training_fabric.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/network/fabric_simulation.hpp"
-#include "models/network/topology_builders.hpp"
 #include "models/workload/training_job.hpp"
 #include "tests/models/cluster/cluster_test_support.hpp"
 
@@ -46,20 +45,6 @@ ClusterConfig llama_cluster(const ModelRegistries& reg, int steps, int checkpoin
   t.fabric.nic_bandwidth_bps = c.node.compute_nic_bandwidth_bps;
   c.training_jobs.push_back(t);
   return c;
-}
-
-// Non-blocking leaf-spine, 3 leaves of 2 hosts, each host's 8 x 400G NICs as one bundle,
-// packet spraying: nothing but the job's own traffic on it.
-net::Topology leaf_spine() {
-  net::TopologyConfig t;
-  t.leaves = 3;
-  t.hosts_per_leaf = 2;
-  t.nics_per_node = 1;
-  t.links_per_node = 8;
-  t.bundle_parallel_links = true;
-  t.link_bandwidth_bps = 400e9;
-  t.nic_bandwidth_bps = 400e9;
-  return net::build_leaf_spine(t);
 }
 
 // What happens to the job's nodes, at times in units of the plan's step time (< 0: never).
@@ -101,7 +86,8 @@ void run(const ModelRegistries& reg, ClusterConfig c, Time sample_every, const S
   dcsim::sim::Simulator sim;
   net::FabricOptions spray;
   spray.routing.mode = net::RoutingMode::kSpray;
-  net::Fabric fabric(leaf_spine(), spray);
+  // Non-blocking, 3 leaves of 2 hosts, packet spraying: nothing but the job's traffic on it.
+  net::Fabric fabric(dcsim::tests::leaf_spine(6), spray);
   net::FabricSimulation driver(sim, fabric, nullptr);
   ClusterSimulation cluster(c, reg, sim, out.sink);
   TrainingFabric training(sim, driver, {0, 1, 2, 3, 4});
