@@ -18,6 +18,7 @@ void validate(const ClusterConfig& c) {
   require(c.nodes >= 1, "nodes", "must be at least 1");
   require(c.nodes_per_rack >= 1, "nodes_per_rack", "must be at least 1");
   require(c.racks_per_power_series >= 0, "racks_per_power_series", "must not be negative");
+  require(c.training_sample_every >= sim::Time::zero(), "training_sample_every", "must not be negative");
   require(c.node.gpus >= 1, "node.gpus", "must be at least 1");
   require(c.node.gpu.idle_power_w >= 0, "node.gpu_idle_power", "must not be negative");
   require(c.node.gpu.max_power_w >= c.node.gpu.idle_power_w, "node.gpu_max_power",

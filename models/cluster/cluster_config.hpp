@@ -57,6 +57,11 @@ struct ClusterConfig {
   // Training jobs (named, after `jobs`): planned by the analytic step model, then run as steps
   // and checkpoints (training_job_run.hpp). ConfigError fields read "training[i].<field>".
   std::vector<workload::TrainingJobSpec> training_jobs;
+  // With a training fabric (ClusterConnections::training_fabric): zero runs every step as its
+  // step graph; positive, sampled (training_job_run.hpp): one step of each run as flows at its
+  // start, again every this long and after a fabric change, analytic segments at the measured
+  // step time between.
+  sim::Time training_sample_every = sim::Time::zero();
   // GPU power by phase (gpu_phase_power.hpp): a training job's utilisation is the time-weighted
   // mean activity of its step's compute, memory-bound, exposed-communication and bubble phases.
   power::GpuPhasePowerConfig gpu_phase_power;

@@ -127,7 +127,8 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   set_job_utilization(job_index, step_gpu_activity(gpu_activities_, plan.step));
   std::unique_ptr<StepExecutor> executor;
   if (training_fabric_) {
-    // Flow mode: every step as its graph, on the jobs' shared fabric.
+    // Flow mode: every step (or, sampled, a step now and then) as its graph, on the jobs' shared
+    // fabric.
     job.step_graphs.push_back(std::make_unique<workload::StepGraph>(workload::build_step_graph(
         plan.job, plan.step, config_.node, plan.fabric, registries_.collective_algorithms, plan.graph_options)));
     executor = std::make_unique<StepExecutor>(*job.step_graphs.back(), *training_fabric_, job.nodes,
@@ -149,7 +150,8 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
                                        std::move(executor), job.resume_step, job.training, job.checkpoint_step,
                                        job.cloud ? nullptr  // the dataset went along (cloud_pool.hpp)
                                                  : checkpoint_io_.dataset_feed(job.spec.name, plan, job.nodes,
-                                                                               job.resume_step, sim_));
+                                                                               job.resume_step, sim_),
+                                       config_.training_sample_every);
   // A job on cloud instances writes its checkpoints in the cloud: the site's uplink neither
   // carries nor stages them.
   const bool announce = signals_ != nullptr && signals_->checkpoint_written.connected() && !job.cloud;

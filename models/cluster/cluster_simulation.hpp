@@ -118,9 +118,10 @@ struct ClusterConnections {
   const seams::DatacenterSignals* signals = nullptr;
   // Fabric group (leaf switch) of every node, for topology-aware placement; empty: all in group 0.
   std::vector<int> fabric_groups{};
-  // Flow mode: training jobs run every step as their step graph, with PP and DP traffic as flows
-  // on this shared fabric (training_fabric.hpp, step_executor.hpp), the transfers logged in
-  // training_collectives (collective_log.hpp). Without it, the analytic step model in segments.
+  // Flow mode: training jobs run every step (or, ClusterConfig::training_sample_every, a step now
+  // and then) as their step graph, with PP and DP traffic as flows on this shared fabric
+  // (training_fabric.hpp, step_executor.hpp), the transfers logged in training_collectives
+  // (collective_log.hpp). Without it, the analytic step model in segments.
   TrainingFabric* training_fabric = nullptr;
   // The nodes' front-end network (their storage NICs): checkpoints whose config names it go to
   // their store host there as flows (network_write.hpp); those naming the backend go on the

@@ -64,6 +64,8 @@ class StepExecutor {
   void set_on_fabric_task(OnFabricTask f) { on_fabric_task_ = std::move(f); }
   // Start of the step in flight (meaningful while running()).
   sim::Time step_start() const { return step_start_; }
+  // The fabric's link, switch and port state changes so far (FlowNetwork::state_changes).
+  std::uint64_t fabric_changes() const { return fabric_.driver().state_changes(); }
 
  private:
   struct State {

@@ -38,6 +38,19 @@ TrainingJobRun::Series TrainingJobRun::declare_series(sim::TraceSink& sink, cons
 }
 
 StepMeasurement TrainingJobRun::split_at(double clock_factor) const {
+  if (has_sample_) {
+    // Sampled mode: the measured step, its compute and its bubble (the critical stage waiting on
+    // other stages' compute: step_executor.hpp) stretched by the clock's ratio to the sample's,
+    // its exposed communication as measured.
+    StepMeasurement m = sample_;
+    const double stretch = sample_clock_ / clock_factor;
+    if (stretch != 1.0) {
+      m.compute_s *= stretch;
+      m.bubble_s *= stretch;
+      m.step_s = m.compute_s + m.exposed_comm_s + m.bubble_s;
+    }
+    return m;
+  }
   const workload::TrainingStepResult& r = plan_.step;
   StepMeasurement m;
   m.step_s = plan_.step_time_s(clock_factor);
@@ -55,9 +68,10 @@ void TrainingJobRun::open_piece(double from_step) {
 void TrainingJobRun::close_piece(double to_step, bool interrupted) {
   if (!piece_.open) return;
   piece_.open = false;
-  if (!executor_) {
+  if (!piece_.flow) {
     piece_.end = sim_.now();
     piece_.to_step = to_step;
+    if (executor_) add_measured(piece_.split, to_step - piece_.from_step);  // sampled mode's segment
   }
   if (piece_.end == piece_.start) return;  // e.g. a rate change at the segment's start
   flush_piece(false, false);               // an earlier piece no checkpoint followed
@@ -82,6 +96,14 @@ void TrainingJobRun::flush_piece(bool with_checkpoint, bool interrupted) {
                                    ck_end, std::int64_t{interrupted ? 1 : 0}});
 }
 
+void TrainingJobRun::add_measured(const StepMeasurement& m, double steps) {
+  measured_.step_s += m.step_s * steps;
+  measured_.compute_s += m.compute_s * steps;
+  measured_.exposed_comm_s += m.exposed_comm_s * steps;
+  measured_.bubble_s += m.bubble_s * steps;
+  measured_steps_ += steps;
+}
+
 void TrainingJobRun::record_steps_until_now() {
   if (interrupted_) return;
   close_piece(steps_done(), false);
@@ -89,18 +111,26 @@ void TrainingJobRun::record_steps_until_now() {
   flush_piece(writing, false);
 }
 
-TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series,
-                               double clock_factor, sim::Simulator& sim, sim::TraceSink& sink,
-                               std::function<void()> on_done, std::unique_ptr<StepExecutor> executor,
-                               int first_step, const TrainingJobRun* previous, int saved_step,
-                               std::unique_ptr<DataFeed> feed)
-    : plan_(plan), sim_(sim), sink_(sink), on_done_(std::move(on_done)),
-      clock_factor_(clock_factor), executor_(std::move(executor)), steps_finished_(first_step),
-      steps_saved_(saved_step >= 0 ? saved_step : first_step), first_step_(first_step), series_(series) {
+TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series series, double clock_factor,
+                               sim::Simulator& sim, sim::TraceSink& sink, std::function<void()> on_done,
+                               std::unique_ptr<StepExecutor> executor, int first_step, const TrainingJobRun* previous,
+                               int saved_step, std::unique_ptr<DataFeed> feed, sim::Time sample_every)
+    : plan_(plan),
+      sim_(sim),
+      sink_(sink),
+      on_done_(std::move(on_done)),
+      clock_factor_(clock_factor),
+      executor_(std::move(executor)),
+      steps_finished_(first_step),
+      steps_saved_(saved_step >= 0 ? saved_step : first_step),
+      first_step_(first_step),
+      sample_every_(executor_ ? sample_every : sim::Time::zero()),
+      series_(series) {
   if (previous != nullptr) {
     steps_executed_before_ = previous->steps_executed();
-    steps_measured_ = previous->steps_measured_;
+    flow_steps_ = previous->flow_steps_;
     measured_ = previous->measured_;
+    measured_steps_ = previous->measured_steps_;
     checkpoints_written_ = previous->checkpoints_written_;
     checkpoints_failed_ = previous->checkpoints_failed_;
     training_s_ = previous->training_s();
@@ -108,12 +138,34 @@ TrainingJobRun::TrainingJobRun(const workload::TrainingJobPlan& plan, Series ser
     data_stall_s_ = previous->data_stall_s();
   }
   feed_ = std::move(feed);
-  if (executor_) {
-    executor_->set_clock_factor(clock_factor_);
+  if (executor_) executor_->set_clock_factor(clock_factor_);
+  continue_steps();
+}
+
+bool TrainingJobRun::sample_due() const {
+  return !has_sample_ || executor_->fabric_changes() != sample_changes_ ||
+         (next_sample_at_ - sim_.now()).seconds() < current_step_time_s();
+}
+
+void TrainingJobRun::continue_steps() {
+  if (executor_ && (!sampled() || sample_due())) {
     next_step();
-  } else {
-    start_segment();
+    return;
   }
+  if (piece_.flow) close_piece(0.0, false);  // the sample's row, before its segment's
+  start_segment();
+}
+
+void TrainingJobRun::keep_sample(const StepMeasurement& m) {
+  const sim::Time start = executor_->step_start();
+  if (!has_sample_) first_sample_ = start;
+  has_sample_ = true;
+  sample_ = m;
+  sample_clock_ = clock_factor_;
+  sample_changes_ = step_changes_;
+  // The next point of the grid first_sample_ + k x every after now.
+  const std::int64_t every = sample_every_.ns();
+  next_sample_at_ = first_sample_ + sim::Time::from_ns(every) * ((sim_.now() - first_sample_).ns() / every + 1);
 }
 
 bool TrainingJobRun::input_ready() {
@@ -132,11 +184,7 @@ void TrainingJobRun::on_input_ready() {
   waiting_for_input_ = false;
   data_stall_s_ += (sim_.now() - input_wait_start_).seconds();
   last_recorded_step_s_ = -1.0;
-  if (executor_) {
-    next_step();
-  } else {
-    start_segment();
-  }
+  continue_steps();
 }
 
 double TrainingJobRun::data_stall_s() const {
@@ -161,23 +209,31 @@ void TrainingJobRun::start_segment() {
   int steps = steps_to_next_checkpoint();
   if (feed_) steps = std::min(steps, feed_->steps_ready() - steps_finished_);
   const double step_s = current_step_time_s();
+  if (sampled()) {
+    // Up to the last step boundary before the next grid point (the sample is not due, so that
+    // is at least a step away): the step in flight at each grid point runs as flows.
+    const double to_sample = std::floor((next_sample_at_ - sim_.now()).seconds() / step_s);
+    steps = static_cast<int>(std::min(static_cast<double>(steps), std::max(1.0, to_sample)));
+  }
   segment_ = std::make_unique<sim::Activity>(sim_, static_cast<double>(steps), 1.0 / step_s,
                                              [this](sim::Activity&) { on_segment_done(); });
   record(step_s, plan_.step.tokens_per_step / step_s);
+  last_recorded_step_s_ = step_s;
   open_piece(steps_finished_);
 }
 
 void TrainingJobRun::next_step() {
   if (!input_ready()) return;
+  step_changes_ = executor_->fabric_changes();
   executor_->run_step([this](const StepMeasurement& m) { on_step(m); });
 }
 
 void TrainingJobRun::interrupt() {
   if (interrupted_) return;
   progress_at_interrupt_ = steps_done();
-  // Analytic: the segment's piece ends here, its partial step lost; flow: the identical steps
-  // so far are whole (the step in flight is not measured).
-  close_piece(progress_at_interrupt_, !executor_);
+  // A segment's piece ends here, its partial step lost; a flow piece's identical steps so far
+  // are whole (the step in flight is not measured).
+  close_piece(progress_at_interrupt_, !piece_.flow);
   if (checkpointing()) {
     flush_piece(true, true);
   } else {
@@ -205,23 +261,21 @@ void TrainingJobRun::interrupt() {
 void TrainingJobRun::on_step(const StepMeasurement& m) {
   if (interrupted_) return;
   ++steps_finished_;
-  ++steps_measured_;
+  ++flow_steps_;
   const sim::Time step_start = executor_->step_start();
   const StepMeasurement& p = piece_.split;
-  const bool same = piece_.open && piece_.end == step_start && p.step_s == m.step_s && p.compute_s == m.compute_s &&
-                    p.exposed_comm_s == m.exposed_comm_s && p.bubble_s == m.bubble_s;
+  const bool same = piece_.open && piece_.flow && piece_.end == step_start && p.step_s == m.step_s &&
+                    p.compute_s == m.compute_s && p.exposed_comm_s == m.exposed_comm_s && p.bubble_s == m.bubble_s;
   if (!same) {
     close_piece(0.0, false);
-    piece_ = Piece{step_start, sim_.now(), steps_finished_ - 1.0, steps_finished_ - 1.0, m, true};
+    piece_ = Piece{step_start, sim_.now(), steps_finished_ - 1.0, steps_finished_ - 1.0, m, true, true};
   }
   piece_.end = sim_.now();
   piece_.to_step = steps_finished_;
   training_s_ += m.step_s;
   if (on_step_) on_step_(m);
-  measured_.step_s += m.step_s;
-  measured_.compute_s += m.compute_s;
-  measured_.exposed_comm_s += m.exposed_comm_s;
-  measured_.bubble_s += m.bubble_s;
+  add_measured(m, 1.0);
+  if (sampled()) keep_sample(m);
   if (steps_finished_ >= plan_.steps) {
     close_piece(0.0, false);
     flush_piece(false, false);
@@ -235,12 +289,13 @@ void TrainingJobRun::on_step(const StepMeasurement& m) {
     last_recorded_step_s_ = -1.0;
     return;
   }
-  // A point per change, not per step: a quiet fabric repeats the same step time.
-  if (m.step_s != last_recorded_step_s_) {
+  // A point per change, not per step: a quiet fabric repeats the same step time (a segment
+  // after a sample records its own).
+  if ((!sampled() || sample_due()) && m.step_s != last_recorded_step_s_) {
     record(m.step_s, plan_.step.tokens_per_step / m.step_s);
     last_recorded_step_s_ = m.step_s;
   }
-  next_step();
+  continue_steps();
 }
 
 bool TrainingJobRun::checkpointing() const {
@@ -313,7 +368,7 @@ void TrainingJobRun::on_segment_done() {
   if ((interval > 0 && steps_finished_ % interval == 0) || on_saved_) {
     start_checkpoint();
   } else {
-    start_segment();
+    continue_steps();
   }
 }
 
@@ -338,11 +393,7 @@ void TrainingJobRun::resume_steps() {
     on_saved();
     if (interrupted_) return;
   }
-  if (executor_) {
-    next_step();
-  } else {
-    start_segment();
-  }
+  continue_steps();
 }
 
 void TrainingJobRun::on_snapshot_done() {
@@ -404,7 +455,8 @@ void TrainingJobRun::checkpoint_at_step_end(std::function<void()> on_saved) {
     start_checkpoint();
     return;
   }
-  if (writing || executor_) return;  // the write in flight, or flow mode's next step end (on_step)
+  // The write in flight, or a step running as flows: its end (on_step) writes.
+  if (writing || (executor_ && executor_->running())) return;
   if (segment_ && !segment_->done() && !segment_->cancelled()) {
     // The segment ends with the step in flight; on_segment_done then writes the checkpoint.
     const double done = segment_->total_work() - segment_->remaining();
@@ -415,15 +467,13 @@ void TrainingJobRun::checkpoint_at_step_end(std::function<void()> on_saved) {
 void TrainingJobRun::set_clock_factor(double factor) {
   if (factor == clock_factor_ || interrupted_) return;
   clock_factor_ = factor;
-  if (executor_) {
-    executor_->set_clock_factor(factor);
-    return;
-  }
+  if (executor_) executor_->set_clock_factor(factor);
   if (segment_ && !segment_->done() && !segment_->cancelled()) {
     close_piece(steps_done(), false);
     const double step_s = current_step_time_s();
     segment_->set_rate(1.0 / step_s);
     record(step_s, plan_.step.tokens_per_step / step_s);
+    last_recorded_step_s_ = step_s;
     open_piece(steps_done());
   }
 }
@@ -434,7 +484,6 @@ double TrainingJobRun::steps_executed() const {
 
 double TrainingJobRun::steps_done() const {
   double done = steps_finished_;
-  if (executor_) return done;
   if (segment_ && !segment_->done() && !segment_->cancelled()) done += segment_->total_work() - segment_->remaining();
   return done;
 }
@@ -534,8 +583,9 @@ void append_training_cells(const workload::TrainingJobPlan* plan, const Training
   double step_s = r.step_time_s;
   double compute_s = r.compute_s, exposed_s = r.exposed_comm_s, bubble_s = r.bubble_s;
   if (run != nullptr && run->flow_mode()) {
-    // Realised means over the completed steps (a step in flight at the end is left out).
-    const int n = run->steps_measured();
+    // Realised means over the completed steps (a step in flight at the end is left out);
+    // sampled mode: its segments' steps too, at their breakdowns.
+    const double n = run->measured_steps();
     if (n > 0) {
       const StepMeasurement& m = run->measured();
       step_s = m.step_s / n;

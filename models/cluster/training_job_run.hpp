@@ -11,7 +11,25 @@
 // Flow mode (a StepExecutor is given: the run has a fabric): every step runs as the job's step
 // graph (step_graph.hpp, step_executor.hpp), its compute at the clock factor and its PP and DP
 // traffic as flows on the shared fabric; the step time and its breakdown are what each step
-// measured. Checkpoints sit between steps in both modes; with a writer (checkpoint_writer.hpp:
+// measured.
+//
+// Sampled mode (flow mode with `sample_every` > 0: a site's year cannot run every step as
+// flows, yet must see the fabric): a step runs as flows (a sample) at the run's start, then
+// analytic segments at the step time that sample measured -- its compute and bubble stretched by
+// the clock ratio to the sample's as the analytic mode stretches the plan's clock share, its
+// exposed communication as measured. The step in flight at each point of the grid first sample
+// + k x sample_every runs as flows again (a segment ends at the last step boundary before it),
+// so a run of T takes ceil(T / sample_every) samples; so does the first step after the fabric's
+// links, switches or ports changed state (FlowNetwork::state_changes; seen at a segment's end,
+// at once if they changed during the sample). A fault, a re-placement or a restart starts a new
+// run, so a new sample. A sample sees what is on the fabric at its time: other sampled jobs'
+// segments put no flows on it, so jobs slow each other only where their samples overlap
+// (per-step flow mode for contention studies). Cost: a sample is one step graph (its fabric
+// flows, StepGraph::fabric_flows, and an event per task); a segment O(1) (an Activity, a row and
+// a series point), whatever the site's size; a run of T costs ceil(T / sample_every) samples and
+// a segment per sample and per checkpoint interval.
+//
+// Checkpoints sit between steps in every mode; with a writer (checkpoint_writer.hpp:
 // a store host, the shared object store) they are flows on a network, in either mode, and a
 // write the target refuses or loses saves nothing (the run goes on from its previous checkpoint).
 //
@@ -25,15 +43,17 @@
 // Emits (step functions, a point whenever the value changes):
 //   jobs/<name>/step_time_s   current step time (NaN while checkpointing or stalled at a held
 //                             checkpoint; flow mode: the last completed step's, first at the end
-//                             of the first step)
+//                             of the first step; sampled: the sample's, then each segment's)
 //   jobs/<name>/tokens_per_s  current training throughput (0 while checkpointing or stalled)
 // and rows of the table training_steps (declare_steps_table, one for all jobs): a row per piece
 // of steps at one step time and breakdown -- analytic mode: a segment, cut where the clock
 // factor changes or the run is interrupted (its from_step/to_step are then fractional); flow
-// mode: consecutive steps that measured exactly the same -- with the checkpoint write that
+// mode: consecutive steps that measured exactly the same; sampled mode: both, a sample's row
+// and its segments' -- with the checkpoint write that
 // followed it, if any (one row, not two: a 54-day run has tens of thousands of checkpoints).
 // Timelines (tools/output/timeline_*) draw each step from them.
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -69,18 +89,18 @@ class TrainingJobRun final : public JobRun {
   static Series declare_series(sim::TraceSink& sink, const std::string& name, sim::TableId steps_table);
 
   // Starts at sim.now() at `clock_factor`; calls on_done once the last step has finished.
-  // With `executor` (flow mode) every step runs as its graph; without, in analytic segments.
+  // With `executor` (flow mode) every step runs as its graph, or with `sample_every` > 0 a
+  // sample per sample_every (sampled mode); without, in analytic segments.
   // `first_step` > 0 resumes after that many steps: from a checkpoint taken there, or (an
   // elastic job re-formed from the weights its surviving replicas hold) from memory, with the
   // last checkpoint at `saved_step` (-1: at first_step). `previous` (the interrupted run it
   // replaces) hands over its totals, so the job's means and counts cover every run. Checkpoints
   // fall on multiples of the plan's interval whatever step a run starts from (Megatron saves
   // when iteration % save_interval == 0).
-  TrainingJobRun(const workload::TrainingJobPlan& plan, Series series, double clock_factor,
-                 sim::Simulator& sim, sim::TraceSink& sink, std::function<void()> on_done,
-                 std::unique_ptr<StepExecutor> executor = nullptr, int first_step = 0,
-                 const TrainingJobRun* previous = nullptr, int saved_step = -1,
-                 std::unique_ptr<DataFeed> feed = nullptr);
+  TrainingJobRun(const workload::TrainingJobPlan& plan, Series series, double clock_factor, sim::Simulator& sim,
+                 sim::TraceSink& sink, std::function<void()> on_done, std::unique_ptr<StepExecutor> executor = nullptr,
+                 int first_step = 0, const TrainingJobRun* previous = nullptr, int saved_step = -1,
+                 std::unique_ptr<DataFeed> feed = nullptr, sim::Time sample_every = sim::Time::zero());
   ~TrainingJobRun() override;
   TrainingJobRun(const TrainingJobRun&) = delete;
   TrainingJobRun& operator=(const TrainingJobRun&) = delete;
@@ -92,7 +112,7 @@ class TrainingJobRun final : public JobRun {
   // is called if the job ends first (its last step is in flight) or the run is interrupted.
   void checkpoint_at_step_end(std::function<void()> on_saved);
   // Flow mode: called with every step's measurement as it completes (before a checkpoint or the
-  // next step), e.g. for GPU power to follow what the step did.
+  // next step), e.g. for GPU power to follow what the step did; sampled mode: every sample's.
   void set_on_step(std::function<void(const StepMeasurement&)> on_step) { on_step_ = std::move(on_step); }
   // Checkpoints go through `write` (checkpoint_writer.hpp: flows to a store host or into the
   // object store); without one they are written at the plan's analytic rate. Call before the
@@ -119,13 +139,18 @@ class TrainingJobRun final : public JobRun {
   int steps_saved() const { return steps_saved_; }
   // Seconds the steps waited for their input (a DataFeed), over every run, up to now.
   double data_stall_s() const;
-  // Analytic mode: the step time at the current clock factor.
-  double current_step_time_s() const { return plan_.step_time_s(clock_factor_); }
+  // Analytic and sampled mode: a segment's step time at the current clock factor.
+  double current_step_time_s() const { return split_at(clock_factor_).step_s; }
   bool flow_mode() const { return executor_ != nullptr; }
+  bool sampled() const { return sample_every_ > sim::Time::zero(); }
   const StepExecutor* executor() const { return executor_.get(); }
-  // Flow mode: sums over the steps completed in every run (StepExecutor's breakdown), and their count.
+  // Flow mode: sums over the steps completed in every run (StepExecutor's breakdown; sampled
+  // mode: its segments' steps too, at their breakdown, fractional where cut), and the steps they
+  // cover.
   const StepMeasurement& measured() const { return measured_; }
-  int steps_measured() const { return steps_measured_; }
+  double measured_steps() const { return measured_steps_; }
+  // Flow mode: steps run as their step graph in every run (sampled mode: the samples).
+  int flow_steps() const { return flow_steps_; }
   // Steps executed in every run, lost ones included (fractional while a segment runs): what
   // realised step times are averaged over.
   double steps_executed() const;
@@ -142,6 +167,13 @@ class TrainingJobRun final : public JobRun {
 
  private:
   void start_segment();
+  // The next step as flows (flow mode, or a sample due) or the next segment.
+  void continue_steps();
+  // Sampled mode: no sample yet in this run, the fabric changed since the last, or the next
+  // step would cross the next grid point.
+  bool sample_due() const;
+  void keep_sample(const StepMeasurement& m);
+  void add_measured(const StepMeasurement& m, double steps);
   // With a feed: true when the next step's input is there; otherwise the run stalls until it is
   // and then goes on (a segment, or the next step).
   bool input_ready();
@@ -174,8 +206,10 @@ class TrainingJobRun final : public JobRun {
     double from_step = 0.0, to_step = 0.0;
     StepMeasurement split;  // one step's time and breakdown
     bool open = false;
+    bool flow = false;  // steps run as flows (else a segment's)
   };
-  // Analytic mode: one step's breakdown at `clock_factor` (only the clock-bound share stretches).
+  // A segment's step breakdown at `clock_factor` (only the clock-bound share stretches): the
+  // plan's, or in sampled mode the sample's.
   StepMeasurement split_at(double clock_factor) const;
   void open_piece(double from_step);
   // Closes the open piece; it waits (pending_) for the checkpoint write that may follow it.
@@ -192,13 +226,23 @@ class TrainingJobRun final : public JobRun {
   std::unique_ptr<StepExecutor> executor_;  // flow mode
   std::unique_ptr<seams::CheckpointWriter> checkpoint_write_;  // checkpoints as flows (a store host, the store)
   StepMeasurement measured_;                // flow mode: sums over completed steps
+  double measured_steps_ = 0.0;             // the steps measured_ covers
   double last_recorded_step_s_ = -1.0;
   int steps_finished_ = 0;  // in completed segments
   int steps_saved_ = 0;     // as of the last completed checkpoint
   int first_step_ = 0;
   double steps_executed_before_ = 0.0;  // in earlier runs of the job
   double progress_at_interrupt_ = 0.0;  // steps_done() when interrupted (a step in flight counts in part)
-  int steps_measured_ = 0;              // flow mode: steps completed in every run
+  int flow_steps_ = 0;                  // flow mode: steps run as flows in every run
+  // Sampled mode: the interval, the last sample (at sample_clock_; the fabric's state changes
+  // at its start), the run's first sample's start and the next grid time.
+  sim::Time sample_every_;
+  bool has_sample_ = false;
+  StepMeasurement sample_;
+  double sample_clock_ = 1.0;
+  std::uint64_t sample_changes_ = 0;
+  std::uint64_t step_changes_ = 0;  // at the start of the step in flight
+  sim::Time first_sample_, next_sample_at_;
   bool interrupted_ = false;
   int checkpoints_written_ = 0;
   int checkpoints_failed_ = 0;

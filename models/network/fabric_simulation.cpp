@@ -99,18 +99,21 @@ void FabricSimulation::fail_host_flows(NodeId host, const std::string& reason) {
 }
 
 void FabricSimulation::set_link_state(LinkId link, bool up) {
+  ++state_changes_;
   fabric_.set_link_state(sim_.now(), link, up, finished_);
   deliver();
   reschedule();
 }
 
 void FabricSimulation::set_switch_state(NodeId sw, bool up) {
+  ++state_changes_;
   fabric_.set_switch_state(sim_.now(), sw, up, finished_);
   deliver();
   reschedule();
 }
 
 void FabricSimulation::set_nic_port_state(NodeId host, int port, bool up) {
+  ++state_changes_;
   fabric_.set_nic_port_state(sim_.now(), host, port, up, finished_);
   deliver();
   reschedule();

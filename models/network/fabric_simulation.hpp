@@ -46,6 +46,7 @@ class FabricSimulation final : public seams::FlowNetwork {
   void set_link_state(LinkId link, bool up);
   void set_switch_state(NodeId sw, bool up);
   void set_nic_port_state(NodeId host, int port, bool up);
+  std::uint64_t state_changes() const override { return state_changes_; }
   // Every finished (or failed) flow, after the report and the flow's own callback saw it.
   sim::Signal<const FinishedFlow&>& flow_finished() { return flow_finished_; }
 
@@ -64,6 +65,7 @@ class FabricSimulation final : public seams::FlowNetwork {
   std::vector<std::uint64_t> free_tags_;
   std::vector<FinishedFlow> finished_;
   sim::Signal<const FinishedFlow&> flow_finished_;
+  std::uint64_t state_changes_ = 0;
 };
 
 }  // namespace dcsim::models::network

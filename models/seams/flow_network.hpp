@@ -49,6 +49,9 @@ class FlowNetwork {
   // that went down): their callbacks see failed = true and `reason`.
   virtual void fail_resource_flows(network::ResourceId resource, const std::string& reason) = 0;
   virtual void fail_host_flows(network::NodeId host, const std::string& reason) = 0;
+  // Links, switches and host ports gone down or come back so far: a reader that keeps what it
+  // measured on the network (a training job's sampled step) compares counts to see a change. O(1).
+  virtual std::uint64_t state_changes() const = 0;
 };
 
 }  // namespace dcsim::models::seams

@@ -37,6 +37,9 @@ dc::DatacenterConfig datacenter_config(const scenario::Scenario& scenario) {
   config.seed = scenario.seed;
   config.duration = scenario.duration;
   if (scenario.has_cluster) config.cluster = scenario.cluster;
+  if (config.cluster && scenario.fabric && scenario.fabric->training_sampled) {
+    config.cluster->training_sample_every = scenario.fabric->training_sample_every;
+  }
   if (scenario.fabric) {
     models::network::FabricRunConfig fabric = network_config(*scenario.fabric);
     fabric.faults = scenario.fabric->faults;

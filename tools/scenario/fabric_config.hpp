@@ -26,6 +26,10 @@ struct FabricScenario {
   models::network::FabricOptions options;
   std::vector<FabricFault> faults;  // in time order (the backend's; /faults names no front-end part)
   bool flow_table = true;           // one row per flow in <name>/flows
+  // /fabric only: training steps all as flows, or sampled every training_sample_every
+  // (ClusterConfig::training_sample_every).
+  bool training_sampled = false;
+  sim::Time training_sample_every = sim::Time::from_s(6 * 3600);
   // Fields the mapping derived from a key other than their own, and that key's pointer ("nodes"
   // <- /cluster/nodes, "k" <- /fabric/leaf_switch's radix): a ConfigError about them points there
   // (fabric_error); every other field is located by the section's bindings.

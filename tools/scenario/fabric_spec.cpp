@@ -249,6 +249,26 @@ Bindings<FabricScenario> network_bindings(const models::ModelRegistries& registr
           std::move(routing), [](F& f) -> R& { return f.options.routing; }, "routing")
       .object(
           std::move(roce), [](F& f) -> Q& { return f.options.roce; }, "roce");
+  if (frontend) return network;
+  // Training jobs' steps on the backend (ClusterConfig::training_sample_every).
+  network
+      .bind_enum(with_default(enum_field("training_resolution",
+                                         "How training jobs run their steps on this fabric: `steps`, every step as "
+                                         "its step graph with its PP and DP traffic as flows (exact); `sampled`, one "
+                                         "step as flows at each run's start (so after every fault, re-placement or "
+                                         "restart), again every `training_sample_every` and after a link, switch or "
+                                         "port changes state, analytic segments at the measured step time between: "
+                                         "O(1) per segment, for site-scale runs "
+                                         "(docs/models/training-and-collectives.md).",
+                                         "training resolution", {"steps", "sampled"}),
+                              "steps"),
+                 &F::training_sampled, "training_resolution", {{"steps", false}, {"sampled", true}})
+      .bind(with_default(quantity_field("training_sample_every",
+                                        "`sampled` resolution: simulated time between a training run's samples "
+                                        "(each the step in flight at its time).",
+                                        QuantityKind::kDuration, above(0)),
+                         "6 h"),
+            &F::training_sample_every, "training_sample_every");
   return network;
 }
 

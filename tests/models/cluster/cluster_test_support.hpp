@@ -10,6 +10,7 @@
 
 #include "models/cluster/cluster_simulation.hpp"
 #include "models/model_registries.hpp"
+#include "models/network/topology_builders.hpp"
 #include "models/workload/training_job.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_sink.hpp"
@@ -27,6 +28,21 @@ inline ModelRegistries builtin() {
   ModelRegistries r;
   dcsim::models::register_builtin_models(r);
   return r;
+}
+
+// Leaf-spine of `hosts` hosts, `hosts_per_leaf` per leaf, each host's 8 x 400G NICs bundled
+// into one link (an HGX node's compute NICs): the training-on-a-fabric tests' network.
+inline models::network::Topology leaf_spine(int hosts, double oversubscription = 1.0, int hosts_per_leaf = 2) {
+  models::network::TopologyConfig t;
+  t.leaves = (hosts + hosts_per_leaf - 1) / hosts_per_leaf;
+  t.hosts_per_leaf = hosts_per_leaf;
+  t.nics_per_node = 1;
+  t.links_per_node = 8;
+  t.bundle_parallel_links = true;
+  t.link_bandwidth_bps = 400e9;
+  t.nic_bandwidth_bps = 400e9;
+  t.oversubscription = oversubscription;
+  return models::network::build_leaf_spine(t);
 }
 
 // A node whose power is easy to do by hand: P(u) = 150 + 500 u watts.

@@ -10,10 +10,11 @@
 #include "models/cluster/step_executor.hpp"
 #include "models/cluster/training_fabric.hpp"
 #include "models/hardware/node_presets.hpp"
-#include "models/network/topology_builders.hpp"
-#include "models/workload/training_job.hpp"
 #include "models/model_registries.hpp"
 #include "models/network/fabric_simulation.hpp"
+#include "models/network/topology_builders.hpp"
+#include "models/workload/training_job.hpp"
+#include "tests/models/cluster/cluster_test_support.hpp"
 
 using dcsim::models::ModelRegistries;
 using dcsim::models::cluster::ClusterConfig;
@@ -68,18 +69,7 @@ mw::TrainingJobSpec llama_3d(const ModelRegistries& reg) {
 
 // Non-blocking leaf-spine, 2 hosts per leaf, each host's 8 x 400G NICs bundled into one link:
 // with spraying every flow gets its fair share of the NICs, nothing else limits it.
-net::Topology leaf_spine(int hosts, double oversubscription = 1.0, int hosts_per_leaf = 2) {
-  net::TopologyConfig t;
-  t.leaves = (hosts + hosts_per_leaf - 1) / hosts_per_leaf;
-  t.hosts_per_leaf = hosts_per_leaf;
-  t.nics_per_node = 1;
-  t.links_per_node = 8;
-  t.bundle_parallel_links = true;
-  t.link_bandwidth_bps = 400e9;
-  t.nic_bandwidth_bps = 400e9;
-  t.oversubscription = oversubscription;
-  return net::build_leaf_spine(t);
-}
+using dcsim::tests::leaf_spine;
 
 net::FabricOptions spray() {
   net::FabricOptions o;

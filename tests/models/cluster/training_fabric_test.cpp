@@ -10,11 +10,12 @@
 #include "models/cluster/training_fabric.hpp"
 #include "models/cluster/training_job_run.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "models/model_registries.hpp"
+#include "models/network/fabric_simulation.hpp"
 #include "models/network/topology_builders.hpp"
 #include "models/power/node_power.hpp"
 #include "models/workload/training_job.hpp"
-#include "models/model_registries.hpp"
-#include "models/network/fabric_simulation.hpp"
+#include "tests/models/cluster/cluster_test_support.hpp"
 
 using dcsim::models::ModelRegistries;
 using dcsim::models::cluster::ClusterConfig;
@@ -48,18 +49,7 @@ mw::TrainingJobSpec bert_job(const ModelRegistries& reg, const ClusterConfig& c,
 // 3 leaves of 2 hosts, each host's 8 x 400G NICs as one bundle. Cluster nodes 0-2 (job a) and
 // 3-5 (job b) map to hosts in order, so both jobs have a node on leaf 1 and their ring edges
 // leaving and entering leaf 1 share its uplinks.
-net::Topology leaf_spine(double oversubscription) {
-  net::TopologyConfig t;
-  t.leaves = 3;
-  t.hosts_per_leaf = 2;
-  t.nics_per_node = 1;
-  t.links_per_node = 8;
-  t.bundle_parallel_links = true;
-  t.link_bandwidth_bps = 400e9;
-  t.nic_bandwidth_bps = 400e9;
-  t.oversubscription = oversubscription;
-  return net::build_leaf_spine(t);
-}
+net::Topology leaf_spine(double oversubscription) { return dcsim::tests::leaf_spine(6, oversubscription); }
 
 struct Result {
   double a_step_s = 0.0;
