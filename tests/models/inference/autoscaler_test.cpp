@@ -12,14 +12,17 @@ using dcsim::models::inference::Autoscaler;
 using dcsim::models::inference::FleetSample;
 
 // hpa on the batch metric, target 0.8, tolerance 0.1, no stabilisation windows (so each answer
-// is the raw recommendation).
-std::unique_ptr<Autoscaler> batch_hpa() {
+// is the raw recommendation); a scale-down policy of `down_percent` per `down_period_s`
+// (Kubernetes' default, 100% per 15 s, limits nothing).
+std::unique_ptr<Autoscaler> batch_hpa(double down_percent = 100.0, double down_period_s = 15.0) {
   dcsim::models::inference::AutoscalerRegistry registry("autoscaler");
   dcsim::models::inference::register_autoscalers(registry);
   const auto& entry = registry.get("hpa");
   auto params = dcsim::sim::Params::defaults(entry.params);
   params.set_text("metric", "batch");
   params.set_number("scale_down_stabilization", 0.0);
+  params.set_number("scale_down_percent", down_percent);
+  params.set_number("scale_down_period", down_period_s);
   return entry.factory(params);
 }
 
@@ -60,15 +63,7 @@ TEST_CASE("hpa shrinks on the ready replicas' mean and holds with none ready", "
 }
 
 TEST_CASE("hpa's scale-down percent policy limits a period's shrink", "[inference][autoscaler]") {
-  dcsim::models::inference::AutoscalerRegistry registry("autoscaler");
-  dcsim::models::inference::register_autoscalers(registry);
-  const auto& entry = registry.get("hpa");
-  auto params = dcsim::sim::Params::defaults(entry.params);
-  params.set_text("metric", "batch");
-  params.set_number("scale_down_stabilization", 0.0);
-  params.set_number("scale_down_percent", 10.0);
-  params.set_number("scale_down_period", 60.0);
-  auto hpa = entry.factory(params);
+  auto hpa = batch_hpa(10.0, 60.0);
   // 40 ready at 0.5 would go to 25; 10% of the 40 present a minute ago may go: ceil(40 x 0.9) = 36.
   FleetSample s = sample(40, 40, 0.5);
   CHECK(hpa->desired(s) == 36);
