@@ -356,12 +356,16 @@ void InferenceService::on_allocated(std::size_t index, bool initial) {
 }
 
 void InferenceService::close_accounts(Replica& r) {
+  // A replica's counters run over all its lives (a lost replica placed again keeps its engines,
+  // or in fluid its accrued rates): only what came since its last close goes into the stats.
+  const ReplicaCounters total = r.counters(sim_.now());
+  const ReplicaCounters c = total.since(r.accounted);
+  r.accounted = total;
   if (r.state == ReplicaState::kServing || r.state == ReplicaState::kDraining) {
     r.served_s += (sim_.now() - r.serving_since).seconds();
   }
   if (r.state != ReplicaState::kAsked && r.state != ReplicaState::kGone) {
     const double held_s = (sim_.now() - r.held_since).seconds();
-    const ReplicaCounters c = r.counters(sim_.now());
     const double tp = config_.engine.tp;  // x pp GPUs, each busy 1/pp of its engines' iterations
     const double dynamic_w = node_.gpu.max_power_w - node_.gpu.idle_power_w;
     stats_.gpu_seconds += tp * config_.engine.pp * held_s;
@@ -372,7 +376,6 @@ void InferenceService::close_accounts(Replica& r) {
   }
   if (!r.prefill) stats_.replica_seconds += r.served_s;  // the decode pool's, as the series and the max
   r.served_s = 0.0;
-  const ReplicaCounters c = r.counters(sim_.now());
   stats_.preemptions += c.preemptions;
   stats_.iterations += c.iterations;
   stats_.batch_sum += c.batch_sum;

@@ -147,6 +147,7 @@ class InferenceService {
     bool allocated_before = false;
     bool prefill = false;       // in the prefill pool (disaggregated serving)
     ReplicaCounters sampled;    // counters at the last sample (activity reported to the host)
+    ReplicaCounters accounted;  // counters at its last close_accounts (already in the stats)
     // Fluid (no engines): its rates since fluid_since, what it accrued before, its load.
     ReplicaRates fluid_rate, fluid_accrued;
     sim::Time fluid_since;

@@ -89,6 +89,20 @@ struct ReplicaCounters {
     batch_sum += c.batch_sum;
     return *this;
   }
+  // What these (later) counters add to `earlier` ones of the same replica.
+  ReplicaCounters since(const ReplicaCounters& earlier) const {
+    ReplicaCounters d = *this;
+    d.busy_s -= earlier.busy_s;
+    d.compute_s -= earlier.compute_s;
+    d.memory_s -= earlier.memory_s;
+    d.communication_s -= earlier.communication_s;
+    d.iterations -= earlier.iterations;
+    d.preemptions -= earlier.preemptions;
+    d.prefill_tokens -= earlier.prefill_tokens;
+    d.decode_tokens -= earlier.decode_tokens;
+    d.batch_sum -= earlier.batch_sum;
+    return d;
+  }
 };
 
 class ServingReplica;

@@ -37,6 +37,19 @@ TEST_CASE("a fault on a replica's node sends its requests to the other replica a
   CHECK(r->number("inference/chat/replicas_mean") < 2.0);  // a replica was away for a while
 }
 
+TEST_CASE("a replica lost and placed again counts its busy time once") {
+  // Node 0 is down from 15 to 17 minutes; its replica is placed again and keeps its engines (and
+  // their counters). Its first life's busy time went into the stats when it was lost; counting
+  // its counters whole again at the end made busy GPU-time exceed held GPU-time (the site year
+  // read a busy fraction of 1.70; here ~0.87 of 15 min counted twice over ~33 held minutes
+  // gives ~1.2). Busy time is a part of held time, so the fraction is <= 1.
+  nlohmann::json doc = two_replicas();
+  doc["faults"] = nlohmann::json::parse(R"([{"at": "15 min", "kind": "node", "node": 0, "duration": "2 min"}])");
+  const auto r = dcsim::test::run_scenario_json(doc);
+  CHECK(r->number("inference/chat/gpu_busy_fraction") > 0.0);
+  CHECK(r->number("inference/chat/gpu_busy_fraction") <= 1.0);
+}
+
 TEST_CASE("a service's replicas are not the workload's jobs: none of them is counted unfinished") {
   // The replicas run until the end (the service ends them): the run used to report them as two
   // jobs "still waiting or running when the run ended". They are counted apart now. Node 0 is
