@@ -2,6 +2,7 @@
 // fleet advanced in segments between steps and fleet changes, from one replica's curve.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "models/inference/inference_service.hpp"
@@ -190,23 +191,46 @@ void InferenceService::fluid_close() {
   fluid_issued_ += arrived;
   stats_.issued = static_cast<std::uint64_t>(fluid_issued_);
   const double scale = g.served_per_s * d > 0.0 ? served / (g.served_per_s * d) : 0.0;
+  // The replicas' admission wait over the segment (queue_buildup.hpp), moved at the fleet's
+  // served-weighted utilisation; each run of equal replicas takes it in proportion to its own
+  // load's level. Cost: O(groups + log knots).
+  const auto level_at = [&c = *g.curve](double u) {
+    const ServingCurve::Bracket b = c.at(u);
+    return (1.0 - b.f) * b.lo->queue_mean_s + b.f * b.hi->queue_mean_s;
+  };
+  double u_fleet = 0.0, rate_sum = 0.0;
+  for (const auto& [u, rate] : g.groups) {
+    u_fleet += u * rate;
+    rate_sum += rate;
+  }
+  double fleet_wait = 0.0, fleet_level = 0.0;
+  if (rate_sum > 0.0) {
+    u_fleet /= rate_sum;
+    const ServingCurve::Bracket b = g.curve->at(u_fleet);
+    const FluidQueue::Segment q = FluidQueue::advance(queue_wait_s_, u_fleet, b.lo->buildup, b.hi->buildup, b.f, d);
+    queue_wait_s_ = q.end_wait_s;
+    fleet_wait = q.mean_wait_s;
+    fleet_level = level_at(u_fleet);
+  }
   for (const auto& [u, rate] : g.groups) {
     const double n = rate * d * scale;
     if (n <= 0.0) continue;
     const ServingCurve::Bracket b = g.curve->at(u);
-    const auto mix = [&b](double lo, double hi) { return (1.0 - b.f) * lo + b.f * hi; };
-    const double rejected = n * mix(b.lo->rejected_fraction, b.hi->rejected_fraction);
+    const double own_wait = fleet_level > 0.0 ? level_at(u) * fleet_wait / fleet_level : fleet_wait;
+    const ServingCurve::Bracket lat = g.curve->at(g.curve->latency_utilization(u, own_wait));
+    const auto mix = [](const ServingCurve::Bracket& x, double lo, double hi) { return (1.0 - x.f) * lo + x.f * hi; };
+    const double rejected = n * mix(b, b.lo->rejected_fraction, b.hi->rejected_fraction);
     const double answered = n - rejected;
     const std::uint64_t whole = whole_gain(fluid_answered_, fluid_answered_ + answered);
     fluid_answered_ += answered;
     fluid_rejected_ += rejected;
-    fluid_met_ += answered * mix(b.lo->sla_met_fraction(wait_s), b.hi->sla_met_fraction(wait_s));
-    fluid_add_latencies(b, whole, wait_s);
+    fluid_met_ += answered * mix(lat, lat.lo->sla_met_fraction(wait_s), lat.hi->sla_met_fraction(wait_s));
+    fluid_add_latencies(lat, b, whole, wait_s);
     const double out = answered * g.curve->mean_output_tokens;
     stats_.output_tokens += out;
     stats_.input_tokens += answered * g.curve->mean_input_tokens;
     sampled_output_tokens_ += out;
-    stats_.in_system_seconds += answered * (mix(b.lo->mean_e2e_s, b.hi->mean_e2e_s) + wait_s);
+    stats_.in_system_seconds += answered * (mix(lat, lat.lo->mean_e2e_s, lat.hi->mean_e2e_s) + wait_s);
   }
   stats_.completed = static_cast<std::uint64_t>(fluid_answered_);
   stats_.rejected = static_cast<std::uint64_t>(fluid_rejected_);
@@ -218,12 +242,11 @@ void InferenceService::fluid_close() {
   outstanding_issued_s_ = static_cast<double>(outstanding_) * (sim_.now().seconds() - wait_s);
 }
 
-void InferenceService::fluid_add_latencies(const ServingCurve::Bracket& b, std::uint64_t count, double wait_s) {
+void InferenceService::fluid_add_latencies(const ServingCurve::Bracket& waited, const ServingCurve::Bracket& load,
+                                           std::uint64_t count, double wait_s) {
   if (count == 0) return;
   // The two neighbours' shares, then kCurveStrata equal strata of each: stratum k of m requests
   // gets floor((k + 1) m / K) - floor(k m / K) of them, so the counts add up to m exactly.
-  const auto lo_count = static_cast<std::uint64_t>(std::llround(static_cast<double>(count) * (1.0 - b.f)));
-  const std::pair<const CurvePoint*, std::uint64_t> parts[] = {{b.lo, lo_count}, {b.hi, count - lo_count}};
   const auto spread = [](LatencyHistogram& h, const std::vector<double>& strata, std::uint64_t m, double shift) {
     const std::uint64_t k_total = strata.size();
     for (std::uint64_t k = 0; k < k_total; ++k) {
@@ -231,13 +254,21 @@ void InferenceService::fluid_add_latencies(const ServingCurve::Bracket& b, std::
       if (c > 0) h.add(strata[k] + shift, c);
     }
   };
-  for (const auto& [p, m] : parts) {
+  const auto parts = [count](const ServingCurve::Bracket& b) {
+    const auto lo_count = static_cast<std::uint64_t>(std::llround(static_cast<double>(count) * (1.0 - b.f)));
+    return std::array<std::pair<const CurvePoint*, std::uint64_t>, 2>{{{b.lo, lo_count}, {b.hi, count - lo_count}}};
+  };
+  // What waited for admission follows the queue the fleet has built (`waited`); TPOT, set by the
+  // batch, which settles within a few answers, follows the load itself.
+  for (const auto& [p, m] : parts(waited)) {
     if (m == 0) continue;
     spread(stats_.ttft, p->ttft_s, m, wait_s);
     spread(stats_.e2e, p->e2e_s, m, wait_s);
     spread(stats_.queue, p->queue_s, m, wait_s);
+  }
+  for (const auto& [p, m] : parts(load)) {
     const auto multi = static_cast<std::uint64_t>(std::llround(static_cast<double>(m) * p->multi_token_fraction));
-    spread(stats_.tpot, p->tpot_s, multi, 0.0);
+    if (multi > 0) spread(stats_.tpot, p->tpot_s, multi, 0.0);
   }
 }
 

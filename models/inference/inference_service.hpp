@@ -210,7 +210,9 @@ class InferenceService {
   void fluid_close();
   // Adds `count` answered requests at the curve's bracket to the latency histograms, their
   // TTFT, end-to-end and queueing `wait_s` later.
-  void fluid_add_latencies(const ServingCurve::Bracket& at, std::uint64_t count, double wait_s);
+  // `waited`: the load whose queue the answers met (TTFT, end-to-end, queueing); `load`: their own (TPOT).
+  void fluid_add_latencies(const ServingCurve::Bracket& waited, const ServingCurve::Bracket& load, std::uint64_t count,
+                           double wait_s);
   double fluid_wait_s() const;  // the gateway wait of requests served now
   double fluid_backlog_now() const;  // requests at the gateway now (the segment's backlog moved on)
   // The curve for a fleet of `serving` replicas: measured on a pool of 1, 2, 4 or 8 (the largest
@@ -296,6 +298,7 @@ class InferenceService {
   sim::EventHandle fluid_event_;
   // Fractional counts, rounded down into stats_ (deterministic carry).
   double fluid_issued_ = 0.0, fluid_answered_ = 0.0, fluid_rejected_ = 0.0, fluid_met_ = 0.0;
+  double queue_wait_s_ = 0.0;  // the replicas' admission wait at the last close (FluidQueue; from empty)
 };
 
 }  // namespace dcsim::models::inference

@@ -114,6 +114,40 @@ MeanLoad ServingCurve::deviation_at(double u, std::size_t k, double pick) const 
   return {d.waiting * scale, d.running * scale, d.kv_used_fraction * scale};
 }
 
+double ServingCurve::latency_utilization(double u, double wait_s) const {
+  if (points.empty()) return u;
+  const auto wait_at = [this](std::size_t i) { return points[i].queue_mean_s; };
+  // i: the heaviest point at or below u (0 below the lightest point, whose wait holds there).
+  std::size_t i = 0;
+  while (i + 1 < points.size() && points[i + 1].utilization <= u) ++i;
+  const Bracket b = at(u);
+  const double level = b.lo == nullptr ? 0.0 : (1.0 - b.f) * b.lo->queue_mean_s + b.f * b.hi->queue_mean_s;
+  if (wait_s == level) return u;
+  const auto within = [wait_s](double from_u, double from_w, double to_u, double to_w) {
+    return from_u + (to_u - from_u) * (wait_s - from_w) / (to_w - from_w);
+  };
+  if (wait_s < level) {
+    // Down from u: the first span whose lower end waits no more than wait_s.
+    double hi_u = std::min(u, points.back().utilization), hi_w = level;
+    for (std::size_t k = i + 1; k-- > 0;) {
+      const double lo_w = wait_at(k), lo_u = points[k].utilization;
+      if (lo_w <= wait_s) return lo_w == hi_w ? hi_u : within(lo_u, lo_w, hi_u, hi_w);
+      hi_u = lo_u;
+      hi_w = lo_w;
+    }
+    return std::min(u, points.front().utilization);  // below the lightest point: its latencies
+  }
+  // Up from u: the first span whose upper end waits at least wait_s.
+  double lo_u = std::min(u, points.back().utilization), lo_w = level;
+  for (std::size_t k = i + 1; k < points.size(); ++k) {
+    const double hi_w = wait_at(k), hi_u = points[k].utilization;
+    if (hi_w >= wait_s) return hi_w == lo_w ? lo_u : within(lo_u, lo_w, hi_u, hi_w);
+    lo_u = hi_u;
+    lo_w = hi_w;
+  }
+  return std::max(u, points.back().utilization);
+}
+
 namespace {
 
 // One replica's pp virtual engines on a private clock; a request goes to the engine with the
@@ -333,10 +367,14 @@ struct PointRun {
   std::uint64_t seen() const { return std::min<std::uint64_t>(next_id > first ? next_id - first : 0, last - first); }
 
   void on_done(const ReplicaOutcome& o) {
+    if (!o.rejected && o.request.id < first + kCurveLatencyRequests) {  // the build-up, from the first arrival
+      buildup.emplace_back(o.request.arrived.seconds(), (o.admitted - o.request.arrived).seconds());
+    }
     if (o.request.id >= first && o.request.id < last) {
       if (o.rejected) {
         ++rejected;
       } else if (o.request.id < first + kCurveLatencyRequests) {
+        window_end_s = std::max(window_end_s, o.request.arrived.seconds());
         const double in_s = gateway_in_s(in.gateway, o.request.input_tokens);
         const int n = o.request.output_tokens;
         samples.push_back({(o.first_token - o.request.arrived).seconds() + in_s + out_s,
@@ -395,6 +433,8 @@ struct PointRun {
   std::uint64_t first = 0, last = 0, next_id = 0;
   double out_s = 0.0;
   std::vector<Sample> samples;
+  std::vector<std::pair<double, double>> buildup;  // (arrival age, admission wait) up to the window's end
+  double window_end_s = 0.0;                       // the latest arrival among the measured answers
   std::vector<MeanLoad> pool_loads;
   int rejected = 0, done = 0;
   double queue_seen = 0.0;  // arrivals whose waiting was counted
@@ -481,13 +521,14 @@ ServingCurve build_serving_curve(const IterationCostModel& cost, const EngineCon
     p.rejected_fraction = rejected / (answered + rejected);
     p.drain_s = run.drain_s;
     std::vector<double> ttft, tpot, e2e, queue;
-    double e2e_sum = 0.0;
+    double e2e_sum = 0.0, queue_sum = 0.0;
     for (const Sample& s : samples) {
       ttft.push_back(s.ttft_s);
       if (s.output_tokens > 1) tpot.push_back(s.tpot_s);
       e2e.push_back(s.e2e_s);
       queue.push_back(s.queue_s);
       e2e_sum += s.e2e_s;
+      queue_sum += s.queue_s;
       double slack = std::numeric_limits<double>::max();
       if (in.sla.ttft_s > 0.0) slack = std::min(slack, in.sla.ttft_s - s.ttft_s);
       if (in.sla.e2e_s > 0.0) slack = std::min(slack, in.sla.e2e_s - s.e2e_s);
@@ -497,6 +538,8 @@ ServingCurve build_serving_curve(const IterationCostModel& cost, const EngineCon
     std::sort(p.slack_s.begin(), p.slack_s.end());
     p.multi_token_fraction = static_cast<double>(tpot.size()) / answered;
     p.mean_e2e_s = e2e_sum / answered;
+    p.queue_mean_s = queue_sum / answered;
+    p.buildup = QueueBuildup(std::move(run.buildup), run.window_end_s, p.queue_mean_s);
     p.ttft_s = strata(std::move(ttft));
     p.tpot_s = strata(std::move(tpot));
     p.e2e_s = strata(std::move(e2e));

@@ -38,8 +38,9 @@
 
 #include "models/hardware/node_spec.hpp"
 #include "models/inference/iteration_cost.hpp"
-#include "models/inference/serving_replica.hpp"
+#include "models/inference/queue_buildup.hpp"
 #include "models/inference/service_config.hpp"
+#include "models/inference/serving_replica.hpp"
 
 namespace dcsim::models::inference {
 
@@ -105,6 +106,10 @@ struct CurvePoint {
   std::vector<double> slack_s;
   // Share of answered requests meeting the SLA with `wait_s` more queueing each.
   double sla_met_fraction(double wait_s) const;
+  // The mean admission wait of the answers above (their queue_s), and how it built from empty
+  // replicas (queue_buildup.hpp): what a fluid fleet's latencies follow when a load is new.
+  double queue_mean_s = 0.0;
+  QueueBuildup buildup;
 };
 
 struct ServingCurve {
@@ -135,6 +140,12 @@ struct ServingCurve {
   // fluctuation a fleet's mean shows at one instant, on the pool's scale, from the bracket's
   // upper point when `pick` (uniform in [0, 1)) is below its weight. Fades to none at saturation.
   MeanLoad deviation_at(double utilization, std::size_t k, double pick) const;
+  // The utilisation whose answers waited `wait_s` for admission on average (points' queue_mean_s,
+  // linear between them as their mixtures are), searched from `utilization` down when the wait is
+  // below its level (a queue still building) and up when above (one still draining); held at the
+  // lightest and heaviest points. Its latency distributions are those of a fleet at
+  // `utilization` whose queue holds that wait (fluid_steps.cpp).
+  double latency_utilization(double utilization, double wait_s) const;
 };
 
 // What a curve depends on besides the cost model: the requests' lengths, the gateway, the SLA,

@@ -3,8 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "tests/tools/run/run_test_support.hpp"
 
@@ -202,4 +205,40 @@ TEST_CASE("a pipeline-parallel replica spans whole nodes as one cluster job") {
   CHECK(r->number("inference/chat/requests") > 200.0);
   CHECK(r->number("inference/chat/unfinished") < 10.0);
   CHECK(r->number("utilization/node_busy_fraction") == Approx(1.0));
+}
+
+TEST_CASE("the shipped autoscaled day at fluid resolution is within the bounds of iteration level", "[slow]") {
+  // scenarios/inference-autoscaling-diurnal.json (1-4 replicas of llama3-70b, HPA on batch): its
+  // fleet cycles 4 -> 2 -> 1 replica -> saturated -> 4 and spends a minute or two near u = 1,
+  // where the p99 TTFT is made. Fluid took a curve point's latencies at once there, whose queue
+  // had built for thousands of answers (seed 11: 0.65 s against 0.39 s); with the queue built by
+  // equivalent age (queue_buildup.hpp) the means over seeds 11-13 are within the bounds:
+  // SLA within 1 point, p99 TTFT and TPOT within 10%, tokens within 1%, GPU-hours and energy
+  // within 2% (measured: TTFT +2.4%, GPU-hours +0.3%). Seeds: HPA's day moves by itself.
+  std::ifstream in(std::string(DCSIM_SOURCE_DIR) + "/scenarios/inference-autoscaling-diurnal.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  const char* keys[] = {"sla_attainment",      "ttft_p99_s", "tpot_p99_s",
+                        "output_tokens_per_s", "gpu_hours",  "gpu_energy_kwh"};
+  std::map<std::string, std::pair<double, double>> mean;  // iteration, fluid
+  for (const int seed : {11, 12, 13}) {
+    for (const char* resolution : {"iteration", "fluid"}) {
+      const auto r =
+          dcsim::test::run_scenario_json(doc, {"seed=" + std::to_string(seed),
+                                               std::string("inference.services.0.resolution=") + resolution});
+      for (const char* key : keys) {
+        const double v = r->number(std::string("inference/chat/") + key) / 3.0;
+        (resolution[0] == 'i' ? mean[key].first : mean[key].second) += v;
+      }
+    }
+  }
+  for (const auto& [key, v] : mean) std::printf("%-20s iteration %.6g fluid %.6g\n", key.c_str(), v.first, v.second);
+  const auto error = [&mean](const char* key) {
+    return std::abs(mean[key].second - mean[key].first) / std::abs(mean[key].first);
+  };
+  CHECK(std::abs(mean["sla_attainment"].second - mean["sla_attainment"].first) <= 0.01);
+  CHECK(error("ttft_p99_s") <= 0.10);
+  CHECK(error("tpot_p99_s") <= 0.10);
+  CHECK(error("output_tokens_per_s") <= 0.01);
+  CHECK(error("gpu_hours") <= 0.02);
+  CHECK(error("gpu_energy_kwh") <= 0.02);
 }
