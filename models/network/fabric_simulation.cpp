@@ -24,10 +24,17 @@ std::uint64_t FabricSimulation::start_flow(NodeId src, NodeId dst, double bytes,
 }
 
 double FabricSimulation::host_bandwidth_bps(NodeId host) const {
-  // O(the host's ports).
-  double sum = 0.0;
-  for (const LinkId l : fabric_.topology().out_links(host)) sum += fabric_.topology().link(l).bandwidth_bps;
-  return sum;
+  // O(the host's ports) the first time, O(1) after.
+  const auto i = static_cast<std::size_t>(host);
+  if (i >= host_bandwidth_bps_.size())
+    host_bandwidth_bps_.resize(std::max(i + 1, fabric_.topology().node_count()), -1.0);
+  double& known = host_bandwidth_bps_[i];
+  if (known < 0.0) {
+    double sum = 0.0;
+    for (const LinkId l : fabric_.topology().out_links(host)) sum += fabric_.topology().link(l).bandwidth_bps;
+    known = sum;
+  }
+  return known;
 }
 
 seams::FlowNetwork::EdgeSwitch FabricSimulation::edge_switch(NodeId host) const {

@@ -58,6 +58,9 @@ class FabricSimulation final : public seams::FlowNetwork {
   sim::Simulator& sim_;
   Fabric& fabric_;
   FabricReport* report_;
+  // host_bandwidth_bps by host, each summed on first ask (< 0: not yet): a link's bandwidth_bps
+  // is its nominal rate, which no state change moves. A store sums its clients' NICs per save.
+  mutable std::vector<double> host_bandwidth_bps_;
   sim::EventHandle event_;
   sim::Time scheduled_ = sim::Time::max();
   bool in_tick_ = false;

@@ -9,8 +9,10 @@ double gpu_power_w(const GpuPowerConfig& config, double utilization, double cloc
   if (clock_factor <= 0.0) return 0.0;
   const double u = std::clamp(utilization, 0.0, 1.0);
   const double f = std::min(clock_factor, 1.0);
-  return config.idle_power_w +
-         (config.max_power_w - config.idle_power_w) * u * std::pow(f, config.dvfs_exponent);
+  // At full clock f^k is exactly 1 (pow(1, k) == 1): skip the pow, which the facility pays for
+  // every GPU of a node whose load changes.
+  const double dvfs = f == 1.0 ? 1.0 : std::pow(f, config.dvfs_exponent);
+  return config.idle_power_w + (config.max_power_w - config.idle_power_w) * u * dvfs;
 }
 
 double power_cap_clock_factor(const GpuPowerConfig& config, double utilization) {
