@@ -92,8 +92,11 @@ inline constexpr double kSecondsPerFault = 3e-7;
 // 0.45-1 us and 234 B measured (inference-llama70b-8xh100.json at 1e3 -> 3e4 requests/s).
 inline constexpr double kSecondsPerRequest = 2e-6;
 inline constexpr double kBytesPerRequest = 300;
-// A fluid service (models/inference/fluid_steps.cpp): one replica's share of a step, and one
-// engine iteration of its start-up curves (a 128-replica day, 1,440 steps with the curves: 0.9 s).
+// A fluid service (models/inference/fluid_steps.cpp): a step's own work (its strata, the
+// autoscaler's syncs and the samples within it), one replica's share of a step, and one engine
+// iteration of its start-up curves. Measured (inference-autoscaling-diurnal.json fluid, 1 -> 30
+// days: 17 us per step at 1-4 replicas; at 128 nodes, 1 -> 11 days: 52 us at 44 replicas).
+inline constexpr double kSecondsPerFluidStep = 1.5e-5;
 inline constexpr double kSecondsPerFluidReplicaStep = 1e-6;
 inline constexpr double kSecondsPerCurveIteration = 3e-7;
 // One OSD weighed for one placement group: 2.1 ns measured (12 hosts x 1,000 drives).

@@ -136,12 +136,13 @@ void check_run_resources(const Scenario& s, const models::ModelRegistries& regis
     const std::string at = "/inference/services/" + std::to_string(i) + "/requests";
     const double requests = expected_requests(service.requests, horizon);
     if (models::inference::runs_fluid(service)) {
-      // Fluid: per step, O(replicas) plus the strata (fluid_steps.cpp), whatever the requests;
-      // and its curves, each at most kCurveIterationBudget engine iterations (~0.3 us each), at
-      // most four per service.
+      // Fluid: per step, O(replicas) plus the strata (fluid_steps.cpp), whatever the requests,
+      // at the most replicas it may have (its mean is not known before it runs); and its curves,
+      // each at most kCurveIterationBudget engine iterations (~0.3 us each), at most four per
+      // service.
       const double steps = ticks(horizon, service.fluid_step);
       add_time(fmt::format("{:.3g} fluid steps of service '{}'", steps, service.name),
-               steps * (service.max_replicas + 1000) * kSecondsPerFluidReplicaStep +  // + 4 x 200 strata
+               steps * (kSecondsPerFluidStep + service.max_replicas * kSecondsPerFluidReplicaStep) +
                    4 * models::inference::kCurveIterationBudget * kSecondsPerCurveIteration,
                "/inference/services/" + std::to_string(i) + "/fluid_step");
       series += 7;
