@@ -118,7 +118,7 @@ void InferenceService::write_latency_table() {
       {"ttft", &stats_.ttft}, {"tpot", &stats_.tpot}, {"e2e", &stats_.e2e}};
   for (const auto& [metric, histogram] : latencies) {
     for (const auto& b : histogram->buckets()) {
-      sink_.append_row(latency_table_, {std::string(metric), b.lower_s, b.upper_s, static_cast<std::int64_t>(b.count)});
+      sink_.append_row(latency_table_, {std::string(metric), b.lower, b.upper, static_cast<std::int64_t>(b.count)});
     }
   }
 }

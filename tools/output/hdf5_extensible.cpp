@@ -32,6 +32,12 @@ Extensible create_extensible(hid_t loc, const std::string& name, hid_t file_type
   return create_empty(loc, name.c_str(), file_type, dcpl, dapl, object);
 }
 
+Handle dcpl_with_chunk(hid_t base, hsize_t chunk, const std::string& object) {
+  Handle dcpl = plist_handle(H5Pcopy(base), "dataset creation properties");
+  check(H5Pset_chunk(dcpl.get(), 1, &chunk), "cannot set chunk size", object);
+  return dcpl;
+}
+
 Handle string_type_of_width(std::size_t width) {
   return width == kVariableWidth ? utf8_string_type() : fixed_utf8_string_type(width);
 }

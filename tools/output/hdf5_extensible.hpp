@@ -31,6 +31,10 @@ struct Extensible {
 Extensible create_extensible(hid_t loc, const std::string& name, hid_t file_type, hid_t dcpl, hid_t dapl,
                              const std::string& object);
 
+// A copy of the dataset creation properties `base` with `chunk` elements per chunk (`object`
+// names what an error is about).
+Handle dcpl_with_chunk(hid_t base, hsize_t chunk, const std::string& object);
+
 // A string dataset's element type: fixed-length UTF-8 of `width` bytes (fixed_utf8_string_type),
 // or variable-length UTF-8 for kVariableWidth.
 inline constexpr std::size_t kVariableWidth = 0;

@@ -1,7 +1,6 @@
 #include "tools/output/hdf5_trace_writer.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -13,6 +12,7 @@
 #include "sim/error.hpp"
 #include "tools/output/hdf5_extensible.hpp"
 #include "tools/output/hdf5_handle.hpp"
+#include "tools/output/hdf5_string_column.hpp"
 
 namespace dcsim::tools::output {
 
@@ -25,26 +25,6 @@ const std::string kSummaryPrefix = "summary/";
 constexpr std::size_t kPollEvery = 64;
 
 constexpr std::size_t kMetadataCacheBytes = std::size_t{4} << 20;
-
-// String columns are fixed-length up to this many bytes per value, variable-length beyond. A
-// fixed column holds every value at its longest's width, in the flush buffer and in HDF5's chunk
-// before deflate: node lists of big jobs (16 KB) took the 7-day site run from 228 to 436 MB peak.
-// Texts that long vary too, and a 16-byte heap reference is a small part of their cost.
-constexpr std::size_t kMaxFixedWidth = 256;
-// Bound on a fixed string column's uncompressed chunk (chunk_elements values, fewer when wide).
-constexpr std::size_t kStringChunkBytes = std::size_t{1} << 20;
-
-// The width (string_type_of_width) a string column needs for `values` after its values so far
-// were stored at `now` (nullopt: none yet): the longest in bytes (a value of exactly the width has
-// no terminator) rounded up to a power of two, so a column widens at most log2(kMaxFixedWidth)
-// times; kVariableWidth beyond kMaxFixedWidth, and once variable, for good.
-std::size_t string_width(const std::vector<std::string>& values, std::optional<std::size_t> now) {
-  if (now == kVariableWidth) return kVariableWidth;
-  std::size_t longest = 1;
-  for (const auto& v : values) longest = std::max(longest, v.size());
-  const std::size_t width = std::max(now.value_or(1), std::bit_ceil(longest));
-  return width > kMaxFixedWidth ? kVariableWidth : width;
-}
 
 // A series costs its path, unit, description and buffer until it is first written: its group
 // and datasets are created then (lazily), with chunks sized to what it has, and closed after
@@ -122,14 +102,6 @@ struct Hdf5TraceWriter::Impl {
     return dcpl;
   }
 
-  // A dataset creation property list like `base` (numeric_dcpl, string_dcpl) with `chunk`
-  // elements per chunk.
-  Handle dcpl_with_chunk(const Handle& base, hsize_t chunk) const {
-    Handle dcpl = plist_handle(H5Pcopy(base.get()), "dataset creation properties");
-    check(H5Pset_chunk(dcpl.get(), 1, &chunk), "cannot set chunk size", file_path.string());
-    return dcpl;
-  }
-
   // Under the lock. The series' group and datasets with chunks of `chunk` elements; open after.
   void create_series(SeriesState& s, hsize_t chunk) {
     const std::string object = "/series/" + s.path;
@@ -137,7 +109,7 @@ struct Hdf5TraceWriter::Impl {
         H5Gcreate2(file.get(), object.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), object);
     write_string_attribute(group.get(), object, "unit", s.unit);
     write_string_attribute(group.get(), object, "description", s.description);
-    const Handle dcpl = dcpl_with_chunk(numeric_dcpl, chunk);
+    const Handle dcpl = dcpl_with_chunk(numeric_dcpl.get(), chunk, file_path.string());
     s.time_ns = create_extensible(group.get(), "time_ns", H5T_STD_I64LE, dcpl.get(), dapl.get(), object + "/time_ns");
     s.value = create_extensible(group.get(), "value", H5T_IEEE_F64LE, dcpl.get(), dapl.get(), object + "/value");
     write_string_attribute(s.time_ns.dataset.get(), s.time_ns.object, "unit", "ns");
@@ -223,28 +195,6 @@ struct Hdf5TraceWriter::Impl {
     buffered_bytes -= n * (sizeof(std::int64_t) + sizeof(double));
   }
 
-  // Under the lock: string column `c` of `t` created, or rewritten at `width` (string_width).
-  // Widening is the rare, costly case: it rewrites every row written so far, O(rows) read and
-  // written again, at most log2(kMaxFixedWidth) + 1 times per column; in the site scenarios most
-  // columns settle at their first flush.
-  void make_string_column(TableState& t, std::size_t c, std::size_t width) {
-    const sim::Column& column = t.columns[c];
-    Extensible& ds = t.datasets[c];
-    const hsize_t chunk = width == kVariableWidth
-                              ? options.chunk_elements
-                              : std::clamp<hsize_t>(kStringChunkBytes / width, 1, options.chunk_elements);
-    const Handle dcpl = dcpl_with_chunk(string_dcpl, chunk);
-    if (ds.dataset.valid()) {
-      rewrite_strings(ds, t.group.get(), column.name, width, dcpl.get(), dapl.get());
-    } else {
-      const Handle type = string_type_of_width(width);
-      ds = create_extensible(t.group.get(), column.name, type.get(), dcpl.get(), dapl.get(), ds.object);
-    }
-    write_string_attribute(ds.dataset.get(), ds.object, "unit", column.unit);
-    write_string_attribute(ds.dataset.get(), ds.object, "description", column.description);
-    t.string_widths[c] = width;
-  }
-
   // Writes the table's buffered rows; the first call creates its string columns, also with no
   // rows (so every declared column is in the file).
   void flush_table(TableState& t) {
@@ -270,10 +220,9 @@ struct Hdf5TraceWriter::Impl {
       const Hdf5Lock hdf5_lock;
       for (auto& a : numeric) commit(a);
       for (const std::size_t c : string_columns) {
-        const auto& buffer = std::get<std::vector<std::string>>(t.buffers[c]);
-        const std::size_t width = string_width(buffer, t.string_widths[c]);
-        if (t.string_widths[c] != width) make_string_column(t, c, width);
-        append_strings(t.datasets[c], width, buffer);
+        append_string_column(t.datasets[c], t.string_widths[c], t.group.get(), t.columns[c],
+                             std::get<std::vector<std::string>>(t.buffers[c]), string_dcpl.get(), dapl.get(),
+                             options.chunk_elements, file_path.string());
       }
     }
     t.strings_created = true;
@@ -504,7 +453,7 @@ sim::TableId Hdf5TraceWriter::declare_table(const std::string& path,
       case sim::ColumnType::kString: t.buffers.emplace_back(std::vector<std::string>{}); break;
     }
     if (c.type == sim::ColumnType::kString) {
-      Extensible later;  // created at the table's first flush (make_string_column)
+      Extensible later;  // created at the table's first flush (append_string_column)
       later.object = object;
       t.datasets.push_back(std::move(later));
       continue;

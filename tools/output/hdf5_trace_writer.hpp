@@ -21,7 +21,7 @@
 // columns are fixed-length UTF-8 (variable-length strings cost a 16-byte reference each plus an
 // uncompressed heap copy: 2 GB in a site year), created at the table's first flush as wide as
 // its longest value then, and rewritten wider when a longer one comes; a column with a value
-// over 256 bytes is variable-length (see kMaxFixedWidth). Only the summary
+// over 256 bytes is variable-length (hdf5_string_column.hpp). Only the summary
 // (scalars and headline tables) is held until the end, for summary.json -- see summary().
 //
 // Errors: a model bug (a path declared twice, a row of the wrong shape, time going backwards) is
