@@ -107,9 +107,10 @@ IterationCostModel::IterationCostModel(const workload::TransformerModel& model, 
             fraction(engine_.memory_fraction) + " of " + gb(node.gpu.hbm_bytes) +
             "); raise tp or pp, use FP8 weights or lower max_batched_tokens");
   }
-  const std::size_t memo = static_cast<std::size_t>(max_tokens) + 1;
-  dense_by_tokens_.resize(memo);
-  dense_known_.assign(memo, 0);
+  heads_per_gpu_ = static_cast<double>(model_.heads) / engine_.tp;
+  head_dim_ = model_.head_dim();
+  kv_heads_per_gpu_ = kv_heads_per_gpu(model_, tp);
+  kv_element_bytes_ = compute::bytes_per_element(engine_.kv_cache);
 }
 
 compute::OpTime IterationCostModel::linear(double m, double n, double k, compute::Precision p) const {
@@ -135,29 +136,31 @@ compute::OpTime IterationCostModel::linear(double m, double n, double k, compute
 }
 
 const IterationCost& IterationCostModel::dense_layer(int tokens) const {
-  const auto t = static_cast<std::size_t>(tokens);
-  if (t >= dense_by_tokens_.size()) {
-    dense_by_tokens_.resize(t + 1);
-    dense_known_.resize(t + 1, 0);
-  }
-  if (dense_known_[t]) return dense_by_tokens_[t];
-  IterationCost c;
-  const double T = tokens, h = model_.hidden, d = model_.head_dim(), tp = engine_.tp;
-  const double ffn = model_.ffn_hidden / tp;
-  const compute::Precision p = engine_.weights;
-  add(c, linear(T, (h + 2.0 * model_.kv_heads * d) / tp, h, p));  // QKV
-  add(c, linear(T, h, h / tp, p));                                  // attention out
-  add(c, linear(T, (model_.gated_mlp ? 2.0 : 1.0) * ffn, h, p));   // MLP up (+ gate)
-  add(c, linear(T, h, ffn, p));                                     // MLP down
-  add(c, compute_.memory_op(T * (2.0 * 4.0 * h + 3.0 * ffn) * kBf16Bytes));  // norms, residuals, SiLU-and-mul
-  if (engine_.tp > 1) {
-    const double ar = 2.0 * tp_all_reduce_s_(T * h * kBf16Bytes);
-    c.time_s += ar;
-    c.communication_s += ar;
-  }
-  dense_by_tokens_[t] = c;
-  dense_known_[t] = 1;
-  return dense_by_tokens_[t];
+  return dense_by_tokens_.get(tokens, [&] {
+    IterationCost c;
+    const double T = tokens, h = model_.hidden, d = model_.head_dim(), tp = engine_.tp;
+    const double ffn = model_.ffn_hidden / tp;
+    const compute::Precision p = engine_.weights;
+    add(c, linear(T, (h + 2.0 * model_.kv_heads * d) / tp, h, p));             // QKV
+    add(c, linear(T, h, h / tp, p));                                           // attention out
+    add(c, linear(T, (model_.gated_mlp ? 2.0 : 1.0) * ffn, h, p));             // MLP up (+ gate)
+    add(c, linear(T, h, ffn, p));                                              // MLP down
+    add(c, compute_.memory_op(T * (2.0 * 4.0 * h + 3.0 * ffn) * kBf16Bytes));  // norms, residuals, SiLU-and-mul
+    if (engine_.tp > 1) {
+      const double ar = 2.0 * tp_all_reduce_s_(T * h * kBf16Bytes);
+      c.time_s += ar;
+      c.communication_s += ar;
+    }
+    return c;
+  });
+}
+
+const compute::OpTime& IterationCostModel::lm_head(int sampled) const {
+  // Two GEMM models and a roofline each (~60 ns): a quarter of a fluid curve's time before it was
+  // memoised, as every iteration samples.
+  return lm_head_by_sampled_.get(sampled, [&] {
+    return linear(sampled, static_cast<double>(model_.vocab) / engine_.tp, model_.hidden, compute::Precision::kBf16);
+  });
 }
 
 IterationCost IterationCostModel::cost(const std::vector<PrefillChunk>& prefills, int decodes,
@@ -167,15 +170,14 @@ IterationCost IterationCostModel::cost(const std::vector<PrefillChunk>& prefills
   IterationCost layer;
   if (tokens == 0) return layer;
   layer = dense_layer(tokens);
-  const double heads = static_cast<double>(model_.heads) / engine_.tp, d = model_.head_dim();
+  const double heads = heads_per_gpu_, d = head_dim_;
   for (const auto& c : prefills) {
     // chunk x (context + chunk / 2) query-key pairs: the causal square of the chunk plus the
     // whole context before it.
     add(layer, compute_.attention_forward(heads, c.tokens, c.context + c.tokens / 2.0, d, false));
   }
   if (decodes > 0) {
-    const double kv_bytes = decode_kv_tokens * 2.0 * kv_heads_per_gpu(model_, engine_.tp) * d *
-                            compute::bytes_per_element(engine_.kv_cache);
+    const double kv_bytes = decode_kv_tokens * 2.0 * kv_heads_per_gpu_ * d * kv_element_bytes_;
     add(layer, compute_.memory_op(kv_bytes, 4.0 * decode_kv_tokens * heads * d));
   }
   IterationCost total;
@@ -189,10 +191,7 @@ IterationCost IterationCostModel::cost(const std::vector<PrefillChunk>& prefills
     total.time_s += send;
     total.communication_s += send;
   }
-  if (sampled > 0) {
-    add(total, linear(sampled, static_cast<double>(model_.vocab) / engine_.tp, model_.hidden,
-                      compute::Precision::kBf16));
-  }
+  if (sampled > 0) add(total, lm_head(sampled));
   return total;
 }
 

@@ -73,14 +73,43 @@ class IterationCostModel {
   double replica_kv_bytes_per_token() const { return replica_kv_bytes_per_token_; }
 
   // `decode_kv_tokens`: the KV cache tokens the decoding sequences read, summed over them.
+  // Cost: O(prefill chunks) after the first call with the same token and sampled counts (the
+  // layers' GEMMs and the LM head are memoised by them: a serving engine calls this once per
+  // iteration, millions of times for a fluid curve, over a few hundred distinct shapes).
+  // Not thread-safe (the memos): one model per thread.
   IterationCost cost(const std::vector<PrefillChunk>& prefills, int decodes, double decode_kv_tokens,
                      int sampled) const;
 
  private:
+  // Values by a small non-negative count, each computed on its first use and kept.
+  template <class T>
+  class CountMemo {
+   public:
+    template <class Compute>
+    const T& get(int count, Compute&& compute) {
+      const auto i = static_cast<std::size_t>(count);
+      if (i >= known_.size()) {
+        values_.resize(i + 1);
+        known_.resize(i + 1, 0);
+      }
+      if (!known_[i]) {
+        values_[i] = compute();
+        known_[i] = 1;
+      }
+      return values_[i];
+    }
+
+   private:
+    std::vector<T> values_;
+    std::vector<char> known_;
+  };
+
   // The faster of the tiled and the split-K kernel for C[m x n] = A[m x k] W[k x n].
   compute::OpTime linear(double m, double n, double k, compute::Precision p) const;
   // GEMMs, element-wise ops and TP all-reduces of one layer for T tokens (memoised by T).
   const IterationCost& dense_layer(int tokens) const;
+  // The LM head's GEMM for the sequences that sample (memoised by their count).
+  const compute::OpTime& lm_head(int sampled) const;
 
   workload::TransformerModel model_;
   EngineConfig engine_;
@@ -90,8 +119,10 @@ class IterationCostModel {
   double replica_weight_bytes_ = 0.0;
   double replica_kv_bytes_per_token_ = 0.0;
   double pp_send_bytes_per_s_ = 0.0;
-  mutable std::vector<IterationCost> dense_by_tokens_;
-  mutable std::vector<char> dense_known_;
+  // Per-iteration constants of cost(), as it used them (same values, same arithmetic order).
+  double heads_per_gpu_ = 0.0, head_dim_ = 0.0, kv_heads_per_gpu_ = 0.0, kv_element_bytes_ = 0.0;
+  mutable CountMemo<IterationCost> dense_by_tokens_;
+  mutable CountMemo<compute::OpTime> lm_head_by_sampled_;
 };
 
 }  // namespace dcsim::models::inference

@@ -164,9 +164,16 @@ class Probe {
   void submit(const ReplicaRequest& r) {
     auto best = engines_.begin();
     for (auto it = engines_.begin(); it != engines_.end(); ++it) {
-      if ((*it)->load().outstanding() < (*best)->load().outstanding()) best = it;
+      if ((*it)->outstanding() < (*best)->outstanding()) best = it;
     }
     (*best)->submit(r);
+  }
+  // load().outstanding(), O(pp) without the load's KV average: a balanced pool compares its
+  // replicas' at every arrival, and the drain checks one's at every answer.
+  int outstanding() const {
+    int n = 0;
+    for (const auto& e : engines_) n += e->outstanding();
+    return n;
   }
   ReplicaCounters counters() const {
     ReplicaCounters t;
@@ -174,6 +181,11 @@ class Probe {
     return t;
   }
   ReplicaLoad load() const { return combined_load(engines_); }
+  std::uint64_t iterations() const {
+    std::uint64_t n = 0;
+    for (const auto& e : engines_) n += e->counters().iterations;
+    return n;
+  }
 
  private:
   std::vector<std::unique_ptr<ServingReplica>> engines_;
@@ -194,7 +206,7 @@ class Pool {
     if (balanced_) {
       pick = 0;
       for (std::size_t i = 1; i < replicas_.size(); ++i) {
-        if (replicas_[i]->load().outstanding() < replicas_[pick]->load().outstanding()) pick = i;
+        if (replicas_[i]->outstanding() < replicas_[pick]->outstanding()) pick = i;
       }
     }
     replicas_[pick]->submit(r);
@@ -204,7 +216,14 @@ class Pool {
     for (const auto& p : replicas_) t += p->counters();
     return t;
   }
+  // counters().iterations alone: the budget's guard reads it at every answer.
+  std::uint64_t iterations() const {
+    std::uint64_t n = 0;
+    for (const auto& p : replicas_) n += p->iterations();
+    return n;
+  }
   ReplicaLoad load(std::size_t i) const { return replicas_[i % replicas_.size()]->load(); }
+  int outstanding(std::size_t i) const { return replicas_[i]->outstanding(); }
   MeanLoad mean_load() const {
     MeanLoad m;
     for (const auto& p : replicas_) {
@@ -299,7 +318,7 @@ double measure_capacity(const IterationCostModel& cost, const EngineConfig& engi
       sim.stop();
       return;
     }
-    if (static_cast<double>(probe->counters().iterations) > kCurveIterationBudget / 4) {
+    if (static_cast<double>(probe->iterations()) > kCurveIterationBudget / 4) {
       sim.stop();
       return;
     }
@@ -361,7 +380,7 @@ struct PointRun {
   }
   void note_empty() {
     for (std::size_t i = 0; i < empty_at.size(); ++i) {
-      if (empty_at[i] < 0.0 && probe->load(i).outstanding() == 0) empty_at[i] = sim.now().seconds();
+      if (empty_at[i] < 0.0 && probe->outstanding(i) == 0) empty_at[i] = sim.now().seconds();
     }
   }
   std::uint64_t seen() const { return std::min<std::uint64_t>(next_id > first ? next_id - first : 0, last - first); }
@@ -386,7 +405,7 @@ struct PointRun {
     }
     if (draining) note_empty();
     // The guard: a point past its share of the budget keeps what it measured.
-    if (static_cast<double>(probe->counters().iterations) > budget) sim.stop();
+    if (static_cast<double>(probe->iterations()) > budget) sim.stop();
   }
   void issue() {
     if (draining) return;

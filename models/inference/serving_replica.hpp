@@ -135,6 +135,8 @@ class ServingReplica {
   void set_clock_factor(double factor) { clock_factor_ = factor; }
 
   ReplicaLoad load() const;
+  // load().outstanding() without the KV fraction: what a load-aware router compares, per request.
+  int outstanding() const { return static_cast<int>(waiting_.size() + swapped_.size()) + running_; }
   // Every request not finished, with its first token's time (Time::max() before it), in no order.
   void visit_unfinished(const std::function<void(const ReplicaRequest&, sim::Time first_token)>& visit) const;
   bool idle() const { return !iteration_.valid(); }
