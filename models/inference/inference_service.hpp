@@ -36,8 +36,10 @@
 // utilisation u = its share / its capacity accrues the curve's rates (busy, compute, memory,
 // communication seconds, iterations, batch, preemptions) and shows its load (waiting, running,
 // KV) to the series and the autoscaler. When a segment closes, its answered requests take the
-// curve's latency distributions at their u, with TTFT, end-to-end and queueing moved by the
-// gateway wait W = mean backlog / served rate; its SLA share is the curve's at that wait; tokens
+// curve's latency distributions at the load whose measured admission wait is the wait the fleet
+// has built by then (queue_buildup.hpp; their own u's once held), TPOT at their u, with TTFT,
+// end-to-end and queueing moved by the gateway wait W = mean backlog / served rate; its SLA
+// share is the curve's at that wait; tokens
 // are answered requests x the lengths' means. Counts are carried as fractions and rounded down,
 // so the same seed gives the same outputs. Cost: O(replicas + kCurveStrata) per step or fleet
 // change, whatever the request rate; a day at a 60 s step is 1,440 steps. Disaggregated serving

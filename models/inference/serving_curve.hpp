@@ -1,7 +1,8 @@
 #pragma once
 // What one replica of a configuration does at a steady offered load, for the fluid resolution
-// (fluid_fleet.cpp): measured at start-up by the iteration-level engine itself (ServingReplica
-// over IterationCostModel, on a private simulator clock), never by a formula.
+// (fluid_steps.cpp): measured at start-up by the iteration-level engine itself (ServingReplica
+// over IterationCostModel, on a private simulator clock: serving_curve_measurement.cpp), never
+// by a formula.
 //   capacity  requests per second one replica completes when it is never short of work: a
 //             closed loop that keeps 2 x max_batch x pp requests in it, after a warm-up
 //   points    at offered utilisations u (kCurveUtilizations, 0.01 .. 0.98), Poisson arrivals at
