@@ -3,26 +3,13 @@
 #include <set>
 
 #include "sim/random.hpp"
+#include "tests/tools/design/test_spaces.hpp"
 #include "tools/design/search_space_ops.hpp"
 
 namespace td = dcsim::tools::design;
 using Kind = td::SearchVariable::Kind;
 
-namespace {
-
-// 3 choices x integers 2, 4, 6, 8 x 3 continuous values on a log grid 1, 10, 100 = 36 points.
-td::SearchSpace mixed_space() {
-  td::SearchSpace s;
-  s.variables.push_back({"fabric", Kind::kChoice, 3});
-  s.variables.push_back({"nodes", Kind::kInteger, 0, 2.0, 8.0, 2.0});
-  td::SearchVariable cap{"interval_s", Kind::kContinuous, 0, 1.0, 100.0};
-  cap.log_scale = true;
-  cap.grid_points = 3;
-  s.variables.push_back(cap);
-  return s;
-}
-
-}  // namespace
+using dcsim::tools::design::testing::mixed_space;
 
 TEST_CASE("the grid is enumerated by index, the last variable fastest, without storing it", "[tools][design]") {
   const auto s = mixed_space();

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "sim/error.hpp"
+#include "tests/tools/design/test_spaces.hpp"
 #include "tools/design/search_loop.hpp"
 #include "tools/design/search_space_ops.hpp"
 #include "tools/scenario/registry_params.hpp"
@@ -15,24 +16,14 @@ using Kind = td::SearchVariable::Kind;
 
 namespace {
 
-// 3 x 5 x 4 = 60 points: a choice, an integer range and a log-scale continuous grid.
-td::SearchSpace small_space() {
-  td::SearchSpace s;
-  s.variables.push_back({"topology", Kind::kChoice, 3});
-  s.variables.push_back({"nodes", Kind::kInteger, 0, 4.0, 12.0, 2.0});
-  td::SearchVariable cap{"cap_w", Kind::kContinuous, 0, 200.0, 700.0};
-  cap.log_scale = true;
-  cap.grid_points = 4;
-  s.variables.push_back(cap);
-  return s;
-}
+using dcsim::tools::design::testing::mixed_space;
 
-// Two objectives in tension, one constraint: nodes x cap over 7,000 is infeasible.
+// Two objectives in tension, one constraint: nodes x interval over 400 is infeasible.
 td::Outcome evaluate(const td::Candidate& c) {
-  const double topology = c.point[0], nodes = c.point[1], cap = c.point[2];
-  if (nodes * cap > 7000.0) return {{}, false, false, nodes * cap / 7000.0 - 1.0};
-  const double speed = nodes * std::pow(cap / 700.0, 0.4) * (1.0 + 0.1 * topology);
-  return {{-speed, nodes * (1.0 + cap / 700.0) + 0.01 * c.fidelity}};
+  const double fabric = c.point[0], nodes = c.point[1], interval = c.point[2];
+  if (nodes * interval > 400.0) return {{}, false, false, nodes * interval / 400.0 - 1.0};
+  const double speed = nodes * std::pow(interval / 100.0, 0.4) * (1.0 + 0.1 * fabric);
+  return {{-speed, nodes * (1.0 + interval / 100.0) + 0.01 * c.fidelity}};
 }
 
 struct Run {
@@ -41,7 +32,7 @@ struct Run {
 };
 
 Run run(const td::StrategyRegistry::Entry& e, std::uint64_t seed, std::size_t objectives) {
-  td::StrategyContext context{small_space(), seed, 2, objectives};
+  td::StrategyContext context{mixed_space(), seed, 2, objectives};
   const auto params = dcsim::sim::Params::defaults(e.params);
   auto strategy = e.factory(context, params);
   Run r;
@@ -88,7 +79,7 @@ TEST_CASE("every search strategy documents its parameters and meets the ask/tell
       CHECK(a.max_batch <= static_cast<std::size_t>(params.integer("batch")));
       std::map<int, std::set<std::string>> seen_at_fidelity;
       for (const auto& ev : a.evaluations) {
-        CHECK(td::is_valid(small_space(), ev.candidate.point));
+        CHECK(td::is_valid(mixed_space(), ev.candidate.point));
         CHECK(ev.candidate.fidelity >= 0);
         CHECK(ev.candidate.fidelity < 2);
         // Never the same point twice at one fidelity.
