@@ -143,22 +143,7 @@ void GaussianProcess::condition(const std::vector<std::vector<double>>& x, const
 }
 
 std::vector<GpPrediction> GaussianProcess::predict(const std::vector<std::vector<double>>& points) const {
-  const Impl& m = *impl_;
-  if (!m.fitted) throw sim::InternalError("GP prediction before a fit (this is a bug)");
-  std::vector<GpPrediction> out(points.size());
-  if (points.empty()) return out;
-  const auto di = static_cast<Eigen::Index>(m.d);
-  const Eigen::MatrixXd p = to_matrix(points, m.d).array().rowwise() * m.inverse_lengthscales().transpose();
-  const double sf2 = std::exp(m.theta[di]);
-  const Eigen::MatrixXd ks = matern52(m.x_scaled, p, sf2);  // n x m
-  const Eigen::VectorXd mean = ks.transpose() * m.alpha;
-  const Eigen::MatrixXd v = m.l.triangularView<Eigen::Lower>().solve(ks);
-  const Eigen::VectorXd var = (sf2 - v.colwise().squaredNorm().array()).max(0.0).matrix().transpose();
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const auto ii = static_cast<Eigen::Index>(i);
-    out[i] = {m.y_mean + m.y_scale * mean[ii], m.y_scale * std::sqrt(var[ii])};
-  }
-  return out;
+  return BelieverBatch(*this, points).predictions();
 }
 
 struct BelieverBatch::Impl {
