@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/bench_engine.hpp"
+#include "tools/bench/design_bench.hpp"
 #include "tools/bench/economics_bench.hpp"
 #include "tools/bench/fabric_bench.hpp"
 #include "tools/bench/facility_bench.hpp"
@@ -382,6 +383,51 @@ Command add_sweep_bench(CLI::App& bench, const CommandContext& context) {
           }};
 }
 
+Command add_design_bench(CLI::App& bench) {
+  auto json = std::make_shared<bool>(false);
+  auto* design = bench.add_subcommand(
+      "design",
+      "design search strategies: bayesian-vs-grid (4,320 Llama 3 70B training designs priced by the step model; "
+      "target: within 1% of the grid's optimum in at most 10% of its evaluations, median of 10 seeds)");
+  design->add_flag("--json", *json, "print a JSON array of cases");
+  return {design, [json] {
+            const auto cases = bench::run_design_bench();
+            if (*json) {
+              std::cout << cases.dump(2) << '\n';
+              return 0;
+            }
+            const auto fmt_count = [](const nlohmann::json& v) {
+              return v.is_null() ? std::string("-") : fmt::format("{:.0f}", v.get<double>());
+            };
+            for (const auto& c : cases) {
+              std::cout << fmt::format("{}: {}\n", c["name"].get<std::string>(), c["measured"].get<std::string>());
+              std::cout << fmt::format(
+                  "  grid: {} evaluations ({} feasible) in {:.2f} s ({:.0f} us each); optimum {:.4f} USD per "
+                  "million tokens at {}\n",
+                  c["grid_evaluations"].get<std::size_t>(), c["feasible"].get<std::size_t>(),
+                  c["grid_wall_s"].get<double>(), c["step_model_us_per_evaluation"].get<double>(),
+                  c["optimum_usd_per_million_tokens"].get<double>(), c["optimum"].dump());
+              std::cout << fmt::format(
+                  "  {:<10} {:>7} {:>8} {:>7} {:>7} {:>7}   median gap to the optimum after 1/2/5/10% "
+                  "of the grid\n",
+                  "strategy", "budget", "reached", "median", "min", "max");
+              for (const auto& s : c["strategies"]) {
+                std::string curve;
+                for (const auto& p : s["curve"])
+                  curve += fmt::format(" {:7.2f}%", 100.0 * p["median_gap"].get<double>());
+                std::cout << fmt::format("  {:<10} {:>7} {:>5}/{:<2} {:>7} {:>7} {:>7}  {}\n",
+                                         s["strategy"].get<std::string>(), s["budget"].get<std::size_t>(),
+                                         s["reached"].get<std::size_t>(), s["seeds"].get<int>(),
+                                         fmt_count(s["evaluations_median"]), fmt_count(s["evaluations_min"]),
+                                         fmt_count(s["evaluations_max"]), curve);
+              }
+              std::cout << fmt::format("  target: median evaluations to within 1% <= {} (10% of the grid)\n",
+                                       c["target_evaluations"].get<std::size_t>());
+            }
+            return 0;
+          }};
+}
+
 }  // namespace
 
 Command add_bench_command(CLI::App& app, const CommandContext& context) {
@@ -391,7 +437,7 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
   std::vector<Command> benches = {
       add_engine_bench(*cmd),         add_fabric_bench(*cmd),    add_facility_bench(*cmd), add_training_bench(*cmd),
       add_operations_bench(*cmd),     add_inference_bench(*cmd), add_storage_bench(*cmd),  add_economics_bench(*cmd),
-      add_sweep_bench(*cmd, context), add_site_bench(*cmd),
+      add_sweep_bench(*cmd, context), add_site_bench(*cmd),      add_design_bench(*cmd),
   };
   return {cmd, [benches = std::move(benches)] {
             for (const Command& b : benches) {

@@ -9,13 +9,14 @@
 
 #include "sim/error.hpp"
 #include "tools/cli/command.hpp"
+#include "tools/design/search_strategy.hpp"
 
 namespace dcsim::tools::cli {
 
 std::string list_registries(const models::ModelRegistries& registries, const std::string& kind, bool json) {
   nlohmann::json all = nlohmann::json::array();
   std::string kinds;
-  models::for_each_registry(registries, [&](const auto& registry) {
+  const auto add = [&](const auto& registry) {
     kinds += (kinds.empty() ? "" : ", ") + registry.kind();
     if (!kind.empty() && kind != registry.kind()) return;
     nlohmann::json entries = nlohmann::json::array();
@@ -28,7 +29,12 @@ std::string list_registries(const models::ModelRegistries& registries, const std
       entries.push_back({{"name", e.name}, {"description", e.description}, {"params", params}});
     }
     all.push_back({{"kind", registry.kind()}, {"entries", entries}});
-  });
+  };
+  models::for_each_registry(registries, add);
+  // `dcsim design`'s strategies: a tools-level registry, not a model (ModelRegistries holds models).
+  design::StrategyRegistry strategies{"search strategy"};
+  design::register_builtin_strategies(strategies);
+  add(strategies);
   if (all.empty()) throw sim::InputError("unknown kind '" + kind + "'; valid: " + kinds);
   if (json) return all.dump(2) + "\n";
 
