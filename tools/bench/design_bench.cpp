@@ -110,7 +110,7 @@ Table run_grid(const td::StrategyRegistry& registry, const collective::Collectiv
   const auto& e = registry.get("grid");
   auto grid = e.factory({design_space(), 1, 1, 1}, sim::Params::defaults(e.params));
   const auto start = Clock::now();
-  const auto evals = td::run_search(*grid, [&](const td::Candidate& c) { return price(c.point, collectives); });
+  const auto evals = td::run_trials(*grid, [&](const td::Candidate& c) { return price(c.point, collectives); });
   t.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
   for (const auto& ev : evals) {
     t.outcomes[td::point_key(ev.candidate.point)] = ev.outcome;
@@ -144,7 +144,7 @@ nlohmann::json run_strategy(const std::string& name, const td::StrategyRegistry&
   for (int seed = 1; seed <= kSeeds; ++seed) {
     auto s = e.factory({design_space(), static_cast<std::uint64_t>(seed), 1, 1}, params);
     const auto evals =
-        td::run_search(*s, [&](const td::Candidate& c) { return t.outcomes.at(td::point_key(c.point)); });
+        td::run_trials(*s, [&](const td::Candidate& c) { return t.outcomes.at(td::point_key(c.point)); });
     double best = INFINITY;
     nlohmann::json hit = nullptr;
     std::vector<double> best_after;  // best_after[i]: best of the first i + 1 evaluations

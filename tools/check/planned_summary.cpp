@@ -6,6 +6,7 @@
 #include "sim/simulator.hpp"
 #include "tools/check/summary_path.hpp"
 #include "tools/output/summary.hpp"
+#include "tools/output/summary_sink.hpp"
 #include "tools/run/build_datacenter.hpp"
 #include "tools/scenario/did_you_mean.hpp"
 
@@ -14,35 +15,6 @@ namespace dcsim::tools::check {
 namespace {
 
 using nlohmann::json;
-
-// Keeps what summary.json is made of (scalars, "summary/" tables) and nothing else: closing the
-// models at time zero emits series points for every rack and link, which a check never reads.
-class SummarySink final : public sim::TraceSink {
- public:
-  sim::SeriesId declare_series(const std::string&, const std::string&, const std::string&) override {
-    return next_series_++;
-  }
-  void append(sim::SeriesId, sim::Time, double) override {}
-  sim::TableId declare_table(const std::string& path, std::vector<sim::Column> columns) override {
-    const std::string prefix = "summary/";
-    tables_.push_back(path.rfind(prefix, 0) == 0 ? summary_.add_table(path.substr(prefix.size()), std::move(columns))
-                                                  : kNotSummary);
-    return static_cast<sim::TableId>(tables_.size() - 1);
-  }
-  void append_row(sim::TableId table, std::vector<sim::Cell> row) override {
-    if (tables_.at(table) != kNotSummary) summary_.append_row(tables_[table], std::move(row));
-  }
-  void set_summary(const std::string& path, sim::SummaryValue value) override {
-    summary_.set_scalar(path, std::move(value));
-  }
-  output::SummaryRecorder& summary() { return summary_; }
-
- private:
-  static constexpr std::size_t kNotSummary = static_cast<std::size_t>(-1);
-  output::SummaryRecorder summary_;
-  std::vector<std::size_t> tables_;  // per TableId: the recorder's table, or kNotSummary
-  sim::SeriesId next_series_ = 0;
-};
 
 // Named jobs (the scenario's jobs and training jobs: cluster_simulation.cpp's `named`) get their
 // headline row when they end or when the run does, but never at time zero, when none has
@@ -84,7 +56,7 @@ json summary_at_start(const scenario::Scenario& given, const models::ModelRegist
   }
   const scenario::Scenario& scenario = with_horizon ? *with_horizon : given;
   sim::Simulator simulator;
-  SummarySink sink;
+  output::SummarySink sink;
   {
     const auto datacenter = run::build_datacenter(scenario, registries, simulator, sink);
     datacenter->start();

@@ -74,6 +74,13 @@ class BayesianStrategy final : public SearchStrategy {
     return out;
   }
 
+  // Pruned candidates come on top (they do not count against the budget).
+  std::size_t planned_evaluations() const override {
+    // A discrete space smaller than that is exhausted first (grid_size 0: a continuous variable).
+    const std::size_t points = grid_size(context_.space);
+    return points == 0 ? budget_ : std::min(budget_, points);
+  }
+
   void observe(const std::vector<Candidate>& batch, const std::vector<Outcome>& outcomes) override {
     for (std::size_t i = 0; i < batch.size(); ++i) {
       points_.push_back(batch[i].point);

@@ -37,6 +37,7 @@ class GridStrategy final : public SearchStrategy {
   }
 
   void observe(const std::vector<Candidate>&, const std::vector<Outcome>&) override {}
+  std::size_t planned_evaluations() const override { return size_; }
 
  private:
   StrategyContext context_;

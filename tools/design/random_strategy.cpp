@@ -32,6 +32,11 @@ class RandomStrategy final : public SearchStrategy {
     return out;
   }
 
+  std::size_t planned_evaluations() const override {
+    // A discrete space smaller than that is exhausted first (grid_size 0: a continuous variable).
+    const std::size_t points = grid_size(context_.space);
+    return points == 0 ? samples_ : std::min(samples_, points);
+  }
   void observe(const std::vector<Candidate>&, const std::vector<Outcome>&) override {}
 
  private:

@@ -4,9 +4,9 @@
 
 namespace dcsim::tools::design {
 
-std::vector<Evaluation> run_search(SearchStrategy& strategy, const std::function<Outcome(const Candidate&)>& evaluate,
-                                   std::size_t max_batches) {
-  std::vector<Evaluation> out;
+std::vector<Trial> run_trials(SearchStrategy& strategy, const std::function<Outcome(const Candidate&)>& evaluate,
+                              std::size_t max_batches) {
+  std::vector<Trial> out;
   for (std::size_t b = 0; b < max_batches; ++b) {
     const std::vector<Candidate> batch = strategy.next();
     if (batch.empty()) return out;

@@ -10,7 +10,7 @@
 
 namespace dcsim::tools::design {
 
-struct Evaluation {
+struct Trial {
   Candidate candidate;
   Outcome outcome;
 };
@@ -18,7 +18,7 @@ struct Evaluation {
 // Every candidate the strategy proposed, with its outcome, in proposal order. Stops when the
 // strategy returns an empty batch or after `max_batches` (InternalError: a strategy that never
 // ends is a bug).
-std::vector<Evaluation> run_search(SearchStrategy& strategy, const std::function<Outcome(const Candidate&)>& evaluate,
-                                   std::size_t max_batches = 1'000'000);
+std::vector<Trial> run_trials(SearchStrategy& strategy, const std::function<Outcome(const Candidate&)>& evaluate,
+                              std::size_t max_batches = 1'000'000);
 
 }  // namespace dcsim::tools::design

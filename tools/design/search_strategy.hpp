@@ -74,6 +74,8 @@ class SearchStrategy {
   virtual std::vector<Candidate> next() = 0;
   // The outcomes of the batch `next()` returned last, in its order.
   virtual void observe(const std::vector<Candidate>& batch, const std::vector<Outcome>& outcomes) = 0;
+  // How many candidates the whole search will propose, for progress and its ETA; 0 when unknown.
+  virtual std::size_t planned_evaluations() const { return 0; }
 };
 
 using StrategyFactory = std::function<std::unique_ptr<SearchStrategy>(const StrategyContext&, const sim::Params&)>;

@@ -27,6 +27,7 @@ class SuccessiveHalvingStrategy final : public SearchStrategy {
     sim::RandomStream rng(context.seed, "design/successive_halving", "rung 0");
     std::set<std::string> seen;
     rung_ = sample_distinct(context.space, rng, count_param(params, "initial"), seen);
+    initial_ = rung_.size();
   }
 
   // O(batch) per call; a promotion sorts the rung (pareto.hpp: O(M n^2)).
@@ -39,6 +40,17 @@ class SuccessiveHalvingStrategy final : public SearchStrategy {
 
   void observe(const std::vector<Candidate>&, const std::vector<Outcome>& outcomes) override {
     outcomes_.insert(outcomes_.end(), outcomes.begin(), outcomes.end());
+  }
+
+  // Every rung full: n, floor(n / eta), ... (at least one each) up to the last fidelity; fewer
+  // when a rung has fewer feasible candidates than it keeps.
+  std::size_t planned_evaluations() const override {
+    std::size_t total = 0;
+    for (std::size_t n = initial_, level = 0; level < static_cast<std::size_t>(context_.fidelity_levels); ++level) {
+      total += n;
+      n = std::max<std::size_t>(1, n / eta_);
+    }
+    return total;
   }
 
  private:
@@ -63,6 +75,7 @@ class SuccessiveHalvingStrategy final : public SearchStrategy {
   std::vector<SearchPoint> rung_;
   std::vector<Outcome> outcomes_;  // of rung_, in its order
   std::size_t proposed_ = 0;
+  std::size_t initial_ = 0;  // rung 0's size
   int level_ = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "tools/sweep/sweep_progress.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -30,9 +31,14 @@ std::string SweepProgress::format_duration(double seconds) {
 }
 
 std::string SweepProgress::format_line(const std::string& label, std::size_t done, std::size_t total,
-                                       std::size_t failed, double eta_s) {
-  return fmt::format("sweep {}: {}/{} done, {} failed, ETA {}", label, done, total, failed,
+                                       std::size_t failed, double eta_s, const std::string& kind) {
+  return fmt::format("{} {}: {}/{} done, {} failed, ETA {}", kind, label, done, total, failed,
                      eta_s < 0 ? std::string("--") : format_duration(eta_s));
+}
+
+void SweepProgress::set_total(std::size_t total) {
+  const std::lock_guard lock(mutex_);
+  total_ = total;
 }
 
 void SweepProgress::variant_done(bool failed, bool reused) {
@@ -59,8 +65,10 @@ void SweepProgress::draw(bool force) {
   // The rate of the variants run now: reused ones took no time and would make the ETA too short.
   const std::size_t ran = done_ - reused_;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double eta = ran > 0 ? elapsed / static_cast<double>(ran) * static_cast<double>(total_ - done_) : -1.0;
-  const std::string line = format_line(label_, done_, total_, failed_, done_ == total_ ? 0.0 : eta);
+  // A total not known yet (a search that decides as it goes) reads as what is done so far.
+  const std::size_t total = std::max(total_, done_);
+  const double eta = ran > 0 ? elapsed / static_cast<double>(ran) * static_cast<double>(total - done_) : -1.0;
+  const std::string line = format_line(label_, done_, total, failed_, done_ == total ? 0.0 : eta, kind_);
   if (terminal_) {
     out_ << '\r' << line << "\x1b[K" << std::flush;
   } else {

@@ -26,7 +26,11 @@ class SweepProgress {
 
   // "sweep NAME: 37/100 done, 1 failed, ETA 1 min 20 s" (ETA "--" while unknown, i.e. < 0).
   static std::string format_line(const std::string& label, std::size_t done, std::size_t total, std::size_t failed,
-                                 double eta_s);
+                                 double eta_s, const std::string& kind = "sweep");
+  // What is counted, first on the line ("sweep", "design").
+  void set_kind(std::string kind) { kind_ = std::move(kind); }
+  // The work planned, when it becomes known (a search learns it from its strategy).
+  void set_total(std::size_t total);
   // "45 s", "1 min 20 s", "2 h 05 min".
   static std::string format_duration(double seconds);
 
@@ -36,6 +40,7 @@ class SweepProgress {
   std::ostream& out_;
   std::string label_;
   std::size_t total_;
+  std::string kind_ = "sweep";
   bool enabled_;
   bool terminal_;
   std::chrono::milliseconds interval_;

@@ -4,6 +4,9 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unistd.h>
+
+#include <fmt/format.h>
 
 #include "sim/error.hpp"
 #include "tools/output/output_directory.hpp"
@@ -227,6 +230,22 @@ ResultsReport write_results(const Sweep& sweep, const Plan& plan, const std::fil
   if (!csv) throw sim::InputError("cannot write '" + csv_path.string() + "'");
   out.commit();
   return report;
+}
+
+void write_json_atomically(const std::filesystem::path& file, const json& doc) {
+  const auto tmp = file.parent_path() / fmt::format(".{}.tmp-{}", file.filename().string(), ::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << doc.dump(2) << '\n';
+    out.close();
+    if (!out) throw sim::InputError("cannot write '" + tmp.string() + "'");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw sim::InputError("cannot write '" + file.string() + "'");
+  }
 }
 
 }  // namespace dcsim::tools::sweep

@@ -50,5 +50,8 @@ std::string csv_text(const nlohmann::json& value);
 
 // Reads a JSON file; null when it is missing or not valid JSON (a half-written file).
 nlohmann::json read_json_or_null(const std::filesystem::path& file);
+// Writes `doc` under a temporary name and renames it: a reader never sees half a file.
+// InputError when it cannot be written.
+void write_json_atomically(const std::filesystem::path& file, const nlohmann::json& doc);
 
 }  // namespace dcsim::tools::sweep

@@ -37,23 +37,6 @@ double thread_queued_s() {
   return static_cast<double>(queued) * 1e-9;
 }
 
-// Written under a temporary name and renamed: a reader never sees half a variant.json.
-void write_json_atomically(const std::filesystem::path& file, const json& doc) {
-  const auto tmp = file.parent_path() / fmt::format(".{}.tmp-{}", file.filename().string(), ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << doc.dump(2) << '\n';
-    out.close();
-    if (!out) throw sim::InputError("cannot write '" + tmp.string() + "'");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw sim::InputError("cannot write '" + file.string() + "'");
-  }
-}
-
 }  // namespace
 
 json variant_record(const Sweep& sweep, const Variant& variant, const std::string& scenario_hash) {

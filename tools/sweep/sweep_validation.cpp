@@ -33,47 +33,11 @@ std::vector<std::string> messages_of(const sim::InputError& e) {
 
 }  // namespace
 
-std::string text_hash(const std::string& text) {
-  std::uint64_t h = 0xCBF29CE484222325ULL;
-  for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ULL;
-  return fmt::format("{:016x}", h);
-}
-
-namespace {
-
-// The content hash of each data file, read once however many variants name it.
-class FileHashCache {
- public:
-  std::string of(const std::string& path) {
-    {
-      const std::lock_guard lock(mutex_);
-      if (const auto it = hashes_.find(path); it != hashes_.end()) return it->second;
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream content;
-    content << in.rdbuf();
-    // Unreadable now although the loader just read it: a hash that matches no earlier run.
-    const std::string hash = in ? text_hash(content.str()) : "unreadable";
-    const std::lock_guard lock(mutex_);
-    return hashes_.emplace(path, hash).first->second;
-  }
-
- private:
-  std::mutex mutex_;
-  std::map<std::string, std::string> hashes_;
-};
-
-}  // namespace
-
-namespace {
-
-// The base scenario's seed as its document gives it after the sweep's `set`, for a base that does
-// not load on its own (the variants' values may be what makes it valid); none when the document
-// cannot be read or its seed is not one.
-std::optional<std::uint64_t> document_seed(const Sweep& sweep, const scenario::FieldSpec& spec) {
+std::optional<std::uint64_t> document_seed(const std::string& scenario_file, const std::vector<std::string>& sets,
+                                           const scenario::FieldSpec& spec) {
   try {
-    json doc = scenario::read_json_file(sweep.scenario, "scenario file");
-    for (const auto& s : sweep.sets) scenario::apply_override(doc, s);
+    json doc = scenario::read_json_file(scenario_file, "scenario file");
+    for (const auto& s : sets) scenario::apply_override(doc, s);
     if (!doc.is_object()) return std::nullopt;
     if (!doc.contains("seed")) return spec.child("seed")->default_value->get<std::uint64_t>();
     const json& seed = doc.at("seed");
@@ -83,6 +47,28 @@ std::optional<std::uint64_t> document_seed(const Sweep& sweep, const scenario::F
   }
   return std::nullopt;
 }
+
+std::string FileHashCache::of(const std::string& path) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto it = hashes_.find(path); it != hashes_.end()) return it->second;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  // Unreadable now although the loader just read it: a hash that matches no earlier run.
+  const std::string hash = in ? text_hash(content.str()) : "unreadable";
+  const std::lock_guard lock(mutex_);
+  return hashes_.emplace(path, hash).first->second;
+}
+
+std::string text_hash(const std::string& text) {
+  std::uint64_t h = 0xCBF29CE484222325ULL;
+  for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ULL;
+  return fmt::format("{:016x}", h);
+}
+
+namespace {
 
 // One parameter value as a variant holds it: where it is in the sweep file and what it is.
 std::string value_key(const Variant& v, std::size_t k) { return v.value_pointers[k] + "\n" + v.values[k].dump(); }
@@ -126,7 +112,7 @@ Plan validate_sweep(const Sweep& sweep, const models::ModelRegistries& registrie
       } catch (const sim::InputError&) {
       }
     }
-    const auto seed = sweep.seed ? sweep.seed : document_seed(sweep, spec);
+    const auto seed = sweep.seed ? sweep.seed : document_seed(sweep.scenario, sweep.sets, spec);
     if (!seed) {
       prefixed(base_pointer, "", scenario::join(base_errors, "; "));
       throw sim::InputErrors(std::move(errors));

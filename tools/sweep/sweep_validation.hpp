@@ -11,10 +11,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/model_registries.hpp"
+#include "tools/scenario/field_spec.hpp"
 #include "tools/scenario/resource_guard.hpp"
 #include "tools/sweep/sweep_spec.hpp"
 
@@ -35,7 +39,23 @@ inline constexpr std::size_t kMaxVariantErrorsListed = 50;
 Plan validate_sweep(const Sweep& sweep, const models::ModelRegistries& registries, std::size_t jobs,
                     const scenario::ResourceLimits& limits);
 
+// The seed of `scenario_file` as its document gives it after `sets`, for a base that does not
+// load on its own (the variants' values may be what makes it valid); none when the document
+// cannot be read or its seed is not one.
+std::optional<std::uint64_t> document_seed(const std::string& scenario_file, const std::vector<std::string>& sets,
+                                           const scenario::FieldSpec& spec);
+
 // 64-bit FNV-1a of the text, as 16 hex digits.
 std::string text_hash(const std::string& text);
+
+// The content hash of each data file, read once however many variants name it (thread-safe).
+class FileHashCache {
+ public:
+  std::string of(const std::string& path);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::string> hashes_;
+};
 
 }  // namespace dcsim::tools::sweep

@@ -27,8 +27,9 @@ td::Outcome evaluate(const td::Candidate& c) {
 }
 
 struct Run {
-  std::vector<td::Evaluation> evaluations;
+  std::vector<td::Trial> evaluations;
   std::size_t max_batch = 0;
+  std::size_t planned = 0;  // what the strategy said before its first batch
 };
 
 Run run(const td::StrategyRegistry::Entry& e, std::uint64_t seed, std::size_t objectives) {
@@ -36,7 +37,8 @@ Run run(const td::StrategyRegistry::Entry& e, std::uint64_t seed, std::size_t ob
   const auto params = dcsim::sim::Params::defaults(e.params);
   auto strategy = e.factory(context, params);
   Run r;
-  // Through run_search, recording batch sizes.
+  r.planned = strategy->planned_evaluations();
+  // Through run_trials, recording batch sizes.
   struct Recorder : td::SearchStrategy {
     td::SearchStrategy& inner;
     std::size_t& max_batch;
@@ -50,7 +52,7 @@ Run run(const td::StrategyRegistry::Entry& e, std::uint64_t seed, std::size_t ob
       inner.observe(b, o);
     }
   } recorder(*strategy, r.max_batch);
-  r.evaluations = td::run_search(recorder, evaluate, 10'000);
+  r.evaluations = td::run_trials(recorder, evaluate, 10'000);
   return r;
 }
 
@@ -84,6 +86,14 @@ TEST_CASE("every search strategy documents its parameters and meets the ask/tell
         CHECK(ev.candidate.fidelity < 2);
         // Never the same point twice at one fidelity.
         CHECK(seen_at_fidelity[ev.candidate.fidelity].insert(td::point_key(ev.candidate.point)).second);
+      }
+      // The plan progress reports: exact for grid and random; an upper bound for successive halving
+      // (a rung keeps fewer when fewer are feasible); bayesian's budget counts unpruned ones, and
+      // this evaluation prunes nothing.
+      if (e.name == "successive_halving") {
+        CHECK(a.evaluations.size() <= a.planned);
+      } else {
+        CHECK(a.evaluations.size() == a.planned);
       }
       // Same seed, same sequence.
       const Run b = run(e, 11, objectives);

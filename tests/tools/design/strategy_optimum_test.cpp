@@ -56,7 +56,7 @@ td::StrategyRegistry registry() {
   return r;
 }
 
-td::SearchPoint best_full_fidelity(const std::vector<td::Evaluation>& evals, int levels) {
+td::SearchPoint best_full_fidelity(const std::vector<td::Trial>& evals, int levels) {
   td::SearchPoint best;
   double value = INFINITY;
   for (const auto& e : evals) {
@@ -75,7 +75,7 @@ td::SearchPoint search(const std::string& name, std::map<std::string, double> ov
   auto params = dcsim::sim::Params::defaults(e.params);
   for (const auto& [k, v] : overrides) params.set_number(k, v);
   auto s = e.factory({power_cap_space(), seed, levels, 1}, params);
-  return best_full_fidelity(td::run_search(*s, power_cap_outcome), levels);
+  return best_full_fidelity(td::run_trials(*s, power_cap_outcome), levels);
 }
 
 }  // namespace
@@ -93,7 +93,7 @@ TEST_CASE("grid search finds the power-cap optimum and pruning drops no feasible
   const auto reg = registry();
   const auto& e = reg.get("grid");
   auto s = e.factory({power_cap_space(), 1, 1, 1}, dcsim::sim::Params::defaults(e.params));
-  const auto evals = td::run_search(*s, power_cap_outcome);
+  const auto evals = td::run_trials(*s, power_cap_outcome);
   // 3 x 2 x 51 = 306 points, every one proposed once: 3 x 2 x 10 (610..700 W) are pruned, the
   // other 246 evaluated.
   REQUIRE(evals.size() == 306);
@@ -125,7 +125,7 @@ TEST_CASE("bayesian pruned outcomes do not count against its budget", "[tools][d
   auto params = dcsim::sim::Params::defaults(e.params);
   params.set_number("budget", 40);
   auto s = e.factory({power_cap_space(), 5, 1, 1}, params);
-  const auto evals = td::run_search(*s, power_cap_outcome);
+  const auto evals = td::run_trials(*s, power_cap_outcome);
   std::size_t counted = 0;
   for (const auto& ev : evals) counted += ev.outcome.pruned ? 0 : 1;
   CHECK(counted == 40);
@@ -151,7 +151,7 @@ double best_branin(const std::string& name, std::uint64_t seed, std::size_t budg
   params.set_number(name == "random" ? "samples" : "budget", static_cast<double>(budget));
   auto strategy = e.factory({s, seed, 1, 1}, params);
   double best = INFINITY;
-  for (const auto& ev : td::run_search(*strategy, [](const td::Candidate& c) {
+  for (const auto& ev : td::run_trials(*strategy, [](const td::Candidate& c) {
          return td::Outcome{{branin(c.point[0], c.point[1])}};
        })) {
     best = std::min(best, ev.outcome.objectives[0]);
