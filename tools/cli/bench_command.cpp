@@ -13,6 +13,7 @@
 
 #include "sim/bench_engine.hpp"
 #include "tools/bench/design_bench.hpp"
+#include "tools/bench/design_grid_bench.hpp"
 #include "tools/bench/economics_bench.hpp"
 #include "tools/bench/fabric_bench.hpp"
 #include "tools/bench/facility_bench.hpp"
@@ -383,22 +384,43 @@ Command add_sweep_bench(CLI::App& bench, const CommandContext& context) {
           }};
 }
 
-Command add_design_bench(CLI::App& bench) {
+Command add_design_bench(CLI::App& bench, const CommandContext& context) {
   auto json = std::make_shared<bool>(false);
+  auto jobs = std::make_shared<std::size_t>(0);
   auto* design = bench.add_subcommand(
       "design",
-      "design search strategies: bayesian-vs-grid (4,320 Llama 3 70B training designs priced by the step model; "
-      "target: within 1% of the grid's optimum in at most 10% of its evaluations, median of 10 seeds)");
+      "design search: bayesian-vs-grid (4,320 Llama 3 70B training designs priced by the step model; target: within "
+      "1% of the grid's optimum in at most 10% of its evaluations, median of 10 seeds) and "
+      "grid-1000-designs-training (`dcsim design`'s whole path over 1,000 designs of a 1,024-GPU site at analytic "
+      "fidelity; target: under 2 minutes on 2 cores)");
   design->add_flag("--json", *json, "print a JSON array of cases");
-  return {design, [json] {
-            const auto cases = bench::run_design_bench();
+  design->add_option("-j,--jobs", *jobs, "threads for grid-1000-designs-training (default: the core count)");
+  return {design, [json, jobs, &context] {
+            auto cases = bench::run_design_bench();
+            const auto grid =
+                bench::run_design_grid_bench(context.registries,
+                                             *jobs > 0 ? *jobs : std::max<std::size_t>(1, sweep::core_count()));
             if (*json) {
+              for (const auto& c : grid) cases.push_back(c);
               std::cout << cases.dump(2) << '\n';
               return 0;
             }
             const auto fmt_count = [](const nlohmann::json& v) {
               return v.is_null() ? std::string("-") : fmt::format("{:.0f}", v.get<double>());
             };
+            for (const auto& c : grid) {
+              const auto& e = c["efficiency_100_designs"];
+              std::cout << fmt::format(
+                  "{}: {} designs ({} feasible, {} infeasible, {} pruned before running, {} failed), plan {}, in "
+                  "{:.1f} s on {} threads ({:.0f} ms a design; target {} s); best {:.4f} USD per million tokens; the "
+                  "first 100 designs on 1 and 2 threads: {:.1f} s and {:.1f} s, efficiency {:.0f}%\n",
+                  c["name"].get<std::string>(), c["designs"].get<std::size_t>(), c["feasible"].get<std::size_t>(),
+                  c["infeasible"].get<std::size_t>(), c["pruned"].get<std::size_t>(), c["failed"].get<std::size_t>(),
+                  c["plan"].get<std::string>(), c["wall_s"].get<double>(), c["jobs"].get<std::size_t>(),
+                  c["ms_per_design"].get<double>(), c["target_wall_s"].get<int>(),
+                  c["best_usd_per_million_tokens"].get<double>(), e["wall_1_thread_s"].get<double>(),
+                  e["wall_2_threads_s"].get<double>(), 100.0 * e["efficiency"].get<double>());
+            }
             for (const auto& c : cases) {
               std::cout << fmt::format("{}: {}\n", c["name"].get<std::string>(), c["measured"].get<std::string>());
               std::cout << fmt::format(
@@ -435,9 +457,10 @@ Command add_bench_command(CLI::App& app, const CommandContext& context) {
   cmd->require_subcommand(1);
   // Registration order is `dcsim bench --help`'s order.
   std::vector<Command> benches = {
-      add_engine_bench(*cmd),         add_fabric_bench(*cmd),    add_facility_bench(*cmd), add_training_bench(*cmd),
-      add_operations_bench(*cmd),     add_inference_bench(*cmd), add_storage_bench(*cmd),  add_economics_bench(*cmd),
-      add_sweep_bench(*cmd, context), add_site_bench(*cmd),      add_design_bench(*cmd),
+      add_engine_bench(*cmd),   add_fabric_bench(*cmd),          add_facility_bench(*cmd),
+      add_training_bench(*cmd), add_operations_bench(*cmd),      add_inference_bench(*cmd),
+      add_storage_bench(*cmd),  add_economics_bench(*cmd),       add_sweep_bench(*cmd, context),
+      add_site_bench(*cmd),     add_design_bench(*cmd, context),
   };
   return {cmd, [benches = std::move(benches)] {
             for (const Command& b : benches) {
