@@ -112,3 +112,17 @@ TEST_CASE("dcsim design refuses a bad design file with exit 2 at its pointer and
     CHECK_FALSE(fs::exists(d.dir / "out"));
   }
 }
+
+TEST_CASE("every shipped design file passes its dry run", "[design][cli]") {
+  // The designs in scenarios/designs stay runnable as the scenario format and the summary change.
+  std::size_t count = 0;
+  for (const auto& entry : fs::directory_iterator(std::string(DCSIM_SOURCE_DIR) + "/scenarios/designs")) {
+    if (entry.path().extension() != ".json") continue;
+    ++count;
+    const auto r = run_dcsim("design " + entry.path().string() + " --dry-run");
+    INFO(entry.path().string() << "\n" << r.output);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::Contains("evaluations planned"));
+  }
+  CHECK(count >= 2);
+}
