@@ -159,3 +159,28 @@ TEST_CASE("an objective or a constraint on a value that is not a number is refus
                     Catch::Contains("tiny.json:/objectives/0/key: 'engine/fingerprint' is text") &&
                         Catch::Contains("not a number"));
 }
+
+TEST_CASE("successive halving evaluates everything at the cheap fidelity and promotes the best third to the full one",
+          "[design][search]") {
+  // 3 node counts x 3 power caps; fidelity 0 runs 2 steps, the full one 10. With eta 3 the 3 best
+  // of the 9 short runs are run in full, and the best design comes from those alone.
+  json doc = {{"name", "sh"},
+              {"scenario", std::string(DCSIM_SOURCE_DIR) + "/tests/data/design/tiny-training.json"},
+              {"variables",
+               {{{"path", "cluster.nodes"}, {"values", {1, 2, 4}}},
+                {{"path", "facility.gpu_power_limit"},
+                 {"range", {{"low", 400}, {"high", 700}, {"unit", "W"}, {"grid_points", 3}}}}}},
+              {"couplings", {{{"path", "workload.training.0.nodes"}, {"from", "cluster.nodes"}}}},
+              {"objectives", {{{"key", "jobs/llama3-8b/tokens_per_s"}, {"goal", "maximize"}}}},
+              {"fidelities", {{{"name", "short"}, {"set", {"workload.training.0.steps=2"}}}, {{"name", "full"}}}},
+              {"strategy", {{"name", "successive_halving"}, {"params", {{"initial", 9}, {"eta", 3}}}}}};
+  const auto d = dd::parse_design(doc, "sh.json", ".");
+  const auto result = search(d, 2);
+  REQUIRE(result.evaluations.size() == 12);
+  for (std::size_t i = 0; i < 12; ++i) CHECK(result.evaluations[i].candidate.fidelity == (i < 9 ? 0 : 1));
+  // The promoted three are the three fastest short runs: 4 nodes at every cap (4 x 8 GPUs beat 2 x 8
+  // at any cap in this range, where the clock falls by less than half).
+  for (std::size_t i = 9; i < 12; ++i) CHECK(result.evaluations[i].candidate.point[0] == 2.0);  // choice 2: 4 nodes
+  REQUIRE(result.best);
+  CHECK(*result.best >= 9);
+}
