@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/error.hpp"
+#include "tools/design/design_report.hpp"
 #include "tools/output/output_directory.hpp"
 #include "tools/output/trace_csv_export.hpp"
 #include "tools/scenario/data_file.hpp"
@@ -193,6 +194,13 @@ std::vector<std::pair<std::size_t, SearchPoint>> neighbours(const SearchSpace& s
 void write_design_outputs(const Design& design, const SearchResult& result, const std::vector<Evaluation>& sensitivity,
                           const models::ModelRegistries& registries, const std::filesystem::path& dir) {
   output::OutputDirectory out(dir);
+  {
+    const auto path = out.stage(kDesignReport);
+    std::ofstream html(path, std::ios::binary | std::ios::trunc);
+    html << design_report_html(design, result, base_values(design));
+    html.close();
+    if (!html) throw sim::InputError("cannot write '" + path.string() + "'");
+  }
   write_evaluations(design, result, out.stage(kEvaluationsCsv));
   write_pareto(design, result, out.stage(kParetoCsv));
   if (result.best) {

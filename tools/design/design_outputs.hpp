@@ -12,6 +12,8 @@
 //   sensitivity.csv   around the best design, each variable moved one step either way (one
 //                     grid step; each other choice) with the rest held: the objective, its
 //                     change, and the status
+//   report.html       the search as one page (design_report.hpp): the chart, the best design
+//                     beside the base, why the runners-up lost
 //   design.json       the design file, as given
 
 #include <filesystem>
@@ -28,6 +30,7 @@ inline constexpr const char* kEvaluationsCsv = "evaluations.csv";
 inline constexpr const char* kParetoCsv = "pareto.csv";
 inline constexpr const char* kBestScenario = "best-scenario.json";
 inline constexpr const char* kSensitivityCsv = "sensitivity.csv";
+inline constexpr const char* kDesignReport = "report.html";
 
 // The neighbours of `point` that sensitivity.csv evaluates, each with the variable it moves.
 std::vector<std::pair<std::size_t, SearchPoint>> neighbours(const SearchSpace& space, const SearchPoint& point);

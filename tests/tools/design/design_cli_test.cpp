@@ -54,13 +54,18 @@ TEST_CASE("dcsim design writes every evaluation, the front, the best design as a
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("3 evaluations (2 feasible, 0 infeasible, 1 pruned before running, 0 failed)"));
-  for (const char* f : {"evaluations.csv", "pareto.csv", "best-scenario.json", "sensitivity.csv", "design.json"}) {
+  for (const char* f :
+       {"evaluations.csv", "pareto.csv", "best-scenario.json", "sensitivity.csv", "report.html", "design.json"}) {
     CHECK(fs::exists(d.dir / "out" / f));
   }
   const std::string csv = read(d.dir / "out" / "evaluations.csv");
   CHECK(csv.rfind("evaluation,fidelity,status,cluster.nodes,workload.training.0.nodes,power/peak_w,"
                   "cost/owned/usd_per_million_tokens,reason,",
                   0) == 0);
+  // The report says why the runners-up lost: the 4-node design over the power limit.
+  const std::string html = read(d.dir / "out" / "report.html");
+  CHECK_THAT(html, Catch::Contains("Why the runners-up lost") && Catch::Contains("power/peak_w") &&
+                       Catch::Contains("before running"));
   // The best design runs on its own to the objective the search reported.
   const auto best = json::parse(read(d.dir / "out" / "best-scenario.json"));
   const auto run =
