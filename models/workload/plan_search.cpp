@@ -331,7 +331,7 @@ class PlanSearch {
 
   std::string no_plan_message() const {
     const std::string pinned = pins_.any() ? " with the pinned keys" : "";
-    const std::string shape = std::to_string(gpus_) + " GPUs (" + std::to_string(job_.nodes) + " nodes of " +
+    const std::string shape = std::to_string(gpus_) + " GPUs (" + std::to_string(job_.nodes) + " x " +
                               std::to_string(node_.gpus) + "), global_batch " +
                               std::to_string(job_.global_batch_sequences) + ", " +
                               std::to_string(job_.model.layers) + " layers, " + std::to_string(job_.model.heads) +
@@ -346,8 +346,8 @@ class PlanSearch {
            gb(least_memory_bytes_) + " per GPU (" + describe_plan(least_memory_plan_, shown) + ") but a " +
            node_.gpu.model + " has " + gb(usable_) +
            " usable; more nodes (more stages and shards to spread the weights and optimizer state over), GPUs "
-           "with more memory, a shorter sequence" +
-           (pins_.any() ? " or fewer pinned keys" : "") + " would help";
+           "with more memory" +
+           (pins_.any() ? ", a shorter sequence or fewer pinned keys" : " or a shorter sequence") + " would help";
   }
 
   const TrainingJobConfig& job_;
