@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -103,9 +103,9 @@ class PlanSearch {
     for (int cp = 1; cp <= kMaxCp; cp *= 2) cps.push_back(cp);
     if (pins_.cp) cps = {p.cp};
     const std::vector<int> pps = range_choices(pins_.pp, p.pp, 1, job_.model.layers);
-    const std::vector<int> vs =
-        pins_.virtual_stages ? std::vector<int>{p.virtual_stages}
-                             : std::vector<int>(std::begin(kVirtualStages), std::end(kVirtualStages));
+    const std::vector<int> vs = pins_.virtual_stages
+                                    ? std::vector<int>{p.virtual_stages}
+                                    : std::vector<int>(std::begin(kVirtualStages), std::end(kVirtualStages));
     const std::vector<int> mbs = pins_.micro_batch_size
                                      ? std::vector<int>{job_.micro_batch_size}
                                      : std::vector<int>(std::begin(kMicroBatches), std::end(kMicroBatches));
@@ -333,18 +333,17 @@ class PlanSearch {
     const std::string pinned = pins_.any() ? " with the pinned keys" : "";
     const std::string shape = std::to_string(gpus_) + " GPUs (" + std::to_string(job_.nodes) + " x " +
                               std::to_string(node_.gpus) + "), global_batch " +
-                              std::to_string(job_.global_batch_sequences) + ", " +
-                              std::to_string(job_.model.layers) + " layers, " + std::to_string(job_.model.heads) +
-                              " heads";
+                              std::to_string(job_.global_batch_sequences) + ", " + std::to_string(job_.model.layers) +
+                              " layers, " + std::to_string(job_.model.heads) + " heads";
     if (!least_memory_) {
       return "no plan divides" + pinned + ": " + shape +
              "; a global batch with more powers of two, or nodes in a power of two, would help";
     }
     TrainingStepResult shown;
     shown.dp = least_memory_dp_;
-    return "no plan fits" + pinned + ": " + shape + "; the least memory any plan needs is " +
-           gb(least_memory_bytes_) + " per GPU (" + describe_plan(least_memory_plan_, shown) + ") but a " +
-           node_.gpu.model + " has " + gb(usable_) +
+    return "no plan fits" + pinned + ": " + shape + "; the least memory any plan needs is " + gb(least_memory_bytes_) +
+           " per GPU (" + describe_plan(least_memory_plan_, shown) + ") but a " + node_.gpu.model + " has " +
+           gb(usable_) +
            " usable; more nodes (more stages and shards to spread the weights and optimizer state over), GPUs "
            "with more memory" +
            (pins_.any() ? ", a shorter sequence or fewer pinned keys" : " or a shorter sequence") + " would help";

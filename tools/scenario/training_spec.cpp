@@ -79,14 +79,14 @@ Bindings<mw::TrainingJobSpec> training_job_bindings(const models::ModelRegistrie
   parallelism
       // Issue 37 item 2: read by finish_training_jobs.
       .key(with_default_note(boolean_field("auto",
-                                      "Choose the plan with the highest tokens/s in the step model "
-                                      "(models/workload/plan_search.hpp): tp, cp, pp, virtual_stages, "
-                                      "micro_batch_size, recompute, zero_stage or distributed_optimizer, "
-                                      "sequence_parallel and tp_comm_overlap, each key given here (and "
-                                      "micro_batch_size or recompute given on the job) pinned. Needs "
-                                      "global_batch. The chosen plan is written into the resolved "
-                                      "scenario and the summary (training/plans/NAME/*)."),
-                              "false: the plan as given"))
+                                           "Choose the plan with the highest tokens/s in the step model "
+                                           "(models/workload/plan_search.hpp): tp, cp, pp, virtual_stages, "
+                                           "micro_batch_size, recompute, zero_stage or distributed_optimizer, "
+                                           "sequence_parallel and tp_comm_overlap, each key given here (and "
+                                           "micro_batch_size or recompute given on the job) pinned. Needs "
+                                           "global_batch. The chosen plan is written into the resolved "
+                                           "scenario and the summary (training/plans/NAME/*)."),
+                             "false: the plan as given"))
       .bind(integer_field("tp", "Tensor parallelism (inside one NVLink domain).", at_least(1)), &P::tp,
             "parallelism.tp")
       .bind(integer_field("pp", "Pipeline stages (1F1B schedule).", at_least(1)), &P::pp, "parallelism.pp")
@@ -403,12 +403,17 @@ mw::PlanSearchPins pins_of(const json* given) {
   mw::PlanSearchPins p;
   if (given == nullptr || !given->is_object()) return p;
   const json empty = json::object();
-  const json& g = given->contains("parallelism") && given->at("parallelism").is_object() ? given->at("parallelism")
-                                                                                           : empty;
-  const std::pair<const char*, bool*> keys[] = {
-      {"tp", &p.tp}, {"pp", &p.pp}, {"dp", &p.dp}, {"cp", &p.cp}, {"virtual_stages", &p.virtual_stages},
-      {"zero_stage", &p.zero_stage}, {"distributed_optimizer", &p.distributed_optimizer},
-      {"sequence_parallel", &p.sequence_parallel}, {"tp_comm_overlap", &p.tp_comm_overlap}};
+  const json& g =
+      given->contains("parallelism") && given->at("parallelism").is_object() ? given->at("parallelism") : empty;
+  const std::pair<const char*, bool*> keys[] = {{"tp", &p.tp},
+                                                {"pp", &p.pp},
+                                                {"dp", &p.dp},
+                                                {"cp", &p.cp},
+                                                {"virtual_stages", &p.virtual_stages},
+                                                {"zero_stage", &p.zero_stage},
+                                                {"distributed_optimizer", &p.distributed_optimizer},
+                                                {"sequence_parallel", &p.sequence_parallel},
+                                                {"tp_comm_overlap", &p.tp_comm_overlap}};
   for (const auto& [key, pin] : keys) *pin = g.contains(key);
   p.micro_batch_size = given->contains("micro_batch_size");
   p.recompute = given->contains("recompute");
@@ -455,8 +460,7 @@ std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>> finish_training_jobs(
 }
 
 void record_searched_plans(const models::cluster::ClusterConfig& config,
-                           const std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>>& searched,
-                           json& resolved) {
+                           const std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>>& searched, json& resolved) {
   for (const auto& [i, outcome] : searched) {
     const mw::TrainingJobConfig& job = config.training_jobs[i].job;
     const mw::ParallelismPlan& p = job.parallelism;

@@ -199,10 +199,9 @@ TEST_CASE("a 1024-GPU Llama 3 70B job resolves from few estimates", "[models][wo
   j.nodes = 128;
   j.global_batch_sequences = 1024;
   const auto r = mw::search_training_plan(j, hardware::hgx_h100(), {}, reg);
-  INFO(mw::describe_plan(r.best.job, r.best.step) << "; MFU " << r.best.step.mfu << "; enumerated " << r.enumerated
-                                                  << ", pruned " << r.pruned_divisibility << " + "
-                                                  << r.pruned_memory << " + " << r.pruned_bound << ", evaluated "
-                                                  << r.evaluated);
+  INFO(mw::describe_plan(r.best.job, r.best.step)
+       << "; MFU " << r.best.step.mfu << "; enumerated " << r.enumerated << ", pruned " << r.pruned_divisibility
+       << " + " << r.pruned_memory << " + " << r.pruned_bound << ", evaluated " << r.evaluated);
   CHECK(r.evaluated < 5000);
   CHECK(r.rejected == 0);
   CHECK(r.best.step.mfu > 0.3);
