@@ -7,6 +7,7 @@
 #include "tools/check/summary_path.hpp"
 #include "tools/output/summary.hpp"
 #include "tools/run/build_datacenter.hpp"
+#include "tools/run/run_scenario.hpp"
 #include "tools/scenario/did_you_mean.hpp"
 
 namespace dcsim::tools::check {
@@ -26,7 +27,7 @@ class SummarySink final : public sim::TraceSink {
   sim::TableId declare_table(const std::string& path, std::vector<sim::Column> columns) override {
     const std::string prefix = "summary/";
     tables_.push_back(path.rfind(prefix, 0) == 0 ? summary_.add_table(path.substr(prefix.size()), std::move(columns))
-                                                  : kNotSummary);
+                                                 : kNotSummary);
     return static_cast<sim::TableId>(tables_.size() - 1);
   }
   void append_row(sim::TableId table, std::vector<sim::Cell> row) override {
@@ -95,6 +96,7 @@ json summary_at_start(const scenario::Scenario& given, const models::ModelRegist
   sink.set_summary("engine/events", sim::SummaryValue{std::int64_t{0}, "", ""});
   sink.set_summary("engine/fingerprint", sim::SummaryValue{std::string(), "", ""});
   sink.set_summary("engine/timing_fingerprint", sim::SummaryValue{std::string(), "", ""});
+  run::report_plan_searches(scenario, sink);
   output::RunMeta meta;
   meta.scenario_name = scenario.name;
   meta.seed = scenario.seed;

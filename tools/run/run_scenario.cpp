@@ -69,7 +69,15 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
                    sim::SummaryValue{fmt::format("{:016x}", simulator.timing_fingerprint()), "",
                                      "hash of the executed events' (time, priority), in order: unchanged by "
                                      "refactors that only move or rename code"});
-  // Issue 37 item 2: the plans the scenario left to the search, where users look for them.
+  report_plan_searches(scenario, sink);
+  RunStats stats;
+  stats.events = simulator.events_executed();
+  stats.simulated_s = simulator.now().seconds();
+  stats.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return stats;
+}
+
+void report_plan_searches(const scenario::Scenario& scenario, sim::TraceSink& sink) {
   for (const auto& [i, outcome] : scenario.plan_searches) {
     const auto& job = scenario.cluster.training_jobs[i].job;
     const std::string at = "training/plans/" + job.name + "/";
@@ -89,11 +97,6 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
     sink.set_summary(at + "runner_up_tokens_per_s",
                      sim::SummaryValue{outcome.runner_up_tokens_per_s, "tokens/s", "the next best plan's throughput"});
   }
-  RunStats stats;
-  stats.events = simulator.events_executed();
-  stats.simulated_s = simulator.now().seconds();
-  stats.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  return stats;
 }
 
 RunOutputs run_to_directory(const scenario::Scenario& scenario,
