@@ -85,7 +85,16 @@ json one_case(const models::ModelRegistries& registries, std::size_t jobs, bool 
   const Pass all = search(design, registries, jobs);
   std::size_t counts[4] = {0, 0, 0, 0};
   double best = 0.0;
-  for (const auto& e : all.result.evaluations) ++counts[static_cast<int>(e.status)];
+  double plans = 0.0, with_plans = 0.0;  // plans the step model estimated per candidate (auto plan)
+  for (const auto& e : all.result.evaluations) {
+    ++counts[static_cast<int>(e.status)];
+    for (const auto& [key, value] : e.summary) {
+      if (key == "training/plans/llama3-70b/plans_evaluated" && value.is_number()) {
+        plans += value.get<double>();
+        with_plans += 1.0;
+      }
+    }
+  }
   if (all.result.best) best = all.result.evaluations[*all.result.best].objectives[0];
   // The parallel efficiency on the first 100 designs (2 batches of 50).
   auto first = design;
@@ -106,6 +115,7 @@ json one_case(const models::ModelRegistries& registries, std::size_t jobs, bool 
           {"ms_per_design", all.wall_s / n * 1e3},
           {"target_wall_s", 120},
           {"best_usd_per_million_tokens", best},
+          {"plans_evaluated_per_design", with_plans > 0 ? json(plans / with_plans) : json(nullptr)},
           {"efficiency_100_designs",
            {{"wall_1_thread_s", one.wall_s},
             {"wall_2_threads_s", two.wall_s},
@@ -120,6 +130,7 @@ json run_design_grid_bench(const models::ModelRegistries& registries, std::size_
   std::filesystem::create_directories(dir);
   json cases = json::array();
   try {
+    cases.push_back(one_case(registries, jobs, true, dir));
     cases.push_back(one_case(registries, jobs, false, dir));
   } catch (...) {
     std::filesystem::remove_all(dir);

@@ -8,6 +8,7 @@
 #include "tools/output/summary.hpp"
 #include "tools/output/summary_sink.hpp"
 #include "tools/run/build_datacenter.hpp"
+#include "tools/run/run_scenario.hpp"
 #include "tools/scenario/did_you_mean.hpp"
 
 namespace dcsim::tools::check {
@@ -67,6 +68,7 @@ json summary_at_start(const scenario::Scenario& given, const models::ModelRegist
   sink.set_summary("engine/events", sim::SummaryValue{std::int64_t{0}, "", ""});
   sink.set_summary("engine/fingerprint", sim::SummaryValue{std::string(), "", ""});
   sink.set_summary("engine/timing_fingerprint", sim::SummaryValue{std::string(), "", ""});
+  run::report_plan_searches(scenario, sink);
   output::RunMeta meta;
   meta.scenario_name = scenario.name;
   meta.seed = scenario.seed;

@@ -412,14 +412,18 @@ Command add_design_bench(CLI::App& bench, const CommandContext& context) {
               const auto& e = c["efficiency_100_designs"];
               std::cout << fmt::format(
                   "{}: {} designs ({} feasible, {} infeasible, {} pruned before running, {} failed), plan {}, in "
-                  "{:.1f} s on {} threads ({:.0f} ms a design; target {} s); best {:.4f} USD per million tokens; the "
+                  "{:.1f} s on {} threads ({:.0f} ms a design{}; target {} s); best {:.4f} USD per million tokens; the "
                   "first 100 designs on 1 and 2 threads: {:.1f} s and {:.1f} s, efficiency {:.0f}%\n",
                   c["name"].get<std::string>(), c["designs"].get<std::size_t>(), c["feasible"].get<std::size_t>(),
                   c["infeasible"].get<std::size_t>(), c["pruned"].get<std::size_t>(), c["failed"].get<std::size_t>(),
                   c["plan"].get<std::string>(), c["wall_s"].get<double>(), c["jobs"].get<std::size_t>(),
-                  c["ms_per_design"].get<double>(), c["target_wall_s"].get<int>(),
-                  c["best_usd_per_million_tokens"].get<double>(), e["wall_1_thread_s"].get<double>(),
-                  e["wall_2_threads_s"].get<double>(), 100.0 * e["efficiency"].get<double>());
+                  c["ms_per_design"].get<double>(),
+                  c["plans_evaluated_per_design"].is_null()
+                      ? std::string()
+                      : fmt::format(", {:.0f} plans estimated each", c["plans_evaluated_per_design"].get<double>()),
+                  c["target_wall_s"].get<int>(), c["best_usd_per_million_tokens"].get<double>(),
+                  e["wall_1_thread_s"].get<double>(), e["wall_2_threads_s"].get<double>(),
+                  100.0 * e["efficiency"].get<double>());
             }
             for (const auto& c : cases) {
               std::cout << fmt::format("{}: {}\n", c["name"].get<std::string>(), c["measured"].get<std::string>());

@@ -31,6 +31,12 @@ Command add_validate_command(CLI::App& app, const CommandContext& context) {
               for (const auto& t : scenario.traces) {
                 std::cout << fmt::format("  trace {} ({}): {}\n", t.name, t.file, t.summary);
               }
+              // The plans "parallelism": {"auto": true} chose (issue 37, item 2).
+              for (const auto& [i, o] : scenario.plan_searches) {
+                std::cout << fmt::format("  training {}: auto plan {} ({} plans, {} pruned, {} evaluated)\n",
+                                         scenario.cluster.training_jobs[i].job.name, o.plan, o.enumerated, o.pruned,
+                                         o.evaluated);
+              }
             }
             return 0;
           }};

@@ -59,7 +59,8 @@ std::string chart(const Design& design, const SearchResult& result) {
     c.x_label = "evaluations";
     c.y_label = o.key;
     c.y_from_zero = false;
-    report::ChartLine line{"best so far", {}, true};
+    report::ChartLine line;
+    line.name = "best so far";
     double best = std::nan("");
     for (std::size_t i = 0; i < result.evaluations.size(); ++i) {
       const auto& e = result.evaluations[i];
@@ -75,7 +76,9 @@ std::string chart(const Design& design, const SearchResult& result) {
     c.x_label = design.objectives[0].key;
     c.y_label = design.objectives[1].key;
     c.y_from_zero = false;
-    report::ChartLine line{"non-dominated designs", {}, false};
+    report::ChartLine line;
+    line.name = "non-dominated designs";
+    line.step = false;
     for (const std::size_t i : result.pareto) {
       const auto& e = result.evaluations[i];
       line.points.push_back({e.objectives[0], e.objectives[1]});

@@ -69,11 +69,34 @@ RunStats simulate(const scenario::Scenario& scenario, const models::ModelRegistr
                    sim::SummaryValue{fmt::format("{:016x}", simulator.timing_fingerprint()), "",
                                      "hash of the executed events' (time, priority), in order: unchanged by "
                                      "refactors that only move or rename code"});
+  report_plan_searches(scenario, sink);
   RunStats stats;
   stats.events = simulator.events_executed();
   stats.simulated_s = simulator.now().seconds();
   stats.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return stats;
+}
+
+void report_plan_searches(const scenario::Scenario& scenario, sim::TraceSink& sink) {
+  for (const auto& [i, outcome] : scenario.plan_searches) {
+    const auto& job = scenario.cluster.training_jobs[i].job;
+    const std::string at = "training/plans/" + job.name + "/";
+    const auto count = [&](const char* key, int v, const char* what) {
+      sink.set_summary(at + key, sim::SummaryValue{static_cast<std::int64_t>(v), "", what});
+    };
+    sink.set_summary(at + "plan", sim::SummaryValue{outcome.plan, "", "the plan the search chose"});
+    count("tp", job.parallelism.tp, "tensor parallelism chosen");
+    count("pp", job.parallelism.pp, "pipeline stages chosen");
+    count("cp", job.parallelism.cp, "context parallelism chosen");
+    count("virtual_stages", job.parallelism.virtual_stages, "model chunks per stage chosen");
+    count("micro_batch_size", job.micro_batch_size, "sequences per micro-batch chosen");
+    count("plans_enumerated", outcome.enumerated, "plans the search formed");
+    count("plans_pruned", outcome.pruned, "plans dropped before the step model (divisibility, memory)");
+    count("plans_evaluated", outcome.evaluated, "plans the step model estimated");
+    sink.set_summary(at + "runner_up", sim::SummaryValue{outcome.runner_up, "", "the next best plan"});
+    sink.set_summary(at + "runner_up_tokens_per_s",
+                     sim::SummaryValue{outcome.runner_up_tokens_per_s, "tokens/s", "the next best plan's throughput"});
+  }
 }
 
 RunOutputs run_to_directory(const scenario::Scenario& scenario,

@@ -46,6 +46,10 @@ struct RunOutputs {
 // Simulates and writes trace.h5 and summary.json into `output_dir`, each complete or not at all.
 // With `timeline` (opened before, so that a bad path fails before the run), also the run's
 // timeline JSON (tools/output/timeline_json.hpp), renamed into place after summary.json.
+// Issue 37 item 2: the plans the scenario left to the search ("parallelism": {"auto": true}),
+// under training/plans/<job>/, where users look for them; known before the run.
+void report_plan_searches(const scenario::Scenario& scenario, sim::TraceSink& sink);
+
 RunOutputs run_to_directory(const scenario::Scenario& scenario,
                             const models::ModelRegistries& registries,
                             const std::filesystem::path& output_dir,

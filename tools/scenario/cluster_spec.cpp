@@ -327,7 +327,8 @@ Bindings<C> outputs_bindings() {
   return outputs;
 }
 
-void map_cluster_sections(const json& r, const models::ModelRegistries& registries, C& c) {
+std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>> map_cluster_sections(
+    const json& r, const json& given, const models::ModelRegistries& registries, C& c) {
   cluster_bindings(registries).apply(r.at("cluster"), c);
   c.cloud_pool = map_cloud_pool(r.at("cluster"), registries);
   workload_bindings(registries).apply(r.at("workload"), c);
@@ -340,7 +341,7 @@ void map_cluster_sections(const json& r, const models::ModelRegistries& registri
   const json& outputs = r.at("outputs");
   c.racks_per_power_series =
       racks_per_power_series(c, outputs.at("rack_power").get<std::string>(), outputs.at("max_rack_series").get<int>());
-  finish_training_jobs(r.at("workload").at("training"), registries, c);
+  return finish_training_jobs(r.at("workload").at("training"), find_at(given, "/workload/training"), registries, c);
 }
 
 std::optional<std::string> cluster_pointer(std::string_view field, const models::ModelRegistries& registries,

@@ -9,11 +9,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "models/cluster/cluster_config.hpp"
 #include "models/model_registries.hpp"
+#include "models/workload/plan_search.hpp"
 #include "tools/scenario/binding.hpp"
 
 namespace dcsim::tools::scenario {
@@ -26,9 +29,12 @@ Bindings<models::cluster::ClusterConfig> policies_bindings(const models::ModelRe
 Bindings<models::cluster::ClusterConfig> outputs_bindings();
 
 // Resolved /cluster, /workload, /policies and /outputs -> `config` (what the keys say; the
-// loader adds what depends on the rest of the scenario: seed, duration, traces).
-void map_cluster_sections(const nlohmann::json& resolved, const models::ModelRegistries& registries,
-                          models::cluster::ClusterConfig& config);
+// loader adds what depends on the rest of the scenario: seed, duration, traces). `given` (the
+// scenario as read) tells which keys an automatic training plan pins; returns the searched plans
+// (finish_training_jobs).
+std::vector<std::pair<std::size_t, models::workload::PlanSearchOutcome>> map_cluster_sections(
+    const nlohmann::json& resolved, const nlohmann::json& given, const models::ModelRegistries& registries,
+    models::cluster::ClusterConfig& config);
 
 // The key of a cluster model's field (`resolved`: the whole resolved scenario), or nothing for
 // a value of the model's own.

@@ -200,7 +200,7 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   out.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
   out.has_cluster = r.contains("cluster");
   if (!out.has_cluster) return;  // fabric-only: check_cross_field made sure there are no jobs
-  map_cluster_sections(r, registries, c);
+  out.plan_searches = map_cluster_sections(r, out.given, registries, c);
   c.seed = out.seed;
   c.duration = out.duration;
   // Last: trace jobs are checked against every name above.
@@ -293,6 +293,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
 
   try {
     map_to_config(out.resolved, registries, out);
+    record_searched_plans(out.cluster, out.plan_searches, out.resolved);
   } catch (const sim::ConfigError& e) {
     throw cluster_config_error(out, e, registries);
   }

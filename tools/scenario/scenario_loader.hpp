@@ -31,6 +31,7 @@
 #include "models/reliability/fault_class.hpp"
 #include "models/reliability/scripted_node_fault.hpp"
 #include "models/storage/storage_config.hpp"
+#include "models/workload/plan_search.hpp"
 #include "sim/error.hpp"
 #include "tools/scenario/fabric_config.hpp"
 #include "tools/scenario/field_spec.hpp"
@@ -63,6 +64,10 @@ struct Scenario {
   std::optional<models::economics::EconomicsConfig> economics;       // /economics, when given
   std::vector<models::inference::ServiceConfig> inference;          // /inference/services
   std::vector<TraceReport> traces;  // /workload/traces: what each trace gave (jobs, rows skipped)
+  // Issue 37 item 2: the /workload/training entries whose plan was searched ("parallelism":
+  // {"auto": true}), by index, and what the search found; the plan itself is in `cluster` and
+  // written back into `resolved`.
+  std::vector<std::pair<std::size_t, models::workload::PlanSearchOutcome>> plan_searches;
   // /faults entries of kinds `node` and `job_crash`, in time order (the fabric's and the plant's
   // are in `fabric` and `facility`).
   std::vector<models::reliability::ScriptedNodeFault> node_faults;

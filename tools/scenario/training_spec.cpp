@@ -1,6 +1,8 @@
 #include "tools/scenario/training_spec.hpp"
 
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "models/workload/training_job.hpp"
 #include "sim/error.hpp"
@@ -75,6 +77,16 @@ Bindings<mw::TrainingJobSpec> training_job_bindings(const models::ModelRegistrie
   using P = mw::ParallelismPlan;
   Bindings<P> parallelism(object_field("parallelism", "How the job's GPUs split the model and the batch.", {}));
   parallelism
+      // Issue 37 item 2: read by finish_training_jobs.
+      .key(with_default_note(boolean_field("auto",
+                                           "Choose the plan with the highest tokens/s in the step model "
+                                           "(models/workload/plan_search.hpp): tp, cp, pp, virtual_stages, "
+                                           "micro_batch_size, recompute, zero_stage or distributed_optimizer, "
+                                           "sequence_parallel and tp_comm_overlap, each key given here (and "
+                                           "micro_batch_size or recompute given on the job) pinned. Needs "
+                                           "global_batch. The chosen plan is written into the resolved "
+                                           "scenario and the summary (training/plans/NAME/*)."),
+                             "false: the plan as given"))
       .bind(integer_field("tp", "Tensor parallelism (inside one NVLink domain).", at_least(1)), &P::tp,
             "parallelism.tp")
       .bind(integer_field("pp", "Pipeline stages (1F1B schedule).", at_least(1)), &P::pp, "parallelism.pp")
@@ -383,8 +395,37 @@ models::collective::FabricParams collective_fabric_params(const models::hardware
   return f;
 }
 
-void finish_training_jobs(const json& list, const models::ModelRegistries& registries,
-                          models::cluster::ClusterConfig& config) {
+namespace {
+
+// The keys an automatic plan keeps: those the scenario gives in the parallelism object, and the
+// job's micro_batch_size and recompute.
+mw::PlanSearchPins pins_of(const json* given) {
+  mw::PlanSearchPins p;
+  if (given == nullptr || !given->is_object()) return p;
+  const json empty = json::object();
+  const json& g =
+      given->contains("parallelism") && given->at("parallelism").is_object() ? given->at("parallelism") : empty;
+  const std::pair<const char*, bool*> keys[] = {{"tp", &p.tp},
+                                                {"pp", &p.pp},
+                                                {"dp", &p.dp},
+                                                {"cp", &p.cp},
+                                                {"virtual_stages", &p.virtual_stages},
+                                                {"zero_stage", &p.zero_stage},
+                                                {"distributed_optimizer", &p.distributed_optimizer},
+                                                {"sequence_parallel", &p.sequence_parallel},
+                                                {"tp_comm_overlap", &p.tp_comm_overlap}};
+  for (const auto& [key, pin] : keys) *pin = g.contains(key);
+  p.micro_batch_size = given->contains("micro_batch_size");
+  p.recompute = given->contains("recompute");
+  return p;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>> finish_training_jobs(
+    const json& list, const json* given_list, const models::ModelRegistries& registries,
+    models::cluster::ClusterConfig& config) {
+  std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>> searched;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& t = list[i];
     mw::TrainingJobSpec& spec = config.training_jobs[i];
@@ -401,10 +442,41 @@ void finish_training_jobs(const json& list, const models::ModelRegistries& regis
     spec.dataset.from_store = t.contains("dataset");
     spec.fabric = collective_fabric_params(config.node);
     try {
+      if (t.at("parallelism").value("auto", false)) {
+        mw::PlanSearchOptions options;
+        const bool given = given_list != nullptr && given_list->is_array() && i < given_list->size();
+        options.pins = pins_of(given ? &(*given_list)[i] : nullptr);
+        const auto found = mw::search_training_plan(spec.job, config.node, spec.fabric,
+                                                    registries.collective_algorithms, {}, {}, options);
+        spec.job = found.best.job;
+        searched.emplace_back(i, mw::outcome_of(found));
+      }
       (void)mw::plan_training_job(spec, config.node, registries.collective_algorithms);
     } catch (const sim::ConfigError& e) {
       throw sim::ConfigError("training[" + std::to_string(i) + "]." + e.field(), e.detail());
     }
+  }
+  return searched;
+}
+
+void record_searched_plans(const models::cluster::ClusterConfig& config,
+                           const std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>>& searched, json& resolved) {
+  for (const auto& [i, outcome] : searched) {
+    const mw::TrainingJobConfig& job = config.training_jobs[i].job;
+    const mw::ParallelismPlan& p = job.parallelism;
+    json& t = resolved["workload"]["training"][i];
+    json& par = t["parallelism"];
+    par["tp"] = p.tp;
+    par["pp"] = p.pp;
+    par["dp"] = job.nodes * config.node.gpus / (p.tp * p.cp * p.pp);
+    par["cp"] = p.cp;
+    par["virtual_stages"] = p.virtual_stages;
+    par["zero_stage"] = p.zero_stage;
+    par["distributed_optimizer"] = p.distributed_optimizer;
+    par["sequence_parallel"] = p.sequence_parallel;
+    par["tp_comm_overlap"] = p.tp_comm_overlap;
+    t["micro_batch_size"] = job.micro_batch_size;
+    t["recompute"] = job.recompute == mw::Recompute::kFull ? "full" : "selective";
   }
 }
 

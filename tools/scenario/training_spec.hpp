@@ -8,12 +8,15 @@
 //                          precision, steps, arrival, checkpoints: models/workload/training_job.hpp)
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "models/cluster/cluster_config.hpp"
 #include "models/collective/collective_estimator.hpp"
 #include "models/model_registries.hpp"
+#include "models/workload/plan_search.hpp"
 #include "models/workload/training_job.hpp"
 #include "tools/scenario/binding.hpp"
 
@@ -35,8 +38,19 @@ models::collective::FabricParams collective_fabric_params(const models::hardware
 
 // After the bindings filled config.training_jobs from `list` (resolved /workload/training):
 // what no single key says, then each job's plan (so `dcsim validate` reports a plan that does not
-// divide or fit). Throws ConfigError "training[i].<field>".
-void finish_training_jobs(const nlohmann::json& list, const models::ModelRegistries& registries,
-                          models::cluster::ClusterConfig& config);
+// divide or fit). A job with "parallelism": {"auto": true} gets the plan search_training_plan
+// (models/workload/plan_search.hpp) finds, the keys `given_list` (/workload/training as read; may
+// be null) gives in its parallelism object, and its micro_batch_size and recompute, pinned.
+// Returns those jobs' indices and outcomes. Throws ConfigError "training[i].<field>".
+std::vector<std::pair<std::size_t, models::workload::PlanSearchOutcome>> finish_training_jobs(
+    const nlohmann::json& list, const nlohmann::json* given_list, const models::ModelRegistries& registries,
+    models::cluster::ClusterConfig& config);
+
+// The searched plans written into the resolved scenario (/workload/training/i/parallelism's keys,
+// micro_batch_size, recompute; "auto" stays true): a run of the resolved scenario pins them all
+// and evaluates that one plan, so it reproduces the choice.
+void record_searched_plans(const models::cluster::ClusterConfig& config,
+                           const std::vector<std::pair<std::size_t, models::workload::PlanSearchOutcome>>& searched,
+                           nlohmann::json& resolved);
 
 }  // namespace dcsim::tools::scenario

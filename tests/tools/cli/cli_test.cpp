@@ -234,3 +234,27 @@ TEST_CASE("export --csv: the facility events' value column says its unit, row by
   fs::remove_all(out);
   fs::remove_all(csv);
 }
+
+// Issue 37 item 2: validate and run resolve the same automatic plan, and show it where users look.
+TEST_CASE("validate prints an automatic plan and the run's summary records the same one", "[cli][plan]") {
+  const auto file = temp_path("auto-plan.json");
+  std::ofstream(file) << R"({"name": "auto", "cluster": {"nodes": 4},
+    "workload": {"training": [{"name": "llama", "model": "llama3-8b", "nodes": 4, "global_batch": 64,
+                               "steps": 2, "parallelism": {"auto": true}}]}})";
+  const auto v = run_dcsim("validate " + file.string());
+  REQUIRE(v.exit_code == 0);
+  const auto at = v.output.find("  training llama: auto plan ");
+  REQUIRE(at != std::string::npos);
+  const auto start = at + std::string("  training llama: auto plan ").size();
+  const std::string plan = v.output.substr(start, v.output.find(" (", start) - start);
+  const auto out = temp_path("auto-plan-run");
+  fs::remove_all(out);
+  REQUIRE(run_dcsim("run " + file.string() + " -o " + out.string() + " -q").exit_code == 0);
+  const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
+  const auto& p = summary.at("training").at("plans").at("llama");
+  CHECK(p.at("plan") == plan);
+  CHECK(p.at("plans_evaluated").get<int>() > 1);
+  CHECK(p.at("plans_enumerated").get<int>() > p.at("plans_evaluated").get<int>());
+  fs::remove_all(out);
+  fs::remove(file);
+}

@@ -188,3 +188,74 @@ TEST_CASE("training model errors point at the scenario keys", "[tools][scenario]
                     "t.json:/workload/training/0/global_batch: 36 is not a multiple of "
                     "micro_batch_size x dp = 32");
 }
+
+// Issue 37 item 2: "parallelism": {"auto": true}. The search runs where the scenario is mapped
+// (validate and run see the same plan), keeps the keys the scenario gives, and writes the plan
+// into the resolved scenario, so a run of the resolved scenario evaluates that one plan again.
+TEST_CASE("an automatic plan keeps the pinned keys and lands in the resolved scenario",
+          "[tools][scenario][training][plan]") {
+  const auto registries = dcsim::tools::scenario::testing::make_registries();
+  const json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 4},
+    "workload": {"training": [{"name": "llama", "model": "llama3-8b", "nodes": 4, "global_batch": 64,
+                               "parallelism": {"auto": true, "tp": 2}, "recompute": "full"}]}})");
+  const Scenario s = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+  REQUIRE(s.plan_searches.size() == 1);
+  const mw::TrainingJobSpec& t = s.cluster.training_jobs[0];
+  CHECK(t.job.parallelism.tp == 2);
+  CHECK(t.job.recompute == mw::Recompute::kFull);
+  const auto& o = s.plan_searches[0].second;
+  CHECK(o.evaluated > 1);
+  CHECK(o.enumerated == o.pruned + o.evaluated);
+  const json& r = s.resolved["workload"]["training"][0];
+  CHECK(r["parallelism"]["auto"] == true);
+  CHECK(r["parallelism"]["tp"] == 2);
+  CHECK(r["parallelism"]["pp"] == t.job.parallelism.pp);
+  CHECK(r["parallelism"]["dp"] == 32 / (2 * t.job.parallelism.pp * t.job.parallelism.cp));
+  CHECK(r["micro_batch_size"] == t.job.micro_batch_size);
+  CHECK(r["recompute"] == "full");
+
+  // The recorded keys given again: every one pinned, the one plan evaluated.
+  json again = doc;
+  again["workload"]["training"][0]["parallelism"] = r["parallelism"];
+  again["workload"]["training"][0]["micro_batch_size"] = r["micro_batch_size"];
+  const Scenario s2 = load_scenario_json(again, "t.json", {}, std::nullopt, registries);
+  REQUIRE(s2.plan_searches.size() == 1);
+  CHECK(s2.plan_searches[0].second.evaluated == 1);
+  CHECK(s2.plan_searches[0].second.plan == o.plan);
+}
+
+TEST_CASE("a plain parallelism object is not searched and its resolved form has no auto key",
+          "[tools][scenario][training][plan]") {
+  const auto registries = dcsim::tools::scenario::testing::make_registries();
+  const json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 4},
+    "workload": {"training": [{"name": "llama", "model": "llama3-8b", "nodes": 4, "global_batch": 64,
+                               "parallelism": {"tp": 4, "zero_stage": 1}}]}})");
+  const Scenario s = load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+  CHECK(s.plan_searches.empty());
+  CHECK_FALSE(s.resolved["workload"]["training"][0]["parallelism"].contains("auto"));
+  CHECK(s.cluster.training_jobs[0].job.parallelism.pp == 1);
+}
+
+TEST_CASE("an automatic plan that nothing fits exits with the pointer and the memory it needs",
+          "[tools][scenario][training][plan]") {
+  const auto registries = dcsim::tools::scenario::testing::make_registries();
+  const json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 1},
+    "workload": {"training": [{"name": "big", "model": "llama3-405b", "nodes": 1, "global_batch": 64,
+                               "parallelism": {"auto": true}}]}})");
+  try {
+    (void)load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+    FAIL("expected an InputError");
+  } catch (const dcsim::sim::InputError& e) {
+    const std::string m = e.what();
+    INFO(m);
+    CHECK(m.rfind("t.json:/workload/training/0/parallelism: no plan fits: 8 GPUs (1 x 8)", 0) == 0);
+    CHECK(m.find("the least memory any plan needs is") != std::string::npos);
+    CHECK(m.find("usable; more nodes") != std::string::npos);
+  }
+  json no_batch = doc;
+  no_batch["workload"]["training"][0].erase("global_batch");
+  no_batch["workload"]["training"][0]["model"] = "llama3-8b";
+  CHECK_THROWS_WITH(load_scenario_json(no_batch, "t.json", {}, std::nullopt, registries),
+                    Catch::StartsWith("t.json:/workload/training/0/global_batch: an automatic plan is chosen at a "
+                                      "fixed batch"));
+}
