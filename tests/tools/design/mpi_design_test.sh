@@ -6,18 +6,7 @@
 #   mpi_design_test.sh DCSIM SOURCE_DIR WORK_DIR WITH_MPI(ON|OFF)
 set -euo pipefail
 dcsim=$1 source_dir=$2 work=$3 with_mpi=$4
-if [[ "$with_mpi" != "ON" && "$with_mpi" != "1" && "$with_mpi" != "TRUE" ]]; then
-  echo "skipped: this build has no MPI support (DCSIM_WITH_MPI=OFF or CMake found no MPI; Debian: libopenmpi-dev openmpi-bin)"
-  exit 77
-fi
-if ! command -v mpirun >/dev/null; then
-  echo "skipped: no mpirun on PATH (Debian: openmpi-bin)"
-  exit 77
-fi
-if [[ -n "${ASAN_OPTIONS:-}" ]]; then export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"; fi
-rm -rf "$work"
-mkdir -p "$work"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../mpi_test_setup.sh"
 cat >"$work/design.json" <<JSON
 { "name": "mpi", "scenario": "$source_dir/tests/data/design/tiny-training.json",
   "variables": [ { "path": "cluster.nodes", "values": [1, 2, 4] },
@@ -28,7 +17,6 @@ cat >"$work/design.json" <<JSON
   "strategy": { "name": "grid", "params": { "batch": 4 } } }
 JSON
 "$dcsim" design "$work/design.json" -o "$work/threads" --jobs 2 --quiet
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 timeout 300 mpirun --oversubscribe -np 2 "$dcsim" design "$work/design.json" -o "$work/mpi" --jobs 1 --quiet
 cmp "$work/threads/evaluations.csv" "$work/mpi/evaluations.csv"
 cmp "$work/threads/pareto.csv" "$work/mpi/pareto.csv"
