@@ -28,8 +28,8 @@ struct SearchVariable {
   std::size_t choices = 0;  // kChoice: how many (the values themselves are the caller's)
   // kInteger, kContinuous: the inclusive range. kInteger takes low, low + step, ... <= high.
   double low = 0.0, high = 0.0;
-  double step = 1.0;         // kInteger
-  bool log_scale = false;    // sampled and modelled in log space (low > 0)
+  double step = 1.0;            // kInteger
+  bool log_scale = false;       // sampled and modelled in log space (low > 0)
   std::size_t grid_points = 0;  // kContinuous on a grid: evenly spaced points incl. both ends
 };
 
