@@ -66,6 +66,24 @@ void emit_data_stall_summary(const std::vector<std::unique_ptr<ClusterSimulation
                                      "goodput the store cost)"});
 }
 
+// Issue 41 item 2: MoE training jobs' expert-parallel all-to-alls in the closed-form step (dense
+// jobs add nothing, so their summaries stay as they were).
+void emit_expert_parallel_summary(const std::vector<std::unique_ptr<ClusterSimulation::Job>>& jobs,
+                                  sim::TraceSink& sink) {
+  for (const auto& job : jobs) {
+    if (!job->plan || !job->plan->job.model.moe.enabled()) continue;
+    const auto& r = job->plan->step;
+    const std::string at = "training/jobs/" + job->spec.name + "/";
+    sink.set_summary(at + "exposed_ep_s", sim::SummaryValue{r.ep_s, "s",
+                                                            "exposed expert-parallel all-to-alls of "
+                                                            "one step (closed form; in exposed_comm_s)"});
+    sink.set_summary(at + "ep_comm_s",
+                     sim::SummaryValue{r.ep_comm_s, "s", "the step's expert-parallel all-to-alls before overlap"});
+    sink.set_summary(at + "ep_bytes_per_gpu",
+                     sim::SummaryValue{r.ep_bytes_per_gpu, "B", "all-to-all bytes one GPU sends per step (mean)"});
+  }
+}
+
 }  // namespace
 
 ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries registries, sim::Simulator& sim,
@@ -355,6 +373,7 @@ void ClusterSimulation::finish() {
   emit_goodput_summary(goodput_, training_time_kept(jobs_, sim_.now()), sink_);
   corruption_->finish();
   emit_data_stall_summary(jobs_, sink_);
+  emit_expert_parallel_summary(jobs_, sink_);
   put("makespan_s", makespan.seconds(), "s", "time of the last job completion (inference replicas' ends excluded)");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
   put("utilization/node_busy_fraction",

@@ -1,5 +1,6 @@
 #include "models/workload/activation_memory.hpp"
 
+#include "models/workload/expert_parallel.hpp"
 #include "models/workload/pipeline_schedule.hpp"
 
 namespace dcsim::models::workload {
@@ -15,14 +16,30 @@ constexpr double kDropoutMaskBytes = 1.0;  // per element
 constexpr double kLogitBytes = 4.0;
 }  // namespace
 
+double stage_expert_parameters(const TrainingJobConfig& job, const std::vector<int>& layers, int stage) {
+  const TransformerModel& md = job.model;
+  if (!md.moe.enabled()) return 0.0;
+  const int moe = stage_moe_layers(md, layers, job.parallelism.virtual_stages)[static_cast<std::size_t>(stage)];
+  return moe * md.moe.experts * md.mlp_params(md.moe.expert_ffn_hidden) / job.parallelism.ep;
+}
+
 double stage_parameters(const TrainingJobConfig& job, const std::vector<int>& layers, int stage) {
   const TransformerModel& md = job.model;
   const int p = static_cast<int>(layers.size());
   const double embed = static_cast<double>(md.vocab) * md.hidden;
-  double params = layers[static_cast<std::size_t>(stage)] * md.layer_params();
+  const int n = layers[static_cast<std::size_t>(stage)];
+  double params = n * md.layer_params();
+  double experts = 0.0;
+  if (md.moe.enabled()) {
+    // Dense layers, and MoE layers without their routed experts, shard by tp; the experts by ep.
+    experts = stage_expert_parameters(job, layers, stage);
+    const int moe = stage_moe_layers(md, layers, job.parallelism.virtual_stages)[static_cast<std::size_t>(stage)];
+    params = (n - moe) * md.dense_layer_params() +
+             moe * (md.moe_layer_params() - md.moe.experts * md.mlp_params(md.moe.expert_ffn_hidden));
+  }
   if (stage == 0) params += embed + static_cast<double>(md.learned_positions) * md.hidden;
   if (stage == p - 1 && (!md.tied_embeddings || p > 1)) params += embed;
-  return params / job.parallelism.tp;
+  return params / job.parallelism.tp + experts;
 }
 
 namespace {
@@ -73,6 +90,27 @@ LayerActivations selective_activations(const TransformerModel& md) {
 }
 }  // namespace
 
+namespace {
+// An MoE layer's activations in s b h / t units beyond a dense layer's without its MLP (the
+// header's MoE paragraph).
+double moe_minus_mlp_per_sbh(const TrainingJobConfig& job) {
+  const TransformerModel& md = job.model;
+  const double wide = md.gated_mlp ? 3.0 : 2.0;
+  const double fe = static_cast<double>(md.moe.expert_ffn_hidden) / md.hidden;
+  const double f = static_cast<double>(md.ffn_hidden) / md.hidden;
+  return kBf16Bytes * (md.moe.experts_per_token * busiest_gpu_load(job) * (1.0 + wide * fe) +
+                       md.moe.shared_experts * wide * fe - wide * f);
+}
+}  // namespace
+
+double moe_activation_bytes_per_layer(const TrainingJobConfig& job) {
+  const double dense = activation_bytes_per_layer(job);
+  if (job.recompute == Recompute::kFull) return dense;
+  const TransformerModel& md = job.model;
+  const double sbh = static_cast<double>(md.seq_len) * job.micro_batch_size * md.hidden / job.parallelism.cp;
+  return dense + moe_minus_mlp_per_sbh(job) * sbh / job.parallelism.tp;
+}
+
 double activation_bytes_per_layer(const TrainingJobConfig& job) {
   const TransformerModel& md = job.model;
   const ParallelismPlan& pl = job.parallelism;
@@ -103,6 +141,19 @@ MemoryBreakdown stage_memory(const TrainingJobConfig& job, int data_shards, int 
   const double chunks = in_flight_chunks(p, v, m, stage);
   mem.activations_bytes =
       activation_bytes_per_layer(job) * layers[static_cast<std::size_t>(stage)] * chunks / v;
+  if (md.moe.enabled()) {
+    // The routed experts shard over the expert-data-parallel ranks instead (the header).
+    const double experts = stage_expert_parameters(job, layers, stage);
+    const double edp = static_cast<double>(pl.tp) * data_shards / pl.ep;
+    const auto resharded = [&](double per_param, bool sharded) {
+      return per_param * experts * (1.0 / (sharded ? edp : 1.0) - 1.0 / (sharded ? data_shards : 1.0));
+    };
+    mem.weights_bytes += resharded(kBf16Bytes, z >= 3);
+    mem.gradients_bytes += resharded(job.grad_bytes_per_param, z >= 2);
+    mem.optimizer_bytes += resharded(kAdamStateBytes, pl.shards_optimizer());
+    const int moe = stage_moe_layers(md, layers, v)[static_cast<std::size_t>(stage)];
+    mem.activations_bytes += (moe_activation_bytes_per_layer(job) - activation_bytes_per_layer(job)) * moe * chunks / v;
+  }
   if (stage == p - 1) {
     mem.activations_bytes += kLogitBytes * md.seq_len * job.micro_batch_size * md.vocab / (pl.tp * pl.cp);
   }

@@ -32,6 +32,14 @@
 // parallelism). Stage s holds in_flight_chunks(p, v, m, s) chunk-micro-batches of 1/v of its
 // layers (pipeline_schedule.hpp): the first stage p micro-batches under 1F1B, the last one;
 // plus, on the last stage, the fp32 logits of one micro-batch (4 s b vocab / (t cp)).
+//
+// MoE layers (issue 41, expert_parallel.hpp): attention, router and shared experts divided by
+// tp, the routed experts by ep (expert tensor parallelism 1); the routed experts' gradients,
+// optimizer state (and ZeRO-3 weights) shard over the expert-data-parallel tp x dp x cp / ep
+// ranks. Their activations replace the MLP's 2 f (3 f gated) with, per routed token on the
+// busiest GPU (u times the mean, the capacity factor capping it), the dispatched input 2 and the
+// expert's inner tensors 2 f_e (3 f_e gated), k per token, plus the shared experts' like a dense
+// MLP of width shared x f_e: s b h / t x (2 k u (1 + (2|3) f_e / h) + 2 shared (2|3) f_e / h).
 
 #include <vector>
 
@@ -47,10 +55,15 @@ MemoryBreakdown stage_memory(const TrainingJobConfig& job, int data_shards, int 
 // Parameters held by one GPU of stage `stage` (before ZeRO sharding).
 double stage_parameters(const TrainingJobConfig& job, const std::vector<int>& layers, int stage);
 
+// The routed experts' share of stage_parameters (0 for a dense model).
+double stage_expert_parameters(const TrainingJobConfig& job, const std::vector<int>& layers, int stage);
+
 // Parameters one GPU of stage `stage` trains: all of them, or with LoRA its adapters (lora.hpp).
 double stage_trainable_parameters(const TrainingJobConfig& job, const std::vector<int>& layers, int stage);
 
 // Activation bytes of one layer and one micro-batch on one GPU (the table above).
 double activation_bytes_per_layer(const TrainingJobConfig& job);
+// The same for an MoE layer (the MoE paragraph above).
+double moe_activation_bytes_per_layer(const TrainingJobConfig& job);
 
 }  // namespace dcsim::models::workload

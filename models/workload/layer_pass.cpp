@@ -12,7 +12,7 @@ namespace cm = compute;
 constexpr double kBf16Bytes = 2.0;
 }  // namespace
 
-LayerPass layer_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod) {
+LayerPass layer_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod, bool with_mlp) {
   const ParallelismPlan& plan = job.parallelism;
   const TransformerModel& md = job.model;
   const double T = static_cast<double>(job.micro_batch_size) * md.seq_len / plan.cp;
@@ -44,8 +44,10 @@ LayerPass layer_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod)
   // the activation before MLP down and its backward before MLP up's data gradient.
   gemm(T, (h + 2.0 * kv_cols) / tp, h, true, false);             // QKV
   gemm(T, h, h / tp, false, false);                              // attention output
-  gemm(T, (md.gated_mlp ? 2.0 : 1.0) * f / tp, h, true, true);   // MLP up (and gate)
-  gemm(T, h, f / tp, true, false);                               // MLP down
+  if (with_mlp) {
+    gemm(T, (md.gated_mlp ? 2.0 : 1.0) * f / tp, h, true, true);  // MLP up (and gate)
+    gemm(T, h, f / tp, true, false);                              // MLP down
+  }
   // LoRA adapters (lora.hpp), BF16: x A then (x A) B per target, trained (dgrad + wgrad). With
   // one side of rank r their arithmetic intensity is about r FLOP per byte, far below the
   // tensor cores' ridge: they cost their HBM traffic (operands and output, 2 B each).
@@ -83,7 +85,7 @@ LayerPass layer_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod)
   // them whole: Korthikanti et al. 2022, section 4.2.2), the activation over the MLP width
   // (read 1 or 2, write 1: 3 f / tp per token).
   const bool sp = job.parallelism.sequence_parallel || plan.tp == 1;
-  const double ew_bytes = kBf16Bytes * T * (10.0 * h / (sp ? tp : 1.0) + 3.0 * f / tp);
+  const double ew_bytes = kBf16Bytes * T * (10.0 * h / (sp ? tp : 1.0) + (with_mlp ? 3.0 * f / tp : 0.0));
   const cm::OpTime ew = cmod.memory_op(ew_bytes);
   fwd += ew.time_s;
   bwd += 2.0 * ew.time_s;

@@ -32,8 +32,9 @@ struct LayerPass {
   double fp8_backward_s = 0.0;  // in backward_s
 };
 
-// One layer, one micro-batch, one GPU of the job's (tp, cp) plan.
-LayerPass layer_pass(const TrainingJobConfig& job, const compute::ComputeModel& cmod);
+// One layer, one micro-batch, one GPU of the job's (tp, cp) plan; without its MLP (its GEMMs and
+// activation) for an MoE layer, whose experts expert_parallel.hpp counts.
+LayerPass layer_pass(const TrainingJobConfig& job, const compute::ComputeModel& cmod, bool with_mlp = true);
 // The LM head and loss of one micro-batch on one GPU of the last stage.
 LayerPass head_pass(const TrainingJobConfig& job, const compute::ComputeModel& cmod);
 

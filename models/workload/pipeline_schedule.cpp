@@ -80,6 +80,21 @@ std::vector<int> stage_layers(const TransformerModel& model, const ParallelismPl
   return layers;
 }
 
+std::vector<int> stage_moe_layers(const TransformerModel& model, const std::vector<int>& layers, int v) {
+  const int p = static_cast<int>(layers.size());
+  std::vector<int> moe(layers.size(), 0);
+  if (!model.moe.enabled()) return moe;
+  int next = 0;
+  for (int round = 0; round < v; ++round) {
+    for (int s = 0; s < p; ++s) {
+      const int n = layers[static_cast<std::size_t>(s)];
+      const int chunk = n / v + (round == v - 1 ? n % v : 0);
+      for (int i = 0; i < chunk; ++i) moe[static_cast<std::size_t>(s)] += model.is_moe_layer(next++) ? 1 : 0;
+    }
+  }
+  return moe;
+}
+
 void validate_interleaving(int p, int v, int m, const std::vector<int>& layers) {
   if (v < 1) throw sim::ConfigError("parallelism.virtual_stages", "must be a positive integer, got " + str(v));
   if (v == 1) return;

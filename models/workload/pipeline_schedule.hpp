@@ -34,6 +34,11 @@ struct TransformerModel;
 // impossible split (a stage without layers, first + last more than the model, ...).
 std::vector<int> stage_layers(const TransformerModel& model, const ParallelismPlan& plan);
 
+// MoE layers per stage (issue 41): model chunks in schedule order (chunk c on stage c mod p, a
+// stage's layers split evenly over its v chunks, the remainder in its last), each chunk the next
+// layers of the model, counted with model.is_moe_layer. All zero for a dense model.
+std::vector<int> stage_moe_layers(const TransformerModel& model, const std::vector<int>& layers, int v);
+
 // Checks an interleaved schedule of v chunks on p stages with m micro-batches per step and the
 // given stage split: pp > 1, m a multiple of p, at least v layers on every stage. Throws
 // sim::ConfigError("parallelism.virtual_stages", ...).

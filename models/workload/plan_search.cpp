@@ -251,6 +251,9 @@ class PlanSearch {
   // micro-batch, recompute and sequence parallelism only, the stages' parameters on tp and pp:
   // each is computed once per key. O(pp).
   double step_lower_bound_s(const TrainingJobConfig& c, const std::vector<int>& layers, int m) {
+    // MoE layers (issue 41) are not the dense pass this bound adds up: no bound, every plan that
+    // fits is estimated (ep stays as the job gives it).
+    if (c.model.moe.enabled()) return 0.0;
     const ParallelismPlan& p = c.parallelism;
     const auto key = std::make_tuple(p.tp, p.cp, c.micro_batch_size, c.recompute, p.sequence_parallel);
     auto it = passes_.find(key);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/workload/activation_memory.hpp"
 #include "models/workload/pipeline_schedule.hpp"
 #include "sim/error.hpp"
 
@@ -18,6 +19,46 @@ std::string gb(double bytes) {
   return buf;
 }
 
+// Issue 41 item 2: ep splits each MoE layer's experts over ranks of a stage's tp x cp x dp
+// (expert_parallel.hpp: Megatron-Core's folding with expert tensor parallelism 1).
+void check_expert_parallelism(const TrainingJobConfig& job, const hardware::NodeSpec& node, const StepPlan& plan) {
+  const ParallelismPlan& p = job.parallelism;
+  const MoeShape& e = job.model.moe;
+  const auto fail = [](const char* field, const std::string& why) { throw sim::ConfigError(field, why); };
+  if (p.ep < 1) fail("parallelism.ep", "must be a positive integer, got " + std::to_string(p.ep));
+  if (!(p.ep_overlap >= 0.0 && p.ep_overlap <= 1.0)) {
+    fail("parallelism.ep_overlap", "must be a fraction in [0, 1], got " + std::to_string(p.ep_overlap));
+  }
+  if (!(job.moe_skew >= 1.0)) fail("moe_skew", "must be at least 1 (the mean), got " + std::to_string(job.moe_skew));
+  if (job.moe_max_nodes_per_token < 0) {
+    fail("moe_max_nodes_per_token", "must be 0 (any) or positive, got " + std::to_string(job.moe_max_nodes_per_token));
+  }
+  if (!e.enabled()) {
+    if (p.ep > 1) fail("parallelism.ep", job.model.name + " is dense: expert parallelism needs a model with experts");
+    return;
+  }
+  if (job.lora.enabled()) fail("lora.rank", "LoRA on a mixture-of-experts model is not modelled");
+  if (e.experts % p.ep != 0) {
+    fail("parallelism.ep", "expert parallelism " + std::to_string(p.ep) + " must divide the " +
+                               std::to_string(e.experts) + " experts of " + job.model.name);
+  }
+  const int stage_ranks = plan.tp * plan.cp * plan.dp;
+  if (stage_ranks % p.ep != 0) {
+    fail("parallelism.ep",
+         "expert parallelism " + std::to_string(p.ep) + " must divide tp x cp x dp = " + std::to_string(stage_ranks) +
+             " GPUs of a pipeline stage (" + std::to_string(plan.gpus) + " GPUs / pp " + std::to_string(plan.pp) + ")");
+  }
+  const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
+  if (p.ep > domain && p.ep % domain != 0) {
+    fail("parallelism.ep", "expert parallelism " + std::to_string(p.ep) + " beyond one NVLink domain must be a " +
+                               "multiple of its " + std::to_string(domain) + " GPUs");
+  }
+  if (p.tp > 1 && !p.sequence_parallel) {
+    fail("parallelism.sequence_parallel",
+         "MoE layers with tp > 1 need sequence parallelism (Megatron-Core requires it with experts)");
+  }
+}
+
 }  // namespace
 
 StepPlan make_step_plan(const TrainingJobConfig& job, const hardware::NodeSpec& node) {
@@ -29,6 +70,7 @@ StepPlan make_step_plan(const TrainingJobConfig& job, const hardware::NodeSpec& 
   plan.pp = p.pp;
   plan.cp = p.cp;
   plan.v = p.virtual_stages;
+  plan.ep = p.ep;
   if (p.tp <= 0 || p.pp <= 0 || p.dp < 0) {
     throw sim::ConfigError("parallelism", "tp and pp must be positive and dp non-negative");
   }
@@ -103,6 +145,8 @@ StepPlan make_step_plan(const TrainingJobConfig& job, const hardware::NodeSpec& 
   }
   plan.layers = stage_layers(job.model, p);
   validate_interleaving(plan.pp, plan.v, plan.m, plan.layers);
+  plan.moe_layers = stage_moe_layers(job.model, plan.layers, plan.v);
+  check_expert_parallelism(job, node, plan);
   return plan;
 }
 
@@ -120,6 +164,15 @@ std::string memory_error(const TrainingJobConfig& job, const StepPlan& plan, con
   if (!p.sequence_parallel && p.tp > 1) ideas.push_back("turn sequence_parallel on");
   if (p.virtual_stages > 1) ideas.push_back("use fewer virtual_stages");
   if (job.micro_batch_size > 1) ideas.push_back("use a smaller micro_batch_size");
+  const MoeShape& e = job.model.moe;
+  std::string experts;
+  if (e.enabled()) {
+    // Issue 41 item 3: name the experts, the usual reason an MoE plan does not fit.
+    if (p.ep < e.experts) ideas.insert(ideas.begin(), "raise ep");
+    experts = " (" + std::to_string(e.experts / p.ep) + " of the " + std::to_string(e.experts) +
+              " routed experts of every MoE layer per GPU with ep " + std::to_string(p.ep) + ": " +
+              gb(2.0 * stage_expert_parameters(job, plan.layers, stage)) + " of the weights)";
+  }
   std::string hint;
   for (std::size_t i = 0; i < ideas.size(); ++i) {
     hint += (i == 0 ? "" : i + 1 == ideas.size() ? " or " : ", ") + ideas[i];
@@ -127,9 +180,9 @@ std::string memory_error(const TrainingJobConfig& job, const StepPlan& plan, con
   return job.model.name + " with tp " + std::to_string(plan.tp) + ", cp " + std::to_string(plan.cp) + ", pp " +
          std::to_string(plan.pp) + ", dp " + std::to_string(plan.dp) + ", zero_stage " + std::to_string(p.zero_stage) +
          " needs " + gb(m.total_bytes()) + " per GPU on pipeline stage " + std::to_string(stage) + " (weights " +
-         gb(m.weights_bytes) + ", gradients " + gb(m.gradients_bytes) + ", optimizer " + gb(m.optimizer_bytes) +
-         ", activations " + gb(m.activations_bytes) + ") but a " + node.gpu.model + " has " + gb(usable) + " usable" +
-         (hint.empty() ? "" : "; " + hint);
+         gb(m.weights_bytes) + experts + ", gradients " + gb(m.gradients_bytes) + ", optimizer " +
+         gb(m.optimizer_bytes) + ", activations " + gb(m.activations_bytes) + ") but a " + node.gpu.model + " has " +
+         gb(usable) + " usable" + (hint.empty() ? "" : "; " + hint);
 }
 
 }  // namespace dcsim::models::workload

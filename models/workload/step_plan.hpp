@@ -13,8 +13,10 @@ namespace dcsim::models::workload {
 
 struct StepPlan {
   int gpus, tp, pp, dp, cp, v, m;
+  int ep;                   // expert parallelism (1: none)
   int data_shards;          // dp x cp: ranks per stage and tp rank that hold the same weights
   std::vector<int> layers;  // per stage
+  std::vector<int> moe_layers;  // per stage: those with experts (issue 41)
 };
 
 // Throws sim::ConfigError for a plan that does not divide the GPUs, a TP group larger than the

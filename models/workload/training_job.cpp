@@ -15,7 +15,7 @@ constexpr double kCheckpointBytesPerParam = 2.0 + 12.0;
 double clock_fraction_of(const TrainingStepResult& r) {
   const double m = std::max(1, r.micro_batches);
   const double slot_compute = r.forward_s + r.backward_s;
-  const double slot = slot_compute + (r.tp_comm_s + r.cp_exposed_s + r.amax_reduction_s + r.pp_comm_s) / m;
+  const double slot = slot_compute + (r.tp_comm_s + r.cp_exposed_s + r.amax_reduction_s + r.pp_comm_s + r.ep_s) / m;
   const double bubble_clock = slot > 0.0 ? r.bubble_s * slot_compute / slot : 0.0;
   return r.step_time_s > 0.0 ? std::clamp((r.compute_s + bubble_clock) / r.step_time_s, 0.0, 1.0) : 1.0;
 }

@@ -9,6 +9,7 @@
 #include "models/compute/fp8_overheads.hpp"
 #include "models/workload/activation_memory.hpp"
 #include "models/workload/context_parallel.hpp"
+#include "models/workload/expert_parallel.hpp"
 #include "models/workload/layer_pass.hpp"
 #include "models/workload/pipeline_schedule.hpp"
 #include "models/workload/step_plan.hpp"
@@ -72,6 +73,7 @@ class StepEstimator {
     check_memory();
     layer_ = layer_pass(job_, cmod_);
     head_ = head_pass(job_, cmod_);
+    expert_parallel();
     tensor_parallel();
     context_parallel();
     fp8_amax_reductions();
@@ -151,6 +153,14 @@ class StepEstimator {
     }
   }
 
+  // Issue 41 item 2: an MoE layer is a dense layer's attention half plus the expert block and its
+  // all-to-alls on the busiest GPU (expert_parallel.hpp). One compute-model pass, no estimates.
+  void expert_parallel() {
+    if (!md_.moe.enabled()) return;
+    moe_attention_ = layer_pass(job_, cmod_, false);
+    experts_ = expert_layer_cost(job_, node_, fabric_, cmod_);
+  }
+
   // A point-to-point transfer between neighbours `stride` ranks apart in the rank order: on
   // other nodes once the stride reaches a node. One estimate.
   double p2p_time(double bytes, bool cross_node) const {
@@ -201,6 +211,14 @@ class StepEstimator {
       r_.stage_backward_s.push_back(n * layer_.backward_s + (last ? head_.backward_s : 0.0));
       r_.stage_comm_s.push_back(n * (tp_per_layer_ + ring_.exposed_s) + amax_per_micro_);
       hw_flops_per_micro_ += n * layer_.flops + (last ? head_.flops : 0.0);
+      if (md_.moe.enabled()) {
+        // Its MoE layers trade the dense MLP for the expert block and add the exposed all-to-alls.
+        const double moe = plan_.moe_layers[static_cast<std::size_t>(s)];
+        r_.stage_forward_s.back() += moe * (moe_attention_.forward_s + experts_.forward_s - layer_.forward_s);
+        r_.stage_backward_s.back() += moe * (moe_attention_.backward_s + experts_.backward_s - layer_.backward_s);
+        r_.stage_comm_s.back() += moe * experts_.exposed_s;
+        hw_flops_per_micro_ += moe * (moe_attention_.flops + experts_.flops - layer_.flops);
+      }
       auto slot_of = [&](int k) {
         const auto u = static_cast<std::size_t>(k);
         return r_.stage_forward_s[u] + r_.stage_backward_s[u] + r_.stage_comm_s[u];
@@ -227,6 +245,12 @@ class StepEstimator {
     r_.cp_exposed_s = plan_.m * slot_layers_ * ring_.exposed_s;
     r_.amax_reduction_s = plan_.m * amax_per_micro_;
     r_.cp_bytes_per_gpu = plan_.m * md_.layers / plan_.pp * ring_.bytes;
+    if (md_.moe.enabled()) {
+      const double moe = plan_.moe_layers[slot_u_];
+      r_.ep_s = plan_.m * moe * experts_.exposed_s;
+      r_.ep_comm_s = plan_.m * moe * experts_.comm_s;
+      r_.ep_bytes_per_gpu = plan_.m * moe * experts_.all_to_alls * experts_.bytes_sent;
+    }
   }
 
   // Data parallelism: the dp x cp ranks with the same (tp rank, stage) hold the same weights and
@@ -292,7 +316,14 @@ class StepEstimator {
       max_trainable = std::max(max_trainable, stage_trainable_parameters(job_, plan_.layers, s));
     }
     r_.trainable_parameters_per_gpu = max_trainable;
-    const double shard = max_trainable / (job_.parallelism.shards_optimizer() ? plan_.data_shards : 1);
+    double shard = max_trainable / (job_.parallelism.shards_optimizer() ? plan_.data_shards : 1);
+    if (md_.moe.enabled() && job_.parallelism.shards_optimizer()) {
+      // The routed experts shard over the expert-data-parallel ranks (activation_memory.hpp).
+      double experts = 0.0;
+      for (int s = 0; s < plan_.pp; ++s) experts = std::max(experts, stage_expert_parameters(job_, plan_.layers, s));
+      const double edp = static_cast<double>(plan_.tp) * plan_.data_shards / plan_.ep;
+      shard += experts / edp - experts / plan_.data_shards;
+    }
     r_.optimizer_s = cmod_.memory_op(kAdamStepBytes * shard).time_s;
   }
 
@@ -324,7 +355,7 @@ class StepEstimator {
     r_.tp_collective_s = plan_.m * slot_layers_ * tp_collective_per_layer_;
     r_.pp_comm_s = plan_.m * sends;
     r_.compute_s = plan_.m * (r_.forward_s + r_.backward_s) + r_.optimizer_s;
-    r_.exposed_comm_s = r_.tp_comm_s + r_.cp_exposed_s + r_.pp_comm_s + r_.dp_exposed_s + r_.amax_reduction_s;
+    r_.exposed_comm_s = r_.tp_comm_s + r_.cp_exposed_s + r_.pp_comm_s + r_.dp_exposed_s + r_.amax_reduction_s + r_.ep_s;
     double sum_slots = 0.0;
     for (int s = 0; s < plan_.pp; ++s) {
       const auto u = static_cast<std::size_t>(s);
@@ -362,6 +393,8 @@ class StepEstimator {
 
   // Terms the steps compute for later ones.
   LayerPass layer_, head_;                // one layer / the LM head, one micro-batch, one GPU
+  LayerPass moe_attention_;               // an MoE layer without its experts (MoE models)
+  ExpertLayerCost experts_;               // its expert block and all-to-alls (MoE models)
   double tp_per_layer_ = 0.0;             // exposed, per layer and micro-batch
   double tp_collective_per_layer_ = 0.0;  // before overlap
   RingAttentionCost ring_;

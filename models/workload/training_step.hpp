@@ -21,10 +21,13 @@
 //   CP        the ring-attention KV exchange, its exposed part (context_parallel.hpp)
 //   PP        one activation send forward and one gradient send backward per micro-batch and
 //             model chunk, T x h x 2 / tp bytes per GPU over its NIC (pipeline_schedule.hpp)
+//   EP        MoE models (issue 41): an MoE layer is the attention half of a dense layer plus
+//             the expert block on the busiest GPU and its dispatch / combine all-to-alls
+//             (expert_parallel.hpp), exposed but for ep_overlap; in the slot as t_ep
 // Stages hold stage_layers(...) layers (pipeline_schedule.hpp: uneven splits, first/last stage
 // trims); the slowest stage (forward + backward + exposed TP/CP/amax) sets the slot. Schedule 1F1B,
 // or interleaved with v chunks per stage (Narayanan et al. 2021):
-//   slot   = t_fwd + t_bwd + t_tp + t_cp + t_amax  (slowest stage)
+//   slot   = t_fwd + t_bwd + t_tp + t_cp + t_amax + t_ep  (slowest stage)
 //   bubble = (sum of the stages' slots - slot) / v + 2 (p-1) t_p2p
 //            (equal stages, v = 1: fraction (p-1)/(m+p-1) of the pipelined time)
 //   sends  = 2 t_p2p per micro-batch (1F1B, blocking) or 2 v max(0, t_p2p - t_fwd / v)
@@ -40,7 +43,9 @@
 // step = compute + exposed communication + bubble, with
 //   compute = m (t_fwd + t_bwd) + optimizer (Adam: 26 B per trainable parameter of the largest
 //             stage's optimizer shard, HBM-bound; with FP8 also the weights' cast);
-//   exposed communication = m (t_tp + t_cp + t_amax + sends) + exposed_dp + exposed AG
+//   exposed communication = m (t_tp + t_cp + t_amax + t_ep + sends) + exposed_dp + exposed AG
+// (MoE: the routed experts' gradients count in the DP bytes over the same DP group, an
+// approximation of their expert-data-parallel reduction; the optimizer shards them over it.)
 // Not modelled: SM contention between overlapped communication and compute; data loading; the
 // embedding lookup's time.
 //
@@ -88,6 +93,12 @@ struct ParallelismPlan {
   // stay whole (Megatron's contiguous grad buffer): 6 + 12 / d bytes per parameter with BF16
   // gradients as in Megatron-LM's docs ("Distributed Optimizer"). Exclusive with zero_stage.
   bool distributed_optimizer = false;
+  // Issue 41 item 2: expert parallelism for MoE models (expert_parallel.hpp): ep consecutive
+  // ranks of a stage's tp x cp x dp split each MoE layer's routed experts (Megatron-Core's MoE
+  // parallel folding with expert tensor parallelism 1); ep_overlap is the fraction of the EP
+  // all-to-alls hidden behind another micro-batch's compute (DualPipe-style; 0: exposed).
+  int ep = 1;
+  double ep_overlap = 0.0;
 
   bool shards_optimizer() const { return zero_stage >= 1 || distributed_optimizer; }
   bool reduce_scatters_gradients() const { return zero_stage >= 2 || distributed_optimizer; }
@@ -115,6 +126,9 @@ struct TrainingJobConfig {
   // FP8 delayed scaling reduces each tensor's amax over the stage's ranks after every pass
   // (Transformer Engine's DelayedScaling reduce_amax, on by default); off: local amaxes.
   bool fp8_amax_reduction = true;
+  // Issue 41 item 2: MoE routing as the step sees it (expert_parallel.hpp).
+  double moe_skew = 1.0;            // the busiest expert's tokens / the mean (>= 1)
+  int moe_max_nodes_per_token = 0;  // node-limited routing: a token reaches at most M nodes (0: any)
 };
 
 struct MemoryBreakdown {
@@ -181,6 +195,10 @@ struct TrainingStepResult {
                                   // (in exposed_comm_s), per step
   double amax_reduction_s = 0.0;  // the amax all-reduces of a step (exposed)
   double trainable_parameters_per_gpu = 0.0;  // of the stage with the most (LoRA: adapters)
+  // Issue 41 item 2: expert parallelism (MoE models; 0 for dense ones), slot stage, per step.
+  double ep_s = 0.0;              // exposed EP all-to-all time (in exposed_comm_s)
+  double ep_comm_s = 0.0;         // the all-to-alls before overlap
+  double ep_bytes_per_gpu = 0.0;  // all-to-all bytes one GPU sends (mean, logical)
 };
 
 // Gradient bucket of the DP reduction: bucket_bytes, or with the distributed optimizer
