@@ -65,11 +65,11 @@ bool better(const PlanCandidate& a, int ia, const PlanCandidate& b, int ib) {
 }
 
 // A plan that divides, waiting for the memory check and the step model, with a lower bound on its
-// step time; 24 bytes, as tens of thousands wait.
+// step time; 32 bytes, as tens of thousands wait.
 struct Pending {
   double bound_s;
   int index;  // in the enumeration order
-  std::uint16_t pp;
+  std::uint16_t pp, ep;
   std::uint8_t tp, cp, v, micro_batch, zero_stage;
   bool full_recompute, distributed, sequence_parallel, overlap;
   bool after(const Pending& o) const { return std::tie(bound_s, index) > std::tie(o.bound_s, o.index); }
@@ -126,9 +126,17 @@ class PlanSearch {
     }
     if (comms.empty()) comms.push_back({p.sequence_parallel, p.tp_comm_overlap});
 
+    // Expert parallelism (issue 41): the experts' divisors for an MoE model, else the job's.
+    std::vector<int> eps = {p.ep};
+    if (job_.model.moe.enabled() && !pins_.ep) {
+      eps.clear();
+      for (int e = 1; e <= job_.model.moe.experts; ++e) {
+        if (job_.model.moe.experts % e == 0) eps.push_back(e);
+      }
+    }
     // Every combination counts as enumerated; with tp 1 the tensor-comm variants are one plan.
     const long long inner = static_cast<long long>(cps.size()) * pps.size() * vs.size() * mbs.size() *
-                            recomputes.size() * optimizers.size();
+                            recomputes.size() * optimizers.size() * eps.size();
     long long enumerated = 0;
     for (const int tp : tps) enumerated += inner * (tp == 1 ? 1 : static_cast<long long>(comms.size()));
     out_.enumerated = static_cast<int>(enumerated);
@@ -150,23 +158,27 @@ class PlanSearch {
           c.parallelism.pp = pp;
           std::vector<int> layers;
           if (prune_ && !split(c, layers)) continue;
-          for (const int b : mbs) {
-            if (prune_ && job_.global_batch_sequences % (b * dp) != 0) continue;
-            c.micro_batch_size = b;
-            const int m = prune_ ? job_.global_batch_sequences / (b * dp) : 0;
-            for (const int v : vs) {
-              if (prune_ && v > 1 && !interleaves(pp, v, m, layers)) continue;
-              c.parallelism.virtual_stages = v;
-              for (const Recompute rc : recomputes) {
-                c.recompute = rc;
-                for (const OptimizerChoice o : optimizers) {
-                  c.parallelism.zero_stage = o.zero_stage;
-                  c.parallelism.distributed_optimizer = o.distributed;
-                  for (const CommChoice k : comms) {
-                    c.parallelism.sequence_parallel = k.sequence_parallel;
-                    c.parallelism.tp_comm_overlap = k.overlap;
-                    consider(c, index++, layers, m);
-                    if (tp == 1) break;  // sequence parallelism and its overlap need tp > 1
+          for (const int ep : eps) {
+            if (prune_ && !ep_divides(ep, tp * cp * dp)) continue;
+            c.parallelism.ep = ep;
+            for (const int b : mbs) {
+              if (prune_ && job_.global_batch_sequences % (b * dp) != 0) continue;
+              c.micro_batch_size = b;
+              const int m = prune_ ? job_.global_batch_sequences / (b * dp) : 0;
+              for (const int v : vs) {
+                if (prune_ && v > 1 && !interleaves(pp, v, m, layers)) continue;
+                c.parallelism.virtual_stages = v;
+                for (const Recompute rc : recomputes) {
+                  c.recompute = rc;
+                  for (const OptimizerChoice o : optimizers) {
+                    c.parallelism.zero_stage = o.zero_stage;
+                    c.parallelism.distributed_optimizer = o.distributed;
+                    for (const CommChoice k : comms) {
+                      c.parallelism.sequence_parallel = k.sequence_parallel;
+                      c.parallelism.tp_comm_overlap = k.overlap;
+                      consider(c, index++, layers, m);
+                      if (tp == 1) break;  // sequence parallelism and its overlap need tp > 1
+                    }
                   }
                 }
               }
@@ -186,6 +198,11 @@ class PlanSearch {
     const int domain = node_.nvlink_domain_gpus > 0 ? node_.nvlink_domain_gpus : node_.gpus;
     const auto& md = job_.model;
     return tp <= domain && node_.gpus % tp == 0 && md.heads % tp == 0 && md.kv_heads % std::min(tp, md.kv_heads) == 0;
+  }
+
+  bool ep_divides(int ep, int stage_ranks) const {
+    const int domain = node_.nvlink_domain_gpus > 0 ? node_.nvlink_domain_gpus : node_.gpus;
+    return stage_ranks % ep == 0 && (ep <= domain || ep % domain == 0);
   }
 
   // The stage split of c's pipeline (a pinned first/last stage size may not fit this pp).
@@ -212,11 +229,11 @@ class PlanSearch {
       return;
     }
     const ParallelismPlan& p = c.parallelism;
-    pending_.push_back({step_lower_bound_s(c, layers, m), index, static_cast<std::uint16_t>(p.pp),
-                        static_cast<std::uint8_t>(p.tp), static_cast<std::uint8_t>(p.cp),
-                        static_cast<std::uint8_t>(p.virtual_stages), static_cast<std::uint8_t>(c.micro_batch_size),
-                        static_cast<std::uint8_t>(p.zero_stage), c.recompute == Recompute::kFull,
-                        p.distributed_optimizer, p.sequence_parallel, p.tp_comm_overlap});
+    pending_.push_back(
+        {step_lower_bound_s(c, layers, m), index, static_cast<std::uint16_t>(p.pp), static_cast<std::uint16_t>(p.ep),
+         static_cast<std::uint8_t>(p.tp), static_cast<std::uint8_t>(p.cp), static_cast<std::uint8_t>(p.virtual_stages),
+         static_cast<std::uint8_t>(c.micro_batch_size), static_cast<std::uint8_t>(p.zero_stage),
+         c.recompute == Recompute::kFull, p.distributed_optimizer, p.sequence_parallel, p.tp_comm_overlap});
   }
 
   // c's exact memory (every stage, as the step model checks it): does it fit? Also keeps the
@@ -252,7 +269,7 @@ class PlanSearch {
   // each is computed once per key. O(pp).
   double step_lower_bound_s(const TrainingJobConfig& c, const std::vector<int>& layers, int m) {
     // MoE layers (issue 41) are not the dense pass this bound adds up: no bound, every plan that
-    // fits is estimated (ep stays as the job gives it).
+    // divides and fits is estimated.
     if (c.model.moe.enabled()) return 0.0;
     const ParallelismPlan& p = c.parallelism;
     const auto key = std::make_tuple(p.tp, p.cp, c.micro_batch_size, c.recompute, p.sequence_parallel);
@@ -298,6 +315,7 @@ class PlanSearch {
       c.parallelism.tp = q.tp;
       c.parallelism.cp = q.cp;
       c.parallelism.pp = q.pp;
+      c.parallelism.ep = q.ep;
       c.parallelism.virtual_stages = q.v;
       c.micro_batch_size = q.micro_batch;
       c.parallelism.zero_stage = q.zero_stage;
@@ -382,7 +400,7 @@ class PlanSearch {
 
 bool PlanSearchPins::any() const {
   return tp || pp || dp || cp || virtual_stages || zero_stage || distributed_optimizer || sequence_parallel ||
-         tp_comm_overlap || micro_batch_size || recompute;
+         tp_comm_overlap || micro_batch_size || recompute || ep;
 }
 
 PlanSearchResult search_training_plan(const TrainingJobConfig& job, const hardware::NodeSpec& node,
@@ -417,6 +435,7 @@ std::string describe_plan(const TrainingJobConfig& job, const TrainingStepResult
     s += p.sequence_parallel ? ", sequence parallel" : ", no sequence parallel";
     if (p.tp_comm_overlap) s += ", tp_comm_overlap";
   }
+  if (job.model.moe.enabled()) s += ", ep " + std::to_string(p.ep);
   return s;
 }
 

@@ -16,13 +16,16 @@
 //   recompute        selective, full
 //   optimizer        ZeRO 0..3, or the distributed optimizer (with ZeRO 0)
 //   tensor comm      with tp > 1: sequence parallelism off; on; on with tp_comm_overlap
+//   ep               MoE models (issue 41): the divisors of the experts that divide tp x cp x dp
+//                    (and, beyond one NVLink domain, are a multiple of it); dense models: 1
 // dp, first/last_stage_layers and account_for_* are the job's own; dp, when given, fixes
 // tp x cp x pp. The global batch must be given (a plan is compared at a fixed batch).
 //
 // Pruning, before the step model:
 //   divisibility  a plan that fails a rule above is dropped without any estimate (whole prefixes:
 //                 a tp, cp or pp that does not divide skips everything under it);
-//   bound         each plan that divides gets a lower bound on its step time from its compute
+//   bound         (dense models only: an MoE layer is not the dense pass it adds up)
+//                 each plan that divides gets a lower bound on its step time from its compute
 //                 alone (the layer and LM-head passes, the stages' bubble, the Adam step: no
 //                 communication), and the plans are taken in order of it; once a bound exceeds
 //                 the runner-up's step time no later plan can place (the batch, hence the tokens
@@ -63,6 +66,7 @@ struct PlanSearchPins {
   bool tp_comm_overlap = false;
   bool micro_batch_size = false;
   bool recompute = false;
+  bool ep = false;
   bool any() const;
 };
 

@@ -72,21 +72,47 @@ Bindings<mw::TrainingJobSpec> training_job_bindings(const models::ModelRegistrie
       .bind(from_preset(boolean_field("dropout",
                                       "Dropout after attention and MLP: its masks are kept "
                                       "for the backward pass (BERT, GPT-3 yes; Llama no).")),
-            &M::dropout, "model.dropout");
+            &M::dropout, "model.dropout")
+      // Issue 41 item 1: mixture-of-experts shape (experts 0: dense).
+      .bind(from_preset(integer_field("experts", "Routed experts per MoE layer (0: a dense model).", at_least(0))),
+            &M::moe, &mw::MoeShape::experts, "model.moe.experts")
+      .bind(from_preset(integer_field("experts_per_token", "Routed experts each token passes (top-k).", at_least(0))),
+            &M::moe, &mw::MoeShape::experts_per_token, "model.moe.experts_per_token")
+      .bind(from_preset(integer_field("shared_experts", "Experts every token passes.", at_least(0))), &M::moe,
+            &mw::MoeShape::shared_experts, "model.moe.shared_experts")
+      .bind(from_preset(integer_field("expert_ffn_hidden", "Inner width of one expert's MLP.", at_least(0))), &M::moe,
+            &mw::MoeShape::expert_ffn_hidden, "model.moe.expert_ffn_hidden")
+      .bind(from_preset(integer_field("dense_layers", "The first layers, dense (ffn_hidden wide).", at_least(0))),
+            &M::moe, &mw::MoeShape::dense_layers, "model.moe.dense_layers")
+      .bind(from_preset(integer_field("moe_layer_step",
+                                      "After the dense layers, every n-th layer is MoE (Llama 4 Maverick: 2).",
+                                      at_least(1))),
+            &M::moe, &mw::MoeShape::layer_step, "model.moe.layer_step")
+      .bind(from_preset(number_field("capacity_factor",
+                                     "Tokens one expert takes per batch over its even share; beyond, tokens are "
+                                     "dropped (0: dropless).",
+                                     at_least(0))),
+            &M::moe, &mw::MoeShape::capacity_factor, "model.moe.capacity_factor")
+      .bind(from_preset(enum_field("router", "Router scores: softmax or sigmoid (DeepSeek-V3), both top-k.", "router",
+                                   {"softmax", "sigmoid"})),
+            "model.moe.router", [](M& m, const json& v) {
+              m.moe.router = v == "sigmoid" ? mw::MoeShape::Router::kSigmoidTopK : mw::MoeShape::Router::kSoftmaxTopK;
+            });
 
   using P = mw::ParallelismPlan;
   Bindings<P> parallelism(object_field("parallelism", "How the job's GPUs split the model and the batch.", {}));
   parallelism
       // Issue 37 item 2: read by finish_training_jobs.
-      .key(with_default_note(boolean_field("auto",
-                                           "Choose the plan with the highest tokens/s in the step model "
-                                           "(models/workload/plan_search.hpp): tp, cp, pp, virtual_stages, "
-                                           "micro_batch_size, recompute, zero_stage or distributed_optimizer, "
-                                           "sequence_parallel and tp_comm_overlap, each key given here (and "
-                                           "micro_batch_size or recompute given on the job) pinned. Needs "
-                                           "global_batch. The chosen plan is written into the resolved "
-                                           "scenario and the summary (training/plans/NAME/*)."),
-                             "false: the plan as given"))
+      .key(with_default_note(
+          boolean_field("auto",
+                        "Choose the plan with the highest tokens/s in the step model "
+                        "(models/workload/plan_search.hpp): tp, cp, pp, virtual_stages, "
+                        "micro_batch_size, recompute, zero_stage or distributed_optimizer, "
+                        "sequence_parallel, tp_comm_overlap and (MoE models) ep, each key given here (and "
+                        "micro_batch_size or recompute given on the job) pinned. Needs "
+                        "global_batch. The chosen plan is written into the resolved "
+                        "scenario and the summary (training/plans/NAME/*)."),
+          "false: the plan as given"))
       .bind(integer_field("tp", "Tensor parallelism (inside one NVLink domain).", at_least(1)), &P::tp,
             "parallelism.tp")
       .bind(integer_field("pp", "Pipeline stages (1F1B schedule).", at_least(1)), &P::pp, "parallelism.pp")
@@ -154,7 +180,20 @@ Bindings<mw::TrainingJobSpec> training_job_bindings(const models::ModelRegistrie
                           "over the dp x cp ranks, gradients reduce-scattered and "
                           "parameters all-gathered (overlapped with the next "
                           "forward); gradients stay whole. Use with zero_stage 0."),
-            &P::distributed_optimizer, "parallelism.distributed_optimizer");
+            &P::distributed_optimizer, "parallelism.distributed_optimizer")
+      // Issue 41 item 2 (models/workload/expert_parallel.hpp).
+      .bind(integer_field("ep",
+                          "Expert parallelism (MoE models): consecutive ranks of a stage's tp x cp x dp that split "
+                          "each MoE layer's routed experts (expert tensor parallelism 1); must divide the experts "
+                          "and tp x cp x dp. Each MoE layer sends a dispatch and a combine all-to-all per "
+                          "micro-batch forward and again backward.",
+                          at_least(1)),
+            &P::ep, "parallelism.ep")
+      .bind(number_field("ep_overlap",
+                         "Fraction of the EP all-to-alls hidden behind another micro-batch's compute "
+                         "(DualPipe-style schedules); 0: all exposed.",
+                         between(0, 1)),
+            &P::ep_overlap, "parallelism.ep_overlap");
 
   // The adapters' switches become LoraConfig::targets (finish_training_jobs); "no target" points at
   // the first switch.
@@ -296,6 +335,17 @@ Bindings<mw::TrainingJobSpec> training_job_bindings(const models::ModelRegistrie
                                             at_least(1)),
                               "4 x pp micro-batches per replica (1 without pipeline)"),
             &S::job, &J::global_batch_sequences, "global_batch_sequences")
+      .bind(number_field("moe_skew",
+                         "MoE token imbalance: the busiest expert's tokens over the mean; its GPU's expert GEMMs and "
+                         "all-to-all bytes set each MoE layer's time (a capacity factor caps it).",
+                         at_least(1)),
+            &S::job, &J::moe_skew, "moe_skew")
+      .bind(integer_field("moe_max_nodes_per_token",
+                          "Node-limited routing (DeepSeek-V3: 4): a token's experts lie on at most this many "
+                          "nodes and it crosses the fabric once per node, forwarded over NVLink there; 0: every "
+                          "routed copy crosses on its own.",
+                          at_least(0)),
+            &S::job, &J::moe_max_nodes_per_token, "moe_max_nodes_per_token")
       .bind(with_default(enum_field("precision", "Precision of the GEMMs (attention stays BF16).", "precision",
                                     {"bf16", "fp8"}),
                          "bf16"),
@@ -413,7 +463,8 @@ mw::PlanSearchPins pins_of(const json* given) {
                                                 {"zero_stage", &p.zero_stage},
                                                 {"distributed_optimizer", &p.distributed_optimizer},
                                                 {"sequence_parallel", &p.sequence_parallel},
-                                                {"tp_comm_overlap", &p.tp_comm_overlap}};
+                                                {"tp_comm_overlap", &p.tp_comm_overlap},
+                                                {"ep", &p.ep}};
   for (const auto& [key, pin] : keys) *pin = g.contains(key);
   p.micro_batch_size = given->contains("micro_batch_size");
   p.recompute = given->contains("recompute");
@@ -432,7 +483,7 @@ std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>> finish_training_jobs(
     // What no single key says: a shape override makes it another model than the published one,
     // the adapters' switches are a list, a dataset key reads from the store, and the plan checks
     // the cluster's node.
-    if (!t.at("shape").empty()) spec.job.model.published_params = 0.0;
+    if (!t.at("shape").empty()) spec.job.model.published_params = spec.job.model.published_active_params = 0.0;
     if (t.contains("lora")) {
       spec.job.lora.targets.clear();
       for (const std::string& name : mw::lora_target_names()) {
@@ -475,6 +526,7 @@ void record_searched_plans(const models::cluster::ClusterConfig& config,
     par["distributed_optimizer"] = p.distributed_optimizer;
     par["sequence_parallel"] = p.sequence_parallel;
     par["tp_comm_overlap"] = p.tp_comm_overlap;
+    if (job.model.moe.enabled()) par["ep"] = p.ep;
     t["micro_batch_size"] = job.micro_batch_size;
     t["recompute"] = job.recompute == mw::Recompute::kFull ? "full" : "selective";
   }

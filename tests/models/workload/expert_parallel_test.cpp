@@ -8,6 +8,7 @@
 #include "models/compute/compute_model.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/workload/expert_parallel.hpp"
+#include "models/workload/plan_search.hpp"
 #include "models/workload/training_step.hpp"
 #include "sim/error.hpp"
 
@@ -175,4 +176,21 @@ TEST_CASE("impossible expert parallelism is a config error naming the field", "[
   j.model = mw::llama3_8b();
   j.parallelism.ep = 2;
   CHECK_THAT(field_of(j), Catch::StartsWith("parallelism.ep: llama3-8b is dense"));
+}
+
+TEST_CASE("an automatic plan for an MoE model searches ep", "[models][workload][moe][plan]") {
+  // Mixtral on 64 GPUs, tp 1, micro-batch 1, selective recomputation and the distributed
+  // optimizer pinned: the search over cp, pp, virtual stages and ep includes the plan above (pp
+  // 4, ep 8), so it finds at least that plan's throughput, with experts split (ep > 1).
+  const auto node = hardware::hgx_h100();
+  const auto j = mixtral_64_gpus();
+  mw::PlanSearchOptions options;
+  options.pins.tp = options.pins.micro_batch_size = options.pins.recompute = true;
+  options.pins.zero_stage = options.pins.distributed_optimizer = true;
+  const auto found = mw::search_training_plan(j, node, fabric_of(node), registry(), {}, {}, options);
+  const auto given = mw::estimate_training_step(j, node, fabric_of(node), registry());
+  CHECK(found.best.job.parallelism.ep > 1);
+  CHECK(8 % found.best.job.parallelism.ep == 0);
+  CHECK(found.best.step.tokens_per_s >= given.tokens_per_s * (1.0 - 1e-9));
+  CHECK_THAT(mw::describe_plan(found.best.job, found.best.step), Catch::Contains(", ep "));
 }

@@ -16,6 +16,19 @@ using namespace dcsim::tools::scenario;
 using nlohmann::json;
 namespace mw = dcsim::models::workload;
 
+namespace {
+// The message of the InputError loading `doc` throws ("" and a failure when it loads).
+std::string load_error(const json& doc, const dcsim::models::ModelRegistries& registries) {
+  try {
+    (void)load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
+  } catch (const dcsim::sim::InputError& e) {
+    return e.what();
+  }
+  FAIL("expected an InputError");
+  return "";
+}
+}  // namespace
+
 TEST_CASE("training jobs and node hardware overrides map to the model configs", "[tools][scenario][training]") {
   const auto registries = dcsim::tools::scenario::testing::make_registries();
   const json doc = json::parse(R"({
@@ -242,20 +255,45 @@ TEST_CASE("an automatic plan that nothing fits exits with the pointer and the me
   const json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 1},
     "workload": {"training": [{"name": "big", "model": "llama3-405b", "nodes": 1, "global_batch": 64,
                                "parallelism": {"auto": true}}]}})");
-  try {
-    (void)load_scenario_json(doc, "t.json", {}, std::nullopt, registries);
-    FAIL("expected an InputError");
-  } catch (const dcsim::sim::InputError& e) {
-    const std::string m = e.what();
-    INFO(m);
-    CHECK(m.rfind("t.json:/workload/training/0/parallelism: no plan fits: 8 GPUs (1 x 8)", 0) == 0);
-    CHECK(m.find("the least memory any plan needs is") != std::string::npos);
-    CHECK(m.find("usable; more nodes") != std::string::npos);
-  }
+  const std::string m = load_error(doc, registries);
+  INFO(m);
+  CHECK(m.rfind("t.json:/workload/training/0/parallelism: no plan fits: 8 GPUs (1 x 8)", 0) == 0);
+  CHECK(m.find("the least memory any plan needs is") != std::string::npos);
+  CHECK(m.find("usable; more nodes") != std::string::npos);
   json no_batch = doc;
   no_batch["workload"]["training"][0].erase("global_batch");
   no_batch["workload"]["training"][0]["model"] = "llama3-8b";
   CHECK_THROWS_WITH(load_scenario_json(no_batch, "t.json", {}, std::nullopt, registries),
                     Catch::StartsWith("t.json:/workload/training/0/global_batch: an automatic plan is chosen at a "
                                       "fixed batch"));
+}
+
+// Issue 41 item 3: MoE jobs' bad input exits 2 at the key, with the value and what was expected.
+TEST_CASE("MoE training errors point at the scenario keys with the numbers", "[tools][scenario][training][moe]") {
+  const auto registries = dcsim::tools::scenario::testing::make_registries();
+  const auto fails_with = [&](const char* job, const std::string& start) {
+    const json doc =
+        json::parse(std::string(R"({"name": "t", "cluster": {"nodes": 8}, "workload": {"training": [)") + job + "]}}");
+    CHECK_THROWS_WITH(load_scenario_json(doc, "t.json", {}, std::nullopt, registries), Catch::StartsWith(start));
+  };
+  fails_with(R"({"name": "m", "model": "mixtral-8x7b", "parallelism": {"pp": 4, "ep": 16}})",
+             "t.json:/workload/training/0/parallelism/ep: expert parallelism 16 must divide the 8 experts of "
+             "mixtral-8x7b");
+  fails_with(R"({"name": "m", "model": "mixtral-8x7b", "parallelism": {"tp": 8, "pp": 4, "ep": 32},
+                 "shape": {"experts": 64}})",
+             "t.json:/workload/training/0/parallelism/ep: expert parallelism 32 must divide tp x cp x dp = 16");
+  fails_with(R"({"name": "m", "model": "mixtral-8x7b", "shape": {"experts_per_token": 9}})",
+             "t.json:/workload/training/0/shape/experts_per_token: 9 experts per token with 8 experts");
+  fails_with(R"({"name": "m", "model": "mixtral-8x7b", "shape": {"capacity_factor": 0.5}})",
+             "t.json:/workload/training/0/shape/capacity_factor: 0.500000 would drop tokens");
+  fails_with(R"({"name": "m", "model": "llama3-8b", "parallelism": {"ep": 2}})",
+             "t.json:/workload/training/0/parallelism/ep: llama3-8b is dense");
+  // Mixtral's 8 x 176M experts in each of 32 layers on every GPU of one stage do not fit.
+  const json doc = json::parse(R"({"name": "t", "cluster": {"nodes": 1},
+    "workload": {"training": [{"name": "m", "model": "mixtral-8x7b"}]}})");
+  const std::string m = load_error(doc, registries);
+  INFO(m);
+  CHECK(m.rfind("t.json:/workload/training/0/parallelism: mixtral-8x7b with tp 1", 0) == 0);
+  CHECK(m.find("8 of the 8 routed experts of every MoE layer per GPU with ep 1") != std::string::npos);
+  CHECK(m.find("raise ep") != std::string::npos);
 }
