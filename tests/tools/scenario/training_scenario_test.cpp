@@ -276,10 +276,10 @@ TEST_CASE("MoE training errors point at the scenario keys with the numbers", "[t
         json::parse(std::string(R"({"name": "t", "cluster": {"nodes": 8}, "workload": {"training": [)") + job + "]}}");
     CHECK_THROWS_WITH(load_scenario_json(doc, "t.json", {}, std::nullopt, registries), Catch::StartsWith(start));
   };
-  fails_with(R"({"name": "m", "model": "mixtral-8x7b", "parallelism": {"pp": 4, "ep": 16}})",
+  fails_with(R"({"name": "m", "model": "mixtral-8x7b", "nodes": 8, "parallelism": {"pp": 4, "ep": 16}})",
              "t.json:/workload/training/0/parallelism/ep: expert parallelism 16 must divide the 8 experts of "
              "mixtral-8x7b");
-  fails_with(R"({"name": "m", "model": "mixtral-8x7b", "parallelism": {"tp": 8, "pp": 4, "ep": 32},
+  fails_with(R"({"name": "m", "model": "mixtral-8x7b", "nodes": 8, "parallelism": {"tp": 8, "pp": 4, "ep": 32},
                  "shape": {"experts": 64}})",
              "t.json:/workload/training/0/parallelism/ep: expert parallelism 32 must divide tp x cp x dp = 16");
   fails_with(R"({"name": "m", "model": "mixtral-8x7b", "shape": {"experts_per_token": 9}})",
