@@ -1,5 +1,7 @@
 #include "models/economics/node_price.hpp"
 
+#include <utility>
+
 #include "sim/error.hpp"
 
 namespace dcsim::models::economics {
@@ -58,38 +60,42 @@ NodePrice dgx_h100_price() {
 // hgx-h100 hardware (the same price); DGX B200 about $515,000 (list price in 2024 reseller and
 // press reports); GB200 NVL72 about $3.0M a rack (press estimates of 2024-25), over its 18 compute
 // trays, so each tray carries its share of the NVLink switch trays and power shelves.
-NodePrice hgx_h800_price() {
-  NodePrice p = hgx_h100_price();
-  p.name = "hgx-h800";
-  p.source = "estimate: the hgx-h100 quote (same server, export H800 GPUs)";
+namespace {
+
+// A node price that is an estimate, not a quote; NICs included as in every whole-node price here.
+NodePrice estimated(std::string name, std::string source, std::string as_of, double usd) {
+  NodePrice p;
+  p.name = std::move(name);
+  p.source = "estimate: " + std::move(source);
+  p.as_of = std::move(as_of);
+  p.usd_per_node = usd;
+  p.includes_nics = true;
   return p;
+}
+
+}  // namespace
+
+NodePrice hgx_h800_price() {
+  return estimated("hgx-h800", "the hgx-h100 quote (same server, export H800 GPUs)", hgx_h100_price().as_of,
+                   hgx_h100_price().usd_per_node);
 }
 
 NodePrice dgx_b200_price() {
-  NodePrice p;
-  p.name = "dgx-b200";
-  p.source = "estimate: DGX B200 list price about $515k (2024 reseller and press reports, not in the reference)";
-  p.as_of = "2024";
-  p.usd_per_node = 515'000.0;
-  p.includes_nics = true;
-  return p;
+  return estimated("dgx-b200",
+                   "DGX B200 list price about $515k (2024 reseller and press reports, not in the reference)", "2024",
+                   515'000.0);
 }
 
 NodePrice hgx_b200_price() {
-  NodePrice p = dgx_b200_price();
-  p.name = "hgx-b200";
-  p.source = "estimate: as dgx-b200 (same GPUs, NICs and power; OEM price not published)";
-  return p;
+  return estimated("hgx-b200", "as dgx-b200 (same GPUs, NICs and power; OEM price not published)", "2024",
+                   dgx_b200_price().usd_per_node);
 }
 
+// 166,667 per compute tray, its share of the switch trays included.
 NodePrice gb200_nvl72_price() {
-  NodePrice p;
-  p.name = "gb200-nvl72";
-  p.source = "estimate: GB200 NVL72 rack about $3.0M (2024-25 press estimates, not in the reference) / 18 trays";
-  p.as_of = "2025";
-  p.usd_per_node = 3'000'000.0 / 18;  // 166,667 per compute tray, switch trays included
-  p.includes_nics = true;
-  return p;
+  return estimated("gb200-nvl72",
+                   "GB200 NVL72 rack about $3.0M (2024-25 press estimates, not in the reference) / 18 trays", "2025",
+                   3'000'000.0 / 18);
 }
 
 void register_node_prices(sim::Registry<PricePresetFactory<NodePrice>>& registry) {

@@ -15,12 +15,12 @@ inline int nvlink_domain(const NodeSpec& node) {
 // Whole nodes one domain spans: 1 on HGX/DGX, 18 on gb200-nvl72.
 inline int nodes_per_nvlink_domain(const NodeSpec& node) { return node.gpus > 0 ? nvlink_domain(node) / node.gpus : 1; }
 
-// A group of `ranks` consecutive GPUs (a TP group) that never straddles two domains when the
-// job's nodes start at a domain boundary: it divides a node, or it is whole nodes that divide the
-// domain.
+// A group of `ranks` GPUs (a TP group) that fits one domain: it divides a node, or it is whole
+// nodes, at most the domain. Where it does not divide the domain (TP 16 of 72) a domain holds
+// floor(domain / ranks) groups; the closed form takes every group as inside one domain and does
+// not check how a job's nodes fall into domains.
 inline bool group_fits_nvlink_domain(const NodeSpec& node, int ranks) {
-  const int domain = nvlink_domain(node);
-  return ranks >= 1 && ranks <= domain && (node.gpus % ranks == 0 || (ranks % node.gpus == 0 && domain % ranks == 0));
+  return ranks >= 1 && ranks <= nvlink_domain(node) && (node.gpus % ranks == 0 || ranks % node.gpus == 0);
 }
 
 }  // namespace dcsim::models::hardware

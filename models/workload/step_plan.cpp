@@ -68,12 +68,12 @@ StepPlan make_step_plan(const TrainingJobConfig& job, const hardware::NodeSpec& 
   }
   plan.data_shards = plan.dp * plan.cp;
   // TP stays inside one NVLink domain: it divides a node, or (a domain of several nodes, NVL72)
-  // it is whole nodes that divide the domain, so no group straddles two domains.
+  // it is whole nodes within the domain (models/hardware/nvlink_domain.hpp).
   const int domain = hardware::nvlink_domain(node);
   if (!hardware::group_fits_nvlink_domain(node, p.tp)) {
     throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) + " must divide the " +
                                                  std::to_string(node.gpus) + " GPUs of a node " +
-                                                 (domain > node.gpus ? "or be whole nodes that divide the " +
+                                                 (domain > node.gpus ? "or be whole nodes within the " +
                                                                            std::to_string(domain) + "-GPU NVLink domain"
                                                                      : "(one NVLink domain)"));
   }

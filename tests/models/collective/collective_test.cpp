@@ -80,7 +80,7 @@ TEST_CASE("across nodes busbw is 46-48 GB/s per 400G NIC", "[models][collective]
 
 TEST_CASE("a communicator inside an NVLink domain of several nodes runs on NVLink alone", "[models][collective]") {
   // GB200 NVL72: a node is a 4-GPU tray, the domain 72 GPUs = 18 trays (node_presets.hpp).
-  const auto tray = gb200_nvl72_tray();
+  const auto tray = dcsim::models::hardware::gb200_nvl72_tray();
   const auto tp16 = make_collective_system(tray, 4, {}, 16);
   CHECK(tp16.nodes == 1);  // one NVLink island: no NIC in the way
   CHECK(tp16.gpus_per_node == 16);

@@ -159,15 +159,14 @@ TEST_CASE("TP 16 runs on NVLink inside an NVL72 rack and is refused on HGX H100"
   const auto tray = hardware::gb200_nvl72_tray();
   const auto r = workload::estimate_training_step(j, tray, {}, reg);
   CHECK(r.dp == 4);
-  // The TP all-reduce ran on the 16-GPU NVLink island, as make_collective_system builds it; a
-  // communicator across NICs (2 nodes of 8 x 400G) would take several times longer.
+  // The TP all-reduce ran on the 16-GPU NVLink island that make_collective_system builds.
   const auto island = collective::make_collective_system(tray, 4, {}, 16);
   CHECK(island.nodes == 1);
   CHECK(r.tp_comm_s > 0.0);
-  // TP 32 is whole trays but does not divide the 72-GPU domain: a group would straddle two racks.
-  j.parallelism = {32, 1, 0, 1};
-  j.nodes = 8;
+  // TP 128 is whole trays but more than the 72-GPU domain: its groups would span two racks.
+  j.parallelism = {128, 1, 0, 1};
+  j.nodes = 32;
   j.global_batch_sequences = 8;
   CHECK_THROWS_WITH(workload::estimate_training_step(j, tray, {}, reg),
-                    Catch::Contains("whole nodes that divide the 72-GPU NVLink domain"));
+                    Catch::Contains("whole nodes within the 72-GPU NVLink domain"));
 }
