@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "models/hardware/nvlink_domain.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::cluster {
@@ -23,6 +24,15 @@ void validate(const ClusterConfig& c) {
   require(c.node.gpu.idle_power_w >= 0, "node.gpu_idle_power", "must not be negative");
   require(c.node.gpu.max_power_w >= c.node.gpu.idle_power_w, "node.gpu_max_power",
           "must be at least the GPU idle power");
+  // An NVLink domain is whole nodes (NVL72: 18 trays of 4), and the cluster whole domains, so
+  // every domain-aligned group (closed-form collectives, collective_estimator.hpp) exists.
+  const int domain = hardware::nvlink_domain(c.node);
+  require(domain >= c.node.gpus && domain % c.node.gpus == 0, "node.nvlink_domain_gpus",
+          "must be a multiple of the node's " + std::to_string(c.node.gpus) + " GPUs (a domain is whole nodes), got " +
+              std::to_string(domain));
+  require(c.nodes % hardware::nodes_per_nvlink_domain(c.node) == 0, "nodes",
+          "must be whole NVLink domains of " + std::to_string(hardware::nodes_per_nvlink_domain(c.node)) + " nodes (" +
+              std::to_string(domain) + " GPUs), got " + std::to_string(c.nodes));
   require(c.node.other_idle_power_w >= 0, "node.other_idle_power", "must not be negative");
   require(c.node.other_max_power_w >= c.node.other_idle_power_w, "node.other_max_power",
           "must be at least the idle power of the rest of the node");

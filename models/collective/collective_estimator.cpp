@@ -7,6 +7,7 @@
 #include "models/collective/nvls_algorithm.hpp"
 #include "models/collective/ring_algorithm.hpp"
 #include "models/collective/tree_algorithm.hpp"
+#include "models/hardware/nvlink_domain.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::collective {
@@ -30,9 +31,19 @@ CollectiveSystem make_collective_system(const hardware::NodeSpec& node, int node
                                        std::to_string(nodes) + " nodes hold " +
                                        std::to_string(nodes * node.gpus));
   }
-  if (gpus <= node.gpus) {
+  // An NVLink domain of whole nodes (GB200 NVL72: 18 trays) is one NVLink island: a communicator
+  // inside it runs on NVLink alone, one across domains has the domain's NICs per island. The
+  // ranks are taken as domain-aligned (a job's nodes are consecutive from a domain boundary).
+  const int domain = hardware::nvlink_domain(node);
+  const int per_domain = hardware::nodes_per_nvlink_domain(node);
+  int nic_nodes = 1;  // nodes whose NICs one island has
+  if (gpus <= node.gpus || (per_domain > 1 && gpus <= domain)) {
     s.nodes = 1;
     s.gpus_per_node = gpus;
+  } else if (per_domain > 1 && gpus % domain == 0) {
+    s.nodes = gpus / domain;
+    s.gpus_per_node = domain;
+    nic_nodes = per_domain;
   } else {
     if (gpus % node.gpus != 0) {
       throw sim::ConfigError("gpus", "more GPUs than one node holds must be a multiple of " +
@@ -44,7 +55,7 @@ CollectiveSystem make_collective_system(const hardware::NodeSpec& node, int node
   }
   s.nvlink_bandwidth_bytes_per_s = node.gpu.nvlink_bandwidth_bytes_per_s;
   s.nvls = node.nvls && node.nvswitch;
-  s.nics_per_node = fabric.nics_per_node > 0 ? fabric.nics_per_node : node.compute_nics;
+  s.nics_per_node = nic_nodes * (fabric.nics_per_node > 0 ? fabric.nics_per_node : node.compute_nics);
   s.nic_bandwidth_bps =
       fabric.nic_bandwidth_bps > 0.0 ? fabric.nic_bandwidth_bps : node.compute_nic_bandwidth_bps;
   if (s.nodes > 1 && (s.nics_per_node <= 0 || !(s.nic_bandwidth_bps > 0.0))) {

@@ -1,5 +1,7 @@
 #include "models/economics/node_price.hpp"
 
+#include <utility>
+
 #include "sim/error.hpp"
 
 namespace dcsim::models::economics {
@@ -54,9 +56,56 @@ NodePrice dgx_h100_price() {
   return p;
 }
 
+// Not in the reference files: estimates to be replaced by a quote. The export H800 server is the
+// hgx-h100 hardware (the same price); DGX B200 about $515,000 (list price in 2024 reseller and
+// press reports); GB200 NVL72 about $3.0M a rack (press estimates of 2024-25), over its 18 compute
+// trays, so each tray carries its share of the NVLink switch trays and power shelves.
+namespace {
+
+// A node price that is an estimate, not a quote; NICs included as in every whole-node price here.
+NodePrice estimated(std::string name, std::string source, std::string as_of, double usd) {
+  NodePrice p;
+  p.name = std::move(name);
+  p.source = "estimate: " + std::move(source);
+  p.as_of = std::move(as_of);
+  p.usd_per_node = usd;
+  p.includes_nics = true;
+  return p;
+}
+
+}  // namespace
+
+NodePrice hgx_h800_price() {
+  return estimated("hgx-h800", "the hgx-h100 quote (same server, export H800 GPUs)", hgx_h100_price().as_of,
+                   hgx_h100_price().usd_per_node);
+}
+
+NodePrice dgx_b200_price() {
+  return estimated("dgx-b200",
+                   "DGX B200 list price about $515k (2024 reseller and press reports, not in the reference)", "2024",
+                   515'000.0);
+}
+
+NodePrice hgx_b200_price() {
+  return estimated("hgx-b200", "as dgx-b200 (same GPUs, NICs and power; OEM price not published)", "2024",
+                   dgx_b200_price().usd_per_node);
+}
+
+// 166,667 per compute tray, its share of the switch trays included.
+NodePrice gb200_nvl72_price() {
+  return estimated("gb200-nvl72",
+                   "GB200 NVL72 rack about $3.0M (2024-25 press estimates, not in the reference) / 18 trays", "2025",
+                   3'000'000.0 / 18);
+}
+
 void register_node_prices(sim::Registry<PricePresetFactory<NodePrice>>& registry) {
   register_price_preset(registry, &dgx_h100_price, "NVIDIA DGX H100 system, $270,000 (NICs included)");
   register_price_preset(registry, &hgx_h100_price, "HGX H100 8-GPU server with 8 x 400G NICs, $313,500");
+  register_price_preset(registry, &hgx_h800_price, "HGX H800 8-GPU server, $313,500 (estimate: the hgx-h100 quote)");
+  register_price_preset(registry, &dgx_b200_price, "NVIDIA DGX B200 system, $515,000 (estimate, press reports)");
+  register_price_preset(registry, &hgx_b200_price, "HGX B200 8-GPU server, $515,000 (estimate: as dgx-b200)");
+  register_price_preset(registry, &gb200_nvl72_price,
+                        "GB200 NVL72 compute tray, $166,667 = an 18th of a ~$3.0M rack (estimate, press reports)");
 }
 
 }  // namespace dcsim::models::economics

@@ -43,6 +43,11 @@ std::vector<PriceField> price_fields(NodePrice& price);
 NodePrice hgx_h100_price();
 // NVIDIA DGX H100: about $270,000.
 NodePrice dgx_h100_price();
+// Estimates (no quote in the reference files; node_price.cpp says what each rests on).
+NodePrice hgx_h800_price();
+NodePrice dgx_b200_price();
+NodePrice hgx_b200_price();
+NodePrice gb200_nvl72_price();  // one compute tray: an 18th of the rack
 
 void register_node_prices(sim::Registry<PricePresetFactory<NodePrice>>& registry);
 

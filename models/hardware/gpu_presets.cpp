@@ -82,6 +82,62 @@ GpuSpec a100_sxm_80gb() {
   return gpu;
 }
 
+GpuSpec h800_sxm5() {
+  // The export Hopper: the H100 SXM5 part with NVLink cut from 900 to 400 GB/s bidirectional
+  // (ISCA'25 arXiv 2505.09343 sections 4.1 and 4.3; shared/reference/moe-hardware-stacks.md
+  // section 3, H800); compute, memory and power as the H100's (same sources: "similar to H100").
+  GpuSpec gpu = h100_sxm5();
+  gpu.model = "H800 SXM5";
+  gpu.nvlink_bandwidth_bytes_per_s = 200e9;  // 400 GB/s bidirectional = 200 GB/s per direction
+  gpu.nvlink_links = 8;                      // derived: 400 GB/s / 50 GB/s per NVLink 4 link
+  return gpu;
+}
+
+GpuSpec b200() {
+  // shared/reference/moe-hardware-stacks.md section 3 (B200): glennklockwood.com/garden/
+  // processors/B200 (NVIDIA Blackwell datasheet), DGX B200 user guide, MLPerf Inference v6.0
+  // Nebius B200 system JSON ("B200 TGP 1000W").
+  GpuSpec gpu;
+  gpu.model = "B200";
+  gpu.max_power_w = 1'000.0;
+  gpu.peak_bf16_flops = 2'250e12;  // dense (sparse = 2x)
+  gpu.peak_fp8_flops = 4'500e12;
+  gpu.peak_tf32_flops = 1'100e12;
+  gpu.hbm_bytes = 180e9;  // HBM3e, 1,440 GB per 8 (DGX B200 user guide)
+  gpu.hbm_bandwidth_bytes_per_s = 8e12;
+  // NVLink 5: 18 links x 100 GB/s = 1.8 TB/s bidirectional, 900 GB/s per direction.
+  gpu.nvlink_bandwidth_bytes_per_s = 900e9;
+  gpu.nvlink_links = 18;
+  // Not in the reference file (estimates, override when measured): 148 SMs and a 1.965 GHz boost
+  // clock as press summaries of the Blackwell datasheet list them; the idle draw is the H100's
+  // 84 W scaled by the power limit (84 x 1000 / 700); the minimum power limit and the thermal
+  // limits are the H100's.
+  gpu.sms = 148;
+  gpu.max_sm_clock_hz = 1.965e9;
+  gpu.idle_power_w = 120.0;
+  gpu.min_power_limit_w = 200.0;
+  gpu.max_operating_c = 87.0;
+  gpu.slowdown_c = 89.0;
+  gpu.shutdown_c = 92.0;
+  return gpu;
+}
+
+GpuSpec gb200() {
+  // The Blackwell GPU of a GB200 superchip at 1,200 W: moe-hardware-stacks.md section 3 (GB200
+  // NVL72): 186 GB HBM3e (MLPerf Inference v6.1 Crusoe GB200-NVL72 system JSON), 8 TB/s, dense
+  // BF16 2,500 / FP8 5,000 TFLOP/s (glennklockwood B200 page; NVIDIA's rack FP8 720 PF sparse /
+  // 72 / 2 agrees). NVLink 5 as on B200.
+  GpuSpec gpu = b200();
+  gpu.model = "GB200 (Blackwell)";
+  gpu.max_power_w = 1'200.0;
+  gpu.peak_bf16_flops = 2'500e12;
+  gpu.peak_fp8_flops = 5'000e12;
+  gpu.peak_tf32_flops = 1'250e12;  // derived: half of BF16, as on every part above
+  gpu.hbm_bytes = 186e9;
+  gpu.idle_power_w = 144.0;  // estimate: the H100's 84 W scaled by 1200 / 700
+  return gpu;
+}
+
 void register_gpu_presets(GpuPresetRegistry& registry) {
   registry.add({"a100-sxm-80gb",
                 "A100 SXM4 80GB: 312 TFLOP/s BF16 dense, 2.04 TB/s HBM2e, NVLink 3 300 GB/s/dir, 400 W",
@@ -95,6 +151,18 @@ void register_gpu_presets(GpuPresetRegistry& registry) {
                 "H200 SXM: H100 compute with 141 GB HBM3e at 4.8 TB/s, 700 W",
                 {},
                 &h200_sxm});
+  registry.add({"h800-sxm5",
+                "H800 SXM5: H100 SXM5 with NVLink cut to 200 GB/s/dir (400 GB/s bidirectional), 700 W",
+                {},
+                &h800_sxm5});
+  registry.add({"b200",
+                "B200: 2250 TFLOP/s BF16 / 4500 FP8 dense, 180 GB 8 TB/s HBM3e, NVLink 5 900 GB/s/dir, 1000 W",
+                {},
+                &b200});
+  registry.add({"gb200",
+                "GB200 (Blackwell GPU of the superchip): 2500 TFLOP/s BF16 / 5000 FP8 dense, 186 GB, 8 TB/s, 1200 W",
+                {},
+                &gb200});
 }
 
 }  // namespace dcsim::models::hardware

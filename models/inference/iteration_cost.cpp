@@ -42,7 +42,9 @@ IterationCostModel::IterationCostModel(const workload::TransformerModel& model, 
     : model_(model), engine_(engine), compute_(node.gpu), tp_all_reduce_s_(std::move(tp_all_reduce_s)) {
   workload::validate(model_);
   const int tp = engine_.tp;
-  const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
+  // A replica's TP stays inside its node: replicas are placed per node (an NVL72 tray's 4 GPUs,
+  // though its NVLink domain is the rack's 72).
+  const int domain = std::min(node.gpus, node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus);
   if (tp < 1 || tp > domain) {
     throw sim::ConfigError("engine.tp", "must be between 1 and the " + std::to_string(domain) +
                                             " GPUs of one NVLink domain, got " + std::to_string(tp));

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/hardware/nvlink_domain.hpp"
 #include "models/workload/activation_memory.hpp"
 #include "models/workload/layer_pass.hpp"
 #include "models/workload/pipeline_schedule.hpp"
@@ -98,7 +99,7 @@ class PlanSearch {
     }
     if (job_.nodes <= 0 || node_.gpus <= 0) throw sim::ConfigError("nodes", "must be a positive integer");
     const ParallelismPlan& p = job_.parallelism;
-    const std::vector<int> tps = range_choices(pins_.tp, p.tp, 1, node_.gpus);
+    const std::vector<int> tps = range_choices(pins_.tp, p.tp, 1, hardware::nvlink_domain(node_));
     std::vector<int> cps;
     for (int cp = 1; cp <= kMaxCp; cp *= 2) cps.push_back(cp);
     if (pins_.cp) cps = {p.cp};
@@ -195,9 +196,9 @@ class PlanSearch {
 
  private:
   bool tp_divides(int tp) const {
-    const int domain = node_.nvlink_domain_gpus > 0 ? node_.nvlink_domain_gpus : node_.gpus;
     const auto& md = job_.model;
-    return tp <= domain && node_.gpus % tp == 0 && md.heads % tp == 0 && md.kv_heads % std::min(tp, md.kv_heads) == 0;
+    return hardware::group_fits_nvlink_domain(node_, tp) && md.heads % tp == 0 &&
+           md.kv_heads % std::min(tp, md.kv_heads) == 0;
   }
 
   bool ep_divides(int ep, int stage_ranks) const {

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "models/hardware/nvlink_domain.hpp"
 #include "models/workload/dp_flows.hpp"
 #include "sim/error.hpp"
 
@@ -23,6 +24,16 @@ StepGraphBuilder::StepGraphBuilder(const TrainingJobConfig& job, const TrainingS
   }
   if (options.flows_per_node_pair < 0) {
     throw sim::ConfigError("flows_per_node_pair", "must not be negative");
+  }
+  // Flow mode puts every transfer between nodes on the fabric's NICs; the NVLink between the
+  // trays of an NVL72 rack is not a fabric element yet, so it refuses rather than misplaces them.
+  if (hardware::nodes_per_nvlink_domain(node) > 1 && job.nodes > 1) {
+    throw sim::ConfigError("node.nvlink_domain_gpus",
+                           "flow mode does not model an NVLink domain of " +
+                               std::to_string(hardware::nodes_per_nvlink_domain(node)) + " nodes (" +
+                               std::to_string(hardware::nvlink_domain(node)) +
+                               " GPUs): traffic between its nodes would travel the fabric; run the job in the "
+                               "closed form (no /fabric section)");
   }
   p_ = job.parallelism.pp;
   tp_ = job.parallelism.tp;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/hardware/nvlink_domain.hpp"
 #include "models/workload/activation_memory.hpp"
 #include "models/workload/pipeline_schedule.hpp"
 #include "sim/error.hpp"
@@ -48,7 +49,7 @@ void check_expert_parallelism(const TrainingJobConfig& job, const hardware::Node
          "expert parallelism " + std::to_string(p.ep) + " must divide tp x cp x dp = " + std::to_string(stage_ranks) +
              " GPUs of a pipeline stage (" + std::to_string(plan.gpus) + " GPUs / pp " + std::to_string(plan.pp) + ")");
   }
-  const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
+  const int domain = hardware::nvlink_domain(node);
   if (p.ep > domain && p.ep % domain != 0) {
     fail("parallelism.ep", "expert parallelism " + std::to_string(p.ep) + " beyond one NVLink domain must be a " +
                                "multiple of its " + std::to_string(domain) + " GPUs");
@@ -108,10 +109,15 @@ StepPlan make_step_plan(const TrainingJobConfig& job, const hardware::NodeSpec& 
                                               std::to_string(job.nodes) + " nodes");
   }
   plan.data_shards = plan.dp * plan.cp;
-  const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
-  if (p.tp > domain || node.gpus % p.tp != 0) {
+  // TP stays inside one NVLink domain: it divides a node, or (a domain of several nodes, NVL72)
+  // it is whole nodes within the domain (models/hardware/nvlink_domain.hpp).
+  const int domain = hardware::nvlink_domain(node);
+  if (!hardware::group_fits_nvlink_domain(node, p.tp)) {
     throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) + " must divide the " +
-                                                 std::to_string(node.gpus) + " GPUs of a node (one NVLink domain)");
+                                                 std::to_string(node.gpus) + " GPUs of a node " +
+                                                 (domain > node.gpus ? "or be whole nodes within the " +
+                                                                           std::to_string(domain) + "-GPU NVLink domain"
+                                                                     : "(one NVLink domain)"));
   }
   if (job.model.heads % p.tp != 0 || job.model.kv_heads % std::min(p.tp, job.model.kv_heads) != 0) {
     throw sim::ConfigError("parallelism.tp", "tensor parallelism " + std::to_string(p.tp) + " must divide the " +
@@ -155,8 +161,7 @@ std::string memory_error(const TrainingJobConfig& job, const StepPlan& plan, con
   const ParallelismPlan& p = job.parallelism;
   // Only what the job does not already use (issue 15 item 7).
   std::vector<std::string> ideas;
-  const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
-  if (p.tp < domain) ideas.push_back("raise tp");
+  if (p.tp < hardware::nvlink_domain(node)) ideas.push_back("raise tp");
   if (p.pp < job.model.layers) ideas.push_back("raise pp");
   if (m.activations_bytes > 0.0) ideas.push_back("raise cp");
   if (p.zero_stage < 3 && plan.data_shards > 1) ideas.push_back("raise zero_stage");

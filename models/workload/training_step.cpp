@@ -120,12 +120,12 @@ class StepEstimator {
     }
   }
 
-  // Tensor parallelism: inside one node over NVLink. 4 all-reduces per layer (6 with full
-  // recomputation); with sequence parallelism reduce-scatter + all-gather pairs of the same
-  // bytes. Sets the exposed and the collective time per layer: 1-3 estimates.
+  // Tensor parallelism: inside one NVLink domain (a node, or trays of an NVL72 rack) over NVLink. 4 all-reduces per
+  // layer (6 with full recomputation); with sequence parallelism reduce-scatter + all-gather pairs of the same bytes.
+  // Sets the exposed and the collective time per layer: 1-3 estimates.
   void tensor_parallel() {
     if (plan_.tp <= 1) return;
-    mc::CollectiveSystem tps = mc::make_collective_system(node_, 1, fabric_, plan_.tp);
+    mc::CollectiveSystem tps = mc::make_collective_system(node_, std::max(1, plan_.tp / node_.gpus), fabric_, plan_.tp);
     const double per_layer_collectives = job_.recompute == Recompute::kFull ? 6.0 : 4.0;
     const double tp_bytes = tokens_ * md_.hidden * kBf16Bytes;
     tp_collective_per_layer_ =

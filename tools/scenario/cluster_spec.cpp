@@ -330,6 +330,13 @@ Bindings<C> outputs_bindings() {
 std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>> map_cluster_sections(
     const json& r, const json& given, const models::ModelRegistries& registries, C& c) {
   cluster_bindings(registries).apply(r.at("cluster"), c);
+  // A preset whose NVLink domain is its node keeps it the node when gpus is overridden (HGX with
+  // fewer GPUs); a domain of several nodes (NVL72's 72) stays unless given.
+  if (find_at(given, "/cluster/node/nvlink_domain_gpus") == nullptr &&
+      registries.node_presets.contains(c.node.preset)) {
+    const auto preset = registries.node_presets.get(c.node.preset).factory();
+    if (preset.nvlink_domain_gpus == preset.gpus) c.node.nvlink_domain_gpus = c.node.gpus;
+  }
   c.cloud_pool = map_cloud_pool(r.at("cluster"), registries);
   workload_bindings(registries).apply(r.at("workload"), c);
   policies_bindings(registries).apply(r.at("policies"), c);

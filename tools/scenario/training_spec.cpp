@@ -32,6 +32,11 @@ void bind_node_hardware(Bindings<hw::NodeSpec>& node) {
                                        "NVLink bandwidth of one GPU, per direction, all links together.",
                                        QuantityKind::kDataRate, above(0))),
             &N::gpu, &hw::GpuSpec::nvlink_bandwidth_bytes_per_s, "node.gpu.nvlink_bandwidth_bytes_per_s", 1.0 / 8.0)
+      .bind(from_preset(integer_field("nvlink_domain_gpus",
+                                      "GPUs of one NVLink domain, whole nodes: the node's on HGX/DGX, 72 (18 "
+                                      "trays, a rack) on gb200-nvl72. Tensor parallelism stays inside it.",
+                                      between(1, 576))),
+            &N::nvlink_domain_gpus, "node.nvlink_domain_gpus")
       .bind(from_preset(boolean_field("nvls", "The NVSwitch reduces in-network (NVLink SHARP, NVLS).")), &N::nvls,
             "node.nvls")
       .bind(from_preset(integer_field("compute_nics",

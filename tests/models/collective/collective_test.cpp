@@ -78,6 +78,23 @@ TEST_CASE("across nodes busbw is 46-48 GB/s per 400G NIC", "[models][collective]
   }
 }
 
+TEST_CASE("a communicator inside an NVLink domain of several nodes runs on NVLink alone", "[models][collective]") {
+  // GB200 NVL72: a node is a 4-GPU tray, the domain 72 GPUs = 18 trays (node_presets.hpp).
+  const auto tray = dcsim::models::hardware::gb200_nvl72_tray();
+  const auto tp16 = make_collective_system(tray, 4, {}, 16);
+  CHECK(tp16.nodes == 1);  // one NVLink island: no NIC in the way
+  CHECK(tp16.gpus_per_node == 16);
+  // Two whole domains: two islands, each with the NICs of its 18 trays.
+  const auto two_racks = make_collective_system(tray, 36, {});
+  CHECK(two_racks.nodes == 2);
+  CHECK(two_racks.gpus_per_node == 72);
+  CHECK(two_racks.nics_per_node == 18 * 4);
+  // The same 16 GPUs on HGX H100 are two nodes joined by NICs.
+  const auto hgx = make_collective_system(hgx_h100(), 2, {}, 16);
+  CHECK(hgx.nodes == 2);
+  CHECK(hgx.gpus_per_node == 8);
+}
+
 TEST_CASE("small messages see a latency floor", "[models][collective]") {
   const auto r = registry();
   const auto node = make_collective_system(hgx_h100(), 1, {});

@@ -230,3 +230,17 @@ TEST_CASE("coalesced gradient buckets keep the overlap of bucket-by-bucket colle
   CHECK(mw::critical_path_s(c.graph) == Approx(reference).epsilon(kAgreeTol));
   CHECK(mw::critical_path_s(c.graph) >= reference * (1 - 1e-9));  // coarser never overlaps more
 }
+
+TEST_CASE("flow mode refuses a job across the trays of an NVL72 NVLink domain", "[models][workload]") {
+  // Its traffic between trays would travel the fabric's NICs instead of NVLink (step_graph_builder).
+  const auto reg = builtin();
+  const auto tray = dcsim::models::hardware::gb200_nvl72_tray();
+  mw::TrainingJobConfig job = bert(reg, 2);
+  const mc::FabricParams fabric;
+  const auto step = mw::estimate_training_step(job, tray, fabric, reg.collective_algorithms);
+  CHECK_THROWS_WITH(mw::build_step_graph(job, step, tray, fabric, reg.collective_algorithms, {}),
+                    Catch::Contains("NVLink domain of 18 nodes (72 GPUs)"));
+  job.nodes = 1;  // one tray: no traffic between nodes
+  CHECK_NOTHROW(mw::build_step_graph(job, mw::estimate_training_step(job, tray, fabric, reg.collective_algorithms),
+                                     tray, fabric, reg.collective_algorithms, {}));
+}

@@ -140,3 +140,33 @@ TEST_CASE("impossible plans are config errors naming the field", "[models][workl
   CHECK_THROWS_AS(workload::estimate_training_step(j, hardware::hgx_h100(), {}, reg),
                   dcsim::sim::ConfigError);
 }
+
+TEST_CASE("TP 16 runs on NVLink inside an NVL72 rack and is refused on HGX H100", "[models][workload]") {
+  const auto reg = registry();
+  TrainingJobConfig j = llama70b_on_64_nodes();
+  j.parallelism = {16, 1, 0, 1};  // tp 16, pp 1, dp from the GPUs
+  j.global_batch_sequences = 64;
+  j.nodes = 8;  // 64 H100s: the 8-GPU NVLink domain is one node
+  try {
+    workload::estimate_training_step(j, hardware::hgx_h100(), {}, reg);
+    FAIL("expected ConfigError");
+  } catch (const dcsim::sim::ConfigError& e) {
+    CHECK(e.field() == "parallelism.tp");
+    CHECK_THAT(e.detail(), Catch::Contains("tensor parallelism 16") && Catch::Contains("8 GPUs of a node"));
+  }
+  // 64 GB200s on 16 trays of one 72-GPU domain: each TP group is 4 trays on NVLink 5.
+  j.nodes = 16;
+  const auto tray = hardware::gb200_nvl72_tray();
+  const auto r = workload::estimate_training_step(j, tray, {}, reg);
+  CHECK(r.dp == 4);
+  // The TP all-reduce ran on the 16-GPU NVLink island that make_collective_system builds.
+  const auto island = collective::make_collective_system(tray, 4, {}, 16);
+  CHECK(island.nodes == 1);
+  CHECK(r.tp_comm_s > 0.0);
+  // TP 128 is whole trays but more than the 72-GPU domain: its groups would span two racks.
+  j.parallelism = {128, 1, 0, 1};
+  j.nodes = 32;
+  j.global_batch_sequences = 8;
+  CHECK_THROWS_WITH(workload::estimate_training_step(j, tray, {}, reg),
+                    Catch::Contains("whole nodes within the 72-GPU NVLink domain"));
+}
