@@ -296,7 +296,7 @@ std::size_t InferenceService::add_replica(bool initial, bool prefill) {
   }
   if (!initial) ++stats_.scale_ups;
   const std::size_t handle =
-      host_.acquire(config_.engine.tp * config_.engine.pp,
+      host_.acquire(config_.engine.gpus(),
                     {[this, index, initial] { on_allocated(index, initial); }, [this, index] { on_lost(index); },
                      [this, index](double f) {
                        const bool moved = f != replicas_[index].clock;  // else the node's power moved, not its clock
@@ -366,7 +366,7 @@ void InferenceService::close_accounts(Replica& r) {
   }
   if (r.state != ReplicaState::kAsked && r.state != ReplicaState::kGone) {
     const double held_s = (sim_.now() - r.held_since).seconds();
-    const double tp = config_.engine.tp;  // x pp GPUs, each busy 1/pp of its engines' iterations
+    const double tp = config_.engine.stage_gpus();  // x pp GPUs, each busy 1/pp of its engines' iterations
     const double dynamic_w = node_.gpu.max_power_w - node_.gpu.idle_power_w;
     stats_.gpu_seconds += tp * config_.engine.pp * held_s;
     stats_.busy_gpu_seconds += tp * c.busy_s;
@@ -551,8 +551,8 @@ void InferenceService::on_sample() {
                                            (period * config_.engine.pp),
                                        0.0, 1.0);
     host_.set_activity(r.handle, activity);
-    power_w += config_.engine.tp * config_.engine.pp *
-               (node_.gpu.idle_power_w + (node_.gpu.max_power_w - node_.gpu.idle_power_w) * activity);
+    power_w +=
+        config_.engine.gpus() * (node_.gpu.idle_power_w + (node_.gpu.max_power_w - node_.gpu.idle_power_w) * activity);
     r.sampled = c;
   }
   sink_.append(power_series_, now, power_w);
@@ -574,7 +574,8 @@ void InferenceService::on_autoscale() {
     const ReplicaLoad l = replicas_[i].load();
     s.queued += l.waiting;
     s.kv_used_fraction += l.kv_used_fraction;
-    s.batch_fraction += static_cast<double>(l.running) / (config_.engine.max_batch * config_.engine.pp);
+    s.batch_fraction +=
+        static_cast<double>(l.running) / (config_.engine.max_batch * config_.engine.attention_dp() * config_.engine.pp);
   }
   if (!serving_.empty()) {
     s.kv_used_fraction /= static_cast<double>(serving_.size());

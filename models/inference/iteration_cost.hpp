@@ -25,6 +25,21 @@
 // all the layers plus (pp - 1) sends of the T x h hidden states; each GPU holds its stage's
 // layers (the largest stage: ceil(layers / pp)), so the KV cache holds pp times the tokens.
 //
+// Mixture-of-experts models (issue 41 item 3; the model's MoE shape, training_model.hpp): an MoE
+// layer runs attention as above and, in place of the MLP, the router (T x experts x h), the
+// shared experts (tp-way like an MLP) and the routed experts on the busiest GPU. Without expert
+// parallelism every GPU holds every expert tp-way in width; with engine.ep > 1 each of the
+// stage's ep GPUs holds experts / ep whole experts, attention runs on ep / tp data-parallel
+// ranks (each 1 / ranks of the iteration's tokens and sequences), and every MoE layer pays a
+// dispatch (FP8 with FP8 weights, as DeepEP) and a combine all-to-all of each rank's T / ep
+// tokens (models/collective/expert_all_to_all.hpp: NVLink inside the domain, one NIC hop across).
+// The busiest expert takes expert_skew times the mean T k / experts rows (capped at the capacity
+// factor), and its GPU that much more of the routed copies; an expert no token chose this
+// iteration is not read (a batch of T tokens touches 1 - (1 - k / experts)^T of them), which is
+// what makes small decode batches cheaper than the experts' whole weights.
+// MLA (DeepSeek-V3): its projections as one GEMM of their parameters, a KV cache of the latent
+// and RoPE key per token and layer (not split by tp), and decode reading that latent.
+//
 // KV cache per GPU = memory_fraction x HBM - weights/tp - the activation peak of the largest
 // iteration (one layer's widest intermediate at max_batched_tokens, and FP32 logits for
 // max_batch sequences), in tokens of 2 x layers x kv/tp x d x bytes(kv) each. PagedAttention
@@ -110,6 +125,11 @@ class IterationCostModel {
   const IterationCost& dense_layer(int tokens) const;
   // The LM head's GEMM for the sequences that sample (memoised by their count).
   const compute::OpTime& lm_head(int sampled) const;
+  // QKV and output projections (MLA: one GEMM of its parameters) for `tokens` rows.
+  void add_attention_projections(IterationCost& c, double tokens) const;
+  // One MoE layer but its attention for the replica's T tokens (memoised by T): projections,
+  // router, shared and routed experts, TP all-reduces and EP all-to-alls (the header comment).
+  const IterationCost& moe_layer(int tokens) const;
 
   workload::TransformerModel model_;
   EngineConfig engine_;
@@ -121,7 +141,11 @@ class IterationCostModel {
   double pp_send_bytes_per_s_ = 0.0;
   // Per-iteration constants of cost(), as it used them (same values, same arithmetic order).
   double heads_per_gpu_ = 0.0, head_dim_ = 0.0, kv_heads_per_gpu_ = 0.0, kv_element_bytes_ = 0.0;
+  // MoE: the MoE layers' count and what the all-to-alls run on.
+  int moe_layers_ = 0, domain_gpus_ = 0;
+  double nvlink_bytes_per_s_ = 0.0, nic_bytes_per_s_per_gpu_ = 0.0, fabric_latency_s_ = 0.0;
   mutable CountMemo<IterationCost> dense_by_tokens_;
+  mutable CountMemo<IterationCost> moe_by_tokens_;
   mutable CountMemo<compute::OpTime> lm_head_by_sampled_;
 };
 

@@ -27,6 +27,14 @@ struct EngineConfig {
   // last): tp x pp GPUs, whole nodes when more than one node's. Each stage holds its layers'
   // weights and KV; pp virtual engines keep every stage busy (vLLM's pipeline parallelism).
   int pp = 1;
+  // Expert parallelism of a mixture-of-experts model (issue 41 item 3): each MoE layer's routed
+  // experts are spread whole over ep GPUs (vLLM --enable-expert-parallel; DeepSeek-V3's decode
+  // runs EP 144-320, moe-hardware-stacks.md section 2), attention stays tp-way tensor parallel
+  // with ep / tp data-parallel ranks, so a replica is ep x pp GPUs. 1: the experts are
+  // tensor-parallel over tp like a dense MLP.
+  int ep = 1;
+  // The busiest expert's routed tokens over the mean (>= 1): its GPU sets an MoE layer's time.
+  double expert_skew = 1.0;
   compute::Precision weights = compute::Precision::kBf16;   // kFp8: W8A8 FP8 GEMMs
   compute::Precision kv_cache = compute::Precision::kBf16;  // kFp8: one byte per KV element
   // Most sequences in one iteration (vLLM max_num_seqs; 256 is its engine default).
@@ -44,6 +52,12 @@ struct EngineConfig {
   // Host <-> device copy rate of one GPU for swapped KV (measured H2D 51 GB/s on ND H100 v5,
   // shared/reference/public-figures.md).
   double swap_bytes_per_s = 51e9;
+
+  // Data-parallel attention ranks of one pipeline stage (ep / tp with expert parallelism, else 1).
+  int attention_dp() const { return ep > tp ? ep / tp : 1; }
+  // GPUs of one pipeline stage, and of the whole replica.
+  int stage_gpus() const { return tp * attention_dp(); }
+  int gpus() const { return stage_gpus() * pp; }
 };
 
 // How long a request's prompt or answer is, in tokens.

@@ -158,6 +158,13 @@ std::string ServingCurveCache::key(const workload::TransformerModel& m, const En
     << static_cast<int>(e.kv_cache) << ',' << e.max_batch << ',' << e.max_batched_tokens << ',' << e.chunked_prefill
     << ',' << static_cast<int>(e.preemption) << ',' << e.memory_fraction << ',' << e.swap_bytes_per_s << ';'
     << node.preset << ',' << node.gpu.model << ',' << node.gpus << ';';
+  if (m.moe.enabled()) {  // an MoE shape and its expert parallelism (dense keys stay as they were)
+    const workload::MoeShape& x = m.moe;
+    k << "moe:" << x.experts << ',' << x.experts_per_token << ',' << x.shared_experts << ',' << x.expert_ffn_hidden
+      << ',' << x.dense_layers << ',' << x.layer_step << ',' << x.capacity_factor << ',' << m.head_size << ','
+      << m.mla.q_lora_rank << ',' << m.mla.kv_lora_rank << ',' << m.mla.rope_head_dim << ',' << e.ep << ','
+      << e.expert_skew << ';';
+  }
   length(in.input_tokens);
   length(in.output_tokens);
   k << in.gateway.rtt.ns() << ',' << in.gateway.bandwidth_bps << ',' << in.gateway.bytes_per_token << ';'

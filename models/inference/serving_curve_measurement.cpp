@@ -156,7 +156,7 @@ double measure_capacity(const IterationCostModel& cost, const EngineConfig& engi
                         double& iterations, MeanLoad& saturated) {
   sim::Simulator sim;
   sim::RandomStream lengths(in.seed, "fluid-curve/capacity", "lengths");
-  const int concurrency = 2 * engine.max_batch * engine.pp;
+  const int concurrency = 2 * engine.max_batch * engine.attention_dp() * engine.pp;
   const int warm = concurrency, measured = std::max(4 * concurrency, 1000);
   int answered = 0, sent = 0, rejected = 0;
   double t_warm = 0.0, t_end = 0.0;

@@ -10,6 +10,8 @@ ServingReplica::ServingReplica(sim::Simulator& sim, const IterationCostModel& co
     : sim_(sim),
       cost_(cost),
       engine_(engine),
+      max_batch_(engine.max_batch * engine.attention_dp()),
+      max_batched_tokens_(engine.max_batched_tokens * engine.attention_dp()),
       on_done_(std::move(on_done)),
       capacity_(kv_capacity_tokens >= 0.0 ? std::floor(kv_capacity_tokens) : cost.memory().kv_capacity_tokens) {}
 
@@ -88,7 +90,7 @@ void ServingReplica::submit(const ReplicaRequest& request) {
 bool ServingReplica::admissible(const Slot& s) const {
   // This iteration's decode step appends growth_ tokens of KV before the new prompt's is used.
   // Prefilled elsewhere: admitted by step 2b only.
-  return !s.request.kv_ready && running_ < engine_.max_batch &&
+  return !s.request.kv_ready && running_ < max_batch_ &&
          kv_used_ + growth_ + s.request.input_tokens + s.generated <= capacity_;
 }
 
@@ -173,7 +175,7 @@ void ServingReplica::start_iteration() {
   while (!swapped_.empty()) {
     const int slot = swapped_.front();
     Slot& s = slots_[static_cast<std::size_t>(slot)];
-    if (running_ >= engine_.max_batch || kv_used_ + s.kv + decoding_ + 1 > capacity_) break;
+    if (running_ >= max_batch_ || kv_used_ + s.kv + decoding_ + 1 > capacity_) break;
     swapped_.pop_front();
     kv_used_ += s.kv;
     swap_tokens += s.kv;
@@ -185,7 +187,7 @@ void ServingReplica::start_iteration() {
   while (may_admit && !waiting_.empty()) {
     const int slot = waiting_.front();
     Slot& s = slots_[static_cast<std::size_t>(slot)];
-    if (!s.request.kv_ready || running_ >= engine_.max_batch ||
+    if (!s.request.kv_ready || running_ >= max_batch_ ||
         kv_used_ + s.request.input_tokens + decoding_ + 1 > capacity_) {
       break;
     }
@@ -202,7 +204,7 @@ void ServingReplica::start_iteration() {
       start_decoding(slot);
     }
   }
-  int budget = engine_.max_batched_tokens;
+  int budget = max_batched_tokens_;
   bool prefill_only = false;
   if (!engine_.chunked_prefill && may_admit && !waiting_.empty() &&
       admissible(slots_[static_cast<std::size_t>(waiting_.front())])) {

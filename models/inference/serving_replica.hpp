@@ -184,6 +184,9 @@ class ServingReplica {
   sim::Simulator& sim_;
   const IterationCostModel& cost_;
   EngineConfig engine_;
+  // The replica's batch limits: the engine's per attention rank, as each data-parallel rank of an
+  // expert-parallel replica schedules its own batch (vLLM's DP engines); = engine's otherwise.
+  int max_batch_ = 0, max_batched_tokens_ = 0;
   DoneFn on_done_;
   double capacity_ = 0.0;
   double clock_factor_ = 1.0;

@@ -192,12 +192,13 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
       error(ptr + "/replicas", "expected between min_replicas and max_replicas (" + std::to_string(c.min_replicas) +
                                    " to " + std::to_string(c.max_replicas) + "), got " + std::to_string(c.replicas));
     }
-    const long long per_replica = static_cast<long long>(c.engine.tp) * c.engine.pp;
+    const long long per_replica = c.engine.gpus();
     if (static_cast<long long>(c.max_replicas + c.prefill_replicas) * per_replica > gpus) {
       error(ptr + (j.contains("max_replicas") ? "/max_replicas" : "/replicas"),
-            "expected at most " + std::to_string(gpus / std::max<long long>(1, per_replica)) + " replicas: " +
-                std::to_string(c.max_replicas + c.prefill_replicas) + " (prefill and decode) x " +
-                std::to_string(per_replica) + " GPUs (tp x pp) exceed the cluster's " + std::to_string(gpus));
+            "expected at most " + std::to_string(gpus / std::max<long long>(1, per_replica)) +
+                " replicas: " + std::to_string(c.max_replicas + c.prefill_replicas) + " (prefill and decode) x " +
+                std::to_string(per_replica) + (c.engine.ep > 1 ? " GPUs (ep x pp)" : " GPUs (tp x pp)") +
+                " exceed the cluster's " + std::to_string(gpus));
     }
     if (c.weights_from_store) {
       if (j.contains("load_rate")) {

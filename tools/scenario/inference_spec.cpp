@@ -50,8 +50,9 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
   Bindings<mi::EngineConfig> engine(
       object_field("engine", "One replica's serving engine (as vLLM / TensorRT-LLM configure theirs).", {}));
   engine
-      .bind(integer_field("tp", "Tensor-parallel GPUs per replica, in one NVLink domain; must divide the attention "
-                                "heads.",
+      .bind(integer_field("tp",
+                          "Tensor-parallel GPUs per replica, in one NVLink domain; must divide the attention "
+                          "heads.",
                           at_least(1)),
             &mi::EngineConfig::tp, "engine.tp")
       .bind(integer_field("pp",
@@ -61,6 +62,22 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
                           "pays pp - 1 sends of its hidden states.",
                           at_least(1)),
             &mi::EngineConfig::pp, "engine.pp")
+      .bind(with_default(integer_field("ep",
+                                       "Expert parallelism of a mixture-of-experts model: each MoE layer's routed "
+                                       "experts spread whole over ep GPUs, attention tp-way on ep / tp "
+                                       "data-parallel ranks, a dispatch and a combine all-to-all per MoE layer; "
+                                       "a replica is ep x pp GPUs. Must be a multiple of tp dividing the experts; "
+                                       "1: experts tensor-parallel like a dense MLP.",
+                                       at_least(1)),
+                         1),
+            &mi::EngineConfig::ep, "engine.ep")
+      .bind(with_default(number_field("expert_skew",
+                                      "Mixture-of-experts routing imbalance: the busiest expert's tokens over the "
+                                      "mean (its GPU sets each MoE layer's time; capped at the model's capacity "
+                                      "factor).",
+                                      at_least(1)),
+                         1.0),
+            &mi::EngineConfig::expert_skew, "engine.expert_skew")
       .bind_enum(with_default(enum_field("weights", "Weight precision: bf16, or fp8 (W8A8 FP8 GEMMs).", "precision",
                                          {"bf16", "fp8"}),
                               "bf16"),
