@@ -16,6 +16,10 @@
 
 namespace dcsim::models::collective {
 
+// DeepEP's FP8 dispatch: one byte per element plus a 4-byte scale per 1 x 128 tile (DeepSeek-V3,
+// hidden 7168: 7,392 B per token, moe-hardware-stacks.md section 1).
+inline constexpr double kFp8DispatchBytesPerElement = 1.0 + 4.0 / 128.0;
+
 struct ExpertAllToAllShape {
   double tokens_per_rank = 0.0;    // T
   double experts_per_token = 1.0;  // k

@@ -15,9 +15,6 @@ namespace {
 
 constexpr double kBf16Bytes = 2.0;
 constexpr double kFp32Bytes = 4.0;
-// DeepEP's FP8 dispatch: one byte per element plus a 4-byte scale per 1 x 128 tile
-// (moe-hardware-stacks.md section 1: 7,392 B per token at hidden 7168).
-constexpr double kFp8DispatchBytes = 1.0 + 4.0 / 128.0;
 
 std::string gb(double bytes) {
   char text[32];
@@ -286,7 +283,8 @@ const IterationCost& IterationCostModel::moe_layer(int tokens) const {
         return collective::expert_all_to_all(shape, nvlink_bytes_per_s_, nic_bytes_per_s_per_gpu_, fabric_latency_s_)
             .time_s;
       };
-      comm += all_to_all(p == compute::Precision::kFp8 ? kFp8DispatchBytes : kBf16Bytes) + all_to_all(kBf16Bytes);
+      comm += all_to_all(p == compute::Precision::kFp8 ? collective::kFp8DispatchBytesPerElement : kBf16Bytes) +
+              all_to_all(kBf16Bytes);
     }
     c.time_s += comm;
     c.communication_s += comm;

@@ -1,17 +1,15 @@
 #include "models/workload/expert_parallel.hpp"
 
 #include <algorithm>
-#include <tuple>
-#include <utility>
+
+#include "models/collective/expert_all_to_all.hpp"
+#include "models/hardware/nvlink_domain.hpp"
 
 namespace dcsim::models::workload {
 
 namespace {
 namespace cm = compute;
 constexpr double kBf16Bytes = 2.0;
-// DeepEP's FP8 dispatch: one byte per element plus a 4-byte scale per 1 x 128 tile (DeepSeek-V3
-// hidden 7168: 7,392 B per token, moe-hardware-stacks.md section 1).
-constexpr double kFp8DispatchBytes = 1.0 + 4.0 / 128.0;
 }  // namespace
 
 double routed_tokens_per_rank(const TrainingJobConfig& job) {
@@ -78,32 +76,31 @@ ExpertLayerCost expert_layer_cost(const TrainingJobConfig& job, const hardware::
   out.backward_s = bwd;
   out.flops = flops;
 
-  // The all-to-alls (the header's split).
+  // The all-to-alls (the header's split: models/collective/expert_all_to_all.hpp).
   if (p.ep > 1) {
-    const int domain = node.nvlink_domain_gpus > 0 ? node.nvlink_domain_gpus : node.gpus;
-    const double g = std::min(p.ep, domain);
-    const double n = ep / g;
-    const int m = job.moe_max_nodes_per_token;
-    const double copies = m > 0 ? std::min({static_cast<double>(m), k, n}) : k;
-    const auto bytes = [&](double b) {
-      return std::pair{tr * k * h * b * (g - 1.0) / g, tr * h * b * copies * (n - 1.0) / n};
-    };
+    collective::ExpertAllToAllShape shape;
+    shape.tokens_per_rank = tr;
+    shape.experts_per_token = k;
+    shape.hidden = h;
+    shape.ep = p.ep;
+    shape.domain_gpus = hardware::nvlink_domain(node);
+    shape.max_nodes_per_token = job.moe_max_nodes_per_token;
+    shape.load = out.gpu_load;
     const int nics = fabric.nics_per_node > 0 ? fabric.nics_per_node : node.compute_nics;
     const double nic_bps = fabric.nic_bandwidth_bps > 0.0 ? fabric.nic_bandwidth_bps : node.compute_nic_bandwidth_bps;
     const double nic_share = nics * nic_bps / 8.0 / node.gpus;
-    const double latency =
-        n > 1.0 ? (fabric.switch_hops * fabric.per_hop_latency_ns + fabric.cable_latency_ns) * 1e-9 : 0.0;
-    const auto time = [&](double b) {
-      const auto [nvl, nic] = bytes(b);
-      const double t_nic = nic > 0.0 ? nic / nic_share : 0.0;
-      return latency + out.gpu_load * std::max(nvl / node.gpu.nvlink_bandwidth_bytes_per_s, t_nic);
+    const double latency = (fabric.switch_hops * fabric.per_hop_latency_ns + fabric.cable_latency_ns) * 1e-9;
+    const auto all_to_all = [&](double element_bytes) {
+      shape.element_bytes = element_bytes;
+      return collective::expert_all_to_all(shape, node.gpu.nvlink_bandwidth_bytes_per_s, nic_share, latency);
     };
-    std::tie(out.nvlink_bytes, out.nic_bytes) = bytes(kBf16Bytes);
-    out.nvlink_bytes *= out.gpu_load;
-    out.nic_bytes *= out.gpu_load;
-    out.bytes_sent = tr * k * h * kBf16Bytes * (ep - 1.0) / ep;
-    out.all_to_all_s = time(kBf16Bytes);
-    const double dispatch = time(job.precision == cm::Precision::kFp8 ? kFp8DispatchBytes : kBf16Bytes);
+    const collective::ExpertAllToAll bf16 = all_to_all(kBf16Bytes);
+    out.nvlink_bytes = bf16.nvlink_bytes;
+    out.nic_bytes = bf16.nic_bytes;
+    out.bytes_sent = bf16.sent_bytes;
+    out.all_to_all_s = bf16.time_s;
+    const double dispatch =
+        all_to_all(job.precision == cm::Precision::kFp8 ? collective::kFp8DispatchBytesPerElement : kBf16Bytes).time_s;
     // Forward dispatch + combine, backward their gradients; full recomputation the forward again.
     out.all_to_alls = full ? 6 : 4;
     out.comm_s = (full ? 2.0 : 1.0) * (dispatch + out.all_to_all_s) + 2.0 * out.all_to_all_s;
