@@ -1,5 +1,6 @@
 #include "tools/scenario/scenario_loader.hpp"
 
+#include "models/hardware/nvlink_domain.hpp"
 #include "tools/scenario/binding.hpp"
 #include "tools/scenario/cloud_pool_spec.hpp"
 #include "tools/scenario/cluster_spec.hpp"
@@ -224,6 +225,34 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                             scenario_spec(registries));
 }
 
+namespace {
+
+// With a /fabric, training jobs run in flow mode (models/datacenter): every transfer between nodes
+// is a flow on the fabric, and the NVLink between the trays of a multi-node NVLink domain (GB200
+// NVL72) is not a fabric element, so the step graph refuses such a job when it starts. Say so
+// here, at the job's pointer, so that `validate` passes only what `run` starts.
+void refuse_flow_mode_across_nvlink_domain(const Scenario& out) {
+  if (!out.fabric || !out.has_cluster || models::hardware::nodes_per_nvlink_domain(out.cluster.node) <= 1) return;
+  const json* training = find_at(out.resolved, "/workload/training");
+  if (training == nullptr || !training->is_array()) return;
+  std::vector<std::string> messages;
+  for (std::size_t i = 0; i < training->size(); ++i) {
+    const json& job = (*training)[i];
+    const int nodes = job.contains("nodes") && job["nodes"].is_number_integer() ? job["nodes"].get<int>() : 1;
+    if (nodes <= 1) continue;
+    messages.push_back(located(out.source, "/workload/training/" + std::to_string(i) + "/nodes",
+                               "a training job of " + std::to_string(nodes) +
+                                   " nodes on a fabric runs in flow mode, which does not model an "
+                                   "NVLink domain of " +
+                                   std::to_string(models::hardware::nodes_per_nvlink_domain(out.cluster.node)) +
+                                   " nodes (" + std::to_string(models::hardware::nvlink_domain(out.cluster.node)) +
+                                   " GPUs): run it in the closed form (no /fabric section) or on one node"));
+  }
+  if (!messages.empty()) throw sim::InputErrors(std::move(messages));
+}
+
+}  // namespace
+
 Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
                             const std::vector<std::string>& set_overrides,
                             std::optional<std::uint64_t> seed_override,
@@ -298,6 +327,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
     throw cluster_config_error(out, e, registries);
   }
   map_fabric_sections(out.resolved, registries, limits, out);
+  refuse_flow_mode_across_nvlink_domain(out);
   map_frontend_section(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
     out.facility = map_facility_section(out.resolved["facility"], source, registries,
