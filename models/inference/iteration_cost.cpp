@@ -7,6 +7,7 @@
 #include <cstdio>
 #include "models/collective/collective_estimator.hpp"
 #include "models/collective/expert_all_to_all.hpp"
+#include "models/hardware/nvlink_domain.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::inference {
@@ -164,7 +165,11 @@ IterationCostModel::IterationCostModel(const workload::TransformerModel& model, 
   memory_.kv_capacity_tokens *= engine_.attention_dp();
   if (moe.enabled()) {
     moe_layers_ = model_.moe_layers();
-    domain_gpus_ = domain;
+    // The all-to-alls stay on NVLink across trays of a multi-node NVLink domain (GB200 NVL72)
+    // when a stage's GPUs are whole nodes that divide the domain, so replicas placed in node order
+    // from a domain's start never straddle two domains; otherwise the node is the domain.
+    const int rack = hardware::nvlink_domain(node);
+    domain_gpus_ = stage_gpus % node.gpus == 0 && rack % stage_gpus == 0 ? rack : domain;
     nvlink_bytes_per_s_ = node.gpu.nvlink_bandwidth_bytes_per_s;
     nic_bytes_per_s_per_gpu_ = std::max(1, node.compute_nics) * node.compute_nic_bandwidth_bytes_per_s() / node.gpus;
     // Replicas know their node, not their fabric: one crossing of the default leaf-spine-leaf path

@@ -32,7 +32,8 @@
 // stage's ep GPUs holds experts / ep whole experts, attention runs on ep / tp data-parallel
 // ranks (each 1 / ranks of the iteration's tokens and sequences), and every MoE layer pays a
 // dispatch (FP8 with FP8 weights, as DeepEP) and a combine all-to-all of each rank's T / ep
-// tokens (models/collective/expert_all_to_all.hpp: NVLink inside the domain, one NIC hop across).
+// tokens (models/collective/expert_all_to_all.hpp: NVLink inside the domain, one NIC hop across;
+// a GB200 NVL72 rack is the domain when the stage's trays divide its 72 GPUs).
 // The busiest expert takes expert_skew times the mean T k / experts rows (capped at the capacity
 // factor), and its GPU that much more of the routed copies; an expert no token chose this
 // iteration is not read (a batch of T tokens touches 1 - (1 - k / experts)^T of them), which is

@@ -147,3 +147,19 @@ TEST_CASE("expert parallelism is refused where it cannot run") {
   CHECK(field(mw::deepseek_v3(), engine(8, 1)) == "engine.memory");
   CHECK(field(mw::deepseek_v3(), engine(1, 32)) == "accepted");
 }
+
+TEST_CASE("on GB200 NVL72 an expert-parallel replica's all-to-alls stay on the rack's NVLink") {
+  // ep 8 on 4-GPU trays: two trays. With the rack's 72-GPU NVLink domain (8 divides 72) every copy
+  // goes over NVLink; the same trays with a domain of one tray send half the copies over the NICs.
+  const mw::TransformerModel m = mw::qwen3_235b_a22b();
+  dcsim::models::hardware::NodeSpec rack = dcsim::models::hardware::gb200_nvl72_tray();
+  dcsim::models::hardware::NodeSpec tray = rack;
+  tray.nvlink_domain_gpus = tray.gpus;
+  const auto on_nvlink = model(m, engine(1, 8), rack).cost({}, 256, 256000.0, 256);
+  const auto on_nics = model(m, engine(1, 8), tray).cost({}, 256, 256000.0, 256);
+  CHECK(on_nvlink.communication_s < 0.5 * on_nics.communication_s);
+  // ep 16 (4 trays) does not divide 72: a replica could straddle two racks, so the NICs count.
+  const auto straddling = model(m, engine(1, 16), rack).cost({}, 256, 256000.0, 256);
+  const auto tray16 = model(m, engine(1, 16), tray).cost({}, 256, 256000.0, 256);
+  CHECK(straddling.communication_s == Approx(tray16.communication_s));
+}
