@@ -11,6 +11,7 @@
 #include "models/workload/plan_search.hpp"
 #include "models/workload/training_step.hpp"
 #include "sim/error.hpp"
+#include "tests/models/workload/collective_registry.hpp"
 
 using namespace dcsim::models;
 namespace mw = dcsim::models::workload;
@@ -20,12 +21,6 @@ namespace cm = dcsim::models::compute;
 namespace {
 
 constexpr double kExact = 1e-12;
-
-mc::CollectiveRegistry registry() {
-  mc::CollectiveRegistry r{"collective algorithm"};
-  mc::register_collective_algorithms(r);
-  return r;
-}
 
 mc::FabricParams fabric_of(const hardware::NodeSpec& node) {
   mc::FabricParams f;
@@ -68,7 +63,8 @@ TEST_CASE("an EP all-to-all sends tokens x top-k x hidden x bytes x (EP-1)/EP pe
   CHECK(c.all_to_all_s == Approx(bytes / hardware::hgx_h100().gpu.nvlink_bandwidth_bytes_per_s).epsilon(kExact));
   // Dispatch and combine forward, their gradients backward: 4 per MoE layer and micro-batch; the
   // slot stage holds 8 of the 32 layers, a replica runs 128 / 16 = 8 micro-batches.
-  const auto r = mw::estimate_training_step(j, hardware::hgx_h100(), fabric_of(hardware::hgx_h100()), registry());
+  const auto r = mw::estimate_training_step(j, hardware::hgx_h100(), fabric_of(hardware::hgx_h100()),
+                                            mw::test::collective_registry());
   CHECK(r.ep_bytes_per_gpu == Approx(8 * 8 * 4 * bytes).epsilon(kExact));
   CHECK(r.ep_s == Approx(r.ep_comm_s).epsilon(kExact));  // ep_overlap 0: all exposed
   CHECK(r.ep_s == Approx(8 * 8 * 4 * c.all_to_all_s).epsilon(kExact));
@@ -123,9 +119,9 @@ TEST_CASE("with skew the busiest expert's GPU sets the MoE layer's time", "[mode
 TEST_CASE("DualPipe-style overlap hides ep_overlap of the all-to-alls", "[models][workload][moe]") {
   auto j = mixtral_64_gpus();
   const auto node = hardware::hgx_h100();
-  const auto exposed = mw::estimate_training_step(j, node, fabric_of(node), registry());
+  const auto exposed = mw::estimate_training_step(j, node, fabric_of(node), mw::test::collective_registry());
   j.parallelism.ep_overlap = 0.75;
-  const auto hidden = mw::estimate_training_step(j, node, fabric_of(node), registry());
+  const auto hidden = mw::estimate_training_step(j, node, fabric_of(node), mw::test::collective_registry());
   CHECK(hidden.ep_s == Approx(0.25 * exposed.ep_s).epsilon(kExact));
   CHECK(exposed.step_time_s - hidden.step_time_s > 0.0);
 }
@@ -145,21 +141,22 @@ TEST_CASE("Qwen3-235B-A22B fits 256 H100s with NeMo's TP 2 PP 8 VP 4 EP 32", "[m
   j.parallelism.distributed_optimizer = true;
   j.global_batch_sequences = 512;
   const auto node = hardware::hgx_h100();
-  const auto r = mw::estimate_training_step(j, node, fabric_of(node), registry());
+  const auto r = mw::estimate_training_step(j, node, fabric_of(node), mw::test::collective_registry());
   CHECK(r.memory.total_bytes() < node.gpu.hbm_bytes - j.memory_reserve_bytes);
   // EP 32 spans 4 nodes: part of each all-to-all crosses the NICs.
   CHECK(r.ep_s > 0.0);
   // Without EP the experts do not fit: 94 x 128 x 18.9M / 8 stages of BF16 weights alone are
   // 57 GB, and the message names the parallelism.
   j.parallelism.ep = 1;
-  CHECK_THROWS_AS(mw::estimate_training_step(j, node, fabric_of(node), registry()), dcsim::sim::ConfigError);
+  CHECK_THROWS_AS(mw::estimate_training_step(j, node, fabric_of(node), mw::test::collective_registry()),
+                  dcsim::sim::ConfigError);
 }
 
 TEST_CASE("impossible expert parallelism is a config error naming the field", "[models][workload][moe]") {
   const auto node = hardware::hgx_h100();
   const auto field_of = [&](const mw::TrainingJobConfig& j) {
     try {
-      mw::estimate_training_step(j, node, fabric_of(node), registry());
+      mw::estimate_training_step(j, node, fabric_of(node), mw::test::collective_registry());
     } catch (const dcsim::sim::ConfigError& e) {
       return e.field() + ": " + e.detail();
     }
@@ -187,8 +184,9 @@ TEST_CASE("an automatic plan for an MoE model searches ep", "[models][workload][
   mw::PlanSearchOptions options;
   options.pins.tp = options.pins.micro_batch_size = options.pins.recompute = true;
   options.pins.zero_stage = options.pins.distributed_optimizer = true;
-  const auto found = mw::search_training_plan(j, node, fabric_of(node), registry(), {}, {}, options);
-  const auto given = mw::estimate_training_step(j, node, fabric_of(node), registry());
+  const auto found =
+      mw::search_training_plan(j, node, fabric_of(node), mw::test::collective_registry(), {}, {}, options);
+  const auto given = mw::estimate_training_step(j, node, fabric_of(node), mw::test::collective_registry());
   CHECK(found.best.job.parallelism.ep > 1);
   CHECK(8 % found.best.job.parallelism.ep == 0);
   CHECK(found.best.step.tokens_per_s >= given.tokens_per_s * (1.0 - 1e-9));

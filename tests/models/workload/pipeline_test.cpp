@@ -10,6 +10,7 @@
 #include "models/workload/pipeline_schedule.hpp"
 #include "models/workload/training_step.hpp"
 #include "sim/error.hpp"
+#include "tests/models/workload/collective_registry.hpp"
 #include "tests/models/workload/llama405b_plan.hpp"
 
 using namespace dcsim::models;
@@ -17,14 +18,8 @@ namespace mw = dcsim::models::workload;
 
 namespace {
 
-collective::CollectiveRegistry registry() {
-  collective::CollectiveRegistry r{"collective algorithm"};
-  collective::register_collective_algorithms(r);
-  return r;
-}
-
 mw::TrainingStepResult estimate(const mw::TrainingJobConfig& j) {
-  return mw::estimate_training_step(j, hardware::hgx_h100(), {}, registry());
+  return mw::estimate_training_step(j, hardware::hgx_h100(), {}, mw::test::collective_registry());
 }
 
 // Llama 3 405B as it ran (llama405b_plan.hpp), with full recompute.

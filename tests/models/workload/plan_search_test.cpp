@@ -7,18 +7,13 @@
 #include "models/hardware/node_presets.hpp"
 #include "models/workload/plan_search.hpp"
 #include "sim/error.hpp"
+#include "tests/models/workload/collective_registry.hpp"
 #include "tests/models/workload/llama405b_plan.hpp"
 
 using namespace dcsim::models;
 namespace mw = dcsim::models::workload;
 
 namespace {
-
-collective::CollectiveRegistry registry() {
-  collective::CollectiveRegistry r{"collective algorithm"};
-  collective::register_collective_algorithms(r);
-  return r;
-}
 
 // A small transformer on 2 nodes of 8 H100s: every dimension of the space has several choices
 // (tp 1-8, cp 1-16, pp 1-4, 32 sequences), yet the brute force stays about 140,000 plans.
@@ -49,7 +44,7 @@ bool same_plan(const mw::TrainingJobConfig& a, const mw::TrainingJobConfig& b) {
 // same best and runner-up. The HBM is cut to 6 GB usable so that memory, not only divisibility,
 // prunes.
 TEST_CASE("pruning by divisibility and memory drops no plan the step model accepts", "[models][workload][plan]") {
-  const auto reg = registry();
+  const auto reg = mw::test::collective_registry();
   mw::TrainingJobConfig j = small_job();
   j.memory_reserve_bytes = hardware::hgx_h100().gpu.hbm_bytes - 6e9;
   mw::PlanSearchOptions brute, unbounded;
@@ -95,7 +90,7 @@ TEST_CASE("pruning by divisibility and memory drops no plan the step model accep
 //   overlapped TP and CP transfers, which is where such a plan would lose in practice.
 TEST_CASE("the auto plan for Llama 3 405B on 16384 GPUs matches or beats the paper's TP8 x PP16",
           "[models][workload][plan][published]") {
-  const auto reg = registry();
+  const auto reg = mw::test::collective_registry();
   mw::TrainingJobConfig published = mw::testing::llama405b_table4();
   published.parallelism.virtual_stages = 4;
   const auto paper = mw::estimate_training_step(published, hardware::hgx_h100(), {}, reg);
@@ -123,7 +118,7 @@ TEST_CASE("the auto plan for Llama 3 405B on 16384 GPUs matches or beats the pap
 }
 
 TEST_CASE("pinned keys stay as the job has them", "[models][workload][plan]") {
-  const auto reg = registry();
+  const auto reg = mw::test::collective_registry();
   mw::TrainingJobConfig j = small_job();
   j.parallelism.tp = 2;
   j.micro_batch_size = 2;
@@ -145,7 +140,7 @@ TEST_CASE("pinned keys stay as the job has them", "[models][workload][plan]") {
 }
 
 TEST_CASE("ties go to fewer pipeline stages, then less memory", "[models][workload][plan]") {
-  const auto reg = registry();
+  const auto reg = mw::test::collective_registry();
   const auto r = mw::search_training_plan(small_job(), hardware::hgx_h100(), {}, reg);
   REQUIRE(r.runner_up);
   const auto &a = r.best, &b = *r.runner_up;
@@ -162,7 +157,7 @@ TEST_CASE("ties go to fewer pipeline stages, then less memory", "[models][worklo
 }
 
 TEST_CASE("a job no plan fits says the least memory it needs and what would help", "[models][workload][plan]") {
-  const auto reg = registry();
+  const auto reg = mw::test::collective_registry();
   mw::TrainingJobConfig j = mw::testing::llama405b_table4();
   j.parallelism = {};
   j.nodes = 1;
@@ -192,7 +187,7 @@ TEST_CASE("a job no plan fits says the least memory it needs and what would help
 // The design search's unit (issue 37): Llama 3 70B on 1,024 H100s, 8M-token batches. Counts are
 // stated, not timed (tools/bench measures the time).
 TEST_CASE("a 1024-GPU Llama 3 70B job resolves from few estimates", "[models][workload][plan]") {
-  const auto reg = registry();
+  const auto reg = mw::test::collective_registry();
   mw::TrainingJobConfig j;
   j.name = "llama3-70b";
   j.model = mw::llama3_70b();

@@ -16,6 +16,7 @@
 #include "models/workload/training_job.hpp"
 #include "models/workload/training_step.hpp"
 #include "sim/error.hpp"
+#include "tests/models/workload/collective_registry.hpp"
 
 using namespace dcsim::models;
 namespace mw = dcsim::models::workload;
@@ -24,14 +25,8 @@ namespace cm = dcsim::models::compute;
 
 namespace {
 
-mc::CollectiveRegistry registry() {
-  mc::CollectiveRegistry r{"collective algorithm"};
-  mc::register_collective_algorithms(r);
-  return r;
-}
-
 mw::TrainingStepResult estimate(const mw::TrainingJobConfig& j) {
-  return mw::estimate_training_step(j, hardware::hgx_h100(), {}, registry());
+  return mw::estimate_training_step(j, hardware::hgx_h100(), {}, mw::test::collective_registry());
 }
 
 // llama3-70b, TP 8 on 8 nodes (DP 8), 8 micro-batches per replica.
@@ -138,7 +133,7 @@ TEST_CASE("the distributed optimizer moves a reduce-scatter of the gradients and
           "[training][distributed_optimizer]") {
   mw::TrainingJobConfig j = llama8b_one_node();
   const mw::TrainingStepResult r = estimate(j);
-  const auto reg = registry();
+  const auto reg = mw::test::collective_registry();
   // Megatron-Core's bucket: max(40M, 1M x dp) parameters = 40M x 2 B at dp 8.
   REQUIRE(r.dp_bucket_bytes == Approx(80e6));
   // The same buckets, each a collective on the DP group's system.
@@ -181,7 +176,7 @@ TEST_CASE("the distributed optimizer's step graph gathers parameters and reduce-
   j.parallelism.pp = 4;  // 2 B parameters per stage: plain DP fits
   j.global_batch_sequences = 64;
   const auto node = hardware::hgx_h100();
-  const auto reg = registry();
+  const auto reg = mw::test::collective_registry();
   auto gathers = [&](const mw::TrainingJobConfig& job) {
     const mw::TrainingStepResult r = mw::estimate_training_step(job, node, {}, reg);
     const mw::StepGraph g = mw::build_step_graph(job, r, node, {}, reg);

@@ -3,6 +3,7 @@
 #include "models/hardware/node_presets.hpp"
 #include "models/workload/training_step.hpp"
 #include "sim/error.hpp"
+#include "tests/models/workload/collective_registry.hpp"
 
 using namespace dcsim::models;
 using workload::TrainingJobConfig;
@@ -10,12 +11,6 @@ using workload::TrainingJobConfig;
 namespace {
 constexpr double kExact = 1e-9;
 constexpr double kFlopsTol = 0.02;
-
-collective::CollectiveRegistry registry() {
-  collective::CollectiveRegistry r{"collective algorithm"};
-  collective::register_collective_algorithms(r);
-  return r;
-}
 
 TrainingJobConfig llama70b_on_64_nodes() {
   TrainingJobConfig j;
@@ -49,14 +44,14 @@ TEST_CASE("dense training FLOPs per token are about 6 x parameters", "[models][w
   CHECK(no_attention == Approx(6.0 * m.parameters()).epsilon(kFlopsTol));
   // The ops the step model executes add up to the same count, with causal attention at half.
   const auto r = workload::estimate_training_step(llama70b_on_64_nodes(), hardware::hgx_h100(), {},
-                                                  registry());
+                                                  workload::test::collective_registry());
   const double executed_per_token = r.hardware_flops_per_step / r.tokens_per_step;
   CHECK(executed_per_token ==
         Approx(no_attention + 6.0 * m.layers * m.hidden * m.seq_len).epsilon(kFlopsTol));
 }
 
 TEST_CASE("the 1F1B bubble is the fill and drain through the other stages, (p-1)/(m+p-1) when equal", "[models][workload]") {
-  const auto reg = registry();
+  const auto reg = workload::test::collective_registry();
   for (int m : {4, 16, 64}) {
     auto j = llama70b_on_64_nodes();
     j.global_batch_sequences = m * 16;  // dp = 512 / (8 x 4) = 16
@@ -79,7 +74,7 @@ TEST_CASE("the 1F1B bubble is the fill and drain through the other stages, (p-1)
 
 TEST_CASE("step time is compute + exposed communication + bubble", "[models][workload]") {
   const auto r = workload::estimate_training_step(llama70b_on_64_nodes(), hardware::hgx_h100(), {},
-                                                  registry());
+                                                  workload::test::collective_registry());
   CHECK(r.step_time_s == Approx(r.compute_s + r.exposed_comm_s + r.bubble_s).epsilon(kExact));
   CHECK(r.dp_exposed_s <= r.dp_comm_s);
   // Llama 3 405B trained at 38-43% BF16 MFU (Llama 3 paper); a 70B on 512 GPUs should sit in a
@@ -91,7 +86,7 @@ TEST_CASE("step time is compute + exposed communication + bubble", "[models][wor
 
 TEST_CASE("fewer NICs per node slow a data-parallel BERT-Large through gradient all-reduce",
           "[models][workload]") {
-  const auto reg = registry();
+  const auto reg = workload::test::collective_registry();
   TrainingJobConfig j;
   j.model = workload::bert_large();
   j.nodes = 3;
@@ -111,7 +106,7 @@ TEST_CASE("fewer NICs per node slow a data-parallel BERT-Large through gradient 
 }
 
 TEST_CASE("impossible plans are config errors naming the field", "[models][workload]") {
-  const auto reg = registry();
+  const auto reg = workload::test::collective_registry();
   auto j = llama70b_on_64_nodes();
   j.parallelism = {8, 3, 0, 1};  // 24 does not divide 512 GPUs
   try {
@@ -142,7 +137,7 @@ TEST_CASE("impossible plans are config errors naming the field", "[models][workl
 }
 
 TEST_CASE("TP 16 runs on NVLink inside an NVL72 rack and is refused on HGX H100", "[models][workload]") {
-  const auto reg = registry();
+  const auto reg = workload::test::collective_registry();
   TrainingJobConfig j = llama70b_on_64_nodes();
   j.parallelism = {16, 1, 0, 1};  // tp 16, pp 1, dp from the GPUs
   j.global_batch_sequences = 64;
