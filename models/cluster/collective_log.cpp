@@ -14,6 +14,7 @@ const char* transfer_kind(workload::StepTaskRole role) {
       return "pp";
     case workload::StepTaskRole::kTp:
       return "tp";
+    case workload::StepTaskRole::kEp: return "ep";
     default:
       throw sim::InternalError("transfer_kind: a compute task is not a transfer (this is a bug)");
   }
@@ -21,17 +22,17 @@ const char* transfer_kind(workload::StepTaskRole role) {
 
 CollectiveLog::CollectiveLog(sim::TraceSink& sink, std::int64_t max_rows) : sink_(sink), max_rows_(max_rows) {
   using sim::ColumnType;
-  table_ = sink.declare_table(
-      "training_collectives",
-      {{"time_ns", ColumnType::kInt64, "ns", "start of the transfer (its dependencies done)"},
-       {"job", ColumnType::kString, "", "training job name"},
-       {"kind", ColumnType::kString, "", "dp_grad, dp_gather, pp or tp"},
-       {"step", ColumnType::kInt64, "", "the job's step, 1-based"},
-       {"stage", ColumnType::kInt64, "", "pipeline stage"},
-       {"micro_batch", ColumnType::kInt64, "", "micro-batch (-1: not per micro-batch)"},
-       {"flows", ColumnType::kInt64, "", "fabric flows it started"},
-       {"bytes", ColumnType::kFloat64, "B", "wire bytes of its flows"},
-       {"duration_ns", ColumnType::kInt64, "ns", "start to end: the last flow plus the fixed latency part"}});
+  table_ = sink.declare_table("training_collectives",
+                              {{"time_ns", ColumnType::kInt64, "ns", "start of the transfer (its dependencies done)"},
+                               {"job", ColumnType::kString, "", "training job name"},
+                               {"kind", ColumnType::kString, "", "dp_grad, dp_gather, pp, tp or ep"},
+                               {"step", ColumnType::kInt64, "", "the job's step, 1-based"},
+                               {"stage", ColumnType::kInt64, "", "pipeline stage"},
+                               {"micro_batch", ColumnType::kInt64, "", "micro-batch (-1: not per micro-batch)"},
+                               {"flows", ColumnType::kInt64, "", "fabric flows it started"},
+                               {"bytes", ColumnType::kFloat64, "B", "wire bytes of its flows"},
+                               {"duration_ns", ColumnType::kInt64, "ns",
+                                "start to end: the last flow plus the fixed latency part"}});
 }
 
 void CollectiveLog::record(const std::string& job, std::int64_t step, const workload::StepTask& task,

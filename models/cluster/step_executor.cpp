@@ -146,7 +146,7 @@ StepMeasurement StepExecutor::measure() const {
         if (gate == UINT32_MAX || state_[d].finish > state_[gate].finish) gate = d;
       }
       const mw::StepTaskRole role = gate == UINT32_MAX ? mw::StepTaskRole::kForward : graph_.tasks[gate].role;
-      if (role == mw::StepTaskRole::kDpGrad || role == mw::StepTaskRole::kDpGather) {
+      if (role == mw::StepTaskRole::kDpGrad || role == mw::StepTaskRole::kDpGather || role == mw::StepTaskRole::kEp) {
         m.exposed_comm_s += gap;
       } else if (role == mw::StepTaskRole::kPp) {
         const double transfer = (state_[gate].finish - state_[gate].start).seconds();
@@ -157,7 +157,7 @@ StepMeasurement StepExecutor::measure() const {
       }
     }
     const double dur = (s.finish - s.start).seconds();
-    if (task.role == mw::StepTaskRole::kTp) {
+    if (task.role == mw::StepTaskRole::kTp || task.role == mw::StepTaskRole::kEp) {
       m.exposed_comm_s += dur;
     } else {
       m.compute_s += dur;

@@ -14,9 +14,10 @@
 // Breakdown of each executed step, on the critical stage (the one whose optimizer ends last; it
 // spans the whole step, so the three parts add up to the step time exactly):
 //   compute_s       time its stream spends in forward, backward and optimizer tasks
-//   exposed_comm_s  its TP tasks, plus every gap in its stream whose last-arriving dependency
-//                   is communication: all of the gap for its own DP collectives (all_gather
-//                   gating a forward, gradient chunks gating the optimizer), and up to the
+//   exposed_comm_s  its TP and EP tasks, plus every gap in its stream whose last-arriving
+//                   dependency is communication: all of the gap for its own DP collectives
+//                   (all_gather gating a forward, gradient chunks gating the optimizer) and
+//                   overlapped EP all-to-alls that outlast the pass, and up to the
 //                   transfer's own duration for a pipeline transfer (sent or received)
 //   bubble_s        the rest: waiting on other stages' compute (the 1F1B bubble)
 // An approximation of attribution only (the step time itself is the graph's), which reproduces

@@ -24,6 +24,33 @@ double busiest_gpu_load(const TrainingJobConfig& job) {
   return 1.0 + (s - 1.0) * job.parallelism.ep / e.experts;
 }
 
+collective::ExpertAllToAllShape expert_all_to_all_shape(const TrainingJobConfig& job, const hardware::NodeSpec& node) {
+  collective::ExpertAllToAllShape shape;
+  shape.tokens_per_rank = routed_tokens_per_rank(job);
+  shape.experts_per_token = job.model.moe.experts_per_token;
+  shape.hidden = job.model.hidden;
+  shape.element_bytes = kBf16Bytes;
+  shape.ep = job.parallelism.ep;
+  shape.domain_gpus = hardware::nvlink_domain(node);
+  shape.max_nodes_per_token = job.moe_max_nodes_per_token;
+  shape.load = busiest_gpu_load(job);
+  return shape;
+}
+
+double dispatch_element_bytes(const TrainingJobConfig& job) {
+  return job.precision == cm::Precision::kFp8 ? collective::kFp8DispatchBytesPerElement : kBf16Bytes;
+}
+
+double nic_bytes_per_s_per_gpu(const hardware::NodeSpec& node, const collective::FabricParams& fabric) {
+  const int nics = fabric.nics_per_node > 0 ? fabric.nics_per_node : node.compute_nics;
+  const double nic_bps = fabric.nic_bandwidth_bps > 0.0 ? fabric.nic_bandwidth_bps : node.compute_nic_bandwidth_bps;
+  return nics * nic_bps / 8.0 / node.gpus;
+}
+
+double fabric_crossing_s(const collective::FabricParams& fabric) {
+  return (fabric.switch_hops * fabric.per_hop_latency_ns + fabric.cable_latency_ns) * 1e-9;
+}
+
 ExpertLayerCost expert_layer_cost(const TrainingJobConfig& job, const hardware::NodeSpec& node,
                                   const collective::FabricParams& fabric, const cm::ComputeModel& cmod) {
   const TransformerModel& md = job.model;
@@ -78,18 +105,9 @@ ExpertLayerCost expert_layer_cost(const TrainingJobConfig& job, const hardware::
 
   // The all-to-alls (the header's split: models/collective/expert_all_to_all.hpp).
   if (p.ep > 1) {
-    collective::ExpertAllToAllShape shape;
-    shape.tokens_per_rank = tr;
-    shape.experts_per_token = k;
-    shape.hidden = h;
-    shape.ep = p.ep;
-    shape.domain_gpus = hardware::nvlink_domain(node);
-    shape.max_nodes_per_token = job.moe_max_nodes_per_token;
-    shape.load = out.gpu_load;
-    const int nics = fabric.nics_per_node > 0 ? fabric.nics_per_node : node.compute_nics;
-    const double nic_bps = fabric.nic_bandwidth_bps > 0.0 ? fabric.nic_bandwidth_bps : node.compute_nic_bandwidth_bps;
-    const double nic_share = nics * nic_bps / 8.0 / node.gpus;
-    const double latency = (fabric.switch_hops * fabric.per_hop_latency_ns + fabric.cable_latency_ns) * 1e-9;
+    collective::ExpertAllToAllShape shape = expert_all_to_all_shape(job, node);
+    const double nic_share = nic_bytes_per_s_per_gpu(node, fabric);
+    const double latency = fabric_crossing_s(fabric);
     const auto all_to_all = [&](double element_bytes) {
       shape.element_bytes = element_bytes;
       return collective::expert_all_to_all(shape, node.gpu.nvlink_bandwidth_bytes_per_s, nic_share, latency);
@@ -99,8 +117,7 @@ ExpertLayerCost expert_layer_cost(const TrainingJobConfig& job, const hardware::
     out.nic_bytes = bf16.nic_bytes;
     out.bytes_sent = bf16.sent_bytes;
     out.all_to_all_s = bf16.time_s;
-    const double dispatch =
-        all_to_all(job.precision == cm::Precision::kFp8 ? collective::kFp8DispatchBytesPerElement : kBf16Bytes).time_s;
+    const double dispatch = all_to_all(dispatch_element_bytes(job)).time_s;
     // Forward dispatch + combine, backward their gradients; full recomputation the forward again.
     out.all_to_alls = full ? 6 : 4;
     out.comm_s = (full ? 2.0 : 1.0) * (dispatch + out.all_to_all_s) + 2.0 * out.all_to_all_s;

@@ -34,6 +34,7 @@
 // all-to-all takes from compute, FP8 casts of the expert GEMMs, expert tensor parallelism.
 
 #include "models/collective/collective_estimator.hpp"
+#include "models/collective/expert_all_to_all.hpp"
 #include "models/compute/compute_model.hpp"
 #include "models/hardware/node_spec.hpp"
 #include "models/workload/training_step.hpp"
@@ -58,6 +59,16 @@ struct ExpertLayerCost {
 double routed_tokens_per_rank(const TrainingJobConfig& job);
 // The busiest GPU's routed tokens over the mean (the header's u).
 double busiest_gpu_load(const TrainingJobConfig& job);
+
+// The shape of one of the job's all-to-alls on `node` (BF16 elements; the busiest GPU's load),
+// which expert_layer_cost and the step graph's flows share.
+collective::ExpertAllToAllShape expert_all_to_all_shape(const TrainingJobConfig& job, const hardware::NodeSpec& node);
+// Bytes per element of the forward dispatch: DeepEP's FP8 with scales when the job trains in FP8,
+// else BF16 (the combine and the backward all-to-alls are BF16).
+double dispatch_element_bytes(const TrainingJobConfig& job);
+// The NIC rate one GPU has (its node's NICs over its GPUs), B/s, and one fabric crossing, s.
+double nic_bytes_per_s_per_gpu(const hardware::NodeSpec& node, const collective::FabricParams& fabric);
+double fabric_crossing_s(const collective::FabricParams& fabric);
 
 // One MoE layer, one micro-batch, the busiest GPU of the job's plan (job.model must be MoE).
 ExpertLayerCost expert_layer_cost(const TrainingJobConfig& job, const hardware::NodeSpec& node,

@@ -57,6 +57,26 @@
 // algorithm is the ring; NVLS / tree / hierarchical choices of "auto" differ a little in their
 // bandwidth term, which the graph replaces by its flows').
 //
+// Expert parallelism (MoE models, issue 41): when an EP group (ep consecutive ranks of a stage)
+// spans N > 1 nodes, each pass's all-to-alls leave the TP task and run on the fabric as
+// DeepEP's hierarchical all-to-all (collective/expert_all_to_all.hpp): a GPU's copies for another
+// node cross once, on its own rail, to the GPU of the same index there, so per node pair of the
+// group one flow per NIC (channel k = rail k) of
+//   gpus per channel x X / (N - 1)   (X: a mean GPU's NIC bytes of those all-to-alls)
+// and the NVLink legs in parallel (nvlink_s). A pass's MoE layers (its chunk's share of the
+// stage's) are gathered into two tasks on the stream after its TP: the all-to-alls that flow
+// into the busiest GPU (forward dispatch; backward the combine's gradient, and the recomputed
+// dispatch) then those out of it (forward combine; backward the dispatch's gradient and the
+// recomputed combine). The busiest GPU (rail 0 of the group's first node) receives, resp.
+// sends, moe_skew's load u times the mean, so its rail's flows carry (q - 1 + u) / q times the
+// others' (q GPUs per channel); each direction's task ends with its slowest flow, as each
+// layer's all-to-all waits for its busiest member. Their fixed part is the closed form minus
+// the bandwidth term (per-all-to-all latencies). ep_overlap of each direction's bytes runs in
+// a task beside the pass's compute (from the pass's start, off the stream, DualPipe's overlap
+// of one micro-batch's all-to-all with another's compute), which the on-stream task waits for;
+// the rest is exposed. The bytes are payload (no network_efficiency): as the closed form.
+// EP within a node stays in the TP task at its closed-form time.
+//
 // Approximations, stated: one compute stream per stage stands for its tp x dp GPUs in lock-step
 // (the slowest node's clock sets the rate); a stage's chunks take equal shares of its time;
 // SM contention between overlapped communication and compute is not modelled; the pipelined
@@ -82,8 +102,14 @@ enum class StepTaskKind : std::uint8_t {
 
 // What a task's time counts as in the step breakdown.
 enum class StepTaskRole : std::uint8_t {
-  kForward, kBackward, kOptimizer,  // compute
-  kTp, kPp, kDpGrad, kDpGather,     // communication
+  kForward,
+  kBackward,
+  kOptimizer,  // compute
+  kTp,
+  kPp,
+  kDpGrad,
+  kDpGather,  // communication
+  kEp,        // MoE expert all-to-alls (issue 41)
 };
 
 struct StepFlow {

@@ -7,6 +7,7 @@
 
 #include "models/hardware/nvlink_domain.hpp"
 #include "models/workload/dp_flows.hpp"
+#include "models/workload/expert_parallel.hpp"
 #include "sim/error.hpp"
 
 namespace dcsim::models::workload {
@@ -72,6 +73,50 @@ StepGraphBuilder::StepGraphBuilder(const TrainingJobConfig& job, const TrainingS
   pp_cross_node_ = stage_ranks_ >= gpus_;
   pp_bytes_per_gpu_ =
       static_cast<double>(job.micro_batch_size) * job.model.seq_len / cp_ * job.model.hidden * 2.0 / tp_;
+  plan_expert_all_to_alls(node, fabric);
+}
+
+void StepGraphBuilder::plan_expert_all_to_alls(const hardware::NodeSpec& node, const mc::FabricParams& fabric) {
+  const int ep = job_.parallelism.ep;
+  if (!job_.model.moe.enabled() || ep <= gpus_ || r_.stage_ep_s.empty()) return;  // within a node: TP task
+  if (ep % gpus_ != 0 || hardware::nvlink_domain(node) != gpus_) {
+    throw sim::ConfigError("parallelism.ep", "flow mode lays an EP group of " + std::to_string(ep) +
+                                                 " GPUs on whole nodes of " + std::to_string(gpus_) +
+                                                 " GPUs in one NVLink domain: use an ep that is a multiple of " +
+                                                 std::to_string(gpus_) + " (or at most " + std::to_string(gpus_) +
+                                                 "), or the closed form (no /fabric section)");
+  }
+  ep_on_fabric_ = true;
+  ep_nodes_ = ep / gpus_;
+  ep_overlap_ = job_.parallelism.ep_overlap;
+  const double load = busiest_gpu_load(job_);
+  // Channel k carries GPUs [k q, (k + 1) q) of a node, q = gpus / channels; the busiest GPU is
+  // one of channel 0's (or, q < 1, owns channels 0 .. 1/q - 1 alone).
+  const double q = static_cast<double>(gpus_) / per_pair_;
+  ep_busiest_factor_ = q >= 1.0 ? (q - 1.0 + load) / q : load;
+  collective::ExpertAllToAllShape shape = expert_all_to_all_shape(job_, node);
+  const double nvlink_bps = node.gpu.nvlink_bandwidth_bytes_per_s;
+  const double nic_bps = nic_bytes_per_s_per_gpu(node, fabric);
+  const double latency_s = fabric_crossing_s(fabric);
+  const auto direction = [&](double element_bytes) {
+    shape.element_bytes = element_bytes;
+    shape.load = load;
+    const mc::ExpertAllToAll busiest = mc::expert_all_to_all(shape, nvlink_bps, nic_bps, latency_s);
+    shape.load = 1.0;
+    const mc::ExpertAllToAll mean = mc::expert_all_to_all(shape, nvlink_bps, nic_bps, latency_s);
+    return EpDirection{mean.nic_bytes, busiest.nvlink_bytes / nvlink_bps, busiest.time_s};
+  };
+  const double dispatch_bytes = dispatch_element_bytes(job_), bf16 = 2.0;
+  // Forward: the dispatch flows into the busiest GPU, the combine out of it. Backward: the
+  // combine's gradient in, the dispatch's gradient out; full recomputation repeats the forward.
+  ep_[0][0] = direction(dispatch_bytes);
+  ep_[0][1] = direction(bf16);
+  ep_[1][0] = direction(bf16);
+  ep_[1][1] = direction(bf16);
+  if (job_.recompute == Recompute::kFull) {
+    ep_[1][0] += ep_[0][0];
+    ep_[1][1] += ep_[0][1];
+  }
 }
 
 StepGraph StepGraphBuilder::build() {
@@ -172,9 +217,15 @@ StepGraphBuilder::StreamTail StepGraphBuilder::chain_stream(int s) {
   for (const auto& [pass, send] : order) {
     dep(pass->first, tail.last);
     dep(pass->first, v_ == 1 ? tail.send : tail.older_send);
-    // Pieces and TP of one pass run back to back.
+    // Pieces, TP and EP of one pass run back to back.
     for (std::size_t k = 1; k < pass->pieces.size(); ++k) dep(pass->pieces[k], pass->pieces[k - 1]);
-    if (pass->last != pass->pieces.back()) dep(pass->last, pass->pieces.back());
+    std::uint32_t previous = pass->pieces.back();
+    for (const std::uint32_t c : pass->comm) {
+      dep(c, previous);
+      previous = c;
+    }
+    // The overlapped all-to-alls start with the pass (what its first piece waits for).
+    if (pass->hidden != kNone) g_.tasks[pass->hidden].deps = g_.tasks[pass->first].deps;
     tail.last = pass->last;
     tail.older_send = tail.send;
     tail.send = send;
@@ -302,8 +353,77 @@ StepGraphBuilder::StreamPass StepGraphBuilder::add_pass(int s, int j, bool forwa
     t.work_s = tp_s;
     t.ideal_s = tp_s;
     pass.last = add(std::move(t));
+    pass.comm.push_back(pass.last);
   }
+  if (ep_on_fabric_ && r_.stage_moe_layers[su] > 0) add_ep_tasks(pass, s, j, forward);
   return pass;
+}
+
+void StepGraphBuilder::add_ep_tasks(StreamPass& pass, int s, int j, bool forward) {
+  // A chunk's share of the stage's MoE layers, as its compute (add_pass).
+  const double layers = static_cast<double>(r_.stage_moe_layers[static_cast<std::size_t>(s)]) / v_;
+  const EpDirection& in = ep_[forward ? 0 : 1][0];
+  const EpDirection& out = ep_[forward ? 0 : 1][1];
+  std::uint32_t hidden_out = kNone;
+  if (ep_overlap_ > 0.0) {
+    pass.hidden = add_ep_task(s, j, in, layers, ep_overlap_, true, false);
+    hidden_out = add_ep_task(s, j, out, layers, ep_overlap_, false, false);
+    dep(hidden_out, pass.hidden);
+  }
+  const std::uint32_t exposed_in = add_ep_task(s, j, in, layers, 1.0 - ep_overlap_, true, true);
+  const std::uint32_t exposed_out = add_ep_task(s, j, out, layers, 1.0 - ep_overlap_, false, true);
+  // What the pass's compute did not hide of the overlapped share is exposed here.
+  dep(exposed_in, hidden_out);
+  pass.comm.push_back(exposed_in);
+  pass.comm.push_back(exposed_out);
+  pass.last = exposed_out;
+}
+
+std::uint32_t StepGraphBuilder::add_ep_task(int s, int j, const EpDirection& d, double layers, double share,
+                                            bool into_busiest, bool on_stream) {
+  StepTask t;
+  t.role = StepTaskRole::kEp;
+  t.stage = s;
+  t.micro_batch = j;
+  t.on_stream = on_stream;
+  const double closed_s = layers * share * d.closed_s;
+  const double gpu_bytes = layers * share * d.nic_bytes;  // a mean GPU's, over the other N - 1 nodes
+  if (gpu_bytes <= 0.0) {
+    // Nothing left exposed (ep_overlap 1): a join on the stream.
+    t.kind = StepTaskKind::kNvlink;
+    t.work_s = closed_s;
+    t.ideal_s = closed_s;
+    return add(std::move(t));
+  }
+  t.kind = StepTaskKind::kFabric;
+  t.nvlink_s = layers * share * d.nvlink_s;
+  const int n = ep_nodes_;
+  // Channel k of node a carries its GPUs' copies for node b on rail k: q GPUs x bytes / (N - 1).
+  const double flow = static_cast<double>(gpus_) / per_pair_ * gpu_bytes / (n - 1);
+  const double busiest = flow * ep_busiest_factor_;
+  if (build_flows_) {
+    const int groups = stage_ranks_ / job_.parallelism.ep;
+    t.flows.reserve(static_cast<std::size_t>(groups) * n * (n - 1) * per_pair_);
+    for (int e = 0; e < groups; ++e) {
+      const int first = stage_first_node(s) + e * n;
+      for (int a = 0; a < n; ++a) {
+        for (int b = 0; b < n; ++b) {
+          if (a == b) continue;
+          // Into the busiest GPU: its node's channel 0 receives; out of it: sends.
+          const bool hot = (into_busiest ? b : a) == 0;
+          for (int k = 0; k < per_pair_; ++k) {
+            const bool busiest_channel = hot && k * gpus_ < per_pair_;
+            t.flows.push_back({first + a, first + b, busiest_channel ? busiest : flow, k});
+          }
+        }
+      }
+    }
+  }
+  // At line rate the busiest GPU's channel sets the time (it sends or receives N - 1 flows).
+  const double bandwidth_s = std::max(t.nvlink_s, (n - 1) * busiest / flow_bytes_per_s_);
+  t.work_s = std::max(0.0, closed_s - bandwidth_s);
+  t.ideal_s = bandwidth_s + t.work_s;
+  return add(std::move(t));
 }
 
 std::uint32_t StepGraphBuilder::add_pp_transfer(int from, int to, int j) {
@@ -393,7 +513,9 @@ std::uint32_t StepGraphBuilder::add_dp_collective(int s, mc::CollectiveOp op, do
 }
 
 double StepGraphBuilder::tp_comm_s(int s, bool forward) const {
-  const double per_chunk = r_.stage_comm_s[static_cast<std::size_t>(s)] / v_;
+  const auto su = static_cast<std::size_t>(s);
+  // The EP all-to-alls leave the TP task when they run on the fabric (add_ep_tasks).
+  const double per_chunk = (r_.stage_comm_s[su] - (ep_on_fabric_ ? r_.stage_ep_s[su] : 0.0)) / v_;
   return forward ? per_chunk * tp_forward_share_ : per_chunk * (1.0 - tp_forward_share_);
 }
 

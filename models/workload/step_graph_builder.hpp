@@ -5,9 +5,9 @@
 // StepGraphBuilder holds the job's derived sizes and the tasks built so far; build() runs the
 // steps in a fixed order, because task indices (and so the graph, node for node) follow the
 // order tasks are added:
-//   1. add_stream_passes      per stage, every forward then every backward pass (+ its TP)
+//   1. add_stream_passes      per stage, every forward then every backward pass (+ its TP, EP)
 //   2. add_pipeline_sends     per stage, the activation and gradient transfers of each pass
-//   3. per stage: link_received_sends, chain_stream, add_parameter_gathers,
+//   3. per stage: link_received_sends, chain_stream (+ MoE's overlapped EP), add_parameter_gathers,
 //      add_gradient_reductions, add_optimizer
 //   4. finish                 successors, the cycle check, the flow count
 // Cost: O(tasks + deps + flows); tasks are O(p v m + p x DP chunks), flows per fabric task
@@ -52,8 +52,23 @@ class StepGraphBuilder {
   // and its exposed TP communication.
   struct StreamPass {
     std::uint32_t first = kNone;  // first task (a received transfer gates it)
-    std::uint32_t last = kNone;   // last task (compute or its TP)
+    std::uint32_t last = kNone;   // last task (compute, its TP or its EP)
     std::vector<std::uint32_t> pieces;
+    std::vector<std::uint32_t> comm;  // after the pieces, in order: its TP, its EP all-to-alls
+    std::uint32_t hidden = kNone;     // its first overlapped EP task (off the stream, from its start)
+  };
+  // Issue 41: one direction of one MoE layer's all-to-alls in a forward or backward pass (into
+  // the busiest GPU, or out of it; step_graph.hpp).
+  struct EpDirection {
+    double nic_bytes = 0.0;  // a mean GPU's NIC bytes
+    double nvlink_s = 0.0;   // the busiest GPU's NVLink legs
+    double closed_s = 0.0;   // closed form: latencies + the busiest GPU's bandwidth term
+    EpDirection& operator+=(const EpDirection& o) {
+      nic_bytes += o.nic_bytes;
+      nvlink_s += o.nvlink_s;
+      closed_s += o.closed_s;
+      return *this;
+    }
   };
   // The passes of a stage's order that carry DP pieces.
   struct DpPasses {
@@ -100,6 +115,17 @@ class StepGraphBuilder {
   std::uint32_t add_pp_transfer(int from, int to, int j);
   // A DP collective of stage s over its DP group: O(group nodes x per_pair) flows.
   std::uint32_t add_dp_collective(int s, collective::CollectiveOp op, double bytes, double closed_s);
+  // Issue 41: the per-layer all-to-all directions of the job (constructor; ep_on_fabric_ when an
+  // EP group spans nodes). Throws sim::ConfigError("parallelism.ep") for a group flow mode
+  // cannot lay out on whole nodes. O(1).
+  void plan_expert_all_to_alls(const hardware::NodeSpec& node, const collective::FabricParams& fabric);
+  // Pass (s, j)'s EP tasks: into then out of the busiest GPU on the stream after its TP, and
+  // with ep_overlap their overlapped share off the stream. O(1) tasks.
+  void add_ep_tasks(StreamPass& pass, int s, int j, bool forward);
+  // One EP task carrying `share` of `layers` layers of direction d: O(stage nodes x (N - 1) x
+  // per_pair) flows (N the nodes of an EP group).
+  std::uint32_t add_ep_task(int s, int j, const EpDirection& d, double layers, double share, bool into_busiest,
+                            bool on_stream);
 
   // --- Sizes ---
   // Per-pass exposed TP (+ CP ring) time of stage s.
@@ -138,6 +164,12 @@ class StepGraphBuilder {
   double param_bytes_;       // BF16 parameters of a stage (what the gathers move)
   bool pp_cross_node_;       // pipeline neighbours on different nodes
   double pp_bytes_per_gpu_;  // one pipeline transfer, per GPU
+  // Issue 41: EP all-to-alls on the fabric (an EP group spans ep_nodes_ > 1 nodes).
+  bool ep_on_fabric_ = false;
+  int ep_nodes_ = 1;
+  double ep_overlap_ = 0.0;
+  double ep_busiest_factor_ = 1.0;  // the busiest GPU's channel's flows over a mean channel's
+  EpDirection ep_[2][2];            // per MoE layer: [backward][out of the busiest GPU]
 
   // Built so far.
   StepGraph g_;

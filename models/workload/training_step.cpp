@@ -217,6 +217,8 @@ class StepEstimator {
         r_.stage_forward_s.back() += moe * (moe_attention_.forward_s + experts_.forward_s - layer_.forward_s);
         r_.stage_backward_s.back() += moe * (moe_attention_.backward_s + experts_.backward_s - layer_.backward_s);
         r_.stage_comm_s.back() += moe * experts_.exposed_s;
+        r_.stage_moe_layers.push_back(plan_.moe_layers[static_cast<std::size_t>(s)]);
+        r_.stage_ep_s.push_back(moe * experts_.exposed_s);
         hw_flops_per_micro_ += moe * (moe_attention_.flops + experts_.flops - layer_.flops);
       }
       auto slot_of = [&](int k) {

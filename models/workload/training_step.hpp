@@ -181,7 +181,12 @@ struct TrainingStepResult {
   std::vector<int> stage_layers;
   std::vector<double> stage_forward_s;   // one micro-batch, all chunks of the stage
   std::vector<double> stage_backward_s;
-  std::vector<double> stage_comm_s;      // exposed TP + CP time of one micro-batch on the stage
+  std::vector<double> stage_comm_s;  // exposed TP + CP (+ EP) time of one micro-batch on the stage
+  // MoE models (issue 41): per stage, its MoE layers and their exposed EP all-to-all time of one
+  // micro-batch (in stage_comm_s; the step graph puts those all-to-alls on the fabric when an
+  // EP group spans nodes, step_graph.hpp). Empty for dense models.
+  std::vector<int> stage_moe_layers;
+  std::vector<double> stage_ep_s;
   std::vector<MemoryBreakdown> stage_memory;
   double cp_comm_s = 0.0;     // ring-attention transfer time, all micro-batches (slot stage)
   double cp_exposed_s = 0.0;  // the part attention does not hide (in exposed_comm_s)

@@ -251,6 +251,28 @@ void refuse_flow_mode_across_nvlink_domain(const Scenario& out) {
   if (!messages.empty()) throw sim::InputErrors(std::move(messages));
 }
 
+// Flow mode lays an expert-parallel group that leaves the node on whole nodes whose GPUs share
+// one NVLink domain (the step graph's hierarchical all-to-all, step_graph.hpp); a node of several
+// smaller domains would need PCIe or the NICs between them, which the step graph does not model.
+void refuse_flow_mode_ep_on_partial_nodes(const Scenario& out) {
+  const auto& node = out.cluster.node;
+  if (!out.fabric || !out.has_cluster || models::hardware::nvlink_domain(node) == node.gpus) return;
+  const json* training = find_at(out.resolved, "/workload/training");
+  if (training == nullptr || !training->is_array()) return;
+  std::vector<std::string> messages;
+  for (std::size_t i = 0; i < training->size(); ++i) {
+    const json* ep = find_at((*training)[i], "/parallelism/ep");
+    if (ep == nullptr || !ep->is_number_integer() || ep->get<int>() <= node.gpus) continue;
+    messages.push_back(located(out.source, "/workload/training/" + std::to_string(i) + "/parallelism/ep",
+                               "expert parallelism " + std::to_string(ep->get<int>()) + " spans nodes whose " +
+                                   std::to_string(node.gpus) + " GPUs form NVLink domains of " +
+                                   std::to_string(models::hardware::nvlink_domain(node)) +
+                                   ": flow mode lays EP groups on nodes of one domain; use ep <= " +
+                                   std::to_string(node.gpus) + " or the closed form (no /fabric section)"));
+  }
+  if (!messages.empty()) throw sim::InputErrors(std::move(messages));
+}
+
 }  // namespace
 
 Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
@@ -328,6 +350,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   }
   map_fabric_sections(out.resolved, registries, limits, out);
   refuse_flow_mode_across_nvlink_domain(out);
+  refuse_flow_mode_ep_on_partial_nodes(out);
   map_frontend_section(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
     out.facility = map_facility_section(out.resolved["facility"], source, registries,

@@ -250,3 +250,39 @@ TEST_CASE("checkpoints to a store host on the fabric are flows that converge on 
   bad.checkpoint.target = mw::CheckpointTarget::kNvme;
   CHECK_THROWS_AS(mw::plan_training_job(bad, node(), reg.collective_algorithms), dcsim::sim::ConfigError);
 }
+
+TEST_CASE("MoE all-to-alls on a rail-optimised fabric stay on the rails; a 4:1 leaf-spine slows them",
+          "[models][datacenter][training][flow][moe]") {
+  const auto reg = builtin();
+  // Mixtral's shape with 16 experts on 8 nodes: PP 4, each stage on 2 nodes with one EP 16 group
+  // across them (issue 41). Each GPU's copies for the other node cross on its own rail to the
+  // GPU of the same index, so on a rail-optimised fabric (NIC r on rail switch r) every EP flow
+  // is one hop on its rail and nothing else shares it: the executed step is the closed form.
+  mw::TrainingJobSpec t;
+  t.job.name = "mixtral";
+  t.job.model = mw::mixtral_8x7b();
+  t.job.model.moe.experts = 16;
+  t.job.nodes = 8;
+  t.job.parallelism.pp = 4;
+  t.job.parallelism.ep = 16;
+  t.job.parallelism.distributed_optimizer = true;
+  t.job.global_batch_sequences = 128;
+  t.fabric.nics_per_node = node().compute_nics;
+  t.fabric.nic_bandwidth_bps = node().compute_nic_bandwidth_bps;
+  const auto plan = mw::plan_training_job(t, node(), reg.collective_algorithms);
+  net::TopologyConfig rails;
+  rails.nodes = 8;
+  rails.nics_per_node = 8;
+  rails.link_bandwidth_bps = 400e9;
+  const Executed railed = execute(reg, t, net::build_rail_optimized(rails), nothing);
+  CHECK(railed.first.step_s == Approx(plan.step.step_time_s).epsilon(kAgreeTol));
+  // One host per leaf with 4:1 uplinks: every byte between the stage's two nodes crosses the
+  // spine at a quarter of the NICs' rate. The critical stage's all-to-alls alone: m micro-batches
+  // x its 8 MoE layers x 4 all-to-alls of 16.8 MB per GPU (4,096 tokens x 4,096 x 2 B, top-2,
+  // half for the other node) at a GPU's 50 GB/s NIC share take 3 x as long again.
+  const Executed slow = execute(reg, t, leaf_spine(8, 4.0, 1), nothing);
+  const double nic_s = 8 * 8 * 4 * (4096.0 * 4096 * 2 * 2 * 0.5) / 50e9;
+  INFO("rail-optimised " << railed.first.step_s << " s, 4:1 leaf-spine " << slow.first.step_s << " s");
+  CHECK(slow.first.step_s - railed.first.step_s > 3.0 * nic_s);
+  CHECK(slow.first.exposed_comm_s - railed.first.exposed_comm_s > 3.0 * nic_s);
+}

@@ -46,6 +46,7 @@ NOT_SCHEMA_DETECTABLE = {
     "training_cp_sequence": "sequence length against 2 x cp, judged by the step model",
     "training_tp_beyond_nvlink_domain": "tensor parallelism against the node's NVLink domain, judged by the step plan",
     "training_flow_mode_across_nvl72_trays": "a job's nodes against the node preset's NVLink domain when a fabric is given",
+    "training_flow_mode_ep_across_partial_domains": "parallelism.ep against the node's GPUs and NVLink domain when a fabric is given",
     "training_interleaving_batch": "micro-batches against pp for interleaving, judged by the step model",
     "training_tp_overlap_without_sp": "tp_comm_overlap against sequence_parallel, judged by the step model",
     "training_distributed_optimizer_with_zero": "distributed_optimizer against zero_stage, judged by the step model",
