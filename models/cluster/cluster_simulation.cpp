@@ -74,9 +74,19 @@ void emit_expert_parallel_summary(const std::vector<std::unique_ptr<ClusterSimul
     if (!job->plan || !job->plan->job.model.moe.enabled()) continue;
     const auto& r = job->plan->step;
     const std::string at = "training/jobs/" + job->spec.name + "/";
-    sink.set_summary(at + "exposed_ep_s", sim::SummaryValue{r.ep_s, "s",
-                                                            "exposed expert-parallel all-to-alls of "
-                                                            "one step (closed form; in exposed_comm_s)"});
+    // Flow mode: the realised mean over the measured steps, on the stage with the most.
+    const TrainingJobRun* run = job->training;
+    if (run != nullptr && run->flow_mode() && run->measured_steps() > 0) {
+      sink.set_summary(at + "exposed_ep_s",
+                       sim::SummaryValue{run->measured().ep_s / run->measured_steps(), "s",
+                                         "exposed expert-parallel all-to-alls of one step, measured in flow mode "
+                                         "(mean; the stage with the most; in exposed_comm_s when that stage is "
+                                         "the critical one)"});
+    } else {
+      sink.set_summary(at + "exposed_ep_s", sim::SummaryValue{r.ep_s, "s",
+                                                              "exposed expert-parallel all-to-alls of "
+                                                              "one step (closed form; in exposed_comm_s)"});
+    }
     sink.set_summary(at + "ep_comm_s",
                      sim::SummaryValue{r.ep_comm_s, "s", "the step's expert-parallel all-to-alls before overlap"});
     sink.set_summary(at + "ep_bytes_per_gpu",

@@ -164,7 +164,28 @@ StepMeasurement StepExecutor::measure() const {
     }
     cursor = std::max(cursor, s.finish);
   }
+  m.ep_s = exposed_ep_s();
   return m;
+}
+
+// O(EP tasks x their dependencies) per step; nothing for dense jobs.
+double StepExecutor::exposed_ep_s() const {
+  if (!graph_.has_ep) return 0.0;
+  std::vector<double> per_stage(graph_.stage_end.size(), 0.0);
+  for (std::uint32_t t = 0; t < graph_.tasks.size(); ++t) {
+    const mw::StepTask& task = graph_.tasks[t];
+    if (task.role != mw::StepTaskRole::kEp || !task.on_stream) continue;
+    const State& s = state_[t];
+    // Its wait for an overlapped all-to-all beyond the stream's previous task.
+    sim::Time on_stream = step_start_, latest = step_start_;
+    for (std::uint32_t d : task.deps) {
+      latest = std::max(latest, state_[d].finish);
+      if (graph_.tasks[d].on_stream) on_stream = std::max(on_stream, state_[d].finish);
+    }
+    const double wait = latest > on_stream ? (latest - on_stream).seconds() : 0.0;
+    per_stage[static_cast<std::size_t>(task.stage)] += (s.finish - s.start).seconds() + wait;
+  }
+  return *std::max_element(per_stage.begin(), per_stage.end());
 }
 
 }  // namespace dcsim::models::cluster

@@ -20,6 +20,8 @@
 //                   overlapped EP all-to-alls that outlast the pass, and up to the
 //                   transfer's own duration for a pipeline transfer (sent or received)
 //   bubble_s        the rest: waiting on other stages' compute (the 1F1B bubble)
+//   ep_s            (not a part of the three) the most exposed EP time of any stage: the
+//                   critical stage is often the first, which holds a MoE model's dense layers
 // An approximation of attribution only (the step time itself is the graph's), which reproduces
 // the step model's split on an ideal network up to the PP send accounting.
 
@@ -40,6 +42,9 @@ struct StepMeasurement {
   double compute_s = 0.0;
   double exposed_comm_s = 0.0;
   double bubble_s = 0.0;
+  // MoE (issue 41): the stage with the most exposed EP all-to-all time (its on-stream EP tasks
+  // and its waits for overlapped ones that outlast the pass's compute); 0 for dense jobs.
+  double ep_s = 0.0;
 };
 
 class StepExecutor {
@@ -81,6 +86,7 @@ class StepExecutor {
   void finish(std::uint32_t task);
   void on_flow(std::uint32_t task, const network::FinishedFlow& f);
   StepMeasurement measure() const;
+  double exposed_ep_s() const;
 
   const workload::StepGraph& graph_;
   TrainingFabric& fabric_;

@@ -58,6 +58,7 @@ StepMeasurement TrainingJobRun::split_at(double clock_factor) const {
   m.compute_s = std::min(r.compute_s / clock_factor, m.step_s - m.exposed_comm_s);
   // The rest of the stretch is the bubble's (it waits on other stages' slower compute).
   m.bubble_s = std::max(0.0, m.step_s - m.compute_s - m.exposed_comm_s);
+  m.ep_s = r.ep_s;
   return m;
 }
 
@@ -101,6 +102,7 @@ void TrainingJobRun::add_measured(const StepMeasurement& m, double steps) {
   measured_.compute_s += m.compute_s * steps;
   measured_.exposed_comm_s += m.exposed_comm_s * steps;
   measured_.bubble_s += m.bubble_s * steps;
+  measured_.ep_s += m.ep_s * steps;
   measured_steps_ += steps;
 }
 

@@ -67,9 +67,10 @@
 // stage's) are gathered into two tasks on the stream after its TP: the all-to-alls that flow
 // into the busiest GPU (forward dispatch; backward the combine's gradient, and the recomputed
 // dispatch) then those out of it (forward combine; backward the dispatch's gradient and the
-// recomputed combine). The busiest GPU (rail 0 of the group's first node) receives, resp.
-// sends, moe_skew's load u times the mean, so its rail's flows carry (q - 1 + u) / q times the
-// others' (q GPUs per channel); each direction's task ends with its slowest flow, as each
+// recomputed combine). The busiest GPU (NIC 0 of the group's first node) receives, resp.
+// sends, moe_skew's load u times the mean, so its NIC's channels (k mod NICs = 0) carry
+// (q - 1 + u) / q times the others' (q = GPUs / channels, u alone for q < 1); each direction's
+// task ends with its slowest flow, as each
 // layer's all-to-all waits for its busiest member. Their fixed part is the closed form minus
 // the bandwidth term (per-all-to-all latencies). ep_overlap of each direction's bytes runs in
 // a task beside the pass's compute (from the pass's start, off the stream, DualPipe's overlap
@@ -139,7 +140,8 @@ struct StepGraphOptions {
   // part, only the overlap with backward gets coarser (its tail exposure is the last bucket's).
   int max_dp_chunks = 8;
   // Fabric flows per node pair and transfer; 0: one per compute NIC (NCCL puts a channel on
-  // each NIC).
+  // each NIC). Channel k leaves on host port k mod ports, so on a fabric of P planes (a port
+  // per NIC and plane, planes.hpp) NICs x P reach every port (the scenario layer sets that).
   int flows_per_node_pair = 0;
 };
 
@@ -150,6 +152,7 @@ struct StepGraph {
   int micro_batches = 1;
   int nodes = 1;
   std::size_t fabric_flows = 0;  // flows per executed step
+  bool has_ep = false;           // MoE all-to-alls on the fabric (role kEp tasks)
   // The tasks that end each stage's step (its optimizer).
   std::vector<std::uint32_t> stage_end;
 };

@@ -48,6 +48,7 @@ StepGraphBuilder::StepGraphBuilder(const TrainingJobConfig& job, const TrainingS
   g_.micro_batches = m_;
   g_.nodes = job.nodes;
   const int nics = fabric.nics_per_node > 0 ? fabric.nics_per_node : node.compute_nics;
+  nics_ = std::max(1, nics);
   const double nic_bps = fabric.nic_bandwidth_bps > 0.0 ? fabric.nic_bandwidth_bps : node.compute_nic_bandwidth_bps;
   per_pair_ = options.flows_per_node_pair > 0 ? options.flows_per_node_pair : std::max(1, nics);
   flow_bytes_per_s_ = nics * nic_bps / 8.0 / per_pair_;
@@ -87,11 +88,13 @@ void StepGraphBuilder::plan_expert_all_to_alls(const hardware::NodeSpec& node, c
                                                  "), or the closed form (no /fabric section)");
   }
   ep_on_fabric_ = true;
+  g_.has_ep = true;
   ep_nodes_ = ep / gpus_;
   ep_overlap_ = job_.parallelism.ep_overlap;
   const double load = busiest_gpu_load(job_);
-  // Channel k carries GPUs [k q, (k + 1) q) of a node, q = gpus / channels; the busiest GPU is
-  // one of channel 0's (or, q < 1, owns channels 0 .. 1/q - 1 alone).
+  // A channel carries q = gpus / channels GPUs' copies; channel k is on NIC k mod NICs (a
+  // multi-plane NIC's ports take channels k, k + NICs, ...), and the busiest GPU is one of NIC
+  // 0's, so its channels carry its load beside q - 1 mean GPUs (q < 1: only its load).
   const double q = static_cast<double>(gpus_) / per_pair_;
   ep_busiest_factor_ = q >= 1.0 ? (q - 1.0 + load) / q : load;
   collective::ExpertAllToAllShape shape = expert_all_to_all_shape(job_, node);
@@ -409,10 +412,10 @@ std::uint32_t StepGraphBuilder::add_ep_task(int s, int j, const EpDirection& d, 
       for (int a = 0; a < n; ++a) {
         for (int b = 0; b < n; ++b) {
           if (a == b) continue;
-          // Into the busiest GPU: its node's channel 0 receives; out of it: sends.
+          // Into the busiest GPU: its node's NIC 0 channels receive; out of it: send.
           const bool hot = (into_busiest ? b : a) == 0;
           for (int k = 0; k < per_pair_; ++k) {
-            const bool busiest_channel = hot && k * gpus_ < per_pair_;
+            const bool busiest_channel = hot && k % nics_ == 0;
             t.flows.push_back({first + a, first + b, busiest_channel ? busiest : flow, k});
           }
         }

@@ -151,6 +151,7 @@ class StepGraphBuilder {
   bool build_flows_;
   int p_, tp_, cp_, v_, m_, dp_, gpus_, z_;
   int per_pair_;             // flows per node pair and transfer
+  int nics_;                 // compute NICs per node (channel k on NIC k mod nics_)
   double flow_bytes_per_s_;  // line rate of one flow (a node's flows spread over its NICs)
   double eff_;               // network efficiency
   int stage_ranks_;          // tp x cp x dp

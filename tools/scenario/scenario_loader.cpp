@@ -273,6 +273,18 @@ void refuse_flow_mode_ep_on_partial_nodes(const Scenario& out) {
   if (!messages.empty()) throw sim::InputErrors(std::move(messages));
 }
 
+// On a fabric of P planes every NIC has a port on each (network/planes.hpp) and a flow's channel
+// picks its host port (network/routing.hpp): training jobs in flow mode run NICs x P channels per
+// node pair, so that every plane carries their flows, as NCCL's channels use both ports of an
+// HPN NIC (with one channel per NIC they would all leave on plane 0 at half the NICs' rate).
+void spread_training_flows_over_planes(Scenario& out) {
+  if (!out.fabric || !out.has_cluster || out.fabric->topology_config.planes <= 1) return;
+  const int ports = out.fabric->topology_config.nics_per_node * out.fabric->topology_config.planes;
+  for (auto& job : out.cluster.training_jobs) {
+    if (job.graph.flows_per_node_pair == 0) job.graph.flows_per_node_pair = ports;
+  }
+}
+
 }  // namespace
 
 Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
@@ -351,6 +363,7 @@ Scenario load_scenario_json(nlohmann::json doc, const std::string& source,
   map_fabric_sections(out.resolved, registries, limits, out);
   refuse_flow_mode_across_nvlink_domain(out);
   refuse_flow_mode_ep_on_partial_nodes(out);
+  spread_training_flows_over_planes(out);
   map_frontend_section(out.resolved, registries, limits, out);
   if (out.resolved.contains("facility")) {
     out.facility = map_facility_section(out.resolved["facility"], source, registries,

@@ -68,6 +68,7 @@ TEST_CASE("EP all-to-alls across 2 nodes are one flow per rail per node pair, by
   const Built b = build(mixtral_ep16());
   REQUIRE(b.step.micro_batches == 8);
   REQUIRE(b.step.stage_moe_layers == std::vector<int>{8, 8, 8, 8});
+  CHECK(b.graph.has_ep);
   int tasks = 0;
   double bytes = 0.0;
   for (const mw::StepTask& t : b.graph.tasks) {
