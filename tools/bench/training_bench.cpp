@@ -7,14 +7,15 @@
 
 #include "models/cluster/cluster_simulation.hpp"
 #include "models/cluster/training_fabric.hpp"
+#include "models/compute/precision.hpp"
 #include "models/hardware/node_presets.hpp"
 #include "models/model_registries.hpp"
 #include "models/network/fabric_simulation.hpp"
 #include "models/network/topology_builders.hpp"
 #include "sim/discard_trace_sink.hpp"
 #include "sim/error.hpp"
-#include "tools/bench/process_memory.hpp"
 #include "sim/simulator.hpp"
+#include "tools/bench/process_memory.hpp"
 
 namespace dcsim::tools::bench {
 
@@ -127,6 +128,18 @@ nlohmann::json analytic_case(const models::ModelRegistries& reg) {
   return r;
 }
 
+// A three-tier rail-optimised fabric of 128-port switches (SN5600 in 2 x 400G breakout) for
+// `nodes` nodes like `node`, one 400G rail per NIC.
+net::TopologyConfig rail_fabric(int nodes, const models::hardware::NodeSpec& node) {
+  net::TopologyConfig topo;
+  topo.nodes = nodes;
+  topo.nics_per_node = node.compute_nics;
+  topo.link_bandwidth_bps = node.compute_nic_bandwidth_bps;
+  topo.tier_radix = {128, 128, 128};
+  topo.tier_model = {"nvidia_sn5600", "nvidia_sn5600", "nvidia_sn5600"};
+  return topo;
+}
+
 // flow-step-N-gpus: one step of a Llama-3-405B-style job (TP 8 x PP 16 x DP N / 128, ZeRO 1,
 // full recomputation, 16 micro-batches of one 8K sequence per replica: Llama 3's 405B layout)
 // in flow mode on a three-tier rail-optimised fabric of 128-port switches (SN5600 in 2x400G
@@ -147,17 +160,45 @@ nlohmann::json flow_step_case(const models::ModelRegistries& reg, int nodes) {
   t.job.global_batch_sequences = 16 * (nodes * 8 / 128);
   t.steps = 1;
   const mc::ClusterConfig c = cluster(nodes, t);
-  net::TopologyConfig topo;
-  topo.nodes = nodes;
-  topo.nics_per_node = c.node.compute_nics;
-  topo.link_bandwidth_bps = c.node.compute_nic_bandwidth_bps;
-  topo.tier_radix = {128, 128, 128};
-  topo.tier_model = {"nvidia_sn5600", "nvidia_sn5600", "nvidia_sn5600"};
   sim::Simulator sim;
-  const FlowRun run = run_in_flow_mode(c, reg, net::build_rail_optimized(topo), sim);
+  const FlowRun run = run_in_flow_mode(c, reg, net::build_rail_optimized(rail_fabric(nodes, c.node)), sim);
   auto r = result("flow-step-" + std::to_string(nodes * 8) + "-gpus", nodes * 8, 1, start, sim);
   r["flows"] = run.flows;
   r["peak_rss_mb"] = peak_rss_mb();
+  const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
+  r["analytic_step_time_s"] = plan.step.step_time_s;
+  r["step_time_s"] = sim.now().seconds();
+  return r;
+}
+
+// moe-flow-step-N-gpus: one step of a DeepSeek-V3 job as DeepSeek trained it (TP 1 x PP 16 x
+// EP 64 over 8 nodes, FP8 with FP8 dispatch, node-limited routing to 4 nodes, full
+// recomputation so that it fits an 80 GB H100) with 16 micro-batches per replica, in flow mode on
+// the rail-optimised fabric of flow-step-N-gpus: every MoE layer's all-to-alls as flows between
+// the 8 nodes of each EP group (one per rail per node pair and direction), plus the pipeline
+// sends and DP collectives. Wall time covers building the fabric, planning and running the step.
+nlohmann::json moe_flow_step_case(const models::ModelRegistries& reg, int nodes) {
+  reset_peak_rss();
+  const auto start = Clock::now();
+  mw::TrainingJobSpec t;
+  t.job.name = "deepseek-v3";
+  t.job.model = reg.training_models.get("deepseek-v3").factory();
+  t.job.parallelism.pp = 16;
+  t.job.parallelism.ep = 64;
+  t.job.parallelism.distributed_optimizer = true;
+  t.job.precision = models::compute::Precision::kFp8;
+  t.job.moe_max_nodes_per_token = 4;
+  t.job.recompute = mw::Recompute::kFull;
+  t.job.micro_batch_size = 1;
+  t.job.global_batch_sequences = 16 * (nodes * 8 / 16);
+  t.steps = 1;
+  const mc::ClusterConfig c = cluster(nodes, t);
+  sim::Simulator sim;
+  const FlowRun run = run_in_flow_mode(c, reg, net::build_rail_optimized(rail_fabric(nodes, c.node)), sim);
+  auto r = result("moe-flow-step-" + std::to_string(nodes * 8) + "-gpus", nodes * 8, 1, start, sim);
+  r["flows"] = run.flows;
+  r["peak_rss_mb"] = peak_rss_mb();
+  r["wall_us_per_flow"] = r["wall_s"].get<double>() / static_cast<double>(std::max<std::uint64_t>(run.flows, 1)) * 1e6;
   const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
   r["analytic_step_time_s"] = plan.step.step_time_s;
   r["step_time_s"] = sim.now().seconds();
@@ -169,9 +210,11 @@ nlohmann::json flow_step_case(const models::ModelRegistries& reg, int nodes) {
 nlohmann::json run_training_bench(const std::vector<std::string>& names) {
   models::ModelRegistries reg;
   models::register_builtin_models(reg);
-  const std::vector<std::string> defaults{"dp-1024-gpus-flow", "llama3-70b-16384-gpus-analytic", "flow-step-16384-gpus",
-                                          "flow-step-131072-gpus"};
+  const std::vector<std::string> defaults{"dp-1024-gpus-flow",       "llama3-70b-16384-gpus-analytic",
+                                          "flow-step-16384-gpus",    "flow-step-131072-gpus",
+                                          "moe-flow-step-2048-gpus", "moe-flow-step-16384-gpus"};
   static const std::regex flow_step("flow-step-([0-9]{1,7})-gpus");
+  static const std::regex moe_flow_step("moe-flow-step-([0-9]{1,7})-gpus");
   nlohmann::json out = nlohmann::json::array();
   for (const std::string& name : names.empty() ? defaults : names) {
     std::smatch m;
@@ -182,10 +225,14 @@ nlohmann::json run_training_bench(const std::vector<std::string>& names) {
     } else if (std::regex_match(name, m, flow_step) && std::stol(m[1]) % 1024 == 0 && std::stol(m[1]) >= 1024 &&
                std::stol(m[1]) <= 131'072) {
       out.push_back(flow_step_case(reg, static_cast<int>(std::stol(m[1]) / 8)));
+    } else if (std::regex_match(name, m, moe_flow_step) && std::stol(m[1]) % 1024 == 0 && std::stol(m[1]) >= 1024 &&
+               std::stol(m[1]) <= 131'072) {
+      out.push_back(moe_flow_step_case(reg, static_cast<int>(std::stol(m[1]) / 8)));
     } else {
       throw sim::InputError("unknown training bench case '" + name +
-                            "'; expected dp-1024-gpus-flow, llama3-70b-16384-gpus-analytic or flow-step-N-gpus "
-                            "(N a multiple of 1,024 from 1,024 to 131,072: about 4.3 GB at the top)");
+                            "'; expected dp-1024-gpus-flow, llama3-70b-16384-gpus-analytic, flow-step-N-gpus "
+                            "(N a multiple of 1,024 from 1,024 to 131,072: about 4.3 GB at the top) or "
+                            "moe-flow-step-N-gpus (N a multiple of 1,024 from 1,024 to 131,072)");
     }
   }
   return out;

@@ -21,6 +21,13 @@
 //                            per NIC per node-to-node transfer; a ring's lock-step steps are one
 //                            flow per edge). Default set: N = 16,384 (target < 10 s) and 131,072
 //                            (target < 60 s), both under 8 GiB.
+//   moe-flow-step-N-gpus     one step of DeepSeek-V3 as DeepSeek trained it (TP 1 x PP 16 x EP 64
+//                            over 8 nodes, FP8 dispatch, 4 nodes a token at most, full
+//                            recomputation, 16 micro-batches per replica) in flow mode on the
+//                            same fabric: every MoE layer's all-to-alls as flows (one per rail
+//                            per node pair of each EP group and direction), plus the pipeline
+//                            sends and DP collectives (issue 41). Default set: N = 2,048 (target
+//                            < 30 s and < 4 GiB) and 16,384; reports flows and wall_us_per_flow.
 // Each case: {name, gpus, steps, wall_s, events, events_per_s} (+ flow case: fabric_flows,
 // graph_steps, step_time_s realised, analytic_step_time_s; flow-step: flows, peak_rss_mb,
 // step_time_s, analytic_step_time_s). Wall time covers building the model and fabric (step

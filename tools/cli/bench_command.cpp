@@ -170,7 +170,8 @@ Command add_training_bench(CLI::App& bench) {
   Command training = add_cases_bench(
       bench, "training",
       "training jobs: 1,024 GPUs x 1,000 steps in flow mode, 16,384 GPUs x 1 day analytic, one Llama-3-405B-style "
-      "step in flow mode on 16,384 and 131,072 GPUs",
+      "step in flow mode on 16,384 and 131,072 GPUs, one DeepSeek-V3 MoE step in flow mode (every all-to-all on the "
+      "fabric) on 2,048 and 16,384 GPUs",
       [cases] { return bench::run_training_bench(*cases); },
       fmt::format("{:<34} {:>7} {:>9} {:>9} {:>10} {:>12} {:>10} {:>9}\n", "case", "gpus", "steps", "wall_s", "events",
                   "events/s", "flows", "rss_MB"),
@@ -188,7 +189,9 @@ Command add_training_bench(CLI::App& bench) {
   training.subcommand->add_option("--case", *cases,
                                   "only these cases (repeatable); default: the standard set. Names: dp-1024-gpus-flow, "
                                   "llama3-70b-16384-gpus-analytic, flow-step-N-gpus (one Llama-3-405B-style step in "
-                                  "flow mode on N GPUs, e.g. flow-step-16384-gpus, flow-step-131072-gpus)");
+                                  "flow mode on N GPUs, e.g. flow-step-16384-gpus, flow-step-131072-gpus), "
+                                  "moe-flow-step-N-gpus (one DeepSeek-V3 step with its all-to-alls as flows, e.g. "
+                                  "moe-flow-step-2048-gpus)");
   return training;
 }
 
