@@ -1,5 +1,6 @@
 #include "tools/bench/training_bench.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <regex>
 #include <string>
@@ -140,6 +141,23 @@ net::TopologyConfig rail_fabric(int nodes, const models::hardware::NodeSpec& nod
   return topo;
 }
 
+// Runs job `t` (one step) on `nodes` HGX nodes in flow mode on rail_fabric(): the flow-step
+// cases' result, with the flows, their wall time each, peak RSS and both step times.
+nlohmann::json one_flow_step(const models::ModelRegistries& reg, const mw::TrainingJobSpec& t, int nodes,
+                             const std::string& name, Clock::time_point start) {
+  const mc::ClusterConfig c = cluster(nodes, t);
+  sim::Simulator sim;
+  const FlowRun run = run_in_flow_mode(c, reg, net::build_rail_optimized(rail_fabric(nodes, c.node)), sim);
+  auto r = result(name, nodes * 8, 1, start, sim);
+  r["flows"] = run.flows;
+  r["wall_us_per_flow"] = r["wall_s"].get<double>() / static_cast<double>(std::max<std::uint64_t>(run.flows, 1)) * 1e6;
+  r["peak_rss_mb"] = peak_rss_mb();
+  const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
+  r["analytic_step_time_s"] = plan.step.step_time_s;
+  r["step_time_s"] = sim.now().seconds();
+  return r;
+}
+
 // flow-step-N-gpus: one step of a Llama-3-405B-style job (TP 8 x PP 16 x DP N / 128, ZeRO 1,
 // full recomputation, 16 micro-batches of one 8K sequence per replica: Llama 3's 405B layout)
 // in flow mode on a three-tier rail-optimised fabric of 128-port switches (SN5600 in 2x400G
@@ -159,16 +177,7 @@ nlohmann::json flow_step_case(const models::ModelRegistries& reg, int nodes) {
   t.job.micro_batch_size = 1;
   t.job.global_batch_sequences = 16 * (nodes * 8 / 128);
   t.steps = 1;
-  const mc::ClusterConfig c = cluster(nodes, t);
-  sim::Simulator sim;
-  const FlowRun run = run_in_flow_mode(c, reg, net::build_rail_optimized(rail_fabric(nodes, c.node)), sim);
-  auto r = result("flow-step-" + std::to_string(nodes * 8) + "-gpus", nodes * 8, 1, start, sim);
-  r["flows"] = run.flows;
-  r["peak_rss_mb"] = peak_rss_mb();
-  const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
-  r["analytic_step_time_s"] = plan.step.step_time_s;
-  r["step_time_s"] = sim.now().seconds();
-  return r;
+  return one_flow_step(reg, t, nodes, "flow-step-" + std::to_string(nodes * 8) + "-gpus", start);
 }
 
 // moe-flow-step-N-gpus: one step of a DeepSeek-V3 job as DeepSeek trained it (TP 1 x PP 16 x
@@ -192,17 +201,7 @@ nlohmann::json moe_flow_step_case(const models::ModelRegistries& reg, int nodes)
   t.job.micro_batch_size = 1;
   t.job.global_batch_sequences = 16 * (nodes * 8 / 16);
   t.steps = 1;
-  const mc::ClusterConfig c = cluster(nodes, t);
-  sim::Simulator sim;
-  const FlowRun run = run_in_flow_mode(c, reg, net::build_rail_optimized(rail_fabric(nodes, c.node)), sim);
-  auto r = result("moe-flow-step-" + std::to_string(nodes * 8) + "-gpus", nodes * 8, 1, start, sim);
-  r["flows"] = run.flows;
-  r["peak_rss_mb"] = peak_rss_mb();
-  r["wall_us_per_flow"] = r["wall_s"].get<double>() / static_cast<double>(std::max<std::uint64_t>(run.flows, 1)) * 1e6;
-  const auto plan = mw::plan_training_job(c.training_jobs[0], c.node, reg.collective_algorithms);
-  r["analytic_step_time_s"] = plan.step.step_time_s;
-  r["step_time_s"] = sim.now().seconds();
-  return r;
+  return one_flow_step(reg, t, nodes, "moe-flow-step-" + std::to_string(nodes * 8) + "-gpus", start);
 }
 
 }  // namespace

@@ -27,11 +27,11 @@
 //                            same fabric: every MoE layer's all-to-alls as flows (one per rail
 //                            per node pair of each EP group and direction), plus the pipeline
 //                            sends and DP collectives (issue 41). Default set: N = 2,048 (target
-//                            < 30 s and < 4 GiB) and 16,384; reports flows and wall_us_per_flow.
+//                            < 30 s and < 4 GiB) and 16,384.
 // Each case: {name, gpus, steps, wall_s, events, events_per_s} (+ flow case: fabric_flows,
-// graph_steps, step_time_s realised, analytic_step_time_s; flow-step: flows, peak_rss_mb,
-// step_time_s, analytic_step_time_s). Wall time covers building the model and fabric (step
-// planning included) and running it.
+// graph_steps, step_time_s realised, analytic_step_time_s; (moe-)flow-step: flows,
+// wall_us_per_flow, peak_rss_mb, step_time_s, analytic_step_time_s). Wall time covers building the model and fabric
+// (step planning included) and running it.
 
 #include <string>
 #include <vector>

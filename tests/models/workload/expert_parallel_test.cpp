@@ -12,6 +12,7 @@
 #include "models/workload/training_step.hpp"
 #include "sim/error.hpp"
 #include "tests/models/workload/collective_registry.hpp"
+#include "tests/models/workload/moe_jobs.hpp"
 
 using namespace dcsim::models;
 namespace mw = dcsim::models::workload;
@@ -22,27 +23,8 @@ namespace {
 
 constexpr double kExact = 1e-12;
 
-mc::FabricParams fabric_of(const hardware::NodeSpec& node) {
-  mc::FabricParams f;
-  f.nics_per_node = node.compute_nics;
-  f.nic_bandwidth_bps = node.compute_nic_bandwidth_bps;
-  return f;
-}
-
-// Mixtral 8x7B on 64 H100s as NeMo runs it with EP 8 (moe-hardware-stacks.md section 2); PP 4
-// so that it fits, DP 16, the distributed optimizer, sequence 4096, one sequence per
-// micro-batch.
-mw::TrainingJobConfig mixtral_64_gpus() {
-  mw::TrainingJobConfig j;
-  j.name = "mixtral";
-  j.model = mw::mixtral_8x7b();
-  j.nodes = 8;
-  j.parallelism.pp = 4;
-  j.parallelism.ep = 8;
-  j.parallelism.distributed_optimizer = true;
-  j.global_batch_sequences = 128;
-  return j;
-}
+using mw::test::fabric_of;
+using mw::test::mixtral_64_gpus;
 
 mw::ExpertLayerCost layer_cost(const mw::TrainingJobConfig& j) {
   const auto node = hardware::hgx_h100();

@@ -10,6 +10,7 @@
 #include "models/workload/training_step.hpp"
 #include "sim/error.hpp"
 #include "tests/models/workload/collective_registry.hpp"
+#include "tests/models/workload/moe_jobs.hpp"
 
 using namespace dcsim::models;
 namespace mw = dcsim::models::workload;
@@ -20,26 +21,15 @@ namespace {
 constexpr double kExact = 1e-12;
 constexpr double kAgreeTol = 0.02;  // issue 4: graph and closed form within 2%
 
-mc::FabricParams fabric_of(const hardware::NodeSpec& node) {
-  mc::FabricParams f;
-  f.nics_per_node = node.compute_nics;
-  f.nic_bandwidth_bps = node.compute_nic_bandwidth_bps;
-  return f;
-}
+using mw::test::fabric_of;
 
 // Mixtral 8x7B's shape with 16 experts on 64 H100s: PP 4, so a stage is 16 GPUs on 2 nodes, and
 // EP 16 spans both (one EP group per stage); DP 16, m = 128 / 16 = 8 micro-batches of one
 // 4,096-token sequence, BF16.
 mw::TrainingJobConfig mixtral_ep16() {
-  mw::TrainingJobConfig j;
-  j.name = "mixtral";
-  j.model = mw::mixtral_8x7b();
+  mw::TrainingJobConfig j = mw::test::mixtral_64_gpus();
   j.model.moe.experts = 16;
-  j.nodes = 8;
-  j.parallelism.pp = 4;
   j.parallelism.ep = 16;
-  j.parallelism.distributed_optimizer = true;
-  j.global_batch_sequences = 128;
   return j;
 }
 
