@@ -85,6 +85,9 @@ struct ClusterJob {
   // The next interruption resumes from no later than this step (a caught corruption), -1: none.
   int rollback_step = -1;
   TrainingJobRun* training = nullptr;  // the latest training run (rows read it)
+  // Consecutive nodes of its list that one NVLink group spans (policy::WaitingJob); 1 but for
+  // training jobs with TP or EP over the trays of a multi-node NVLink domain.
+  int nvlink_block_nodes = 1;
   TrainingJobRun::Series training_series;
   int gpus() const { return static_cast<int>(nodes.size()) * gpus_per_node; }
   const workload::TrainingJobPlan& current_plan() const { return run_plan ? *run_plan : *plan; }
@@ -95,7 +98,8 @@ struct ClusterJob {
   }
   // The job as the queue holds it; a restart's delay is part of its estimate.
   policy::WaitingJob waiting_entry() const {
-    return {index, spec.nodes, gpus_per_node, spec.arrival, remaining_estimate() + restart_delay, spec.priority};
+    return {index,         spec.nodes,        gpus_per_node, spec.arrival, remaining_estimate() + restart_delay,
+            spec.priority, nvlink_block_nodes};
   }
   // Its row in the jobs table (job_report.hpp); `fabric_groups`: distinct ones among its nodes.
   JobReport::Row report_row(int fabric_groups) const {

@@ -11,6 +11,7 @@
 #include "models/cluster/training_fabric.hpp"
 #include "models/cluster/training_job_run.hpp"
 #include "models/cluster/workload_report.hpp"
+#include "models/hardware/nvlink_domain.hpp"
 #include "models/power/node_power.hpp"
 #include "sim/error.hpp"
 
@@ -66,6 +67,18 @@ void emit_data_stall_summary(const std::vector<std::unique_ptr<ClusterSimulation
                                      "goodput the store cost)"});
 }
 
+// Issue 41 item 4: the consecutive trays one NVLink group of a training job spans on a
+// multi-node NVLink domain (GB200 NVL72): its TP x CP ranks, or its EP group where the step model
+// keeps EP inside the domain (ep <= the domain); 1 where a node is its own domain (HGX). The
+// schedulers keep such blocks inside one domain (policy/free_capacity.hpp). O(1).
+int nvlink_block_nodes(const workload::TrainingJobConfig& job, const hardware::NodeSpec& node) {
+  if (hardware::nodes_per_nvlink_domain(node) <= 1) return 1;
+  const workload::ParallelismPlan& p = job.parallelism;
+  int group = p.tp * p.cp;
+  if (p.ep > 1 && p.ep <= hardware::nvlink_domain(node)) group = std::max(group, p.ep);
+  return std::max(1, group / node.gpus);
+}
+
 // Issue 41 item 2: MoE training jobs' expert-parallel all-to-alls in the closed-form step (dense
 // jobs add nothing, so their summaries stay as they were).
 void emit_expert_parallel_summary(const std::vector<std::unique_ptr<ClusterSimulation::Job>>& jobs,
@@ -110,6 +123,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
                 static_cast<ServiceJobs::Host&>(*this), sim),
       pool_(config_.nodes, config_.nodes_per_rack, config_.node.gpus,
             power::node_power_w(config_.node, 1.0) - power::node_power_w(config_.node, 0.0), waiting_, sim) {
+  pool_.set_nodes_per_nvlink_domain(hardware::nodes_per_nvlink_domain(config_.node));
   const auto& entry = registries.schedulers.get(config_.scheduler);
   config_.scheduler_params.require_documented(entry.params, "scheduler_params.", "scheduler '" + config_.scheduler + "'");
   config_.scheduler_params.fill_defaults(entry.params);
@@ -154,6 +168,7 @@ ClusterSimulation::ClusterSimulation(ClusterConfig config, ClusterRegistries reg
     job->named = i < named_count;
     job->gpus_per_node = job->spec.gpus_per_node > 0 ? job->spec.gpus_per_node : config_.node.gpus;
     if (job->spec.training) job->plan = plan_with_policy_interval(job->spec);
+    if (job->plan) job->nvlink_block_nodes = nvlink_block_nodes(job->plan->job, config_.node);
     if (job->spec.training) {
       if (!steps_table) steps_table = TrainingJobRun::declare_steps_table(sink_);
       job->training_series = TrainingJobRun::declare_series(sink_, job->spec.name, *steps_table);

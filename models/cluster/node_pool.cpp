@@ -192,6 +192,10 @@ void NodePool::check(const policy::Placement& p, std::size_t waiting_size, const
     if (is_cloud(n) && job.gpus_per_node != state.gpus) fail("placed a job on part of a cloud instance");
     if (!state.schedulable() || state.free_gpus < job.gpus_per_node) fail("placed a job on a node without room");
   }
+  if (!is_cloud(p.nodes.front()) &&
+      !policy::nvlink_aligned(p.nodes, job.nvlink_block_nodes, nodes_per_nvlink_domain_)) {
+    fail("split one of a job's NVLink groups over two NVLink domains");
+  }
   // Twice on one node: a scan of the earlier nodes for a few, a sorted copy past that (a
   // 2,048-node job re-placed after every fault was 2 million comparisons): O(n log n).
   constexpr std::size_t kScanLimit = 32;

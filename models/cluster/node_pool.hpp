@@ -53,6 +53,9 @@ class NodePool final : public policy::ClusterView {
   NodePool(const NodePool&) = delete;
   NodePool& operator=(const NodePool&) = delete;
 
+  // Nodes of one NVLink domain (hardware/nvlink_domain.hpp; default 1): placements must keep a
+  // job's NVLink blocks inside one (check).
+  void set_nodes_per_nvlink_domain(int nodes) { nodes_per_nvlink_domain_ = nodes; }
   // The cloud pool's instances become nodes after the on-prem ones (unprovisioned). Not owned.
   void add_cloud(CloudPool& cloud, int instances);
   // Zones, temperatures and rack headroom from a facility model (null: none). Not owned.
@@ -101,6 +104,7 @@ class NodePool final : public policy::ClusterView {
   sim::Time now() const override { return sim_.now(); }
   int node_count() const override { return on_prem_; }
   int gpus_per_node() const override { return gpus_per_node_; }
+  int nodes_per_nvlink_domain() const override { return nodes_per_nvlink_domain_; }
   const policy::NodeState& node(int id) const override { return at(id).state; }
   std::span<const int> free_nodes() const override { return free_nodes_; }
   int free_gpus() const override { return free_gpus_; }
@@ -121,6 +125,7 @@ class NodePool final : public policy::ClusterView {
  private:
   int on_prem_;
   int gpus_per_node_;
+  int nodes_per_nvlink_domain_ = 1;
   double node_load_power_w_;
   const WaitQueue& waiting_;
   const sim::Simulator& sim_;

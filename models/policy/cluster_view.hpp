@@ -42,8 +42,22 @@ struct WaitingJob {
   // throttled or interrupted job runs longer).
   sim::Time estimate;
   int priority = 0;  // higher first in the queue (JobSpec::priority)
+  // Consecutive nodes of its node list that must share one NVLink domain: a TP or EP group over
+  // the trays of a multi-node domain (GB200 NVL72, nodes_per_nvlink_domain() > 1). 1: any nodes.
+  int nvlink_block_nodes = 1;
   int gpus() const { return nodes * gpus_per_node; }
 };
+
+// Whether every block of `block_nodes` consecutive nodes of `nodes` lies in one NVLink domain of
+// `domain_nodes` nodes (always, when either is 1). O(nodes).
+inline bool nvlink_aligned(std::span<const int> nodes, int block_nodes, int domain_nodes) {
+  if (block_nodes <= 1 || domain_nodes <= 1) return true;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::size_t first = i - i % static_cast<std::size_t>(block_nodes);
+    if (nodes[i] / domain_nodes != nodes[first] / domain_nodes) return false;
+  }
+  return true;
+}
 
 struct RunningJob {
   std::size_t job_index = 0;
@@ -64,6 +78,9 @@ class ClusterView {
   // On-prem nodes, ids 0 .. node_count() - 1. A cloud pool's instances follow them (cloud_*).
   virtual int node_count() const = 0;
   virtual int gpus_per_node() const = 0;  // of the cluster's node type
+  // Nodes of one NVLink domain: domain d holds on-prem nodes [d n, (d + 1) n); 1 where the node
+  // is its own domain (HGX), 18 for GB200 NVL72 trays.
+  virtual int nodes_per_nvlink_domain() const { return 1; }
   virtual const NodeState& node(int id) const = 0;
   // Schedulable nodes (healthy, not spares) with every GPU free, ascending ids. O(1).
   virtual std::span<const int> free_nodes() const = 0;

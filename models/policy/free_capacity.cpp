@@ -53,11 +53,42 @@ void FreeCapacity::count_taken(int node, int gpus) {
   taken_by_node_[n] += gpus;
 }
 
+std::optional<std::vector<int>> FreeCapacity::take_nvlink_aligned(const WaitingJob& job) {
+  const auto b = static_cast<std::size_t>(job.nvlink_block_nodes);
+  const int d = view_.nodes_per_nvlink_domain();
+  const auto want = static_cast<std::size_t>(job.nodes);
+  std::vector<int> nodes, run;  // run: the free whole nodes of the domain being walked
+  const auto flush = [&] {
+    for (std::size_t k = 0; k + b <= run.size() && nodes.size() < want; k += b) {
+      nodes.insert(nodes.end(), run.begin() + static_cast<std::ptrdiff_t>(k),
+                   run.begin() + static_cast<std::ptrdiff_t>(k + b));
+    }
+    run.clear();
+  };
+  const auto free = view_.free_nodes();
+  int domain = -1;
+  for (std::size_t i = cursor_; i < free.size() && nodes.size() < want; ++i) {
+    const int n = free[i];
+    if (free_gpus_on(n) != view_.node(n).gpus) continue;
+    if (n / d != domain) {
+      flush();
+      domain = n / d;
+    }
+    run.push_back(n);
+  }
+  flush();
+  if (nodes.size() < want) return std::nullopt;
+  // Skipped nodes stay free: the cursor does not move.
+  for (int n : nodes) take_gpus(n, job.gpus_per_node);
+  return nodes;
+}
+
 std::optional<std::vector<int>> FreeCapacity::take_default(const WaitingJob& job) {
   if (job.gpus() > free_gpus_) return std::nullopt;
   std::vector<int> nodes;
   if (job.gpus_per_node >= view_.gpus_per_node()) {
     if (job.nodes > whole_free_) return std::nullopt;
+    if (job.nvlink_block_nodes > 1 && view_.nodes_per_nvlink_domain() > 1) return take_nvlink_aligned(job);
     const auto free = view_.free_nodes();
     std::size_t i = cursor_;
     for (; i < free.size() && static_cast<int>(nodes.size()) < job.nodes; ++i) {
@@ -85,6 +116,7 @@ std::optional<std::vector<int>> FreeCapacity::take_default(const WaitingJob& job
 
 bool FreeCapacity::take(const WaitingJob& job, const std::vector<int>& nodes) {
   if (static_cast<int>(nodes.size()) != job.nodes) return false;
+  if (!nvlink_aligned(nodes, job.nvlink_block_nodes, view_.nodes_per_nvlink_domain())) return false;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const int n = nodes[i];
     if (n < 0 || n >= view_.node_count() || !view_.node(n).schedulable() || free_gpus_on(n) < job.gpus_per_node) return false;

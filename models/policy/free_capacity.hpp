@@ -37,13 +37,18 @@ class FreeCapacity {
   std::vector<int> whole_free_list() const;
 
   // The lowest-numbered nodes that fit `job` (whole-node jobs), or best-fit nodes (smaller jobs);
-  // taken when found. Nothing is taken when the job does not fit.
+  // taken when found. Nothing is taken when the job does not fit. A job with NVLink blocks
+  // (WaitingJob::nvlink_block_nodes) gets whole blocks from one domain each, lowest domains
+  // first: a domain with 17 free trays holds 8 blocks of 2, and the 17th waits.
   std::optional<std::vector<int>> take_default(const WaitingJob& job);
-  // Takes exactly these nodes for `job`; false (nothing taken) when one does not have room.
+  // Takes exactly these nodes for `job`; false (nothing taken) when one does not have room, or
+  // when they split one of its NVLink blocks over two domains.
   bool take(const WaitingJob& job, const std::vector<int>& nodes);
 
  private:
   void take_gpus(int node, int gpus);
+  // take_default's whole-node path for a job with NVLink blocks: O(free nodes).
+  std::optional<std::vector<int>> take_nvlink_aligned(const WaitingJob& job);
 
   const ClusterView& view_;
   int free_gpus_ = 0;

@@ -67,6 +67,11 @@ class PriorityPreemptiveScheduler : public Scheduler {
       }
     }
     if (static_cast<int>(nodes.size()) < head.nodes) return out;  // not even preemption makes room
+    if (head.nvlink_block_nodes > 1) {
+      // Whole NVLink blocks from one domain each (free_capacity.hpp), or no preemption.
+      std::sort(nodes.begin(), nodes.end());
+      if (!nvlink_aligned(nodes, head.nvlink_block_nodes, view.nodes_per_nvlink_domain())) return out;
+    }
     p.nodes = std::move(nodes);
     out.push_back(std::move(p));
     return out;

@@ -28,7 +28,9 @@ class ThermalAwareScheduler : public Scheduler {
 
  private:
   std::optional<std::vector<int>> place(const ClusterView& view, FreeCapacity& free, const WaitingJob& job) const {
-    if (job.gpus_per_node < view.gpus_per_node()) return free.take_default(job);
+    // A job with NVLink blocks takes whole blocks from one domain each (free_capacity.hpp): the
+    // rack is the NVLink domain there, so the coolest nodes cannot be picked one by one.
+    if (job.gpus_per_node < view.gpus_per_node() || job.nvlink_block_nodes > 1) return free.take_default(job);
     if (job.nodes > free.whole_free_nodes()) return std::nullopt;
     struct Candidate {
       bool rack_has_room;

@@ -17,7 +17,10 @@ namespace dcsim::models::policy {
 namespace {
 
 std::optional<std::vector<int>> pack_by_group(const ClusterView& view, FreeCapacity& free, const WaitingJob& job) {
-  if (job.gpus_per_node < view.gpus_per_node() || job.nodes == 1) return free.take_default(job);
+  // A job with NVLink blocks takes whole blocks from one domain each (free_capacity.hpp).
+  if (job.gpus_per_node < view.gpus_per_node() || job.nodes == 1 || job.nvlink_block_nodes > 1) {
+    return free.take_default(job);
+  }
   if (job.nodes > free.whole_free_nodes()) return std::nullopt;
   std::map<int, std::vector<int>> groups;  // group -> free nodes, ascending
   for (int n : free.whole_free_list()) groups[view.node(n).fabric_group].push_back(n);

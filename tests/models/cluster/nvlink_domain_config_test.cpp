@@ -1,13 +1,20 @@
 // The cluster's check of NVLink domains (models/cluster/cluster_config.cpp): a domain is whole
-// nodes and a cluster whole domains, so every domain-aligned TP group exists.
+// nodes and a cluster whole domains, so every domain-aligned TP group exists; and the schedulers
+// place a job's TP groups inside one domain (policy/free_capacity.hpp).
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "models/cluster/cluster_config.hpp"
 #include "models/hardware/node_presets.hpp"
+#include "models/policy/cluster_view.hpp"
 #include "sim/error.hpp"
-
-using dcsim::models::cluster::ClusterConfig;
+#include "tests/models/cluster/cluster_test_support.hpp"
 
 TEST_CASE("an NVL72 cluster is whole 18-tray domains of whole trays", "[models][cluster]") {
   ClusterConfig c;
@@ -23,4 +30,40 @@ TEST_CASE("an NVL72 cluster is whole 18-tray domains of whole trays", "[models][
   c.node = dcsim::models::hardware::hgx_h100();
   c.nodes = 3;
   CHECK_NOTHROW(validate(c));
+}
+
+TEST_CASE("on GB200 NVL72 every scheduler keeps a job's TP groups inside one rack", "[models][cluster][nvlink]") {
+  // Two racks of 18 trays (4 GPUs each); a one-tray batch job holds tray 0 when Llama 3 8B with
+  // TP 8 (2 trays a group) asks for 18 trays. The lowest 18 free trays would put one group on
+  // trays 17 and 18, across the racks, where the step model's NVLink TP does not exist: every
+  // scheduler takes 8 groups from rack 0 and 1 from rack 1 instead (the cluster throws
+  // InternalError on a placement that splits a group, so running through is part of the check).
+  const auto registries = dcsim::tests::builtin();
+  for (const auto& entry : registries.schedulers.entries()) {
+    if (entry.factory(dcsim::sim::Params::defaults(entry.params))->uses_cloud_pool()) continue;
+    INFO("scheduler " << entry.name);
+    ClusterConfig c;
+    c.node = dcsim::models::hardware::gb200_nvl72_tray();
+    c.nodes = 36;
+    c.nodes_per_rack = 18;
+    c.scheduler = entry.name;
+    c.jobs.push_back(dcsim::tests::job("tray-0", Time::zero(), 1, Time::from_s(100), 1.0));
+    dcsim::models::workload::TrainingJobSpec t;
+    t.job.name = "llama";
+    t.job.model = registries.training_models.get("llama3-8b").factory();
+    t.job.nodes = 18;
+    t.job.parallelism.tp = 8;
+    t.job.micro_batch_size = 1;
+    t.arrival = Time::from_s(1);
+    t.steps = 2;
+    c.training_jobs.push_back(t);
+    dcsim::tests::Run run(c);
+    run.to_end();
+    std::istringstream list(std::get<std::string>(run.event_cell("llama", "node_list")));
+    const std::vector<int> nodes{std::istream_iterator<int>(list), std::istream_iterator<int>()};
+    REQUIRE(nodes.size() == 18);
+    CHECK(dcsim::models::policy::nvlink_aligned(nodes, 2, 18));
+    CHECK(std::count_if(nodes.begin(), nodes.end(), [](int n) { return n >= 18; }) == 2);
+    CHECK(run.column_of("llama", "steps_done") == 2.0);
+  }
 }
