@@ -136,12 +136,20 @@ void add_training(Lines& out, const nlohmann::json& s) {
     const std::string progress =
         state == "done" ? fmt::format("done, {:.0f} steps", steps)
                         : fmt::format("{} ({:.0f} whole steps done)", state, std::floor(steps));
+    // MoE jobs: their exposed expert all-to-alls (measured in flow mode), the figure fabric
+    // choices move (issue 41).
+    const std::string name = job.value("name", "?");
+    std::string ep;
+    if (s.contains("training") && s.at("training").contains("jobs") && s.at("training").at("jobs").contains(name)) {
+      const nlohmann::json& moe = s.at("training").at("jobs").at(name);
+      if (moe.contains("exposed_ep_s") && moe.at("exposed_ep_s").is_number()) {
+        ep = fmt::format(", all-to-all {:.3f} s exposed", moe.at("exposed_ep_s").get<double>());
+      }
+    }
     out.push_back(
-        {"training",
-         fmt::format("{}: step {:.3f} s, {:.1f}k tokens/s, {:.0f} TFLOP/s per GPU, MFU {:.1f}%; {}",
-                     job.value("name", "?"), job.value("step_time_s", 0.0),
-                     job.value("tokens_per_s", 0.0) / 1e3, job.value("tflops_per_gpu", 0.0),
-                     100 * job.value("mfu", 0.0), progress)});
+        {"training", fmt::format("{}: step {:.3f} s{}, {:.1f}k tokens/s, {:.0f} TFLOP/s per GPU, MFU {:.1f}%; {}", name,
+                                 job.value("step_time_s", 0.0), ep, job.value("tokens_per_s", 0.0) / 1e3,
+                                 job.value("tflops_per_gpu", 0.0), 100 * job.value("mfu", 0.0), progress)});
   }
   if (more > 0)
     out.push_back(
