@@ -88,6 +88,7 @@ struct ClusterJob {
   // Consecutive nodes of its list that one NVLink group spans (policy::WaitingJob); 1 but for
   // training jobs with TP or EP over the trays of a multi-node NVLink domain.
   int nvlink_block_nodes = 1;
+  int nvlink_split_starts = 0;  // starts on trays that split such a group over two domains
   TrainingJobRun::Series training_series;
   int gpus() const { return static_cast<int>(nodes.size()) * gpus_per_node; }
   const workload::TrainingJobPlan& current_plan() const { return run_plan ? *run_plan : *plan; }

@@ -51,6 +51,12 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   job.start_label = {};
   job.nodes = nodes;
   job.cloud = pool_.is_cloud(nodes.front());
+  // Trays that migration, hot spares or elastic re-forming chose can split an NVLink group over two
+  // domains (the schedulers' placements cannot: NodePool::check); the step model still costs it as
+  // NVLink, so the run says how often (summary, emit_nvlink_split_summary). O(nodes).
+  if (!job.cloud && !policy::nvlink_aligned(nodes, job.nvlink_block_nodes, pool_.nodes_per_nvlink_domain())) {
+    ++job.nvlink_split_starts;
+  }
   if (job.cloud) {
     job.ran_in_cloud = true;
     const sim::Time transfer = cloud_->send_dataset(job.index);  // zero without a dataset

@@ -79,6 +79,20 @@ int nvlink_block_nodes(const workload::TrainingJobConfig& job, const hardware::N
   return std::max(1, group / node.gpus);
 }
 
+// Issue 41 item 4: training jobs that started on trays splitting one of their NVLink groups over
+// two NVLink domains (only migration, hot spares and elastic re-forming can place them so); a
+// key for those jobs only, so every other summary stays as it was.
+void emit_nvlink_split_summary(const std::vector<std::unique_ptr<ClusterSimulation::Job>>& jobs, sim::TraceSink& sink) {
+  for (const auto& job : jobs) {
+    if (job->nvlink_split_starts == 0) continue;
+    sink.set_summary("training/jobs/" + job->spec.name + "/nvlink_split_starts",
+                     sim::SummaryValue{static_cast<std::int64_t>(job->nvlink_split_starts), "starts",
+                                       "starts on trays that split an NVLink group over two NVLink domains "
+                                       "(chosen by migration, hot spares or elastic re-forming, which are not "
+                                       "domain-aware yet); the step model still costs those groups as NVLink"});
+  }
+}
+
 // Issue 41 item 2: MoE training jobs' expert-parallel all-to-alls in the closed-form step (dense
 // jobs add nothing, so their summaries stay as they were).
 void emit_expert_parallel_summary(const std::vector<std::unique_ptr<ClusterSimulation::Job>>& jobs,
@@ -399,6 +413,7 @@ void ClusterSimulation::finish() {
   corruption_->finish();
   emit_data_stall_summary(jobs_, sink_);
   emit_expert_parallel_summary(jobs_, sink_);
+  emit_nvlink_split_summary(jobs_, sink_);
   put("makespan_s", makespan.seconds(), "s", "time of the last job completion (inference replicas' ends excluded)");
   put("simulated_s", elapsed_s, "s", "simulated time at the end of the run");
   put("utilization/node_busy_fraction",

@@ -67,3 +67,35 @@ TEST_CASE("on GB200 NVL72 every scheduler keeps a job's TP groups inside one rac
     CHECK(run.column_of("llama", "steps_done") == 2.0);
   }
 }
+
+TEST_CASE("a hot spare in another rack that splits a TP group is counted, not hidden", "[models][cluster][nvlink]") {
+  // Two NVL72 racks, trays 34 and 35 held as hot spares (the highest ids). Llama 3 8B with TP 8
+  // (2-tray groups) runs on rack 0's trays 0-17; tray 5 fails and the failover policy swaps in
+  // spare 34 of rack 1: the group of trays 4 and 5 now spans both racks, which hot spares do not
+  // yet avoid. The run says so: one start with a split group.
+  dcsim::tests::TimedRun f;
+  ClusterConfig c;
+  c.node = dcsim::models::hardware::gb200_nvl72_tray();
+  c.nodes = 36;
+  c.nodes_per_rack = 18;
+  c.failover = "hot_spares";
+  c.failover_params.set_number("spare_fraction", 2.0 / 36.0);
+  dcsim::models::workload::TrainingJobSpec t;
+  t.job.name = "llama";
+  t.job.model = f.reg.training_models.get("llama3-8b").factory();
+  t.job.nodes = 18;
+  t.job.parallelism.tp = 8;
+  t.job.micro_batch_size = 1;
+  t.steps = 40;
+  t.checkpoint.interval_steps = 10;
+  t.checkpoint.target = dcsim::models::workload::CheckpointTarget::kNvme;
+  c.training_jobs.push_back(t);
+  f.build(c);
+  f.at(15.5 * f.T + f.C, [](ClusterSimulation& m) { m.set_node_down(5, "gpu"); });
+  f.to_end();
+  std::istringstream list(std::get<std::string>(dcsim::tests::row_cell(f.sink, "jobs", "llama", "node_list")));
+  const std::vector<int> nodes{std::istream_iterator<int>(list), std::istream_iterator<int>()};
+  REQUIRE(nodes.size() == 18);
+  CHECK(nodes[5] == 34);
+  CHECK(f.count("training/jobs/llama/nvlink_split_starts") == 1);
+}
