@@ -32,6 +32,34 @@ TEST_CASE("an NVL72 cluster is whole 18-tray domains of whole trays", "[models][
   CHECK_NOTHROW(validate(c));
 }
 
+namespace {
+
+// Two GB200 NVL72 racks of 18 trays (4 GPUs each) running Llama 3 8B with TP 8 (2 trays a group)
+// on 18 trays for `steps` steps.
+ClusterConfig two_racks_with_llama(const dcsim::models::ModelRegistries& reg, int steps) {
+  ClusterConfig c;
+  c.node = dcsim::models::hardware::gb200_nvl72_tray();
+  c.nodes = 36;
+  c.nodes_per_rack = 18;
+  dcsim::models::workload::TrainingJobSpec t;
+  t.job.name = "llama";
+  t.job.model = reg.training_models.get("llama3-8b").factory();
+  t.job.nodes = 18;
+  t.job.parallelism.tp = 8;
+  t.job.micro_batch_size = 1;
+  t.steps = steps;
+  c.training_jobs.push_back(t);
+  return c;
+}
+
+// The node ids the jobs table lists for `job`.
+std::vector<int> node_list(const dcsim::sim::MemoryTraceSink& sink, const std::string& job) {
+  std::istringstream list(std::get<std::string>(dcsim::tests::row_cell(sink, "jobs", job, "node_list")));
+  return {std::istream_iterator<int>(list), std::istream_iterator<int>()};
+}
+
+}  // namespace
+
 TEST_CASE("on GB200 NVL72 every scheduler keeps a job's TP groups inside one rack", "[models][cluster][nvlink]") {
   // Two racks of 18 trays (4 GPUs each); a one-tray batch job holds tray 0 when Llama 3 8B with
   // TP 8 (2 trays a group) asks for 18 trays. The lowest 18 free trays would put one group on
@@ -42,25 +70,13 @@ TEST_CASE("on GB200 NVL72 every scheduler keeps a job's TP groups inside one rac
   for (const auto& entry : registries.schedulers.entries()) {
     if (entry.factory(dcsim::sim::Params::defaults(entry.params))->uses_cloud_pool()) continue;
     INFO("scheduler " << entry.name);
-    ClusterConfig c;
-    c.node = dcsim::models::hardware::gb200_nvl72_tray();
-    c.nodes = 36;
-    c.nodes_per_rack = 18;
+    ClusterConfig c = two_racks_with_llama(registries, 2);
     c.scheduler = entry.name;
     c.jobs.push_back(dcsim::tests::job("tray-0", Time::zero(), 1, Time::from_s(100), 1.0));
-    dcsim::models::workload::TrainingJobSpec t;
-    t.job.name = "llama";
-    t.job.model = registries.training_models.get("llama3-8b").factory();
-    t.job.nodes = 18;
-    t.job.parallelism.tp = 8;
-    t.job.micro_batch_size = 1;
-    t.arrival = Time::from_s(1);
-    t.steps = 2;
-    c.training_jobs.push_back(t);
+    c.training_jobs[0].arrival = Time::from_s(1);
     dcsim::tests::Run run(c);
     run.to_end();
-    std::istringstream list(std::get<std::string>(run.event_cell("llama", "node_list")));
-    const std::vector<int> nodes{std::istream_iterator<int>(list), std::istream_iterator<int>()};
+    const std::vector<int> nodes = node_list(run.sink, "llama");
     REQUIRE(nodes.size() == 18);
     CHECK(dcsim::models::policy::nvlink_aligned(nodes, 2, 18));
     CHECK(std::count_if(nodes.begin(), nodes.end(), [](int n) { return n >= 18; }) == 2);
@@ -74,27 +90,15 @@ TEST_CASE("a hot spare in another rack that splits a TP group is counted, not hi
   // spare 34 of rack 1: the group of trays 4 and 5 now spans both racks, which hot spares do not
   // yet avoid. The run says so: one start with a split group.
   dcsim::tests::TimedRun f;
-  ClusterConfig c;
-  c.node = dcsim::models::hardware::gb200_nvl72_tray();
-  c.nodes = 36;
-  c.nodes_per_rack = 18;
+  ClusterConfig c = two_racks_with_llama(f.reg, 40);
   c.failover = "hot_spares";
   c.failover_params.set_number("spare_fraction", 2.0 / 36.0);
-  dcsim::models::workload::TrainingJobSpec t;
-  t.job.name = "llama";
-  t.job.model = f.reg.training_models.get("llama3-8b").factory();
-  t.job.nodes = 18;
-  t.job.parallelism.tp = 8;
-  t.job.micro_batch_size = 1;
-  t.steps = 40;
-  t.checkpoint.interval_steps = 10;
-  t.checkpoint.target = dcsim::models::workload::CheckpointTarget::kNvme;
-  c.training_jobs.push_back(t);
+  c.training_jobs[0].checkpoint.interval_steps = 10;
+  c.training_jobs[0].checkpoint.target = dcsim::models::workload::CheckpointTarget::kNvme;
   f.build(c);
   f.at(15.5 * f.T + f.C, [](ClusterSimulation& m) { m.set_node_down(5, "gpu"); });
   f.to_end();
-  std::istringstream list(std::get<std::string>(dcsim::tests::row_cell(f.sink, "jobs", "llama", "node_list")));
-  const std::vector<int> nodes{std::istream_iterator<int>(list), std::istream_iterator<int>()};
+  const std::vector<int> nodes = node_list(f.sink, "llama");
   REQUIRE(nodes.size() == 18);
   CHECK(nodes[5] == 34);
   CHECK(f.count("training/jobs/llama/nvlink_split_starts") == 1);
