@@ -21,6 +21,7 @@
 #include "tools/scenario/trace_mapping.hpp"
 #include "tools/scenario/training_spec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -257,18 +258,21 @@ void refuse_flow_mode_across_nvlink_domain(const Scenario& out) {
 void refuse_flow_mode_ep_on_partial_nodes(const Scenario& out) {
   const auto& node = out.cluster.node;
   if (!out.fabric || !out.has_cluster || models::hardware::nvlink_domain(node) == node.gpus) return;
+  // The mapped jobs, the first in /workload/training's order (trace jobs follow): an automatic
+  // plan's ep is checked too.
   const json* training = find_at(out.resolved, "/workload/training");
   if (training == nullptr || !training->is_array()) return;
+  const auto& jobs = out.cluster.training_jobs;
   std::vector<std::string> messages;
-  for (std::size_t i = 0; i < training->size(); ++i) {
-    const json* ep = find_at((*training)[i], "/parallelism/ep");
-    if (ep == nullptr || !ep->is_number_integer() || ep->get<int>() <= node.gpus) continue;
-    messages.push_back(located(out.source, "/workload/training/" + std::to_string(i) + "/parallelism/ep",
-                               "expert parallelism " + std::to_string(ep->get<int>()) + " spans nodes whose " +
-                                   std::to_string(node.gpus) + " GPUs form NVLink domains of " +
-                                   std::to_string(models::hardware::nvlink_domain(node)) +
-                                   ": flow mode lays EP groups on nodes of one domain; use ep <= " +
-                                   std::to_string(node.gpus) + " or the closed form (no /fabric section)"));
+  for (std::size_t i = 0; i < std::min(jobs.size(), training->size()); ++i) {
+    const int ep = jobs[i].job.parallelism.ep;
+    if (ep <= node.gpus) continue;
+    messages.push_back(
+        located(out.source, "/workload/training/" + std::to_string(i) + "/parallelism/ep",
+                "expert parallelism " + std::to_string(ep) + " spans nodes whose " + std::to_string(node.gpus) +
+                    " GPUs form NVLink domains of " + std::to_string(models::hardware::nvlink_domain(node)) +
+                    ": flow mode lays EP groups on nodes of one domain; use ep <= " + std::to_string(node.gpus) +
+                    " or the closed form (no /fabric section)"));
   }
   if (!messages.empty()) throw sim::InputErrors(std::move(messages));
 }
