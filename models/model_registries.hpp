@@ -20,6 +20,7 @@
 #include "models/network/topology_builders.hpp"
 #include "models/policy/failover_policy.hpp"
 #include "models/policy/scheduler.hpp"
+#include "models/workload/software_stack.hpp"
 #include "models/workload/training_model.hpp"
 #include "sim/registry.hpp"
 
@@ -48,6 +49,9 @@ struct ModelRegistries {
   sim::Registry<economics::PricePresetFactory<economics::NodePrice>> node_prices{"node price"};
   sim::Registry<economics::PricePresetFactory<economics::FabricPrices>> fabric_prices{"fabric prices"};
   sim::Registry<economics::PricePresetFactory<economics::SitePrices>> site_prices{"site prices"};
+  // Software stacks (models/workload/software_stack.hpp): kernel and NCCL efficiencies of one
+  // framework release, each with its source and date.
+  sim::Registry<workload::SoftwareStackFactory> software_stacks{"software stack"};
 };
 
 void register_builtin_models(ModelRegistries& registries);
@@ -72,6 +76,7 @@ void for_each_registry(const ModelRegistries& registries, F&& f) {
   f(registries.node_prices);
   f(registries.fabric_prices);
   f(registries.site_prices);
+  f(registries.software_stacks);
 }
 
 }  // namespace dcsim::models

@@ -41,6 +41,7 @@ void register_builtin_models(ModelRegistries& registries) {
   economics::register_node_prices(registries.node_prices);
   economics::register_fabric_prices(registries.fabric_prices);
   economics::register_site_prices(registries.site_prices);
+  workload::register_software_stacks(registries.software_stacks);
 }
 
 }  // namespace dcsim::models

@@ -135,8 +135,9 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   if (training_fabric_) {
     // Flow mode: every step (or, sampled, a step now and then) as its graph, on the jobs' shared
     // fabric.
-    job.step_graphs.push_back(std::make_unique<workload::StepGraph>(workload::build_step_graph(
-        plan.job, plan.step, config_.node, plan.fabric, registries_.collective_algorithms, plan.graph_options)));
+    job.step_graphs.push_back(std::make_unique<workload::StepGraph>(
+        workload::build_step_graph(plan.job, plan.step, config_.node, plan.fabric, registries_.collective_algorithms,
+                                   plan.graph_options, plan.software.collective_tuning())));
     executor = std::make_unique<StepExecutor>(*job.step_graphs.back(), *training_fabric_, job.nodes,
                                               pool_.slowest_clock(job.nodes));
     if (collective_log_) {

@@ -11,11 +11,14 @@ namespace dcsim::models::inference {
 namespace {
 
 std::function<double(double)> tp_all_reduce(const hardware::NodeSpec& node, int tp,
-                                            const collective::CollectiveRegistry& collectives) {
+                                            const collective::CollectiveRegistry& collectives,
+                                            const workload::SoftwareStack& software) {
   if (tp <= 1) return [](double) { return 0.0; };
   auto system = std::make_shared<collective::CollectiveSystem>(collective::make_collective_system(node, 1, {}, tp));
-  return [system, &collectives](double bytes) {
-    return collective::estimate_collective(collectives, collective::CollectiveOp::kAllReduce, bytes, *system).time_s;
+  auto tuning = std::make_shared<collective::CollectiveTuning>(software.collective_tuning());
+  return [system, tuning, &collectives](double bytes) {
+    return collective::estimate_collective(collectives, collective::CollectiveOp::kAllReduce, bytes, *system, *tuning)
+        .time_s;
   };
 }
 
@@ -36,7 +39,8 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
       prefix_("inference/" + config.name + "/"),
       node_(node),
       activities_(power::phase_activities(gpu_power, node.gpu)),
-      cost_(config_.model, config_.engine, node_, tp_all_reduce(node_, config_.engine.tp, registries.collectives)),
+      cost_(config_.model, config_.engine, node_,
+            tp_all_reduce(node_, config_.engine.tp, registries.collectives, config_.engine.software)),
       router_(entry_or_error(registries.routers, config_.router, "router").factory(config_.router_params)),
       sim_(sim),
       sink_(sink),

@@ -49,7 +49,10 @@ int kv_heads_per_gpu(const workload::TransformerModel& m, int tp) { return std::
 
 IterationCostModel::IterationCostModel(const workload::TransformerModel& model, const EngineConfig& engine,
                                        const hardware::NodeSpec& node, std::function<double(double)> tp_all_reduce_s)
-    : model_(model), engine_(engine), compute_(node.gpu), tp_all_reduce_s_(std::move(tp_all_reduce_s)) {
+    : model_(model),
+      engine_(engine),
+      compute_(node.gpu, engine.software.kernels),
+      tp_all_reduce_s_(std::move(tp_all_reduce_s)) {
   workload::validate(model_);
   const int tp = engine_.tp;
   // A replica's TP stays inside its node: replicas are placed per node (an NVL72 tray's 4 GPUs,

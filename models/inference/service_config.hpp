@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/compute/precision.hpp"
+#include "models/workload/software_stack.hpp"
 #include "models/workload/training_model.hpp"
 #include "sim/params.hpp"
 #include "sim/time.hpp"
@@ -52,6 +53,8 @@ struct EngineConfig {
   // Host <-> device copy rate of one GPU for swapped KV (measured H2D 51 GB/s on ND H100 v5,
   // shared/reference/public-figures.md).
   double swap_bytes_per_s = 51e9;
+  // Kernel and NCCL efficiencies of the serving stack (the scenario's /software).
+  workload::SoftwareStack software = workload::nemo_25_02();
 
   // Data-parallel attention ranks of one pipeline stage (ep / tp with expert parallelism, else 1).
   int attention_dp() const { return ep > tp ? ep / tp : 1; }

@@ -96,7 +96,9 @@ TrainingJobPlan plan_training_job(const TrainingJobSpec& spec, const hardware::N
   plan.job = spec.job;
   plan.fabric = spec.fabric;
   plan.graph_options = spec.graph;
-  plan.step = estimate_training_step(spec.job, node, spec.fabric, collectives);
+  plan.software = spec.software;
+  plan.step = estimate_training_step(spec.job, node, spec.fabric, collectives, spec.software.kernels,
+                                     spec.software.collective_tuning());
   plan.clock_fraction = clock_fraction_of(plan.step);
   plan.steps = spec.steps;
 
@@ -140,7 +142,8 @@ TrainingJobPlan replan_data_parallel(const TrainingJobPlan& plan, int dp, const 
   out.job.nodes = gpus / node.gpus;
   out.job.parallelism.dp = dp;
   out.job.global_batch_sequences = m * b * dp;
-  out.step = estimate_training_step(out.job, node, out.fabric, collectives);
+  out.step = estimate_training_step(out.job, node, out.fabric, collectives, out.software.kernels,
+                                    out.software.collective_tuning());
   // The step still trains `batch` sequences: the padding of an uneven split is idle time.
   out.step.tokens_per_step = plan.step.tokens_per_step;
   out.step.tokens_per_s = out.step.tokens_per_step / out.step.step_time_s;

@@ -41,6 +41,7 @@
 #include "models/collective/collective_algorithm.hpp"
 #include "models/collective/collective_estimator.hpp"
 #include "models/hardware/node_spec.hpp"
+#include "models/workload/software_stack.hpp"
 #include "models/workload/step_graph.hpp"
 #include "models/workload/training_step.hpp"
 #include "sim/time.hpp"
@@ -93,6 +94,7 @@ struct TrainingJobSpec {
   DatasetConfig dataset;
   collective::FabricParams fabric;
   StepGraphOptions graph;  // flow mode: the step graph's granularity
+  SoftwareStack software = nemo_25_02();  // kernel and NCCL efficiencies (software_stack.hpp)
 };
 
 struct TrainingJobPlan {
@@ -100,6 +102,7 @@ struct TrainingJobPlan {
   TrainingJobConfig job;
   collective::FabricParams fabric;
   StepGraphOptions graph_options;
+  SoftwareStack software;             // what the step was estimated with (a re-plan keeps it)
   TrainingStepResult step;            // at nominal clock
   double clock_fraction = 1.0;        // share of step_time_s that scales with 1 / clock factor
   int steps = 1;

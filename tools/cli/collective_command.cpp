@@ -114,7 +114,7 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
                 for (int i = 0; i < system.nodes; ++i) {
                   hosts[static_cast<std::size_t>(i)] = static_cast<models::network::NodeId>(i);
                 }
-                mc::CollectiveTuning tuning;
+                mc::CollectiveTuning tuning = scenario.software.collective_tuning();
                 for (int p = 0; p < 2; ++p) tuning.enable_protocol[p] = false;  // Simple
                 sweep.op = op;
                 sweep.ranks = system.ranks();
@@ -143,8 +143,8 @@ Command add_collective_command(CLI::App& app, const CommandContext& context) {
                   sweep.rows.push_back(std::move(row));
                 }
               } else {
-                sweep = mc::collective_sweep(context.registries.collective_algorithms, op, sizes,
-                                             system, {}, args->algo);
+                sweep = mc::collective_sweep(context.registries.collective_algorithms, op, sizes, system,
+                                             scenario.software.collective_tuning(), args->algo);
               }
               if (args->json) {
                 std::cout << collective::collective_rows_json(sweep).dump(2) << '\n';

@@ -138,6 +138,7 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
     const json& j = services[i];
     const std::string ptr = "/inference/services/" + std::to_string(i);
     mi::ServiceConfig& c = out[i];
+    c.engine.software = s.software;
     if (!names.insert(c.name).second) error(ptr + "/name", "expected each service name once, got '" + c.name + "' again");
     if (c.engine.max_batched_tokens < c.engine.max_batch) {
       error(ptr + "/engine/max_batched_tokens",

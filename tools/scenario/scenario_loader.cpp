@@ -1,5 +1,7 @@
 #include "tools/scenario/scenario_loader.hpp"
 
+#include "tools/scenario/software_spec.hpp"
+
 #include "models/hardware/nvlink_domain.hpp"
 #include "tools/scenario/binding.hpp"
 #include "tools/scenario/cloud_pool_spec.hpp"
@@ -201,8 +203,9 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   auto& c = out.cluster;
   out.duration = r.contains("duration") ? duration_of(r.at("duration")) : sim::Time::max();
   out.has_cluster = r.contains("cluster");
+  out.software = map_software_section(out.given, r, out.source, registries);
   if (!out.has_cluster) return;  // fabric-only: check_cross_field made sure there are no jobs
-  out.plan_searches = map_cluster_sections(r, out.given, registries, c);
+  out.plan_searches = map_cluster_sections(r, out.given, registries, out.software, c);
   c.seed = out.seed;
   c.duration = out.duration;
   // Last: trace jobs are checked against every name above.

@@ -50,6 +50,8 @@ struct Scenario {
   std::string name, description;
   std::uint64_t seed = 1;
   models::cluster::ClusterConfig cluster;
+  // /software: the stack every training job and service runs with (the default when left out).
+  models::workload::SoftwareStack software;
   // A fabric-only scenario leaves /cluster out: no compute nodes are simulated.
   bool has_cluster = true;
   sim::Time duration = sim::Time::max();  // /duration; max() runs until nothing is left to do

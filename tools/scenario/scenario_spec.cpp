@@ -10,6 +10,7 @@
 #include "tools/scenario/nvmeof_spec.hpp"
 #include "tools/scenario/reliability_spec.hpp"
 #include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/software_spec.hpp"
 #include "tools/scenario/storage_spec.hpp"
 #include "tools/scenario/uplink_spec.hpp"
 
@@ -46,6 +47,7 @@ FieldSpec scenario_spec(const models::ModelRegistries& registries) {
           nvmeof_section(),
           economics_section(registries),
           inference_section(registries),
+          software_section(registries),
           policies_bindings(registries).spec(),
           outputs_bindings().spec(),
       });

@@ -502,8 +502,9 @@ std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>> finish_training_jobs(
         mw::PlanSearchOptions options;
         const bool given = given_list != nullptr && given_list->is_array() && i < given_list->size();
         options.pins = pins_of(given ? &(*given_list)[i] : nullptr);
-        const auto found = mw::search_training_plan(spec.job, config.node, spec.fabric,
-                                                    registries.collective_algorithms, {}, {}, options);
+        const auto found =
+            mw::search_training_plan(spec.job, config.node, spec.fabric, registries.collective_algorithms,
+                                     spec.software.kernels, spec.software.collective_tuning(), options);
         spec.job = found.best.job;
         searched.emplace_back(i, mw::outcome_of(found));
       }
