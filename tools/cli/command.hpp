@@ -41,5 +41,6 @@ Command add_check_command(CLI::App& app, const CommandContext& context);
 Command add_report_command(CLI::App& app, const CommandContext& context);
 Command add_sweep_command(CLI::App& app, const CommandContext& context);
 Command add_design_command(CLI::App& app, const CommandContext& context);
+Command add_calibrate_command(CLI::App& app, const CommandContext& context);
 
 }  // namespace dcsim::tools::cli

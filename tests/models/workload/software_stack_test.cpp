@@ -31,17 +31,30 @@ double default_number(const dcsim::sim::ParamSpec& p) {
   return v;
 }
 
-mw::TrainingStepResult llama8b_step(const mw::SoftwareStack& stack) {
-  mc::CollectiveRegistry collectives{"collective algorithm"};
-  mc::register_collective_algorithms(collectives);
+// NVIDIA's one-node Llama 3.1 8B recipe: TP 1 x CP 2, Adam state sharded over dp x cp.
+mw::TrainingJobConfig llama8b_job() {
   mw::TrainingJobConfig j;
   j.model = mw::llama3_8b();
   j.nodes = 1;
   j.parallelism.cp = 2;
-  j.parallelism.distributed_optimizer = true;  // as NVIDIA's recipe: Adam state sharded over dp x cp
+  j.parallelism.distributed_optimizer = true;
   j.micro_batch_size = 1;
   j.global_batch_sequences = 128;
-  return mw::estimate_training_step(j, hardware::hgx_h100(), {}, collectives, stack.kernels, stack.collective_tuning());
+  return j;
+}
+
+const mc::CollectiveRegistry& collective_algorithms() {
+  static const mc::CollectiveRegistry r = [] {
+    mc::CollectiveRegistry x{"collective algorithm"};
+    mc::register_collective_algorithms(x);
+    return x;
+  }();
+  return r;
+}
+
+mw::TrainingStepResult llama8b_step(const mw::SoftwareStack& stack) {
+  return mw::estimate_training_step(llama8b_job(), hardware::hgx_h100(), {}, collective_algorithms(), stack.kernels,
+                                    stack.collective_tuning());
 }
 
 }  // namespace
@@ -73,16 +86,8 @@ TEST_CASE("the default stack is the step model's own defaults: naming it changes
   CHECK(s.kernels.gemm_sustained_fraction == plain.gemm_sustained_fraction);
   CHECK(s.kernels.flash_attention_efficiency == plain.flash_attention_efficiency);
   CHECK(s.kernels.mem_efficiency == plain.mem_efficiency);
-  mc::CollectiveRegistry collectives{"collective algorithm"};
-  mc::register_collective_algorithms(collectives);
-  mw::TrainingJobConfig j;
-  j.model = mw::llama3_8b();
-  j.nodes = 1;
-  j.parallelism.cp = 2;
-  j.parallelism.distributed_optimizer = true;
-  j.global_batch_sequences = 128;
   CHECK(llama8b_step(s).step_time_s ==
-        mw::estimate_training_step(j, hardware::hgx_h100(), {}, collectives).step_time_s);
+        mw::estimate_training_step(llama8b_job(), hardware::hgx_h100(), {}, collective_algorithms()).step_time_s);
 }
 
 TEST_CASE("halving the attention kernel's efficiency doubles attention's time and nothing else",
@@ -126,8 +131,7 @@ TEST_CASE("nccl_latency_scale multiplies every NCCL latency and leaves the bandw
     CHECK(t.tree_net_step_us[p] == 2.0 * plain.tree_net_step_us[p]);
   }
   CHECK(t.nvls_latency_us == 2.0 * plain.nvls_latency_us);
-  mc::CollectiveRegistry collectives{"collective algorithm"};
-  mc::register_collective_algorithms(collectives);
+  const auto& collectives = collective_algorithms();
   // One node: every latency of the ring is NCCL's (across nodes the cables' and switches' are
   // physics and stay).
   const auto system = mc::make_collective_system(hardware::hgx_h100(), 1, {});
@@ -144,8 +148,7 @@ TEST_CASE("network_efficiency sets the rate of a large all-reduce across nodes",
   // (At the default 0.94 NVLink binds: 376 > 370.)
   mw::SoftwareStack s = mw::nemo_25_02();
   s.communication.network_efficiency = 0.8;
-  mc::CollectiveRegistry collectives{"collective algorithm"};
-  mc::register_collective_algorithms(collectives);
+  const auto& collectives = collective_algorithms();
   const auto system = mc::make_collective_system(hardware::hgx_h100(), 2, {});
   const double bytes = 4.0 * (1 << 30);
   const auto a =
