@@ -206,3 +206,25 @@ TEST_CASE("a training run file is checked like a scenario's job, at its own poin
   CHECK_THROWS_WITH(cal::read_measurement((dir / "run3.json").string(), "hgx-h100", registries()),
                     Catch::Contains("run3.json:/training_run/step: unknown key"));
 }
+
+TEST_CASE("a training run's log gives its steady step: the median after the skipped warm-up", "[tools][calibrate]") {
+  const auto dir = fresh_dir("log");
+  // Megatron-LM's lines, the first iteration slow (compilation, data loader start).
+  write_text(dir / "train.log",
+             "iteration 1/4 | elapsed time per iteration (ms): 31000.0 |\n"
+             "iteration 2/4 | elapsed time per iteration (ms): 12100.0 |\n"
+             "iteration 3/4 | elapsed time per iteration (ms): 12300.0 |\n"
+             "iteration 4/4 | elapsed time per iteration (ms): 12200.0 |\n");
+  write_text(dir / "run.json", R"({"training_run": {"log": "train.log", "skip_iterations": 1,
+    "job": {"name": "llama8b", "model": "llama3-8b", "nodes": 1,
+            "parallelism": {"cp": 2, "distributed_optimizer": true}, "global_batch": 128}}})");
+  const auto m = cal::read_measurement((dir / "run.json").string(), "hgx-h100", registries());
+  REQUIRE(m.points.size() == 1);
+  CHECK(m.points[0].measured_s == Approx(12.2));
+  CHECK(m.what == "llama8b step, megatron log, 4 iterations");
+  // A log beside the run file that is not there is named at its key.
+  write_text(dir / "run2.json", R"({"training_run": {"log": "gone.log", "job": {"name": "x", "model": "llama3-8b",
+    "parallelism": {"cp": 2, "distributed_optimizer": true}, "global_batch": 128}}})");
+  CHECK_THROWS_WITH(cal::read_measurement((dir / "run2.json").string(), "hgx-h100", registries()),
+                    Catch::Contains("run2.json:/training_run/log: gone.log: cannot open file"));
+}
