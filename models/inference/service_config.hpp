@@ -21,6 +21,13 @@ namespace dcsim::models::inference {
 // when readmitted; swap copies its KV to host memory over PCIe and back before it resumes.
 enum class Preemption { kRecompute, kSwap };
 
+// When a waiting request may start (issue 40 item 4). on_demand (vLLM): its prompt's KV fits now;
+// the answer's KV is allocated as it grows, and a sequence is preempted when it runs out.
+// reserve (TensorRT-LLM's default capacity scheduler, GUARANTEED_NO_EVICT): its whole context,
+// prompt plus every answer token's KV, fits beside what the running requests have reserved, so no
+// request is ever evicted; fewer run at once.
+enum class Admission { kOnDemand, kReserve };
+
 // One replica's serving engine, as vLLM / TensorRT-LLM configure theirs.
 struct EngineConfig {
   int tp = 1;  // GPUs of one pipeline stage, tensor parallel inside one NVLink domain
@@ -47,6 +54,7 @@ struct EngineConfig {
   // chunks. Off: an iteration either prefills waiting prompts whole or decodes (vLLM v0).
   bool chunked_prefill = true;
   Preemption preemption = Preemption::kRecompute;
+  Admission admission = Admission::kOnDemand;
   // Fraction of each GPU's HBM the engine may use for weights, activations and KV cache (vLLM
   // gpu_memory_utilization, default 0.9): the rest is the CUDA context, NCCL buffers, fragmentation.
   double memory_fraction = 0.9;

@@ -157,7 +157,8 @@ std::string ServingCurveCache::key(const workload::TransformerModel& m, const En
     << m.vocab << ',' << m.gated_mlp << ';' << e.tp << ',' << e.pp << ',' << static_cast<int>(e.weights) << ','
     << static_cast<int>(e.kv_cache) << ',' << e.max_batch << ',' << e.max_batched_tokens << ',' << e.chunked_prefill
     << ',' << static_cast<int>(e.preemption) << ',' << e.memory_fraction << ',' << e.swap_bytes_per_s << ';'
-    << node.preset << ',' << node.gpu.model << ',' << node.gpus << ';' << e.software.fingerprint() << ';';
+    << node.preset << ',' << node.gpu.model << ',' << node.gpus << ';' << e.software.fingerprint() << ';'
+    << static_cast<int>(e.admission) << ';';
   if (m.moe.enabled()) {  // an MoE shape and its expert parallelism (dense keys stay as they were)
     const workload::MoeShape& x = m.moe;
     k << "moe:" << x.experts << ',' << x.experts_per_token << ',' << x.shared_experts << ',' << x.expert_ffn_hidden

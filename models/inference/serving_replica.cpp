@@ -87,11 +87,23 @@ void ServingReplica::submit(const ReplicaRequest& request) {
   if (!iteration_.valid()) start_iteration();
 }
 
+namespace {
+
+// Every token's KV a request holds at its end: the prompt and every answer token but the last.
+double context_tokens(const ReplicaRequest& r) { return static_cast<double>(r.input_tokens) + r.output_tokens - 1; }
+
+}  // namespace
+
 bool ServingReplica::admissible(const Slot& s) const {
-  // This iteration's decode step appends growth_ tokens of KV before the new prompt's is used.
   // Prefilled elsewhere: admitted by step 2b only.
-  return !s.request.kv_ready && running_ < max_batch_ &&
-         kv_used_ + growth_ + s.request.input_tokens + s.generated <= capacity_;
+  if (s.request.kv_ready || running_ >= max_batch_) return false;
+  if (engine_.admission == Admission::kReserve) return kv_reserved_ + context_tokens(s.request) <= capacity_;
+  // This iteration's decode step appends growth_ tokens of KV before the new prompt's is used.
+  return kv_used_ + growth_ + s.request.input_tokens + s.generated <= capacity_;
+}
+
+void ServingReplica::reserve(const Slot& s) {
+  if (engine_.admission == Admission::kReserve) kv_reserved_ += context_tokens(s.request);
 }
 
 void ServingReplica::admit(int slot) {
@@ -101,6 +113,7 @@ void ServingReplica::admit(int slot) {
   s.prefilled = 0;
   s.kv = s.prefill_target;
   kv_used_ += s.kv;
+  reserve(s);
   if (s.admitted == sim::Time::max()) s.admitted = sim_.now();
   link_running(slot);
   prefilling_.push_back(slot);
@@ -119,6 +132,7 @@ void ServingReplica::finish(int slot) {
   Slot& s = slots_[static_cast<std::size_t>(slot)];
   const double kv = kv_of(s);
   kv_used_ -= kv;
+  if (engine_.admission == Admission::kReserve) kv_reserved_ -= context_tokens(s.request);
   if (s.state == State::kDecoding) {
     decode_kv_ -= kv;
     --decoding_;
@@ -187,15 +201,16 @@ void ServingReplica::start_iteration() {
   while (may_admit && !waiting_.empty()) {
     const int slot = waiting_.front();
     Slot& s = slots_[static_cast<std::size_t>(slot)];
-    if (!s.request.kv_ready || running_ >= max_batch_ ||
-        kv_used_ + s.request.input_tokens + decoding_ + 1 > capacity_) {
-      break;
-    }
+    const bool fits = engine_.admission == Admission::kReserve
+                          ? kv_reserved_ + context_tokens(s.request) <= capacity_
+                          : kv_used_ + s.request.input_tokens + decoding_ + 1 <= capacity_;
+    if (!s.request.kv_ready || running_ >= max_batch_ || !fits) break;
     waiting_.pop_front();
     s.generated = 1;
     s.prefill_target = s.prefilled = s.request.input_tokens;
     s.kv = s.request.input_tokens;
     kv_used_ += s.kv;
+    reserve(s);
     if (s.admitted == sim::Time::max()) s.admitted = sim_.now();
     link_running(slot);
     if (s.request.output_tokens <= 1) {
@@ -346,7 +361,7 @@ std::vector<ReplicaRequest> ServingReplica::stop() {
   prefilling_.clear();
   running_head_ = running_tail_ = -1;
   running_ = decoding_ = 0;
-  kv_used_ = decode_kv_ = 0.0;
+  kv_used_ = decode_kv_ = kv_reserved_ = 0.0;
   finishing_ = {};
   return left;
 }

@@ -18,7 +18,10 @@
 //      (vLLM v0's prefill-first policy);
 //   4. admission: the queue's head is admitted only while the batch has room (max_batch) and
 //      its KV (its whole prompt) fits beside what is held and this step's decode growth:
-//      used + growth + prompt <= capacity, exactly. A request whose prompt
+//      used + growth + prompt <= capacity, exactly. With reserve admission (TensorRT-LLM's
+//      GUARANTEED_NO_EVICT) its whole context, prompt + answer - 1 tokens, must fit beside what
+//      the running requests reserved: reserved + context <= capacity; then used + growth never
+//      exceeds reserved, and step 2 never preempts. A request whose prompt
 //      plus answer can never fit the capacity (or, without chunked prefill, one iteration's
 //      tokens) is rejected on arrival (vLLM refuses prompts over its max model length).
 // The prefill's last chunk samples the first token; each decode step one more. A sequence's KV
@@ -178,6 +181,8 @@ class ServingReplica {
   void preempt_latest(double& swap_bytes);
   bool admissible(const Slot& s) const;
   void admit(int slot);
+  // Reserve admission: adds a request's whole context to what the running ones reserved.
+  void reserve(const Slot& s);
   void start_decoding(int slot);
   void finish(int slot);
 
@@ -200,6 +205,7 @@ class ServingReplica {
   int running_ = 0;
   int decoding_ = 0;
   double kv_used_ = 0.0;
+  double kv_reserved_ = 0.0;  // reserve admission: the running requests' whole contexts
   double decode_kv_ = 0.0;  // KV tokens of the decoding sequences
   std::int64_t decode_steps_ = 0;
   std::priority_queue<Finish, std::vector<Finish>, std::greater<>> finishing_;

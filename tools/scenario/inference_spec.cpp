@@ -107,6 +107,16 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
                               "recompute"),
                  &mi::EngineConfig::preemption, "engine.preemption",
                  {{"recompute", mi::Preemption::kRecompute}, {"swap", mi::Preemption::kSwap}})
+      .bind_enum(with_default(enum_field("admission",
+                                         "When a waiting request starts: on_demand (vLLM: its prompt's KV fits "
+                                         "now, the answer's grows into the cache and a sequence is preempted when "
+                                         "it runs out) or reserve (TensorRT-LLM's GUARANTEED_NO_EVICT: its prompt "
+                                         "and whole answer fit beside what running requests reserved; never "
+                                         "preempts, fewer run at once).",
+                                         "admission policy", {"on_demand", "reserve"}),
+                              "on_demand"),
+                 &mi::EngineConfig::admission, "engine.admission",
+                 {{"on_demand", mi::Admission::kOnDemand}, {"reserve", mi::Admission::kReserve}})
       .bind(number_field("memory_fraction",
                          "Fraction of each GPU's HBM for weights, activations and KV cache "
                          "(vLLM gpu_memory_utilization).",

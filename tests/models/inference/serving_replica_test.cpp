@@ -169,3 +169,39 @@ TEST_CASE("stop returns every unfinished request and leaves the replica empty") 
   CHECK(b.replica.kv_used_tokens() == 0.0);
   CHECK(b.replica.idle());
 }
+
+TEST_CASE("reserve admission starts a request only when its whole answer fits, and never preempts") {
+  // The two sequences of overfill() each need prompt + 3000 - 1 tokens at their end, together
+  // more than the cache: on demand both start and one is preempted (the case above); reserved,
+  // the second waits for the first to finish, is never preempted, and nothing is recomputed.
+  mi::EngineConfig e;
+  e.admission = mi::Admission::kReserve;
+  Bench b(e);
+  const auto [prompt, output] = overfill(b);
+  REQUIRE(b.done.size() == 2);
+  CHECK(b.replica.counters().preemptions == 0);
+  CHECK(b.replica.counters().prefill_tokens == 2.0 * prompt);
+  CHECK(b.replica.counters().decode_tokens == 2.0 * (output - 1));
+  CHECK(b.done[1].admitted >= b.done[0].last_token);  // one at a time
+  CHECK(b.replica.kv_used_tokens() == 0.0);
+}
+
+TEST_CASE("reserve admission admits exactly while the reserved contexts fit the cache") {
+  // Capacity C: requests of context c = input + output - 1 each run at most floor(C / c) at once.
+  mi::EngineConfig e;
+  e.admission = mi::Admission::kReserve;
+  Bench b(e);
+  const int capacity = static_cast<int>(b.cost.memory().kv_capacity_tokens);
+  const int input = 1000, output = capacity / 4 - input + 1;  // c = C / 4 (C a multiple of 4 or not)
+  for (std::uint64_t id = 1; id <= 6; ++id) b.replica.submit(b.request(id, input, output));
+  // Iteration 1 started with request 1 alone; iteration 2 admits the rest as they fit (their
+  // prompts fit its token budget many times over).
+  b.sim.run_until(Bench::ns(b.cost.cost({{input, 0}}, 0, 0.0, 1).time_s));
+  const double context = input + output - 1.0;
+  const int fit = static_cast<int>(capacity / context);
+  CHECK(b.replica.load().running == fit);
+  CHECK(b.replica.load().waiting == 6 - fit);
+  b.sim.run();
+  CHECK(b.done.size() == 6);
+  CHECK(b.replica.counters().preemptions == 0);
+}
