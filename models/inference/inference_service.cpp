@@ -64,6 +64,9 @@ InferenceService::InferenceService(const ServiceConfig& config, const hardware::
     if (config_.requests.kind == RequestStreamConfig::Kind::kTrace) {
       throw sim::ConfigError("resolution", "fluid serves rates, not a trace's requests: use resolution iteration");
     }
+    if (config_.requests.kind == RequestStreamConfig::Kind::kClosedLoop) {
+      throw sim::ConfigError("resolution", "fluid serves rates, not closed-loop clients: use resolution iteration");
+    }
     if (config_.fluid_step <= sim::Time::zero()) throw sim::ConfigError("fluid_step", "expected a positive step");
     curve_inputs_ = CurveInputs{config_.requests.input_tokens,
                                 config_.requests.output_tokens,
@@ -178,21 +181,38 @@ void InferenceService::issue_next() {
   }
   const TraceRequest r = *next;
   sim_.at(std::max(r.arrival, sim_.now()), [this, r] {
-    ReplicaRequest q;
-    q.id = next_id_++;
-    q.input_tokens = r.input_tokens;
-    q.output_tokens = r.output_tokens;
-    q.issued = sim_.now();
-    ++stats_.issued;
-    ++outstanding_;
-    outstanding_issued_s_ += q.issued.seconds();
-    const sim::Time in = sim::Time::from_seconds(gateway_in_s(q.input_tokens));
-    if (in > sim::Time::zero()) {
-      sim_.after(in, [this, q] { deliver(q); });
-    } else {
-      deliver(q);
-    }
+    issue(r);
     issue_next();
+  });
+}
+
+void InferenceService::issue(const TraceRequest& r) {
+  ReplicaRequest q;
+  q.id = next_id_++;
+  q.input_tokens = r.input_tokens;
+  q.output_tokens = r.output_tokens;
+  q.issued = sim_.now();
+  ++stats_.issued;
+  ++outstanding_;
+  outstanding_issued_s_ += q.issued.seconds();
+  const sim::Time in = sim::Time::from_seconds(gateway_in_s(q.input_tokens));
+  if (in > sim::Time::zero()) {
+    sim_.after(in, [this, q] { deliver(q); });
+  } else {
+    deliver(q);
+  }
+}
+
+void InferenceService::follow_up(double answered_in_s) {
+  if (config_.requests.kind != RequestStreamConfig::Kind::kClosedLoop) return;
+  // The client reads its answer once the last token has crossed the gateway, thinks, asks again.
+  const sim::Time at = sim_.now() + sim::Time::ceil_from_seconds(answered_in_s) + config_.requests.think_time;
+  const auto next = stream_.follow_up(at);
+  if (!next) return;
+  ++thinking_;
+  sim_.at(at, [this, r = *next] {
+    --thinking_;
+    issue(r);
   });
 }
 
@@ -251,6 +271,7 @@ void InferenceService::on_done(std::size_t replica, const ReplicaOutcome& done) 
   const double sent = o.request.issued.seconds();
   --outstanding_;
   outstanding_issued_s_ -= sent;
+  follow_up(out);
   if (o.rejected) {
     ++stats_.rejected;
     stats_.in_system_seconds += sim_.now().seconds() + out - sent;
@@ -595,6 +616,6 @@ int InferenceService::gateway_queue() const {
          (curve_ != nullptr ? static_cast<int>(std::llround(fluid_backlog_now())) : 0);
 }
 
-bool InferenceService::quiet() const { return stream_ended_ && outstanding_ == 0 && !autoscaler_; }
+bool InferenceService::quiet() const { return stream_ended_ && outstanding_ == 0 && thinking_ == 0 && !autoscaler_; }
 
 }  // namespace dcsim::models::inference

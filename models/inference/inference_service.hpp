@@ -168,6 +168,11 @@ class InferenceService {
   };
 
   void issue_next();
+  // One request of the stream, at now: through the gateway to a replica.
+  void issue(const TraceRequest& r);
+  // Closed-loop clients: the client whose answer reaches it `answered_in_s` from now asks again
+  // think_time later (until the stream's stop).
+  void follow_up(double answered_in_s);
   // The router's pick among `pool` (serving replicas' indices), none when it is empty.
   std::optional<std::size_t> route(const std::vector<std::size_t>& pool);
   void deliver(const ReplicaRequest& request);
@@ -241,6 +246,7 @@ class InferenceService {
   RequestStream stream_;
   sim::RandomStream fluid_draws_;  // fluid: which of the curve's loads a sample sees
   bool stream_ended_ = false;
+  int thinking_ = 0;  // closed-loop clients between an answer and their next request
   std::uint64_t next_id_ = 0;
 
   // Every replica ever asked for, by index (the index is its handle in callbacks, so gone ones

@@ -52,6 +52,7 @@ double RequestStream::rate_at(const RequestStreamConfig& c, double t_s) {
       return c.rate_per_s * (1.0 - f) + c.burst_rate_per_s * f;
     }
     case RequestStreamConfig::Kind::kTrace:
+    case RequestStreamConfig::Kind::kClosedLoop:  // the load follows the service: no rate of its own
       return 0.0;
   }
   return 0.0;
@@ -86,7 +87,7 @@ double RequestStream::next_arrival_s() {
       }
     }
     case RequestStreamConfig::Kind::kTrace:
-      break;
+    case RequestStreamConfig::Kind::kClosedLoop: break;
   }
   return t_s_;
 }
@@ -96,11 +97,26 @@ std::optional<TraceRequest> RequestStream::next() {
     if (trace_next_ >= config_.trace.size()) return std::nullopt;
     return config_.trace[trace_next_++];
   }
+  if (config_.kind == RequestStreamConfig::Kind::kClosedLoop) {
+    // Every client's first request at start; the rest come from follow_up.
+    if (trace_next_ >= static_cast<std::size_t>(std::max(0, config_.clients))) return std::nullopt;
+    ++trace_next_;
+    return follow_up(config_.start);
+  }
   const double t = next_arrival_s();
   if (config_.stop != sim::Time::max() && t >= config_.stop.seconds()) return std::nullopt;
   t_s_ = t;
   TraceRequest r;
   r.arrival = sim::Time::from_seconds(t);
+  r.input_tokens = draw_length(config_.input_tokens, input_);
+  r.output_tokens = draw_length(config_.output_tokens, output_);
+  return r;
+}
+
+std::optional<TraceRequest> RequestStream::follow_up(sim::Time at) {
+  if (at >= config_.stop) return std::nullopt;
+  TraceRequest r;
+  r.arrival = at;
   r.input_tokens = draw_length(config_.input_tokens, input_);
   r.output_tokens = draw_length(config_.output_tokens, output_);
   return r;

@@ -14,6 +14,8 @@
 //            burst_rate_per_s whose lengths are exponential with mean burst_length and whose
 //            starts are burst_every apart on average (exponential sojourns)
 //   trace    the trace's requests as given
+//   closed_loop  `clients` requests at start; each later one is asked for by the service when a
+//            client's answer arrives (follow_up)
 // Lengths: fixed, lognormal (median and sigma of the underlying normal, rounded, clamped), or
 // drawn uniformly from an empirical list.
 
@@ -34,6 +36,8 @@ class RequestStream {
   // The next request in arrival order, or nullopt once the stream has ended (its stop time, the
   // trace's end).
   std::optional<TraceRequest> next();
+  // Closed loop: a client's next request, arriving at `at`, or nullopt at or after the stop time.
+  std::optional<TraceRequest> follow_up(sim::Time at);
 
   // The arrival rate at time t (bursty: its long-run mean; trace: 0).
   static double rate_at(const RequestStreamConfig& config, double t_s);

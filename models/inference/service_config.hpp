@@ -92,7 +92,12 @@ struct TraceRequest {
 // cosine between trough and peak), or switches between a base and a burst rate (a two-state
 // Markov-modulated Poisson process); or the requests of a trace.
 struct RequestStreamConfig {
-  enum class Kind { kPoisson, kDiurnal, kBursty, kTrace };
+  // closed_loop (issue 40 item 4): `clients` users, each with one request in flight, as
+  // genai-perf's and NIM's concurrency benchmarks run: every client sends its first request at
+  // `start` and its next one think_time after the last token of the previous one reached it
+  // (through the gateway), until `stop`. The load follows the service's speed: its throughput is
+  // clients / (response time + think time).
+  enum class Kind { kPoisson, kDiurnal, kBursty, kTrace, kClosedLoop };
   Kind kind = Kind::kPoisson;
   double rate_per_s = 1.0;        // Poisson rate; diurnal: the mean over a period; bursty: base
   double peak_to_trough = 3.0;    // diurnal
@@ -105,6 +110,8 @@ struct RequestStreamConfig {
   sim::Time stop = sim::Time::max();  // no arrival at or after (the scenario's duration)
   LengthDistribution input_tokens, output_tokens;
   std::vector<TraceRequest> trace;  // kTrace, in arrival order
+  int clients = 0;                  // kClosedLoop: requests in flight
+  sim::Time think_time = sim::Time::zero();  // kClosedLoop: from an answer to the client's next request
 };
 
 // Requests enter through a gateway: half the round trip to reach it and half back for every
@@ -165,12 +172,12 @@ struct ServiceConfig {
 };
 
 // Whether `c` runs fluid: resolution fluid, or auto with a request stream that spans at least
-// auto_fluid_from (one without an end counts as long; a trace or a disaggregated service, which
-// fluid cannot serve, stays at iteration level under auto).
+// auto_fluid_from (one without an end counts as long; a trace, closed-loop clients or a
+// disaggregated service, which fluid cannot serve, stays at iteration level under auto).
 inline bool runs_fluid(const ServiceConfig& c) {
   if (c.resolution == Resolution::kFluid) return true;
   if (c.resolution != Resolution::kAuto || c.requests.kind == RequestStreamConfig::Kind::kTrace ||
-      c.prefill_replicas > 0) {
+      c.requests.kind == RequestStreamConfig::Kind::kClosedLoop || c.prefill_replicas > 0) {
     return false;
   }
   return c.requests.stop.is_max() || c.requests.stop - c.requests.start >= c.auto_fluid_from;

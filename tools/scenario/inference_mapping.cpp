@@ -222,6 +222,12 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
     q.stop = r.contains("stop") ? sim::Time::from_seconds(r.at("stop").get<double>()) : s.duration;
     q.input_tokens = map_length(r.at("input_tokens"), rptr + "/input_tokens", errors, s.source);
     q.output_tokens = map_length(r.at("output_tokens"), rptr + "/output_tokens", errors, s.source);
+    for (const char* key : {"clients", "think_time"}) {
+      if (q.kind != mi::RequestStreamConfig::Kind::kClosedLoop && find_at(given, rptr + "/" + key) != nullptr) {
+        error(rptr + "/" + key, "applies to closed_loop arrivals only (arrivals is \"" + arrivals +
+                                    "\"): drop it or set arrivals to \"closed_loop\"");
+      }
+    }
     if (q.kind == mi::RequestStreamConfig::Kind::kTrace) {
       if (!r.contains("trace")) {
         error(rptr + "/trace", "expected the CSV file of a trace stream, got none");
@@ -234,8 +240,15 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
         }
       }
     } else {
-      if (!r.contains("rate")) {
-        error(rptr + "/rate", "expected the requests per second of a " + arrivals + " stream, got none");
+      if (q.kind == mi::RequestStreamConfig::Kind::kClosedLoop) {
+        if (!r.contains("clients")) error(rptr + "/clients", "expected the closed loop's number of clients, got none");
+        if (r.contains("rate")) {
+          error(rptr + "/rate", "given with closed_loop arrivals: the clients' answers pace their requests");
+        }
+      } else {
+        if (!r.contains("rate")) {
+          error(rptr + "/rate", "expected the requests per second of a " + arrivals + " stream, got none");
+        }
       }
       if (q.stop.is_max()) {
         error(rptr + "/stop", "a " + arrivals + " stream never ends: give requests/stop or /duration");
@@ -266,6 +279,12 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
     if (c.requests.kind == mi::RequestStreamConfig::Kind::kTrace) {
       error(ptr, "fluid serves arrival rates and cannot replay a trace's requests one by one: set resolution to "
                  "\"iteration\" (or \"auto\"), or requests/arrivals to poisson, diurnal or bursty");
+    }
+    if (c.requests.kind == mi::RequestStreamConfig::Kind::kClosedLoop) {
+      error(ptr,
+            "fluid serves arrival rates, and closed-loop clients send each request when an answer arrives: "
+            "set resolution to \"iteration\" (or \"auto\"), or requests/arrivals to poisson, diurnal or "
+            "bursty");
     }
   }
   if (!errors.empty()) throw sim::InputErrors(std::move(errors));

@@ -135,14 +135,29 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
   requests
       .bind_enum(with_default(enum_field("arrivals",
                                          "poisson (rate), diurnal (a cosine day around rate), bursty (base "
-                                         "rate with bursts) or trace (a CSV file).",
-                                         "arrival process", {"poisson", "diurnal", "bursty", "trace"}),
+                                         "rate with bursts), trace (a CSV file) or closed_loop (clients, each "
+                                         "with one request in flight: genai-perf's concurrency).",
+                                         "arrival process", {"poisson", "diurnal", "bursty", "trace", "closed_loop"}),
                               "poisson"),
                  &R::kind, "requests.kind",
-                 {{"poisson", R::Kind::kPoisson}, {"diurnal", R::Kind::kDiurnal}, {"bursty", R::Kind::kBursty},
-                  {"trace", R::Kind::kTrace}})
-      .bind(with_default_note(number_field("rate", "Requests per second (diurnal: the mean over a "
-                                                   "period; bursty: between bursts).",
+                 {{"poisson", R::Kind::kPoisson},
+                  {"diurnal", R::Kind::kDiurnal},
+                  {"bursty", R::Kind::kBursty},
+                  {"trace", R::Kind::kTrace},
+                  {"closed_loop", R::Kind::kClosedLoop}})
+      .bind(with_default_note(integer_field("clients",
+                                            "Closed loop: users, each with one request in flight, sending the "
+                                            "next think_time after its answer arrived.",
+                                            between(1, 1000000)),
+                              "none: needed by closed_loop"),
+            &R::clients, "requests.clients")
+      .bind(with_default(quantity_field("think_time", "Closed loop: from a client's answer to its next request.",
+                                        QuantityKind::kDuration, at_least(0)),
+                         "0 s"),
+            &R::think_time, "requests.think_time")
+      .bind(with_default_note(number_field("rate",
+                                           "Requests per second (diurnal: the mean over a "
+                                           "period; bursty: between bursts).",
                                            above(0)),
                               "none: needed by poisson, diurnal and bursty"),
             &R::rate_per_s, "requests.rate_per_s")
@@ -151,8 +166,8 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
       .bind(with_default(quantity_field("period", "Diurnal: length of one cycle.", QuantityKind::kDuration, above(0)),
                          "24 h"),
             &R::period, "requests.period")
-      .bind(with_default(quantity_field("peak_at", "Diurnal: time of the peak within a cycle.",
-                                        QuantityKind::kDuration, at_least(0)),
+      .bind(with_default(quantity_field("peak_at", "Diurnal: time of the peak within a cycle.", QuantityKind::kDuration,
+                                        at_least(0)),
                          "14 h"),
             &R::peak_at, "requests.peak_at")
       .bind(with_default_note(number_field("burst_rate", "Bursty: requests per second during a burst.", above(0)),

@@ -35,6 +35,11 @@ double expected_requests(const models::inference::RequestStreamConfig& q, sim::T
   if (q.kind == Kind::kTrace) return static_cast<double>(q.trace.size());
   const sim::Time stop = std::min(q.stop, horizon);
   if (stop.is_max() || stop <= q.start) return 0;
+  if (q.kind == Kind::kClosedLoop) {
+    // An upper bound: no answer comes back faster than one 10 ms round (an engine iteration or
+    // two and the gateway), so a client asks at most once per think_time + 10 ms.
+    return q.clients * (stop - q.start).seconds() / (q.think_time.seconds() + 0.01);
+  }
   double rate = q.rate_per_s;  // Poisson, and the diurnal mean
   if (q.kind == Kind::kBursty && q.burst_every > sim::Time::zero()) {
     const double in_burst = std::min(1.0, q.burst_length.seconds() / q.burst_every.seconds());

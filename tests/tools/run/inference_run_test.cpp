@@ -242,3 +242,39 @@ TEST_CASE("the shipped autoscaled day at fluid resolution is within the bounds o
   CHECK(error("gpu_hours") <= 0.02);
   CHECK(error("gpu_energy_kwh") <= 0.02);
 }
+
+TEST_CASE("closed-loop clients keep one request each in flight: Little's law holds over the run",
+          "[tools][run][inference]") {
+  // N clients, each sending its next request think_time Z after its answer: throughput X and the
+  // mean response R obey N = X (R + Z) (Little's law over the clients' whole cycle), and the
+  // service holds X R of them on average. With Z = 0 every client is always in the system.
+  for (const double think_s : {0.0, 2.0}) {
+    nlohmann::json doc = nlohmann::json::parse(R"({
+      "name": "closed loop", "seed": 3, "duration": "10 min",
+      "cluster": {"node": {"preset": "hgx-h100"}, "nodes": 1},
+      "inference": {"services": [{"name": "chat", "model": "llama3-8b", "engine": {"tp": 8}, "replicas": 1,
+        "requests": {"arrivals": "closed_loop", "clients": 16,
+                     "input_tokens": {"kind": "fixed", "value": 1024},
+                     "output_tokens": {"kind": "fixed", "value": 256}}}]}})");
+    doc["inference"]["services"][0]["requests"]["think_time"] = std::to_string(think_s) + " s";
+    const auto r = dcsim::test::run_scenario_json(doc);
+    const double x = r->number("inference/chat/requests") / 600.0;
+    const double response = r->number("inference/chat/e2e_mean_s");
+    INFO("think " << think_s << " s: X " << x << "/s, R " << response << " s");
+    CHECK(x * (response + think_s) == Approx(16.0).epsilon(0.02));
+    CHECK(r->number("inference/chat/mean_in_system") == Approx(x * response).epsilon(0.02));
+    CHECK(r->number("inference/chat/unfinished") <= 16.0);
+  }
+}
+
+TEST_CASE("closed-loop keys are refused where they would be ignored, and fluid cannot serve them",
+          "[tools][run][inference]") {
+  nlohmann::json doc = two_replicas();
+  doc["inference"]["services"][0]["requests"]["clients"] = 4;
+  CHECK_THROWS_WITH(dcsim::test::run_scenario_json(doc),
+                    Catch::Contains("/inference/services/0/requests/clients: applies to closed_loop arrivals only"));
+  doc = two_replicas();
+  doc["inference"]["services"][0]["requests"] = nlohmann::json::parse(R"({"arrivals": "closed_loop", "clients": 4})");
+  doc["inference"]["services"][0]["resolution"] = "fluid";
+  CHECK_THROWS_WITH(dcsim::test::run_scenario_json(doc), Catch::Contains("closed-loop clients"));
+}
