@@ -37,6 +37,7 @@ NOT_SCHEMA_DETECTABLE = {
     "training_auto_plan_does_not_fit": "memory per GPU of every plan, judged by the plan search",
     "training_auto_plan_without_batch": "a key another key's value requires (auto needs global_batch)",
     "software_profile_with_stack": "two keys that exclude each other (a profile names its own stack)",
+    "closed_loop_without_clients": "a key another key's value requires (closed_loop needs clients)",
     "training_larger_than_cluster": "node counts against /cluster/nodes; names across two arrays",
     "economics_tariff_out_of_order": "order across array elements; two keys that exclude each other",
     "uplink_stream_without_size": "one of two keys required; a period against /duration; ports for streams",
