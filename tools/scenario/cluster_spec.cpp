@@ -328,8 +328,8 @@ Bindings<C> outputs_bindings() {
 }
 
 std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>> map_cluster_sections(
-    const json& r, const json& given, const models::ModelRegistries& registries, const mw::SoftwareStack& software,
-    C& c) {
+    const json& r, const json& given, const models::ModelRegistries& registries,
+    const std::vector<mw::SoftwareStack>& software, C& c) {
   cluster_bindings(registries).apply(r.at("cluster"), c);
   // A preset whose NVLink domain is its node keeps it the node when gpus is overridden (HGX with
   // fewer GPUs); a domain of several nodes (NVL72's 72) stays unless given.
@@ -349,7 +349,9 @@ std::vector<std::pair<std::size_t, mw::PlanSearchOutcome>> map_cluster_sections(
   const json& outputs = r.at("outputs");
   c.racks_per_power_series =
       racks_per_power_series(c, outputs.at("rack_power").get<std::string>(), outputs.at("max_rack_series").get<int>());
-  for (auto& spec : c.training_jobs) spec.software = software;
+  for (std::size_t i = 0; i < c.training_jobs.size() && i < software.size(); ++i) {
+    c.training_jobs[i].software = software[i];
+  }
   return finish_training_jobs(r.at("workload").at("training"), find_at(given, "/workload/training"), registries, c);
 }
 

@@ -31,10 +31,11 @@ Bindings<models::cluster::ClusterConfig> outputs_bindings();
 // Resolved /cluster, /workload, /policies and /outputs -> `config` (what the keys say; the
 // loader adds what depends on the rest of the scenario: seed, duration, traces). `given` (the
 // scenario as read) tells which keys an automatic training plan pins; returns the searched plans
-// (finish_training_jobs). Every training job runs with `software` (/software).
+// (finish_training_jobs). Training job i runs with software[i] (its own `software`, else
+// /software).
 std::vector<std::pair<std::size_t, models::workload::PlanSearchOutcome>> map_cluster_sections(
     const nlohmann::json& resolved, const nlohmann::json& given, const models::ModelRegistries& registries,
-    const models::workload::SoftwareStack& software, models::cluster::ClusterConfig& config);
+    const std::vector<models::workload::SoftwareStack>& software, models::cluster::ClusterConfig& config);
 
 // The key of a cluster model's field (`resolved`: the whole resolved scenario), or nothing for
 // a value of the model's own.

@@ -11,6 +11,7 @@
 #include "tools/scenario/job_trace_rows.hpp"
 #include "tools/scenario/registry_params.hpp"
 #include "tools/scenario/scenario_loader.hpp"
+#include "tools/scenario/software_spec.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -139,6 +140,14 @@ std::vector<mi::ServiceConfig> map_inference_section(const json& inference, cons
     const std::string ptr = "/inference/services/" + std::to_string(i);
     mi::ServiceConfig& c = out[i];
     c.engine.software = s.software;
+    if (j.contains("software")) {
+      try {
+        c.engine.software = map_software_object(find_at(given, ptr + "/software"), j.at("software"), ptr + "/software",
+                                                s.source, registries);
+      } catch (const sim::InputErrors& e) {
+        errors.insert(errors.end(), e.messages().begin(), e.messages().end());
+      }
+    }
     if (!names.insert(c.name).second) error(ptr + "/name", "expected each service name once, got '" + c.name + "' again");
     if (c.engine.max_batched_tokens < c.engine.max_batch) {
       error(ptr + "/engine/max_batched_tokens",

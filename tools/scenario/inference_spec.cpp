@@ -1,6 +1,7 @@
 #include "tools/scenario/inference_spec.hpp"
 
 #include "tools/scenario/registry_params.hpp"
+#include "tools/scenario/software_spec.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -237,9 +238,11 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
             [&registries](S& c, const json& v) {
               c.model = registries.training_models.get(v.get<std::string>()).factory();
             })
-      .object(std::move(engine), [](S& c) -> mi::EngineConfig& { return c.engine; }, "engine")
-      .bind(integer_field("replicas", "Replicas at the start (serving from time 0); the decode "
-                                      "replicas when prefill_replicas > 0.",
+      .object(
+          std::move(engine), [](S& c) -> mi::EngineConfig& { return c.engine; }, "engine")
+      .bind(integer_field("replicas",
+                          "Replicas at the start (serving from time 0); the decode "
+                          "replicas when prefill_replicas > 0.",
                           at_least(1)),
             &S::replicas, "replicas")
       .bind(integer_field("prefill_replicas",
@@ -293,14 +296,18 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
                           "service scaling up).",
                           Range{}),
             &S::priority, "priority")
-      .bind(with_default(enum_field("router", "Which serving replica gets a request (`dcsim list \"inference "
-                                              "router\"`).",
+      .bind(with_default(enum_field("router",
+                                    "Which serving replica gets a request (`dcsim list \"inference "
+                                    "router\"`).",
                                     registries.inference_routers.kind(), registries.inference_routers.names()),
                          "least_outstanding"),
             &S::router, "router")
-      .object(std::move(requests), [](S& c) -> R& { return c.requests; }, "requests")
-      .object(std::move(gateway), [](S& c) -> mi::GatewayConfig& { return c.gateway; }, "gateway")
-      .object(std::move(sla), [](S& c) -> mi::SlaConfig& { return c.sla; }, "sla")
+      .object(
+          std::move(requests), [](S& c) -> R& { return c.requests; }, "requests")
+      .object(
+          std::move(gateway), [](S& c) -> mi::GatewayConfig& { return c.gateway; }, "gateway")
+      .object(
+          std::move(sla), [](S& c) -> mi::SlaConfig& { return c.sla; }, "sla")
       .bind(with_default(quantity_field("sample_every", "Period of the service's series.", QuantityKind::kDuration,
                                         above(0)),
                          "10 s"),
@@ -330,7 +337,9 @@ Bindings<InferenceSection> inference_bindings(const models::ModelRegistries& reg
                                         "the service runs fluid; shorter spans run at iteration level.",
                                         QuantityKind::kDuration, above(0)),
                          "6 h"),
-            &S::auto_fluid_from, "auto_fluid_from");
+            &S::auto_fluid_from, "auto_fluid_from")
+      // Mapped with its profile file by inference_mapping.cpp.
+      .key(software_override_field(registries, "service"), "engine.software");
 
   Bindings<InferenceSection> inference(object_field(
       "inference",

@@ -205,7 +205,24 @@ void map_to_config(const json& r, const models::ModelRegistries& registries, Sce
   out.has_cluster = r.contains("cluster");
   out.software = map_software_section(out.given, r, out.source, registries);
   if (!out.has_cluster) return;  // fabric-only: check_cross_field made sure there are no jobs
-  out.plan_searches = map_cluster_sections(r, out.given, registries, out.software, c);
+  // A training job's own `software` replaces /software for it.
+  std::vector<models::workload::SoftwareStack> job_software;
+  std::vector<std::string> messages;
+  if (const json* training = find_at(r, "/workload/training"); training != nullptr && training->is_array()) {
+    for (std::size_t i = 0; i < training->size(); ++i) {
+      const std::string at = "/workload/training/" + std::to_string(i) + "/software";
+      job_software.push_back(out.software);
+      if (!(*training)[i].contains("software")) continue;
+      try {
+        job_software.back() =
+            map_software_object(find_at(out.given, at), (*training)[i].at("software"), at, out.source, registries);
+      } catch (const sim::InputErrors& e) {
+        messages.insert(messages.end(), e.messages().begin(), e.messages().end());
+      }
+    }
+  }
+  if (!messages.empty()) throw sim::InputErrors(std::move(messages));
+  out.plan_searches = map_cluster_sections(r, out.given, registries, job_software, c);
   c.seed = out.seed;
   c.duration = out.duration;
   // Last: trace jobs are checked against every name above.

@@ -36,7 +36,8 @@ FieldSpec software_object_spec(const models::ModelRegistries& registries) {
       });
 }
 
-// The stack of a resolved {"stack", "params"} object; errors at `at` + "/stack" or "/params/<key>".
+// The stack of a resolved {"stack", "params"} object; errors at `at` + "/stack" or "/params/<key>"
+// (`given`: the object as written).
 std::optional<mw::SoftwareStack> stack_of(const json& given, const json& resolved, const std::string& at,
                                           const models::ModelRegistries& registries, ErrorList& errors) {
   const std::string name = resolved.value("stack", std::string(mw::kDefaultSoftwareStack));
@@ -65,19 +66,22 @@ FieldSpec software_section(const models::ModelRegistries& registries) {
                           std::string("the ") + mw::kDefaultSoftwareStack + " stack as registered");
 }
 
-mw::SoftwareStack map_software_section(const json& given, const json& resolved, const std::string& source,
-                                       const models::ModelRegistries& registries) {
-  const json* section = find_at(resolved, "/software");
-  if (section == nullptr) return registries.software_stacks.get(mw::kDefaultSoftwareStack).factory({});
-  const json* given_section = find_at(given, "/software");
+FieldSpec software_override_field(const models::ModelRegistries& registries, const std::string& what) {
+  FieldSpec f = software_object_spec(registries);
+  f.description = "The software stack of this " + what + ", replacing /software for it (same keys).";
+  return optional_section(f, "/software");
+}
+
+mw::SoftwareStack map_software_object(const json* given_section, const json& section, const std::string& pointer,
+                                      const std::string& source, const models::ModelRegistries& registries) {
   const json empty = json::object();
   ErrorList errors;
   std::optional<mw::SoftwareStack> stack;
-  if (section->contains("profile")) {
+  if (section.contains("profile")) {
     for (const char* key : {"stack", "params"}) {
       if (given_section != nullptr && given_section->contains(key)) {
-        errors.add(std::string("/software/") + key,
-                   "given with /software/profile: a profile names its own stack and parameters");
+        errors.add(pointer + "/" + key,
+                   "given with " + pointer + "/profile: a profile names its own stack and parameters");
       }
     }
     if (!errors.empty()) {
@@ -85,10 +89,11 @@ mw::SoftwareStack map_software_section(const json& given, const json& resolved, 
       for (const auto& e : errors.errors()) messages.push_back(located(source, e.pointer, e.message));
       throw sim::InputErrors(std::move(messages));
     }
-    const std::string path = beside(source, section->at("profile").get<std::string>());
+    const std::string path = beside(source, section.at("profile").get<std::string>());
     json profile;
     try {
-      std::ifstream in = open_data_file(path, section->at("profile").get<std::string>(), source + ":/software/profile");
+      std::ifstream in =
+          open_data_file(path, section.at("profile").get<std::string>(), source + ":" + pointer + "/profile");
       std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       profile = parse_json_text(text, path);
     } catch (const sim::InputError& e) {
@@ -112,11 +117,10 @@ mw::SoftwareStack map_software_section(const json& given, const json& resolved, 
       }
     }
     std::vector<std::string> messages;
-    for (const auto& e : errors.errors()) messages.push_back(located(source, e.pointer, e.message));
     for (const auto& e : profile_errors.errors()) messages.push_back(located(path, e.pointer, e.message));
     if (!messages.empty()) throw sim::InputErrors(std::move(messages));
   } else {
-    stack = stack_of(given_section != nullptr ? *given_section : empty, *section, "/software", registries, errors);
+    stack = stack_of(given_section != nullptr ? *given_section : empty, section, pointer, registries, errors);
   }
   if (!errors.empty() || !stack) {
     std::vector<std::string> messages;
@@ -124,6 +128,13 @@ mw::SoftwareStack map_software_section(const json& given, const json& resolved, 
     throw sim::InputErrors(std::move(messages));
   }
   return *stack;
+}
+
+mw::SoftwareStack map_software_section(const json& given, const json& resolved, const std::string& source,
+                                       const models::ModelRegistries& registries) {
+  const json* section = find_at(resolved, "/software");
+  if (section == nullptr) return registries.software_stacks.get(mw::kDefaultSoftwareStack).factory({});
+  return map_software_object(find_at(given, "/software"), *section, "/software", source, registries);
 }
 
 json software_object(const std::string& stack_name, const mw::SoftwareStack& stack, const mw::SoftwareStack& base) {

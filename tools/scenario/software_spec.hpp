@@ -21,6 +21,16 @@ namespace dcsim::tools::scenario {
 
 FieldSpec software_section(const models::ModelRegistries& registries);
 
+// The `software` key of one training job or inference service: the same object, replacing
+// /software for it (`what`: "training job", "service").
+FieldSpec software_override_field(const models::ModelRegistries& registries, const std::string& what);
+
+// The stack a resolved software object at `pointer` names (`given_section`: as written, may be
+// null). Errors as map_software_section's.
+models::workload::SoftwareStack map_software_object(const nlohmann::json* given_section, const nlohmann::json& section,
+                                                    const std::string& pointer, const std::string& source,
+                                                    const models::ModelRegistries& registries);
+
 // The stack /software names (absent: the default). Throws sim::InputErrors located at the
 // offending key: an unknown stack, a parameter the stack does not document or out of its range,
 // a profile that cannot be read or does not hold a valid "software" object (located in the

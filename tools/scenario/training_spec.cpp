@@ -6,6 +6,7 @@
 
 #include "models/workload/training_job.hpp"
 #include "sim/error.hpp"
+#include "tools/scenario/software_spec.hpp"
 
 namespace dcsim::tools::scenario {
 
@@ -384,7 +385,9 @@ Bindings<mw::TrainingJobSpec> training_job_bindings(const models::ModelRegistrie
                          "0 s"),
             &S::arrival, "arrival")
       .object(std::move(dataset), &S::dataset, "dataset")
-      .object(std::move(checkpoint), &S::checkpoint, "checkpoint");
+      .object(std::move(checkpoint), &S::checkpoint, "checkpoint")
+      // Mapped with its profile file by the loader (software_spec.hpp), before the plan.
+      .key(software_override_field(registries, "training job"), "software");
   return job;
 }
 

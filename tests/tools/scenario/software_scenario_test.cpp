@@ -56,3 +56,41 @@ TEST_CASE("/software sets every inference service's engine stack", "[tools][scen
   };
   CHECK(decode(slow_cost) > 1.5 * decode(fast_cost));
 }
+
+TEST_CASE("a job's or a service's own software replaces /software for it alone", "[tools][scenario][software]") {
+  const auto registries = make_registries();
+  const nlohmann::json doc = nlohmann::json::parse(R"({
+    "name": "two stacks", "duration": "10 min",
+    "cluster": {"nodes": 2, "node": {"preset": "hgx-h100"}},
+    "software": {"stack": "nemo-25.02", "params": {"network_efficiency": 0.9}},
+    "workload": {"training": [
+      {"name": "old", "model": "llama3-8b", "parallelism": {"cp": 2, "distributed_optimizer": true},
+       "global_batch": 128, "software": {"stack": "nemo-24.09"}},
+      {"name": "site", "model": "llama3-8b", "parallelism": {"cp": 2, "distributed_optimizer": true},
+       "global_batch": 128}]},
+    "inference": {"services": [{"name": "chat", "model": "llama3-8b", "engine": {"tp": 8},
+      "requests": {"rate": 1}, "software": {"params": {"memory_efficiency": 0.5}}}]}})");
+  const Scenario s = load_scenario_json(doc, "two.json", {}, std::nullopt, registries);
+  const auto& old = s.cluster.training_jobs.at(0).software;
+  CHECK(old.name == "nemo-24.09");
+  CHECK(old.communication.network_efficiency ==
+        mw::nemo_25_02().communication.network_efficiency);  // replaced, not merged
+  CHECK(s.cluster.training_jobs.at(1).software.communication.network_efficiency == 0.9);
+  const auto& chat = s.inference.at(0).engine.software;
+  CHECK(chat.name == "nemo-25.02");
+  CHECK(chat.kernels.mem_efficiency == 0.5);
+  CHECK(chat.communication.network_efficiency == mw::nemo_25_02().communication.network_efficiency);
+
+  nlohmann::json bad = doc;
+  bad["workload"]["training"][0]["software"] = nlohmann::json::parse(R"({"params": {"gemm_sustained_fraction": 2}})");
+  bad["inference"]["services"][0]["software"] = nlohmann::json::parse(R"({"stack": "nemo-9"})");
+  try {
+    (void)load_scenario_json(bad, "two.json", {}, std::nullopt, registries);
+    FAIL("expected an error");
+  } catch (const dcsim::sim::InputErrors& e) {
+    std::string all;
+    for (const auto& m : e.messages()) all += m + "\n";
+    CHECK_THAT(all, Catch::Contains("two.json:/workload/training/0/software/params/gemm_sustained_fraction"));
+    CHECK_THAT(all, Catch::Contains("two.json:/inference/services/0/software/stack: unknown software stack 'nemo-9'"));
+  }
+}
