@@ -36,6 +36,11 @@ void validate(const ClusterConfig& c) {
   require(c.node.other_idle_power_w >= 0, "node.other_idle_power", "must not be negative");
   require(c.node.other_max_power_w >= c.node.other_idle_power_w, "node.other_max_power",
           "must be at least the idle power of the rest of the node");
+  // A nameplate below what the node draws at full load cannot be: overriding the GPUs or their
+  // power on a preset needs its rating set too.
+  require(c.node.rated_power_w == 0.0 || c.node.rated_power_w >= c.node.max_power_w() - 0.5, "node.rated_power",
+          "must be at least the node's full-load draw, gpus x gpu_max_power + other_max_power (" +
+              std::to_string(static_cast<long long>(c.node.max_power_w())) + " W), or 0 for that draw");
   for (std::size_t i = 0; i < c.jobs.size(); ++i) {
     const auto& j = c.jobs[i];
     const std::string at = "jobs[" + std::to_string(i) + "]";

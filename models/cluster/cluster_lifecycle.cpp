@@ -179,8 +179,8 @@ void ClusterSimulation::begin_run(std::size_t job_index) {
   run->set_checkpoint_hold([this, job_index] { return stall_at_checkpoint(job_index); });
   checkpoint_io_.connect_writes(*run, job.spec.name, plan, job.nodes, training_fabric_);
   if (training_fabric_) {
-    run->set_on_step([this, job_index, optimizer_s = plan.step.optimizer_s](const StepMeasurement& m) {
-      set_job_utilization(job_index, step_gpu_activity(gpu_activities_, m.compute_s, optimizer_s, m.exposed_comm_s,
+    run->set_on_step([this, job_index, memory_bound_s = step_memory_bound_s(plan.step)](const StepMeasurement& m) {
+      set_job_utilization(job_index, step_gpu_activity(gpu_activities_, m.compute_s, memory_bound_s, m.exposed_comm_s,
                                                        m.bubble_s));
     });
   }

@@ -512,14 +512,16 @@ double TrainingJobRun::checkpoint_bytes_written() const {
   return bytes;
 }
 
-double step_gpu_activity(const power::PhaseActivities& activities, double compute_s, double optimizer_s,
+double step_gpu_activity(const power::PhaseActivities& activities, double compute_s, double memory_bound_s,
                          double exposed_comm_s, double bubble_s) {
-  const double memory_s = std::clamp(optimizer_s, 0.0, std::max(0.0, compute_s));
+  const double memory_s = std::clamp(memory_bound_s, 0.0, std::max(0.0, compute_s));
   return power::mean_activity(activities, {std::max(0.0, compute_s) - memory_s, memory_s, exposed_comm_s, bubble_s});
 }
 
+double step_memory_bound_s(const workload::TrainingStepResult& step) { return step.optimizer_s + step.memory_bound_s; }
+
 double step_gpu_activity(const power::PhaseActivities& activities, const workload::TrainingStepResult& step) {
-  return step_gpu_activity(activities, step.compute_s, step.optimizer_s, step.exposed_comm_s, step.bubble_s);
+  return step_gpu_activity(activities, step.compute_s, step_memory_bound_s(step), step.exposed_comm_s, step.bubble_s);
 }
 
 void append_training_jobs(const ClusterConfig& config, const collective::CollectiveRegistry& collectives,

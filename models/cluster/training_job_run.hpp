@@ -274,10 +274,13 @@ class TrainingJobRun final : public JobRun {
 };
 
 // Mean GPU activity of one step (power/gpu_phase_power.hpp): its compute at compute activity,
-// except the optimizer (Adam, HBM-bound: training_step.hpp) at memory-bound activity; its
-// exposed communication and its bubble at theirs. optimizer_s is capped at compute_s.
-double step_gpu_activity(const power::PhaseActivities& activities, double compute_s, double optimizer_s,
+// except its HBM-bound kernels (memory_bound_s, capped at compute_s) at memory-bound activity;
+// its exposed communication and its bubble at theirs.
+double step_gpu_activity(const power::PhaseActivities& activities, double compute_s, double memory_bound_s,
                          double exposed_comm_s, double bubble_s);
+// The HBM-bound seconds of a step's compute: the micro-batches' memory-bound kernels and the
+// optimizer (training_step.hpp). They do not scale with the SM clock.
+double step_memory_bound_s(const workload::TrainingStepResult& step);
 double step_gpu_activity(const power::PhaseActivities& activities, const workload::TrainingStepResult& step);
 
 // Plans config.training_jobs (plan_training_job) and appends them to `specs` as named jobs

@@ -9,7 +9,7 @@ economics::SiteShape site_shape(const cluster::ClusterConfig& cluster,
                                 const std::optional<facility::FacilityConfig>& facility) {
   economics::SiteShape shape;
   shape.nodes = cluster.nodes;
-  shape.node_max_power_w = cluster.node.max_power_w();
+  shape.node_max_power_w = cluster.node.nameplate_power_w();
   if (facility) {
     shape.liquid_fraction = facility->mode == facility::FacilityConfig::Mode::kD2c ? facility->d2c_capture : 0.0;
     shape.rear_doors = facility->rdhx;

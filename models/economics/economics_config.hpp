@@ -19,7 +19,7 @@ struct EconomicsConfig {
   CostLedgerConfig ledger;
   SiteKind site = SiteKind::kColocation;
   // IT power contracted (colocation) or built (own building), the basis of the per-kW gear and
-  // fees. None: the nodes' nameplate maximum (nodes x NodeSpec::max_power_w()).
+  // fees. None: the nodes' nameplate maximum (nodes x NodeSpec::nameplate_power_w()).
   std::optional<double> contracted_kw;
   // Part price of a fault of any reliability class that ledger.repairs does not price. None: every
   // class that can fire needs its own price (a fault with no price would quietly cost nothing).

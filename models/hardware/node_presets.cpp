@@ -9,9 +9,14 @@ NodeSpec hgx_h100() {
   node.preset = "hgx-h100";
   node.gpus = 8;
   node.gpu = h100_sxm5();
-  // DGX H100 maximum system power 10.2 kW (DGX H100 user guide) less 8 x 700 W of GPUs: what the
-  // CPUs, DRAM, NICs, NVSwitches, NVMe, fans and PSU losses draw at full load.
-  node.other_max_power_w = 10'200.0 - 8 * 700.0;
+  // What the CPUs, DRAM, NICs, NVSwitches, NVMe, fans and PSU losses draw with every GPU at its
+  // 700 W limit running a GPU job: the bottom-up model's (power/node_power_model.hpp: the host
+  // loaded by the job's threads, the fans at full speed) 8,882.5 W less 8 x 700 W. Not the DGX
+  // H100's 10.2 kW maximum system power (DGX H100 user guide), which is what the PSUs are sized
+  // for (the CPUs at their TDP too): measured nodes training stay well under it (8.4 kW at most
+  // training Llama 2 13B, Latif et al., arXiv 2412.08602; issue 40 item 7).
+  node.other_max_power_w = 3'282.5;
+  node.rated_power_w = 10'200.0;
   // Not published. Bottom-up estimate of the same parts at idle: 2 x Xeon 8480C package idle
   // ~100 W each, 2 TB DDR5 ~130 W, 10 ConnectX-7 ~20 W each, 4 NVSwitch ~60 W each, fans ~100 W,
   // NVMe ~40 W, plus ~6% PSU loss: about 1 kW. Override /cluster/node/other_idle_power when
@@ -63,6 +68,7 @@ NodeSpec dgx_a100() {
   node.gpus = 8;
   node.gpu = a100_sxm_80gb();
   node.other_max_power_w = 6'500.0 - 8 * 400.0;  // 6.5 kW max system power less 8 x 400 W GPUs
+  node.rated_power_w = 6'500.0;
   // Not published: the hgx-h100 bottom-up idle estimate scaled to this smaller system (2 EPYC
   // 7742, 2 TB DDR4, 10 ConnectX-6, 6 NVSwitch gen 2).
   node.other_idle_power_w = 900.0;
@@ -100,6 +106,7 @@ NodeSpec hgx_b200() {
   node.gpus = 8;
   node.gpu = b200();
   node.other_max_power_w = 14'300.0 - 8 * 1'000.0;
+  node.rated_power_w = 14'300.0;
   // Not published: the hgx-h100 bottom-up idle estimate (1 kW) with newer CPUs and NVSwitches;
   // an assumption, override /cluster/node/other_idle_power with a measured figure.
   node.other_idle_power_w = 1'100.0;
@@ -139,6 +146,7 @@ NodeSpec gb200_nvl72_tray() {
   // fans and power-shelf losses of the tray *and* an 18th of the 9 NVLink switch trays and the
   // management switches, which have no node of their own. 6,666.7 - 4,800 = 1,866.7 W per tray.
   node.other_max_power_w = 120'000.0 / 18 - 4 * 1'200.0;
+  node.rated_power_w = 120'000.0 / 18;
   // Not published; bottom-up assumption: 2 Grace + LPDDR5X ~250 W, 4 CX-7 + 2 BF3 ~140 W, a share
   // of the idle switch trays ~150 W, fans and losses ~60 W.
   node.other_idle_power_w = 600.0;

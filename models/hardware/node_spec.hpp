@@ -41,6 +41,10 @@ struct NodeSpec {
   // load; it scales linearly with the node's GPU utilisation in between.
   double other_idle_power_w = 0.0;
   double other_max_power_w = 0.0;
+  // The system's maximum power, what its PSUs are sized for and a colocation contract is written
+  // on (DGX H100: 10.2 kW). Not a draw: a node training draws less (other_max_power_w). 0: the
+  // full-load draw, max_power_w().
+  double rated_power_w = 0.0;
   // Back-end (compute) fabric: NICs that carry collectives between nodes. With rail-optimised
   // wiring NIC i serves GPU i (gpus / compute_nics GPUs share one NIC when there are fewer).
   int compute_nics = 0;
@@ -63,6 +67,7 @@ struct NodeSpec {
 
   double max_power_w() const { return gpus * gpu.max_power_w + other_max_power_w; }
   double idle_power_w() const { return gpus * gpu.idle_power_w + other_idle_power_w; }
+  double nameplate_power_w() const { return rated_power_w > 0.0 ? rated_power_w : max_power_w(); }
   double compute_nic_bandwidth_bytes_per_s() const { return compute_nic_bandwidth_bps / 8.0; }
 };
 

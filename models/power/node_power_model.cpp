@@ -18,14 +18,23 @@ double psu_efficiency(const NodePowerConfig& config, double load_fraction) {
   return c.back().second;
 }
 
+double host_load(const NodePowerConfig& config, double utilization) {
+  const double cores = static_cast<double>(config.cpu_sockets) * config.cpu_cores_per_socket;
+  if (!(cores > 0.0)) return 0.0;
+  const double busy = config.gpus * config.host_threads_per_gpu / cores;
+  return std::clamp(std::clamp(utilization, 0.0, 1.0) * busy, 0.0, 1.0);
+}
+
+// O(gpus): called per node whose power changes.
 NodePowerBreakdown node_power(const NodePowerConfig& config, const double* gpu_power_w,
                               double utilization, double fan_speed) {
   const double u = std::clamp(utilization, 0.0, 1.0);
   const double s = std::clamp(fan_speed, 0.0, 1.0);
   NodePowerBreakdown b;
   for (int g = 0; g < config.gpus; ++g) b.gpu_w += gpu_power_w[g];
-  b.cpu_w = config.cpu_sockets * (config.cpu_idle_power_w + (config.cpu_max_power_w - config.cpu_idle_power_w) * u);
-  b.other_w = config.dram_idle_power_w + (config.dram_max_power_w - config.dram_idle_power_w) * u +
+  const double h = host_load(config, u);
+  b.cpu_w = config.cpu_sockets * (config.cpu_idle_power_w + (config.cpu_max_power_w - config.cpu_idle_power_w) * h);
+  b.other_w = config.dram_idle_power_w + (config.dram_max_power_w - config.dram_idle_power_w) * h +
               config.nics * (config.nic_power_w + config.nic_optic_power_w) +
               config.pcie_switches * config.pcie_switch_power_w + config.nvme_drives * config.nvme_power_w +
               config.switch_idle_power_w + (config.switch_max_power_w - config.switch_idle_power_w) * u;

@@ -102,6 +102,7 @@ ExpertLayerCost expert_layer_cost(const TrainingJobConfig& job, const hardware::
   out.forward_s = fwd;
   out.backward_s = bwd;
   out.flops = flops;
+  out.memory_bound_s = (full ? 4.0 : 3.0) * ew.time_s;
 
   // The all-to-alls (the header's split: models/collective/expert_all_to_all.hpp).
   if (p.ep > 1) {

@@ -45,6 +45,7 @@ struct ExpertLayerCost {
   double forward_s = 0.0;     // the expert block's compute on the busiest GPU
   double backward_s = 0.0;    // full recomputation included
   double flops = 0.0;         // forward + backward (+ recompute), a mean GPU
+  double memory_bound_s = 0.0;  // HBM-bound kernels in forward_s + backward_s (layer_pass.hpp)
   double all_to_all_s = 0.0;  // one BF16 all-to-all on the busiest GPU
   double comm_s = 0.0;        // all the layer's all-to-alls of one micro-batch
   double exposed_s = 0.0;     // (1 - ep_overlap) comm_s

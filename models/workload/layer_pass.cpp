@@ -24,6 +24,7 @@ LayerPass layer_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod,
   const bool frozen = job.lora.enabled();
   LayerPass out;
   double fwd = 0.0, bwd = 0.0, flops = 0.0;
+  double memory_fwd = 0.0, memory_bwd = 0.0;  // the HBM-bound part of fwd and bwd
   // Linear i: C[m x n] = A[m x k] B[k x n]. Frozen weights (LoRA) need the data gradient only.
   const double backward_gemms = frozen ? 1.0 : 2.0;
   int linear = 0;
@@ -61,6 +62,8 @@ LayerPass layer_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod,
       const cm::OpTime t = cmod.memory_op(kBf16Bytes * (T * k + k * n + T * n), 2.0 * T * n * k);
       fwd += t.time_s;
       bwd += 2.0 * t.time_s;
+      memory_fwd += t.time_s;
+      memory_bwd += 2.0 * t.time_s;
       flops += 3.0 * t.flops;
     }
   }
@@ -69,6 +72,8 @@ LayerPass layer_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod,
     out.fp8_backward_s = cmod.memory_op(out.fp8.backward_bytes).time_s;
     fwd += out.fp8_forward_s;
     bwd += out.fp8_backward_s;
+    memory_fwd += out.fp8_forward_s;
+    memory_bwd += out.fp8_backward_s;
   }
   // A CP rank computes its s / cp queries against all keys: 1/cp of the attention (balanced
   // causal split, context_parallel.hpp).
@@ -89,13 +94,17 @@ LayerPass layer_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod,
   const cm::OpTime ew = cmod.memory_op(ew_bytes);
   fwd += ew.time_s;
   bwd += 2.0 * ew.time_s;
+  memory_fwd += ew.time_s;
+  memory_bwd += 2.0 * ew.time_s;
   if (job.recompute == Recompute::kFull) {
     bwd += fwd;
+    memory_bwd += memory_fwd;
     flops += flops / 3.0;
   }
   out.forward_s = fwd;
   out.backward_s = bwd;
   out.flops = flops;
+  out.memory_bound_s = memory_fwd + memory_bwd;
   return out;
 }
 
@@ -113,6 +122,7 @@ LayerPass head_pass(const TrainingJobConfig& job, const cm::ComputeModel& cmod) 
   out.forward_s = head.time_s + ce.time_s;
   out.backward_s = backward_gemms * head.time_s + ce.time_s;
   out.flops = (1.0 + backward_gemms) * head.flops;
+  out.memory_bound_s = 2.0 * ce.time_s;
   return out;
 }
 

@@ -21,6 +21,10 @@ struct LayerPass {
   double forward_s = 0.0;
   double backward_s = 0.0;  // full recomputation included
   double flops = 0.0;       // forward + backward (+ recompute)
+  // The HBM-bound kernels in forward_s + backward_s (norms, residuals, activations, LoRA
+  // adapters, FP8 casts, cross-entropy): they draw memory-bound power, not the tensor cores'
+  // (power/gpu_phase_power.hpp).
+  double memory_bound_s = 0.0;
   double attention_forward_s = 0.0;   // the layer's attention, for the CP ring's overlap
   double attention_backward_s = 0.0;
   // The four linears (QKV, attention out, MLP up, MLP down): forward GEMM time whole and split

@@ -231,6 +231,13 @@ class StepEstimator {
     r_.forward_s = r_.stage_forward_s[slot_u_];
     r_.backward_s = r_.stage_backward_s[slot_u_];
     slot_layers_ = plan_.layers[slot_u_];
+    // The slot stage's HBM-bound kernels of one micro-batch (its GPU power, gpu_phase_power.hpp).
+    slot_memory_bound_s_ = slot_layers_ * layer_.memory_bound_s;
+    if (r_.slot_stage == plan_.pp - 1) slot_memory_bound_s_ += head_.memory_bound_s;
+    if (md_.moe.enabled()) {
+      slot_memory_bound_s_ +=
+          plan_.moe_layers[slot_u_] * (moe_attention_.memory_bound_s + experts_.memory_bound_s - layer_.memory_bound_s);
+    }
   }
 
   // Pipeline parallelism: stages hold tp x cp x dp GPUs; they sit on different nodes once a
@@ -357,6 +364,7 @@ class StepEstimator {
     r_.tp_collective_s = plan_.m * slot_layers_ * tp_collective_per_layer_;
     r_.pp_comm_s = plan_.m * sends;
     r_.compute_s = plan_.m * (r_.forward_s + r_.backward_s) + r_.optimizer_s;
+    r_.memory_bound_s = plan_.m * slot_memory_bound_s_;
     r_.exposed_comm_s = r_.tp_comm_s + r_.cp_exposed_s + r_.pp_comm_s + r_.dp_exposed_s + r_.amax_reduction_s + r_.ep_s;
     double sum_slots = 0.0;
     for (int s = 0; s < plan_.pp; ++s) {
@@ -404,6 +412,7 @@ class StepEstimator {
   double hw_flops_per_micro_ = 0.0;  // one micro-batch, all stages, one (tp, cp) rank each
   std::size_t slot_u_ = 0;           // the slot stage
   double slot_layers_ = 0.0;         // its layers
+  double slot_memory_bound_s_ = 0.0;  // its HBM-bound kernels, one micro-batch
   double p2p_ = 0.0;                 // one pipeline send
   TrainingStepResult r_;
 };

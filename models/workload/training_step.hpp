@@ -154,6 +154,11 @@ struct TrainingStepResult {
   double forward_s = 0.0;   // one micro-batch, one stage
   double backward_s = 0.0;  // one micro-batch, one stage
   double optimizer_s = 0.0;  // Adam over the shard, and with FP8 the weights' cast (HBM-bound)
+  // The HBM-bound kernels of the micro-batches (norms, residuals, activations, FP8 casts, LoRA
+  // adapters, cross-entropy), slot stage, all micro-batches: in compute_s, apart from
+  // optimizer_s. They draw memory-bound power (power/gpu_phase_power.hpp), the rest of compute_s
+  // (GEMMs, attention) the tensor cores'.
+  double memory_bound_s = 0.0;
   double tp_comm_s = 0.0;   // all micro-batches
   double pp_comm_s = 0.0;   // all micro-batches
   double dp_comm_s = 0.0;   // total collective time, before overlap

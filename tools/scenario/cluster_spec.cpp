@@ -57,10 +57,19 @@ Bindings<models::hardware::NodeSpec> node_bindings(const models::ModelRegistries
                                        QuantityKind::kPower)),
             &N::other_idle_power_w, "node.other_idle_power")
       .bind(from_preset(quantity_field("other_max_power",
-                                       "Power of everything but the GPUs at full load; scales linearly with GPU "
+                                       "Power of everything but the GPUs (PSU losses included) with every GPU at "
+                                       "full load running a GPU job (the host at that job's load, fans at full "
+                                       "speed; not the nameplate, rated_power); scales linearly with GPU "
                                        "utilisation in between.",
                                        QuantityKind::kPower)),
-            &N::other_max_power_w, "node.other_max_power");
+            &N::other_max_power_w, "node.other_max_power")
+      .bind(from_preset(quantity_field("rated_power",
+                                       "The node's maximum system power, what its PSUs are sized for (DGX H100: "
+                                       "10.2 kW): the contracted power when /economics gives none. Not a draw: a "
+                                       "node's full-load draw is gpus x gpu_max_power + other_max_power; 0 means "
+                                       "that draw.",
+                                       QuantityKind::kPower)),
+            &N::rated_power_w, "node.rated_power");
   bind_node_hardware(node);
   return node;
 }

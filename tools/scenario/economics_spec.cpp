@@ -162,7 +162,7 @@ Bindings<econ::EconomicsConfig> economics_bindings(const models::ModelRegistries
                                              "IT power contracted (colocation) or built (own building): the basis "
                                              "of per-kW gear, colocation and staff.",
                                              QuantityKind::kPower, above(0)),
-                              "nodes x the node's maximum power"),
+                              "nodes x the node's nameplate power (/cluster/node/rated_power)"),
             at_key_for({"opex.contracted_kw", "capex.gear"}),
             [](C& c, const json& v) { c.contracted_kw = v.get<double>() / 1e3; })
       .bind(with_default_note(quantity_field("electricity",

@@ -117,6 +117,21 @@ void check_cross_field(const json& given, const json& resolved, ErrorList& error
                             render_value(g ? *g : node->at(idle)));
       }
     }
+    // A nameplate below what the node draws at full load cannot be (a preset's rating with more
+    // or hungrier GPUs than the preset's).
+    if (node->contains("rated_power") && node->contains("gpus") && node->contains("gpu_max_power") &&
+        node->contains("other_max_power") && node->at("gpus").is_number()) {
+      const double rated_w = si(node->at("rated_power"));
+      const double draw_w =
+          node->at("gpus").get<double>() * si(node->at("gpu_max_power")) + si(node->at("other_max_power"));
+      if (rated_w > 0.0 && rated_w < draw_w - 0.5) {
+        const json* g = find_at(given, "/cluster/node/rated_power");
+        errors.add("/cluster/node/rated_power",
+                   "expected at least the node's full-load draw, gpus x gpu_max_power + other_max_power (" +
+                       format_power(draw_w) + "), or 0 W for that draw, got " +
+                       (g ? render_value(*g) : format_power(rated_w) + " (from the preset)"));
+      }
+    }
   }
 
   if (!given.contains("cluster")) {

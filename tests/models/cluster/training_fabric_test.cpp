@@ -147,9 +147,10 @@ TEST_CASE("in flow mode a job's power follows each measured step's phases",
   const auto activities = dcsim::models::power::phase_activities(c.gpu_phase_power, c.node.gpu);
   const double u_plan = dcsim::models::cluster::step_gpu_activity(activities, plan.step);
   const double step_s = cell(sink, 0, "step_time_s");
-  const double u_step = dcsim::models::cluster::step_gpu_activity(
-      activities, cell(sink, 0, "compute_s"), plan.step.optimizer_s, cell(sink, 0, "exposed_comm_s"),
-      cell(sink, 0, "bubble_s"));
+  const double u_step =
+      dcsim::models::cluster::step_gpu_activity(activities, cell(sink, 0, "compute_s"),
+                                                dcsim::models::cluster::step_memory_bound_s(plan.step),
+                                                cell(sink, 0, "exposed_comm_s"), cell(sink, 0, "bubble_s"));
   CHECK(u_step < u_plan);
   // Energy by hand (identical steps on a quiet fabric): 3 busy nodes, one step at P(u_plan) and
   // 49 at P(u_step), 3 idle nodes throughout (node_power.hpp's linear model).

@@ -96,27 +96,29 @@ TEST_CASE("every power-capping policy returns a limit the driver accepts and lea
 
 TEST_CASE("rack_gpu_cap holds the rack at its limit and the jobs slow by the DVFS clock factor",
           "[models][thermal][facility][power_capping]") {
-  // Full load, 8 x 700 W GPUs: ~7.95 kW per node (node_power_model.hpp), 15.9 kW for the rack.
-  const BatchRack logged("log_only", 14'000.0);
-  CHECK(summary(logged.sink, "power/peak_rack_w") > 15'000.0);
+  // Full load, 8 x 700 W GPUs: 7.38 kW per node (node_power_model.hpp, fans at 25%), 14.75 kW for
+  // the rack.
+  const BatchRack logged("log_only", 13'000.0);
+  CHECK(summary(logged.sink, "power/peak_rack_w") > 14'500.0);
   CHECK(has_event(logged.sink, "rack_limit_exceeded"));
   CHECK(summary(logged.sink, "makespan_s") == Approx(3600.0));  // logged, not enforced
 
-  const BatchRack capped("rack_gpu_cap", 14'000.0);
-  CHECK(summary(capped.sink, "power/peak_rack_w") <= 14'000.0);
-  CHECK(summary(capped.sink, "power/peak_rack_w") > 14'000.0 - 40.0);  // within the 1 W limit step x 16 GPUs
+  const BatchRack capped("rack_gpu_cap", 13'000.0);
+  CHECK(summary(capped.sink, "power/peak_rack_w") <= 13'000.0);
+  CHECK(summary(capped.sink, "power/peak_rack_w") > 13'000.0 - 40.0);  // within the 1 W limit step x 16 GPUs
   CHECK_FALSE(has_event(capped.sink, "rack_limit_exceeded"));
   CHECK(has_event(capped.sink, "rack_power_cap"));
-  // By hand: 7,000 W AC per node is 6,643 W DC at the PSU's 94.9% (80 PLUS Titanium curve at
-  // 34% load); less 1,965 W of CPUs, DRAM, NICs, PCIe switches, NVMe, NVSwitches and fans at
-  // 25% speed leaves 4,678 W for 8 GPUs: a 584.7 W limit.
-  CHECK(capped.gpu_limit_w == Approx(584.7).margin(1.5));
-  // DVFS: f = ((L - P_idle) / (P_max - P_idle))^(1/2.5) = (500.7 / 616)^0.4 = 0.9205; the jobs'
+  // By hand: 6,500 W AC per node is 6,158.1 W DC at the PSU's 94.74% (80 PLUS Titanium curve at
+  // 31% load); less 1,408.3 W of CPUs and DRAM at a GPU job's host load (16 of 112 cores), NICs,
+  // PCIe switches, NVMe, NVSwitches and fans at 25% speed leaves 4,749.8 W for 8 GPUs: a
+  // 593.7 W limit.
+  CHECK(capped.gpu_limit_w == Approx(593.7).margin(1.5));
+  // DVFS: f = ((L - P_idle) / (P_max - P_idle))^(1/2.5) = (509.7 / 616)^0.4 = 0.9270; the jobs'
   // work (one hour at nominal clock) takes 3600 / f.
   models::power::GpuPowerConfig gpu;
   gpu.power_limit_w = capped.gpu_limit_w;
   const double f = models::power::power_cap_clock_factor(gpu, 1.0);
-  CHECK(f == Approx(0.9205).margin(0.001));
+  CHECK(f == Approx(0.9270).margin(0.001));
   CHECK(summary(capped.sink, "makespan_s") == Approx(3600.0 / f).epsilon(1e-6));
 }
 

@@ -36,8 +36,10 @@ TEST_CASE("hgx-h100 carries the reference figures", "[models][hardware]") {
   CHECK(n.gpu.nvlink_bandwidth_bytes_per_s == Approx(450e9));
   CHECK(n.compute_nics == 8);
   CHECK(n.compute_nic_bandwidth_bytes_per_s() == Approx(50e9));
-  // 10.2 kW max system power (DGX H100 user guide).
-  CHECK(n.max_power_w() == Approx(10'200.0));
+  // 10.2 kW max system power (DGX H100 user guide) is the nameplate; a GPU job at full activity
+  // draws 8.88 kW (the bottom-up model, tests/models/power/gpu_power_test.cpp).
+  CHECK(n.nameplate_power_w() == Approx(10'200.0));
+  CHECK(n.max_power_w() == Approx(8 * 700.0 + 3'282.5));
   CHECK(n.nvls);
 }
 
@@ -56,7 +58,7 @@ TEST_CASE("a preset field can be overridden like any plain value", "[models][har
   NodeSpec n = hgx_h100();
   n.compute_nics = 4;
   n.gpu.max_power_w = 500.0;
-  CHECK(n.max_power_w() == Approx(8 * 500.0 + (10'200.0 - 8 * 700.0)));
+  CHECK(n.max_power_w() == Approx(8 * 500.0 + 3'282.5));
 }
 
 TEST_CASE("GB200 NVL72: a node is a compute tray and 18 trays are one NVLink domain and ~120 kW",

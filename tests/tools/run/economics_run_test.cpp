@@ -388,6 +388,20 @@ TEST_CASE("the summary breaks capex into categories and each TCO into items, eac
         r->number("cost/" + kCloud + "/tco_usd"));
 }
 
+TEST_CASE("without contracted power the contract is the nodes' nameplate, not their full-load draw",
+          "[run][economics]") {
+  // The same node without /economics/contracted_power: colocation at 200 USD per kW-month on the
+  // hgx-h100 preset's 10.2 kW rating (what its PSUs are sized for) = 2,040 USD; a rating set by
+  // hand moves it; 0 falls back to the full-load draw, 8 x 700 + 2,000 = 7.6 kW = 1,520 USD.
+  auto doc = one_node_scenario();
+  doc["economics"].erase("contracted_power");
+  CHECK(run(doc)->number("cost/owned/breakdown/colocation_usd") == Approx(2'040.0).epsilon(kTol));
+  CHECK(run(doc, {"cluster.node.rated_power=12 kW"})->number("cost/owned/breakdown/colocation_usd") ==
+        Approx(2'400.0).epsilon(kTol));
+  CHECK(run(doc, {"cluster.node.rated_power=0 W"})->number("cost/owned/breakdown/colocation_usd") ==
+        Approx(1'520.0).epsilon(kTol));
+}
+
 TEST_CASE("without a horizon the run's own span is priced, and the summary says so", "[run][economics][period]") {
   // With /duration the run stops there: 730.5 h, all of it simulated.
   const auto r = run(one_node_scenario());

@@ -61,6 +61,7 @@ NOT_SCHEMA_DETECTABLE = {
 NOT_JSON = {"invalid_json", "empty_file"}
 # Valid JSON to Python too (which keeps the last of repeated keys), but the loader rejects it.
 NOT_SCHEMA_DETECTABLE.update({
+    "rated_power_below_draw": "the preset's rating against its GPUs' count and power (the preset's own figures)",
     "inference_model_does_not_fit": "weights and KV cache against HBM (the model's own arithmetic)",
     "inference_tp_does_not_divide_heads": "tp against the model preset's heads",
     "inference_min_above_max": "compares two keys",
