@@ -65,6 +65,15 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
       job.restart_delay += transfer;
     }
   }
+  // What is left of the last fault's detection and diagnosis opens the delay, on the GPUs the job
+  // holds now (all of it for spares and re-formations, which start at once; a job that waited in
+  // the queue meanwhile held none).
+  job.recovery = {};
+  if (job.recovered_at > sim_.now()) {
+    job.recovery.detection = job.detected_at > sim_.now() ? job.detected_at - sim_.now() : sim::Time::zero();
+    job.recovery.diagnosis = job.recovered_at - sim_.now() - job.recovery.detection;
+    job.restart_delay += job.recovery.total();
+  }
   job.state = Job::State::kRunning;
   if (first) job.start = sim_.now();
   job.run_start = sim_.now();
@@ -200,7 +209,16 @@ void ClusterSimulation::end_start_delay(Job& job) {
   const double held_s = (sim_.now() - job.run_start).seconds();
   const double transfer_s = std::min(held_s, job.transfer_delay.seconds());
   goodput_.transfer_gpu_s += job.gpus() * transfer_s;
-  goodput_.restart_gpu_s += job.gpus() * (held_s - transfer_s);
+  const double restart_s = held_s - transfer_s;
+  goodput_.restart_gpu_s += job.gpus() * restart_s;
+  // Of which the fault's detection, then its diagnosis (they open the delay).
+  const double detection_s = std::clamp(job.recovery.detection.seconds(), 0.0, restart_s);
+  const double diagnosis_s = std::clamp(job.recovery.diagnosis.seconds(), 0.0, restart_s - detection_s);
+  goodput_.detection_s += detection_s;
+  goodput_.diagnosis_s += diagnosis_s;
+  goodput_.detection_gpu_s += job.gpus() * detection_s;
+  goodput_.diagnosis_gpu_s += job.gpus() * diagnosis_s;
+  job.recovery = {};
   job.transfer_delay = sim::Time::zero();
 }
 
@@ -272,7 +290,7 @@ void ClusterSimulation::on_completion(std::size_t job_index) {
 }
 
 void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& cause,
-                                      const std::vector<int>& failed_nodes) {
+                                      const std::vector<int>& failed_nodes, const seams::RecoveryDelay& recovery) {
   Job& job = *jobs_[job_index];
   if (job.state != Job::State::kRunning) return;
   // Progress of this run, and what a restart keeps (nothing new while the restart delay ran).
@@ -341,6 +359,9 @@ void ClusterSimulation::interrupt_job(std::size_t job_index, const std::string& 
   const int checkpoint_step = from_checkpoint && job.training ? saved_step : 0;
   restart_from(job, keep_steps || from_checkpoint ? kept_s : 0.0, keep_steps ? whole_steps : checkpoint_step,
                checkpoint_step);
+  // Detection and diagnosis come first, whatever the policy does next (start_job).
+  job.detected_at = sim_.now() + recovery.detection;
+  job.recovered_at = job.detected_at + recovery.diagnosis;
   if (d.action == Action::kReconfigure) {
     reconfigure_job(job_index, failed_nodes, d, from_checkpoint && !keep_steps);
     return;
@@ -421,15 +442,15 @@ void ClusterSimulation::resume_on_spares(std::size_t job_index, const std::vecto
   start_job(job_index, nodes);
 }
 
-void ClusterSimulation::set_node_down(int node, const std::string& cause) {
+void ClusterSimulation::set_node_down(int node, const std::string& cause, const seams::RecoveryDelay& recovery) {
   if (!pool_.fault(node)) return;  // already down: this fault's repair must also come
   if (signals_ != nullptr) signals_->node_health.emit(seams::NodeHealthChange{sim_.now(), node, false, cause});
-  for (std::size_t j : pool_.jobs_on(node)) interrupt_job(j, cause, {node});
+  for (std::size_t j : pool_.jobs_on(node)) interrupt_job(j, cause, {node}, recovery);
   try_schedule();
 }
 
-void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause) {
-  for (std::size_t j : pool_.jobs_on(node)) interrupt_job(j, cause, {});
+void ClusterSimulation::crash_jobs_on_node(int node, const std::string& cause, const seams::RecoveryDelay& recovery) {
+  for (std::size_t j : pool_.jobs_on(node)) interrupt_job(j, cause, {}, recovery);
   try_schedule();
 }
 

@@ -175,11 +175,11 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   // interrupted (its progress since its last checkpoint is lost) and handed to the failover
   // policy. Up again once every fault holding it down is repaired (set_node_up once per
   // set_node_down): schedulable, or back in the spare pool when the policy keeps one short.
-  void set_node_down(int node, const std::string& cause) override;
+  void set_node_down(int node, const std::string& cause, const seams::RecoveryDelay& recovery = {}) override;
   void set_node_up(int node) override;
   // A job crash on a healthy node (software, NCCL watchdog, silent data corruption): its jobs are
   // interrupted; the node stays usable.
-  void crash_jobs_on_node(int node, const std::string& cause) override;
+  void crash_jobs_on_node(int node, const std::string& cause, const seams::RecoveryDelay& recovery = {}) override;
   // Silent data corruption (silent_corruption.hpp, cluster_hosts.cpp): each training job
   // stepping on the node runs on corrupted state from now; its loss checks catch it (config
   // sdc_detection: with that probability, that many steps later) and it rolls back to its latest
@@ -234,7 +234,9 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   // from scratch when unavailable, or on a corrupted state; true: found corrupt, the job goes
   // back to its checkpoint before, to be read in turn.
   bool on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result);
-  void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes);
+  // `recovery`: the fault's detection and diagnosis, added to the restart delay of any action.
+  void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes,
+                     const seams::RecoveryDelay& recovery = {});
   void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
   void preempt_job(std::size_t job_index, const policy::WaitingJob& by, sim::Time relaunch);
   void resume_on_spares(std::size_t job_index, const std::vector<int>& failed_nodes,

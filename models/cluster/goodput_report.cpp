@@ -1,5 +1,6 @@
 #include "models/cluster/goodput_report.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace dcsim::models::cluster {
@@ -42,7 +43,19 @@ void emit_goodput_summary(const GoodputCounts& c, const TrainingTimeKept& traini
   put("goodput/lost_gpu_h", c.lost_gpu_s / 3600.0, "GPU-h",
       "work lost to interruptions and preemptions: progress since each job's last checkpoint");
   put("goodput/restart_gpu_h", c.restart_gpu_s / 3600.0, "GPU-h",
-      "GPU time held by restarting jobs before their work resumed (relaunch, checkpoint reload, spare swap)");
+      "GPU time held by restarting jobs before their work resumed (detection, diagnosis, relaunch, checkpoint "
+      "reload, spare swap)");
+  put("goodput/restart_gpu_h_by_stage/detection", c.detection_gpu_s / 3600.0, "GPU-h",
+      "of restart_gpu_h: interrupted jobs hung until their fault was detected (heartbeat, watchdog)");
+  put("goodput/restart_gpu_h_by_stage/diagnosis", c.diagnosis_gpu_s / 3600.0, "GPU-h",
+      "of restart_gpu_h: interrupted jobs waiting while the faulty part was found and excluded");
+  put("goodput/restart_gpu_h_by_stage/restart",
+      std::max(0.0, c.restart_gpu_s - c.detection_gpu_s - c.diagnosis_gpu_s) / 3600.0, "GPU-h",
+      "of restart_gpu_h: the failover policy's relaunch, spare swap or re-formation and the checkpoint reload");
+  put("reliability/recovery_h_by_stage/detection", c.detection_s / 3600.0, "h",
+      "wall time interrupted jobs spent in detection, summed over the interruptions");
+  put("reliability/recovery_h_by_stage/diagnosis", c.diagnosis_s / 3600.0, "h",
+      "wall time interrupted jobs spent in diagnosis, summed over the interruptions");
   put("goodput/stalled_gpu_h", c.stalled_gpu_s / 3600.0, "GPU-h",
       "GPU time training jobs held idle, stalled at checkpoints held for staging space (off-site copies not done)");
   if (training.wall_s > 0) {

@@ -19,6 +19,10 @@ struct GoodputCounts {
   double preempted_lost_gpu_s = 0.0;  // work preempted jobs lost (part of lost_gpu_s)
   double lost_gpu_s = 0.0;            // work lost (since the last checkpoint)
   double restart_gpu_s = 0.0;         // held by restarting jobs before their work resumed
+  // Of restart_gpu_s: faults' detection and diagnosis (seams/recovery_delay.hpp), and their
+  // wall time summed over the interruptions.
+  double detection_gpu_s = 0.0, diagnosis_gpu_s = 0.0;
+  double detection_s = 0.0, diagnosis_s = 0.0;
   double held_gpu_s = 0.0;            // held by jobs
   double stall_s = 0.0;               // wall time jobs stalled at held checkpoints (CheckpointGate)
   double stalled_gpu_s = 0.0;         // GPU time they held meanwhile

@@ -31,8 +31,10 @@ void validate_repair(const sim::Distribution& d, const std::string& field) {
     case K::kWeibull: ok = ok && d.a > 0 && d.b > 0; break;
   }
   if (!ok) {
-    throw sim::ConfigError(field, "expected a repair-time distribution of non-negative durations with positive "
-                                  "scale parameters, got parameters " + number(d.a) + ", " + number(d.b));
+    throw sim::ConfigError(field,
+                           "expected a distribution of non-negative durations with positive "
+                           "scale parameters, got parameters " +
+                               number(d.a) + ", " + number(d.b));
   }
 }
 
@@ -82,6 +84,10 @@ double node_interruption_rate_per_hour(const FaultModelConfig& config) {
   return rate;
 }
 
+RecoveryStages recovery_stages(const FaultModelConfig& config, const FaultClass& c) {
+  return c.recovery ? *c.recovery : operations_stages(config.operations, c.effect);
+}
+
 double weibull_scale_hours(double rate_per_hour, double shape) {
   return 1.0 / (rate_per_hour * std::tgamma(1.0 + 1.0 / shape));
 }
@@ -105,6 +111,10 @@ void validate(const FaultModelConfig& config) {
       throw sim::ConfigError(base + "weibull_shape", "expected a positive shape, got " + number(c.weibull_shape));
     }
     validate_repair(c.repair_s, base + "repair_s");
+    if (c.recovery) {
+      validate_repair(c.recovery->detection_s, base + "detection_s");
+      validate_repair(c.recovery->diagnosis_s, base + "diagnosis_s");
+    }
     if (!effect_applies_to(c.effect, c.component)) {
       throw sim::ConfigError(base + "effect", "effect '" + std::string(effect_name(c.effect)) +
                                                   "' does not apply to component '" +

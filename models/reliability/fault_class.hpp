@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/reliability/inventory.hpp"
+#include "models/reliability/recovery_stages.hpp"
 #include "sim/distribution.hpp"
 
 namespace dcsim::models::reliability {
@@ -56,6 +57,9 @@ struct FaultClass {
   double weibull_shape = 1.0;
   sim::Distribution repair_s;  // time to repair, seconds (values below 0 count as 0)
   FaultEffect effect = FaultEffect::kNodeDown;
+  // Detection and diagnosis of an interruption by this class (recovery_stages.hpp); none: the
+  // operations preset's for its effect.
+  std::optional<RecoveryStages> recovery;
 };
 
 struct FaultModelConfig {
@@ -68,7 +72,12 @@ struct FaultModelConfig {
   // node's collectives. true: the NICs are bonded (traffic fails over to the survivors): the
   // node's jobs run on, and only the loss of every NIC of a node interrupts them.
   bool nic_bonding = false;
+  // How the site's operations detect and diagnose what interrupts a job (recovery_stages.hpp).
+  Operations operations = Operations::kAutomated;
 };
+
+// The stages an interruption by `c` goes through: its own, else the operations preset's.
+RecoveryStages recovery_stages(const FaultModelConfig& config, const FaultClass& c);
 
 // Faults per hour that interrupt one node's jobs (node_down, job_crash, silent_data_corruption,
 // and nic_down classes unless the NICs are bonded; each rate x scale x its instances on one

@@ -17,6 +17,10 @@ FaultEffects::FaultEffects(FaultModelConfig config, std::uint64_t seed, sim::Tim
                  {"repair_s", sim::ColumnType::kFloat64, "s", "time until it is back in service"},
                  {"effect", sim::ColumnType::kString, "", "node_down, job_crash, nic_down, link_down, ..."}});
   nic_bonding_ = config.nic_bonding;
+  for (const FaultClass& c : config.classes) {
+    recovery_.push_back(recovery_stages(config, c));
+    recovery_rng_.emplace_back(seed, "recovery/" + c.name);
+  }
   nics_per_node_ = std::max(1, config.inventory.nics_per_node);
   osds_per_host_ = std::max(1, config.inventory.osds_per_host);
   const auto on_fault = [this](const Fault& f) {
@@ -45,6 +49,14 @@ void FaultEffects::start() {
   if (precursor_) precursor_->start();
 }
 
+seams::RecoveryDelay FaultEffects::draw_recovery(const Fault& f) {
+  const RecoveryStages& stages = recovery_[f.class_index];
+  sim::RandomStream& rng = recovery_rng_[f.class_index];
+  const double detection_s = std::max(0.0, stages.detection_s.sample(rng));
+  const double diagnosis_s = std::max(0.0, stages.diagnosis_s.sample(rng));
+  return {sim::Time::from_seconds(detection_s), sim::Time::from_seconds(diagnosis_s)};
+}
+
 void FaultEffects::act(const Fault& f, bool up) {
   const FaultClass& c = faults_->fault_class(f);
   signals_.fault.emit(seams::FaultNotice{simulator_.now(), c.name, f.node, up});
@@ -59,12 +71,12 @@ void FaultEffects::act(const Fault& f, bool up) {
         if (up) {
           nodes->set_node_up(f.node);
         } else {
-          nodes->set_node_down(f.node, c.name);
+          nodes->set_node_down(f.node, c.name, draw_recovery(f));
         }
       }
       break;
     case FaultEffect::kJobCrash:
-      if (node_ok && !up) nodes->crash_jobs_on_node(f.node, c.name);
+      if (node_ok && !up) nodes->crash_jobs_on_node(f.node, c.name, draw_recovery(f));
       break;
     case FaultEffect::kSilentCorruption:
       // The repair time is the quarantine once it is caught; the cluster keeps that clock.
@@ -75,7 +87,7 @@ void FaultEffects::act(const Fault& f, bool up) {
       if (targets_.fabric == nullptr) {
         if (nodes != nullptr && nodes->node_count() > 0 && !up) {
           nodes->crash_jobs_on_node(static_cast<int>(f.instance % static_cast<std::size_t>(nodes->node_count())),
-                                    c.name);
+                                    c.name, draw_recovery(f));
         }
       } else if (c.effect == FaultEffect::kLinkDown) {
         const std::size_t cables = targets_.fabric->cable_count();
@@ -114,7 +126,7 @@ void FaultEffects::act_on_nic(const Fault& f, const std::string& cause, bool up)
     if (up) {
       targets_.nodes->set_node_up(f.node);
     } else {
-      targets_.nodes->set_node_down(f.node, cause);
+      targets_.nodes->set_node_down(f.node, cause, draw_recovery(f));
     }
     return;
   }
@@ -124,7 +136,7 @@ void FaultEffects::act_on_nic(const Fault& f, const std::string& cause, bool up)
     if (down == nics_per_node_) targets_.nodes->set_node_up(f.node);
     if (--down == 0) nics_down_.erase(f.node);
   } else if (++down == nics_per_node_) {
-    targets_.nodes->set_node_down(f.node, cause + " (every NIC of the bond)");
+    targets_.nodes->set_node_down(f.node, cause + " (every NIC of the bond)", draw_recovery(f));
   }
 }
 

@@ -22,6 +22,8 @@
 //   osd_down             one OSD (drive) of the store goes down until its repair, its host up
 //                        (a StoreHostChange with its drive).
 // Every fault is a row of the `faults` table and a FaultNotice signal; its repair is a notice too.
+// A fault that interrupts jobs carries its detection and diagnosis (recovery_stages.hpp), drawn
+// from the class's own stream "recovery/<class>" (so the fault times and repairs do not move).
 // When the node owner acts on a precursor signal (a predictive failover policy), a
 // FaultPrecursor listens to the fault process and its alarms go to NodeFaultTarget::warn_node.
 //
@@ -33,6 +35,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "models/reliability/fault_precursor.hpp"
 #include "models/reliability/fault_process.hpp"
@@ -75,6 +78,8 @@ class FaultEffects final : public seams::Subsystem {
  private:
   void act(const Fault& fault, bool repaired);
   void act_on_nic(const Fault& fault, const std::string& cause, bool repaired);
+  // The fault's detection and diagnosis, drawn from its class's recovery stream. O(1).
+  seams::RecoveryDelay draw_recovery(const Fault& fault);
 
   FaultTargets targets_;
   sim::Time horizon_;
@@ -86,6 +91,8 @@ class FaultEffects final : public seams::Subsystem {
   int nics_per_node_ = 1;
   int osds_per_host_ = 1;
   std::unordered_map<int, int> nics_down_;  // node -> NICs down now (bonding; nodes with a NIC down only)
+  std::vector<RecoveryStages> recovery_;    // per class
+  std::vector<sim::RandomStream> recovery_rng_;
   std::unique_ptr<FaultProcess> faults_;
   std::unique_ptr<FaultPrecursor> precursor_;
 };

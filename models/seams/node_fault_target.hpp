@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/reliability/precursor_config.hpp"
+#include "models/seams/recovery_delay.hpp"
 #include "sim/time.hpp"
 
 namespace dcsim::models::seams {
@@ -16,11 +17,13 @@ class NodeFaultTarget {
   virtual ~NodeFaultTarget() = default;
   virtual int node_count() const = 0;
   // The node goes down now (its jobs are interrupted); up once every fault holding it down is
-  // repaired (one set_node_up per set_node_down).
-  virtual void set_node_down(int node, const std::string& cause) = 0;
+  // repaired (one set_node_up per set_node_down). `recovery`: the interruption's detection and
+  // diagnosis, which its jobs pay before their restart (none: the fault scripts the
+  // interruption itself).
+  virtual void set_node_down(int node, const std::string& cause, const RecoveryDelay& recovery = {}) = 0;
   virtual void set_node_up(int node) = 0;
   // The node's jobs crash (software, watchdog); the node stays usable.
-  virtual void crash_jobs_on_node(int node, const std::string& cause) = 0;
+  virtual void crash_jobs_on_node(int node, const std::string& cause, const RecoveryDelay& recovery = {}) = 0;
   // A GPU of the node computes wrong numbers silently: the training jobs on it run on corrupted
   // state until their loss checks catch it (then they roll back to their last clean checkpoint
   // and the node is quarantined for `quarantine`) or never.

@@ -77,7 +77,8 @@ void write_job_phases(EventWriter& w, int tid, const TimelineRecords::Job& job,
     }
     if (state == "running" && (previous == "requeued" || previous == "interrupted" || previous == "preempted")) {
       const auto first = std::lower_bound(step_starts.begin(), step_starts.end(), t);
-      if (first != step_starts.end() && *first < until) slice("restarting", *first, "relaunch and checkpoint reload", false);
+      if (first != step_starts.end() && *first < until)
+        slice("restarting", *first, "fault detection and diagnosis, relaunch, checkpoint reload", false);
     }
     slice(state, until, cause, unfinished);
   };

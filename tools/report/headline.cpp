@@ -356,7 +356,16 @@ void add_cluster(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s
                                    : std::string())});
     // What they cost in GPU time, by kind: the figures a failover policy is chosen on.
     std::string cost = grouped(number_at(s, "/goodput/lost_gpu_h"), 0) + " GPU-h of work lost (redone), " +
-                       grouped(number_at(s, "/goodput/restart_gpu_h"), 0) + " GPU-h restarting (relaunch, reload)";
+                       grouped(number_at(s, "/goodput/restart_gpu_h"), 0) + " GPU-h restarting";
+    // Of which detection and diagnosis (issue 40 item 5), where the operations have any.
+    const nlohmann::json::json_pointer detection("/goodput/restart_gpu_h_by_stage/detection");
+    const nlohmann::json::json_pointer diagnosis("/goodput/restart_gpu_h_by_stage/diagnosis");
+    const double found_gpu_h =
+        (s.contains(detection) && s.at(detection).is_number() ? s.at(detection).get<double>() : 0.0) +
+        (s.contains(diagnosis) && s.at(diagnosis).is_number() ? s.at(diagnosis).get<double>() : 0.0);
+    cost += found_gpu_h > 0
+                ? " (" + grouped(found_gpu_h, 0) + " detecting and diagnosing faults, the rest relaunch, reload)"
+                : std::string(" (relaunch, reload)");
     for (const auto& [key, what] : {std::pair{"/goodput/shrunk_missing_gpu_h", "short of replicas (elastic)"},
                                     std::pair{"/goodput/stalled_gpu_h", "stalled at held checkpoints"}}) {
       const double gpu_h = number_at(s, key);

@@ -104,6 +104,13 @@ rel::FaultModelConfig map_reliability_section(const json& r, const Scenario& sce
     if (c.contains("mtbf")) target->rate_per_hour = 3600.0 / c.at("mtbf").get<double>();
     if (c.contains("weibull_shape")) target->weibull_shape = c.at("weibull_shape").get<double>();
     if (c.contains("repair")) target->repair_s = distribution_from_resolved(c.at("repair"));
+    if (c.contains("detection") || c.contains("diagnosis")) {
+      // Effect first (above): the stage not given keeps the operations preset's for it.
+      rel::RecoveryStages stages = target->recovery.value_or(rel::operations_stages(out.operations, target->effect));
+      if (c.contains("detection")) stages.detection_s = distribution_from_resolved(c.at("detection"));
+      if (c.contains("diagnosis")) stages.diagnosis_s = distribution_from_resolved(c.at("diagnosis"));
+      target->recovery = stages;
+    }
     if ((target->component == rel::ComponentKind::kOsdHost || target->component == rel::ComponentKind::kOsd) &&
         out.inventory.osd_hosts == 0) {
       error(base + "/component", std::string(rel::component_name(target->component)) +

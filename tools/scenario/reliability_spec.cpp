@@ -30,6 +30,23 @@ Bindings<models::reliability::FaultModelConfig> reliability_bindings() {
             &C::preset, "preset")
       .bind(number_field("scale", "Multiplies every class's rate (what-if: 2 = twice as many faults).", at_least(0)),
             &C::scale, "scale")
+      .bind(with_default(enum_field("operations",
+                                    "How the site's operations detect and diagnose a fault that interrupts a job, "
+                                    "before the failover policy's restart (models/reliability/recovery_stages.hpp; "
+                                    "figures and sources in docs/models/reliability.md). automated: in-job fault "
+                                    "tolerance, a failed rank declared after a 5-minute heartbeat timeout and the "
+                                    "faulty node found by self-checks in 5 more (NVIDIA NVRx's default, ByteDance "
+                                    "MegaScale's measured under 10 minutes); a crash is seen at once. manual: "
+                                    "PyTorch's 10-minute NCCL watchdog and an hourly job monitor (10-70 min), then "
+                                    "hours to find and replace the node (lognormal, 2 h median); a crash is requeued "
+                                    "after 5 min (the BLOOM and OPT-175B logbooks). none: the policy acts the "
+                                    "instant the fault happens. A class's own detection and diagnosis override "
+                                    "these. The job holds its GPUs for what is left of them when it starts again "
+                                    "(summary goodput/restart_gpu_h_by_stage/...).",
+                                    "operations", rel::operations_names()),
+                         "automated"),
+            "operations",
+            [](C& c, const nlohmann::json& v) { c.operations = *rel::parse_operations(v.get<std::string>()); })
       .bind(boolean_field("nic_bonding",
                           "false: each compute NIC is a GPU's rail (rail-optimised, as the Llama 3 "
                           "cluster, whose table counts NIC faults as interruptions): a NIC fault takes "
@@ -80,6 +97,16 @@ Bindings<models::reliability::FaultModelConfig> reliability_bindings() {
                   from_preset(distribution_field("repair", "Time until the component is back in service.",
                                                  QuantityKind::kDuration, at_least(0)),
                               "required for a new class"),
+                  with_default_note(distribution_field("detection",
+                                                       "Time from the fault to the interrupted job's stop being "
+                                                       "noticed (the job hangs on its peers meanwhile).",
+                                                       QuantityKind::kDuration, at_least(0)),
+                                    "/reliability/operations's for the class's effect"),
+                  with_default_note(distribution_field("diagnosis",
+                                                       "Time to find and exclude the faulty part once the failure "
+                                                       "is noticed, before the failover policy's restart.",
+                                                       QuantityKind::kDuration, at_least(0)),
+                                    "/reliability/operations's for the class's effect"),
                   from_preset(enum_field("effect",
                                          "What the fault does: node_down (node unusable until repaired), "
                                          "job_crash (the job dies, the node is back after the repair), "

@@ -104,4 +104,10 @@ TEST_CASE("a run with faults says what they cost in GPU time, by kind", "[tools]
   CHECK_THAT(text, Catch::Contains("faults      24 faults, 22 job interruptions; goodput 99.5%, effective training 94.3%\n"));
   CHECK_THAT(text, Catch::Contains("fault cost  370 GPU-h of work lost (redone), 397 GPU-h restarting (relaunch, reload), "
                                    "5,704 GPU-h short of replicas (elastic)\n"));
+  // With detection and diagnosis (automated operations), the restart says how much of it they were.
+  s["goodput"]["restart_gpu_h"] = 3357.2;
+  s["goodput"]["restart_gpu_h_by_stage"] = {{"detection", 1480.0}, {"diagnosis", 1480.0}, {"restart", 397.2}};
+  CHECK_THAT(text_of(facts, s),
+             Catch::Contains(
+                 "3,357 GPU-h restarting (2,960 detecting and diagnosing faults, the rest relaunch, reload)"));
 }

@@ -214,3 +214,37 @@ TEST_CASE("reliability: a scripted silent data corruption carries its quarantine
                          "(/faults) corrupts jobs silently, and how their loss checks catch it decides what follows: "
                          "give {\"probability\": 0..1, \"latency_steps\": N}\n");
 }
+
+TEST_CASE("reliability: operations name the recovery preset; a class's own stages override it, one at a time",
+          "[tools][scenario][reliability][recovery]") {
+  // Default: automated (a default that switches detection and diagnosis off would be a silent
+  // "instant recovery").
+  CHECK(load(with_reliability({{"faults", "llama3_405b"}})).reliability->operations == rel::Operations::kAutomated);
+  const auto s = load(with_reliability(json::parse(R"({
+    "faults": "llama3_405b", "operations": "manual",
+    "classes": [ { "name": "gpu_faulty", "detection": { "kind": "fixed", "value": "2 min" } },
+                 { "name": "mine", "component": "node", "effect": "node_down", "mtbf": "1000 h",
+                   "repair": { "kind": "fixed", "value": "1 h" }, "detection": { "kind": "fixed", "value": "30 s" },
+                   "diagnosis": { "kind": "exponential", "mean": "20 min" } } ] })")));
+  const auto& r = *s.reliability;
+  CHECK(r.operations == rel::Operations::kManual);
+  // The preset class keeps manual's diagnosis (lognormal, 2 h median) and takes its own detection.
+  const auto& gpu = find(r, "gpu_faulty");
+  REQUIRE(gpu.recovery);
+  CHECK(gpu.recovery->detection_s.a == 120.0);
+  CHECK(gpu.recovery->diagnosis_s.kind == sim::Distribution::Kind::kLognormal);
+  CHECK(gpu.recovery->diagnosis_s.a == 7200.0);
+  const auto& mine = find(r, "mine");
+  REQUIRE(mine.recovery);
+  CHECK(mine.recovery->detection_s.a == 30.0);
+  CHECK(mine.recovery->diagnosis_s.kind == sim::Distribution::Kind::kExponential);
+  CHECK(mine.recovery->diagnosis_s.a == 1200.0);
+  // Classes without stages of their own follow the preset (resolved when the faults are routed).
+  CHECK_FALSE(find(r, "software").recovery);
+  CHECK_THAT(messages(with_reliability({{"operations", "robotic"}})),
+             Catch::Contains("t.json:/reliability/operations") && Catch::Contains("robotic"));
+  CHECK_THAT(messages(with_reliability(json::parse(R"({"faults": "llama3_405b",
+                                                      "classes": [ { "name": "gpu_faulty",
+                                                                     "detection": { "kind": "fixed", "value": "-1 s" } } ] })"))),
+             Catch::Contains("t.json:/reliability/classes/0/detection"));
+}
