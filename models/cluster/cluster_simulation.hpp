@@ -234,7 +234,8 @@ class ClusterSimulation final : public seams::NodeFaultTarget,
   // from scratch when unavailable, or on a corrupted state; true: found corrupt, the job goes
   // back to its checkpoint before, to be read in turn.
   bool on_checkpoint_read(std::size_t job_index, seams::CheckpointRead result);
-  // `recovery`: the fault's detection and diagnosis, added to the restart delay of any action.
+  // `recovery`: the fault's detection and diagnosis; what is left of them when the job starts again
+  // opens its restart delay (start_job), whatever the policy decided.
   void interrupt_job(std::size_t job_index, const std::string& cause, const std::vector<int>& failed_nodes,
                      const seams::RecoveryDelay& recovery = {});
   void enqueue(std::size_t job_index, bool ahead_of_queue, const char* from = "interrupted");
