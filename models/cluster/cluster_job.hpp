@@ -48,11 +48,10 @@ struct ClusterJob {
   int resume_step = 0;
   sim::Time restart_delay;
   // The last fault's detection and diagnosis end at these times (seams/recovery_delay.hpp); what
-  // is left of them when the job starts again opens its delay, held on its GPUs (`recovery`,
-  // reported apart when the delay ends). A job that waited in the queue meanwhile held none.
+  // is left of them when the job starts again opens its delay, held on its GPUs (reported apart
+  // when the delay ends). A job that waited in the queue meanwhile held none.
   sim::Time detected_at;
   sim::Time recovered_at;
-  seams::RecoveryDelay recovery;
   sim::Time delay_until;  // work starts at this time (run_start + delay)
   // Holding its GPUs before its work begins (a restart's relaunch and checkpoint reload, a read
   // from the store, a dataset's transfer): they draw idle power, as while stalled.

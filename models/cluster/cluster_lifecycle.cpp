@@ -68,12 +68,7 @@ void ClusterSimulation::start_job(std::size_t job_index, const std::vector<int>&
   // What is left of the last fault's detection and diagnosis opens the delay, on the GPUs the job
   // holds now (all of it for spares and re-formations, which start at once; a job that waited in
   // the queue meanwhile held none).
-  job.recovery = {};
-  if (job.recovered_at > sim_.now()) {
-    job.recovery.detection = job.detected_at > sim_.now() ? job.detected_at - sim_.now() : sim::Time::zero();
-    job.recovery.diagnosis = job.recovered_at - sim_.now() - job.recovery.detection;
-    job.restart_delay += job.recovery.total();
-  }
+  if (job.recovered_at > sim_.now()) job.restart_delay += job.recovered_at - sim_.now();
   job.state = Job::State::kRunning;
   if (first) job.start = sim_.now();
   job.run_start = sim_.now();
@@ -211,14 +206,15 @@ void ClusterSimulation::end_start_delay(Job& job) {
   goodput_.transfer_gpu_s += job.gpus() * transfer_s;
   const double restart_s = held_s - transfer_s;
   goodput_.restart_gpu_s += job.gpus() * restart_s;
-  // Of which the fault's detection, then its diagnosis (they open the delay).
-  const double detection_s = std::clamp(job.recovery.detection.seconds(), 0.0, restart_s);
-  const double diagnosis_s = std::clamp(job.recovery.diagnosis.seconds(), 0.0, restart_s - detection_s);
+  // Of which what was left of the fault's detection, then of its diagnosis, when the run started
+  // (they open the delay: start_job).
+  const double detection_s = std::clamp((job.detected_at - job.run_start).seconds(), 0.0, restart_s);
+  const double diagnosis_s =
+      std::clamp((job.recovered_at - std::max(job.run_start, job.detected_at)).seconds(), 0.0, restart_s - detection_s);
   goodput_.detection_s += detection_s;
   goodput_.diagnosis_s += diagnosis_s;
   goodput_.detection_gpu_s += job.gpus() * detection_s;
   goodput_.diagnosis_gpu_s += job.gpus() * diagnosis_s;
-  job.recovery = {};
   job.transfer_delay = sim::Time::zero();
 }
 

@@ -358,11 +358,8 @@ void add_cluster(Lines& out, const HeadlineFacts& facts, const nlohmann::json& s
     std::string cost = grouped(number_at(s, "/goodput/lost_gpu_h"), 0) + " GPU-h of work lost (redone), " +
                        grouped(number_at(s, "/goodput/restart_gpu_h"), 0) + " GPU-h restarting";
     // Of which detection and diagnosis (issue 40 item 5), where the operations have any.
-    const nlohmann::json::json_pointer detection("/goodput/restart_gpu_h_by_stage/detection");
-    const nlohmann::json::json_pointer diagnosis("/goodput/restart_gpu_h_by_stage/diagnosis");
-    const double found_gpu_h =
-        (s.contains(detection) && s.at(detection).is_number() ? s.at(detection).get<double>() : 0.0) +
-        (s.contains(diagnosis) && s.at(diagnosis).is_number() ? s.at(diagnosis).get<double>() : 0.0);
+    const double found_gpu_h = number_at(s, "/goodput/restart_gpu_h_by_stage/detection") +
+                               number_at(s, "/goodput/restart_gpu_h_by_stage/diagnosis");
     cost += found_gpu_h > 0
                 ? " (" + grouped(found_gpu_h, 0) + " detecting and diagnosing faults, the rest relaunch, reload)"
                 : std::string(" (relaunch, reload)");
